@@ -1,0 +1,85 @@
+// Opens the service's store: SQLite (better-sqlite3) by default, PostgreSQL by URL.
+import BetterSqlite3 from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { migrateToLatest } from './migrations.ts';
+import type { Database } from './schema.ts';
+
+export type StoreConfig =
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
+
+export interface Store {
+  db: Kysely<Database>;
+  dialect: 'sqlite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export async function openStore(config: StoreConfig): Promise<Store> {
+  const store = config.kind === 'sqlite' ? openSqlite(config.path) : await openPostgres(config);
+  try {
+    await migrateToLatest(store.db as unknown as Kysely<unknown>);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
+}
+
+function openSqlite(path: string): Store {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const database = new BetterSqlite3(path);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  // Amounts must stay exact beyond 2^53: integers come back as bigint.
+  database.defaultSafeIntegers(true);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+async function openPostgres(config: { url: string; schema?: string; poolSize?: number }): Promise<Store> {
+  const schema = config.schema;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new Error(`postgres schema name "${schema}" must be lower-case letters, digits and underscores`);
+  }
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: config.poolSize ?? 10,
+    connectionTimeoutMillis: 10_000,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+    else await sql`select 1`.execute(db);
+  } catch (err) {
+    await db.destroy();
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new Error(`cannot reach PostgreSQL at ${redactUrl(config.url)}: ${reason}`);
+  }
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}
+
+/** Normalise an integer column that may be number, bigint or string. */
+export function toBigInt(value: unknown): bigint {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number' || typeof value === 'string') return BigInt(value);
+  if (value === null || value === undefined) return 0n;
+  throw new TypeError(`not an integer: ${String(value)}`);
+}
+
+export function toNumber(value: unknown): number {
+  return Number(toBigInt(value));
+}
+
+export function toNullableNumber(value: unknown): number | null {
+  return value === null || value === undefined ? null : toNumber(value);
+}

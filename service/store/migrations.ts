@@ -1,0 +1,91 @@
+// Migrations live in code so a fresh SQLite file or PostgreSQL schema is built the same way.
+import { type Kysely, sql } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+
+const migrations: Record<string, Migration> = {
+  '0001_initial': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('api_keys')
+        .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+        .addColumn('key_hash', 'varchar(64)', (c) => c.notNull().unique())
+        .addColumn('label', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('revoked_at', 'bigint')
+        .execute();
+
+      await db.schema
+        .createTable('chain_blocks')
+        .addColumn('chain', 'varchar(32)', (c) => c.notNull())
+        .addColumn('height', 'integer', (c) => c.notNull())
+        .addColumn('hash', 'varchar(64)', (c) => c.notNull())
+        .addColumn('time', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('chain_blocks_pk', ['chain', 'height'])
+        .execute();
+
+      await db.schema
+        .createTable('chain_outputs')
+        .addColumn('chain', 'varchar(32)', (c) => c.notNull())
+        .addColumn('txid', 'varchar(64)', (c) => c.notNull())
+        .addColumn('vout', 'integer', (c) => c.notNull())
+        .addColumn('address', 'text', (c) => c.notNull())
+        .addColumn('script', 'text', (c) => c.notNull())
+        .addColumn('amount', 'bigint', (c) => c.notNull())
+        .addColumn('height', 'integer')
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('chain_outputs_pk', ['chain', 'txid', 'vout'])
+        .execute();
+      await db.schema.createIndex('chain_outputs_address').on('chain_outputs').columns(['chain', 'address']).execute();
+      await db.schema.createIndex('chain_outputs_height').on('chain_outputs').columns(['chain', 'height']).execute();
+
+      await db.schema
+        .createTable('chain_spends')
+        .addColumn('chain', 'varchar(32)', (c) => c.notNull())
+        .addColumn('txid', 'varchar(64)', (c) => c.notNull())
+        .addColumn('vout', 'integer', (c) => c.notNull())
+        .addColumn('spent_txid', 'varchar(64)', (c) => c.notNull())
+        .addColumn('height', 'integer')
+        .addPrimaryKeyConstraint('chain_spends_pk', ['chain', 'txid', 'vout'])
+        .execute();
+      await db.schema.createIndex('chain_spends_height').on('chain_spends').columns(['chain', 'height']).execute();
+      await db.schema.createIndex('chain_spends_spent_txid').on('chain_spends').columns(['chain', 'spent_txid']).execute();
+
+      await db.schema
+        .createTable('chain_history')
+        .addColumn('chain', 'varchar(32)', (c) => c.notNull())
+        .addColumn('address', 'text', (c) => c.notNull())
+        .addColumn('txid', 'varchar(64)', (c) => c.notNull())
+        .addColumn('height', 'integer')
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('time', 'bigint', (c) => c.notNull())
+        .addColumn('delta', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('chain_history_pk', ['chain', 'address', 'txid'])
+        .execute();
+      await db.schema.createIndex('chain_history_height').on('chain_history').columns(['chain', 'height']).execute();
+      await db.schema.createIndex('chain_history_txid').on('chain_history').columns(['chain', 'txid']).execute();
+
+      await db.schema
+        .createTable('chain_mempool')
+        .addColumn('chain', 'varchar(32)', (c) => c.notNull())
+        .addColumn('txid', 'varchar(64)', (c) => c.notNull())
+        .addColumn('first_seen', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('chain_mempool_pk', ['chain', 'txid'])
+        .execute();
+    },
+  },
+};
+
+const provider: MigrationProvider = {
+  getMigrations: () => Promise.resolve(migrations),
+};
+
+export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? '');
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+  }
+}
+

@@ -1,0 +1,64 @@
+// Opens a fresh store of each kind for tests: a SQLite file in its own temp dir, or a PostgreSQL
+// schema of its own (so parallel test files never meet). A missing PostgreSQL fails the test.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { openStore, type Store } from './database.ts';
+
+export const TEST_POSTGRES_URL = process.env.COUNTERSIGN_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+
+export type StoreKind = 'sqlite' | 'postgres';
+export const STORE_KINDS: readonly StoreKind[] = ['sqlite', 'postgres'];
+
+export interface TestStore {
+  store: Store;
+  /** Re-open the same database (a restart). */
+  reopen(): Promise<Store>;
+  dispose(): Promise<void>;
+}
+
+export async function openTestStore(kind: StoreKind): Promise<TestStore> {
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'countersign-store-'));
+    const path = join(dir, 'service.sqlite');
+    const opened: Store[] = [await openStore({ kind: 'sqlite', path })];
+    return {
+      store: opened[0]!,
+      reopen: async () => {
+        const s = await openStore({ kind: 'sqlite', path });
+        opened.push(s);
+        return s;
+      },
+      dispose: async () => {
+        for (const s of opened) await s.close().catch(() => undefined);
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const schema = `cs_test_${randomBytes(6).toString('hex')}`;
+  let first: Store;
+  try {
+    first = await openStore({ kind: 'postgres', url: TEST_POSTGRES_URL, schema, poolSize: 4 });
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new Error(
+      `PostgreSQL is required for the storage tests and is not usable (${reason}). Start it with ` +
+        '`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start`, or set COUNTERSIGN_TEST_PG_URL.',
+    );
+  }
+  const opened: Store[] = [first];
+  return {
+    store: first,
+    reopen: async () => {
+      const s = await openStore({ kind: 'postgres', url: TEST_POSTGRES_URL, schema, poolSize: 4 });
+      opened.push(s);
+      return s;
+    },
+    dispose: async () => {
+      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(first.db).catch(() => undefined);
+      for (const s of opened) await s.close().catch(() => undefined);
+    },
+  };
+}

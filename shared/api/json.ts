@@ -1,0 +1,32 @@
+import { AMOUNT_KEYS } from './amounts.ts';
+
+interface ReviverContext {
+  source?: string;
+}
+
+// JSON.parse hands revivers the source text of primitives (V8 >= 11.4, Node >= 21), so amounts
+// beyond 2^53 come back exact.
+function reviveAmounts(this: unknown, key: string, value: unknown, context?: ReviverContext): unknown {
+  if (AMOUNT_KEYS.has(key) && typeof value === 'number' && context?.source !== undefined && /^-?[0-9]+$/.test(context.source)) {
+    return BigInt(context.source);
+  }
+  return value;
+}
+
+export function parseApiJson(text: string): unknown {
+  return JSON.parse(text, reviveAmounts as (this: unknown, key: string, value: unknown) => unknown);
+}
+
+interface JsonWithRaw {
+  rawJSON(text: string): unknown;
+}
+
+// Writes bigints as bare JSON integers (JSON.rawJSON, Node >= 21) instead of throwing.
+export function bigintReplacer(_key: string, value: unknown): unknown {
+  if (typeof value === 'bigint') return (JSON as unknown as JsonWithRaw).rawJSON(value.toString());
+  return value;
+}
+
+export function stringifyApiJson(value: unknown): string {
+  return JSON.stringify(value, bigintReplacer);
+}

@@ -1,0 +1,144 @@
+// The v2 contract (seed/address-transaction-api-v2.md, meaning settled in SEMANTICS.md): the
+// service validates requests with these schemas and the client parses responses with them.
+import { z } from 'zod';
+import { COIN_NAMES } from '../coins/coin-table.ts';
+import { SignedUnitsIn, SignedUnitsOut, UnitsIn, UnitsOut } from './amounts.ts';
+
+export const Coin = z.enum(COIN_NAMES);
+export type Coin = z.infer<typeof Coin>;
+
+const hex = (what: string) => z.string().regex(/^(0x)?([0-9a-fA-F]{2})*$/, `${what} must be hex`);
+const index = z.number().int().nonnegative();
+const bool = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+
+// ---- responses -------------------------------------------------------------------------------
+
+export const Balance = z.object({
+  usd_balance: z.number(),
+  balance: UnitsOut,
+  unconfirmed_balance: SignedUnitsOut,
+  human_balance: z.number(),
+  human_unconfirmed_balance: z.number(),
+});
+export type Balance = z.infer<typeof Balance>;
+
+export const AddrBalance = Balance.extend({ address: z.string() });
+export type AddrBalance = z.infer<typeof AddrBalance>;
+
+export const Balances = z.object({ totals: Balance, addresses: z.array(AddrBalance) });
+export type Balances = z.infer<typeof Balances>;
+
+export const HistoryTx = z.object({
+  confirmations: index,
+  time: index,
+  is_deposit: z.boolean(),
+  address: z.string(),
+  amount: UnitsOut,
+  human_amount: z.number(),
+  // Extension: the transaction this entry belongs to (the spec's entry cannot be traced otherwise).
+  txid: z.string().optional(),
+});
+export type HistoryTx = z.infer<typeof HistoryTx>;
+
+export const History = z.object({ total_txs: index, txs: z.array(HistoryTx) });
+export type History = z.infer<typeof History>;
+
+export const Utxo = z.object({ amount: UnitsOut, vout: index, txid: z.string(), script_pub_key: z.string() });
+export type Utxo = z.infer<typeof Utxo>;
+export const Utxos = z.object({ utxos: z.array(Utxo) });
+export type Utxos = z.infer<typeof Utxos>;
+
+export const NetworkAddress = z.object({ network_address: z.string(), coin: z.string() });
+export const NetworkAddresses = z.object({ addresses: z.array(NetworkAddress), public_keys: z.array(z.string()) });
+export type NetworkAddresses = z.infer<typeof NetworkAddresses>;
+export const NetworkAddressesList = z.array(NetworkAddresses);
+
+export const HashToSign = z.object({ input_index: index, public_key: z.string(), hash_to_sign: z.string() });
+export type HashToSign = z.infer<typeof HashToSign>;
+export const HashesToSign = z.object({ tx: z.string(), total_input_value: UnitsOut, hashes: z.array(HashToSign) });
+export type HashesToSign = z.infer<typeof HashesToSign>;
+
+export const EthereumToSign = z.object({ tx: z.string(), hash_to_sign: z.string() });
+export type EthereumToSign = z.infer<typeof EthereumToSign>;
+
+export const SendStatus = z.object({ status_code: z.number().int(), message: z.string() });
+export type SendStatus = z.infer<typeof SendStatus>;
+
+export const ErrorMessage = z.object({ message: z.string() });
+export type ErrorMessage = z.infer<typeof ErrorMessage>;
+
+// Extension: indexer progress per coin.
+export const CoinStatus = z.object({
+  coin: z.string(),
+  network: z.string(),
+  backend: z.string(),
+  tip_height: z.number().int().nullable(),
+  indexed_height: z.number().int().nullable(),
+  lag: z.number().int().nullable(),
+  mempool_txs: z.number().int(),
+  error: z.string().nullable(),
+});
+export const Status = z.object({ coins: z.array(CoinStatus) });
+export type Status = z.infer<typeof Status>;
+
+// ---- requests --------------------------------------------------------------------------------
+
+export const CoinParams = z.object({ coin: z.string() });
+export const AddressParams = z.object({ coin: z.string(), address: z.string().min(1, 'address is required') });
+export const AddressesParams = z.object({ coin: z.string(), addresses: z.string().min(1, 'addresses is required') });
+
+export const TokenQuery = z.object({
+  contract_id: z.string().optional(),
+  decimal_places: z.coerce.number().int().min(0).max(77).optional(),
+});
+export const HistoryQuery = TokenQuery.extend({
+  // Extension: paging (SEMANTICS.md).
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const ExtendedKey = z.object({ xpub: z.string().min(1), path: z.string().default('m') });
+export const ExtendedKeys = z.object({
+  number_of_required_signatures: z.number().int().min(0).max(15).default(0),
+  master_keys: z.array(ExtendedKey).min(1, 'master_keys needs at least one key').max(15),
+});
+export type ExtendedKeys = z.infer<typeof ExtendedKeys>;
+
+export const CreateTransactionQuery = z.object({
+  to: z.string().min(1),
+  from: z.string().min(1),
+  amount: UnitsIn,
+  fee_address: z.string().min(1).optional(),
+  fee_amount: UnitsIn.optional(),
+  miners_fee: UnitsIn.optional(),
+});
+export type CreateTransactionQuery = z.input<typeof CreateTransactionQuery>;
+
+export const Signature = z.object({
+  hash_to_sign: hex('hash_to_sign'),
+  signature: hex('signature').min(2, 'signature is empty'),
+  public_key: z.string().min(1),
+  input_index: index,
+});
+export type Signature = z.infer<typeof Signature>;
+export const Signatures = z.object({
+  tx: hex('tx').min(2, 'tx is empty'),
+  signatures: z.array(Signature),
+});
+export type Signatures = z.infer<typeof Signatures>;
+
+export const SendRawQuery = z.object({ rawtx: hex('rawtx').min(2, 'rawtx is empty') });
+
+export const RedeemScript = z.object({ public_keys: z.array(z.string()).min(1).max(15) });
+export const MultiSigPayment = z.object({
+  number_of_required_signatures: z.number().int().min(1).max(15),
+  amount: UnitsIn,
+  to: z.string().min(1),
+  fee_amount: UnitsIn.optional(),
+  fee_address: z.string().min(1).optional(),
+  miners_fee: UnitsIn.optional(),
+  redeem_scripts: z.array(RedeemScript).min(1, 'redeem_scripts needs at least one redeem script'),
+});
+export type MultiSigPayment = z.input<typeof MultiSigPayment>;
+
+export { bool as BoolParam, SignedUnitsIn, UnitsIn };
