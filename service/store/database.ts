@@ -59,7 +59,7 @@ async function openPostgres(config: { url: string; schema?: string; poolSize?: n
   } catch (err) {
     await db.destroy();
     const reason = err instanceof Error ? err.message : String(err);
-    throw new Error(`cannot reach PostgreSQL at ${redactUrl(config.url)}: ${reason}`);
+    throw new Error(`cannot reach PostgreSQL at ${redactUrl(config.url)}: ${reason}`, { cause: err });
   }
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

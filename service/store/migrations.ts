@@ -1,5 +1,5 @@
 // Migrations live in code so a fresh SQLite file or PostgreSQL schema is built the same way.
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 
 const migrations: Record<string, Migration> = {

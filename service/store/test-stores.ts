@@ -46,6 +46,7 @@ export async function openTestStore(kind: StoreKind): Promise<TestStore> {
     throw new Error(
       `PostgreSQL is required for the storage tests and is not usable (${reason}). Start it with ` +
         '`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start`, or set COUNTERSIGN_TEST_PG_URL.',
+      { cause: err },
     );
   }
   const opened: Store[] = [first];

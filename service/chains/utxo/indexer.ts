@@ -1,0 +1,239 @@
+// Follows a bitcoind-family node: indexes every block into the service's own address index,
+// keeps the mempool's unconfirmed effects, resumes where it stopped and rolls back reorgs.
+import type { Logger } from 'pino';
+import type { ChainParams } from '../../../shared/coins/coin-table.ts';
+import type { UtxoIndexStore } from '../../store/utxo-index.ts';
+import type { RpcClient } from './rpc-client.ts';
+import { indexedBlock, indexedTx, parseVerboseBlock, parseVerboseTx, type VerboseBlock } from './verbose-block.ts';
+import { z } from 'zod';
+
+export interface IndexerOptions {
+  rpc: RpcClient;
+  index: UtxoIndexStore;
+  params: ChainParams;
+  log: Logger;
+  pollIntervalMs: number;
+  /** Blocks fetched ahead of the one being written (bounded so memory stays flat). */
+  prefetch?: number;
+}
+
+export interface IndexerProgress {
+  tipHeight: number | null;
+  indexedHeight: number | null;
+  mempoolTxs: number;
+  error: string | null;
+}
+
+const MempoolEntry = z.object({ time: z.number().int(), depends: z.array(z.string()).default([]) }).loose();
+const VerboseMempool = z.record(z.string(), MempoolEntry);
+
+const HASH_BATCH = 200;
+const PROGRESS_EVERY_MS = 10_000;
+
+export class UtxoIndexer {
+  private readonly prefetch: number;
+  private mempool: Set<string> | null = null;
+  private progress: IndexerProgress = { tipHeight: null, indexedHeight: null, mempoolTxs: 0, error: null };
+  private running = false;
+  private stopped = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private syncing: Promise<void> | null = null;
+
+  constructor(private readonly o: IndexerOptions) {
+    this.prefetch = o.prefetch ?? 8;
+  }
+
+  status(): IndexerProgress {
+    return { ...this.progress };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.stopped = true;
+    this.wake?.();
+    await this.loop;
+    await this.syncing?.catch(() => undefined);
+  }
+
+  /** Catches up with the node's tip and mempool once. Concurrent callers share one pass. */
+  sync(): Promise<void> {
+    this.syncing ??= this.syncPass().finally(() => {
+      this.syncing = null;
+    });
+    return this.syncing;
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (this.running) {
+      try {
+        await this.sync();
+        if (this.progress.error) this.o.log.info({ coin: this.o.params.coin }, 'index: node reachable again');
+        this.progress.error = null;
+        failures = 0;
+      } catch (err) {
+        failures++;
+        const message = err instanceof Error ? err.message : String(err);
+        if (this.progress.error !== message) this.o.log.warn({ coin: this.o.params.coin, err: message }, 'index: sync failed, retrying');
+        this.progress.error = message;
+      }
+      const delay = Math.min(this.o.pollIntervalMs * 2 ** Math.min(failures, 5), 60_000);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  }
+
+  private async syncPass(): Promise<void> {
+    await this.catchUp();
+    await this.syncMempool();
+  }
+
+  private async catchUp(): Promise<void> {
+    const { rpc, index, params, log } = this.o;
+    for (;;) {
+      const nodeTip = await rpc.call<number>('getblockcount');
+      this.progress.tipHeight = nodeTip;
+      let ours = await index.tip();
+      if (ours && (await this.divergedAt(ours.height, ours.hash))) {
+        const fork = await this.findFork(ours.height);
+        log.warn({ coin: params.coin, from: ours.height, fork }, 'index: chain reorganised, rolling back');
+        await index.rollbackTo(fork);
+        this.mempool = new Set();
+        ours = await index.tip();
+      }
+      const from = ours ? ours.height + 1 : 0;
+      this.progress.indexedHeight = ours?.height ?? null;
+      if (from > nodeTip) return;
+      const reorgedMidway = await this.indexRange(from, nodeTip, ours?.hash ?? null);
+      if (!reorgedMidway) return;
+    }
+  }
+
+  /** True when our block at `height` is no longer on the node's best chain. */
+  private async divergedAt(height: number, hash: string): Promise<boolean> {
+    const results = await this.o.rpc.batch<string>([{ method: 'getblockhash', params: [height] }]);
+    const first = results[0];
+    if (!first || 'error' in first) return true; // the node's chain is now shorter
+    return first.result !== hash;
+  }
+
+  private async findFork(fromHeight: number): Promise<number> {
+    for (let h = fromHeight - 1; h >= 0; h--) {
+      const ours = await this.o.index.blockHash(h);
+      if (ours === null) return h; // nothing indexed below: roll back to here
+      if (!(await this.divergedAt(h, ours))) return h;
+    }
+    return -1;
+  }
+
+  /** Indexes blocks [from, to]; returns true when the chain changed under us (restart from the tip). */
+  private async indexRange(from: number, to: number, prevHash: string | null): Promise<boolean> {
+    const { rpc, index, params, log } = this.o;
+    const started = Date.now();
+    let lastLog = started;
+    let txs = 0;
+    let expectedPrev = prevHash;
+    const mempool = await this.mempoolSet();
+
+    const fetchBlock = (hash: string): Promise<VerboseBlock> => rpc.call<unknown>('getblock', [hash, 2]).then(parseVerboseBlock);
+    const queue: Promise<VerboseBlock>[] = [];
+    let nextHeight = from;
+    let hashes: string[] = [];
+    const refill = async () => {
+      while (queue.length < this.prefetch && nextHeight <= to) {
+        if (hashes.length === 0) {
+          const count = Math.min(HASH_BATCH, to - nextHeight + 1);
+          const calls = Array.from({ length: count }, (_, i) => ({ method: 'getblockhash', params: [nextHeight + i] }));
+          const results = await rpc.batch<string>(calls);
+          hashes = [];
+          for (const r of results) {
+            if ('error' in r) break; // the chain shrank: index what exists
+            hashes.push(r.result);
+          }
+          if (hashes.length === 0) return;
+        }
+        const hash = hashes.shift()!;
+        const p = fetchBlock(hash);
+        p.catch(() => undefined); // awaited in order below
+        queue.push(p);
+        nextHeight++;
+      }
+    };
+
+    await refill();
+    while (queue.length > 0 && !this.stopped) {
+      const block = await queue.shift()!;
+      await refill();
+      if (expectedPrev !== null && block.previousblockhash !== expectedPrev) return true;
+      await index.applyBlock(indexedBlock(params, block), mempool);
+      for (const t of block.tx) mempool.delete(t.txid);
+      expectedPrev = block.hash;
+      this.progress.indexedHeight = block.height;
+      txs += block.tx.length;
+      const now = Date.now();
+      if (now - lastLog >= PROGRESS_EVERY_MS) {
+        lastLog = now;
+        const rate = Math.round((txs * 1000) / Math.max(1, now - started));
+        log.info({ coin: params.coin, height: block.height, tip: to, lag: to - block.height, txPerSec: rate }, 'index: catching up');
+      }
+    }
+    if (to - from >= 100) log.info({ coin: params.coin, height: this.progress.indexedHeight, blocks: to - from + 1, txs }, 'index: caught up');
+    return false;
+  }
+
+  private async mempoolSet(): Promise<Set<string>> {
+    this.mempool ??= await this.o.index.mempoolTxids();
+    return this.mempool;
+  }
+
+  private async syncMempool(): Promise<void> {
+    const { rpc, index, params } = this.o;
+    const mempool = await this.mempoolSet();
+    const entries = VerboseMempool.parse(await rpc.call<unknown>('getrawmempool', [true]));
+    const gone = [...mempool].filter((txid) => !(txid in entries));
+    if (gone.length > 0) {
+      await index.removeMempoolTxs(gone);
+      for (const txid of gone) mempool.delete(txid);
+    }
+    const added = Object.keys(entries).filter((txid) => !mempool.has(txid));
+    // Parents before children, so a child's inputs find the parent's outputs.
+    const ordered = topologicalOrder(added, (txid) => entries[txid]?.depends ?? []);
+    for (let i = 0; i < ordered.length; i += 100) {
+      const part = ordered.slice(i, i + 100);
+      const results = await rpc.batch<unknown>(part.map((txid) => ({ method: 'getrawtransaction', params: [txid, true] })));
+      for (const [j, r] of results.entries()) {
+        if ('error' in r) continue; // left the mempool meanwhile
+        const txid = part[j]!;
+        await index.applyMempoolTx(indexedTx(params, parseVerboseTx(r.result)), entries[txid]?.time ?? Math.floor(Date.now() / 1000));
+        mempool.add(txid);
+      }
+    }
+    this.progress.mempoolTxs = mempool.size;
+  }
+}
+
+function topologicalOrder(txids: readonly string[], depends: (txid: string) => readonly string[]): string[] {
+  const wanted = new Set(txids);
+  const done = new Set<string>();
+  const out: string[] = [];
+  const visit = (txid: string, depth: number) => {
+    if (done.has(txid) || depth > 10_000) return;
+    done.add(txid);
+    for (const parent of depends(txid)) if (wanted.has(parent)) visit(parent, depth + 1);
+    out.push(txid);
+  };
+  for (const txid of txids) visit(txid, 0);
+  return out;
+}

@@ -1,0 +1,108 @@
+// The node-rpc backend: a bitcoind-family node for chain data and broadcast, plus the service's
+// own address index (the node's wallet is never used).
+import type { Logger } from 'pino';
+import type { ChainParams } from '../../../shared/coins/coin-table.ts';
+import { bytesToHex } from '../../../shared/coins/bytes.ts';
+import { decodeTx, txidHex } from '../../../shared/coins/tx.ts';
+import type { Store } from '../../store/database.ts';
+import { UtxoIndexStore } from '../../store/utxo-index.ts';
+import { ApiError, UpstreamFailure } from '../../http/errors.ts';
+import type { BackendStatus, UtxoBackend } from '../backend.ts';
+import { UtxoIndexer } from './indexer.ts';
+import { coinsToUnits, RpcClient, type RpcClientConfig, RpcError, UpstreamError } from './rpc-client.ts';
+
+export interface NodeRpcBackendOptions {
+  params: ChainParams;
+  store: Store;
+  rpc: RpcClientConfig;
+  log: Logger;
+  pollIntervalMs: number;
+  fallbackFeePerKb: bigint;
+  minFeePerKb: bigint;
+}
+
+// Bitcoin Core RPC error codes (src/rpc/protocol.h)
+const RPC_VERIFY_ERROR = -25;
+const RPC_VERIFY_REJECTED = -26;
+const RPC_VERIFY_ALREADY_IN_CHAIN = -27;
+const RPC_DESERIALIZATION_ERROR = -22;
+
+export class NodeRpcBackend implements UtxoBackend {
+  readonly params: ChainParams;
+  readonly rpc: RpcClient;
+  readonly index: UtxoIndexStore;
+  readonly indexer: UtxoIndexer;
+
+  constructor(private readonly o: NodeRpcBackendOptions) {
+    this.params = o.params;
+    this.rpc = new RpcClient(o.rpc);
+    this.index = new UtxoIndexStore(o.store, o.params.coin);
+    this.indexer = new UtxoIndexer({ rpc: this.rpc, index: this.index, params: o.params, log: o.log, pollIntervalMs: o.pollIntervalMs });
+  }
+
+  start(): void {
+    this.indexer.start();
+  }
+
+  stop(): Promise<void> {
+    return this.indexer.stop();
+  }
+
+  async indexedHeight(): Promise<number | null> {
+    return (await this.index.tip())?.height ?? null;
+  }
+
+  balances(addresses: readonly string[]) {
+    return this.index.balances(addresses);
+  }
+
+  history(addresses: readonly string[], limit: number, offset: number) {
+    return this.index.history(addresses, limit, offset);
+  }
+
+  unspent(addresses: readonly string[]) {
+    return this.index.unspent(addresses);
+  }
+
+  async feePerKb(): Promise<bigint> {
+    let rate = this.o.fallbackFeePerKb;
+    try {
+      const estimate = await this.rpc.call<{ feerate?: number }>('estimatesmartfee', [6]);
+      if (typeof estimate.feerate === 'number' && estimate.feerate > 0) rate = coinsToUnits(estimate.feerate, this.params.decimals);
+    } catch (err) {
+      throw upstream(err);
+    }
+    return rate < this.o.minFeePerKb ? this.o.minFeePerKb : rate;
+  }
+
+  async broadcast(rawTx: Uint8Array): Promise<string> {
+    const txid = txidHex(decodeTx(rawTx));
+    try {
+      const accepted = await this.rpc.call<string>('sendrawtransaction', [bytesToHex(rawTx)]);
+      void this.indexer.sync().catch(() => undefined); // show it as unconfirmed without waiting for the poll
+      return accepted;
+    } catch (err) {
+      if (err instanceof RpcError) {
+        if (err.code === RPC_VERIFY_ALREADY_IN_CHAIN) return txid;
+        if (err.code === RPC_VERIFY_REJECTED || err.code === RPC_VERIFY_ERROR) {
+          throw new ApiError(422, `the node rejected the transaction: ${err.message}`);
+        }
+        if (err.code === RPC_DESERIALIZATION_ERROR) throw new ApiError(400, `the node could not decode the transaction: ${err.message}`);
+      }
+      throw upstream(err);
+    }
+  }
+
+  async status(): Promise<BackendStatus> {
+    const p = this.indexer.status();
+    const indexedHeight = p.indexedHeight ?? (await this.indexedHeight());
+    return { backend: 'node-rpc', tipHeight: p.tipHeight, indexedHeight, mempoolTxs: p.mempoolTxs, error: p.error };
+  }
+}
+
+function upstream(err: unknown): Error {
+  if (err instanceof ApiError) return err;
+  if (err instanceof UpstreamError) return new UpstreamFailure(err.kind === 'timeout', `the coin's node failed: ${err.message}`);
+  if (err instanceof RpcError) return new UpstreamFailure(false, `the coin's node answered with an error: ${err.message} (code ${err.code})`);
+  return new UpstreamFailure(false, `the coin's node failed: ${err instanceof Error ? err.message : String(err)}`);
+}

@@ -1,0 +1,69 @@
+// The operator's configuration file, validated like every other outside input.
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import { COIN_NAMES } from '../shared/coins/coin-table.ts';
+
+const NodeRpcBackend = z.object({
+  type: z.literal('node-rpc'),
+  url: z.string().url('backend.url must be the node RPC URL, e.g. http://127.0.0.1:9332'),
+  username: z.string().optional(),
+  password: z.string().optional(),
+  cookieFile: z.string().optional(),
+  timeoutMs: z.number().int().positive().default(30_000),
+  pollIntervalMs: z.number().int().positive().default(2_000),
+  /** Fee rate in units per 1000 bytes when the node has no estimate (regtest, quiet chains). */
+  fallbackFeePerKb: z.number().int().positive().default(10_000),
+  /** Floor for estimated fee rates, units per 1000 bytes. */
+  minFeePerKb: z.number().int().positive().default(1_000),
+});
+
+export const CoinConfig = z.object({
+  network: z.enum(['mainnet', 'testnet', 'regtest']).default('mainnet'),
+  backend: NodeRpcBackend,
+  /** Static USD rate for this coin (regtest and tests); live price sources come with issue 7. */
+  usdRate: z.number().nonnegative().optional(),
+});
+export type CoinConfig = z.infer<typeof CoinConfig>;
+
+export const ServiceConfig = z.object({
+  listen: z.object({ host: z.string().default('127.0.0.1'), port: z.number().int().min(0).max(65535).default(8080) }).default({ host: '127.0.0.1', port: 8080 }),
+  database: z
+    .union([z.object({ sqlite: z.string() }), z.object({ postgres: z.string(), schema: z.string().optional() })])
+    .default({ sqlite: 'countersign-service.sqlite' }),
+  coins: z.partialRecord(z.enum(COIN_NAMES), CoinConfig).default({}),
+  auth: z.object({ required: z.boolean().default(true) }).default({ required: true }),
+  log: z.object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).default({ level: 'info' }),
+});
+export type ServiceConfig = z.infer<typeof ServiceConfig>;
+export type ServiceConfigInput = z.input<typeof ServiceConfig>;
+
+export function parseConfig(input: unknown): ServiceConfig {
+  const result = ServiceConfig.safeParse(input);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    throw new Error(`invalid configuration: ${problems}`);
+  }
+  return result.data;
+}
+
+/** Reads a JSON config file; relative SQLite paths are taken from the file's folder. */
+export function loadConfigFile(path: string): ServiceConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read configuration file ${path}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`configuration file ${path} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+  const config = parseConfig(json);
+  if ('sqlite' in config.database && config.database.sqlite !== ':memory:' && !isAbsolute(config.database.sqlite)) {
+    config.database = { sqlite: resolve(dirname(path), config.database.sqlite) };
+  }
+  return config;
+}

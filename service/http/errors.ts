@@ -1,0 +1,67 @@
+// Every error leaves the service as {"message": "..."} with a status that says whose fault it is.
+// Send endpoints add status_code. Never a stack trace, never a 500 for bad input.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { CoinError } from '../../shared/coins/errors.ts';
+
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new ApiError(400, message);
+export const notFound = (message: string) => new ApiError(404, message);
+export const conflict = (message: string) => new ApiError(409, message);
+export const unprocessable = (message: string) => new ApiError(422, message);
+
+/** An upstream node or indexer failed (502) or timed out (504). */
+export class UpstreamFailure extends ApiError {
+  constructor(timeout: boolean, message: string) {
+    super(timeout ? 504 : 502, message);
+  }
+}
+
+const SEND_ROUTES = /\/(sign_and_send|send_raw)\b/;
+
+function describeValidation(error: FastifyError): string {
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const parts = error.validation.map((v) => {
+      const field = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      const where = error.validationContext === 'body' ? 'body' : error.validationContext === 'params' ? 'path' : 'query';
+      return `${field ? `${where} field "${field}"` : where}: ${v.message}`;
+    });
+    return `invalid request: ${parts.join('; ')}`;
+  }
+  return `invalid request: ${error.message}`;
+}
+
+export function statusAndMessage(error: unknown): { status: number; message: string; internal: boolean } {
+  if (error instanceof ApiError) return { status: error.statusCode, message: error.message, internal: false };
+  if (error instanceof CoinError) return { status: 400, message: error.message, internal: false };
+  const fe = error as Partial<FastifyError>;
+  if (fe && typeof fe === 'object' && 'validation' in fe && fe.validation) {
+    return { status: 400, message: describeValidation(fe as FastifyError), internal: false };
+  }
+  if (typeof fe?.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    // fastify's own client errors: bad JSON, body too large, unsupported media type
+    return { status: fe.statusCode, message: fe.message ?? 'bad request', internal: false };
+  }
+  return { status: 500, message: 'internal error: the service failed to handle this request (logged)', internal: true };
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const { status, message, internal } = statusAndMessage(error);
+    if (internal) request.log.error({ err: error }, 'unhandled error');
+    else if (status >= 500) request.log.warn({ status, message }, 'upstream error');
+    const body = SEND_ROUTES.test(request.url) ? { status_code: status, message } : { message };
+    void reply.status(status).send(body);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    void reply.status(404).send({ message: `no such route: ${request.method} ${request.url.split('?')[0] ?? ''}` });
+  });
+}

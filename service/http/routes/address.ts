@@ -1,0 +1,87 @@
+// Endpoints 1-4: balances, history and unspent outputs of addresses, from the coin's backend.
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  AddressesParams,
+  AddressParams,
+  Balance,
+  Balances,
+  History,
+  HistoryQuery,
+  TokenQuery,
+  Utxos,
+} from '../../../shared/api/schemas.ts';
+import type { AddressBalance } from '../../store/utxo-index.ts';
+import type { UtxoBackend } from '../../chains/backend.ts';
+import { badRequest } from '../errors.ts';
+import { human, parseAddressList, type ServiceContext, usd, utxoBackendFor } from '../context.ts';
+
+function refuseToken(query: { contract_id?: string | undefined; decimal_places?: number | undefined }, coin: string): void {
+  if (query.contract_id !== undefined || query.decimal_places !== undefined) {
+    throw badRequest(`contract_id and decimal_places apply to ethereum tokens only, not to ${coin}`);
+  }
+}
+
+function balanceOf(ctx: ServiceContext, backend: UtxoBackend, b: Pick<AddressBalance, 'confirmed' | 'unconfirmed'>) {
+  const { decimals, coin } = backend.params;
+  const human_balance = human(b.confirmed, decimals);
+  return {
+    usd_balance: usd(human_balance, ctx.usdRate(coin)),
+    balance: b.confirmed,
+    unconfirmed_balance: b.unconfirmed,
+    human_balance,
+    human_unconfirmed_balance: human(b.unconfirmed, decimals),
+  };
+}
+
+export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
+  return async (fastify) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+    app.get('/address/balance/:coin/:address', { schema: { params: AddressParams, querystring: TokenQuery, response: { 200: Balance } } }, async (req) => {
+      const backend = utxoBackendFor(ctx, req.params.coin);
+      refuseToken(req.query, req.params.coin);
+      const [address] = parseAddressList(backend, req.params.address, 'address');
+      const [b] = await backend.balances([address!]);
+      return balanceOf(ctx, backend, b!);
+    });
+
+    app.get('/address/balances/:coin/:addresses', { schema: { params: AddressesParams, querystring: TokenQuery, response: { 200: Balances } } }, async (req) => {
+      const backend = utxoBackendFor(ctx, req.params.coin);
+      refuseToken(req.query, req.params.coin);
+      const addresses = parseAddressList(backend, req.params.addresses);
+      const rows = await backend.balances(addresses);
+      const total = rows.reduce((t, r) => ({ confirmed: t.confirmed + r.confirmed, unconfirmed: t.unconfirmed + r.unconfirmed }), { confirmed: 0n, unconfirmed: 0n });
+      return { totals: balanceOf(ctx, backend, total), addresses: rows.map((r) => ({ address: r.address, ...balanceOf(ctx, backend, r) })) };
+    });
+
+    app.get('/address/history/:coin/:addresses', { schema: { params: AddressesParams, querystring: HistoryQuery, response: { 200: History } } }, async (req) => {
+      const backend = utxoBackendFor(ctx, req.params.coin);
+      refuseToken(req.query, req.params.coin);
+      const addresses = parseAddressList(backend, req.params.addresses);
+      const [page, tip] = await Promise.all([backend.history(addresses, req.query.limit, req.query.offset), backend.indexedHeight()]);
+      return {
+        total_txs: page.total,
+        txs: page.rows.map((r) => {
+          const amount = r.delta < 0n ? -r.delta : r.delta;
+          return {
+            confirmations: r.height === null || tip === null ? 0 : Math.max(0, tip - r.height + 1),
+            time: r.time,
+            is_deposit: r.delta > 0n,
+            address: r.address,
+            amount,
+            human_amount: human(amount, backend.params.decimals),
+            txid: r.txid,
+          };
+        }),
+      };
+    });
+
+    app.get('/address/utxos/:coin/:addresses', { schema: { params: AddressesParams, response: { 200: Utxos } } }, async (req) => {
+      const backend = utxoBackendFor(ctx, req.params.coin);
+      const addresses = parseAddressList(backend, req.params.addresses);
+      const rows = await backend.unspent(addresses);
+      return { utxos: rows.map((r) => ({ amount: r.amount, vout: r.vout, txid: r.txid, script_pub_key: r.scriptHex })) };
+    });
+  };
+}

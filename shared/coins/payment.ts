@@ -1,0 +1,155 @@
+// Builds the unsigned payment of endpoints 6 and 9 as SEMANTICS.md describes the original service:
+// coins taken from each source in the order given, oldest first; outputs `to`, operator fee, change;
+// version and locktime from the coin table; each input's scriptSig holding the script it signs.
+import type { ChainParams } from './coin-table.ts';
+import { CoinError } from './errors.ts';
+import { hexToBytes } from './bytes.ts';
+import { multisigInputSize, outputSize, P2PKH_INPUT_SIZE, txOverheadSize } from './tx-size.ts';
+import { parseMultisigRedeemScript } from './script.ts';
+import { signatureHash } from './sighash/index.ts';
+import type { Tx, TxInput, TxOutput } from './tx.ts';
+
+export interface SpendableOutput {
+  /** hex, display order */
+  txid: string;
+  vout: number;
+  amount: bigint;
+  scriptPubKey: Uint8Array;
+}
+
+export interface PaymentSource {
+  /** The P2PKH scriptPubKey (single-sig) or the redeem script (multisig): what each input signs. */
+  scriptCode: Uint8Array;
+  /** Keys that must sign each input of this source, in redeem-script order. */
+  publicKeys: Uint8Array[];
+  /** Signatures needed per input (1 for single-sig). */
+  required: number;
+  /** The source's scriptPubKey: where change goes when this source is the first. */
+  scriptPubKey: Uint8Array;
+  /** Unspent outputs, oldest first. */
+  unspent: SpendableOutput[];
+}
+
+export interface PaymentRequest {
+  params: ChainParams;
+  sources: PaymentSource[];
+  to: { script: Uint8Array; amount: bigint };
+  operatorFee?: { script: Uint8Array; amount: bigint };
+  /** Fixed network fee; when absent it is estimated from `feePerKb` and the size. */
+  minersFee?: bigint;
+  feePerKb: bigint;
+}
+
+export interface HashToSign {
+  inputIndex: number;
+  publicKey: Uint8Array;
+  hash: Uint8Array;
+}
+
+export interface BuiltPayment {
+  tx: Tx;
+  totalInputValue: bigint;
+  minersFee: bigint;
+  change: bigint;
+  hashes: HashToSign[];
+  /** Amount of each input, in order (the amount-committing digests need them). */
+  inputAmounts: bigint[];
+}
+
+const SEQUENCE_FINAL = 0xffffffff;
+
+function inputSize(source: PaymentSource): number {
+  return source.required === 1 && source.publicKeys.length === 1
+    ? P2PKH_INPUT_SIZE
+    : multisigInputSize(source.required, source.scriptCode.length);
+}
+
+function feeFor(bytes: number, feePerKb: bigint): bigint {
+  return (BigInt(bytes) * feePerKb + 999n) / 1000n;
+}
+
+function formatUnits(params: ChainParams, units: bigint): string {
+  const digits = units.toString().padStart(params.decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - params.decimals);
+  const frac = digits.slice(digits.length - params.decimals).replace(/0+$/, '');
+  return `${units} (${whole}${frac ? `.${frac}` : ''} ${params.coin})`;
+}
+
+export function buildPayment(req: PaymentRequest): BuiltPayment {
+  const { params } = req;
+  const dust = params.dustLimit;
+  if (req.sources.length === 0) throw new CoinError('no source to pay from', 'from');
+  if (req.to.amount < dust) throw new CoinError(`amount ${req.to.amount} is below the dust limit of ${dust}: the network would not relay the output`, 'amount');
+  const feeOut = req.operatorFee && req.operatorFee.amount >= dust ? req.operatorFee : undefined;
+
+  const fixedOutputs: TxOutput[] = [{ value: req.to.amount, script: req.to.script }];
+  if (feeOut) fixedOutputs.push({ value: feeOut.amount, script: feeOut.script });
+  const changeScript = req.sources[0]!.scriptPubKey;
+  const target = req.to.amount + (feeOut?.amount ?? 0n);
+
+  const chosen: { source: PaymentSource; utxo: SpendableOutput }[] = [];
+  let total = 0n;
+  let inputBytes = 0;
+  const sizeWith = (inputs: number, withChange: boolean) =>
+    txOverheadSize(inputs, fixedOutputs.length + (withChange ? 1 : 0)) +
+    inputBytes +
+    fixedOutputs.reduce((n, o) => n + outputSize(o.script.length), 0) +
+    (withChange ? outputSize(changeScript.length) : 0);
+  const minersFeeFor = (withChange: boolean) => req.minersFee ?? feeFor(sizeWith(chosen.length, withChange), req.feePerKb);
+
+  let settled: { minersFee: bigint; change: bigint } | null = null;
+  outer: for (const source of req.sources) {
+    for (const utxo of source.unspent) {
+      chosen.push({ source, utxo });
+      total += utxo.amount;
+      inputBytes += inputSize(source);
+      const feeWithChange = minersFeeFor(true);
+      if (total >= target + feeWithChange) {
+        const change = total - target - feeWithChange;
+        if (change >= dust) {
+          settled = { minersFee: feeWithChange, change };
+          break outer;
+        }
+      }
+      const feeNoChange = minersFeeFor(false);
+      if (total >= target + feeNoChange) {
+        // change below dust goes to the miners
+        settled = { minersFee: total - target, change: 0n };
+        break outer;
+      }
+    }
+  }
+  if (!settled) {
+    const available = req.sources.reduce((sum, s) => sum + s.unspent.reduce((t, u) => t + u.amount, 0n), 0n);
+    const needed = target + minersFeeFor(false);
+    throw new CoinError(
+      `insufficient funds: available ${formatUnits(params, available)}, needed ${formatUnits(params, needed)} ` +
+        `(amount ${req.to.amount}${feeOut ? ` + operator fee ${feeOut.amount}` : ''} + miners fee ${needed - target})`,
+      'amount',
+    );
+  }
+
+  const inputs: TxInput[] = chosen.map(({ source, utxo }) => ({
+    prevTxid: hexToBytes(utxo.txid, 'txid'),
+    vout: utxo.vout,
+    scriptSig: source.scriptCode,
+    sequence: SEQUENCE_FINAL,
+  }));
+  const outputs = [...fixedOutputs];
+  if (settled.change > 0n) outputs.push({ value: settled.change, script: changeScript });
+  const tx: Tx = { version: params.txVersion, inputs, outputs, locktime: 0 };
+
+  const hashes: HashToSign[] = [];
+  chosen.forEach(({ source, utxo }, inputIndex) => {
+    const hash = signatureHash(params, tx, inputIndex, { scriptCode: source.scriptCode, amount: utxo.amount, scriptPubKey: utxo.scriptPubKey });
+    for (const publicKey of source.publicKeys) hashes.push({ inputIndex, publicKey, hash });
+  });
+  return { tx, totalInputValue: total, minersFee: settled.minersFee, change: settled.change, hashes, inputAmounts: chosen.map((c) => c.utxo.amount) };
+}
+
+/** The keys and threshold a multisig source's redeem script commits to. */
+export function multisigSource(redeemScript: Uint8Array, scriptPubKey: Uint8Array, unspent: SpendableOutput[]): PaymentSource {
+  const parsed = parseMultisigRedeemScript(redeemScript);
+  if (!parsed) throw new CoinError('not a multisig redeem script', 'redeem_scripts');
+  return { scriptCode: redeemScript, publicKeys: parsed.pubkeys, required: parsed.m, scriptPubKey, unspent };
+}
