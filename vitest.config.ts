@@ -6,6 +6,6 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    reporters: ['default'],
+    reporters: ['default', './scripts/vitest-summary-reporter.ts'],
   },
 });

@@ -26,7 +26,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Address lists travel in the path (MAX_ADDRESSES of them).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 20_000 },
+    frameworkErrors: (error, _request, reply) => {
+      void reply.status(error.statusCode ?? 400).send({ message: error.message });
+    },
     requestTimeout: 60_000,
   });
   app.setValidatorCompiler(validatorCompiler);

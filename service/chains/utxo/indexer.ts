@@ -62,12 +62,14 @@ export class UtxoIndexer {
     await this.syncing?.catch(() => undefined);
   }
 
-  /** Catches up with the node's tip and mempool once. Concurrent callers share one pass. */
-  sync(): Promise<void> {
-    this.syncing ??= this.syncPass().finally(() => {
+  /** A full pass that starts after this call: the index then reflects the node as of now. */
+  async sync(): Promise<void> {
+    while (this.syncing) await this.syncing.catch(() => undefined);
+    const pass = this.syncPass().finally(() => {
       this.syncing = null;
     });
-    return this.syncing;
+    this.syncing = pass;
+    return pass;
   }
 
   private async run(): Promise<void> {

@@ -1,0 +1,46 @@
+// A real litecoind -regtest node with the service indexing it, configured as the given coins on
+// regtest prefixes (SEMANTICS.md: regtest is a backend configuration, not another coin).
+import type { CoinName } from '../../shared/coins/coin-table.ts';
+import { fundedNode, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
+import type { NodeRpcBackend } from '../chains/utxo/node-rpc-backend.ts';
+import { startTestService, type TestService } from './http-service.ts';
+
+export interface RegtestService extends TestService {
+  node: RegtestNode;
+  backend(coin: CoinName): NodeRpcBackend;
+  /** Lets every coin's index catch up with the node (tip and mempool). */
+  synced(): Promise<void>;
+}
+
+export async function startRegtestService(coins: readonly CoinName[], extra: { usdRate?: number } = {}): Promise<RegtestService> {
+  const node = await fundedNode();
+  try {
+    const backend = {
+      type: 'node-rpc' as const,
+      url: node.rpcConfig.url,
+      username: node.rpcConfig.username,
+      password: node.rpcConfig.password,
+      pollIntervalMs: 100,
+      fallbackFeePerKb: 10_000,
+    };
+    const t = await startTestService({
+      coins: Object.fromEntries(coins.map((c) => [c, { network: 'regtest', backend, ...(extra.usdRate !== undefined ? { usdRate: extra.usdRate } : {}) }])),
+    });
+    const backendOf = (coin: CoinName) => t.service.backends.get(coin) as NodeRpcBackend;
+    return {
+      ...t,
+      node,
+      backend: backendOf,
+      synced: async () => {
+        for (const coin of coins) await backendOf(coin).indexer.sync();
+      },
+      dispose: async () => {
+        await t.dispose();
+        await node.stop();
+      },
+    };
+  } catch (err) {
+    await node.stop();
+    throw err;
+  }
+}
