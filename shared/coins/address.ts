@@ -1,0 +1,167 @@
+import { bech32, bech32m } from '@scure/base';
+import { base58checkEncode, tryDecodeBase58Check } from './base58.ts';
+import { bytesToHex, equalBytes } from './bytes.ts';
+import { allChainParams, describeChain } from './coin-table.ts';
+import type { ChainParams, NetworkName, UtxoCoinName } from './coin-table.ts';
+import { CoinError } from './errors.ts';
+import { hash160 } from './hash.ts';
+import { refusePrivateKey } from './keys.ts';
+import { classifyOutputScript, p2pkhScript, p2shScript, witnessScript } from './script.ts';
+import type { OutputScriptType } from './script.ts';
+
+export type AddressType = OutputScriptType;
+
+/** An address, as what it pays to: the hash (or witness program / taproot key) and its kind. */
+export interface DecodedAddress {
+  readonly type: AddressType;
+  readonly hash: Uint8Array;
+}
+
+/** BIP350 limit on the length of a segwit address. */
+const SEGWIT_ADDRESS_MAX = 90;
+/** Largest redeem script P2SH can spend (consensus push limit). */
+const MAX_REDEEM_SCRIPT = 520;
+
+const WITNESS_VERSION: Record<'p2wpkh' | 'p2wsh' | 'p2tr', number> = { p2wpkh: 0, p2wsh: 0, p2tr: 1 };
+const HASH_LENGTH: Record<AddressType, number> = { p2pkh: 20, p2sh: 20, p2wpkh: 20, p2wsh: 32, p2tr: 32 };
+
+export function encodeAddress(params: ChainParams, address: DecodedAddress): string {
+  const { type, hash } = address;
+  if (hash.length !== HASH_LENGTH[type]) {
+    throw new CoinError(`a ${type} address needs a ${HASH_LENGTH[type]}-byte hash, got ${hash.length}`);
+  }
+  if (type === 'p2pkh') return base58checkEncode(params.p2pkhVersion, hash);
+  if (type === 'p2sh') return base58checkEncode(params.p2shVersion, hash);
+  if (params.bech32Hrp === undefined) {
+    throw new CoinError(`${describeChain(params)} has no segwit (${type}) addresses`);
+  }
+  const version = WITNESS_VERSION[type];
+  const words = [version, ...bech32.toWords(hash)];
+  return version === 0 ? bech32.encode(params.bech32Hrp, words) : bech32m.encode(params.bech32Hrp, words);
+}
+
+function owners(match: (p: ChainParams) => boolean, params: ChainParams): { coin: UtxoCoinName; network: NetworkName }[] {
+  const all = allChainParams().filter((p) => match(p) && !(p.coin === params.coin && p.network === params.network));
+  const sameCoin = all.filter((p) => p.coin === params.coin);
+  return sameCoin.length > 0 ? sameCoin : all;
+}
+
+/** "bitcoin testnet/regtest", "testnet3, litecoin testnet/regtest": whose address this is. */
+function describeOwners(list: { coin: UtxoCoinName; network: NetworkName }[]): string {
+  const byCoin = new Map<UtxoCoinName, NetworkName[]>();
+  for (const o of list) byCoin.set(o.coin, [...(byCoin.get(o.coin) ?? []), o.network]);
+  const labels = [...byCoin].map(([coin, nets]) => (nets.includes('mainnet') ? coin : `${coin} ${nets.join('/')}`));
+  return labels.join(', ');
+}
+
+function invalid(params: ChainParams, text: string, reason: string, field?: string): CoinError {
+  const where = field === undefined ? '' : `${field}: `;
+  return new CoinError(`${where}address "${text}" is not a valid ${describeChain(params)} address: ${reason}`, field);
+}
+
+function decodeSegwit(params: ChainParams, text: string, field?: string): DecodedAddress | null {
+  if (text !== text.toLowerCase() && text !== text.toUpperCase()) return null;
+  const v0 = bech32.decodeUnsafe(text, SEGWIT_ADDRESS_MAX);
+  const v1 = v0 ? undefined : bech32m.decodeUnsafe(text, SEGWIT_ADDRESS_MAX);
+  const decoded = v0 ?? v1;
+  if (!decoded) return null;
+  const prefix = decoded.prefix.toLowerCase();
+  if (prefix !== params.bech32Hrp) {
+    const others = owners((p) => p.bech32Hrp === prefix, params);
+    if (others.length === 0) return null;
+    throw invalid(params, text, `it is a ${describeOwners(others)} segwit address`, field);
+  }
+  const [version, ...rest] = decoded.words;
+  const program = bech32.fromWordsUnsafe(rest);
+  if (version === undefined || !program) throw invalid(params, text, 'the segwit data is malformed', field);
+  if ((version === 0) !== (v0 !== undefined)) {
+    throw invalid(params, text, `bad checksum (witness version ${version} must use ${version === 0 ? 'bech32' : 'bech32m'})`, field);
+  }
+  if (version === 0 && program.length === 20) return { type: 'p2wpkh', hash: program };
+  if (version === 0 && program.length === 32) return { type: 'p2wsh', hash: program };
+  if (version === 1 && program.length === 32) return { type: 'p2tr', hash: program };
+  throw invalid(params, text, `witness version ${version} with a ${program.length}-byte program is not supported`, field);
+}
+
+/**
+ * Validates an address for one coin and network and says what it pays to. Errors name the
+ * failure a treasurer can act on: a typo (checksum), or an address of another coin or network.
+ */
+export function decodeAddress(params: ChainParams, text: string, field?: string): DecodedAddress {
+  refusePrivateKey(text, field);
+  if (text.length === 0) throw invalid(params, text, 'it is empty', field);
+  if (text.trim() !== text) throw invalid(params, text, 'it has leading or trailing whitespace', field);
+
+  // bech32 strings contain "1" after the prefix and may contain characters base58 lacks (0, l).
+  const segwit = decodeSegwit(params, text, field);
+  if (segwit) return segwit;
+  if (params.bech32Hrp !== undefined && text.toLowerCase().startsWith(`${params.bech32Hrp}1`)) {
+    throw invalid(params, text, 'bad segwit checksum, mixed case or invalid characters (a character is mistyped or missing)', field);
+  }
+
+  const r = tryDecodeBase58Check(text);
+  if (!r.ok) throw invalid(params, text, r.reason, field);
+  const data = r.data;
+  const vlen = params.p2pkhVersion.length;
+  const version = data.subarray(0, vlen);
+  if (data.length === vlen + 20) {
+    const hash = data.slice(vlen);
+    if (equalBytes(version, params.p2pkhVersion)) return { type: 'p2pkh', hash };
+    if (params.p2shVersions.some((v) => equalBytes(v, version))) return { type: 'p2sh', hash };
+  }
+  const fits = (v: Uint8Array): boolean => data.length === v.length + 20 && equalBytes(data.subarray(0, v.length), v);
+  const others = owners((p) => fits(p.p2pkhVersion) || p.p2shVersions.some(fits), params);
+  if (others.length > 0) throw invalid(params, text, `it is a ${describeOwners(others)} address`, field);
+  if (data.length !== vlen + 20) throw invalid(params, text, `wrong length (${data.length} bytes decoded)`, field);
+  throw invalid(params, text, `unknown version 0x${bytesToHex(version)}`, field);
+}
+
+export function isValidAddress(params: ChainParams, text: string): boolean {
+  try {
+    decodeAddress(params, text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function decodedAddressToScript(address: DecodedAddress): Uint8Array {
+  switch (address.type) {
+    case 'p2pkh':
+      return p2pkhScript(address.hash);
+    case 'p2sh':
+      return p2shScript(address.hash);
+    case 'p2wpkh':
+    case 'p2wsh':
+    case 'p2tr':
+      return witnessScript(WITNESS_VERSION[address.type], address.hash);
+  }
+}
+
+/** The scriptPubKey an address pays to. */
+export function addressToScript(params: ChainParams, text: string, field?: string): Uint8Array {
+  return decodedAddressToScript(decodeAddress(params, text, field));
+}
+
+/**
+ * The address a scriptPubKey is shown as on this coin and network, rendered with the table's
+ * own prefixes (never the node's); null for scripts without an address form here.
+ */
+export function scriptToAddress(params: ChainParams, script: Uint8Array): string | null {
+  const c = classifyOutputScript(script);
+  if (c.type === 'other') return null;
+  if (c.type !== 'p2pkh' && c.type !== 'p2sh' && params.bech32Hrp === undefined) return null;
+  return encodeAddress(params, c);
+}
+
+export function p2pkhAddressOfPublicKey(params: ChainParams, pubkey: Uint8Array): string {
+  if (pubkey.length !== 33) throw new CoinError(`a public key must be 33 bytes (compressed), got ${pubkey.length}`);
+  return encodeAddress(params, { type: 'p2pkh', hash: hash160(pubkey) });
+}
+
+export function p2shAddressOfRedeemScript(params: ChainParams, redeemScript: Uint8Array): string {
+  if (redeemScript.length > MAX_REDEEM_SCRIPT) {
+    throw new CoinError(`redeem script is ${redeemScript.length} bytes; P2SH allows at most ${MAX_REDEEM_SCRIPT}`);
+  }
+  return encodeAddress(params, { type: 'p2sh', hash: hash160(redeemScript) });
+}

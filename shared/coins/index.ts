@@ -1,0 +1,88 @@
+/** The public API of shared/coins: coin table, keys, addresses, scripts, transactions, sighash. */
+export { CoinError } from './errors.ts';
+export {
+  COIN_NAMES,
+  NETWORK_NAMES,
+  chainParams,
+  allChainParams,
+  describeChain,
+  implementedUtxoCoins,
+  isCoinName,
+  isUtxoCoin,
+} from './coin-table.ts';
+export type { ChainParams, CoinName, NetworkName, SighashAlgorithmName, UtxoCoinName } from './coin-table.ts';
+export {
+  ByteReader,
+  ByteWriter,
+  bytesToHex,
+  concatBytes,
+  encodeCompactSize,
+  equalBytes,
+  hexToBytes,
+  reverseBytes,
+} from './bytes.ts';
+export { hash160, sha256, sha256d } from './hash.ts';
+export { base58checkDecode, base58checkEncode, tryDecodeBase58Check } from './base58.ts';
+export {
+  isCompressedPublicKey,
+  looksLikePrivateKey,
+  parsePublicKey,
+  parsePublicKeyHex,
+  refusePrivateKey,
+} from './keys.ts';
+export {
+  deriveXpubChild,
+  deriveXpubPath,
+  derivePublicKey,
+  encodeXpub,
+  fingerprintHex,
+  parseXpub,
+  parseXpubPath,
+} from './xpub.ts';
+export type { ExtendedPublicKey } from './xpub.ts';
+export {
+  MAX_MULTISIG_KEYS,
+  OP,
+  classifyOutputScript,
+  compileScript,
+  decodeScript,
+  multisigRedeemScript,
+  p2pkhScript,
+  p2shScript,
+  parseMultisigRedeemScript,
+  pushData,
+  witnessScript,
+} from './script.ts';
+export type { ClassifiedScript, OutputScriptType, ScriptChunk } from './script.ts';
+export {
+  addressToScript,
+  decodeAddress,
+  decodedAddressToScript,
+  encodeAddress,
+  isValidAddress,
+  p2pkhAddressOfPublicKey,
+  p2shAddressOfRedeemScript,
+  scriptToAddress,
+} from './address.ts';
+export type { AddressType, DecodedAddress } from './address.ts';
+export { decodeTx, decodeTxHex, encodeTx, encodeTxHex, hasWitness, txidHex } from './tx.ts';
+export type { Tx, TxInput, TxOutput } from './tx.ts';
+export { signatureHash } from './sighash/index.ts';
+export type { SighashContext } from './sighash/index.ts';
+export {
+  SIGHASH_ALL,
+  SIGHASH_ANYONECANPAY,
+  SIGHASH_NONE,
+  SIGHASH_SINGLE,
+  legacySighash,
+} from './sighash/legacy.ts';
+export {
+  decodeDerSignature,
+  encodeDerSignature,
+  isLowS,
+  parseSignatureDer,
+  signDer,
+  splitHashType,
+  verifyDerSignature,
+  withHashType,
+} from './signature.ts';
