@@ -206,11 +206,18 @@ describe('payments the node accepts', () => {
     const total = utxos.reduce((s, u) => s + u.amount, 0n);
     const created = await ok<HashesToSign>(
       'POST',
-      `/transaction/create/litecoin?from=${alice.publicKeyHex}&to=${bobAddr}&amount=${total - 5_000n - 500n}&fee_address=${operatorAddr}&fee_amount=545&miners_fee=5000`,
+      `/transaction/create/litecoin?from=${alice.publicKeyHex}&to=${bobAddr}&amount=${total - 5_000n - 5_000n}&fee_address=${operatorAddr}&fee_amount=5459&miners_fee=5000`,
     );
     const tx = decodeTxHex(created.tx);
-    expect(tx.outputs).toHaveLength(1); // no fee output (545 < 546), change of 500 (< dust) to the miners
+    // litecoin's dust limit is 5460: no fee output for 5459, and the change of 5000 goes to the miners
+    expect(tx.outputs).toHaveLength(1);
     expect(created.total_input_value).toBe(total);
+  });
+
+  it('refuses a payment below the dust limit before the node has to', async () => {
+    const res = await t.request('POST', `/transaction/create/litecoin?from=${alice.publicKeyHex}&to=${bobAddr}&amount=5459&miners_fee=5000`);
+    expect(res.status).toBe(400);
+    expect((res.json as { message: string }).message).toMatch(/below the dust limit of 5460/);
   });
 });
 

@@ -1,6 +1,6 @@
 // The fastify application: contract validation, auth, error mapping and the routes of each API
 // section. Process concerns (listening, signals) live in service.ts and cli.ts.
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { createSerializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { bigintReplacer } from '../../shared/api/json.ts';
 import { Status } from '../../shared/api/schemas.ts';
@@ -29,7 +29,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Address lists travel in the path (MAX_ADDRESSES of them).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 20_000 },
     frameworkErrors: (error, _request, reply) => {
-      void reply.status(error.statusCode ?? 400).send({ message: error.message });
+      void (reply as FastifyReply).code(error.statusCode ?? 400).send({ message: error.message });
     },
     requestTimeout: 60_000,
   });

@@ -48,7 +48,7 @@ describe('coin table', () => {
     expect(p.xpubVersions).toEqual(want.xpub);
     expect(p.wifVersion).toBe(want.wif);
     expect(p.decimals).toBe(8);
-    expect(p.dustLimit).toBe(546n);
+    expect(p.dustLimit).toBe(coin === 'litecoin' ? 5460n : 546n);
     expect(p.sighashAlgorithm).toBe('legacy');
     expect(p.hashType).toBe(0x01);
     expect(p.txVersion).toBe(1);

@@ -110,7 +110,9 @@ const UTXO_COIN_TABLE: Readonly<Partial<Record<UtxoCoinName, UtxoCoinRow>>> = {
   },
   litecoin: {
     decimals: 8,
-    dustLimit: 546n,
+    // Litecoin Core relays no output below 5460 litoshis (its dust relay fee is ten times
+    // Bitcoin's): with SEMANTICS.md's 546 the node would reject outputs of 546..5459.
+    dustLimit: 5460n,
     bip44CoinType: 2,
     sighash: LEGACY_SIGHASH,
     txVersion: 1,

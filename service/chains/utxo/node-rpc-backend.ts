@@ -44,8 +44,9 @@ export class NodeRpcBackend implements UtxoBackend {
     this.indexer.start();
   }
 
-  stop(): Promise<void> {
-    return this.indexer.stop();
+  async stop(): Promise<void> {
+    await this.indexer.stop();
+    this.rpc.close(); // idle keep-alive sockets would hold up the node's own shutdown
   }
 
   async indexedHeight(): Promise<number | null> {
