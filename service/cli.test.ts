@@ -1,0 +1,65 @@
+// The service's command line, as an operator uses it: API keys created and revoked against the
+// configured database, and the server run from a config file and stopped gracefully.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = new URL('..', import.meta.url).pathname;
+const tsx = join(root, 'node_modules', '.bin', 'tsx');
+let dir: string;
+let configPath: string;
+
+function cli(...args: string[]) {
+  const r = spawnSync(tsx, ['service/cli.ts', '--config', configPath, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'countersign-cli-'));
+  configPath = join(dir, 'config.json');
+  writeFileSync(configPath, JSON.stringify({ listen: { host: '127.0.0.1', port: 0 }, database: { sqlite: 'db/service.sqlite' }, log: { level: 'info' } }));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('countersign CLI', () => {
+  it('creates a key (printed once), lists it without the secret, revokes it', () => {
+    const created = cli('keys', 'create', '--label', 'treasury app');
+    expect(created.status).toBe(0);
+    const key = /^(cs_[A-Za-z0-9_-]+)$/m.exec(created.stdout)?.[1];
+    expect(key).toBeDefined();
+    const id = /id ([0-9a-f]+)/.exec(created.stdout)?.[1];
+    const listed = cli('keys', 'list');
+    expect(listed.stdout).toContain(`${id}\ttreasury app`);
+    expect(listed.stdout).not.toContain(key!);
+    expect(cli('keys', 'revoke', id!).status).toBe(0);
+    expect(cli('keys', 'list').stdout).toMatch(/revoked/);
+    const again = cli('keys', 'revoke', id!);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toMatch(/no live key/);
+  });
+
+  it('refuses a bad config file with a message, not a stack trace', () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ coins: { litecoin: { backend: { type: 'node-rpc', url: 'not a url' } } } }));
+    const r = spawnSync(tsx, ['service/cli.ts', '--config', bad], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/invalid configuration: coins\.litecoin\.backend\.url/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('runs from a config file and shuts down gracefully on SIGTERM', async () => {
+    const child = spawn(tsx, ['service/cli.ts', '--config', configPath], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    await expect.poll(() => /service listening/.test(out), { timeout: 30_000 }).toBe(true);
+    const url = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(out)?.[1];
+    const health = await fetch(`${url}/healthz`);
+    expect(health.status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(out).toMatch(/shutting down/);
+  });
+});
