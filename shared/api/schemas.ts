@@ -9,7 +9,6 @@ export type Coin = z.infer<typeof Coin>;
 
 const hex = (what: string) => z.string().regex(/^(0x)?([0-9a-fA-F]{2})*$/, `${what} must be hex`);
 const index = z.number().int().nonnegative();
-const bool = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 
 // ---- responses -------------------------------------------------------------------------------
 
@@ -141,4 +140,27 @@ export const MultiSigPayment = z.object({
 });
 export type MultiSigPayment = z.input<typeof MultiSigPayment>;
 
-export { bool as BoolParam, SignedUnitsIn, UnitsIn };
+// Endpoints 11-14 (Ether and ERC20). Amounts are in GWEI (of the token, for ERC20): SEMANTICS.md.
+const ethAddress = z.string().min(1);
+export const EthereumCreateQuery = z.object({
+  to: ethAddress,
+  from: ethAddress,
+  amount: UnitsIn,
+  gas_price: UnitsIn.optional(),
+  gas_limit: UnitsIn.optional(),
+});
+export type EthereumCreateQuery = z.input<typeof EthereumCreateQuery>;
+const rsv = {
+  r: z.string().regex(/^(0x)?[0-9a-fA-F]{1,64}$/, 'r must be hex (up to 32 bytes)'),
+  s: z.string().regex(/^(0x)?[0-9a-fA-F]{1,64}$/, 's must be hex (up to 32 bytes)'),
+  v: z.string().regex(/^(0x[0-9a-fA-F]+|[0-9]+)$/, 'v must be 27, 28 or an EIP-155 value'),
+};
+export const EthereumSendQuery = EthereumCreateQuery.extend(rsv);
+export type EthereumSendQuery = z.input<typeof EthereumSendQuery>;
+export const Erc20CreateQuery = EthereumCreateQuery.extend({
+  contract_id: ethAddress,
+  decimal_places: z.coerce.number().int().min(0).max(77),
+});
+export type Erc20CreateQuery = z.input<typeof Erc20CreateQuery>;
+export const Erc20SendQuery = Erc20CreateQuery.extend(rsv);
+export type Erc20SendQuery = z.input<typeof Erc20SendQuery>;

@@ -1,0 +1,129 @@
+// A typed client of the v2 API: the desktop app and tests talk to the service only through it.
+// Responses are parsed with the same zod schemas the service answers with.
+import type { z } from 'zod';
+import { stringifyApiJson, parseApiJson } from './json.ts';
+import {
+  Balance,
+  Balances,
+  HashesToSign,
+  History,
+  NetworkAddressesList,
+  SendStatus,
+  Status,
+  Utxos,
+  ExtendedKeys,
+  type CreateTransactionQuery,
+  type MultiSigPayment,
+  type Signatures,
+} from './schemas.ts';
+
+export class ApiClientError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  apiKey?: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+type Query = Record<string, string | number | bigint | undefined>;
+
+function queryString(query: Query): string {
+  const parts = Object.entries(query)
+    .filter((e): e is [string, string | number | bigint] => e[1] !== undefined)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+export class ApiClient {
+  private readonly base: string;
+  private readonly doFetch: typeof fetch;
+
+  constructor(private readonly options: ApiClientOptions) {
+    this.base = options.baseUrl.replace(/\/+$/, '');
+    this.doFetch = options.fetch ?? fetch;
+  }
+
+  private async request<S extends z.ZodType>(schema: S, method: 'GET' | 'POST', path: string, body?: unknown): Promise<z.output<S>> {
+    let res: Response;
+    try {
+      res = await this.doFetch(`${this.base}${path}`, {
+        method,
+        headers: {
+          accept: 'application/json',
+          ...(this.options.apiKey ? { 'x-api-key': this.options.apiKey } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body !== undefined ? { body: stringifyApiJson(body) } : {}),
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
+      });
+    } catch (err) {
+      throw new ApiClientError(0, `the service at ${this.base} cannot be reached: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? parseApiJson(text) : null;
+    } catch {
+      throw new ApiClientError(res.status, `the service answered ${res.status} with a body that is not JSON`);
+    }
+    if (!res.ok) {
+      const message = json && typeof json === 'object' && 'message' in json && typeof json.message === 'string' ? json.message : `HTTP ${res.status}`;
+      throw new ApiClientError(res.status, message);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw new ApiClientError(res.status, `the service's answer does not match the API contract: ${parsed.error.issues[0]?.message ?? ''}`);
+    return parsed.data;
+  }
+
+  balance(coin: string, address: string) {
+    return this.request(Balance, 'GET', `/address/balance/${coin}/${encodeURIComponent(address)}`);
+  }
+
+  balances(coin: string, addresses: readonly string[]) {
+    return this.request(Balances, 'GET', `/address/balances/${coin}/${addresses.map(encodeURIComponent).join(',')}`);
+  }
+
+  history(coin: string, addresses: readonly string[], page: { limit?: number; offset?: number } = {}) {
+    return this.request(History, 'GET', `/address/history/${coin}/${addresses.map(encodeURIComponent).join(',')}${queryString(page)}`);
+  }
+
+  utxos(coin: string, addresses: readonly string[]) {
+    return this.request(Utxos, 'GET', `/address/utxos/${coin}/${addresses.map(encodeURIComponent).join(',')}`);
+  }
+
+  toNetworkAddresses(keys: z.input<typeof ExtendedKeys>) {
+    return this.request(NetworkAddressesList, 'POST', '/address/to_network_addresses', keys);
+  }
+
+  createTransaction(coin: string, query: CreateTransactionQuery) {
+    return this.request(HashesToSign, 'POST', `/transaction/create/${coin}${queryString(query as Query)}`);
+  }
+
+  signAndSend(coin: string, body: Signatures) {
+    return this.request(SendStatus, 'POST', `/transaction/sign_and_send/${coin}`, body);
+  }
+
+  sendRaw(coin: string, rawtx: string) {
+    return this.request(SendStatus, 'POST', `/transaction/send_raw/${coin}${queryString({ rawtx })}`);
+  }
+
+  createMultisig(coin: string, payment: MultiSigPayment) {
+    return this.request(HashesToSign, 'POST', `/multi_sig/create/${coin}`, payment);
+  }
+
+  signAndSendMultisig(coin: string, body: Signatures) {
+    return this.request(SendStatus, 'POST', `/multi_sig/sign_and_send/${coin}`, body);
+  }
+
+  status() {
+    return this.request(Status, 'GET', '/status');
+  }
+}
