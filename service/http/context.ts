@@ -2,6 +2,7 @@
 import type { CoinName } from '../../shared/coins/coin-table.ts';
 import { isCoinName } from '../../shared/coins/coin-table.ts';
 import { decodeAddress } from '../../shared/coins/address.ts';
+import { unitsToDecimal } from '../../shared/coins/units.ts';
 import type { UtxoBackend } from '../chains/backend.ts';
 import { badRequest, notFound } from './errors.ts';
 
@@ -30,10 +31,7 @@ export function parseAddressList(backend: UtxoBackend, list: string, field = 'ad
 
 /** Smallest units as the decimal number a person reads (exact digits, then one rounding). */
 export function human(units: bigint, decimals: number): number {
-  const negative = units < 0n;
-  const digits = (negative ? -units : units).toString().padStart(decimals + 1, '0');
-  const text = `${digits.slice(0, digits.length - decimals)}.${digits.slice(digits.length - decimals)}`;
-  return (negative ? -1 : 1) * Number(text);
+  return Number(unitsToDecimal(units, decimals));
 }
 
 export function usd(humanAmount: number, rate: number): number {

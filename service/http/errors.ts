@@ -4,26 +4,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { CoinError } from '../../shared/coins/errors.ts';
 
-export class ApiError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { ApiError } from '../errors.ts';
 
-export const badRequest = (message: string) => new ApiError(400, message);
-export const notFound = (message: string) => new ApiError(404, message);
-export const conflict = (message: string) => new ApiError(409, message);
-export const unprocessable = (message: string) => new ApiError(422, message);
-
-/** An upstream node or indexer failed (502) or timed out (504). */
-export class UpstreamFailure extends ApiError {
-  constructor(timeout: boolean, message: string) {
-    super(timeout ? 504 : 502, message);
-  }
-}
+export { ApiError, badRequest, notFound } from '../errors.ts';
 
 const SEND_ROUTES = /\/(sign_and_send|send_raw)\b/;
 

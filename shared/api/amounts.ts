@@ -23,11 +23,6 @@ export const UnitsIn = z
   ])
   .transform((v) => BigInt(v));
 
-/** A signed amount (unconfirmed balances may be negative). */
-export const SignedUnitsIn = z
-  .union([z.bigint(), z.number().int(), z.string().regex(/^-?[0-9]{1,78}$/)])
-  .transform((v) => BigInt(v));
-
 /** What the server emits: exact bigints. */
 export const UnitsOut = z.bigint().nonnegative();
 export const SignedUnitsOut = z.bigint();

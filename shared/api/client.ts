@@ -11,8 +11,8 @@ import {
   SendStatus,
   Status,
   Utxos,
-  ExtendedKeys,
   type CreateTransactionQuery,
+  type ExtendedKeysInput,
   type MultiSigPayment,
   type Signatures,
 } from './schemas.ts';
@@ -99,7 +99,7 @@ export class ApiClient {
     return this.request(Utxos, 'GET', `/address/utxos/${coin}/${addresses.map(encodeURIComponent).join(',')}`);
   }
 
-  toNetworkAddresses(keys: z.input<typeof ExtendedKeys>) {
+  toNetworkAddresses(keys: ExtendedKeysInput) {
     return this.request(NetworkAddressesList, 'POST', '/address/to_network_addresses', keys);
   }
 

@@ -2,7 +2,7 @@
 // service validates requests with these schemas and the client parses responses with them.
 import { z } from 'zod';
 import { COIN_NAMES } from '../coins/coin-table.ts';
-import { SignedUnitsIn, SignedUnitsOut, UnitsIn, UnitsOut } from './amounts.ts';
+import { SignedUnitsOut, UnitsIn, UnitsOut } from './amounts.ts';
 
 export const Coin = z.enum(COIN_NAMES);
 export type Coin = z.infer<typeof Coin>;
@@ -102,6 +102,7 @@ export const ExtendedKeys = z.object({
   master_keys: z.array(ExtendedKey).min(1, 'master_keys needs at least one key').max(15),
 });
 export type ExtendedKeys = z.infer<typeof ExtendedKeys>;
+export type ExtendedKeysInput = z.input<typeof ExtendedKeys>;
 
 export const CreateTransactionQuery = z.object({
   to: z.string().min(1),

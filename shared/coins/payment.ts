@@ -7,6 +7,7 @@ import { hexToBytes } from './bytes.ts';
 import { multisigInputSize, outputSize, P2PKH_INPUT_SIZE, txOverheadSize } from './tx-size.ts';
 import { parseMultisigRedeemScript } from './script.ts';
 import { signatureHash } from './sighash/index.ts';
+import { unitsToDecimal } from './units.ts';
 import type { Tx, TxInput, TxOutput } from './tx.ts';
 
 export interface SpendableOutput {
@@ -69,10 +70,7 @@ function feeFor(bytes: number, feePerKb: bigint): bigint {
 }
 
 function formatUnits(params: ChainParams, units: bigint): string {
-  const digits = units.toString().padStart(params.decimals + 1, '0');
-  const whole = digits.slice(0, digits.length - params.decimals);
-  const frac = digits.slice(digits.length - params.decimals).replace(/0+$/, '');
-  return `${units} (${whole}${frac ? `.${frac}` : ''} ${params.coin})`;
+  return `${units} (${unitsToDecimal(units, params.decimals)} ${params.coin})`;
 }
 
 export function buildPayment(req: PaymentRequest): BuiltPayment {

@@ -6,7 +6,7 @@ import { bytesToHex } from '../../../shared/coins/bytes.ts';
 import { decodeTx, txidHex } from '../../../shared/coins/tx.ts';
 import type { Store } from '../../store/database.ts';
 import { UtxoIndexStore } from '../../store/utxo-index.ts';
-import { ApiError, UpstreamFailure } from '../../http/errors.ts';
+import { ApiError, UpstreamFailure } from '../../errors.ts';
 import type { BackendStatus, UtxoBackend } from '../backend.ts';
 import { UtxoIndexer } from './indexer.ts';
 import { coinsToUnits, RpcClient, type RpcClientConfig, RpcError, UpstreamError } from './rpc-client.ts';

@@ -1,0 +1,10 @@
+// Smallest units as exact decimal text, for people and for messages.
+
+/** 150000000n, 8 -> "1.5"; never loses a digit. */
+export function unitsToDecimal(units: bigint, decimals: number): string {
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals);
+  const frac = digits.slice(digits.length - decimals).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
+}
