@@ -1,0 +1,87 @@
+// Section 2: balance queries per second through the whole service vs. a bare fastify route, both
+// listening on loopback in this process and loaded one after the other from a child process.
+import Fastify from 'fastify';
+import type { RegtestNode } from '../dev-chain/litecoind.ts';
+import { createService, type Service } from '../../service/service.ts';
+import { createApiKey } from '../../service/store/api-keys.ts';
+import { runChild } from './child.ts';
+import type { LoadInput, LoadResult } from './load-child.ts';
+
+export interface HttpBenchInput {
+  node: RegtestNode;
+  sqlitePath: string;
+  address: string;
+  expectedBalance: bigint;
+  /** An address without history: separates the per-request cost from the per-history-row cost. */
+  emptyAddress: string;
+  connections: number;
+  durationS: number;
+}
+
+export interface HttpBenchResult {
+  bare: LoadResult;
+  balance: LoadResult;
+  emptyBalance: LoadResult;
+  historyRows: number;
+}
+
+const WARMUP_S = 2;
+
+// The same shape as a balance answer, so serialisation costs are alike.
+const CONSTANT = { usd_balance: 0, balance: '400000000', unconfirmed_balance: '0', human_balance: 4, human_unconfirmed_balance: 0 };
+
+export async function benchHttp(input: HttpBenchInput, onCleanup: (fn: () => Promise<void>) => void): Promise<HttpBenchResult> {
+  const { node, connections, durationS } = input;
+
+  const bare = Fastify({ logger: false });
+  bare.get('/constant', async () => CONSTANT);
+  onCleanup(() => bare.close());
+  const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 });
+
+  const service: Service = await createService({
+    listen: { host: '127.0.0.1', port: 0 },
+    database: { sqlite: input.sqlitePath },
+    coins: {
+      litecoin: {
+        network: 'regtest',
+        backend: { type: 'node-rpc', url: node.rpcConfig.url, username: node.rpcConfig.username, password: node.rpcConfig.password },
+      },
+    },
+    log: { level: 'warn' },
+  });
+  onCleanup(() => service.close());
+  const serviceUrl = await service.listen();
+  const { key } = await createApiKey(service.store, 'bench');
+
+  const rows = await service.store.db
+    .selectFrom('chain_history')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('chain', '=', 'litecoin')
+    .where('address', '=', input.address)
+    .executeTakeFirstOrThrow();
+
+  const balanceUrl = `${serviceUrl}/address/balance/litecoin/${input.address}`;
+  const emptyUrl = `${serviceUrl}/address/balance/litecoin/${input.emptyAddress}`;
+  const headers = { 'x-api-key': key };
+  // One real answer first: a bench of 401s or of a wrong balance would measure nothing.
+  for (const [url, expected] of [[balanceUrl, input.expectedBalance], [emptyUrl, 0n]] as const) {
+    const check = await fetch(url, { headers });
+    const body = (await check.json()) as { balance?: unknown };
+    if (check.status !== 200 || String(body.balance) !== expected.toString()) {
+      throw new Error(`balance check failed for ${url}: HTTP ${check.status} ${JSON.stringify(body)}, expected balance ${expected}`);
+    }
+  }
+
+  const load = async (url: string, h: Record<string, string>): Promise<LoadResult> => {
+    const loadInput: LoadInput = { url, headers: h, connections, durationS, warmupS: WARMUP_S };
+    const { result } = await runChild<LoadResult>('./load-child.ts', loadInput);
+    if (result.non2xx > 0 || result.errors > 0) {
+      throw new Error(`${url}: ${result.non2xx} non-2xx answers and ${result.errors} errors under load`);
+    }
+    return result;
+  };
+  const bareResult = await load(`${bareUrl}/constant`, {});
+  const balanceResult = await load(balanceUrl, headers);
+  const emptyResult = await load(emptyUrl, headers);
+  return { bare: bareResult, balance: balanceResult, emptyBalance: emptyResult, historyRows: Number(rows.n) };
+}

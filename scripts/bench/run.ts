@@ -1,0 +1,239 @@
+// `npm run bench`: indexer throughput against a bare block fetch, the indexer's memory, and balance
+// queries per second against a bare fastify route, on a freshly built litecoind regtest chain.
+// Prints figures with their workload and machine; exits 0 even when a target is missed.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { startLitecoind, type RegtestNode } from '../dev-chain/litecoind.ts';
+import type { StoreConfig } from '../../service/store/database.ts';
+import { buildChain, heightAtShare, type BenchChain } from './chain.ts';
+import { killChildren, runChild, type ChildRun } from './child.ts';
+import { benchHttp } from './http.ts';
+import type { ChildInput, ChildResult } from './index-child.ts';
+import { machineLine, mb } from './machine.ts';
+import { parseOptions, type BenchOptions } from './options.ts';
+
+const PG_URL = process.env.COUNTERSIGN_BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+const INDEXER_RATIO_TARGET = 0.5;
+const RSS_TARGET_MB = 300;
+const HTTP_RATIO_TARGET = 0.5;
+
+const cleanups: Array<() => Promise<void>> = [];
+let cleaning: Promise<void> | undefined;
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    // Last registered first: servers before the node they read from, the node before its files.
+    for (const fn of cleanups.reverse()) {
+      try {
+        await fn();
+      } catch (err) {
+        console.error(`cleanup: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  })();
+  return cleaning;
+}
+
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  // `on`, not `once`: Ctrl-C reaches us twice (from the terminal and relayed by tsx), and a second
+  // default-handled signal would kill us before the temp files are gone.
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    console.error(`\n${signal}: stopping children and litecoind, removing temp files`);
+    killChildren();
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+const rate = (txs: number, ms: number): number => (txs * 1000) / ms;
+const verdict = (ok: boolean): string => (ok ? 'ok' : 'MISSED');
+
+interface IndexRun {
+  label: string;
+  txs: number;
+  blocks: number;
+  ms: number;
+  peakKb: number;
+  startKb: number;
+}
+
+async function postgresReachable(): Promise<string | null> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function main(options: BenchOptions): Promise<void> {
+  const benchStart = Date.now();
+  const work = await mkdtemp(join(tmpdir(), 'countersign-bench-'));
+  cleanups.push(() => rm(work, { recursive: true, force: true }));
+
+  console.log('Countersign benchmarks');
+  const node: RegtestNode = await startLitecoind({ walletName: 'bench' });
+  cleanups.push(() => node.stop());
+  const netInfo = await node.rpc.call<{ subversion: string }>('getnetworkinfo');
+  console.log(`machine: ${machineLine({ litecoind: netInfo.subversion.replace(/\//g, '') })}`);
+
+  // ---- chain ------------------------------------------------------------------------------------
+  console.log(`\nbuilding the chain (${fmt(options.txs)} payment transactions)...`);
+  const chain: BenchChain = await buildChain(node, options.txs, (line) => console.log(line));
+  const workload =
+    `litecoind -regtest chain: ${fmt(chain.totalTxs)} txs in ${chain.tipHeight + 1} blocks (heights 0..${chain.tipHeight}): ` +
+    `${fmt(chain.paymentTxs)} P2PKH payments (1 in, 2 out) in ${chain.blocksWithPayments} blocks of <= 2,000, ` +
+    `${chain.fanoutTxs} fan-outs of 500 outputs, ${chain.tipHeight + 1} coinbases; ${chain.addresses} addresses; ` +
+    `built in ${(chain.buildMs / 1000).toFixed(1)} s`;
+
+  // ---- 1. indexer -------------------------------------------------------------------------------
+  console.log('\n== 1. Indexer throughput ==');
+  console.log(`workload: ${workload}`);
+  const rpc = node.rpcConfig;
+  const profArgs = (name: string): string[] =>
+    options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`, `--cpu-prof-name=${name}.cpuprofile`];
+  const child = (input: ChildInput, prof: string): Promise<ChildRun<ChildResult>> => runChild<ChildResult>('./index-child.ts', input, profArgs(prof));
+
+  // Best of two: a slow baseline (the node still busy after mining) would flatter the indexer.
+  const fetches: ChildResult[] = [];
+  for (let i = 0; i < 2; i++) fetches.push((await child({ mode: 'fetch', rpc, toHeight: chain.tipHeight }, `fetch-${i + 1}`)).result);
+  const baseline = fetches.reduce((best, r) => (r.ms < best.ms ? r : best));
+  if (baseline.txs !== chain.totalTxs) throw new Error(`the baseline fetched ${baseline.txs} txs, the chain has ${chain.totalTxs}`);
+  const baselineRate = rate(baseline.txs, baseline.ms);
+  console.log(
+    `(a) baseline, fetch only (getblockhash batches of 200, getblock <hash> 2 with 8 in flight, JSON.parse), child process, best of 2: ` +
+      `${fmt(baselineRate)} tx/s (${fmt(baseline.txs)} txs, ${baseline.blocks} blocks in ${fetches.map((r) => (r.ms / 1000).toFixed(2)).join(' / ')} s; ` +
+      `peak RSS ${mb(baseline.peakRssKb)})`,
+  );
+
+  const indexRun = async (label: string, store: StoreConfig, toHeight: number, txs: number, prof: string): Promise<IndexRun> => {
+    const run = await child({ mode: 'index', rpc, toHeight, store }, prof);
+    if (run.result.blocks !== toHeight + 1) throw new Error(`${label}: indexed ${run.result.blocks} blocks, expected ${toHeight + 1}`);
+    return {
+      label,
+      txs,
+      blocks: run.result.blocks,
+      ms: run.result.ms,
+      peakKb: Math.max(run.result.peakRssKb, run.sampledPeakKb),
+      startKb: run.result.startRssKb,
+    };
+  };
+  const describeRun = (r: IndexRun): string =>
+    `${fmt(rate(r.txs, r.ms))} tx/s (${fmt(r.txs)} txs, ${r.blocks} blocks in ${(r.ms / 1000).toFixed(2)} s); ` +
+    `peak RSS ${mb(r.peakKb)} (${mb(r.startKb)} before the first block)`;
+
+  const half = heightAtShare(chain, 0.5);
+  const sqliteHalf = await indexRun('SQLite, half chain', { kind: 'sqlite', path: join(work, 'half.sqlite') }, half.height, half.txs, 'index-sqlite-half');
+  const sqlitePath = join(work, 'full.sqlite');
+  const sqliteFull = await indexRun('SQLite, full chain', { kind: 'sqlite', path: sqlitePath }, chain.tipHeight, chain.totalTxs, 'index-sqlite-full');
+  const sqliteRatio = rate(sqliteFull.txs, sqliteFull.ms) / baselineRate;
+  console.log(`(b) indexer from height 0 into a fresh SQLite store, child process: ${describeRun(sqliteFull)}`);
+  console.log(`    ratio b/a = ${sqliteRatio.toFixed(2)} (target >= ${INDEXER_RATIO_TARGET}) ${verdict(sqliteRatio >= INDEXER_RATIO_TARGET)}`);
+  console.log(`    half the chain (heights 0..${half.height}) into another fresh SQLite store: ${describeRun(sqliteHalf)}`);
+  // The indexer keeps 8 blocks in flight, so how many big blocks a run contains matters as much as its length.
+  const bigBlocks = (toHeight: number): number => chain.txsPerHeight.slice(0, toHeight + 1).filter((n) => n > 1).length;
+  console.log(
+    `    peak RSS: ${mb(sqliteHalf.peakKb)} for ${fmt(sqliteHalf.txs)} txs (${bigBlocks(half.height)} blocks with payments), ` +
+      `${mb(sqliteFull.peakKb)} for ${fmt(sqliteFull.txs)} txs (${bigBlocks(chain.tipHeight)} blocks with payments; largest ${fmt(Math.max(...chain.txsPerHeight))} txs) ` +
+      `(target < ${RSS_TARGET_MB} MB, flat in chain length) ${verdict(sqliteFull.peakKb / 1024 < RSS_TARGET_MB)}`,
+  );
+
+  let pgLine: string;
+  let pgRatio: number | undefined;
+  const pgProblem = await postgresReachable();
+  if (pgProblem === null) {
+    const schema = `cs_bench_${randomBytes(6).toString('hex')}`;
+    cleanups.push(() => dropSchema(schema));
+    const pgFull = await indexRun('PostgreSQL, full chain', { kind: 'postgres', url: PG_URL, schema }, chain.tipHeight, chain.totalTxs, 'index-postgres-full');
+    pgRatio = rate(pgFull.txs, pgFull.ms) / baselineRate;
+    pgLine = `(b) indexer into a fresh PostgreSQL schema (${PG_URL.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')}): ${describeRun(pgFull)}; ratio b/a = ${pgRatio.toFixed(2)}`;
+  } else {
+    pgLine = `(b) PostgreSQL: not measured, ${PG_URL} is not reachable (${pgProblem})`;
+  }
+  console.log(pgLine);
+
+  // ---- 2. HTTP ----------------------------------------------------------------------------------
+  console.log('\n== 2. Balance queries ==');
+  console.log(
+    `workload: GET /address/balance/litecoin/${chain.hot.address} with X-API-KEY, service on the SQLite store of (b) (${fmt(chain.totalTxs)} txs); ` +
+      `vs. GET of a constant JSON object from a bare fastify route; both on 127.0.0.1 in this process; autocannon in a child process, ` +
+      `${options.connections} connections, ${options.durationS} s per target after a 2 s warm-up`,
+  );
+  const http = await benchHttp(
+    {
+      node,
+      sqlitePath,
+      address: chain.hot.address,
+      expectedBalance: chain.hot.balance,
+      emptyAddress: chain.emptyAddress,
+      connections: options.connections,
+      durationS: options.durationS,
+    },
+    (fn) => cleanups.push(fn),
+  );
+  const httpRatio = http.balance.reqPerSec / http.bare.reqPerSec;
+  const loadLine = (r: typeof http.bare): string => `${fmt(r.reqPerSec)} req/s (${fmt(r.total)} requests), p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms`;
+  console.log(`bare fastify, constant JSON: ${loadLine(http.bare)}`);
+  console.log(`balance of an address with ${fmt(http.historyRows)} history rows: ${loadLine(http.balance)}`);
+  console.log(`ratio = ${httpRatio.toFixed(2)} (target >= ${HTTP_RATIO_TARGET}) ${verdict(httpRatio >= HTTP_RATIO_TARGET)}`);
+  console.log(
+    `for reference, balance of an address with no history (fixed cost per request): ${loadLine(http.emptyBalance)}; ` +
+      `ratio ${(http.emptyBalance.reqPerSec / http.bare.reqPerSec).toFixed(2)}`,
+  );
+
+  // ---- summary ----------------------------------------------------------------------------------
+  const rows: Array<[string, string, string, string]> = [
+    ['indexer / fetch, SQLite', sqliteRatio.toFixed(2), `>= ${INDEXER_RATIO_TARGET}`, verdict(sqliteRatio >= INDEXER_RATIO_TARGET)],
+    [
+      'indexer / fetch, PostgreSQL',
+      pgRatio === undefined ? 'n/a' : pgRatio.toFixed(2),
+      '(extra)',
+      pgRatio === undefined ? 'not measured' : '',
+    ],
+    ['indexer peak RSS, full chain', mb(sqliteFull.peakKb), `< ${RSS_TARGET_MB} MB`, verdict(sqliteFull.peakKb / 1024 < RSS_TARGET_MB)],
+    ['indexer peak RSS, half chain', mb(sqliteHalf.peakKb), '(flat)', ''],
+    ['balance / bare fastify req/s', httpRatio.toFixed(2), `>= ${HTTP_RATIO_TARGET}`, verdict(httpRatio >= HTTP_RATIO_TARGET)],
+  ];
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), ['figure', 'value', 'target'][i]!.length));
+  const line = (r: readonly string[]): string => r.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c)).join('  ').trimEnd();
+  console.log('\n== Summary ==');
+  console.log(line(['figure', 'value', 'target', '']));
+  for (const r of rows) console.log(line(r));
+  console.log(`(${fmt(chain.totalTxs)} txs, ${options.connections} connections x ${options.durationS} s; whole bench ${((Date.now() - benchStart) / 1000).toFixed(0)} s)`);
+}
+
+let options: BenchOptions;
+try {
+  options = parseOptions(process.argv.slice(2));
+} catch (err) {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(2);
+}
+try {
+  await main(options);
+} catch (err) {
+  // After a signal, the failures are only the node going away under us.
+  if (!interrupted) console.error(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  process.exitCode = interrupted ? 130 : 1;
+} finally {
+  await cleanup();
+}
