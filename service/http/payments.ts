@@ -7,6 +7,7 @@ import { parsePublicKeyHex } from '../../shared/coins/keys.ts';
 import { buildPayment, type PaymentSource, type SpendableOutput } from '../../shared/coins/payment.ts';
 import { decodeTx, encodeTx, type Tx } from '../../shared/coins/tx.ts';
 import { CoinError } from '../../shared/coins/errors.ts';
+import type { ChainParams } from '../../shared/coins/coin-table.ts';
 import type { Signatures } from '../../shared/api/schemas.ts';
 import type { UtxoBackend } from '../chains/backend.ts';
 
@@ -15,10 +16,10 @@ export function strip0x(hex: string): string {
 }
 
 /** Decodes a transaction given in a request field; a bad one is a 400 naming the field. */
-export function decodeTxField(hex: string, field: string): { tx: Tx; bytes: Uint8Array } {
+export function decodeTxField(params: ChainParams, hex: string, field: string): { tx: Tx; bytes: Uint8Array } {
   const bytes = hexToBytes(strip0x(hex), field);
   try {
-    return { tx: decodeTx(bytes), bytes };
+    return { tx: decodeTx(bytes, params), bytes };
   } catch (err) {
     if (err instanceof CoinError) throw new CoinError(`${field} is not a valid transaction: ${err.message}`, field);
     throw err;
@@ -55,7 +56,7 @@ export async function createPayment(backend: UtxoBackend, sources: PaymentSource
 }
 
 export async function signAndSend(backend: UtxoBackend, body: Signatures) {
-  const unsigned = decodeTxField(body.tx, 'tx').tx;
+  const unsigned = decodeTxField(backend.params, body.tx, 'tx').tx;
   const signatures = body.signatures.map((s, i) => ({
     inputIndex: s.input_index,
     publicKey: parsePublicKeyHex(s.public_key, `signatures[${i}].public_key`),

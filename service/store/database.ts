@@ -20,7 +20,7 @@ export interface Store {
 export async function openStore(config: StoreConfig): Promise<Store> {
   const store = config.kind === 'sqlite' ? openSqlite(config.path) : await openPostgres(config);
   try {
-    await migrateToLatest(store.db as unknown as Kysely<unknown>);
+    await migrateToLatest(store.db as unknown as Kysely<unknown>, config.kind === 'postgres' ? config.schema : undefined);
   } catch (err) {
     await store.close();
     throw err;

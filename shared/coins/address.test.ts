@@ -116,8 +116,8 @@ describe('decodeAddress', () => {
 
   test('an address of another coin says whose it is', () => {
     const btc = '1BgGZ9tcN4rm9KBzDn7KprQz87SZ26SAMH';
-    expect(() => decodeAddress(LTC, btc, 'to')).toThrow(`address "${btc}" is not a valid litecoin address: it is a bitcoin address`);
-    expect(() => decodeAddress(DASH, btc)).toThrow(/it is a bitcoin address/);
+    expect(() => decodeAddress(LTC, btc, 'to')).toThrow(`to: address "${btc}" is not a valid litecoin address: it is a bitcoin, bitcoin_cash address`);
+    expect(() => decodeAddress(DASH, btc)).toThrow(/it is a bitcoin, bitcoin_cash address/);
     const ltc = p2pkhAddressOfPublicKey(LTC, G);
     expect(() => decodeAddress(BTC, ltc)).toThrow(/not a valid bitcoin address: it is a litecoin address/);
     const dash = p2pkhAddressOfPublicKey(DASH, G);
@@ -202,5 +202,26 @@ describe('scriptToAddress', () => {
     expect(scriptToAddress(DASH, witnessScript(0, h20))).toBeNull();
     expect(scriptToAddress(BTC, Uint8Array.of(0x6a))).toBeNull();
     expect(() => encodeAddress(DASH, { type: 'p2wpkh', hash: h20 })).toThrow(/dash has no segwit/);
+  });
+});
+
+describe('Bitcoin Cash addresses', () => {
+  const BCH = chainParams('bitcoin_cash', 'mainnet');
+  const legacy = '1B9UNtBfkkpgt8kVbwLN9ktE62QKnMbDzR';
+  const cash = 'bitcoincash:qph5kuz78czq00e3t85ugpgd7xmer5kr7c5f6jdpwk';
+
+  test('CashAddr is shown; legacy and CashAddr (with or without prefix) are accepted', () => {
+    const fromLegacy = decodeAddress(BCH, legacy);
+    expect(encodeAddress(BCH, fromLegacy)).toBe(cash);
+    expect(bytesToHex(decodeAddress(BCH, cash).hash)).toBe(bytesToHex(fromLegacy.hash));
+    expect(bytesToHex(decodeAddress(BCH, cash.split(':')[1]!).hash)).toBe(bytesToHex(fromLegacy.hash));
+    expect(scriptToAddress(BCH, addressToScript(BCH, legacy))).toBe(cash);
+  });
+
+  test('a CashAddr of another network or coin is refused, saying whose it is', () => {
+    const reg = encodeAddress(chainParams('bitcoin_cash', 'regtest'), decodeAddress(BCH, legacy));
+    expect(() => decodeAddress(BCH, reg, 'to')).toThrow(/to: .*it is a bitcoin_cash regtest address/);
+    expect(() => decodeAddress(BTC, cash)).toThrow(/it is a bitcoin_cash address/);
+    expect(() => decodeAddress(BCH, cash.replace('qph5', 'qph6'))).toThrow(/checksum/);
   });
 });

@@ -1,6 +1,7 @@
 import { bech32, bech32m } from '@scure/base';
 import { base58checkEncode, tryDecodeBase58Check } from './base58.ts';
 import { bytesToHex, equalBytes } from './bytes.ts';
+import { decodeCashAddr, encodeCashAddr, looksLikeCashAddr } from './cashaddr.ts';
 import { allChainParams, describeChain } from './coin-table.ts';
 import type { ChainParams, NetworkName, UtxoCoinName } from './coin-table.ts';
 import { CoinError } from './errors.ts';
@@ -30,6 +31,8 @@ export function encodeAddress(params: ChainParams, address: DecodedAddress): str
   if (hash.length !== HASH_LENGTH[type]) {
     throw new CoinError(`a ${type} address needs a ${HASH_LENGTH[type]}-byte hash, got ${hash.length}`);
   }
+  // Bitcoin Cash shows CashAddr; its legacy form is still accepted on input.
+  if (params.cashAddrPrefix !== undefined && (type === 'p2pkh' || type === 'p2sh')) return encodeCashAddr(params.cashAddrPrefix, type, hash);
   if (type === 'p2pkh') return base58checkEncode(params.p2pkhVersion, hash);
   if (type === 'p2sh') return base58checkEncode(params.p2shVersion, hash);
   if (params.bech32Hrp === undefined) {
@@ -92,6 +95,9 @@ export function decodeAddress(params: ChainParams, text: string, field?: string)
   if (text.length === 0) throw invalid(params, text, 'it is empty', field);
   if (text.trim() !== text) throw invalid(params, text, 'it has leading or trailing whitespace', field);
 
+  const cash = decodeCashAddrFor(params, text, field);
+  if (cash) return cash;
+
   // bech32 strings contain "1" after the prefix and may contain characters base58 lacks (0, l).
   const segwit = decodeSegwit(params, text, field);
   if (segwit) return segwit;
@@ -114,6 +120,26 @@ export function decodeAddress(params: ChainParams, text: string, field?: string)
   if (others.length > 0) throw invalid(params, text, `it is a ${describeOwners(others)} address`, field);
   if (data.length !== vlen + 20) throw invalid(params, text, `wrong length (${data.length} bytes decoded)`, field);
   throw invalid(params, text, `unknown version 0x${bytesToHex(version)}`, field);
+}
+
+/** CashAddr on a coin that has it; on others, a clear "this is a Bitcoin Cash address". */
+function decodeCashAddrFor(params: ChainParams, text: string, field?: string): DecodedAddress | null {
+  const prefix = params.cashAddrPrefix;
+  if (prefix !== undefined && (text.includes(':') || looksLikeCashAddr(text))) {
+    const r = decodeCashAddr(text, prefix);
+    if (r.ok && r.prefix === prefix) return { type: r.type, hash: r.hash };
+    if (r.ok) {
+      const others = owners((p) => p.cashAddrPrefix === r.prefix, params);
+      throw invalid(params, text, others.length ? `it is a ${describeOwners(others)} address` : `unknown prefix "${r.prefix}"`, field);
+    }
+    if (text.includes(':')) throw invalid(params, text, r.reason, field);
+    return null; // maybe a legacy address after all
+  }
+  if (prefix === undefined && looksLikeCashAddr(text)) {
+    const others = owners((p) => p.cashAddrPrefix !== undefined && decodeCashAddr(text, p.cashAddrPrefix).ok, params);
+    if (others.length > 0) throw invalid(params, text, `it is a ${describeOwners(others)} address`, field);
+  }
+  return null;
 }
 
 export function isValidAddress(params: ChainParams, text: string): boolean {

@@ -5,7 +5,7 @@ import type { ChainParams } from './coin-table.ts';
 import { bytesToHex, equalBytes, hexToBytes } from './bytes.ts';
 import { CoinError } from './errors.ts';
 import { hash160 } from './hash.ts';
-import { classifyOutputScript, compileScript, OP, parseMultisigRedeemScript } from './script.ts';
+import { classifyOutputScript, compileScript, OP, p2shScript, parseMultisigRedeemScript } from './script.ts';
 import { signatureHash } from './sighash/index.ts';
 import { parseSignatureDer, verifyDerSignature, withHashType } from './signature.ts';
 import type { Tx } from './tx.ts';
@@ -35,6 +35,11 @@ export function unsignedInputSpends(tx: Tx): InputSpend[] {
       'tx',
     );
   });
+}
+
+/** The output an unsigned input spends: its P2PKH script, or the P2SH of its redeem script. */
+export function spentScriptPubKey(spend: InputSpend): Uint8Array {
+  return spend.kind === 'p2pkh' ? spend.scriptCode : p2shScript(hash160(spend.scriptCode));
 }
 
 function derOf(params: ChainParams, signature: Uint8Array, where: string): Uint8Array {
@@ -68,7 +73,13 @@ function ownsKey(spend: InputSpend, publicKey: Uint8Array): boolean {
  */
 export function assembleSigned(params: ChainParams, unsigned: Tx, signatures: readonly SuppliedSignature[], inputAmounts?: readonly bigint[]): Tx {
   const spends = unsignedInputSpends(unsigned);
-  const hashes = spends.map((spend, i) => signatureHash(params, unsigned, i, { scriptCode: spend.scriptCode, amount: inputAmounts?.[i] }));
+  if (inputAmounts && inputAmounts.length !== spends.length) {
+    throw new CoinError(`${inputAmounts.length} input amounts given for ${spends.length} inputs`, 'tx');
+  }
+  const prevouts = inputAmounts
+    ? spends.map((spend, i) => ({ amount: inputAmounts[i]!, scriptPubKey: spentScriptPubKey(spend) }))
+    : undefined;
+  const hashes = spends.map((spend, i) => signatureHash(params, unsigned, i, { scriptCode: spend.scriptCode, ...(prevouts ? { prevouts } : {}) }));
   const valid: Map<string, Uint8Array>[] = spends.map(() => new Map());
 
   for (const sig of signatures) {

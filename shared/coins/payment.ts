@@ -8,7 +8,7 @@ import { multisigInputSize, outputSize, P2PKH_INPUT_SIZE, txOverheadSize } from 
 import { parseMultisigRedeemScript } from './script.ts';
 import { signatureHash } from './sighash/index.ts';
 import { unitsToDecimal } from './units.ts';
-import type { Tx, TxInput, TxOutput } from './tx.ts';
+import { newTransparentTx, type Tx, type TxInput, type TxOutput } from './tx.ts';
 
 export interface SpendableOutput {
   /** hex, display order */
@@ -39,6 +39,8 @@ export interface PaymentRequest {
   /** Fixed network fee; when absent it is estimated from `feePerKb` and the size. */
   minersFee?: bigint;
   feePerKb: bigint;
+  /** Height of the block the payment is for (tip + 1): Zcash transactions carry its branch id. */
+  height?: number;
 }
 
 export interface HashToSign {
@@ -89,7 +91,7 @@ export function buildPayment(req: PaymentRequest): BuiltPayment {
   let total = 0n;
   let inputBytes = 0;
   const sizeWith = (inputs: number, withChange: boolean) =>
-    txOverheadSize(inputs, fixedOutputs.length + (withChange ? 1 : 0)) +
+    txOverheadSize(params, inputs, fixedOutputs.length + (withChange ? 1 : 0)) +
     inputBytes +
     fixedOutputs.reduce((n, o) => n + outputSize(o.script.length), 0) +
     (withChange ? outputSize(changeScript.length) : 0);
@@ -135,11 +137,12 @@ export function buildPayment(req: PaymentRequest): BuiltPayment {
   }));
   const outputs = [...fixedOutputs];
   if (settled.change > 0n) outputs.push({ value: settled.change, script: changeScript });
-  const tx: Tx = { version: params.txVersion, inputs, outputs, locktime: 0 };
+  const tx = newTransparentTx(params, { inputs, outputs, ...(req.height !== undefined ? { height: req.height } : {}) });
+  const prevouts = chosen.map(({ utxo }) => ({ amount: utxo.amount, scriptPubKey: utxo.scriptPubKey }));
 
   const hashes: HashToSign[] = [];
-  chosen.forEach(({ source, utxo }, inputIndex) => {
-    const hash = signatureHash(params, tx, inputIndex, { scriptCode: source.scriptCode, amount: utxo.amount, scriptPubKey: utxo.scriptPubKey });
+  chosen.forEach(({ source }, inputIndex) => {
+    const hash = signatureHash(params, tx, inputIndex, { scriptCode: source.scriptCode, prevouts });
     for (const publicKey of source.publicKeys) hashes.push({ inputIndex, publicKey, hash });
   });
   return { tx, totalInputValue: total, minersFee: settled.minersFee, change: settled.change, hashes, inputAmounts: chosen.map((c) => c.utxo.amount) };

@@ -1,23 +1,25 @@
+/**
+ * The transaction model and codec of every UTXO coin: Bitcoin's serialization (legacy and
+ * segwit) and the Zcash family's overwintered v4 and v5 (tx-zcash.ts). `format` tells them
+ * apart; a Tx without one is a Bitcoin-format transaction.
+ */
 import { ByteReader, ByteWriter, bytesToHex, hexToBytes, reverseBytes } from './bytes.ts';
+import { VERSION_GROUP_ID, activeNetworkUpgrade, describeChain } from './coin-table.ts';
+import type { ChainParams, TxFormat } from './coin-table.ts';
 import { CoinError } from './errors.ts';
 import { sha256d } from './hash.ts';
+import { checkU32, readCount, readInputs, readOutputs, readVarBytesChecked, writeInputs, writeOutputs } from './tx-transparent.ts';
+import type { TxInput, TxOutput } from './tx-transparent.ts';
+import { decodeZcashTx, encodeZcashTx, isOverwinteredHeader } from './tx-zcash.ts';
+import type { ZcashTx, ZcashV4Tx, ZcashV5Tx } from './tx-zcash.ts';
+import { txidDigest } from './zcash/zip244-digests.ts';
 
-export interface TxInput {
-  /** 32 bytes in display (RPC) order, as txids are shown; reversed on the wire. */
-  prevTxid: Uint8Array;
-  vout: number;
-  scriptSig: Uint8Array;
-  sequence: number;
-  witness?: Uint8Array[];
-}
-
-export interface TxOutput {
-  value: bigint;
-  script: Uint8Array;
-}
+export type { TxInput, TxOutput } from './tx-transparent.ts';
+export type { JoinSplit, OrchardAction, OrchardBundle, SaplingBundle, SaplingOutput, SaplingSpend, ZcashTx, ZcashV4Tx, ZcashV5Tx } from './tx-zcash.ts';
 
 /** A Bitcoin-rules transaction (legacy or segwit serialization). */
-export interface Tx {
+export interface BitcoinTx {
+  format?: 'bitcoin';
   /** int32 on the wire, decoded signed; encoding also takes the unsigned form (up to 2^32-1). */
   version: number;
   inputs: TxInput[];
@@ -25,44 +27,34 @@ export interface Tx {
   locktime: number;
 }
 
-/** Bitcoin Core's MAX_SIZE for any single length: larger is never a real transaction. */
-const MAX_SIZE = 0x02000000;
-/** Smallest serialized input (outpoint 36 + empty script 1 + sequence 4) and output (8 + 1). */
-const MIN_INPUT_SIZE = 41;
-const MIN_OUTPUT_SIZE = 9;
+export type Tx = BitcoinTx | ZcashV4Tx | ZcashV5Tx;
+
+/** The serialization a transaction uses ('bitcoin' when `format` is absent). */
+export function txFormatOf(tx: Tx): TxFormat {
+  return tx.format ?? 'bitcoin';
+}
+
+export function isBitcoinTx(tx: Tx): tx is BitcoinTx {
+  return tx.format === undefined || tx.format === 'bitcoin';
+}
+
+export function isZcashTx(tx: Tx): tx is ZcashTx {
+  return !isBitcoinTx(tx);
+}
 
 export function hasWitness(tx: Tx): boolean {
   return tx.inputs.some((i) => (i.witness?.length ?? 0) > 0);
 }
 
-function checkU32(v: number, what: string): void {
-  if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new CoinError(`${what} must be a 32-bit unsigned integer, got ${v}`);
-}
-
-/**
- * Serializes a transaction. The witness serialization (BIP144) is used when an input carries
- * witness data, unless `witness: false` asks for the legacy form (the one txids hash).
- */
-export function encodeTx(tx: Tx, options: { witness?: boolean } = {}): Uint8Array {
-  const withWitness = options.witness !== false && hasWitness(tx);
+function encodeBitcoinTx(tx: BitcoinTx, withWitness: boolean): Uint8Array {
   const w = new ByteWriter();
   if (!Number.isInteger(tx.version) || tx.version < -0x80000000 || tx.version > 0xffffffff) {
     throw new CoinError(`transaction version must be a 32-bit integer, got ${tx.version}`);
   }
   w.writeU32LE(tx.version >>> 0);
   if (withWitness) w.writeU8(0x00).writeU8(0x01);
-  w.writeVarInt(tx.inputs.length);
-  tx.inputs.forEach((input, i) => {
-    if (input.prevTxid.length !== 32) throw new CoinError(`input ${i}: previous txid must be 32 bytes, got ${input.prevTxid.length}`);
-    checkU32(input.vout, `input ${i}: output index`);
-    checkU32(input.sequence, `input ${i}: sequence`);
-    w.writeBytes(reverseBytes(input.prevTxid)).writeU32LE(input.vout).writeVarBytes(input.scriptSig).writeU32LE(input.sequence);
-  });
-  w.writeVarInt(tx.outputs.length);
-  tx.outputs.forEach((output, i) => {
-    if (output.value < 0n || output.value > 0xffffffffffffffffn) throw new CoinError(`output ${i}: value out of range: ${output.value}`);
-    w.writeU64LE(output.value).writeVarBytes(output.script);
-  });
+  writeInputs(w, tx.inputs);
+  writeOutputs(w, tx.outputs);
   if (withWitness) {
     for (const input of tx.inputs) {
       const items = input.witness ?? [];
@@ -75,49 +67,30 @@ export function encodeTx(tx: Tx, options: { witness?: boolean } = {}): Uint8Arra
   return w.toBytes();
 }
 
-function readCount(r: ByteReader, what: string, minItemSize: number): number {
-  const n = r.readVarInt();
-  if (n > MAX_SIZE || n * minItemSize > r.remaining()) {
-    throw new CoinError(`transaction is malformed: ${n} ${what} cannot fit in the ${r.remaining()} bytes left`);
-  }
-  return n;
+/**
+ * Serializes a transaction. For the Bitcoin format the witness serialization (BIP144) is used
+ * when an input carries witness data, unless `witness: false` asks for the legacy form (the one
+ * txids hash); Zcash formats have no witness.
+ */
+export function encodeTx(tx: Tx, options: { witness?: boolean } = {}): Uint8Array {
+  if (isBitcoinTx(tx)) return encodeBitcoinTx(tx, options.witness !== false && hasWitness(tx));
+  return encodeZcashTx(tx);
 }
 
-function readVarBytesChecked(r: ByteReader, what: string): Uint8Array {
-  const n = r.readVarInt();
-  if (n > MAX_SIZE) throw new CoinError(`transaction is malformed: ${what} of ${n} bytes`);
-  return r.readBytes(n);
-}
-
-/** Parses a legacy or segwit transaction; anything but exactly one transaction is a CoinError. */
-export function decodeTx(bytes: Uint8Array): Tx {
+function decodeBitcoinTx(bytes: Uint8Array, allowWitness: boolean): BitcoinTx {
   const r = new ByteReader(bytes, 'transaction');
   const version = r.readI32LE();
   let segwit = false;
   // BIP144: a zero input count is the segwit marker, followed by flag 0x01.
-  if (r.remaining() >= 1 && bytes[r.position] === 0x00) {
+  if (allowWitness && r.remaining() >= 1 && bytes[r.position] === 0x00) {
     r.readU8();
     const flag = r.readU8();
     if (flag !== 0x01) throw new CoinError(`transaction has no inputs or an unknown serialization flag 0x${flag.toString(16)}`);
     segwit = true;
   }
-  const inputs: TxInput[] = [];
-  const nIn = readCount(r, 'inputs', MIN_INPUT_SIZE);
-  for (let i = 0; i < nIn; i++) {
-    const prevTxid = reverseBytes(r.readBytes(32));
-    const vout = r.readU32LE();
-    const scriptSig = readVarBytesChecked(r, 'an input script');
-    const sequence = r.readU32LE();
-    inputs.push({ prevTxid, vout, scriptSig, sequence });
-  }
-  if (segwit && nIn === 0) throw new CoinError('transaction is malformed: segwit serialization with no inputs');
-  const outputs: TxOutput[] = [];
-  const nOut = readCount(r, 'outputs', MIN_OUTPUT_SIZE);
-  for (let i = 0; i < nOut; i++) {
-    const value = r.readU64LE();
-    const script = readVarBytesChecked(r, 'an output script');
-    outputs.push({ value, script });
-  }
+  const inputs = readInputs(r);
+  if (segwit && inputs.length === 0) throw new CoinError('transaction is malformed: segwit serialization with no inputs');
+  const outputs = readOutputs(r);
   if (segwit) {
     for (const input of inputs) {
       const n = readCount(r, 'witness items', 1);
@@ -135,15 +108,87 @@ export function decodeTx(bytes: Uint8Array): Tx {
   return { version, inputs, outputs, locktime };
 }
 
-export function decodeTxHex(hex: string, field?: string): Tx {
-  return decodeTx(hexToBytes(hex, field));
+/** Which codec a coin's transactions need: just its table's format. */
+export type TxCodecChoice = Pick<ChainParams, 'txFormat'>;
+
+/**
+ * Parses exactly one transaction. Without `chain`, or for a Bitcoin-format coin, it is a legacy
+ * or segwit Bitcoin transaction. For a Zcash-family coin the header decides: overwintered v4 or
+ * v5, or a pre-Overwinter v1 (Bitcoin's layout, no segwit); Sprout v2 and Overwinter v3 are
+ * refused.
+ */
+export function decodeTx(bytes: Uint8Array): BitcoinTx;
+export function decodeTx(bytes: Uint8Array, chain: TxCodecChoice | undefined): Tx;
+export function decodeTx(bytes: Uint8Array, chain?: TxCodecChoice): Tx {
+  if (chain === undefined || chain.txFormat === 'bitcoin') return decodeBitcoinTx(bytes, true);
+  if (isOverwinteredHeader(bytes)) return decodeZcashTx(bytes);
+  const tx = decodeBitcoinTx(bytes, false);
+  if (tx.version !== 1) {
+    throw new CoinError(`unsupported Zcash transaction version ${tx.version} (only v1, Sapling v4 and NU5 v5 transactions are supported)`);
+  }
+  return tx;
+}
+
+export function decodeTxHex(hex: string, field?: string): BitcoinTx;
+export function decodeTxHex(hex: string, field: string | undefined, chain: TxCodecChoice | undefined): Tx;
+export function decodeTxHex(hex: string, field?: string, chain?: TxCodecChoice): Tx {
+  return decodeTx(hexToBytes(hex, field), chain);
 }
 
 export function encodeTxHex(tx: Tx, options: { witness?: boolean } = {}): string {
   return bytesToHex(encodeTx(tx, options));
 }
 
-/** The txid as shown by nodes and explorers: sha256d of the non-witness form, reversed. */
+/**
+ * The txid as shown by nodes and explorers: for v5 the ZIP-244 txid digest, otherwise sha256d
+ * of the serialization without witness; either byte-reversed, as zcashd and Bitcoin Core show it.
+ */
 export function txidHex(tx: Tx): string {
-  return bytesToHex(reverseBytes(sha256d(encodeTx(tx, { witness: false }))));
+  const digest = tx.format === 'zcash-v5' ? txidDigest(tx) : sha256d(encodeTx(tx, { witness: false }));
+  return bytesToHex(reverseBytes(digest));
+}
+
+export interface TransparentTxParts {
+  inputs: TxInput[];
+  outputs: TxOutput[];
+  /**
+   * Zcash only: the height of the block the transaction is meant for (tip height + 1). It picks
+   * the consensus branch id a v5 transaction carries.
+   */
+  height?: number;
+}
+
+/**
+ * A transparent-only transaction in the coin's own format, as the service builds it: the
+ * table's version, locktime 0; for Zcash coins expiry height 0 (never expires, so days of
+ * co-signing cannot void a payment) and no shielded parts.
+ */
+export function newTransparentTx(params: ChainParams, parts: TransparentTxParts): Tx {
+  const { inputs, outputs } = parts;
+  // Bitcoin-format transactions leave `format` out, as decodeTx does.
+  if (params.txFormat === 'bitcoin') return { version: params.txVersion, inputs, outputs, locktime: 0 };
+  const sapling = { valueBalance: 0n, spends: [], outputs: [] };
+  if (params.txFormat === 'zcash-v4') {
+    return { format: 'zcash-v4', version: 4, versionGroupId: VERSION_GROUP_ID['zcash-v4'], inputs, outputs, locktime: 0, expiryHeight: 0, sapling, joinSplits: [] };
+  }
+  if (parts.height === undefined) {
+    throw new CoinError(`${describeChain(params)} transactions carry the network upgrade's branch id: the chain height is needed to build one`);
+  }
+  // activeNetworkUpgrade returns an element of the list, so indexOf finds it.
+  const upgrade = activeNetworkUpgrade(params, parts.height);
+  const since = params.networkUpgrades.findIndex((u) => u.name === params.txFormatSince);
+  if (since >= 0 && params.networkUpgrades.indexOf(upgrade) < since) {
+    throw new CoinError(`${describeChain(params)} at height ${parts.height} is before ${params.txFormatSince}: v5 transactions are not valid there yet`);
+  }
+  return {
+    format: 'zcash-v5',
+    version: 5,
+    versionGroupId: VERSION_GROUP_ID['zcash-v5'],
+    consensusBranchId: upgrade.branchId,
+    locktime: 0,
+    expiryHeight: 0,
+    inputs,
+    outputs,
+    sapling,
+  };
 }

@@ -77,7 +77,7 @@ export class NodeRpcBackend implements UtxoBackend {
   }
 
   async broadcast(rawTx: Uint8Array): Promise<string> {
-    const txid = txidHex(decodeTx(rawTx));
+    const txid = txidHex(decodeTx(rawTx, this.params));
     try {
       const accepted = await this.rpc.call<string>('sendrawtransaction', [bytesToHex(rawTx)]);
       void this.indexer.sync().catch(() => undefined); // show it as unconfirmed without waiting for the poll

@@ -42,7 +42,7 @@ export function transactionRoutes(ctx: ServiceContext): FastifyPluginAsync {
     app.post('/transaction/send_raw/:coin', { schema: { params: CoinParams, querystring: SendRawQuery, response: { 200: SendStatus } } }, async (req) => {
       const backend = utxoBackendFor(ctx, req.params.coin);
       // a clear 400 for bytes that are no transaction, before the node sees them
-      const { bytes } = decodeTxField(req.query.rawtx, 'rawtx');
+      const { bytes } = decodeTxField(backend.params, req.query.rawtx, 'rawtx');
       return { status_code: 200, message: await backend.broadcast(bytes) };
     });
   };

@@ -7,7 +7,7 @@ import { ByteWriter, reverseBytes } from '../bytes.ts';
 import { CoinError } from '../errors.ts';
 import { sha256d } from '../hash.ts';
 import { OP, readScriptOp } from '../script.ts';
-import type { Tx } from '../tx.ts';
+import type { BitcoinTx } from '../tx.ts';
 
 export const SIGHASH_ALL = 0x01;
 export const SIGHASH_NONE = 0x02;
@@ -56,7 +56,7 @@ function writeScriptCode(w: ByteWriter, script: Uint8Array): void {
  * The 32-byte digest a legacy signature of input `inputIndex` commits to, in natural order
  * (as signed; reverse it to compare with Core's uint256 hex). `hashType` is used as uint32.
  */
-export function legacySighash(tx: Tx, inputIndex: number, scriptCode: Uint8Array, hashType: number): Uint8Array {
+export function legacySighash(tx: BitcoinTx, inputIndex: number, scriptCode: Uint8Array, hashType: number): Uint8Array {
   if (!Number.isInteger(inputIndex) || inputIndex < 0 || inputIndex >= tx.inputs.length) {
     throw new CoinError(`input index ${inputIndex} is out of range: the transaction has ${tx.inputs.length} input(s)`);
   }
