@@ -6,6 +6,8 @@ import { createService, type Service } from '../../service/service.ts';
 import { createApiKey } from '../../service/store/api-keys.ts';
 import { runChild } from './child.ts';
 import type { LoadInput, LoadResult } from './load-child.ts';
+import { addressToScript } from '../../shared/coins/address.ts';
+import { chainParams } from '../../shared/coins/coin-table.ts';
 
 export interface HttpBenchInput {
   node: RegtestNode;
@@ -57,7 +59,7 @@ export async function benchHttp(input: HttpBenchInput, onCleanup: (fn: () => Pro
     .selectFrom('chain_history')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('chain', '=', 'litecoin')
-    .where('address', '=', input.address)
+    .where('script', '=', Buffer.from(addressToScript(chainParams('litecoin', 'regtest'), input.address)))
     .executeTakeFirstOrThrow();
 
   const balanceUrl = `${serviceUrl}/address/balance/litecoin/${input.address}`;

@@ -1,7 +1,7 @@
 // What the HTTP layer needs from a chain, whatever serves it (node + own index now; Blockbook and
 // Electrum later).
 import type { ChainParams } from '../../shared/coins/coin-table.ts';
-import type { AddressBalance, HistoryRow, UnspentRow } from '../store/utxo-index.ts';
+import type { HistoryRow, Outpoint, ScriptBalance, UnspentRow } from '../store/utxo-index.ts';
 
 export interface BackendStatus {
   backend: string;
@@ -15,9 +15,12 @@ export interface UtxoBackend {
   readonly params: ChainParams;
   /** Height of the newest block the answers below reflect (for confirmations). */
   indexedHeight(): Promise<number | null>;
-  balances(addresses: readonly string[]): Promise<AddressBalance[]>;
-  history(addresses: readonly string[], limit: number, offset: number): Promise<{ total: number; rows: HistoryRow[] }>;
-  unspent(addresses: readonly string[]): Promise<UnspentRow[]>;
+  /** Balances of scriptPubKeys, in the order given. */
+  balances(scripts: readonly Uint8Array[]): Promise<ScriptBalance[]>;
+  history(scripts: readonly Uint8Array[], limit: number, offset: number): Promise<{ total: number; rows: HistoryRow[] }>;
+  unspent(scripts: readonly Uint8Array[]): Promise<UnspentRow[]>;
+  /** Amount and script of known outputs by outpoint (the amount-committing digests need them). */
+  outputs(outpoints: readonly Outpoint[]): Promise<Map<string, { script: Uint8Array; amount: bigint }>>;
   /** Fee rate in smallest units per 1000 bytes. */
   feePerKb(): Promise<bigint>;
   /** Broadcasts; resolves to the txid, also when the node already has the transaction. */

@@ -1,7 +1,8 @@
 // What every route needs: the coin's backend, its USD rate and the number formatting of SEMANTICS.md.
 import type { CoinName } from '../../shared/coins/coin-table.ts';
 import { isCoinName } from '../../shared/coins/coin-table.ts';
-import { decodeAddress } from '../../shared/coins/address.ts';
+import { addressToScript } from '../../shared/coins/address.ts';
+import { bytesToHex } from '../../shared/coins/bytes.ts';
 import { unitsToDecimal } from '../../shared/coins/units.ts';
 import type { UtxoBackend } from '../chains/backend.ts';
 import { badRequest, notFound } from './errors.ts';
@@ -20,13 +21,32 @@ export function utxoBackendFor(ctx: ServiceContext, coin: string): UtxoBackend {
   return backend;
 }
 
-/** Splits, trims, de-duplicates and validates a comma-separated address list. */
-export function parseAddressList(backend: UtxoBackend, list: string, field = 'addresses'): string[] {
-  const unique = [...new Set(list.split(',').map((a) => a.trim()).filter((a) => a.length > 0))];
-  if (unique.length === 0) throw badRequest(`${field} is empty`);
-  if (unique.length > MAX_ADDRESSES) throw badRequest(`${field} lists ${unique.length} addresses; at most ${MAX_ADDRESSES} per request`);
-  for (const address of unique) decodeAddress(backend.params, address, field);
-  return unique;
+export interface QueriedAddress {
+  address: string;
+  script: Uint8Array;
+}
+
+/**
+ * Splits, trims, validates and de-duplicates a comma-separated address list, with the script each
+ * pays to (the index is keyed by script; two renderings of one script count once).
+ */
+export function parseAddressList(backend: UtxoBackend, list: string, field = 'addresses'): QueriedAddress[] {
+  const texts = list.split(',').map((a) => a.trim()).filter((a) => a.length > 0);
+  if (texts.length === 0) throw badRequest(`${field} is empty`);
+  if (texts.length > MAX_ADDRESSES) throw badRequest(`${field} lists ${texts.length} addresses; at most ${MAX_ADDRESSES} per request`);
+  const byScript = new Map<string, QueriedAddress>();
+  for (const address of texts) {
+    const script = addressToScript(backend.params, address, field);
+    const hex = bytesToHex(script);
+    if (!byScript.has(hex)) byScript.set(hex, { address, script });
+  }
+  return [...byScript.values()];
+}
+
+/** Maps rows keyed by script back to the address the caller used for it. */
+export function addressOfScript(queried: readonly QueriedAddress[]): (script: Uint8Array) => string {
+  const map = new Map(queried.map((q) => [bytesToHex(q.script), q.address]));
+  return (script) => map.get(bytesToHex(script)) ?? '';
 }
 
 /** Smallest units as the decimal number a person reads (exact digits, then one rounding). */

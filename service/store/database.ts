@@ -2,7 +2,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrations.ts';
 import type { Database } from './schema.ts';
@@ -20,7 +20,7 @@ export interface Store {
 export async function openStore(config: StoreConfig): Promise<Store> {
   const store = config.kind === 'sqlite' ? openSqlite(config.path) : await openPostgres(config);
   try {
-    await migrateToLatest(store.db as unknown as Kysely<unknown>, config.kind === 'postgres' ? config.schema : undefined);
+    await migrateToLatest(store.db as unknown as Kysely<unknown>, store.dialect, config.kind === 'postgres' ? config.schema : undefined);
   } catch (err) {
     await store.close();
     throw err;
@@ -35,10 +35,34 @@ function openSqlite(path: string): Store {
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
+  database.pragma('cache_size = -65536'); // 64 MiB of pages: the index's b-trees stay warm
   // Amounts must stay exact beyond 2^53: integers come back as bigint.
   database.defaultSafeIntegers(true);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+// Kysely prepares every query anew; better-sqlite3 statements are reusable, and re-preparing was
+// the largest single cost of a balance request. Queries are built with fixed shapes (see
+// utxo-index.ts), so a small cache keyed by SQL text serves nearly all of them.
+const STATEMENT_CACHE = 512;
+
+function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sqlText: string) {
+      let statement = cache.get(sqlText);
+      if (statement) {
+        cache.delete(sqlText); // re-insert: most recently used last
+      } else {
+        statement = database.prepare(sqlText);
+        if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(sqlText, statement);
+      return statement as unknown as SqliteStatement;
+    },
+  };
 }
 
 async function openPostgres(config: { url: string; schema?: string; poolSize?: number }): Promise<Store> {

@@ -1,5 +1,6 @@
 // Table shapes as Kysely sees them. Integers may come back as number, bigint (SQLite with safe
-// integers) or string (PostgreSQL int8/numeric): rows are normalised in the store functions.
+// integers) or string (PostgreSQL int8/numeric); scripts as Buffer. Rows are normalised in the
+// store functions.
 import type { Generated } from 'kysely';
 
 type Int = number | bigint | string;
@@ -19,43 +20,77 @@ export interface BlockTable {
   time: Int;
 }
 
+// The index is keyed by scriptPubKey, not by address text: an address is a rendering of a script
+// (Bitcoin Cash has two renderings of one script), so queries turn addresses into scripts.
+
+/** Outputs of confirmed transactions paying a standard script. */
 export interface OutputTable {
   chain: string;
   txid: string;
   vout: Int;
-  address: string;
-  script: string;
+  script: Uint8Array;
   amount: Int;
-  /** null while only in the mempool */
-  height: Int | null;
+  height: Int;
   /** position of the creating tx in its block, for oldest-first ordering */
   position: Int;
 }
 
-/** Spends are insert-only rows (not updates of outputs) so a block's writes batch and roll back simply. */
+/** Confirmed spends of indexed outputs (insert-only, so a block's writes batch and roll back simply). */
 export interface SpendTable {
   chain: string;
   txid: string;
   vout: Int;
   spent_txid: string;
-  /** null: spent by a mempool transaction */
-  height: Int | null;
+  height: Int;
 }
 
+/** Net effect of each confirmed transaction on each script it touches. */
 export interface HistoryTable {
   chain: string;
-  address: string;
+  script: Uint8Array;
   txid: string;
-  height: Int | null;
+  height: Int;
   position: Int;
   time: Int;
   delta: Int;
 }
 
+/** Confirmed balance per script, kept at write time so a balance read is one key lookup. */
+export interface BalanceTable {
+  chain: string;
+  script: Uint8Array;
+  confirmed: Int;
+}
+
+// The mempool lives in tables of its own: small, rebuilt from the node at will, and never mixed
+// into the confirmed tables' indexes.
 export interface MempoolTable {
   chain: string;
   txid: string;
   first_seen: Int;
+}
+
+export interface MempoolOutputTable {
+  chain: string;
+  txid: string;
+  vout: Int;
+  script: Uint8Array;
+  amount: Int;
+}
+
+export interface MempoolSpendTable {
+  chain: string;
+  txid: string;
+  vout: Int;
+  spent_txid: string;
+}
+
+export interface MempoolHistoryTable {
+  chain: string;
+  txid: string;
+  script: Uint8Array;
+  time: Int;
+  delta: Int;
 }
 
 export interface MigrationTable {
@@ -69,5 +104,9 @@ export interface Database {
   chain_outputs: OutputTable;
   chain_spends: SpendTable;
   chain_history: HistoryTable;
+  chain_balances: BalanceTable;
   chain_mempool: MempoolTable;
+  mempool_outputs: MempoolOutputTable;
+  mempool_spends: MempoolSpendTable;
+  mempool_history: MempoolHistoryTable;
 }

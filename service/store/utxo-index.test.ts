@@ -3,16 +3,19 @@ import { openTestStore, STORE_KINDS, type TestStore } from './test-stores.ts';
 import { type IndexedBlock, type IndexedTx, UtxoIndexStore } from './utxo-index.ts';
 
 const txid = (n: number) => n.toString(16).padStart(64, '0');
-const A = 'addrA';
-const B = 'addrB';
+const A = Uint8Array.from([0x76, 0xa9, 0x14, ...new Array<number>(20).fill(0xaa), 0x88, 0xac]);
+const B = Uint8Array.from([0xa9, 0x14, ...new Array<number>(20).fill(0xbb), 0x87]);
+const NOBODY = Uint8Array.from([0xa9, 0x14, ...new Array<number>(20).fill(0xcc), 0x87]);
 
-function coinbase(id: number, to: string, amount: bigint): IndexedTx {
-  return { txid: txid(id), inputs: [], outputs: [{ vout: 0, address: to, scriptHex: '00', amount }] };
+function coinbase(id: number, to: Uint8Array, amount: bigint): IndexedTx {
+  return { txid: txid(id), inputs: [], outputs: [{ vout: 0, script: to, amount }] };
 }
 
 function block(height: number, txs: IndexedTx[]): IndexedBlock {
   return { height, hash: `h${height}`.padEnd(64, '0'), time: 1_700_000_000 + height, txs };
 }
+
+const bal = (confirmed: bigint, unconfirmed = 0n) => ({ confirmed, unconfirmed });
 
 describe.each(STORE_KINDS)('UTXO index store on %s', (kind) => {
   let t: TestStore;
@@ -29,30 +32,37 @@ describe.each(STORE_KINDS)('UTXO index store on %s', (kind) => {
       txid: txid(2),
       inputs: [{ txid: txid(1), vout: 0 }],
       outputs: [
-        { vout: 0, address: B, scriptHex: '01', amount: 1_000_000_000n },
-        { vout: 1, address: A, scriptHex: '00', amount: 3_999_990_000n },
+        { vout: 0, script: B, amount: 1_000_000_000n },
+        { vout: 1, script: A, amount: 3_999_990_000n },
       ],
     };
     await index.applyBlock(block(2, [coinbase(3, B, 1n), pay]), new Set());
 
     expect(await index.tip()).toEqual({ height: 2, hash: block(2, []).hash });
-    expect(await index.balances([A, B, 'nobody'])).toEqual([
-      { address: A, confirmed: 3_999_990_000n, unconfirmed: 0n },
-      { address: B, confirmed: 1_000_000_001n, unconfirmed: 0n },
-      { address: 'nobody', confirmed: 0n, unconfirmed: 0n },
-    ]);
+    expect(await index.balances([A, B, NOBODY])).toEqual([bal(3_999_990_000n), bal(1_000_000_001n), bal(0n)]);
     const h = await index.history([A], 10, 0);
     expect(h.total).toBe(2);
     expect(h.rows.map((r) => [r.txid, r.height, r.delta])).toEqual([
       [txid(2), 2, -1_000_010_000n],
       [txid(1), 1, 5_000_000_000n],
     ]);
+    expect(h.rows[0]!.script).toEqual(A);
     const u = await index.unspent([A, B]);
     expect(u.map((r) => [r.txid, r.vout, r.amount])).toEqual([
       [txid(3), 0, 1n],
       [txid(2), 0, 1_000_000_000n],
       [txid(2), 1, 3_999_990_000n],
     ]);
+    const outs = await index.outputs([{ txid: txid(1), vout: 0 }, { txid: txid(9), vout: 0 }]);
+    expect(outs.get(`${txid(1)}:0`)).toEqual({ script: A, amount: 5_000_000_000n });
+    expect(outs.has(`${txid(9)}:0`)).toBe(false);
+  });
+
+  it('applies several blocks in one batch, spends within the batch included', async () => {
+    const spend: IndexedTx = { txid: txid(2), inputs: [{ txid: txid(1), vout: 0 }], outputs: [{ vout: 0, script: B, amount: 40n }] };
+    await index.applyBlocks([block(1, [coinbase(1, A, 50n)]), block(2, [coinbase(3, A, 7n), spend])], new Set());
+    expect(await index.balances([A, B])).toEqual([bal(7n), bal(40n)]);
+    expect((await index.unspent([A])).map((u) => u.txid)).toEqual([txid(3)]);
   });
 
   it('keeps amounts above 2^53 exact', async () => {
@@ -64,48 +74,43 @@ describe.each(STORE_KINDS)('UTXO index store on %s', (kind) => {
 
   it('tracks mempool transactions as unconfirmed, then confirms them', async () => {
     await index.applyBlock(block(1, [coinbase(1, A, 100_000n)]), new Set());
-    const spend: IndexedTx = {
-      txid: txid(9),
-      inputs: [{ txid: txid(1), vout: 0 }],
-      outputs: [{ vout: 0, address: B, scriptHex: '01', amount: 90_000n }],
-    };
+    const spend: IndexedTx = { txid: txid(9), inputs: [{ txid: txid(1), vout: 0 }], outputs: [{ vout: 0, script: B, amount: 90_000n }] };
+    const child: IndexedTx = { txid: txid(10), inputs: [{ txid: txid(9), vout: 0 }], outputs: [{ vout: 0, script: A, amount: 80_000n }] };
     await index.applyMempoolTx(spend, 1_800_000_000);
-    expect(await index.balances([A, B])).toEqual([
-      { address: A, confirmed: 100_000n, unconfirmed: -100_000n },
-      { address: B, confirmed: 0n, unconfirmed: 90_000n },
-    ]);
-    expect(await index.unspent([A])).toEqual([]);
+    await index.applyMempoolTx(child, 1_800_000_001);
+    expect(await index.balances([A, B])).toEqual([bal(100_000n, -20_000n), bal(0n, 0n)]);
+    expect((await index.unspent([A, B])).map((u) => [u.txid, u.height])).toEqual([[txid(10), null]]);
     const hist = await index.history([A, B], 10, 0);
-    expect(hist.rows[0]?.height).toBeNull();
-    expect(hist.rows[0]?.time).toBe(1_800_000_000);
-    expect(await index.mempoolCount()).toBe(1);
+    expect(hist.total).toBe(5);
+    expect(hist.rows.map((r) => [r.txid, r.height, r.time])).toEqual([
+      [txid(10), null, 1_800_000_001],
+      [txid(10), null, 1_800_000_001],
+      [txid(9), null, 1_800_000_000],
+      [txid(9), null, 1_800_000_000],
+      [txid(1), 1, 1_700_000_001],
+    ]);
+    expect(await index.mempoolCount()).toBe(2);
 
     await index.applyBlock(block(2, [coinbase(2, A, 1n), spend]), await index.mempoolTxids());
-    expect(await index.balances([A, B])).toEqual([
-      { address: A, confirmed: 1n, unconfirmed: 0n },
-      { address: B, confirmed: 90_000n, unconfirmed: 0n },
-    ]);
-    expect(await index.mempoolCount()).toBe(0);
+    expect(await index.balances([A, B])).toEqual([bal(1n, 80_000n), bal(90_000n, -90_000n)]);
+    expect(await index.mempoolCount()).toBe(1);
   });
 
   it('drops evicted mempool transactions and rolls back reorganised blocks', async () => {
     await index.applyBlock(block(1, [coinbase(1, A, 100_000n)]), new Set());
-    const spend: IndexedTx = { txid: txid(9), inputs: [{ txid: txid(1), vout: 0 }], outputs: [{ vout: 0, address: B, scriptHex: '01', amount: 90_000n }] };
+    const spend: IndexedTx = { txid: txid(9), inputs: [{ txid: txid(1), vout: 0 }], outputs: [{ vout: 0, script: B, amount: 90_000n }] };
     await index.applyMempoolTx(spend, 1);
     await index.removeMempoolTxs([txid(9)]);
-    expect(await index.balances([A, B])).toEqual([
-      { address: A, confirmed: 100_000n, unconfirmed: 0n },
-      { address: B, confirmed: 0n, unconfirmed: 0n },
-    ]);
+    expect(await index.balances([A, B])).toEqual([bal(100_000n), bal(0n)]);
+    expect((await index.unspent([A])).length).toBe(1);
 
-    await index.applyBlock(block(2, [coinbase(2, B, 7n), spend]), new Set());
+    await index.applyBlocks([block(2, [coinbase(2, B, 7n), spend]), block(3, [coinbase(3, A, 5n)])], new Set());
+    expect(await index.balances([A, B])).toEqual([bal(5n), bal(90_007n)]);
     await index.rollbackTo(1);
     expect(await index.tip()).toEqual({ height: 1, hash: block(1, []).hash });
-    expect(await index.balances([A, B])).toEqual([
-      { address: A, confirmed: 100_000n, unconfirmed: 0n },
-      { address: B, confirmed: 0n, unconfirmed: 0n },
-    ]);
+    expect(await index.balances([A, B])).toEqual([bal(100_000n), bal(0n)]);
     expect((await index.unspent([A])).length).toBe(1);
+    expect((await index.history([A, B], 10, 0)).total).toBe(1);
   });
 
   it('survives a restart: a reopened store resumes at the same tip', async () => {
@@ -115,11 +120,14 @@ describe.each(STORE_KINDS)('UTXO index store on %s', (kind) => {
     expect((await again.balances([A]))[0]?.confirmed).toBe(5n);
   });
 
-  it('pages history', async () => {
+  it('pages history across mempool and confirmed entries', async () => {
     const blocks = Array.from({ length: 7 }, (_, i) => block(i + 1, [coinbase(i + 1, A, BigInt(i + 1))]));
-    for (const b of blocks) await index.applyBlock(b, new Set());
+    await index.applyBlocks(blocks, new Set());
+    await index.applyMempoolTx({ txid: txid(50), inputs: [], outputs: [{ vout: 0, script: A, amount: 1n }] }, 9);
+    const first = await index.history([A], 3, 0);
+    expect(first.total).toBe(8);
+    expect(first.rows.map((r) => r.height)).toEqual([null, 7, 6]);
     const page = await index.history([A], 3, 3);
-    expect(page.total).toBe(7);
-    expect(page.rows.map((r) => r.height)).toEqual([4, 3, 2]);
+    expect(page.rows.map((r) => r.height)).toEqual([5, 4, 3]);
   });
 });

@@ -1,15 +1,15 @@
-// The service's own address index of a UTXO chain: outputs, spends and per-address history,
-// written a block at a time inside one database transaction so a crash never leaves half a block.
+// The service's own address index of a UTXO chain, keyed by scriptPubKey: confirmed outputs,
+// spends, per-script history and balances, written a batch of blocks at a time inside one database
+// transaction (a crash never leaves half a block); the mempool in tables of its own.
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { Store } from './database.ts';
-import { toBigInt, toNullableNumber, toNumber } from './database.ts';
+import { toBigInt, toNumber } from './database.ts';
 import type { Database } from './schema.ts';
 
 export interface IndexedOutput {
   vout: number;
-  address: string;
-  scriptHex: string;
+  script: Uint8Array;
   amount: bigint;
 }
 
@@ -22,7 +22,7 @@ export interface IndexedTx {
   txid: string;
   /** Spent outpoints; coinbase inputs are left out. */
   inputs: Outpoint[];
-  /** Only outputs that render to an address of the coin. */
+  /** Only outputs paying a standard (address-bearing) script. */
   outputs: IndexedOutput[];
 }
 
@@ -33,15 +33,15 @@ export interface IndexedBlock {
   txs: IndexedTx[];
 }
 
-export interface AddressBalance {
-  address: string;
+export interface ScriptBalance {
   confirmed: bigint;
   unconfirmed: bigint;
 }
 
 export interface HistoryRow {
-  address: string;
+  script: Uint8Array;
   txid: string;
+  /** null while in the mempool */
   height: number | null;
   time: number;
   delta: bigint;
@@ -50,21 +50,39 @@ export interface HistoryRow {
 export interface UnspentRow {
   txid: string;
   vout: number;
-  address: string;
-  scriptHex: string;
+  script: Uint8Array;
   amount: bigint;
+  /** null while in the mempool */
   height: number | null;
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
+type Spent = { script: Uint8Array; amount: bigint };
 
-const CHUNK = 400;
+// Fixed statement shapes keep SQLite's statement cache warm: IN lists are padded to LOOKUP and
+// inserts go out in chunks of INSERT rows (the last chunk of a batch is the only odd size).
+const LOOKUP = 64;
+const INSERT = 100;
 
-function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
+
+/** Chunks of exactly `size`, the last padded by repeating its final element. */
+function paddedChunks<T>(items: readonly T[], size = LOOKUP): T[][] {
+  return chunks(items, size).map((c) => (c.length < size ? [...c, ...Array<T>(size - c.length).fill(c[c.length - 1]!)] : c));
+}
+
+const key = (txid: string, vout: number) => `${txid}:${vout}`;
+const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+/** Scripts go to the drivers as Buffers (pg sends Uint8Array as text). */
+const blob = (b: Uint8Array): Uint8Array => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+const bytes = (v: unknown): Uint8Array => {
+  if (v instanceof Uint8Array) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  throw new TypeError('script column is not binary');
+};
 
 export class UtxoIndexStore {
   constructor(
@@ -93,27 +111,55 @@ export class UtxoIndexStore {
     return row?.hash ?? null;
   }
 
-  /** Applies one block. Mempool entries of its transactions are replaced by the confirmed ones. */
-  async applyBlock(block: IndexedBlock, mempoolTxids: ReadonlySet<string>): Promise<void> {
+  /** Applies consecutive blocks in one transaction. Mempool entries of their txs are dropped. */
+  async applyBlocks(blocks: readonly IndexedBlock[], mempoolTxids: ReadonlySet<string>): Promise<void> {
+    if (blocks.length === 0) return;
     await this.store.db.transaction().execute(async (trx) => {
-      const confirmedFromMempool = block.txs.map((t) => t.txid).filter((id) => mempoolTxids.has(id));
-      if (confirmedFromMempool.length > 0) await this.deleteMempoolTxs(trx, confirmedFromMempool);
-      await this.writeTxs(trx, block.txs, block.height, block.time);
-      await trx
-        .insertInto('chain_blocks')
-        .values({ chain: this.chain, height: block.height, hash: block.hash, time: block.time })
-        .execute();
+      const confirmed = blocks.flatMap((b) => b.txs.map((t) => t.txid)).filter((id) => mempoolTxids.has(id));
+      if (confirmed.length > 0) await this.deleteMempoolTxs(trx, confirmed);
+      await this.writeConfirmed(trx, blocks);
     });
   }
 
+  async applyBlock(block: IndexedBlock, mempoolTxids: ReadonlySet<string>): Promise<void> {
+    return this.applyBlocks([block], mempoolTxids);
+  }
+
   async applyMempoolTx(tx: IndexedTx, firstSeen: number): Promise<void> {
+    const c = this.chain;
     await this.store.db.transaction().execute(async (trx) => {
-      await this.writeTxs(trx, [tx], null, firstSeen);
-      await trx
-        .insertInto('chain_mempool')
-        .values({ chain: this.chain, txid: tx.txid, first_seen: firstSeen })
-        .onConflict((oc) => oc.columns(['chain', 'txid']).doNothing())
-        .execute();
+      const spent = await this.lookupSpent(trx, [tx], true);
+      const deltas = new Map<string, { script: Uint8Array; delta: bigint }>();
+      const add = (script: Uint8Array, amount: bigint) => {
+        const k = hexOf(script);
+        const d = deltas.get(k);
+        if (d) d.delta += amount;
+        else deltas.set(k, { script, delta: amount });
+      };
+      const spends: Database['mempool_spends'][] = [];
+      for (const input of tx.inputs) {
+        const prev = spent.get(key(input.txid, input.vout));
+        if (!prev) continue;
+        add(prev.script, -prev.amount);
+        spends.push({ chain: c, txid: input.txid, vout: input.vout, spent_txid: tx.txid });
+      }
+      for (const out of tx.outputs) add(out.script, out.amount);
+      for (const part of chunks(tx.outputs, INSERT)) {
+        await trx
+          .insertInto('mempool_outputs')
+          .values(part.map((o) => ({ chain: c, txid: tx.txid, vout: o.vout, script: blob(o.script), amount: o.amount })))
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      }
+      for (const part of chunks(spends, INSERT)) await trx.insertInto('mempool_spends').values(part).onConflict((oc) => oc.doNothing()).execute();
+      for (const part of chunks([...deltas.values()], INSERT)) {
+        await trx
+          .insertInto('mempool_history')
+          .values(part.map((d) => ({ chain: c, txid: tx.txid, script: blob(d.script), time: firstSeen, delta: d.delta })))
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      }
+      await trx.insertInto('chain_mempool').values({ chain: c, txid: tx.txid, first_seen: firstSeen }).onConflict((oc) => oc.doNothing()).execute();
     });
   }
 
@@ -127,188 +173,6 @@ export class UtxoIndexStore {
     return new Set(rows.map((r) => r.txid));
   }
 
-  /** Undoes every block above `height` and forgets the mempool (it is re-read from the node). */
-  async rollbackTo(height: number): Promise<void> {
-    await this.store.db.transaction().execute(async (trx) => {
-      const c = this.chain;
-      await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('height', '>', height).execute();
-      await trx.deleteFrom('chain_spends').where('chain', '=', c).where('height', '>', height).execute();
-      await trx.deleteFrom('chain_history').where('chain', '=', c).where('height', '>', height).execute();
-      await trx.deleteFrom('chain_blocks').where('chain', '=', c).where('height', '>', height).execute();
-      await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('height', 'is', null).execute();
-      await trx.deleteFrom('chain_spends').where('chain', '=', c).where('height', 'is', null).execute();
-      await trx.deleteFrom('chain_history').where('chain', '=', c).where('height', 'is', null).execute();
-      await trx.deleteFrom('chain_mempool').where('chain', '=', c).execute();
-    });
-  }
-
-  private async deleteMempoolTxs(trx: Db, txids: readonly string[]): Promise<void> {
-    const c = this.chain;
-    for (const part of chunks(txids)) {
-      await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('txid', 'in', part).where('height', 'is', null).execute();
-      await trx.deleteFrom('chain_spends').where('chain', '=', c).where('spent_txid', 'in', part).where('height', 'is', null).execute();
-      await trx.deleteFrom('chain_history').where('chain', '=', c).where('txid', 'in', part).where('height', 'is', null).execute();
-      await trx.deleteFrom('chain_mempool').where('chain', '=', c).where('txid', 'in', part).execute();
-    }
-  }
-
-  /** Writes outputs, spends and history of txs in order; `height` null means mempool. */
-  private async writeTxs(trx: Db, txs: readonly IndexedTx[], height: number | null, time: number): Promise<void> {
-    const c = this.chain;
-    const known = await this.lookupOutputs(trx, txs);
-    const outputRows: Database['chain_outputs'][] = [];
-    const spendRows: Database['chain_spends'][] = [];
-    const historyRows: Database['chain_history'][] = [];
-
-    txs.forEach((tx, position) => {
-      const deltas = new Map<string, bigint>();
-      for (const input of tx.inputs) {
-        const prev = known.get(`${input.txid}:${input.vout}`);
-        if (!prev) continue; // not an output of an address we render
-        deltas.set(prev.address, (deltas.get(prev.address) ?? 0n) - prev.amount);
-        spendRows.push({ chain: c, txid: input.txid, vout: input.vout, spent_txid: tx.txid, height });
-      }
-      for (const out of tx.outputs) {
-        deltas.set(out.address, (deltas.get(out.address) ?? 0n) + out.amount);
-        known.set(`${tx.txid}:${out.vout}`, { address: out.address, amount: out.amount });
-        outputRows.push({ chain: c, txid: tx.txid, vout: out.vout, address: out.address, script: out.scriptHex, amount: out.amount, height, position });
-      }
-      for (const [address, delta] of deltas) {
-        historyRows.push({ chain: c, address, txid: tx.txid, height, position, time, delta });
-      }
-    });
-
-    for (const part of chunks(outputRows)) {
-      await trx
-        .insertInto('chain_outputs')
-        .values(part)
-        .onConflict((oc) =>
-          oc.columns(['chain', 'txid', 'vout']).doUpdateSet((eb) => ({
-            address: eb.ref('excluded.address'),
-            script: eb.ref('excluded.script'),
-            amount: eb.ref('excluded.amount'),
-            height: eb.ref('excluded.height'),
-            position: eb.ref('excluded.position'),
-          })),
-        )
-        .execute();
-    }
-    for (const part of chunks(spendRows)) {
-      await trx
-        .insertInto('chain_spends')
-        .values(part)
-        .onConflict((oc) =>
-          // A confirmed spend replaces a conflicting mempool spend; a mempool spend never replaces a confirmed one.
-          height === null
-            ? oc.columns(['chain', 'txid', 'vout']).doNothing()
-            : oc.columns(['chain', 'txid', 'vout']).doUpdateSet((eb) => ({
-                spent_txid: eb.ref('excluded.spent_txid'),
-                height: eb.ref('excluded.height'),
-              })),
-        )
-        .execute();
-    }
-    for (const part of chunks(historyRows)) {
-      await trx
-        .insertInto('chain_history')
-        .values(part)
-        .onConflict((oc) =>
-          oc.columns(['chain', 'address', 'txid']).doUpdateSet((eb) => ({
-            height: eb.ref('excluded.height'),
-            position: eb.ref('excluded.position'),
-            time: eb.ref('excluded.time'),
-            delta: eb.ref('excluded.delta'),
-          })),
-        )
-        .execute();
-    }
-  }
-
-  /** Address and amount of every already-indexed output the given txs spend. */
-  private async lookupOutputs(trx: Db, txs: readonly IndexedTx[]): Promise<Map<string, { address: string; amount: bigint }>> {
-    const own = new Set(txs.map((t) => t.txid));
-    const wanted = new Set<string>();
-    for (const tx of txs) for (const input of tx.inputs) if (!own.has(input.txid)) wanted.add(input.txid);
-    const found = new Map<string, { address: string; amount: bigint }>();
-    for (const part of chunks([...wanted])) {
-      const rows = await trx
-        .selectFrom('chain_outputs')
-        .select(['txid', 'vout', 'address', 'amount'])
-        .where('chain', '=', this.chain)
-        .where('txid', 'in', part)
-        .execute();
-      for (const r of rows) found.set(`${r.txid}:${toNumber(r.vout)}`, { address: r.address, amount: toBigInt(r.amount) });
-    }
-    return found;
-  }
-
-  // ---- queries --------------------------------------------------------------------------------
-
-  async balances(addresses: readonly string[]): Promise<AddressBalance[]> {
-    const sums = new Map<string, { confirmed: bigint; unconfirmed: bigint }>();
-    for (const part of chunks(addresses)) {
-      const rows = await this.store.db
-        .selectFrom('chain_history')
-        .select((eb) => [
-          'address',
-          eb.fn.sum<string>(sql`case when height is null then 0 else delta end`).as('confirmed'),
-          eb.fn.sum<string>(sql`case when height is null then delta else 0 end`).as('unconfirmed'),
-        ])
-        .where('chain', '=', this.chain)
-        .where('address', 'in', part)
-        .groupBy('address')
-        .execute();
-      for (const r of rows) sums.set(r.address, { confirmed: toBigInt(r.confirmed), unconfirmed: toBigInt(r.unconfirmed) });
-    }
-    return addresses.map((address) => ({ address, confirmed: 0n, unconfirmed: 0n, ...sums.get(address) }));
-  }
-
-  async history(addresses: readonly string[], limit: number, offset: number): Promise<{ total: number; rows: HistoryRow[] }> {
-    const base = this.store.db.selectFrom('chain_history').where('chain', '=', this.chain).where('address', 'in', addresses);
-    const count = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base
-      .select(['address', 'txid', 'height', 'time', 'delta'])
-      .orderBy(sql`case when height is null then 0 else 1 end`)
-      .orderBy('height', 'desc')
-      .orderBy('position', 'desc')
-      .orderBy('time', 'desc')
-      .orderBy('txid')
-      .orderBy('address')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return {
-      total: toNumber(count.n),
-      rows: rows.map((r) => ({ address: r.address, txid: r.txid, height: toNullableNumber(r.height), time: toNumber(r.time), delta: toBigInt(r.delta) })),
-    };
-  }
-
-  /** Outputs not spent by any confirmed or mempool transaction, oldest first, mempool last. */
-  async unspent(addresses: readonly string[]): Promise<UnspentRow[]> {
-    const rows = await this.store.db
-      .selectFrom('chain_outputs as o')
-      .leftJoin('chain_spends as s', (join) =>
-        join.onRef('s.chain', '=', 'o.chain').onRef('s.txid', '=', 'o.txid').onRef('s.vout', '=', 'o.vout'),
-      )
-      .select(['o.txid', 'o.vout', 'o.address', 'o.script', 'o.amount', 'o.height'])
-      .where('o.chain', '=', this.chain)
-      .where('o.address', 'in', addresses)
-      .where('s.txid', 'is', null)
-      .orderBy(sql`case when o.height is null then 1 else 0 end`)
-      .orderBy('o.height')
-      .orderBy('o.position')
-      .orderBy('o.vout')
-      .execute();
-    return rows.map((r) => ({
-      txid: r.txid,
-      vout: toNumber(r.vout),
-      address: r.address,
-      scriptHex: r.script,
-      amount: toBigInt(r.amount),
-      height: toNullableNumber(r.height),
-    }));
-  }
-
   async mempoolCount(): Promise<number> {
     const row = await this.store.db
       .selectFrom('chain_mempool')
@@ -317,4 +181,240 @@ export class UtxoIndexStore {
       .executeTakeFirstOrThrow();
     return toNumber(row.n);
   }
+
+  /** Undoes every block above `height` and forgets the mempool (it is re-read from the node). */
+  async rollbackTo(height: number): Promise<void> {
+    const c = this.chain;
+    await this.store.db.transaction().execute(async (trx) => {
+      // Balances: take back the undone blocks' net effect per script.
+      const undo = await trx
+        .selectFrom('chain_history')
+        .select((eb) => ['script', eb.fn.sum<string>('delta').as('delta')])
+        .where('chain', '=', c)
+        .where('height', '>', height)
+        .groupBy('script')
+        .execute();
+      for (const part of chunks(undo, INSERT)) {
+        await trx
+          .insertInto('chain_balances')
+          .values(part.map((u) => ({ chain: c, script: blob(bytes(u.script)), confirmed: -toBigInt(u.delta) })))
+          .onConflict((oc) => oc.columns(['chain', 'script']).doUpdateSet({ confirmed: sql`chain_balances.confirmed + excluded.confirmed` }))
+          .execute();
+      }
+      // Every tx that wrote an output or a spend has a history row for the script it touched.
+      const txids = await trx.selectFrom('chain_history').select('txid').distinct().where('chain', '=', c).where('height', '>', height).execute();
+      for (const part of paddedChunks(txids.map((t) => t.txid))) {
+        await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('txid', 'in', part).execute();
+        await trx.deleteFrom('chain_spends').where('chain', '=', c).where('spent_txid', 'in', part).execute();
+      }
+      await trx.deleteFrom('chain_history').where('chain', '=', c).where('height', '>', height).execute();
+      await trx.deleteFrom('chain_blocks').where('chain', '=', c).where('height', '>', height).execute();
+      await trx.deleteFrom('chain_balances').where('chain', '=', c).where('confirmed', '=', 0).execute();
+      for (const table of ['mempool_outputs', 'mempool_spends', 'mempool_history', 'chain_mempool'] as const) {
+        await trx.deleteFrom(table).where('chain', '=', c).execute();
+      }
+    });
+  }
+
+  private async deleteMempoolTxs(trx: Db, txids: readonly string[]): Promise<void> {
+    const c = this.chain;
+    for (const part of paddedChunks(txids)) {
+      await trx.deleteFrom('mempool_outputs').where('chain', '=', c).where('txid', 'in', part).execute();
+      await trx.deleteFrom('mempool_spends').where('chain', '=', c).where('spent_txid', 'in', part).execute();
+      await trx.deleteFrom('mempool_history').where('chain', '=', c).where('txid', 'in', part).execute();
+      await trx.deleteFrom('chain_mempool').where('chain', '=', c).where('txid', 'in', part).execute();
+    }
+  }
+
+  /** Outputs, spends, history, balances and block rows of consecutive confirmed blocks. */
+  private async writeConfirmed(trx: Db, blocks: readonly IndexedBlock[]): Promise<void> {
+    const c = this.chain;
+    const allTxs = blocks.flatMap((b) => b.txs);
+    const known = await this.lookupSpent(trx, allTxs, false);
+    const outputs: Database['chain_outputs'][] = [];
+    const spends: Database['chain_spends'][] = [];
+    const history: Database['chain_history'][] = [];
+    const balances = new Map<string, { script: Uint8Array; delta: bigint }>();
+
+    for (const block of blocks) {
+      block.txs.forEach((tx, position) => {
+        const deltas = new Map<string, { script: Uint8Array; delta: bigint }>();
+        const add = (script: Uint8Array, amount: bigint) => {
+          const k = hexOf(script);
+          const d = deltas.get(k);
+          if (d) d.delta += amount;
+          else deltas.set(k, { script, delta: amount });
+        };
+        for (const input of tx.inputs) {
+          const prev = known.get(key(input.txid, input.vout));
+          if (!prev) continue; // not an output of a standard script
+          add(prev.script, -prev.amount);
+          spends.push({ chain: c, txid: input.txid, vout: input.vout, spent_txid: tx.txid, height: block.height });
+        }
+        for (const out of tx.outputs) {
+          add(out.script, out.amount);
+          known.set(key(tx.txid, out.vout), { script: out.script, amount: out.amount });
+          outputs.push({ chain: c, txid: tx.txid, vout: out.vout, script: blob(out.script), amount: out.amount, height: block.height, position });
+        }
+        for (const [k, d] of deltas) {
+          history.push({ chain: c, script: blob(d.script), txid: tx.txid, height: block.height, position, time: block.time, delta: d.delta });
+          const b = balances.get(k);
+          if (b) b.delta += d.delta;
+          else balances.set(k, { script: d.script, delta: d.delta });
+        }
+      });
+    }
+
+    for (const part of chunks(outputs, INSERT)) {
+      // A repeated coinbase txid (BIP30, two early Bitcoin blocks) overwrites, as in the node.
+      await trx
+        .insertInto('chain_outputs')
+        .values(part)
+        .onConflict((oc) =>
+          oc.columns(['chain', 'txid', 'vout']).doUpdateSet((eb) => ({
+            script: eb.ref('excluded.script'),
+            amount: eb.ref('excluded.amount'),
+            height: eb.ref('excluded.height'),
+            position: eb.ref('excluded.position'),
+          })),
+        )
+        .execute();
+    }
+    for (const part of chunks(spends, INSERT)) await trx.insertInto('chain_spends').values(part).execute();
+    for (const part of chunks(history, INSERT)) {
+      await trx
+        .insertInto('chain_history')
+        .values(part)
+        .onConflict((oc) => oc.columns(['chain', 'script', 'txid']).doUpdateSet((eb) => ({ delta: sql`chain_history.delta + ${eb.ref('excluded.delta')}` })))
+        .execute();
+    }
+    for (const part of chunks([...balances.values()], INSERT)) {
+      await trx
+        .insertInto('chain_balances')
+        .values(part.map((b) => ({ chain: c, script: blob(b.script), confirmed: b.delta })))
+        .onConflict((oc) => oc.columns(['chain', 'script']).doUpdateSet({ confirmed: sql`chain_balances.confirmed + excluded.confirmed` }))
+        .execute();
+    }
+    for (const part of chunks(blocks, INSERT)) {
+      await trx.insertInto('chain_blocks').values(part.map((b) => ({ chain: c, height: b.height, hash: b.hash, time: b.time }))).execute();
+    }
+  }
+
+  /** Script and amount of every indexed output the txs spend (also mempool outputs if asked). */
+  private async lookupSpent(trx: Db, txs: readonly IndexedTx[], withMempool: boolean): Promise<Map<string, Spent>> {
+    const own = new Set(txs.map((t) => t.txid));
+    const wanted = new Set<string>();
+    for (const tx of txs) for (const input of tx.inputs) if (!own.has(input.txid)) wanted.add(input.txid);
+    const found = new Map<string, Spent>();
+    for (const part of paddedChunks([...wanted])) {
+      const rows = await trx.selectFrom('chain_outputs').select(['txid', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txid', 'in', part).execute();
+      for (const r of rows) found.set(key(r.txid, toNumber(r.vout)), { script: bytes(r.script), amount: toBigInt(r.amount) });
+      if (!withMempool) continue;
+      const pending = await trx.selectFrom('mempool_outputs').select(['txid', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txid', 'in', part).execute();
+      for (const r of pending) found.set(key(r.txid, toNumber(r.vout)), { script: bytes(r.script), amount: toBigInt(r.amount) });
+    }
+    return found;
+  }
+
+  // ---- queries --------------------------------------------------------------------------------
+
+  /** Balances of the given scripts, in their order. */
+  async balances(scripts: readonly Uint8Array[]): Promise<ScriptBalance[]> {
+    const confirmed = new Map<string, bigint>();
+    const unconfirmed = new Map<string, bigint>();
+    for (const part of paddedChunks(scripts.map(blob))) {
+      const rows = await this.store.db.selectFrom('chain_balances').select(['script', 'confirmed']).where('chain', '=', this.chain).where('script', 'in', part).execute();
+      for (const r of rows) confirmed.set(hexOf(bytes(r.script)), toBigInt(r.confirmed));
+      const pending = await this.store.db
+        .selectFrom('mempool_history')
+        .select((eb) => ['script', eb.fn.sum<string>('delta').as('delta')])
+        .where('chain', '=', this.chain)
+        .where('script', 'in', part)
+        .groupBy('script')
+        .execute();
+      for (const r of pending) unconfirmed.set(hexOf(bytes(r.script)), toBigInt(r.delta));
+    }
+    return scripts.map((s) => ({ confirmed: confirmed.get(hexOf(s)) ?? 0n, unconfirmed: unconfirmed.get(hexOf(s)) ?? 0n }));
+  }
+
+  /** Mempool entries first (newest first), then confirmed ones, newest block first. */
+  async history(scripts: readonly Uint8Array[], limit: number, offset: number): Promise<{ total: number; rows: HistoryRow[] }> {
+    const list = scripts.map(blob);
+    const c = this.chain;
+    const pending = await this.store.db
+      .selectFrom('mempool_history')
+      .select(['script', 'txid', 'time', 'delta'])
+      .where('chain', '=', c)
+      .where('script', 'in', list)
+      .orderBy('time', 'desc')
+      .orderBy('txid')
+      .orderBy('script')
+      .execute();
+    const confirmedBase = this.store.db.selectFrom('chain_history').where('chain', '=', c).where('script', 'in', list);
+    const count = await confirmedBase.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const total = pending.length + toNumber(count.n);
+    const rows: HistoryRow[] = pending
+      .slice(offset, offset + limit)
+      .map((r) => ({ script: bytes(r.script), txid: r.txid, height: null, time: toNumber(r.time), delta: toBigInt(r.delta) }));
+    const remaining = limit - rows.length;
+    if (remaining > 0) {
+      const confirmed = await confirmedBase
+        .select(['script', 'txid', 'height', 'time', 'delta'])
+        .orderBy('height', 'desc')
+        .orderBy('position', 'desc')
+        .orderBy('txid')
+        .orderBy('script')
+        .limit(remaining)
+        .offset(Math.max(0, offset - pending.length))
+        .execute();
+      for (const r of confirmed) rows.push({ script: bytes(r.script), txid: r.txid, height: toNumber(r.height), time: toNumber(r.time), delta: toBigInt(r.delta) });
+    }
+    return { total, rows };
+  }
+
+  /** Outputs not spent by any confirmed or mempool transaction: oldest first, mempool last. */
+  async unspent(scripts: readonly Uint8Array[]): Promise<UnspentRow[]> {
+    const list = scripts.map(blob);
+    const c = this.chain;
+    const confirmed = await this.store.db
+      .selectFrom('chain_outputs as o')
+      .select(['o.txid', 'o.vout', 'o.script', 'o.amount', 'o.height'])
+      .where('o.chain', '=', c)
+      .where('o.script', 'in', list)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('chain_spends as s').select('s.txid').whereRef('s.chain', '=', 'o.chain').whereRef('s.txid', '=', 'o.txid').whereRef('s.vout', '=', 'o.vout'))),
+      )
+      .orderBy('o.height')
+      .orderBy('o.position')
+      .orderBy('o.vout')
+      .execute();
+    const pending = await this.store.db
+      .selectFrom('mempool_outputs as o')
+      .innerJoin('chain_mempool as m', (j) => j.onRef('m.chain', '=', 'o.chain').onRef('m.txid', '=', 'o.txid'))
+      .select(['o.txid', 'o.vout', 'o.script', 'o.amount'])
+      .where('o.chain', '=', c)
+      .where('o.script', 'in', list)
+      .orderBy('m.first_seen')
+      .orderBy('o.txid')
+      .orderBy('o.vout')
+      .execute();
+    const spentInMempool = new Set<string>();
+    const outpoints = [...confirmed, ...pending].map((r) => r.txid);
+    for (const part of paddedChunks([...new Set(outpoints)])) {
+      const rows = await this.store.db.selectFrom('mempool_spends').select(['txid', 'vout']).where('chain', '=', c).where('txid', 'in', part).execute();
+      for (const r of rows) spentInMempool.add(key(r.txid, toNumber(r.vout)));
+    }
+    return [
+      ...confirmed.map((r) => ({ txid: r.txid, vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount), height: toNumber(r.height) as number | null })),
+      ...pending.map((r) => ({ txid: r.txid, vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount), height: null })),
+    ].filter((r) => !spentInMempool.has(key(r.txid, r.vout)));
+  }
+
+  /** Amount and script of outputs by outpoint, confirmed or in the mempool, spent or not. */
+  async outputs(outpoints: readonly Outpoint[]): Promise<Map<string, Spent>> {
+    const tx: IndexedTx = { txid: '', inputs: [...outpoints], outputs: [] };
+    return this.lookupSpent(this.store.db, [tx], true);
+  }
 }
+
+export { key as outpointKey };

@@ -47,7 +47,7 @@ describe.each(STORE_KINDS)('UTXO indexer on %s', (kind) => {
     await indexer.sync();
     const tip = await node.rpc.call<number>('getblockcount');
     expect(indexer.status()).toMatchObject({ tipHeight: tip, indexedHeight: tip, error: null });
-    expect((await index.balances([address]))[0]!.confirmed).toBe(await nodeTotal());
+    expect((await index.balances([script]))[0]!.confirmed).toBe(await nodeTotal());
   });
 
   it('resumes after a restart from where it stopped', async () => {
@@ -60,7 +60,7 @@ describe.each(STORE_KINDS)('UTXO indexer on %s', (kind) => {
     indexer.start(); // the polling loop, as in production
     await expect.poll(async () => (await reopened.tip())?.height, { timeout: 20_000 }).toBe(before + 2);
     await indexer.stop();
-    expect((await reopened.balances([address]))[0]!.confirmed).toBe(await nodeTotal());
+    expect((await reopened.balances([script]))[0]!.confirmed).toBe(await nodeTotal());
   });
 
   it('rolls back a reorganisation to the fork point', async () => {
@@ -68,12 +68,12 @@ describe.each(STORE_KINDS)('UTXO indexer on %s', (kind) => {
     const indexer = indexerOn(index);
     const [hash] = await node.mine(1, address); // a coinbase to our address
     await indexer.sync();
-    const withBlock = (await index.balances([address]))[0]!.confirmed;
+    const withBlock = (await index.balances([script]))[0]!.confirmed;
     await node.rpc.call('invalidateblock', [hash]);
     await node.mine(2); // a longer branch without it
     await indexer.sync();
-    expect((await index.balances([address]))[0]!.confirmed).toBe(await nodeTotal());
-    expect((await index.balances([address]))[0]!.confirmed).toBeLessThan(withBlock);
+    expect((await index.balances([script]))[0]!.confirmed).toBe(await nodeTotal());
+    expect((await index.balances([script]))[0]!.confirmed).toBeLessThan(withBlock);
     expect((await index.tip())!.hash).toBe(await node.rpc.call<string>('getbestblockhash'));
     await node.rpc.call('reconsiderblock', [hash]); // shorter branch: stays stale
   });

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { ChainParams } from '../../../shared/coins/coin-table.ts';
 import type { UtxoIndexStore } from '../../store/utxo-index.ts';
 import type { RpcClient } from './rpc-client.ts';
-import { indexedBlock, indexedTx, parseVerboseBlock, parseVerboseTx, type VerboseBlock } from './verbose-block.ts';
+import { readVerboseBlock, readVerboseTx, type ReadBlock } from './verbose-block.ts';
 import { z } from 'zod';
 
 export interface IndexerOptions {
@@ -28,6 +28,7 @@ const MempoolEntry = z.object({ time: z.number().int(), depends: z.array(z.strin
 const VerboseMempool = z.record(z.string(), MempoolEntry);
 
 const HASH_BATCH = 200;
+const BATCH_TXS = 5_000;
 const PROGRESS_EVERY_MS = 10_000;
 
 export class UtxoIndexer {
@@ -149,8 +150,11 @@ export class UtxoIndexer {
     let expectedPrev = prevHash;
     const mempool = await this.mempoolSet();
 
-    const fetchBlock = (hash: string): Promise<VerboseBlock> => rpc.call<unknown>('getblock', [hash, 2]).then(parseVerboseBlock);
-    const queue: Promise<VerboseBlock>[] = [];
+    // Each answer is read into the compact form as soon as it arrives, so only a few raw JSON
+    // blocks exist at once whatever the chain's length.
+    const fetchBlock = (hash: string): Promise<ReadBlock> =>
+      rpc.call<unknown>('getblock', [hash, 2]).then((json) => readVerboseBlock(json, params.decimals));
+    const queue: Promise<ReadBlock>[] = [];
     let nextHeight = from;
     let hashes: string[] = [];
     const refill = async () => {
@@ -166,33 +170,49 @@ export class UtxoIndexer {
           }
           if (hashes.length === 0) return;
         }
-        const hash = hashes.shift()!;
-        const p = fetchBlock(hash);
+        const p = fetchBlock(hashes.shift()!);
         p.catch(() => undefined); // awaited in order below
         queue.push(p);
         nextHeight++;
       }
     };
 
+    // Blocks are committed in batches while catching up: one transaction per BATCH_TXS txs.
+    let batch: ReadBlock[] = [];
+    let batchTxs = 0;
+    const commit = async () => {
+      if (batch.length === 0) return;
+      await index.applyBlocks(batch, mempool);
+      for (const b of batch) for (const t of b.txs) mempool.delete(t.txid);
+      this.progress.indexedHeight = batch[batch.length - 1]!.height;
+      txs += batchTxs;
+      batch = [];
+      batchTxs = 0;
+    };
+
     await refill();
+    let reorganised = false;
     while (queue.length > 0 && !this.stopped) {
       const block = await queue.shift()!;
       await refill();
-      if (expectedPrev !== null && block.previousblockhash !== expectedPrev) return true;
-      await index.applyBlock(indexedBlock(params, block), mempool);
-      for (const t of block.tx) mempool.delete(t.txid);
+      if (expectedPrev !== null && block.previousHash !== expectedPrev) {
+        reorganised = true;
+        break;
+      }
+      batch.push(block);
+      batchTxs += block.txs.length;
       expectedPrev = block.hash;
-      this.progress.indexedHeight = block.height;
-      txs += block.tx.length;
+      if (batchTxs >= BATCH_TXS || queue.length === 0) await commit();
       const now = Date.now();
       if (now - lastLog >= PROGRESS_EVERY_MS) {
         lastLog = now;
         const rate = Math.round((txs * 1000) / Math.max(1, now - started));
-        log.info({ coin: params.coin, height: block.height, tip: to, lag: to - block.height, txPerSec: rate }, 'index: catching up');
+        log.info({ coin: params.coin, height: this.progress.indexedHeight, tip: to, lag: to - (this.progress.indexedHeight ?? 0), txPerSec: rate }, 'index: catching up');
       }
     }
+    await commit();
     if (to - from >= 100) log.info({ coin: params.coin, height: this.progress.indexedHeight, blocks: to - from + 1, txs }, 'index: caught up');
-    return false;
+    return reorganised;
   }
 
   private async mempoolSet(): Promise<Set<string>> {
@@ -218,7 +238,7 @@ export class UtxoIndexer {
       for (const [j, r] of results.entries()) {
         if ('error' in r) continue; // left the mempool meanwhile
         const txid = part[j]!;
-        await index.applyMempoolTx(indexedTx(params, parseVerboseTx(r.result)), entries[txid]?.time ?? Math.floor(Date.now() / 1000));
+        await index.applyMempoolTx(readVerboseTx(r.result, params.decimals), entries[txid]?.time ?? Math.floor(Date.now() / 1000));
         mempool.add(txid);
       }
     }

@@ -5,7 +5,7 @@ import type { ChainParams } from '../../../shared/coins/coin-table.ts';
 import { bytesToHex } from '../../../shared/coins/bytes.ts';
 import { decodeTx, txidHex } from '../../../shared/coins/tx.ts';
 import type { Store } from '../../store/database.ts';
-import { UtxoIndexStore } from '../../store/utxo-index.ts';
+import { type Outpoint, UtxoIndexStore } from '../../store/utxo-index.ts';
 import { ApiError, UpstreamFailure } from '../../errors.ts';
 import type { BackendStatus, UtxoBackend } from '../backend.ts';
 import { UtxoIndexer } from './indexer.ts';
@@ -53,16 +53,20 @@ export class NodeRpcBackend implements UtxoBackend {
     return (await this.index.tip())?.height ?? null;
   }
 
-  balances(addresses: readonly string[]) {
-    return this.index.balances(addresses);
+  balances(scripts: readonly Uint8Array[]) {
+    return this.index.balances(scripts);
   }
 
-  history(addresses: readonly string[], limit: number, offset: number) {
-    return this.index.history(addresses, limit, offset);
+  history(scripts: readonly Uint8Array[], limit: number, offset: number) {
+    return this.index.history(scripts, limit, offset);
   }
 
-  unspent(addresses: readonly string[]) {
-    return this.index.unspent(addresses);
+  unspent(scripts: readonly Uint8Array[]) {
+    return this.index.unspent(scripts);
+  }
+
+  outputs(outpoints: readonly Outpoint[]) {
+    return this.index.outputs(outpoints);
   }
 
   async feePerKb(): Promise<bigint> {

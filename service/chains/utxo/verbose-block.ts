@@ -1,65 +1,69 @@
-// Turns a node's verbose block or transaction (getblock verbosity 2, getrawtransaction true) into
-// what the index stores. Addresses come from the scriptPubKey with the coin's own prefixes, never
-// from the node, so a litecoind regtest node can serve any Bitcoin-rules coin.
-import { z } from 'zod';
-import type { ChainParams } from '../../../shared/coins/coin-table.ts';
-import { scriptToAddress } from '../../../shared/coins/address.ts';
+// Reads a node's verbose block or transaction (getblock verbosity 2, getrawtransaction true)
+// straight into the index's compact form, checking each field it uses: a malformed answer is a
+// clear error, and the JSON tree is dropped as soon as it is read (no validated copy is made).
+// Only outputs paying a standard script are kept; addresses are rendered at query time with the
+// coin's own prefixes, never taken from the node.
 import { hexToBytes } from '../../../shared/coins/bytes.ts';
-import type { IndexedBlock, IndexedTx } from '../../store/utxo-index.ts';
+import { classifyOutputScript } from '../../../shared/coins/script.ts';
+import type { IndexedBlock, IndexedOutput, IndexedTx, Outpoint } from '../../store/utxo-index.ts';
 import { coinsToUnits } from './rpc-client.ts';
 
-const VerboseInput = z
-  .object({ coinbase: z.string().optional(), txid: z.string().optional(), vout: z.number().int().nonnegative().optional() })
-  .loose();
+export class MalformedNodeAnswer extends Error {}
 
-const VerboseTx = z
-  .object({
-    txid: z.string(),
-    vin: z.array(VerboseInput),
-    vout: z.array(
-      z
-        .object({
-          value: z.number(),
-          n: z.number().int().nonnegative(),
-          scriptPubKey: z.object({ hex: z.string() }).loose(),
-        })
-        .loose(),
-    ),
-  })
-  .loose();
-export type VerboseTx = z.infer<typeof VerboseTx>;
+type Json = Record<string, unknown>;
 
-export const VerboseBlock = z
-  .object({
-    hash: z.string(),
-    height: z.number().int().nonnegative(),
-    time: z.number().int(),
-    previousblockhash: z.string().optional(),
-    tx: z.array(VerboseTx),
-  })
-  .loose();
-export type VerboseBlock = z.infer<typeof VerboseBlock>;
+function object(value: unknown, what: string): Json {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new MalformedNodeAnswer(`${what} is not an object`);
+  return value as Json;
+}
 
-export function indexedTx(params: ChainParams, tx: VerboseTx): IndexedTx {
-  const inputs = [];
-  for (const vin of tx.vin) if (vin.txid !== undefined && vin.vout !== undefined) inputs.push({ txid: vin.txid, vout: vin.vout });
-  const outputs = [];
-  for (const out of tx.vout) {
-    const address = scriptToAddress(params, hexToBytes(out.scriptPubKey.hex));
-    if (address === null) continue;
-    outputs.push({ vout: out.n, address, scriptHex: out.scriptPubKey.hex, amount: coinsToUnits(out.value, params.decimals) });
+function array(value: unknown, what: string): unknown[] {
+  if (!Array.isArray(value)) throw new MalformedNodeAnswer(`${what} is not an array`);
+  return value;
+}
+
+function string(value: unknown, what: string): string {
+  if (typeof value !== 'string') throw new MalformedNodeAnswer(`${what} is not a string`);
+  return value;
+}
+
+function integer(value: unknown, what: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new MalformedNodeAnswer(`${what} is not a non-negative integer`);
+  return value;
+}
+
+export function readVerboseTx(json: unknown, decimals: number, where = 'transaction'): IndexedTx {
+  const tx = object(json, where);
+  const txid = string(tx.txid, `${where}.txid`);
+  const inputs: Outpoint[] = [];
+  for (const vin of array(tx.vin, `${where}.vin`)) {
+    const input = object(vin, `${where}.vin[]`);
+    if (input.coinbase !== undefined) continue;
+    inputs.push({ txid: string(input.txid, `${txid}.vin.txid`), vout: integer(input.vout, `${txid}.vin.vout`) });
   }
-  return { txid: tx.txid, inputs, outputs };
+  const outputs: IndexedOutput[] = [];
+  for (const vout of array(tx.vout, `${where}.vout`)) {
+    const out = object(vout, `${txid}.vout[]`);
+    const spk = object(out.scriptPubKey, `${txid}.vout.scriptPubKey`);
+    const script = hexToBytes(string(spk.hex, `${txid}.vout.scriptPubKey.hex`));
+    if (classifyOutputScript(script).type === 'other') continue;
+    const value = out.value;
+    if (typeof value !== 'number' && typeof value !== 'string') throw new MalformedNodeAnswer(`${txid}.vout.value is not a number`);
+    outputs.push({ vout: integer(out.n, `${txid}.vout.n`), script, amount: coinsToUnits(value, decimals) });
+  }
+  return { txid, inputs, outputs };
 }
 
-export function indexedBlock(params: ChainParams, block: VerboseBlock): IndexedBlock {
-  return { height: block.height, hash: block.hash, time: block.time, txs: block.tx.map((t) => indexedTx(params, t)) };
+export interface ReadBlock extends IndexedBlock {
+  previousHash: string | null;
 }
 
-export function parseVerboseBlock(json: unknown): VerboseBlock {
-  return VerboseBlock.parse(json);
-}
-
-export function parseVerboseTx(json: unknown): VerboseTx {
-  return VerboseTx.parse(json);
+export function readVerboseBlock(json: unknown, decimals: number): ReadBlock {
+  const block = object(json, 'block');
+  const hash = string(block.hash, 'block.hash');
+  const height = integer(block.height, `block ${hash}: height`);
+  const previousHash = block.previousblockhash === undefined ? null : string(block.previousblockhash, `block ${height}: previousblockhash`);
+  const time = integer(block.time, `block ${height}: time`);
+  const txs = array(block.tx, `block ${height}: tx`).map((t) => readVerboseTx(t, decimals, `block ${height}: tx`));
+  return { hash, height, previousHash, time, txs };
 }

@@ -11,10 +11,11 @@ import {
   TokenQuery,
   Utxos,
 } from '../../../shared/api/schemas.ts';
-import type { AddressBalance } from '../../store/utxo-index.ts';
+import type { ScriptBalance } from '../../store/utxo-index.ts';
+import { bytesToHex } from '../../../shared/coins/bytes.ts';
 import type { UtxoBackend } from '../../chains/backend.ts';
 import { badRequest } from '../errors.ts';
-import { human, parseAddressList, type ServiceContext, usd, utxoBackendFor } from '../context.ts';
+import { addressOfScript, human, parseAddressList, type ServiceContext, usd, utxoBackendFor } from '../context.ts';
 
 function refuseToken(query: { contract_id?: string | undefined; decimal_places?: number | undefined }, coin: string): void {
   if (query.contract_id !== undefined || query.decimal_places !== undefined) {
@@ -22,7 +23,7 @@ function refuseToken(query: { contract_id?: string | undefined; decimal_places?:
   }
 }
 
-function balanceOf(ctx: ServiceContext, backend: UtxoBackend, b: Pick<AddressBalance, 'confirmed' | 'unconfirmed'>) {
+function balanceOf(ctx: ServiceContext, backend: UtxoBackend, b: ScriptBalance) {
   const { decimals, coin } = backend.params;
   const human_balance = human(b.confirmed, decimals);
   return {
@@ -41,25 +42,26 @@ export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
     app.get('/address/balance/:coin/:address', { schema: { params: AddressParams, querystring: TokenQuery, response: { 200: Balance } } }, async (req) => {
       const backend = utxoBackendFor(ctx, req.params.coin);
       refuseToken(req.query, req.params.coin);
-      const [address] = parseAddressList(backend, req.params.address, 'address');
-      const [b] = await backend.balances([address!]);
+      const [queried] = parseAddressList(backend, req.params.address, 'address');
+      const [b] = await backend.balances([queried!.script]);
       return balanceOf(ctx, backend, b!);
     });
 
     app.get('/address/balances/:coin/:addresses', { schema: { params: AddressesParams, querystring: TokenQuery, response: { 200: Balances } } }, async (req) => {
       const backend = utxoBackendFor(ctx, req.params.coin);
       refuseToken(req.query, req.params.coin);
-      const addresses = parseAddressList(backend, req.params.addresses);
-      const rows = await backend.balances(addresses);
+      const queried = parseAddressList(backend, req.params.addresses);
+      const rows = await backend.balances(queried.map((q) => q.script));
       const total = rows.reduce((t, r) => ({ confirmed: t.confirmed + r.confirmed, unconfirmed: t.unconfirmed + r.unconfirmed }), { confirmed: 0n, unconfirmed: 0n });
-      return { totals: balanceOf(ctx, backend, total), addresses: rows.map((r) => ({ address: r.address, ...balanceOf(ctx, backend, r) })) };
+      return { totals: balanceOf(ctx, backend, total), addresses: rows.map((r, i) => ({ address: queried[i]!.address, ...balanceOf(ctx, backend, r) })) };
     });
 
     app.get('/address/history/:coin/:addresses', { schema: { params: AddressesParams, querystring: HistoryQuery, response: { 200: History } } }, async (req) => {
       const backend = utxoBackendFor(ctx, req.params.coin);
       refuseToken(req.query, req.params.coin);
-      const addresses = parseAddressList(backend, req.params.addresses);
-      const [page, tip] = await Promise.all([backend.history(addresses, req.query.limit, req.query.offset), backend.indexedHeight()]);
+      const queried = parseAddressList(backend, req.params.addresses);
+      const addressOf = addressOfScript(queried);
+      const [page, tip] = await Promise.all([backend.history(queried.map((q) => q.script), req.query.limit, req.query.offset), backend.indexedHeight()]);
       return {
         total_txs: page.total,
         txs: page.rows.map((r) => {
@@ -68,7 +70,7 @@ export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
             confirmations: r.height === null || tip === null ? 0 : Math.max(0, tip - r.height + 1),
             time: r.time,
             is_deposit: r.delta > 0n,
-            address: r.address,
+            address: addressOf(r.script),
             amount,
             human_amount: human(amount, backend.params.decimals),
             txid: r.txid,
@@ -79,9 +81,9 @@ export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
 
     app.get('/address/utxos/:coin/:addresses', { schema: { params: AddressesParams, response: { 200: Utxos } } }, async (req) => {
       const backend = utxoBackendFor(ctx, req.params.coin);
-      const addresses = parseAddressList(backend, req.params.addresses);
-      const rows = await backend.unspent(addresses);
-      return { utxos: rows.map((r) => ({ amount: r.amount, vout: r.vout, txid: r.txid, script_pub_key: r.scriptHex })) };
+      const queried = parseAddressList(backend, req.params.addresses);
+      const rows = await backend.unspent(queried.map((q) => q.script));
+      return { utxos: rows.map((r) => ({ amount: r.amount, vout: r.vout, txid: r.txid, script_pub_key: bytesToHex(r.script) })) };
     });
   };
 }

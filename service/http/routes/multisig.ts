@@ -2,10 +2,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CoinParams, HashesToSign, MultiSigPayment, SendStatus, Signatures } from '../../../shared/api/schemas.ts';
-import { addressToScript, p2shAddressOfRedeemScript } from '../../../shared/coins/address.ts';
+import { hash160 } from '../../../shared/coins/hash.ts';
 import { parsePublicKeyHex } from '../../../shared/coins/keys.ts';
 import { multisigSource } from '../../../shared/coins/payment.ts';
-import { multisigRedeemScript } from '../../../shared/coins/script.ts';
+import { multisigRedeemScript, p2shScript } from '../../../shared/coins/script.ts';
 import type { ServiceContext } from '../context.ts';
 import { utxoBackendFor } from '../context.ts';
 import { badRequest } from '../errors.ts';
@@ -23,8 +23,8 @@ export function multisigRoutes(ctx: ServiceContext): FastifyPluginAsync {
         const keys = rs.public_keys.map((hex, j) => parsePublicKeyHex(hex, `redeem_scripts[${i}].public_keys[${j}]`));
         if (m > keys.length) throw badRequest(`redeem_scripts[${i}]: ${m} signatures required but only ${keys.length} public keys given`);
         const redeemScript = multisigRedeemScript(m, keys);
-        const address = p2shAddressOfRedeemScript(backend.params, redeemScript);
-        sources.push(multisigSource(redeemScript, addressToScript(backend.params, address), await spendable(backend, address)));
+        const scriptPubKey = p2shScript(hash160(redeemScript));
+        sources.push(multisigSource(redeemScript, scriptPubKey, await spendable(backend, scriptPubKey)));
       }
       return createPayment(backend, sources, req.body);
     });

@@ -2,7 +2,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CoinParams, CreateTransactionQuery, HashesToSign, SendRawQuery, SendStatus, Signatures } from '../../../shared/api/schemas.ts';
-import { addressToScript, p2pkhAddressOfPublicKey } from '../../../shared/coins/address.ts';
+import { hash160 } from '../../../shared/coins/hash.ts';
+import { p2pkhScript } from '../../../shared/coins/script.ts';
 import { parsePublicKeyHex } from '../../../shared/coins/keys.ts';
 import type { PaymentSource } from '../../../shared/coins/payment.ts';
 import { badRequest } from '../errors.ts';
@@ -17,9 +18,8 @@ async function singleSigSources(backend: UtxoBackend, from: string): Promise<Pay
   const sources: PaymentSource[] = [];
   for (const [i, hex] of keys.entries()) {
     const publicKey = parsePublicKeyHex(hex, keys.length > 1 ? `from[${i}]` : 'from');
-    const address = p2pkhAddressOfPublicKey(backend.params, publicKey);
-    const scriptPubKey = addressToScript(backend.params, address);
-    sources.push({ scriptCode: scriptPubKey, publicKeys: [publicKey], required: 1, scriptPubKey, unspent: await spendable(backend, address) });
+    const scriptPubKey = p2pkhScript(hash160(publicKey));
+    sources.push({ scriptCode: scriptPubKey, publicKeys: [publicKey], required: 1, scriptPubKey, unspent: await spendable(backend, scriptPubKey) });
   }
   return sources;
 }
