@@ -3,6 +3,7 @@ import type { CoinName } from '../../shared/coins/coin-table.ts';
 import { isCoinName } from '../../shared/coins/coin-table.ts';
 import { addressToScript } from '../../shared/coins/address.ts';
 import { bytesToHex } from '../../shared/coins/bytes.ts';
+import { Lru } from '../lru.ts';
 import { unitsToDecimal } from '../../shared/coins/units.ts';
 import type { UtxoBackend } from '../chains/backend.ts';
 import { badRequest, notFound } from './errors.ts';
@@ -30,15 +31,25 @@ export interface QueriedAddress {
  * Splits, trims, validates and de-duplicates a comma-separated address list, with the script each
  * pays to (the index is keyed by script; two renderings of one script count once).
  */
+// Valid addresses are remembered with their script: decoding (two SHA-256 rounds, checks for
+// private keys) was a tenth of a balance request's cost, and clients poll the same addresses.
+const decoded = new Lru<string, { script: Uint8Array; hex: string }>(20_000);
+
 export function parseAddressList(backend: UtxoBackend, list: string, field = 'addresses'): QueriedAddress[] {
   const texts = list.split(',').map((a) => a.trim()).filter((a) => a.length > 0);
   if (texts.length === 0) throw badRequest(`${field} is empty`);
   if (texts.length > MAX_ADDRESSES) throw badRequest(`${field} lists ${texts.length} addresses; at most ${MAX_ADDRESSES} per request`);
   const byScript = new Map<string, QueriedAddress>();
+  const { coin, network } = backend.params;
   for (const address of texts) {
-    const script = addressToScript(backend.params, address, field);
-    const hex = bytesToHex(script);
-    if (!byScript.has(hex)) byScript.set(hex, { address, script });
+    const cacheKey = `${coin}/${network}/${address}`;
+    let entry = decoded.get(cacheKey);
+    if (!entry) {
+      const script = addressToScript(backend.params, address, field);
+      entry = { script, hex: bytesToHex(script) };
+      decoded.set(cacheKey, entry);
+    }
+    if (!byScript.has(entry.hex)) byScript.set(entry.hex, { address, script: entry.script });
   }
   return [...byScript.values()];
 }

@@ -5,6 +5,8 @@ import { dirname } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrations.ts';
+import { Lru } from '../lru.ts';
+import { SqliteIndexWriter } from './sqlite-index-writer.ts';
 import type { Database } from './schema.ts';
 
 export type StoreConfig =
@@ -14,6 +16,14 @@ export type StoreConfig =
 export interface Store {
   db: Kysely<Database>;
   dialect: 'sqlite' | 'postgres';
+  /**
+   * The SQLite handle under `db`, for the index's bulk writes: one prepared single-row statement
+   * per row is twice as fast in better-sqlite3 as multi-row inserts built by Kysely. Used only
+   * inside a Kysely transaction, which holds the same connection.
+   */
+  sqlite?: BetterSqlite3.Database;
+  /** The index writer thread of a file-backed SQLite store (see sqlite-index-writer.ts). */
+  indexWriter?: SqliteIndexWriter;
   close(): Promise<void>;
 }
 
@@ -39,7 +49,17 @@ function openSqlite(path: string): Store {
   // Amounts must stay exact beyond 2^53: integers come back as bigint.
   database.defaultSafeIntegers(true);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const indexWriter = path === ':memory:' ? undefined : new SqliteIndexWriter(path);
+  return {
+    db,
+    dialect: 'sqlite',
+    sqlite: database,
+    ...(indexWriter ? { indexWriter } : {}),
+    close: async () => {
+      await indexWriter?.close();
+      await db.destroy();
+    },
+  };
 }
 
 // Kysely prepares every query anew; better-sqlite3 statements are reusable, and re-preparing was
@@ -48,18 +68,15 @@ function openSqlite(path: string): Store {
 const STATEMENT_CACHE = 512;
 
 function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
-  const cache = new Map<string, BetterSqlite3.Statement>();
+  const cache = new Lru<string, BetterSqlite3.Statement>(STATEMENT_CACHE);
   return {
     close: () => database.close(),
     prepare(sqlText: string) {
       let statement = cache.get(sqlText);
-      if (statement) {
-        cache.delete(sqlText); // re-insert: most recently used last
-      } else {
+      if (!statement) {
         statement = database.prepare(sqlText);
-        if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value!);
+        cache.set(sqlText, statement);
       }
-      cache.set(sqlText, statement);
       return statement as unknown as SqliteStatement;
     },
   };

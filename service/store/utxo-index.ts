@@ -6,32 +6,12 @@ import { sql } from 'kysely';
 import type { Store } from './database.ts';
 import { toBigInt, toNumber } from './database.ts';
 import type { Database } from './schema.ts';
+import { writeIndexRowsKysely } from './index-writer.ts';
+import { blob, buildIndexRows, hexOf, type IndexedBlock, type IndexedTx, type Outpoint, outpointKey, type Spent, spentTxids } from './index-rows.ts';
+import { applyBlocksSqlite } from './sqlite-index-apply.ts';
+import { Lru } from '../lru.ts';
 
-export interface IndexedOutput {
-  vout: number;
-  script: Uint8Array;
-  amount: bigint;
-}
-
-export interface Outpoint {
-  txid: string;
-  vout: number;
-}
-
-export interface IndexedTx {
-  txid: string;
-  /** Spent outpoints; coinbase inputs are left out. */
-  inputs: Outpoint[];
-  /** Only outputs paying a standard (address-bearing) script. */
-  outputs: IndexedOutput[];
-}
-
-export interface IndexedBlock {
-  height: number;
-  hash: string;
-  time: number;
-  txs: IndexedTx[];
-}
+export type { IndexedBlock, IndexedOutput, IndexedTx, Outpoint } from './index-rows.ts';
 
 export interface ScriptBalance {
   confirmed: bigint;
@@ -57,10 +37,9 @@ export interface UnspentRow {
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
-type Spent = { script: Uint8Array; amount: bigint };
 
-// Fixed statement shapes keep SQLite's statement cache warm: IN lists are padded to LOOKUP and
-// inserts go out in chunks of INSERT rows (the last chunk of a batch is the only odd size).
+// Bounded statement shapes keep SQLite's statement cache warm: IN lists of at most LOOKUP values
+// and inserts in chunks of INSERT rows (the last chunk of a batch is the only odd size).
 const LOOKUP = 64;
 const INSERT = 100;
 
@@ -70,25 +49,31 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-/** Chunks of exactly `size`, the last padded by repeating its final element. */
-function paddedChunks<T>(items: readonly T[], size = LOOKUP): T[][] {
-  return chunks(items, size).map((c) => (c.length < size ? [...c, ...Array<T>(size - c.length).fill(c[c.length - 1]!)] : c));
-}
 
-const key = (txid: string, vout: number) => `${txid}:${vout}`;
-const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
-/** Scripts go to the drivers as Buffers (pg sends Uint8Array as text). */
-const blob = (b: Uint8Array): Uint8Array => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+const key = outpointKey;
 const bytes = (v: unknown): Uint8Array => {
   if (v instanceof Uint8Array) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
   throw new TypeError('script column is not binary');
 };
 
 export class UtxoIndexStore {
+  /**
+   * Balances change only when this store writes, so they are remembered until the next write.
+   * (Instances that share a database without running its indexer must not cache: see README.)
+   */
+  private readonly balanceCache = new Lru<string, ScriptBalance>(20_000);
+
   constructor(
     private readonly store: Store,
     readonly chain: string,
   ) {}
+
+  private generation = 0;
+
+  private changed(): void {
+    this.generation++;
+    this.balanceCache.clear();
+  }
 
   async tip(): Promise<{ height: number; hash: string } | null> {
     const row = await this.store.db
@@ -114,11 +99,19 @@ export class UtxoIndexStore {
   /** Applies consecutive blocks in one transaction. Mempool entries of their txs are dropped. */
   async applyBlocks(blocks: readonly IndexedBlock[], mempoolTxids: ReadonlySet<string>): Promise<void> {
     if (blocks.length === 0) return;
-    await this.store.db.transaction().execute(async (trx) => {
-      const confirmed = blocks.flatMap((b) => b.txs.map((t) => t.txid)).filter((id) => mempoolTxids.has(id));
-      if (confirmed.length > 0) await this.deleteMempoolTxs(trx, confirmed);
-      await this.writeConfirmed(trx, blocks);
-    });
+    const confirmed = blocks.flatMap((b) => b.txs.map((t) => t.txid)).filter((id) => mempoolTxids.has(id));
+    const { indexWriter, sqlite } = this.store;
+    if (indexWriter) {
+      await indexWriter.apply(this.chain, blocks, confirmed);
+    } else {
+      await this.store.db.transaction().execute(async (trx) => {
+        if (sqlite) return applyBlocksSqlite(sqlite, this.chain, blocks, confirmed); // in-memory store
+        if (confirmed.length > 0) await this.deleteMempoolTxs(trx, confirmed);
+        const known = await this.lookupSpent(trx, spentTxids(blocks.flatMap((b) => b.txs)), false);
+        await writeIndexRowsKysely(trx, buildIndexRows(this.chain, blocks, known));
+      });
+    }
+    this.changed();
   }
 
   async applyBlock(block: IndexedBlock, mempoolTxids: ReadonlySet<string>): Promise<void> {
@@ -128,7 +121,7 @@ export class UtxoIndexStore {
   async applyMempoolTx(tx: IndexedTx, firstSeen: number): Promise<void> {
     const c = this.chain;
     await this.store.db.transaction().execute(async (trx) => {
-      const spent = await this.lookupSpent(trx, [tx], true);
+      const spent = await this.lookupSpent(trx, spentTxids([tx]), true);
       const deltas = new Map<string, { script: Uint8Array; delta: bigint }>();
       const add = (script: Uint8Array, amount: bigint) => {
         const k = hexOf(script);
@@ -161,11 +154,13 @@ export class UtxoIndexStore {
       }
       await trx.insertInto('chain_mempool').values({ chain: c, txid: tx.txid, first_seen: firstSeen }).onConflict((oc) => oc.doNothing()).execute();
     });
+    this.changed();
   }
 
   async removeMempoolTxs(txids: readonly string[]): Promise<void> {
     if (txids.length === 0) return;
     await this.store.db.transaction().execute((trx) => this.deleteMempoolTxs(trx, txids));
+    this.changed();
   }
 
   async mempoolTxids(): Promise<Set<string>> {
@@ -203,7 +198,7 @@ export class UtxoIndexStore {
       }
       // Every tx that wrote an output or a spend has a history row for the script it touched.
       const txids = await trx.selectFrom('chain_history').select('txid').distinct().where('chain', '=', c).where('height', '>', height).execute();
-      for (const part of paddedChunks(txids.map((t) => t.txid))) {
+      for (const part of chunks(txids.map((t) => t.txid), LOOKUP)) {
         await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('txid', 'in', part).execute();
         await trx.deleteFrom('chain_spends').where('chain', '=', c).where('spent_txid', 'in', part).execute();
       }
@@ -214,11 +209,12 @@ export class UtxoIndexStore {
         await trx.deleteFrom(table).where('chain', '=', c).execute();
       }
     });
+    this.changed();
   }
 
   private async deleteMempoolTxs(trx: Db, txids: readonly string[]): Promise<void> {
     const c = this.chain;
-    for (const part of paddedChunks(txids)) {
+    for (const part of chunks(txids, LOOKUP)) {
       await trx.deleteFrom('mempool_outputs').where('chain', '=', c).where('txid', 'in', part).execute();
       await trx.deleteFrom('mempool_spends').where('chain', '=', c).where('spent_txid', 'in', part).execute();
       await trx.deleteFrom('mempool_history').where('chain', '=', c).where('txid', 'in', part).execute();
@@ -226,87 +222,10 @@ export class UtxoIndexStore {
     }
   }
 
-  /** Outputs, spends, history, balances and block rows of consecutive confirmed blocks. */
-  private async writeConfirmed(trx: Db, blocks: readonly IndexedBlock[]): Promise<void> {
-    const c = this.chain;
-    const allTxs = blocks.flatMap((b) => b.txs);
-    const known = await this.lookupSpent(trx, allTxs, false);
-    const outputs: Database['chain_outputs'][] = [];
-    const spends: Database['chain_spends'][] = [];
-    const history: Database['chain_history'][] = [];
-    const balances = new Map<string, { script: Uint8Array; delta: bigint }>();
-
-    for (const block of blocks) {
-      block.txs.forEach((tx, position) => {
-        const deltas = new Map<string, { script: Uint8Array; delta: bigint }>();
-        const add = (script: Uint8Array, amount: bigint) => {
-          const k = hexOf(script);
-          const d = deltas.get(k);
-          if (d) d.delta += amount;
-          else deltas.set(k, { script, delta: amount });
-        };
-        for (const input of tx.inputs) {
-          const prev = known.get(key(input.txid, input.vout));
-          if (!prev) continue; // not an output of a standard script
-          add(prev.script, -prev.amount);
-          spends.push({ chain: c, txid: input.txid, vout: input.vout, spent_txid: tx.txid, height: block.height });
-        }
-        for (const out of tx.outputs) {
-          add(out.script, out.amount);
-          known.set(key(tx.txid, out.vout), { script: out.script, amount: out.amount });
-          outputs.push({ chain: c, txid: tx.txid, vout: out.vout, script: blob(out.script), amount: out.amount, height: block.height, position });
-        }
-        for (const [k, d] of deltas) {
-          history.push({ chain: c, script: blob(d.script), txid: tx.txid, height: block.height, position, time: block.time, delta: d.delta });
-          const b = balances.get(k);
-          if (b) b.delta += d.delta;
-          else balances.set(k, { script: d.script, delta: d.delta });
-        }
-      });
-    }
-
-    for (const part of chunks(outputs, INSERT)) {
-      // A repeated coinbase txid (BIP30, two early Bitcoin blocks) overwrites, as in the node.
-      await trx
-        .insertInto('chain_outputs')
-        .values(part)
-        .onConflict((oc) =>
-          oc.columns(['chain', 'txid', 'vout']).doUpdateSet((eb) => ({
-            script: eb.ref('excluded.script'),
-            amount: eb.ref('excluded.amount'),
-            height: eb.ref('excluded.height'),
-            position: eb.ref('excluded.position'),
-          })),
-        )
-        .execute();
-    }
-    for (const part of chunks(spends, INSERT)) await trx.insertInto('chain_spends').values(part).execute();
-    for (const part of chunks(history, INSERT)) {
-      await trx
-        .insertInto('chain_history')
-        .values(part)
-        .onConflict((oc) => oc.columns(['chain', 'script', 'txid']).doUpdateSet((eb) => ({ delta: sql`chain_history.delta + ${eb.ref('excluded.delta')}` })))
-        .execute();
-    }
-    for (const part of chunks([...balances.values()], INSERT)) {
-      await trx
-        .insertInto('chain_balances')
-        .values(part.map((b) => ({ chain: c, script: blob(b.script), confirmed: b.delta })))
-        .onConflict((oc) => oc.columns(['chain', 'script']).doUpdateSet({ confirmed: sql`chain_balances.confirmed + excluded.confirmed` }))
-        .execute();
-    }
-    for (const part of chunks(blocks, INSERT)) {
-      await trx.insertInto('chain_blocks').values(part.map((b) => ({ chain: c, height: b.height, hash: b.hash, time: b.time }))).execute();
-    }
-  }
-
-  /** Script and amount of every indexed output the txs spend (also mempool outputs if asked). */
-  private async lookupSpent(trx: Db, txs: readonly IndexedTx[], withMempool: boolean): Promise<Map<string, Spent>> {
-    const own = new Set(txs.map((t) => t.txid));
-    const wanted = new Set<string>();
-    for (const tx of txs) for (const input of tx.inputs) if (!own.has(input.txid)) wanted.add(input.txid);
+  /** Script and amount of every indexed output of these txs (also mempool outputs if asked). */
+  private async lookupSpent(trx: Db, txids: readonly string[], withMempool: boolean): Promise<Map<string, Spent>> {
     const found = new Map<string, Spent>();
-    for (const part of paddedChunks([...wanted])) {
+    for (const part of chunks(txids, LOOKUP)) {
       const rows = await trx.selectFrom('chain_outputs').select(['txid', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txid', 'in', part).execute();
       for (const r of rows) found.set(key(r.txid, toNumber(r.vout)), { script: bytes(r.script), amount: toBigInt(r.amount) });
       if (!withMempool) continue;
@@ -320,9 +239,19 @@ export class UtxoIndexStore {
 
   /** Balances of the given scripts, in their order. */
   async balances(scripts: readonly Uint8Array[]): Promise<ScriptBalance[]> {
+    const cached = scripts.map((s) => this.balanceCache.get(hexOf(s)));
+    if (cached.every((b) => b !== undefined)) return cached;
+    const generation = this.generation;
+    const fresh = await this.readBalances(scripts);
+    // a write that landed during the read may not be in it: remember only what is still current
+    if (generation === this.generation) scripts.forEach((s, i) => this.balanceCache.set(hexOf(s), fresh[i]!));
+    return fresh;
+  }
+
+  private async readBalances(scripts: readonly Uint8Array[]): Promise<ScriptBalance[]> {
     const confirmed = new Map<string, bigint>();
     const unconfirmed = new Map<string, bigint>();
-    for (const part of paddedChunks(scripts.map(blob))) {
+    for (const part of chunks(scripts.map(blob), LOOKUP)) {
       const rows = await this.store.db.selectFrom('chain_balances').select(['script', 'confirmed']).where('chain', '=', this.chain).where('script', 'in', part).execute();
       for (const r of rows) confirmed.set(hexOf(bytes(r.script)), toBigInt(r.confirmed));
       const pending = await this.store.db
@@ -400,7 +329,7 @@ export class UtxoIndexStore {
       .execute();
     const spentInMempool = new Set<string>();
     const outpoints = [...confirmed, ...pending].map((r) => r.txid);
-    for (const part of paddedChunks([...new Set(outpoints)])) {
+    for (const part of chunks([...new Set(outpoints)], LOOKUP)) {
       const rows = await this.store.db.selectFrom('mempool_spends').select(['txid', 'vout']).where('chain', '=', c).where('txid', 'in', part).execute();
       for (const r of rows) spentInMempool.add(key(r.txid, toNumber(r.vout)));
     }
@@ -412,9 +341,8 @@ export class UtxoIndexStore {
 
   /** Amount and script of outputs by outpoint, confirmed or in the mempool, spent or not. */
   async outputs(outpoints: readonly Outpoint[]): Promise<Map<string, Spent>> {
-    const tx: IndexedTx = { txid: '', inputs: [...outpoints], outputs: [] };
-    return this.lookupSpent(this.store.db, [tx], true);
+    return this.lookupSpent(this.store.db, [...new Set(outpoints.map((o) => o.txid))], true);
   }
 }
 
-export { key as outpointKey };
+export { outpointKey };

@@ -177,17 +177,24 @@ export class UtxoIndexer {
       }
     };
 
-    // Blocks are committed in batches while catching up: one transaction per BATCH_TXS txs.
+    // Blocks are committed in batches while catching up: one transaction per BATCH_TXS txs. One
+    // batch may be written (by the index writer thread) while the next is read from the node.
     let batch: ReadBlock[] = [];
     let batchTxs = 0;
+    let writing: Promise<void> = Promise.resolve();
     const commit = async () => {
       if (batch.length === 0) return;
-      await index.applyBlocks(batch, mempool);
-      for (const b of batch) for (const t of b.txs) mempool.delete(t.txid);
-      this.progress.indexedHeight = batch[batch.length - 1]!.height;
-      txs += batchTxs;
+      const blocks = batch;
+      const count = batchTxs;
       batch = [];
       batchTxs = 0;
+      await writing; // in order, and at most one batch ahead
+      writing = index.applyBlocks(blocks, mempool).then(() => {
+        for (const b of blocks) for (const t of b.txs) mempool.delete(t.txid);
+        this.progress.indexedHeight = blocks[blocks.length - 1]!.height;
+        txs += count;
+      });
+      writing.catch(() => undefined); // surfaced by the next await
     };
 
     await refill();
@@ -211,6 +218,7 @@ export class UtxoIndexer {
       }
     }
     await commit();
+    await writing;
     if (to - from >= 100) log.info({ coin: params.coin, height: this.progress.indexedHeight, blocks: to - from + 1, txs }, 'index: caught up');
     return reorganised;
   }

@@ -1,0 +1,31 @@
+// The index writer thread: applies batches of confirmed blocks to the SQLite index on a
+// connection of its own, so the indexer's main thread keeps reading the node meanwhile.
+import { parentPort, workerData } from 'node:worker_threads';
+import BetterSqlite3 from 'better-sqlite3';
+import { applyBlocksSqlite } from './sqlite-index-apply.ts';
+import type { ApplyRequest, ApplyResult } from './sqlite-index-writer.ts';
+
+const { path } = workerData as { path: string };
+const db = new BetterSqlite3(path);
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+db.pragma('busy_timeout = 10000');
+db.pragma('cache_size = -65536');
+db.defaultSafeIntegers(true);
+const apply = db.transaction((request: ApplyRequest) => applyBlocksSqlite(db, request.chain, request.blocks, request.confirmedMempoolTxids));
+
+parentPort!.on('message', (request: ApplyRequest | 'close') => {
+  if (request === 'close') {
+    db.close();
+    parentPort!.close();
+    return;
+  }
+  let result: ApplyResult;
+  try {
+    apply(request);
+    result = { id: request.id, ok: true };
+  } catch (err) {
+    result = { id: request.id, ok: false, message: err instanceof Error ? err.message : String(err) };
+  }
+  parentPort!.postMessage(result);
+});

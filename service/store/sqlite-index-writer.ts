@@ -1,0 +1,67 @@
+// The main thread's side of the index writer thread: batches go out in order, each answered when
+// committed. One thread per SQLite file, shared by the chains indexed into it.
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { IndexedBlock } from './index-rows.ts';
+
+export interface ApplyRequest {
+  id: number;
+  chain: string;
+  blocks: readonly IndexedBlock[];
+  confirmedMempoolTxids: readonly string[];
+}
+
+export type ApplyResult = { id: number; ok: true } | { id: number; ok: false; message: string };
+
+const workerUrl = new URL('./sqlite-index-worker.ts', import.meta.url);
+// The worker is TypeScript run from source: it loads the same TypeScript loader the service uses.
+const tsxLoader = createRequire(import.meta.url).resolve('tsx');
+
+export class SqliteIndexWriter {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
+
+  constructor(private readonly path: string) {}
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(workerUrl, { workerData: { path: this.path }, execArgv: ['--import', tsxLoader] });
+    worker.on('message', (result: ApplyResult) => {
+      const waiting = this.pending.get(result.id);
+      this.pending.delete(result.id);
+      if (!waiting) return;
+      if (result.ok) waiting.resolve();
+      else waiting.reject(new Error(`index write failed: ${result.message}`));
+    });
+    const fail = (err: Error) => {
+      for (const w of this.pending.values()) w.reject(new Error(`index writer stopped: ${err.message}`));
+      this.pending.clear();
+      this.worker = null; // the next batch starts a new one
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => {
+      if (this.worker === worker) fail(new Error(`exit code ${code}`));
+    });
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  apply(chain: string, blocks: readonly IndexedBlock[], confirmedMempoolTxids: readonly string[]): Promise<void> {
+    const id = this.nextId++;
+    return new Promise<void>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.start().postMessage({ id, chain, blocks, confirmedMempoolTxids } satisfies ApplyRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return;
+    this.worker = null;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage('close');
+    await exited;
+  }
+}
