@@ -50,6 +50,16 @@ export function blob(b: Uint8Array): Uint8Array {
   return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 }
 
+/** Txids are stored as 32 bytes in the confirmed tables (hex everywhere else). */
+export function txidBlob(hex: string): Uint8Array {
+  return Buffer.from(hex, 'hex');
+}
+
+export function txidHexOf(value: unknown): string {
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+  throw new TypeError('txid column is not binary');
+}
+
 /** Txids of outputs the txs spend that the txs themselves do not create: what must be looked up. */
 export function spentTxids(txs: readonly IndexedTx[]): string[] {
   const own = new Set(txs.map((t) => t.txid));
@@ -74,19 +84,20 @@ export function buildIndexRows(chain: string, blocks: readonly IndexedBlock[], k
   for (const block of blocks) {
     block.txs.forEach((tx, position) => {
       const deltas: Deltas = new Map();
+      const txid = txidBlob(tx.txid);
       for (const input of tx.inputs) {
         const prev = known.get(outpointKey(input.txid, input.vout));
         if (!prev) continue; // not an output of a standard script
         addDelta(deltas, prev.script, -prev.amount);
-        rows.spends.push({ chain, txid: input.txid, vout: input.vout, spent_txid: tx.txid, height: block.height });
+        rows.spends.push({ chain, txid: txidBlob(input.txid), vout: input.vout, spent_txid: txid, height: block.height });
       }
       for (const out of tx.outputs) {
         addDelta(deltas, out.script, out.amount);
         known.set(outpointKey(tx.txid, out.vout), { script: out.script, amount: out.amount });
-        rows.outputs.push({ chain, txid: tx.txid, vout: out.vout, script: blob(out.script), amount: out.amount, height: block.height, position });
+        rows.outputs.push({ chain, txid, vout: out.vout, script: blob(out.script), amount: out.amount, height: block.height, position });
       }
       for (const d of deltas.values()) {
-        rows.history.push({ chain, script: blob(d.script), txid: tx.txid, height: block.height, position, time: block.time, delta: d.delta });
+        rows.history.push({ chain, script: blob(d.script), txid, height: block.height, position, time: block.time, delta: d.delta });
         addDelta(balances, d.script, d.delta);
       }
     });

@@ -26,7 +26,7 @@ export interface BlockTable {
 /** Outputs of confirmed transactions paying a standard script. */
 export interface OutputTable {
   chain: string;
-  txid: string;
+  txid: Uint8Array;
   vout: Int;
   script: Uint8Array;
   amount: Int;
@@ -38,9 +38,9 @@ export interface OutputTable {
 /** Confirmed spends of indexed outputs (insert-only, so a block's writes batch and roll back simply). */
 export interface SpendTable {
   chain: string;
-  txid: string;
+  txid: Uint8Array;
   vout: Int;
-  spent_txid: string;
+  spent_txid: Uint8Array;
   height: Int;
 }
 
@@ -48,7 +48,7 @@ export interface SpendTable {
 export interface HistoryTable {
   chain: string;
   script: Uint8Array;
-  txid: string;
+  txid: Uint8Array;
   height: Int;
   position: Int;
   time: Int;

@@ -10,7 +10,7 @@ const db = new BetterSqlite3(path);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 10000');
-db.pragma('cache_size = -65536');
+db.pragma('cache_size = -32768'); // 32 MiB: the index's b-trees stay warm, memory stays bounded
 db.defaultSafeIntegers(true);
 const apply = db.transaction((request: ApplyRequest) => applyBlocksSqlite(db, request.chain, request.blocks, request.confirmedMempoolTxids));
 

@@ -24,12 +24,23 @@ export class SqliteIndexWriter {
 
   constructor(private readonly path: string) {}
 
+  /** Starts the thread ahead of the first batch (its start-up then overlaps the first fetches). */
+  warmUp(): void {
+    this.start();
+  }
+
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(workerUrl, { workerData: { path: this.path }, execArgv: ['--import', tsxLoader] });
+    const worker = new Worker(workerUrl, {
+      workerData: { path: this.path },
+      execArgv: ['--import', tsxLoader],
+      // a batch is a few MB: a small young generation keeps the thread's heap from ballooning
+      resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    });
     worker.on('message', (result: ApplyResult) => {
       const waiting = this.pending.get(result.id);
       this.pending.delete(result.id);
+      if (this.pending.size === 0) worker.unref(); // an idle writer keeps no process alive
       if (!waiting) return;
       if (result.ok) waiting.resolve();
       else waiting.reject(new Error(`index write failed: ${result.message}`));
@@ -43,7 +54,7 @@ export class SqliteIndexWriter {
     worker.on('exit', (code) => {
       if (this.worker === worker) fail(new Error(`exit code ${code}`));
     });
-    worker.unref();
+    worker.unref(); // idle until a batch arrives
     this.worker = worker;
     return worker;
   }
@@ -52,7 +63,9 @@ export class SqliteIndexWriter {
     const id = this.nextId++;
     return new Promise<void>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.start().postMessage({ id, chain, blocks, confirmedMempoolTxids } satisfies ApplyRequest);
+      const worker = this.start();
+      worker.ref(); // a batch being written keeps the process alive until it is answered
+      worker.postMessage({ id, chain, blocks, confirmedMempoolTxids } satisfies ApplyRequest);
     });
   }
 
@@ -61,6 +74,7 @@ export class SqliteIndexWriter {
     if (!worker) return;
     this.worker = null;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.ref(); // stay alive until the writer has closed its connection
     worker.postMessage('close');
     await exited;
   }

@@ -7,7 +7,7 @@ import type { Store } from './database.ts';
 import { toBigInt, toNumber } from './database.ts';
 import type { Database } from './schema.ts';
 import { writeIndexRowsKysely } from './index-writer.ts';
-import { blob, buildIndexRows, hexOf, type IndexedBlock, type IndexedTx, type Outpoint, outpointKey, type Spent, spentTxids } from './index-rows.ts';
+import { blob, buildIndexRows, hexOf, type IndexedBlock, type IndexedTx, type Outpoint, outpointKey, type Spent, spentTxids, txidBlob, txidHexOf } from './index-rows.ts';
 import { applyBlocksSqlite } from './sqlite-index-apply.ts';
 import { Lru } from '../lru.ts';
 
@@ -96,6 +96,11 @@ export class UtxoIndexStore {
     return row?.hash ?? null;
   }
 
+  /** Called before a catch-up: readies the writer thread while the first blocks are fetched. */
+  prepareForBatches(): void {
+    this.store.indexWriter?.warmUp();
+  }
+
   /** Applies consecutive blocks in one transaction. Mempool entries of their txs are dropped. */
   async applyBlocks(blocks: readonly IndexedBlock[], mempoolTxids: ReadonlySet<string>): Promise<void> {
     if (blocks.length === 0) return;
@@ -177,32 +182,32 @@ export class UtxoIndexStore {
     return toNumber(row.n);
   }
 
-  /** Undoes every block above `height` and forgets the mempool (it is re-read from the node). */
-  async rollbackTo(height: number): Promise<void> {
+  /**
+   * Undoes every block above `height` and forgets the mempool (it is re-read from the node).
+   * `content` gives an undone block's transactions (the node keeps stale blocks): the rows each
+   * wrote are recomputed and deleted by key. Without it (a pruned node), the tables are scanned.
+   */
+  async rollbackTo(height: number, content: (hash: string) => Promise<IndexedBlock | null> = () => Promise.resolve(null)): Promise<void> {
     const c = this.chain;
+    const undone = await this.store.db
+      .selectFrom('chain_blocks')
+      .select(['height', 'hash'])
+      .where('chain', '=', c)
+      .where('height', '>', height)
+      .orderBy('height', 'desc')
+      .execute();
+    const blocks: IndexedBlock[] = [];
+    for (const b of undone) {
+      const block = await content(b.hash).catch(() => null);
+      if (!block || block.hash !== b.hash) break;
+      blocks.push(block);
+    }
     await this.store.db.transaction().execute(async (trx) => {
-      // Balances: take back the undone blocks' net effect per script.
-      const undo = await trx
-        .selectFrom('chain_history')
-        .select((eb) => ['script', eb.fn.sum<string>('delta').as('delta')])
-        .where('chain', '=', c)
-        .where('height', '>', height)
-        .groupBy('script')
-        .execute();
-      for (const part of chunks(undo, INSERT)) {
-        await trx
-          .insertInto('chain_balances')
-          .values(part.map((u) => ({ chain: c, script: blob(bytes(u.script)), confirmed: -toBigInt(u.delta) })))
-          .onConflict((oc) => oc.columns(['chain', 'script']).doUpdateSet({ confirmed: sql`chain_balances.confirmed + excluded.confirmed` }))
-          .execute();
+      if (blocks.length === undone.length) {
+        for (const block of blocks) await this.undoBlock(trx, block); // newest first
+      } else {
+        await this.undoByScan(trx, height);
       }
-      // Every tx that wrote an output or a spend has a history row for the script it touched.
-      const txids = await trx.selectFrom('chain_history').select('txid').distinct().where('chain', '=', c).where('height', '>', height).execute();
-      for (const part of chunks(txids.map((t) => t.txid), LOOKUP)) {
-        await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('txid', 'in', part).execute();
-        await trx.deleteFrom('chain_spends').where('chain', '=', c).where('spent_txid', 'in', part).execute();
-      }
-      await trx.deleteFrom('chain_history').where('chain', '=', c).where('height', '>', height).execute();
       await trx.deleteFrom('chain_blocks').where('chain', '=', c).where('height', '>', height).execute();
       await trx.deleteFrom('chain_balances').where('chain', '=', c).where('confirmed', '=', 0).execute();
       for (const table of ['mempool_outputs', 'mempool_spends', 'mempool_history', 'chain_mempool'] as const) {
@@ -210,6 +215,43 @@ export class UtxoIndexStore {
       }
     });
     this.changed();
+  }
+
+  /** Deletes exactly the rows `block` wrote (the same pure computation as when it was applied). */
+  private async undoBlock(trx: Db, block: IndexedBlock): Promise<void> {
+    const c = this.chain;
+    const known = await this.lookupSpent(trx, spentTxids(block.txs), false);
+    const rows = buildIndexRows(c, [block], known);
+    for (const o of rows.outputs) await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('txid', '=', o.txid).where('vout', '=', o.vout).execute();
+    for (const s of rows.spends) {
+      await trx.deleteFrom('chain_spends').where('chain', '=', c).where('txid', '=', s.txid).where('vout', '=', s.vout).where('spent_txid', '=', s.spent_txid).execute();
+    }
+    for (const h of rows.history) await trx.deleteFrom('chain_history').where('chain', '=', c).where('script', '=', h.script).where('txid', '=', h.txid).execute();
+    for (const b of rows.balances) await this.addBalance(trx, b.script, -toBigInt(b.confirmed));
+  }
+
+  /** The slow way, for blocks the node can no longer give: find rows by height in full scans. */
+  private async undoByScan(trx: Db, height: number): Promise<void> {
+    const c = this.chain;
+    const undo = await trx
+      .selectFrom('chain_history')
+      .select((eb) => ['script', eb.fn.sum<string>('delta').as('delta')])
+      .where('chain', '=', c)
+      .where('height', '>', height)
+      .groupBy('script')
+      .execute();
+    for (const u of undo) await this.addBalance(trx, bytes(u.script), -toBigInt(u.delta));
+    await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('height', '>', height).execute();
+    await trx.deleteFrom('chain_spends').where('chain', '=', c).where('height', '>', height).execute();
+    await trx.deleteFrom('chain_history').where('chain', '=', c).where('height', '>', height).execute();
+  }
+
+  private async addBalance(trx: Db, script: Uint8Array, delta: bigint): Promise<void> {
+    await trx
+      .insertInto('chain_balances')
+      .values({ chain: this.chain, script: blob(script), confirmed: delta })
+      .onConflict((oc) => oc.columns(['chain', 'script']).doUpdateSet({ confirmed: sql`chain_balances.confirmed + excluded.confirmed` }))
+      .execute();
   }
 
   private async deleteMempoolTxs(trx: Db, txids: readonly string[]): Promise<void> {
@@ -226,8 +268,8 @@ export class UtxoIndexStore {
   private async lookupSpent(trx: Db, txids: readonly string[], withMempool: boolean): Promise<Map<string, Spent>> {
     const found = new Map<string, Spent>();
     for (const part of chunks(txids, LOOKUP)) {
-      const rows = await trx.selectFrom('chain_outputs').select(['txid', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txid', 'in', part).execute();
-      for (const r of rows) found.set(key(r.txid, toNumber(r.vout)), { script: bytes(r.script), amount: toBigInt(r.amount) });
+      const rows = await trx.selectFrom('chain_outputs').select(['txid', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txid', 'in', part.map(txidBlob)).execute();
+      for (const r of rows) found.set(key(txidHexOf(r.txid), toNumber(r.vout)), { script: bytes(r.script), amount: toBigInt(r.amount) });
       if (!withMempool) continue;
       const pending = await trx.selectFrom('mempool_outputs').select(['txid', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txid', 'in', part).execute();
       for (const r of pending) found.set(key(r.txid, toNumber(r.vout)), { script: bytes(r.script), amount: toBigInt(r.amount) });
@@ -296,7 +338,7 @@ export class UtxoIndexStore {
         .limit(remaining)
         .offset(Math.max(0, offset - pending.length))
         .execute();
-      for (const r of confirmed) rows.push({ script: bytes(r.script), txid: r.txid, height: toNumber(r.height), time: toNumber(r.time), delta: toBigInt(r.delta) });
+      for (const r of confirmed) rows.push({ script: bytes(r.script), txid: txidHexOf(r.txid), height: toNumber(r.height), time: toNumber(r.time), delta: toBigInt(r.delta) });
     }
     return { total, rows };
   }
@@ -305,11 +347,14 @@ export class UtxoIndexStore {
   async unspent(scripts: readonly Uint8Array[]): Promise<UnspentRow[]> {
     const list = scripts.map(blob);
     const c = this.chain;
+    // A script's outputs are found through its history (every tx paying it has a history row),
+    // which spares the outputs table an index by script.
     const confirmed = await this.store.db
-      .selectFrom('chain_outputs as o')
+      .selectFrom('chain_history as h')
+      .innerJoin('chain_outputs as o', (j) => j.onRef('o.chain', '=', 'h.chain').onRef('o.txid', '=', 'h.txid').onRef('o.script', '=', 'h.script'))
       .select(['o.txid', 'o.vout', 'o.script', 'o.amount', 'o.height'])
-      .where('o.chain', '=', c)
-      .where('o.script', 'in', list)
+      .where('h.chain', '=', c)
+      .where('h.script', 'in', list)
       .where(({ not, exists, selectFrom }) =>
         not(exists(selectFrom('chain_spends as s').select('s.txid').whereRef('s.chain', '=', 'o.chain').whereRef('s.txid', '=', 'o.txid').whereRef('s.vout', '=', 'o.vout'))),
       )
@@ -327,14 +372,15 @@ export class UtxoIndexStore {
       .orderBy('o.txid')
       .orderBy('o.vout')
       .execute();
+    const confirmedRows = confirmed.map((r) => ({ txid: txidHexOf(r.txid), vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount), height: toNumber(r.height) as number | null }));
     const spentInMempool = new Set<string>();
-    const outpoints = [...confirmed, ...pending].map((r) => r.txid);
+    const outpoints = [...confirmedRows, ...pending].map((r) => r.txid);
     for (const part of chunks([...new Set(outpoints)], LOOKUP)) {
       const rows = await this.store.db.selectFrom('mempool_spends').select(['txid', 'vout']).where('chain', '=', c).where('txid', 'in', part).execute();
       for (const r of rows) spentInMempool.add(key(r.txid, toNumber(r.vout)));
     }
     return [
-      ...confirmed.map((r) => ({ txid: r.txid, vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount), height: toNumber(r.height) as number | null })),
+      ...confirmedRows,
       ...pending.map((r) => ({ txid: r.txid, vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount), height: null })),
     ].filter((r) => !spentInMempool.has(key(r.txid, r.vout)));
   }

@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { ChainParams } from '../../../shared/coins/coin-table.ts';
 import type { UtxoIndexStore } from '../../store/utxo-index.ts';
-import type { RpcClient } from './rpc-client.ts';
+import { type RpcClient, RpcError } from './rpc-client.ts';
 import { readVerboseBlock, readVerboseTx, type ReadBlock } from './verbose-block.ts';
 import { z } from 'zod';
 
@@ -28,7 +28,7 @@ const MempoolEntry = z.object({ time: z.number().int(), depends: z.array(z.strin
 const VerboseMempool = z.record(z.string(), MempoolEntry);
 
 const HASH_BATCH = 200;
-const BATCH_TXS = 5_000;
+const BATCH_TXS = 2_500;
 const PROGRESS_EVERY_MS = 10_000;
 
 export class UtxoIndexer {
@@ -42,7 +42,7 @@ export class UtxoIndexer {
   private syncing: Promise<void> | null = null;
 
   constructor(private readonly o: IndexerOptions) {
-    this.prefetch = o.prefetch ?? 8;
+    this.prefetch = o.prefetch ?? 3;
   }
 
   status(): IndexerProgress {
@@ -112,7 +112,7 @@ export class UtxoIndexer {
       if (ours && (await this.divergedAt(ours.height, ours.hash))) {
         const fork = await this.findFork(ours.height);
         log.warn({ coin: params.coin, from: ours.height, fork }, 'index: chain reorganised, rolling back');
-        await index.rollbackTo(fork);
+        await index.rollbackTo(fork, (hash) => this.blockContent(hash));
         this.mempool = new Set();
         ours = await index.tip();
       }
@@ -121,6 +121,16 @@ export class UtxoIndexer {
       if (from > nodeTip) return;
       const reorgedMidway = await this.indexRange(from, nodeTip, ours?.hash ?? null);
       if (!reorgedMidway) return;
+    }
+  }
+
+  /** An undone block's transactions, as the node still has them (null if it does not). */
+  private async blockContent(hash: string): Promise<ReadBlock | null> {
+    try {
+      return readVerboseBlock(await this.o.rpc.call<unknown>('getblock', [hash, 2]), this.o.params.decimals);
+    } catch (err) {
+      if (err instanceof RpcError) return null; // pruned or unknown: the store scans instead
+      throw err;
     }
   }
 
@@ -149,6 +159,7 @@ export class UtxoIndexer {
     let txs = 0;
     let expectedPrev = prevHash;
     const mempool = await this.mempoolSet();
+    index.prepareForBatches();
 
     // Each answer is read into the compact form as soon as it arrives, so only a few raw JSON
     // blocks exist at once whatever the chain's length.

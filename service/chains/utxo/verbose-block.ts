@@ -3,7 +3,6 @@
 // clear error, and the JSON tree is dropped as soon as it is read (no validated copy is made).
 // Only outputs paying a standard script are kept; addresses are rendered at query time with the
 // coin's own prefixes, never taken from the node.
-import { hexToBytes } from '../../../shared/coins/bytes.ts';
 import { classifyOutputScript } from '../../../shared/coins/script.ts';
 import type { IndexedBlock, IndexedOutput, IndexedTx, Outpoint } from '../../store/utxo-index.ts';
 import { coinsToUnits } from './rpc-client.ts';
@@ -32,6 +31,13 @@ function integer(value: unknown, what: string): number {
   return value;
 }
 
+// Native hex decoding: this runs for every output of every block.
+function scriptBytes(hex: string, txid: string): Uint8Array {
+  const bytes = Buffer.from(hex, 'hex');
+  if (bytes.length * 2 !== hex.length) throw new MalformedNodeAnswer(`${txid}: a scriptPubKey is not hex`);
+  return bytes;
+}
+
 export function readVerboseTx(json: unknown, decimals: number, where = 'transaction'): IndexedTx {
   const tx = object(json, where);
   const txid = string(tx.txid, `${where}.txid`);
@@ -45,7 +51,7 @@ export function readVerboseTx(json: unknown, decimals: number, where = 'transact
   for (const vout of array(tx.vout, `${where}.vout`)) {
     const out = object(vout, `${txid}.vout[]`);
     const spk = object(out.scriptPubKey, `${txid}.vout.scriptPubKey`);
-    const script = hexToBytes(string(spk.hex, `${txid}.vout.scriptPubKey.hex`));
+    const script = scriptBytes(string(spk.hex, `${txid}.vout.scriptPubKey.hex`), txid);
     if (classifyOutputScript(script).type === 'other') continue;
     const value = out.value;
     if (typeof value !== 'number' && typeof value !== 'string') throw new MalformedNodeAnswer(`${txid}.vout.value is not a number`);
