@@ -14,6 +14,7 @@ import { benchHttp } from './http.ts';
 import type { ChildInput, ChildResult } from './index-child.ts';
 import { machineLine, mb } from './machine.ts';
 import { parseOptions, type BenchOptions } from './options.ts';
+import { SERVICE_NODE_FLAGS } from '../../service/node-flags.ts';
 
 const PG_URL = process.env.COUNTERSIGN_BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const INDEXER_RATIO_TARGET = 0.5;
@@ -111,7 +112,7 @@ async function main(options: BenchOptions): Promise<void> {
   const rpc = node.rpcConfig;
   const profArgs = (name: string): string[] =>
     options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`, `--cpu-prof-name=${name}.cpuprofile`];
-  const child = (input: ChildInput, prof: string): Promise<ChildRun<ChildResult>> => runChild<ChildResult>('./index-child.ts', input, profArgs(prof));
+  const child = (input: ChildInput, prof: string): Promise<ChildRun<ChildResult>> => runChild<ChildResult>('./index-child.ts', input, [...SERVICE_NODE_FLAGS, ...profArgs(prof)]);
 
   // Best of two: a slow baseline (the node still busy after mining) would flatter the indexer.
   const fetches: ChildResult[] = [];

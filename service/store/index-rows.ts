@@ -71,7 +71,7 @@ export function spentTxids(txs: readonly IndexedTx[]): string[] {
 type Deltas = Map<string, { script: Uint8Array; delta: bigint }>;
 
 function addDelta(deltas: Deltas, script: Uint8Array, amount: bigint): void {
-  const k = hexOf(script);
+  const k = Buffer.from(script.buffer, script.byteOffset, script.byteLength).toString('latin1'); // a map key only
   const d = deltas.get(k);
   if (d) d.delta += amount;
   else deltas.set(k, { script, delta: amount });
