@@ -69,15 +69,25 @@ export class NodeRpcBackend implements UtxoBackend {
     return this.index.outputs(outpoints);
   }
 
+  /**
+   * The node's fee estimate, per 1000 bytes, floored. Nodes without estimatesmartfee (Bitcoin Cash
+   * Node, zcashd) are asked estimatefee; a node with no estimate yet (regtest, a quiet chain) gives
+   * the configured fallback. Only a node that cannot be reached is an error.
+   */
   async feePerKb(): Promise<bigint> {
-    let rate = this.o.fallbackFeePerKb;
+    const estimate = (await this.estimate('estimatesmartfee', (r) => (r as { feerate?: unknown }).feerate)) ?? (await this.estimate('estimatefee', (r) => r));
+    const rate = estimate ?? this.o.fallbackFeePerKb;
+    return rate < this.o.minFeePerKb ? this.o.minFeePerKb : rate;
+  }
+
+  private async estimate(method: string, pick: (result: unknown) => unknown): Promise<bigint | null> {
     try {
-      const estimate = await this.rpc.call<{ feerate?: number }>('estimatesmartfee', [6]);
-      if (typeof estimate.feerate === 'number' && estimate.feerate > 0) rate = coinsToUnits(estimate.feerate, this.params.decimals);
+      const value = pick(await this.rpc.call<unknown>(method, [6]));
+      return typeof value === 'number' && value > 0 ? coinsToUnits(value, this.params.decimals) : null;
     } catch (err) {
+      if (err instanceof RpcError) return null; // no such method, or no estimate
       throw upstream(err);
     }
-    return rate < this.o.minFeePerKb ? this.o.minFeePerKb : rate;
   }
 
   async broadcast(rawTx: Uint8Array): Promise<string> {
