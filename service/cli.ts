@@ -3,17 +3,20 @@
 //   npm run service -- keys create --label NAME [--config FILE]
 //   npm run service -- keys revoke ID [--config FILE]
 //   npm run service -- keys list [--config FILE]
+//   npm run countersign -- tx inspect --coin COIN [--network NET] [--amounts A,B] [--json] HEX|-
 import { parseArgs } from 'node:util';
+import { TX_USAGE, txCommand } from './cli-inspect.ts';
 import { loadConfigFile, parseConfig, type ServiceConfig } from './config.ts';
-import { createService, storeConfigOf } from './service.ts';
-import { openStore } from './store/database.ts';
-import { createApiKey, listApiKeys, revokeApiKey } from './store/api-keys.ts';
+
+// The server and store load on demand: `tx inspect` runs offline without them.
+const loadService = () => import('./service.ts');
 
 const USAGE = `usage:
   countersign --config FILE                 run the service
   countersign keys create --label NAME      create an API key (printed once)
   countersign keys revoke ID                revoke a key by its id (or the key itself)
   countersign keys list                     list keys (ids and labels, never the keys)
+${TX_USAGE}
 options: --config FILE (default: ./countersign.config.json when present)`;
 
 function fail(message: string): never {
@@ -33,6 +36,11 @@ function configFrom(path: string | undefined): ServiceConfig {
 async function keys(argv: string[], configPath: string | undefined): Promise<void> {
   const [action, ...rest] = argv;
   const { values, positionals } = parseArgs({ args: rest, options: { label: { type: 'string' } }, allowPositionals: true });
+  const [{ storeConfigOf }, { openStore }, { createApiKey, listApiKeys, revokeApiKey }] = await Promise.all([
+    loadService(),
+    import('./store/database.ts'),
+    import('./store/api-keys.ts'),
+  ]);
   const store = await openStore(storeConfigOf(configFrom(configPath)));
   try {
     if (action === 'create') {
@@ -58,6 +66,7 @@ async function keys(argv: string[], configPath: string | undefined): Promise<voi
 }
 
 async function serve(configPath: string | undefined): Promise<void> {
+  const { createService } = await loadService();
   const service = await createService(configFrom(configPath));
   let closing = false;
   const shutdown = (signal: string) => {
@@ -90,6 +99,10 @@ async function main(): Promise<void> {
     return;
   }
   if (rest[0] === 'keys') return keys(rest.slice(1), configPath);
+  if (rest[0] === 'tx') {
+    process.stdout.write(await txCommand(rest.slice(1)));
+    return;
+  }
   if (rest.length > 0) fail(`unknown command "${rest.join(' ')}"\n${USAGE}`);
   return serve(configPath);
 }

@@ -86,3 +86,5 @@ export {
   verifyDerSignature,
   withHashType,
 } from './signature.ts';
+export { formatReport, inspectTransaction } from './inspect.ts';
+export type * from './inspect.ts';
