@@ -44,4 +44,22 @@ export default tseslint.config(
     ['electron', 'react', 'react-dom'],
     'service/ may import only shared/ (DESIGN.md).',
   ),
+  // main/ may start the service only through its public createService() (service/service.ts).
+  {
+    files: ['main/**'],
+    ignores: ['main/electron/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/renderer/**', '**/preload/**', '**/e2e/**'], message: 'main/ may import shared/ and service/service.ts only (DESIGN.md).' },
+            { group: ['**/service/**', '!**/service/service.ts'], message: 'main/ reaches the service only through createService() in service/service.ts (DESIGN.md).' },
+            { group: ['electron'], message: 'Only main/electron/* and preload/ import electron (DESIGN.md).' },
+            { group: ['react', 'react-dom'], message: 'main/ has no UI.' },
+          ],
+        },
+      ],
+    },
+  },
 );

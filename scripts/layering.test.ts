@@ -16,6 +16,13 @@ describe('layering rules', () => {
     expect(await restricted('shared/api/probe.ts', "import Fastify from 'fastify';\nexport const x = Fastify;\n")).toHaveLength(1);
   });
 
+  it('main/ reaches the service only through createService()', async () => {
+    expect(await restricted('main/core/probe.ts', "import { createService } from '../../service/service.ts';\nexport const x = createService;\n")).toHaveLength(0);
+    expect(await restricted('main/core/probe.ts', "import { buildApp } from '../../service/http/app.ts';\nexport const x = buildApp;\n")).toHaveLength(1);
+    expect(await restricted('main/core/probe.ts', "import { app } from 'electron';\nexport const x = app;\n")).toHaveLength(1);
+    expect(await restricted('main/electron/probe.ts', "import { app } from 'electron';\nexport const x = app;\n")).toHaveLength(0);
+  });
+
   it('service/ may import shared/ but not main/ or electron', async () => {
     expect(await restricted('service/http/probe.ts', "import { COIN_NAMES } from '../../shared/coins/coin-table.ts';\nexport const x = COIN_NAMES;\n")).toHaveLength(0);
     expect(await restricted('service/http/probe.ts', "import { x } from '../../main/core/wallets.ts';\nexport const y = x;\n")).toHaveLength(1);
