@@ -1,0 +1,79 @@
+// Co-signer mode: open a signing request, verify it offline, sign with a software key held only in
+// memory for the call (never stored), and write the signature file.
+import { BIP32Factory, type BIP32Interface } from 'bip32';
+import * as ecc from 'tiny-secp256k1';
+import { bytesToHex, equalBytes, parseXpub, signDer, type ChainParams } from '../../shared/coins/index.ts';
+import { CoordinatorError } from './errors.ts';
+import { openSigningRequest, type OpenedRequest } from './files/signing-request.ts';
+import { SIGNATURE_FORMAT, type SignatureFileV1 } from './files/schemas.ts';
+
+const bip32 = BIP32Factory(ecc);
+
+export interface SoftwareKey {
+  /** An extended private key of the coin/network (or the master key above the co-signer's xpub). */
+  xprv: string;
+}
+
+function bip32Network(params: ChainParams) {
+  const pub = params.xpubVersions[0];
+  const priv = params.xprvVersions[0];
+  if (pub === undefined || priv === undefined) throw new CoordinatorError('bad_key', `${params.coin} has no extended key versions`);
+  return { messagePrefix: '', bech32: params.bech32Hrp ?? '', bip32: { public: pub, private: priv }, pubKeyHash: params.p2pkhVersion[0] ?? 0, scriptHash: params.p2shVersion[0] ?? 0, wif: params.wifVersion };
+}
+
+/**
+ * The node of `xprv` that is this wallet's co-signer `position`: the key itself, or derived along
+ * the co-signer's recorded path from a master key.
+ */
+function matchCosigner(opened: OpenedRequest, xprv: string): { node: BIP32Interface; position: number } {
+  const { params, request } = opened;
+  const accepted = params.xprvVersions.map((v) => ({ ...bip32Network(params), bip32: { public: params.xpubVersions[0]!, private: v } }));
+  let root: BIP32Interface | null = null;
+  for (const network of accepted) {
+    try {
+      root = bip32.fromBase58(xprv.trim(), network);
+      break;
+    } catch {
+      // try the next accepted version
+    }
+  }
+  if (!root || root.isNeutered()) throw new CoordinatorError('bad_key', `the key given is not an extended private key of ${params.coin} ${params.network}`);
+  for (const [position, c] of request.wallet.cosigners.entries()) {
+    const want = parseXpub(params, c.xpub).publicKey;
+    if (equalBytes(root.publicKey, want)) return { node: root, position };
+    if (root.depth === 0 && c.derivation_path !== 'm') {
+      try {
+        const child = root.derivePath(c.derivation_path);
+        if (equalBytes(child.publicKey, want)) return { node: child, position };
+      } catch {
+        // not derivable along this path
+      }
+    }
+  }
+  throw new CoordinatorError('foreign', 'this key is not one of the wallet\'s co-signers: it would sign nothing');
+}
+
+/** Signs every input of a verified request with the co-signer's key; returns the signature file text. */
+export function signRequest(requestText: string, key: SoftwareKey, now: Date = new Date()): { file: string; opened: OpenedRequest; signer: string } {
+  const opened = openSigningRequest(requestText);
+  const { node, position } = matchCosigner(opened, key.xprv);
+  const cosigner = opened.request.wallet.cosigners[position]!;
+  const signatures = opened.verified.inputs.map((input) => {
+    const child = node.derivePath(input.path);
+    const expected = input.publicKeys[position]!;
+    if (!equalBytes(child.publicKey, expected)) throw new CoordinatorError('foreign', `input ${input.index}'s key at ${input.path} is not this co-signer's`);
+    const privateKey = child.privateKey;
+    if (!privateKey) throw new CoordinatorError('bad_key', 'the key has no private part');
+    return { input_index: input.index, public_key: bytesToHex(expected), signature: bytesToHex(signDer(input.hash, privateKey)) };
+  });
+  const file: SignatureFileV1 = {
+    format: SIGNATURE_FORMAT,
+    version: 1,
+    request_id: opened.request.request_id,
+    payment_hash: opened.request.payment_hash,
+    signer: { name: cosigner.name, xpub: cosigner.xpub },
+    signatures,
+    created_at: now.toISOString(),
+  };
+  return { file: JSON.stringify(file, null, 2), opened, signer: cosigner.name };
+}

@@ -1,0 +1,79 @@
+// The two file formats co-signers exchange (docs/file-formats.md), as zod schemas: every file read
+// from disk goes through these before anything else looks at it.
+import { z } from 'zod';
+import { COIN_NAMES, NETWORK_NAMES } from '../../../shared/coins/index.ts';
+
+const hex = (what: string) => z.string().regex(/^([0-9a-f]{2})+$/, `${what} must be lower-case hex`);
+const units = z.string().regex(/^[0-9]{1,30}$/, 'amounts are whole numbers of the smallest unit, as a string of digits');
+const relPath = z.string().regex(/^[01]\/[0-9]{1,10}$/, 'paths below the xpubs are 0/i (receive) or 1/i (change)');
+
+export const SIGNING_REQUEST_FORMAT = 'countersign-signing-request';
+export const SIGNATURE_FORMAT = 'countersign-signature';
+
+export const RequestCosigner = z.object({
+  name: z.string().min(1),
+  xpub: z.string().min(1),
+  fingerprint: z.string().regex(/^[0-9a-f]{8}$/, 'fingerprint must be 8 hex digits'),
+  derivation_path: z.string().min(1),
+});
+
+export const RequestInput = z.object({
+  index: z.number().int().nonnegative(),
+  amount: units,
+  path: relPath,
+  redeem_script: hex('redeem_script'),
+  hash: hex('hash'),
+});
+
+export const RequestOutput = z.object({
+  address: z.string().min(1),
+  amount: units,
+  purpose: z.enum(['payment', 'operator_fee', 'change']),
+  /** Change only: where below the xpubs the change address is, so a co-signer can re-derive it. */
+  path: relPath.optional(),
+});
+
+export const SigningRequestV1 = z.object({
+  format: z.literal(SIGNING_REQUEST_FORMAT),
+  version: z.literal(1),
+  request_id: z.string().min(1),
+  payment_hash: hex('payment_hash'),
+  coin: z.enum(COIN_NAMES),
+  network: z.enum(NETWORK_NAMES),
+  wallet: z.object({ name: z.string(), m: z.number().int().min(1).max(15), cosigners: z.array(RequestCosigner).min(1).max(15) }),
+  unsigned_tx: hex('unsigned_tx'),
+  inputs: z.array(RequestInput).min(1),
+  outputs: z.array(RequestOutput).min(1),
+  miners_fee: units,
+  created_at: z.string(),
+});
+export type SigningRequestV1 = z.infer<typeof SigningRequestV1>;
+
+export const SignatureFileV1 = z.object({
+  format: z.literal(SIGNATURE_FORMAT),
+  version: z.literal(1),
+  request_id: z.string().min(1),
+  payment_hash: hex('payment_hash'),
+  signer: z.object({ name: z.string().optional(), xpub: z.string().min(1) }),
+  signatures: z
+    .array(z.object({ input_index: z.number().int().nonnegative(), public_key: hex('public_key'), signature: hex('signature') }))
+    .min(1, 'a signature file carries at least one signature'),
+  created_at: z.string(),
+});
+export type SignatureFileV1 = z.infer<typeof SignatureFileV1>;
+
+/** Parses JSON text with a schema; any problem is one sentence naming the field. */
+export function parseFile<S extends z.ZodType>(schema: S, what: string, text: string): { ok: true; value: z.output<S> } | { ok: false; message: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, message: `not a ${what}: it is not JSON (${err instanceof Error ? err.message : String(err)})` };
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ok: false, message: `malformed ${what}: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}` };
+  }
+  return { ok: true, value: parsed.data };
+}

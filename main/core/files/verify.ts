@@ -1,0 +1,106 @@
+// The offline check of an unsigned multisig payment, shared by the treasurer (on the service's
+// answer) and the co-signer (on a request file): decode the transaction ourselves, re-derive every
+// redeem script from the xpubs, recompute every hash, and compare the outputs with what was asked.
+import {
+  equalBytes,
+  inspectTransaction,
+  type ChainParams,
+} from '../../../shared/coins/index.ts';
+import { CoordinatorError } from '../errors.ts';
+import { deriveAddress } from '../wallets.ts';
+
+export type OutputPurpose = 'payment' | 'operator_fee' | 'change';
+
+export interface ExpectedOutput {
+  address: string;
+  amount: bigint;
+  purpose: OutputPurpose;
+}
+
+export interface InputClaim {
+  amount: bigint;
+  /** Below the xpubs: 0/i or 1/i. */
+  path: string;
+}
+
+export interface VerifiedInput {
+  index: number;
+  amount: bigint;
+  path: string;
+  change: boolean;
+  addressIndex: number;
+  address: string;
+  redeemScript: Uint8Array;
+  /** In redeem-script (= co-signer) order. */
+  publicKeys: Uint8Array[];
+  hash: Uint8Array;
+}
+
+export interface VerifiedPayment {
+  inputs: VerifiedInput[];
+  totalInput: bigint;
+  totalOutput: bigint;
+}
+
+function parsePath(path: string): { change: boolean; index: number } {
+  const [c, i] = path.split('/');
+  return { change: c === '1', index: Number(i) };
+}
+
+/** Throws CoordinatorError(code) saying what differs; returns the recomputed hashes otherwise. Pure. */
+export function verifyUnsignedPayment(
+  params: ChainParams,
+  m: number,
+  xpubs: readonly string[],
+  tx: Uint8Array,
+  claims: readonly InputClaim[],
+  expected: readonly ExpectedOutput[],
+  minersFee: bigint,
+  code = 'mismatch',
+): VerifiedPayment {
+  const fail = (why: string): never => {
+    throw new CoordinatorError(code, why);
+  };
+  let report;
+  try {
+    report = inspectTransaction(params, tx, { amounts: claims.map((c) => c.amount) });
+  } catch (err) {
+    return fail(`the transaction cannot be decoded or does not fit its input amounts: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (report.inputs.length !== claims.length) fail(`the transaction has ${report.inputs.length} inputs, ${claims.length} were described`);
+
+  const inputs = report.inputs.map((input, i): VerifiedInput => {
+    const claim = claims[i]!;
+    const { change, index } = parsePath(claim.path);
+    const derived = deriveAddress(params, m, xpubs, change, index);
+    if (input.kind !== 'multisig' || input.form !== 'unsigned' || !input.scriptCode) fail(`input ${i} is not an unsigned multisig input of this wallet`);
+    if (!equalBytes(input.scriptCode!, derived.redeemScript)) {
+      fail(`input ${i} spends with a redeem script that is not this wallet's at ${claim.path} (${derived.address})`);
+    }
+    if (!input.hashToSign) fail(`the hash of input ${i} cannot be computed: ${input.hashProblem ?? 'unknown reason'}`);
+    return {
+      index: i,
+      amount: claim.amount,
+      path: claim.path,
+      change,
+      addressIndex: index,
+      address: derived.address,
+      redeemScript: derived.redeemScript,
+      publicKeys: derived.publicKeys,
+      hash: input.hashToSign!,
+    };
+  });
+
+  if (report.outputs.length !== expected.length) {
+    fail(`the transaction has ${report.outputs.length} outputs where ${expected.length} were asked for (${expected.map((e) => e.purpose).join(', ')})`);
+  }
+  report.outputs.forEach((o, i) => {
+    const e = expected[i]!;
+    if (o.address !== e.address) fail(`output ${i} (${e.purpose}) pays ${o.address ?? 'a non-standard script'} instead of ${e.address}`);
+    if (o.amount.units !== e.amount) fail(`output ${i} (${e.purpose}) pays ${o.amount.units} instead of ${e.amount}`);
+  });
+  const totalInput = claims.reduce((s, c) => s + c.amount, 0n);
+  const totalOutput = report.outputs.reduce((s, o) => s + o.amount.units, 0n);
+  if (totalInput - totalOutput !== minersFee) fail(`the miners' fee would be ${totalInput - totalOutput}, not the ${minersFee} asked for`);
+  return { inputs, totalInput, totalOutput };
+}

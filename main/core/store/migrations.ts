@@ -1,0 +1,87 @@
+// The coordinator's schema, as ordered migrations applied in code at open (user_version tracks them).
+// Amounts are decimal TEXT: exact bigints whatever the coin; bytes are BLOBs, hex only at the edges.
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE wallets (
+    id TEXT PRIMARY KEY,
+    coin TEXT NOT NULL,
+    network TEXT NOT NULL,
+    name TEXT NOT NULL,
+    m INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE cosigners (
+    wallet_id TEXT NOT NULL REFERENCES wallets(id),
+    position INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    xpub TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    derivation_path TEXT NOT NULL,
+    PRIMARY KEY (wallet_id, position)
+  );
+  CREATE TABLE addresses (
+    wallet_id TEXT NOT NULL REFERENCES wallets(id),
+    change INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    address TEXT NOT NULL,
+    redeem_script BLOB NOT NULL,
+    PRIMARY KEY (wallet_id, change, idx)
+  );
+  CREATE TABLE payments (
+    id TEXT PRIMARY KEY,
+    wallet_id TEXT NOT NULL REFERENCES wallets(id),
+    to_address TEXT NOT NULL,
+    amount TEXT NOT NULL,
+    miners_fee TEXT NOT NULL,
+    operator_fee TEXT,
+    operator_address TEXT,
+    unsigned_tx BLOB NOT NULL,
+    total_input_value TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('awaiting_signatures','ready','broadcast','confirmed','cancelled','failed')),
+    reason TEXT,
+    last_error TEXT,
+    txid TEXT,
+    confirmations INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE payment_inputs (
+    payment_id TEXT NOT NULL REFERENCES payments(id),
+    input_index INTEGER NOT NULL,
+    amount TEXT NOT NULL,
+    change INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    redeem_script BLOB NOT NULL,
+    PRIMARY KEY (payment_id, input_index)
+  );
+  CREATE TABLE payment_hashes (
+    payment_id TEXT NOT NULL REFERENCES payments(id),
+    input_index INTEGER NOT NULL,
+    public_key BLOB NOT NULL,
+    hash BLOB NOT NULL,
+    PRIMARY KEY (payment_id, input_index, public_key)
+  );
+  CREATE TABLE signatures (
+    payment_id TEXT NOT NULL REFERENCES payments(id),
+    input_index INTEGER NOT NULL,
+    public_key BLOB NOT NULL,
+    signature BLOB NOT NULL,
+    source TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (payment_id, input_index, public_key)
+  );
+  CREATE TABLE audit_log (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    at TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    action TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    source TEXT
+  );
+  -- Append-only: the log is evidence, so the database itself refuses edits and deletions.
+  CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+  CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+  -- Payments are never deleted (a cancelled or failed one stays, with its reason).
+  CREATE TRIGGER payments_no_delete BEFORE DELETE ON payments BEGIN SELECT RAISE(ABORT, 'payments are never deleted'); END;
+  `,
+];

@@ -1,0 +1,321 @@
+// The app's SQLite store (better-sqlite3, WAL): typed reads and writes of wallets, payments,
+// signatures and the audit log. Writes that belong together go through transaction().
+import Database from 'better-sqlite3';
+import type { CoinName, NetworkName } from '../../../shared/coins/index.ts';
+import { MIGRATIONS } from './migrations.ts';
+
+export type PaymentState = 'awaiting_signatures' | 'ready' | 'broadcast' | 'confirmed' | 'cancelled' | 'failed';
+
+export interface WalletRow {
+  id: string;
+  coin: CoinName;
+  network: NetworkName;
+  name: string;
+  m: number;
+  createdAt: string;
+}
+
+export interface CosignerRow {
+  position: number;
+  name: string;
+  xpub: string;
+  /** Master key fingerprint (hex), as the co-signer's device reports it. */
+  fingerprint: string;
+  /** Path from the master key to the xpub, e.g. m/45'/0'. Informational: we derive below the xpub. */
+  derivationPath: string;
+}
+
+export interface AddressRow {
+  change: boolean;
+  index: number;
+  address: string;
+  redeemScript: Uint8Array;
+}
+
+export interface PaymentRow {
+  id: string;
+  walletId: string;
+  to: string;
+  amount: bigint;
+  minersFee: bigint;
+  operatorFee: bigint | null;
+  operatorAddress: string | null;
+  unsignedTx: Uint8Array;
+  totalInputValue: bigint;
+  state: PaymentState;
+  reason: string | null;
+  lastError: string | null;
+  txid: string | null;
+  confirmations: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PaymentInputRow {
+  inputIndex: number;
+  amount: bigint;
+  change: boolean;
+  index: number;
+  redeemScript: Uint8Array;
+}
+
+export interface PaymentHashRow {
+  inputIndex: number;
+  publicKey: Uint8Array;
+  hash: Uint8Array;
+}
+
+export interface SignatureRow {
+  inputIndex: number;
+  publicKey: Uint8Array;
+  signature: Uint8Array;
+  source: string;
+  createdAt: string;
+}
+
+export interface AuditEntry {
+  id: number;
+  at: string;
+  actor: string;
+  action: string;
+  detail: string;
+  source: string | null;
+}
+
+const bytes = (b: unknown): Uint8Array => new Uint8Array(b as Buffer);
+const now = (): string => new Date().toISOString();
+
+interface RawPayment {
+  id: string;
+  wallet_id: string;
+  to_address: string;
+  amount: string;
+  miners_fee: string;
+  operator_fee: string | null;
+  operator_address: string | null;
+  unsigned_tx: Buffer;
+  total_input_value: string;
+  state: PaymentState;
+  reason: string | null;
+  last_error: string | null;
+  txid: string | null;
+  confirmations: number;
+  created_at: string;
+  updated_at: string;
+}
+
+function paymentOf(r: RawPayment): PaymentRow {
+  return {
+    id: r.id,
+    walletId: r.wallet_id,
+    to: r.to_address,
+    amount: BigInt(r.amount),
+    minersFee: BigInt(r.miners_fee),
+    operatorFee: r.operator_fee === null ? null : BigInt(r.operator_fee),
+    operatorAddress: r.operator_address,
+    unsignedTx: bytes(r.unsigned_tx),
+    totalInputValue: BigInt(r.total_input_value),
+    state: r.state,
+    reason: r.reason,
+    lastError: r.last_error,
+    txid: r.txid,
+    confirmations: r.confirmations,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export interface NewPayment {
+  id: string;
+  walletId: string;
+  to: string;
+  amount: bigint;
+  minersFee: bigint;
+  operatorFee: bigint | null;
+  operatorAddress: string | null;
+  unsignedTx: Uint8Array;
+  totalInputValue: bigint;
+  inputs: readonly PaymentInputRow[];
+  hashes: readonly PaymentHashRow[];
+}
+
+export class CoordinatorStore {
+  private readonly db: Database.Database;
+
+  constructor(path: string) {
+    this.db = new Database(path);
+    // WAL + synchronous=FULL: a commit is on disk when it returns, so a killed process loses nothing committed.
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.pragma('foreign_keys = ON');
+    this.migrate();
+  }
+
+  private migrate(): void {
+    const version = this.db.pragma('user_version', { simple: true }) as number;
+    for (let v = version; v < MIGRATIONS.length; v++) {
+      this.transaction(() => {
+        this.db.exec(MIGRATIONS[v] ?? '');
+        this.db.pragma(`user_version = ${v + 1}`);
+      });
+    }
+  }
+
+  /** Runs `fn` in one SQLite transaction (nested calls join the outer one). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  // ---- wallets ---------------------------------------------------------------------------------
+
+  insertWallet(w: WalletRow, cosigners: readonly CosignerRow[]): void {
+    this.transaction(() => {
+      this.db.prepare('INSERT INTO wallets (id, coin, network, name, m, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(w.id, w.coin, w.network, w.name, w.m, w.createdAt);
+      const ins = this.db.prepare('INSERT INTO cosigners (wallet_id, position, name, xpub, fingerprint, derivation_path) VALUES (?, ?, ?, ?, ?, ?)');
+      for (const c of cosigners) ins.run(w.id, c.position, c.name, c.xpub, c.fingerprint, c.derivationPath);
+    });
+  }
+
+  wallet(id: string): WalletRow | null {
+    const r = this.db.prepare('SELECT * FROM wallets WHERE id = ?').get(id) as
+      | { id: string; coin: CoinName; network: NetworkName; name: string; m: number; created_at: string }
+      | undefined;
+    return r ? { id: r.id, coin: r.coin, network: r.network, name: r.name, m: r.m, createdAt: r.created_at } : null;
+  }
+
+  wallets(): WalletRow[] {
+    const ids = this.db.prepare('SELECT id FROM wallets ORDER BY created_at, id').all() as { id: string }[];
+    return ids.map((r) => this.wallet(r.id)).filter((w): w is WalletRow => w !== null);
+  }
+
+  cosigners(walletId: string): CosignerRow[] {
+    const rows = this.db.prepare('SELECT * FROM cosigners WHERE wallet_id = ? ORDER BY position').all(walletId) as {
+      position: number;
+      name: string;
+      xpub: string;
+      fingerprint: string;
+      derivation_path: string;
+    }[];
+    return rows.map((r) => ({ position: r.position, name: r.name, xpub: r.xpub, fingerprint: r.fingerprint, derivationPath: r.derivation_path }));
+  }
+
+  insertAddresses(walletId: string, rows: readonly AddressRow[]): void {
+    this.transaction(() => {
+      const ins = this.db.prepare('INSERT OR IGNORE INTO addresses (wallet_id, change, idx, address, redeem_script) VALUES (?, ?, ?, ?, ?)');
+      for (const a of rows) ins.run(walletId, a.change ? 1 : 0, a.index, a.address, a.redeemScript);
+    });
+  }
+
+  addresses(walletId: string): AddressRow[] {
+    const rows = this.db.prepare('SELECT * FROM addresses WHERE wallet_id = ? ORDER BY change, idx').all(walletId) as {
+      change: number;
+      idx: number;
+      address: string;
+      redeem_script: Buffer;
+    }[];
+    return rows.map((r) => ({ change: r.change === 1, index: r.idx, address: r.address, redeemScript: bytes(r.redeem_script) }));
+  }
+
+  // ---- payments --------------------------------------------------------------------------------
+
+  insertPayment(p: NewPayment): void {
+    this.transaction(() => {
+      const at = now();
+      this.db
+        .prepare(
+          `INSERT INTO payments (id, wallet_id, to_address, amount, miners_fee, operator_fee, operator_address, unsigned_tx, total_input_value, state, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'awaiting_signatures', ?, ?)`,
+        )
+        .run(p.id, p.walletId, p.to, p.amount.toString(), p.minersFee.toString(), p.operatorFee?.toString() ?? null, p.operatorAddress, p.unsignedTx, p.totalInputValue.toString(), at, at);
+      const inp = this.db.prepare('INSERT INTO payment_inputs (payment_id, input_index, amount, change, idx, redeem_script) VALUES (?, ?, ?, ?, ?, ?)');
+      for (const i of p.inputs) inp.run(p.id, i.inputIndex, i.amount.toString(), i.change ? 1 : 0, i.index, i.redeemScript);
+      const h = this.db.prepare('INSERT INTO payment_hashes (payment_id, input_index, public_key, hash) VALUES (?, ?, ?, ?)');
+      for (const x of p.hashes) h.run(p.id, x.inputIndex, x.publicKey, x.hash);
+    });
+  }
+
+  payment(id: string): PaymentRow | null {
+    const r = this.db.prepare('SELECT * FROM payments WHERE id = ?').get(id) as RawPayment | undefined;
+    return r ? paymentOf(r) : null;
+  }
+
+  payments(walletId?: string): PaymentRow[] {
+    const rows = (walletId === undefined
+      ? this.db.prepare('SELECT * FROM payments ORDER BY created_at, id').all()
+      : this.db.prepare('SELECT * FROM payments WHERE wallet_id = ? ORDER BY created_at, id').all(walletId)) as RawPayment[];
+    return rows.map(paymentOf);
+  }
+
+  paymentInputs(paymentId: string): PaymentInputRow[] {
+    const rows = this.db.prepare('SELECT * FROM payment_inputs WHERE payment_id = ? ORDER BY input_index').all(paymentId) as {
+      input_index: number;
+      amount: string;
+      change: number;
+      idx: number;
+      redeem_script: Buffer;
+    }[];
+    return rows.map((r) => ({ inputIndex: r.input_index, amount: BigInt(r.amount), change: r.change === 1, index: r.idx, redeemScript: bytes(r.redeem_script) }));
+  }
+
+  paymentHashes(paymentId: string): PaymentHashRow[] {
+    const rows = this.db.prepare('SELECT * FROM payment_hashes WHERE payment_id = ? ORDER BY input_index, rowid').all(paymentId) as {
+      input_index: number;
+      public_key: Buffer;
+      hash: Buffer;
+    }[];
+    return rows.map((r) => ({ inputIndex: r.input_index, publicKey: bytes(r.public_key), hash: bytes(r.hash) }));
+  }
+
+  updatePayment(id: string, change: { state?: PaymentState; reason?: string | null; lastError?: string | null; txid?: string | null; confirmations?: number }): void {
+    const sets: string[] = ['updated_at = @updated_at'];
+    const values: Record<string, string | number | null> = { id, updated_at: now() };
+    const column = { state: 'state', reason: 'reason', lastError: 'last_error', txid: 'txid', confirmations: 'confirmations' } as const;
+    for (const [k, col] of Object.entries(column) as [keyof typeof column, string][]) {
+      const v = change[k];
+      if (v !== undefined) {
+        sets.push(`${col} = @${col}`);
+        values[col] = v;
+      }
+    }
+    this.db.prepare(`UPDATE payments SET ${sets.join(', ')} WHERE id = @id`).run(values);
+  }
+
+  // ---- signatures ------------------------------------------------------------------------------
+
+  /** False when this (input, key) already has a signature: duplicates are ignored. */
+  insertSignature(paymentId: string, s: Omit<SignatureRow, 'createdAt'>): boolean {
+    const res = this.db
+      .prepare('INSERT OR IGNORE INTO signatures (payment_id, input_index, public_key, signature, source, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(paymentId, s.inputIndex, s.publicKey, s.signature, s.source, now());
+    return res.changes === 1;
+  }
+
+  signatures(paymentId: string): SignatureRow[] {
+    const rows = this.db.prepare('SELECT * FROM signatures WHERE payment_id = ? ORDER BY input_index, created_at, rowid').all(paymentId) as {
+      input_index: number;
+      public_key: Buffer;
+      signature: Buffer;
+      source: string;
+      created_at: string;
+    }[];
+    return rows.map((r) => ({ inputIndex: r.input_index, publicKey: bytes(r.public_key), signature: bytes(r.signature), source: r.source, createdAt: r.created_at }));
+  }
+
+  // ---- audit -----------------------------------------------------------------------------------
+
+  audit(actor: string, action: string, detail: string, source: string | null = null): void {
+    this.db.prepare('INSERT INTO audit_log (at, actor, action, detail, source) VALUES (?, ?, ?, ?, ?)').run(now(), actor, action, detail, source);
+  }
+
+  auditLog(): AuditEntry[] {
+    return this.db.prepare('SELECT id, at, actor, action, detail, source FROM audit_log ORDER BY id').all() as AuditEntry[];
+  }
+}
+
+export function openStore(path: string): CoordinatorStore {
+  return new CoordinatorStore(path);
+}

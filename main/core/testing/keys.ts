@@ -1,0 +1,39 @@
+// Deterministic co-signer keys for tests: BIP32 masters from fixed seeds, an account xpub below a
+// hardened path (what a device would export), and the xprvs a software co-signer would type in.
+import { BIP32Factory } from 'bip32';
+import * as ecc from 'tiny-secp256k1';
+import { chainParams, sha256, type ChainParams } from '../../../shared/coins/index.ts';
+
+const bip32 = BIP32Factory(ecc);
+export const ACCOUNT_PATH = "m/45'/0'";
+
+export interface TestCosigner {
+  name: string;
+  xpub: string;
+  fingerprint: string;
+  derivationPath: string;
+  /** The master xprv (signing derives the account along derivationPath). */
+  masterXprv: string;
+  accountXprv: string;
+}
+
+export function testCosigner(name: string, params: ChainParams = chainParams('litecoin', 'regtest')): TestCosigner {
+  const network = {
+    messagePrefix: '',
+    bech32: '',
+    bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! },
+    pubKeyHash: params.p2pkhVersion[0]!,
+    scriptHash: params.p2shVersion[0]!,
+    wif: params.wifVersion,
+  };
+  const root = bip32.fromSeed(sha256(new TextEncoder().encode(`countersign core ${name}`)), network);
+  const account = root.derivePath(ACCOUNT_PATH);
+  return {
+    name,
+    xpub: account.neutered().toBase58(),
+    fingerprint: Buffer.from(root.fingerprint).toString('hex'),
+    derivationPath: ACCOUNT_PATH,
+    masterXprv: root.toBase58(),
+    accountXprv: account.toBase58(),
+  };
+}

@@ -1,0 +1,152 @@
+// M-of-N wallets from co-signers' xpubs. Addresses are derived here AND asked of the service; a
+// wallet whose two answers ever differ is refused: one of them is wrong and funds would be lost.
+import { randomUUID } from 'node:crypto';
+import {
+  bytesToHex,
+  chainParams,
+  derivePublicKey,
+  multisigRedeemScript,
+  p2shAddressOfRedeemScript,
+  parseXpub,
+  type ChainParams,
+  type CoinName,
+  type NetworkName,
+} from '../../shared/coins/index.ts';
+import type { CoordinatorApi } from './api.ts';
+import { CoordinatorError } from './errors.ts';
+import type { AddressRow, CoordinatorStore, CosignerRow, WalletRow } from './store/store.ts';
+
+export const GAP_LIMIT = 20;
+
+export interface CosignerInput {
+  name: string;
+  xpub: string;
+  /** Master key fingerprint (hex), as the co-signer's device reports it; '00000000' when unknown. */
+  fingerprint?: string;
+  /** Path from the master key to this xpub, e.g. m/48'/2'/0'. */
+  derivationPath?: string;
+}
+
+export interface NewWallet {
+  coin: CoinName;
+  network: NetworkName;
+  name: string;
+  m: number;
+  cosigners: readonly CosignerInput[];
+}
+
+export interface CoreDeps {
+  store: CoordinatorStore;
+  api: CoordinatorApi;
+  /** Who acts, for the audit log. */
+  actor: string;
+}
+
+export interface DerivedAddress extends AddressRow {
+  publicKeys: Uint8Array[];
+  /** Relative to each xpub: 0/i (receive) or 1/i (change). */
+  path: string;
+}
+
+export const addressPath = (change: boolean, index: number): string => `${change ? 1 : 0}/${index}`;
+
+/** The P2SH address at (change, index): keys in co-signer order, never sorted (SEMANTICS.md). Pure. */
+export function deriveAddress(params: ChainParams, m: number, xpubs: readonly string[], change: boolean, index: number): DerivedAddress {
+  const path = addressPath(change, index);
+  const publicKeys = xpubs.map((x) => derivePublicKey(params, x, path));
+  const redeemScript = multisigRedeemScript(m, publicKeys);
+  return { change, index, path, publicKeys, redeemScript, address: p2shAddressOfRedeemScript(params, redeemScript) };
+}
+
+export function walletParams(w: WalletRow): ChainParams {
+  return chainParams(w.coin, w.network);
+}
+
+/** Asks the service for the same address and refuses loudly when it differs from ours. */
+async function crossCheck(api: CoordinatorApi, coin: CoinName, m: number, xpubs: readonly string[], ours: DerivedAddress): Promise<void> {
+  const answer = await api.toNetworkAddresses({ number_of_required_signatures: m, master_keys: xpubs.map((xpub) => ({ xpub, path: `m/${ours.path}` })) });
+  const theirs = answer[0]?.addresses.find((a) => a.coin === coin)?.network_address;
+  const theirKeys = answer[0]?.public_keys.map((k) => k.toLowerCase()) ?? [];
+  const ourKeys = ours.publicKeys.map(bytesToHex);
+  if (theirs !== ours.address || theirKeys.join() !== ourKeys.join()) {
+    throw new CoordinatorError(
+      'address_mismatch',
+      `refusing the wallet: at path ${ours.path} this app derives ${ours.address} but the service says ${theirs ?? '(no address)'}` +
+        (theirKeys.join() !== ourKeys.join() ? ' (the public keys differ too)' : '') +
+        '; one of them is wrong, so no funds may be sent to this wallet',
+    );
+  }
+}
+
+/** Derives, cross-checks with the service and stores the addresses of one chain in [from, to). */
+export async function ensureAddresses(deps: CoreDeps, walletId: string, change: boolean, from: number, to: number): Promise<DerivedAddress[]> {
+  const w = requireWallet(deps, walletId);
+  const xpubs = deps.store.cosigners(walletId).map((c) => c.xpub);
+  const params = walletParams(w);
+  const out: DerivedAddress[] = [];
+  for (let i = from; i < to; i++) {
+    const a = deriveAddress(params, w.m, xpubs, change, i);
+    await crossCheck(deps.api, w.coin, w.m, xpubs, a);
+    out.push(a);
+  }
+  deps.store.insertAddresses(walletId, out);
+  return out;
+}
+
+export function requireWallet(deps: Pick<CoreDeps, 'store'>, walletId: string): WalletRow {
+  const w = deps.store.wallet(walletId);
+  if (!w) throw new CoordinatorError('unknown_wallet', `no wallet ${walletId} in this store`);
+  return w;
+}
+
+/** Creates an M-of-N wallet: validates every xpub for the coin, checks the first addresses with the service, stores it. */
+export async function createWallet(deps: CoreDeps, input: NewWallet): Promise<WalletRow> {
+  const params = chainParams(input.coin, input.network);
+  const n = input.cosigners.length;
+  if (!Number.isInteger(input.m) || input.m < 1 || input.m > n || n > 15) {
+    throw new CoordinatorError('bad_wallet', `a wallet needs 1 <= M <= N <= 15 co-signers; got M=${input.m}, N=${n}`);
+  }
+  const seen = new Set<string>();
+  const cosigners: CosignerRow[] = input.cosigners.map((c, position) => {
+    const key = parseXpub(params, c.xpub.trim(), `co-signer ${c.name}'s xpub`);
+    const id = bytesToHex(key.publicKey);
+    if (seen.has(id)) throw new CoordinatorError('bad_wallet', `co-signer ${c.name}'s xpub is already in this wallet: each co-signer needs an own key`);
+    seen.add(id);
+    return { position, name: c.name, xpub: c.xpub.trim(), fingerprint: c.fingerprint ?? '00000000', derivationPath: c.derivationPath ?? 'm' };
+  });
+  const xpubs = cosigners.map((c) => c.xpub);
+  // Before storing anything: the service must agree on the first receive and change addresses.
+  const first = [deriveAddress(params, input.m, xpubs, false, 0), deriveAddress(params, input.m, xpubs, true, 0)];
+  for (const a of first) await crossCheck(deps.api, input.coin, input.m, xpubs, a);
+
+  const wallet: WalletRow = { id: randomUUID(), coin: input.coin, network: input.network, name: input.name, m: input.m, createdAt: new Date().toISOString() };
+  deps.store.transaction(() => {
+    deps.store.insertWallet(wallet, cosigners);
+    deps.store.insertAddresses(wallet.id, first);
+    deps.store.audit(deps.actor, 'wallet.create', `${input.m}-of-${n} ${input.coin} ${input.network} wallet "${input.name}" (${wallet.id})`);
+  });
+  return wallet;
+}
+
+/**
+ * The first receive address after the last one with any history, looking GAP_LIMIT addresses
+ * past the last used one (BIP44 gap limit).
+ */
+export async function nextReceiveAddress(deps: CoreDeps, walletId: string): Promise<AddressRow> {
+  const w = requireWallet(deps, walletId);
+  let lastUsed = -1;
+  for (let start = 0; ; start += GAP_LIMIT) {
+    const known = deps.store.addresses(walletId).filter((a) => !a.change && a.index >= start && a.index < start + GAP_LIMIT);
+    const missingFrom = known.length === 0 ? start : Math.max(...known.map((a) => a.index)) + 1;
+    if (missingFrom < start + GAP_LIMIT) await ensureAddresses(deps, walletId, false, missingFrom, start + GAP_LIMIT);
+    const batch = deps.store.addresses(walletId).filter((a) => !a.change && a.index >= start && a.index < start + GAP_LIMIT);
+    const history = await deps.api.history(w.coin, batch.map((a) => a.address), { limit: 1000 });
+    const used = new Set(history.txs.map((t) => t.address));
+    const usedHere = batch.filter((a) => used.has(a.address)).map((a) => a.index);
+    if (usedHere.length === 0) break;
+    lastUsed = Math.max(lastUsed, ...usedHere);
+  }
+  const next = deps.store.addresses(walletId).find((a) => !a.change && a.index === lastUsed + 1);
+  if (!next) throw new CoordinatorError('internal', `receive address ${lastUsed + 1} was not derived`);
+  return next;
+}
