@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { COIN_NAMES } from '../shared/coins/coin-table.ts';
+import { COIN_NAMES, type UtxoCoinName } from '../shared/coins/coin-table.ts';
 
 const NodeRpcBackend = z.object({
   type: z.literal('node-rpc'),
@@ -26,12 +26,30 @@ export const CoinConfig = z.object({
 });
 export type CoinConfig = z.infer<typeof CoinConfig>;
 
+const EvmRpcBackend = z.object({
+  type: z.literal('evm-rpc'),
+  url: z.string().url('backend.url must be the node JSON-RPC URL, e.g. http://127.0.0.1:8545'),
+  /** First block the history index reads (docs/ethereum-index.md); default: the tip at first start. */
+  startHeight: z.number().int().nonnegative().optional(),
+  pollIntervalMs: z.number().int().positive().default(2_000),
+  timeoutMs: z.number().int().positive().default(30_000),
+});
+
+export const EthereumConfig = z.object({
+  network: z.enum(['mainnet', 'testnet', 'regtest']).default('mainnet'),
+  backend: EvmRpcBackend,
+  usdRate: z.number().nonnegative().optional(),
+});
+export type EthereumConfig = z.infer<typeof EthereumConfig>;
+
+const UTXO_COIN_NAMES = COIN_NAMES.filter((c): c is UtxoCoinName => c !== 'ethereum') as [UtxoCoinName, ...UtxoCoinName[]];
+
 export const ServiceConfig = z.object({
   listen: z.object({ host: z.string().default('127.0.0.1'), port: z.number().int().min(0).max(65535).default(8080) }).default({ host: '127.0.0.1', port: 8080 }),
   database: z
     .union([z.object({ sqlite: z.string() }), z.object({ postgres: z.string(), schema: z.string().optional() })])
     .default({ sqlite: 'countersign-service.sqlite' }),
-  coins: z.partialRecord(z.enum(COIN_NAMES), CoinConfig).default({}),
+  coins: z.partialRecord(z.enum(UTXO_COIN_NAMES), CoinConfig).and(z.object({ ethereum: EthereumConfig.optional() })).default({}),
   auth: z.object({ required: z.boolean().default(true) }).default({ required: true }),
   log: z.object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).default({ level: 'info' }),
 });

@@ -2,10 +2,11 @@
 // app (DESIGN.md). Listening, and closing in order, live here.
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { chainParams, type CoinName } from '../shared/coins/coin-table.ts';
+import { chainParams, type CoinName, type UtxoCoinName } from '../shared/coins/coin-table.ts';
 import type { UtxoBackend } from './chains/backend.ts';
 import { NodeRpcBackend } from './chains/utxo/node-rpc-backend.ts';
-import { parseConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
+import { EvmBackend } from './chains/evm/evm-backend.ts';
+import { parseConfig, type CoinConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { openStore, type Store, type StoreConfig } from './store/database.ts';
 
@@ -14,6 +15,8 @@ export interface Service {
   app: FastifyInstance;
   store: Store;
   backends: ReadonlyMap<CoinName, UtxoBackend>;
+  /** The ethereum coin's backend, when configured. */
+  evm: EvmBackend | null;
   log: Logger;
   /** Starts the indexers and listens; resolves to the base URL. */
   listen(): Promise<string>;
@@ -38,7 +41,8 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
 
   const backends = new Map<CoinName, UtxoBackend>();
   const usdRates = new Map<CoinName, number>();
-  for (const [coin, coinConfig] of Object.entries(config.coins) as [CoinName, NonNullable<ServiceConfig['coins'][CoinName]>][]) {
+  const { ethereum: ethereumConfig, ...utxoCoins } = config.coins;
+  for (const [coin, coinConfig] of Object.entries(utxoCoins) as [UtxoCoinName, CoinConfig][]) {
     const { backend } = coinConfig;
     backends.set(
       coin,
@@ -61,8 +65,23 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
     if (coinConfig.usdRate !== undefined) usdRates.set(coin, coinConfig.usdRate);
   }
 
+  let evm: EvmBackend | null = null;
+  if (ethereumConfig) {
+    const { backend } = ethereumConfig;
+    evm = new EvmBackend({
+      network: ethereumConfig.network,
+      url: backend.url,
+      store,
+      log: log.child({ coin: 'ethereum' }),
+      startHeight: backend.startHeight ?? null,
+      pollIntervalMs: backend.pollIntervalMs,
+      timeoutMs: backend.timeoutMs,
+    });
+    if (ethereumConfig.usdRate !== undefined) usdRates.set('ethereum', ethereumConfig.usdRate);
+  }
+
   const app = await buildApp({
-    ctx: { utxo: backends, usdRate: (coin) => usdRates.get(coin) ?? 0 },
+    ctx: { utxo: backends, evm, usdRate: (coin) => usdRates.get(coin) ?? 0 },
     store,
     authRequired: config.auth.required,
     logger: log,
@@ -73,6 +92,7 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
     if (started) return;
     started = true;
     for (const b of backends.values()) b.start();
+    evm?.start();
   };
 
   return {
@@ -80,6 +100,7 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
     app,
     store,
     backends,
+    evm,
     log,
     startIndexers,
     async listen() {
@@ -91,6 +112,7 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
     async close() {
       await app.close();
       await Promise.all([...backends.values()].map((b) => b.stop()));
+      await evm?.stop();
       await store.close();
     },
   };

@@ -9,6 +9,7 @@ import { installAuth } from './auth.ts';
 import type { ServiceContext } from './context.ts';
 import { installErrorHandling } from './errors.ts';
 import { addressRoutes } from './routes/address.ts';
+import { ethereumRoutes } from './routes/ethereum.ts';
 import { multisigRoutes } from './routes/multisig.ts';
 import { networkAddressRoutes } from './routes/network-addresses.ts';
 import { transactionRoutes } from './routes/transaction.ts';
@@ -43,13 +44,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await scope.register(networkAddressRoutes(options.ctx));
     await scope.register(transactionRoutes(options.ctx));
     await scope.register(multisigRoutes(options.ctx));
+    await scope.register(ethereumRoutes(options.ctx));
     scope.withTypeProvider<ZodTypeProvider>().get('/status', { schema: { response: { 200: Status } } }, async () => ({
       coins: await Promise.all(
-        [...options.ctx.utxo.values()].map(async (b) => {
+        [
+          ...[...options.ctx.utxo.values()].map((b) => ({ coin: b.params.coin, network: b.params.network, b })),
+          ...(options.ctx.evm ? [{ coin: 'ethereum', network: options.ctx.evm.network, b: options.ctx.evm }] : []),
+        ].map(async ({ coin, network, b }) => {
           const s = await b.status();
           return {
-            coin: b.params.coin,
-            network: b.params.network,
+            coin,
+            network,
             backend: s.backend,
             tip_height: s.tipHeight,
             indexed_height: s.indexedHeight,

@@ -6,10 +6,12 @@ import { bytesToHex } from '../../shared/coins/bytes.ts';
 import { Lru } from '../lru.ts';
 import { unitsToDecimal } from '../../shared/coins/units.ts';
 import type { UtxoBackend } from '../chains/backend.ts';
+import type { EvmBackend } from '../chains/evm/evm-backend.ts';
 import { badRequest, notFound } from './errors.ts';
 
 export interface ServiceContext {
   utxo: ReadonlyMap<CoinName, UtxoBackend>;
+  evm?: EvmBackend | null;
   usdRate(coin: CoinName): number;
 }
 
@@ -20,6 +22,11 @@ export function utxoBackendFor(ctx: ServiceContext, coin: string): UtxoBackend {
   const backend = ctx.utxo.get(coin);
   if (!backend) throw notFound(`coin ${coin} is not served by this deployment`);
   return backend;
+}
+
+export function evmBackendFor(ctx: ServiceContext): EvmBackend {
+  if (!ctx.evm) throw notFound('coin ethereum is not served by this deployment');
+  return ctx.evm;
 }
 
 export interface QueriedAddress {

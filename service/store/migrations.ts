@@ -124,6 +124,50 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('mempool_history_script').on('mempool_history').columns(['chain', 'script']).execute();
       },
     },
+    // Ether and ERC20 (docs/ethereum-index.md). Amounts are decimal text: token amounts exceed
+    // 2^63, and text keeps them exact on both stores.
+    '0002_evm': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('evm_blocks')
+          .addColumn('chain', 'varchar(48)', (c) => c.notNull())
+          .addColumn('height', 'integer', (c) => c.notNull())
+          .addColumn('hash', 'varchar(66)', (c) => c.notNull())
+          .addColumn('time', 'bigint', (c) => c.notNull())
+          .addPrimaryKeyConstraint('evm_blocks_pk', ['chain', 'height'])
+          .execute();
+        await db.schema
+          .createTable('evm_transfers')
+          .addColumn('chain', 'varchar(48)', (c) => c.notNull())
+          .addColumn('txid', 'varchar(66)', (c) => c.notNull())
+          .addColumn('log_index', 'integer', (c) => c.notNull())
+          .addColumn('token', 'varchar(42)', (c) => c.notNull())
+          .addColumn('from_addr', 'varchar(42)', (c) => c.notNull())
+          .addColumn('to_addr', 'varchar(42)', (c) => c.notNull())
+          .addColumn('amount', 'text', (c) => c.notNull())
+          .addColumn('height', 'integer', (c) => c.notNull())
+          .addColumn('time', 'bigint', (c) => c.notNull())
+          .addPrimaryKeyConstraint('evm_transfers_pk', ['chain', 'txid', 'log_index'])
+          .execute();
+        await db.schema.createIndex('evm_transfers_from').on('evm_transfers').columns(['chain', 'token', 'from_addr', 'height']).execute();
+        await db.schema.createIndex('evm_transfers_to').on('evm_transfers').columns(['chain', 'token', 'to_addr', 'height']).execute();
+        await db.schema.createIndex('evm_transfers_height').on('evm_transfers').columns(['chain', 'height']).execute();
+        await db.schema
+          .createTable('evm_pending_creates')
+          .addColumn('chain', 'varchar(48)', (c) => c.notNull())
+          .addColumn('from_addr', 'varchar(42)', (c) => c.notNull())
+          .addColumn('to_addr', 'varchar(42)', (c) => c.notNull())
+          .addColumn('token', 'varchar(42)', (c) => c.notNull())
+          .addColumn('amount', 'text', (c) => c.notNull())
+          .addColumn('nonce', 'bigint', (c) => c.notNull())
+          .addColumn('gas_price', 'text', (c) => c.notNull())
+          .addColumn('gas_limit', 'text', (c) => c.notNull())
+          .addColumn('chain_id', 'bigint', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addPrimaryKeyConstraint('evm_pending_creates_pk', ['chain', 'from_addr', 'to_addr', 'token', 'amount'])
+          .execute();
+      },
+    },
   };
 }
 

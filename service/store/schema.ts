@@ -93,6 +93,42 @@ export interface MempoolHistoryTable {
   delta: Int;
 }
 
+/** Blocks the EVM index has written, for reorg detection (evm-index.ts). */
+export interface EvmBlockTable {
+  chain: string;
+  height: Int;
+  hash: string;
+  time: Int;
+}
+
+/** One Ether value transfer (log_index -1, token '') or ERC20 Transfer log; addresses lower-case hex. */
+export interface EvmTransferTable {
+  chain: string;
+  txid: string;
+  log_index: Int;
+  token: string;
+  from_addr: string;
+  to_addr: string;
+  /** decimal digits: exact beyond 2^63 */
+  amount: string;
+  height: Int;
+  time: Int;
+}
+
+/** What /ethereum|erc20/create chose, so sign_and_send rebuilds exactly that transaction. */
+export interface EvmPendingCreateTable {
+  chain: string;
+  from_addr: string;
+  to_addr: string;
+  token: string;
+  amount: string;
+  nonce: Int;
+  gas_price: string;
+  gas_limit: string;
+  chain_id: Int;
+  created_at: Int;
+}
+
 export interface MigrationTable {
   id: Generated<Int>;
   name: string;
@@ -109,4 +145,7 @@ export interface Database {
   mempool_outputs: MempoolOutputTable;
   mempool_spends: MempoolSpendTable;
   mempool_history: MempoolHistoryTable;
+  evm_blocks: EvmBlockTable;
+  evm_transfers: EvmTransferTable;
+  evm_pending_creates: EvmPendingCreateTable;
 }

@@ -20,3 +20,25 @@ export function ethereumAddressOfPublicKey(publicKey: Uint8Array): string {
   const hash = keccak_256(uncompressed.subarray(1));
   return checksumEthereumAddress(bytesToHex(hash.subarray(12)));
 }
+
+/**
+ * Parses an address given by a caller: 0x + 40 hex digits. All-lower or all-upper case carries no
+ * checksum; mixed case must be the EIP-55 form, else it is likely a typo and is refused.
+ */
+export function parseEthereumAddress(text: string, field: string): Uint8Array {
+  const m = /^0x([0-9a-fA-F]{40})$/.exec(text.trim());
+  if (!m) throw new CoinError(`field "${field}": "${text}" is not an Ethereum address (0x followed by 40 hex digits)`, field);
+  const body = m[1]!;
+  const lower = body.toLowerCase();
+  if (body !== lower && body !== body.toUpperCase() && checksumEthereumAddress(lower) !== `0x${body}`) {
+    throw new CoinError(`field "${field}": "${text}" fails its EIP-55 checksum (expected ${checksumEthereumAddress(lower)})`, field);
+  }
+  const out = new Uint8Array(20);
+  for (let i = 0; i < 20; i++) out[i] = parseInt(lower.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/** 20 address bytes as the EIP-55 text shown to people. */
+export function formatEthereumAddress(bytes: Uint8Array): string {
+  return checksumEthereumAddress(bytesToHex(bytes));
+}

@@ -15,7 +15,8 @@ import type { ScriptBalance } from '../../store/utxo-index.ts';
 import { bytesToHex } from '../../../shared/coins/bytes.ts';
 import type { UtxoBackend } from '../../chains/backend.ts';
 import { badRequest } from '../errors.ts';
-import { addressOfScript, human, parseAddressList, type ServiceContext, usd, utxoBackendFor } from '../context.ts';
+import { addressOfScript, evmBackendFor, human, parseAddressList, type ServiceContext, usd, utxoBackendFor } from '../context.ts';
+import { evmBalances, evmHistory } from './evm-address.ts';
 
 function refuseToken(query: { contract_id?: string | undefined; decimal_places?: number | undefined }, coin: string): void {
   if (query.contract_id !== undefined || query.decimal_places !== undefined) {
@@ -40,6 +41,11 @@ export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
     app.get('/address/balance/:coin/:address', { schema: { params: AddressParams, querystring: TokenQuery, response: { 200: Balance } } }, async (req) => {
+      if (req.params.coin === 'ethereum') {
+        const { addresses } = await evmBalances(ctx, evmBackendFor(ctx), req.params.address, req.query, 'address');
+        const { address: _address, ...balance } = addresses[0]!;
+        return balance;
+      }
       const backend = utxoBackendFor(ctx, req.params.coin);
       refuseToken(req.query, req.params.coin);
       const [queried] = parseAddressList(backend, req.params.address, 'address');
@@ -48,6 +54,7 @@ export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
     });
 
     app.get('/address/balances/:coin/:addresses', { schema: { params: AddressesParams, querystring: TokenQuery, response: { 200: Balances } } }, async (req) => {
+      if (req.params.coin === 'ethereum') return evmBalances(ctx, evmBackendFor(ctx), req.params.addresses, req.query);
       const backend = utxoBackendFor(ctx, req.params.coin);
       refuseToken(req.query, req.params.coin);
       const queried = parseAddressList(backend, req.params.addresses);
@@ -57,6 +64,7 @@ export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
     });
 
     app.get('/address/history/:coin/:addresses', { schema: { params: AddressesParams, querystring: HistoryQuery, response: { 200: History } } }, async (req) => {
+      if (req.params.coin === 'ethereum') return evmHistory(evmBackendFor(ctx), req.params.addresses, req.query);
       const backend = utxoBackendFor(ctx, req.params.coin);
       refuseToken(req.query, req.params.coin);
       const queried = parseAddressList(backend, req.params.addresses);
