@@ -155,4 +155,23 @@ describe('ethereum against hardhat', () => {
     const bal = (await t.request('GET', `/address/balance/ethereum/${carol}?contract_id=${t18}&decimal_places=18`)).json as { balance: bigint };
     expect(bal.balance).toBe(500_500n);
   }, 110_000);
+
+  // Last: reverting the chain rewinds nonces that the signer helpers above may have cached.
+  it('rolls back a transfer whose block is replaced (evm_revert, then another branch)', async () => {
+    const dave = Wallet.createRandom().address;
+    const snapshot = (await node.provider.send('evm_snapshot', [])) as string;
+    await (await erc20(t6).getFunction('transfer')(dave, 42n)).wait();
+    await synced();
+    const base = `/address/history/ethereum/${dave}?contract_id=${t6}&decimal_places=6`;
+    expect(((await t.request('GET', base)).json as { total_txs: number }).total_txs).toBe(1);
+
+    await node.provider.send('evm_revert', [snapshot]); // the block with the transfer is gone
+    await node.provider.send('hardhat_mine', ['0x3']); // and a longer branch without it
+    await synced();
+    const after = (await t.request('GET', base)).json as { total_txs: number };
+    expect(after.total_txs).toBe(0);
+    const bal = (await t.request('GET', `/address/balance/ethereum/${dave}?contract_id=${t6}&decimal_places=6`)).json as { balance: bigint };
+    expect(bal.balance).toBe(0n);
+  });
+
 });
