@@ -125,16 +125,8 @@ function paymentOf(r: RawPayment): PaymentRow {
   };
 }
 
-export interface NewPayment {
-  id: string;
-  walletId: string;
-  to: string;
-  amount: bigint;
-  minersFee: bigint;
-  operatorFee: bigint | null;
-  operatorAddress: string | null;
-  unsignedTx: Uint8Array;
-  totalInputValue: bigint;
+export interface NewPayment
+  extends Pick<PaymentRow, 'id' | 'walletId' | 'to' | 'amount' | 'minersFee' | 'operatorFee' | 'operatorAddress' | 'unsignedTx' | 'totalInputValue'> {
   inputs: readonly PaymentInputRow[];
   hashes: readonly PaymentHashRow[];
 }
