@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import type { EvmBlock, EvmIndexStore, EvmTransfer } from '../../store/evm-index.ts';
 import type { EvmRpc, RpcBlock } from './evm-rpc.ts';
+import { PollLoop } from '../poll-loop.ts';
 
 /** keccak256("Transfer(address,address,uint256)") */
 export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
@@ -19,57 +20,34 @@ export interface EvmIndexerOptions {
 }
 
 export class EvmIndexer {
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
-  private syncing: Promise<void> | null = null;
+  private readonly loop: PollLoop;
   tipHeight: number | null = null;
   indexedHeight: number | null = null;
-  error: string | null = null;
 
-  constructor(private readonly o: EvmIndexerOptions) {}
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+  constructor(private readonly o: EvmIndexerOptions) {
+    this.loop = new PollLoop(() => this.pass(), {
+      pollIntervalMs: o.pollIntervalMs,
+      onError: (message, first) => {
+        if (first) o.log.warn({ err: message }, 'evm index pass failed, retrying');
+      },
+    });
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
-    await this.syncing?.catch(() => undefined);
+  get error(): string | null {
+    return this.loop.error;
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** A full pass that starts after this call. */
-  async sync(): Promise<void> {
-    while (this.syncing) await this.syncing.catch(() => undefined);
-    const pass = this.pass().finally(() => {
-      this.syncing = null;
-    });
-    this.syncing = pass;
-    return pass;
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      try {
-        await this.sync();
-        this.error = null;
-      } catch (err) {
-        this.error = err instanceof Error ? err.message : String(err);
-        this.o.log.warn({ err: this.error }, 'evm index pass failed');
-      }
-      if (!this.running) break;
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, this.o.pollIntervalMs);
-        this.wake = () => {
-          clearTimeout(t);
-          resolve();
-        };
-      });
-    }
+  sync(): Promise<void> {
+    return this.loop.sync();
   }
 
   private async pass(): Promise<void> {
