@@ -62,4 +62,48 @@ export default tseslint.config(
       ],
     },
   },
+  // The bridge is pure over core: no electron, no UI, no HTTP server of its own.
+  layer(
+    ['main/bridge/**'],
+    ['renderer', 'preload', 'e2e', 'main/web', 'main/electron'],
+    ['electron', 'react', 'react-dom', 'node:http'],
+    'main/bridge/ is the transport-free bridge over main/core (DESIGN.md).',
+  ),
+  // The renderer sees only shared/api and the bridge type (DESIGN.md); it runs in a browser.
+  {
+    files: ['renderer/src/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '(^|/)main/(?!bridge/contract\\.ts$)', message: 'renderer/ may import only the bridge type (main/bridge/contract.ts) and shared/api (DESIGN.md).' },
+            { group: ['**/main/bridge/contract.ts'], allowTypeImports: true, message: 'renderer/ imports the bridge contract as types only (import type).' },
+            { regex: '(^|/)shared/(?!api/)', message: 'renderer/ may import only shared/api (DESIGN.md).' },
+            { group: ['**/service/**', '**/preload/**', '**/scripts/**', '**/e2e/**'], message: 'renderer/ may import only the bridge type and shared/api (DESIGN.md).' },
+            { group: ['electron', 'node:*', 'fs', 'path', 'child_process', 'better-sqlite3', 'fastify', 'pino'], message: 'renderer/ runs in a sandboxed page: no Node, no Electron (DESIGN.md).' },
+          ],
+        },
+      ],
+    },
+  },
+  // preload/ exposes the bridge and nothing else: electron plus the channel allow-list and bridge type.
+  {
+    files: ['preload/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '(^|/)main/(?!bridge/(channels|contract)\\.ts$)', message: 'preload/ may import only the channel allow-list and the bridge type (DESIGN.md).' },
+            { group: ['**/shared/**', '**/service/**', '**/renderer/**', '**/e2e/**', '**/scripts/**'], message: 'preload/ exposes exactly the bridge (DESIGN.md).' },
+          ],
+        },
+      ],
+    },
+  },
+  // e2e/ drives the app from outside: never electron, never the renderer's internals.
+  layer(['e2e/**'], ['renderer', 'preload'], ['electron'], 'e2e/ tests the renderer through a browser only.'),
 );

@@ -1,0 +1,151 @@
+// Issue 5's proof in a browser: Debian's Chromium drives the renderer in web mode over a real
+// litecoind -regtest. A treasurer makes a 2-of-3 wallet from three xpubs, sees funds arrive,
+// proposes a payment, exports the request; two co-signers sign it in co-signer mode; the treasurer
+// imports both files at once, submits, and sees the payment confirmed. Screenshots of every screen
+// go to e2e/artifacts/.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addressToScript, chainParams } from '../shared/coins/index.ts';
+import { testCosigner } from '../main/core/testing/keys.ts';
+import { startDevDesk, type DevDesk } from '../main/web/dev-desk.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const root = join(import.meta.dirname, '..');
+const artifacts = join(import.meta.dirname, 'artifacts');
+const params = chainParams('litecoin', 'regtest');
+const COIN = 100_000_000n;
+const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
+
+let desk: DevDesk;
+let context: BrowserContext;
+let page: Page;
+let profile: string;
+
+const shot = async (name: string) => {
+  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+};
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's package (apt-get install chromium); the e2e test never downloads a browser`);
+  mkdirSync(artifacts, { recursive: true });
+  await build({ configFile: join(root, 'renderer/vite.config.ts'), logLevel: 'warn' });
+  desk = await startDevDesk({ rendererDir: join(root, 'dist/renderer') });
+  profile = mkdtempSync(join(tmpdir(), 'countersign-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    acceptDownloads: true,
+    viewport: { width: 1280, height: 900 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(30_000);
+}, 300_000);
+
+afterAll(async () => {
+  await context?.close();
+  await desk?.dispose();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+const download = async (click: () => Promise<void>, name: string): Promise<string> => {
+  const [d] = await Promise.all([page.waitForEvent('download'), click()]);
+  const path = join(artifacts, name);
+  await d.saveAs(path);
+  return path;
+};
+
+describe('the treasurer and two co-signers, in Chromium', () => {
+  it('creates a 2-of-3 wallet, funds it, pays, collects two signatures, submits and confirms', async () => {
+    await page.goto(desk.web.openUrl);
+    await expect.poll(() => page.getByTestId('service-status').textContent()).toMatch(/connected/);
+    await page.getByText('No wallets yet').waitFor();
+    expect(page.url()).not.toContain('token='); // the token leaves the address bar at once
+    await shot('01-wallets-empty');
+
+    // Create the wallet from three co-signers' xpubs.
+    await page.getByRole('link', { name: 'New wallet' }).click();
+    await page.getByTestId('wallet-name').fill('Operating treasury');
+    for (const [i, c] of [alice, bob, carol].entries()) {
+      await page.getByTestId(`cosigner-name-${i}`).fill(c.name);
+      await page.getByTestId(`cosigner-xpub-${i}`).fill(c.xpub);
+      await page.getByTestId(`cosigner-path-${i}`).fill(c.derivationPath);
+    }
+    await shot('02-new-wallet');
+    await page.getByTestId('create-wallet').click();
+    const address = (await page.getByTestId('receive-address').textContent())!.trim();
+    expect(address).toMatch(/^Q/);
+    await shot('03-wallet-new');
+
+    // Funds arrive: one confirmed deposit, then one still in the mempool.
+    await desk.node.fundScript(addressToScript(params, address), 3n * COIN);
+    await desk.node.mine(1);
+    await desk.synced();
+    await expect.poll(() => page.getByTestId('balance').textContent(), { timeout: 30_000 }).toBe('3.00 LTC (regtest)');
+    await expect.poll(() => page.getByTestId('history').locator('tbody tr').count()).toBe(1);
+    await shot('04-wallet-funded');
+
+    // Propose a payment.
+    const to = await desk.node.newAddress('legacy');
+    await page.getByTestId('propose-link').click();
+    await page.getByTestId('pay-to').fill(to);
+    await page.getByTestId('pay-amount').fill('1.25');
+    await page.getByTestId('pay-fee').fill('0.0002');
+    await shot('05-propose');
+    await page.getByTestId('propose').click();
+    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state')).toBe('awaiting_signatures');
+    const paymentUrl = page.url();
+    await shot('06-payment-awaiting');
+    const request = await download(() => page.getByTestId('export-request').click(), 'signing-request.json');
+    expect(JSON.parse(readFileSync(request, 'utf8'))).toMatchObject({ format: 'countersign-signing-request', wallet: { m: 2 } });
+
+    // Two co-signers sign in co-signer mode (Alice with her master key, Bob with his account key).
+    await page.getByRole('link', { name: 'Co-signer mode' }).click();
+    await page.getByTestId('request-file').setInputFiles(request);
+    await page.getByTestId('request-outputs').waitFor();
+    expect(await page.getByTestId('request-outputs').textContent()).toContain('1.25 LTC (regtest)');
+    await shot('07-cosigner-open');
+    await page.getByTestId('xprv').fill(alice.masterXprv);
+    const aliceSig = await download(() => page.getByTestId('sign').click(), 'signature-alice.json');
+    expect(await page.getByTestId('xprv').inputValue()).toBe(''); // the key is forgotten after use
+    await shot('08-cosigner-signed');
+    await page.getByTestId('xprv').fill(bob.accountXprv);
+    const bobSig = await download(() => page.getByTestId('sign').click(), 'signature-bob.json');
+
+    // The treasurer imports both files at once, then submits.
+    await page.goto(paymentUrl);
+    await page.getByTestId('import-files').setInputFiles([aliceSig, bobSig]);
+    await expect.poll(() => page.getByTestId('import-results').locator('li').allTextContents()).toEqual([
+      expect.stringMatching(/^Imported .*signature-alice.json: 1 signature\(s\) by alice imported/),
+      expect.stringMatching(/^Imported .*signature-bob.json: 1 signature\(s\) by bob imported/),
+    ]);
+    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state')).toBe('ready');
+    await shot('09-payment-ready');
+    await page.getByTestId('submit').click();
+    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state')).toBe('broadcast');
+    const txid = (await page.getByTestId('txid').textContent())!.trim();
+    await shot('10-payment-broadcast');
+
+    await desk.synced();
+    await desk.node.mine(1);
+    await desk.synced();
+    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('confirmed');
+    await shot('11-payment-confirmed');
+    const onChain = await desk.node.rpc.call<{ confirmations: number }>('getrawtransaction', [txid, true]);
+    expect(onChain.confirmations).toBe(1);
+
+    await page.getByRole('link', { name: /Operating treasury/ }).click();
+    await expect.poll(() => page.getByTestId('balance').textContent(), { timeout: 30_000 }).toBe('1.7498 LTC (regtest)');
+    await shot('12-wallet-after');
+    await page.getByRole('link', { name: 'Payments' }).click();
+    await page.getByTestId('payment-row').first().waitFor();
+    await shot('13-payments');
+    await page.getByRole('link', { name: 'Wallets' }).click();
+    await page.getByTestId('wallet-card').waitFor();
+    await shot('14-wallets');
+  }, 300_000);
+});

@@ -1,0 +1,28 @@
+// The allow-list of bridge channels, with no dependency at all: the sandboxed Electron preload
+// bundles this file alone, and the IPC and HTTP transports refuse any name not listed here.
+export const CHANNELS = [
+  'service.status',
+  'wallets.list',
+  'wallets.create',
+  'wallets.get',
+  'wallets.receiveAddress',
+  'wallets.history',
+  'wallets.unspent',
+  'payments.list',
+  'payments.get',
+  'payments.propose',
+  'payments.exportRequest',
+  'payments.importSignatures',
+  'payments.submit',
+  'payments.cancel',
+  'cosigner.open',
+  'cosigner.sign',
+] as const;
+
+export type Channel = (typeof CHANNELS)[number];
+
+const known: ReadonlySet<string> = new Set(CHANNELS);
+export const isChannel = (name: string): name is Channel => known.has(name);
+
+/** The IPC channel name of a bridge channel (a prefix keeps them apart from Electron's own). */
+export const ipcName = (channel: Channel): string => `countersign:${channel}`;

@@ -1,0 +1,73 @@
+// Electron main process (thin adapter; Electron cannot start on the build machine, so this file is
+// type-checked but untested there). The embedded service and the bridge are the same code web mode
+// runs; only the window and the IPC transport live here.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import pino from 'pino';
+import { ApiClient } from '../../shared/api/client.ts';
+import { createService } from '../../service/service.ts';
+import { CHANNELS, ipcName } from '../bridge/channels.ts';
+import { dispatch } from '../bridge/dispatch.ts';
+import { createHandlers } from '../bridge/handlers.ts';
+import { openStore } from '../core/store/store.ts';
+import { CSP, isTrustedRendererUrl, WEB_PREFERENCES } from '../bridge/security.ts';
+
+const rendererIndex = join(import.meta.dirname, '../renderer/index.html');
+const rendererUrl = pathToFileURL(rendererIndex).href;
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  const userData = app.getPath('userData');
+  const log = pino({ level: 'info' });
+  // Embedded default: the service on 127.0.0.1 with its own SQLite; the coin configuration screen
+  // (remote URL + API key kept with safeStorage) is not built yet.
+  const service = await createService({ listen: { host: '127.0.0.1', port: 0 }, database: { sqlite: join(userData, 'service.sqlite') }, auth: { required: false }, coins: {} }, { logger: log });
+  const serviceUrl = await service.listen();
+  const store = openStore(join(userData, 'desk.sqlite'));
+  const handlers = createHandlers({ store, api: new ApiClient({ baseUrl: serviceUrl }), actor: 'treasurer', service: { mode: 'embedded', url: serviceUrl } });
+
+  for (const channel of CHANNELS) {
+    ipcMain.handle(ipcName(channel), (event, input: unknown) => {
+      // Only our own page may call the bridge, never a frame or a page navigated elsewhere.
+      if (!event.senderFrame || !isTrustedRendererUrl(event.senderFrame.url, rendererUrl)) {
+        return { ok: false, error: { code: 'forbidden', message: 'untrusted sender' } };
+      }
+      return dispatch(handlers, channel, input, (err) => log.error({ err }, 'bridge error'));
+    });
+  }
+
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
+  });
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+
+  const win = new BrowserWindow({
+    width: 1280,
+    height: 860,
+    title: 'Countersign',
+    show: false,
+    webPreferences: { ...WEB_PREFERENCES, preload: join(import.meta.dirname, '../preload/preload.cjs') },
+  });
+  win.webContents.on('will-navigate', (event, url) => {
+    if (!isTrustedRendererUrl(url, rendererUrl)) event.preventDefault();
+  });
+  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    // Links to documentation open in the user's browser; the app itself never opens windows.
+    if (url.startsWith('https://')) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  win.once('ready-to-show', () => win.show());
+  await win.loadURL(rendererUrl);
+
+  app.on('window-all-closed', () => {
+    store.close();
+    void service.close().finally(() => app.quit());
+  });
+}
+
+start().catch((err: unknown) => {
+  process.stderr.write(`countersign failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  app.exit(1);
+});

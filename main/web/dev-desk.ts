@@ -1,0 +1,84 @@
+// A whole desk for development and the e2e test: litecoind -regtest (scripts/dev-chain), the
+// service embedded through createService(), the desk's SQLite store, the bridge, and the web-mode
+// server. `npm run web` and e2e/ start exactly this.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { ApiClient } from '../../shared/api/client.ts';
+import { fundedNode, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
+import { createService } from '../../service/service.ts';
+import { openStore, type CoordinatorStore } from '../core/store/store.ts';
+import { createHandlers } from '../bridge/handlers.ts';
+import { startWebServer, type WebServer } from './server.ts';
+
+export interface DevDesk {
+  node: RegtestNode;
+  api: ApiClient;
+  store: CoordinatorStore;
+  web: WebServer;
+  dir: string;
+  /** Waits until the service has indexed the node's tip and mempool. */
+  synced(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export interface DevDeskOptions {
+  rendererDir: string;
+  port?: number;
+  usdRate?: number;
+  log?: (line: string) => void;
+}
+
+export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-web-'));
+  const node = await fundedNode({ datadir: join(dir, 'chain') });
+  const cleanups: (() => Promise<void> | void)[] = [() => node.stop(), () => rmSync(dir, { recursive: true, force: true })];
+  const dispose = async () => {
+    for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => undefined);
+  };
+  try {
+    const service = await createService(
+      {
+        listen: { host: '127.0.0.1', port: 0 },
+        database: { sqlite: join(dir, 'service.sqlite') },
+        auth: { required: false },
+        coins: {
+          litecoin: {
+            network: 'regtest',
+            usdRate: options.usdRate ?? 80,
+            backend: { type: 'node-rpc', url: node.rpcConfig.url, username: node.rpcConfig.username, password: node.rpcConfig.password, pollIntervalMs: 250, fallbackFeePerKb: 10_000 },
+          },
+        },
+      },
+      { logger: pino({ level: 'silent' }) },
+    );
+    cleanups.splice(1, 0, () => service.close());
+    const serviceUrl = await service.listen();
+    const api = new ApiClient({ baseUrl: serviceUrl });
+    const store = openStore(join(dir, 'desk.sqlite'));
+    cleanups.splice(1, 0, () => store.close());
+    const handlers = createHandlers({ store, api, actor: 'treasurer', service: { mode: 'embedded', url: serviceUrl } });
+    const web = await startWebServer({
+      handlers,
+      rendererDir: options.rendererDir,
+      ...(options.port !== undefined ? { port: options.port } : {}),
+      report: (err) => options.log?.(`bridge error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
+    });
+    cleanups.splice(1, 0, () => web.close());
+    const synced = async () => {
+      for (let i = 0; i < 600; i++) {
+        const tip = await node.rpc.call<number>('getblockcount');
+        const mempool = await node.rpc.call<string[]>('getrawmempool');
+        const status = (await api.status()).coins.find((c) => c.coin === 'litecoin');
+        if (status && status.indexed_height === tip && status.mempool_txs === mempool.length) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('the service did not catch up with the node in 60 s');
+    };
+    return { node, api, store, web, dir, synced, dispose };
+  } catch (err) {
+    await dispose();
+    throw err;
+  }
+}

@@ -1,0 +1,106 @@
+// The shell: header with navigation and the service's status, and hash routes to the screens.
+import { useEffect, useState } from 'react';
+import { call } from './bridge.ts';
+import { CosignerMode } from './screens/CosignerMode.tsx';
+import { NewWallet } from './screens/NewWallet.tsx';
+import { PaymentDetailScreen } from './screens/PaymentDetail.tsx';
+import { PaymentsList } from './screens/PaymentsList.tsx';
+import { ProposePayment } from './screens/ProposePayment.tsx';
+import { WalletDetailScreen } from './screens/WalletDetail.tsx';
+import { WalletsList } from './screens/WalletsList.tsx';
+import { useLoad } from './ui.tsx';
+
+export type Route =
+  | { screen: 'wallets' }
+  | { screen: 'new-wallet' }
+  | { screen: 'wallet'; id: string }
+  | { screen: 'propose'; walletId: string }
+  | { screen: 'payments' }
+  | { screen: 'payment'; id: string }
+  | { screen: 'cosigner' };
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const [a, b, c] = parts;
+  if (a === 'wallets' && b === 'new') return { screen: 'new-wallet' };
+  if (a === 'wallets' && b && c === 'pay') return { screen: 'propose', walletId: b };
+  if (a === 'wallets' && b) return { screen: 'wallet', id: b };
+  if (a === 'payments' && b) return { screen: 'payment', id: b };
+  if (a === 'payments') return { screen: 'payments' };
+  if (a === 'cosigner') return { screen: 'cosigner' };
+  return { screen: 'wallets' };
+}
+
+export const href = {
+  wallets: '#/wallets',
+  newWallet: '#/wallets/new',
+  wallet: (id: string) => `#/wallets/${encodeURIComponent(id)}`,
+  propose: (id: string) => `#/wallets/${encodeURIComponent(id)}/pay`,
+  payments: '#/payments',
+  payment: (id: string) => `#/payments/${encodeURIComponent(id)}`,
+  cosigner: '#/cosigner',
+};
+
+export const go = (to: string): void => {
+  window.location.hash = to;
+};
+
+function ServiceStatus() {
+  const status = useLoad(() => call('service.status', {}), [], 10_000);
+  const s = status.data;
+  const ok = s?.ok ?? false;
+  const text = status.error ?? (s ? (ok ? `Service ${s.mode === 'embedded' ? '(embedded)' : s.service_url}: connected` : `Service: ${s.message}`) : 'Service: checking…');
+  const tip = s?.coins.map((c) => `${c.coin} ${c.network}: block ${c.indexed_height ?? '—'} of ${c.tip_height ?? '—'}`).join('; ');
+  return (
+    <div className={`service ${ok ? 'service-ok' : 'service-bad'}`} role="status" title={tip} data-testid="service-status">
+      <span className="dot" aria-hidden="true" />
+      {text}
+    </div>
+  );
+}
+
+export function App() {
+  const [route, setRoute] = useState<Route>(() => parseRoute(window.location.hash));
+  useEffect(() => {
+    const onHash = () => setRoute(parseRoute(window.location.hash));
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  useEffect(() => {
+    document.getElementById('main')?.focus();
+  }, [route]);
+  const section = route.screen === 'payments' || route.screen === 'payment' ? 'payments' : route.screen === 'cosigner' ? 'cosigner' : 'wallets';
+  return (
+    <div className="app">
+      <a className="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
+        Skip to content
+      </a>
+      <header className="topbar">
+        <div className="brand">
+          <span className="logo" aria-hidden="true">◆</span> Countersign
+        </div>
+        <nav aria-label="Main">
+          <a href={href.wallets} aria-current={section === 'wallets' ? 'page' : undefined}>
+            Wallets
+          </a>
+          <a href={href.payments} aria-current={section === 'payments' ? 'page' : undefined}>
+            Payments
+          </a>
+          <a href={href.cosigner} aria-current={section === 'cosigner' ? 'page' : undefined}>
+            Co-signer mode
+          </a>
+        </nav>
+        <ServiceStatus />
+      </header>
+      <main id="main" tabIndex={-1}>
+        {route.screen === 'wallets' && <WalletsList />}
+        {route.screen === 'new-wallet' && <NewWallet />}
+        {route.screen === 'wallet' && <WalletDetailScreen id={route.id} />}
+        {route.screen === 'propose' && <ProposePayment walletId={route.walletId} />}
+        {route.screen === 'payments' && <PaymentsList />}
+        {route.screen === 'payment' && <PaymentDetailScreen id={route.id} />}
+        {route.screen === 'cosigner' && <CosignerMode />}
+      </main>
+    </div>
+  );
+}

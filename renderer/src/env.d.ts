@@ -1,0 +1,2 @@
+// Vite bundles CSS imported for its side effect.
+declare module '*.css';

@@ -1,0 +1,133 @@
+import { useState, type FormEvent } from 'react';
+import type { OpenedRequestView, SignedFile } from '../../../main/bridge/contract.ts';
+import { call } from '../bridge.ts';
+import { when } from '../format.ts';
+import { Alert, Amount, Card, FileDrop, download, message, type PickedFile } from '../ui.tsx';
+
+const PURPOSE: Record<string, string> = { payment: 'Payment', operator_fee: 'Operator fee', change: 'Change (back to the wallet)' };
+
+export function CosignerMode() {
+  const [file, setFile] = useState<PickedFile | null>(null);
+  const [opened, setOpened] = useState<OpenedRequestView | null>(null);
+  const [xprv, setXprv] = useState('');
+  const [signed, setSigned] = useState<SignedFile | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const open = async (files: PickedFile[]) => {
+    const f = files[0]!;
+    setError(null);
+    setSigned(null);
+    setOpened(null);
+    setFile(f);
+    try {
+      setOpened(await call('cosigner.open', { text: f.text }));
+    } catch (err) {
+      setError(`${f.name}: ${message(err)}`);
+    }
+  };
+  const sign = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!file) return;
+    setError(null);
+    setBusy(true);
+    try {
+      const s = await call('cosigner.sign', { text: file.text, xprv });
+      setSigned(s);
+      download(s.file_name, s.text);
+    } catch (err) {
+      setError(message(err));
+    } finally {
+      // The key is used for one call and forgotten, also on failure.
+      setXprv('');
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Co-signer mode</h1>
+          <p className="muted">
+            Open a signing request you were sent, check what it pays, and sign it with your extended private key. The request is verified offline: the transaction is decoded and every address and hash re-derived from
+            the wallet's xpubs. Your key is used in memory for this one signature and never stored.
+          </p>
+        </div>
+      </div>
+      <Card title="1. Open the signing request">
+        <FileDrop label="Choose a signing-request file" hint="or drop it here" multiple={false} onFiles={(f) => void open(f)} testId="request-file" />
+        {file && !opened && !error && <p className="muted">Checking {file.name}…</p>}
+      </Card>
+      {error && <Alert>{error}</Alert>}
+      {opened && (
+        <>
+          <Card title={`2. Check what it pays (wallet "${opened.wallet_name}", ${opened.m} of ${opened.cosigners.length})`}>
+            <Alert kind="success">Verified offline: the transaction matches the request, its inputs are the wallet's, and the change returns to the wallet.</Alert>
+            <table data-testid="request-outputs">
+              <tbody>
+                {opened.outputs.map((o, i) => (
+                  <tr key={i}>
+                    <th scope="row">
+                      {PURPOSE[o.purpose]}
+                      <div className="mono small muted address-cell">{o.address}</div>
+                    </th>
+                    <td className="num">
+                      <Amount units={o.amount} unit={opened.unit} />
+                    </td>
+                  </tr>
+                ))}
+                <tr>
+                  <th scope="row">Miners' fee</th>
+                  <td className="num">
+                    <Amount units={opened.miners_fee} unit={opened.unit} />
+                  </td>
+                </tr>
+                <tr className="total-row">
+                  <th scope="row">
+                    Spending
+                    <div className="muted small address-cell">
+                      {opened.inputs.length} input{opened.inputs.length === 1 ? '' : 's'} of the wallet
+                    </div>
+                  </th>
+                  <td className="num">
+                    <Amount units={opened.total_input_value} unit={opened.unit} />
+                  </td>
+                </tr>
+              </tbody>
+            </table>
+            <dl className="facts">
+              <dt>Co-signers</dt>
+              <dd>{opened.cosigners.join(', ')}</dd>
+              <dt>Requested</dt>
+              <dd>{when(opened.created_at)}</dd>
+              <dt>Payment hash</dt>
+              <dd className="mono small">{opened.payment_hash}</dd>
+            </dl>
+          </Card>
+          <Card title="3. Sign">
+            <form onSubmit={(e) => void sign(e)}>
+              <label>
+                Your extended private key (xprv), or the master key above your xpub
+                <input type="password" value={xprv} onChange={(e) => setXprv(e.target.value)} autoComplete="off" spellCheck={false} required className="mono" data-testid="xprv" />
+              </label>
+              <div className="form-actions">
+                <button type="submit" className="primary" disabled={busy} data-testid="sign">
+                  {busy ? 'Signing…' : 'Sign and save signature file'}
+                </button>
+              </div>
+            </form>
+            {signed && (
+              <Alert kind="success">
+                Signed as {signed.signer}. Saved <span className="mono">{signed.file_name}</span>: send it back to the treasurer.{' '}
+                <button type="button" className="link" onClick={() => download(signed.file_name, signed.text)}>
+                  Save again
+                </button>
+              </Alert>
+            )}
+          </Card>
+        </>
+      )}
+    </>
+  );
+}

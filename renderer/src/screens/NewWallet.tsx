@@ -1,0 +1,143 @@
+import { useState, type FormEvent } from 'react';
+import { go, href } from '../App.tsx';
+import { call } from '../bridge.ts';
+import { Alert, Card, message } from '../ui.tsx';
+
+interface Row {
+  name: string;
+  xpub: string;
+  fingerprint: string;
+  path: string;
+}
+
+const emptyRow = (): Row => ({ name: '', xpub: '', fingerprint: '', path: '' });
+const COINS = ['litecoin', 'bitcoin', 'testnet3', 'dash', 'bitcoin_cash', 'bitcoin_gold', 'zcash', 'zclassic', 'bitcoin_private'] as const;
+const NETWORKS = ['regtest', 'testnet', 'mainnet'] as const;
+
+export function NewWallet() {
+  const [name, setName] = useState('');
+  const [coin, setCoin] = useState<(typeof COINS)[number]>('litecoin');
+  const [network, setNetwork] = useState<(typeof NETWORKS)[number]>('regtest');
+  const [m, setM] = useState(2);
+  const [rows, setRows] = useState<Row[]>([emptyRow(), emptyRow(), emptyRow()]);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const set = (i: number, patch: Partial<Row>) => setRows((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      const w = await call('wallets.create', {
+        name,
+        coin,
+        network,
+        m,
+        cosigners: rows.map((r) => ({
+          name: r.name,
+          xpub: r.xpub,
+          ...(r.fingerprint.trim() ? { fingerprint: r.fingerprint.trim().toLowerCase() } : {}),
+          ...(r.path.trim() ? { derivation_path: r.path.trim() } : {}),
+        })),
+      });
+      go(href.wallet(w.id));
+    } catch (err) {
+      setError(message(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={(e) => void submit(e)} aria-describedby="new-wallet-help">
+      <div className="page-head">
+        <div>
+          <a className="back" href={href.wallets}>
+            ← Wallets
+          </a>
+          <h1>New multi-signature wallet</h1>
+          <p className="muted" id="new-wallet-help">
+            Each co-signer gives you an extended public key (xpub). The desk derives every address from them and checks each one with the service before anything is stored.
+          </p>
+        </div>
+      </div>
+      <Card title="Wallet">
+        <div className="grid-3">
+          <label>
+            Name
+            <input value={name} onChange={(e) => setName(e.target.value)} required placeholder="Operating treasury" data-testid="wallet-name" />
+          </label>
+          <label>
+            Coin
+            <select value={coin} onChange={(e) => setCoin(e.target.value as (typeof COINS)[number])}>
+              {COINS.map((c) => (
+                <option key={c}>{c}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Network
+            <select value={network} onChange={(e) => setNetwork(e.target.value as (typeof NETWORKS)[number])}>
+              {NETWORKS.map((n) => (
+                <option key={n}>{n}</option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <label className="inline">
+          Signatures required
+          <input type="number" min={1} max={rows.length} value={m} onChange={(e) => setM(Number(e.target.value))} className="narrow" data-testid="wallet-m" />
+          <span className="muted">
+            of {rows.length} co-signers ({m}-of-{rows.length})
+          </span>
+        </label>
+      </Card>
+      <Card
+        title={`Co-signers (${rows.length})`}
+        actions={
+          <button type="button" onClick={() => setRows((rs) => [...rs, emptyRow()])} disabled={rows.length >= 15}>
+            Add co-signer
+          </button>
+        }
+      >
+        <ol className="cosigner-rows">
+          {rows.map((r, i) => (
+            <li key={i} className="cosigner-row">
+              <div className="grid-cosigner">
+                <label>
+                  Name
+                  <input value={r.name} onChange={(e) => set(i, { name: e.target.value })} required data-testid={`cosigner-name-${i}`} />
+                </label>
+                <label>
+                  Extended public key (xpub)
+                  <input value={r.xpub} onChange={(e) => set(i, { xpub: e.target.value })} required spellCheck={false} className="mono" data-testid={`cosigner-xpub-${i}`} />
+                </label>
+                <label>
+                  Fingerprint
+                  <input value={r.fingerprint} onChange={(e) => set(i, { fingerprint: e.target.value })} placeholder="optional: d34db33f" className="mono" />
+                </label>
+                <label>
+                  Path
+                  <input value={r.path} onChange={(e) => set(i, { path: e.target.value })} placeholder="optional: m/45'/0'" className="mono" data-testid={`cosigner-path-${i}`} />
+                </label>
+              </div>
+              <button type="button" className="link danger" onClick={() => setRows((rs) => rs.filter((_, j) => j !== i))} disabled={rows.length <= 1} aria-label={`Remove co-signer ${i + 1}`}>
+                Remove
+              </button>
+            </li>
+          ))}
+        </ol>
+      </Card>
+      {error && <Alert>{error}</Alert>}
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={busy} data-testid="create-wallet">
+          {busy ? 'Checking addresses with the service…' : `Create ${m}-of-${rows.length} wallet`}
+        </button>
+        <a className="button" href={href.wallets}>
+          Cancel
+        </a>
+      </div>
+    </form>
+  );
+}

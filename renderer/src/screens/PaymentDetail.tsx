@@ -1,0 +1,214 @@
+import { useState } from 'react';
+import type { ImportResult, PaymentDetail } from '../../../main/bridge/contract.ts';
+import { href } from '../App.tsx';
+import { call } from '../bridge.ts';
+import { when } from '../format.ts';
+import { Alert, Amount, Card, FileDrop, Loading, StateBadge, download, message, useLoad, type PickedFile } from '../ui.tsx';
+
+const PURPOSE: Record<string, string> = { payment: 'Payment', operator_fee: 'Operator fee', change: 'Change (back to this wallet)' };
+
+function Signatures({ p }: { p: PaymentDetail }) {
+  return (
+    <Card title={`Signatures: ${p.signed} of ${p.required} required`}>
+      <ul className="signers" aria-label="Co-signers">
+        {p.cosigners.map((c) => (
+          <li key={c.name} className={c.signed ? 'signed' : 'unsigned'} data-testid="signer">
+            <span aria-hidden="true">{c.signed ? '✓' : '○'}</span> {c.name} <span className="muted small">{c.signed ? 'signed' : 'not yet'}</span>
+          </li>
+        ))}
+      </ul>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Input</th>
+            <th scope="col" className="num">
+              Amount
+            </th>
+            <th scope="col">Signed</th>
+            <th scope="col">By</th>
+          </tr>
+        </thead>
+        <tbody>
+          {p.inputs.map((i) => (
+            <tr key={i.input_index}>
+              <td>#{i.input_index}</td>
+              <td className="num">
+                <Amount units={i.amount} unit={p.unit} />
+              </td>
+              <td>
+                <progress max={i.required} value={Math.min(i.signed, i.required)} aria-label={`input ${i.input_index}: ${i.signed} of ${i.required}`} /> {i.signed} of {i.required}
+              </td>
+              <td>{i.signers.join(', ') || '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Card>
+  );
+}
+
+function ImportResults({ results }: { results: ImportResult[] }) {
+  return (
+    <ul className="results" aria-live="polite" data-testid="import-results">
+      {results.map((r, i) => (
+        <li key={i} className={`result result-${r.status}`}>
+          <strong>{r.status === 'imported' ? 'Imported' : r.status === 'duplicate' ? 'Already imported' : `Refused (${r.refusal ?? 'error'})`}</strong> {r.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function PaymentDetailScreen({ id }: { id: string }) {
+  const payment = useLoad(() => call('payments.get', { payment_id: id }), [id], 3_000);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [results, setResults] = useState<ImportResult[] | null>(null);
+  const [cancelling, setCancelling] = useState(false);
+  const [reason, setReason] = useState('');
+  const p = payment.data;
+
+  const act = async (what: string, f: () => Promise<unknown>) => {
+    setError(null);
+    setBusy(what);
+    try {
+      await f();
+      payment.reload();
+    } catch (err) {
+      setError(message(err));
+      payment.reload();
+    } finally {
+      setBusy(null);
+    }
+  };
+  const exportRequest = () =>
+    act('export', async () => {
+      const f = await call('payments.exportRequest', { payment_id: id });
+      download(f.file_name, f.text);
+    });
+  const importFiles = (files: PickedFile[]) =>
+    act('import', async () => {
+      setResults(await call('payments.importSignatures', { files }));
+    });
+
+  if (payment.error && !p) return <Alert>{payment.error}</Alert>;
+  if (!p) return <Loading what="the payment" />;
+  const awaiting = p.state === 'awaiting_signatures';
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <a className="back" href={href.wallet(p.wallet_id)}>
+            ← {p.wallet_name}
+          </a>
+          <h1>
+            Payment of <Amount units={p.amount} unit={p.unit} />
+          </h1>
+          <p className="mono small muted">to {p.to}</p>
+        </div>
+        <StateBadge state={p.state} />
+      </div>
+      <div className={`explain explain-${p.state}`} role="status" data-testid="payment-state" data-state={p.state}>
+        {p.explanation}
+      </div>
+      {error && <Alert>{error}</Alert>}
+      <div className="grid-2">
+        <Card title="What it pays">
+          <table>
+            <tbody>
+              {p.outputs.map((o, i) => (
+                <tr key={i}>
+                  <th scope="row">
+                    {PURPOSE[o.purpose]}
+                    <div className="mono small muted address-cell">{o.address}</div>
+                  </th>
+                  <td className="num">
+                    <Amount units={o.amount} unit={p.unit} />
+                  </td>
+                </tr>
+              ))}
+              <tr>
+                <th scope="row">Miners' fee</th>
+                <td className="num">
+                  <Amount units={p.miners_fee} unit={p.unit} />
+                </td>
+              </tr>
+              <tr className="total-row">
+                <th scope="row">Inputs spent</th>
+                <td className="num">
+                  <Amount units={p.total_input_value} unit={p.unit} />
+                </td>
+              </tr>
+            </tbody>
+          </table>
+          <dl className="facts">
+            <dt>Proposed</dt>
+            <dd>{when(p.created_at)}</dd>
+            <dt>Payment hash</dt>
+            <dd className="mono small">{p.payment_hash}</dd>
+            {p.txid && (
+              <>
+                <dt>Transaction</dt>
+                <dd className="mono small" data-testid="txid">
+                  {p.txid}
+                </dd>
+              </>
+            )}
+          </dl>
+        </Card>
+        <Signatures p={p} />
+      </div>
+      {awaiting && (
+        <Card title="Collect signatures">
+          <ol className="steps">
+            <li>
+              <button type="button" onClick={() => void exportRequest()} disabled={busy !== null} data-testid="export-request">
+                Export signing request
+              </button>{' '}
+              <span className="muted">and give the file to the co-signers (they sign it in co-signer mode or on their own device).</span>
+            </li>
+            <li>
+              Import the signature files they send back, several at once if you like:
+              <FileDrop label="Choose signature files" hint="or drop them here" multiple onFiles={(f) => void importFiles(f)} testId="import-files" />
+            </li>
+          </ol>
+        </Card>
+      )}
+      {results && <ImportResults results={results} />}
+      <div className="form-actions">
+        {(p.state === 'ready' || awaiting) && (
+          <button type="button" className="primary" onClick={() => void act('submit', () => call('payments.submit', { payment_id: id }))} disabled={p.state !== 'ready' || busy !== null} data-testid="submit">
+            {busy === 'submit' ? 'Submitting…' : 'Submit payment'}
+          </button>
+        )}
+        {(awaiting || p.state === 'ready') && !cancelling && (
+          <button type="button" className="danger" onClick={() => setCancelling(true)}>
+            Cancel payment…
+          </button>
+        )}
+      </div>
+      {cancelling && (
+        <form
+          className="card"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void act('cancel', () => call('payments.cancel', { payment_id: id, reason })).then(() => setCancelling(false));
+          }}
+        >
+          <label>
+            Why is this payment cancelled? (kept in the audit log)
+            <input value={reason} onChange={(e) => setReason(e.target.value)} required autoFocus />
+          </label>
+          <div className="form-actions">
+            <button type="submit" className="danger">
+              Cancel the payment
+            </button>
+            <button type="button" onClick={() => setCancelling(false)}>
+              Keep it
+            </button>
+          </div>
+        </form>
+      )}
+    </>
+  );
+}

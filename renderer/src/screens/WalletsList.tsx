@@ -1,0 +1,60 @@
+import type { WalletSummary } from '../../../main/bridge/contract.ts';
+import { href } from '../App.tsx';
+import { call } from '../bridge.ts';
+import { usd } from '../format.ts';
+import { Alert, Amount, Loading, useLoad } from '../ui.tsx';
+
+function WalletCard({ wallet }: { wallet: WalletSummary }) {
+  const detail = useLoad(() => call('wallets.get', { wallet_id: wallet.id }), [wallet.id], 10_000);
+  return (
+    <li>
+      <a className="wallet-card" href={href.wallet(wallet.id)} data-testid="wallet-card">
+        <span className="wallet-name">{wallet.name}</span>
+        <span className="muted">
+          {wallet.m} of {wallet.n} · {wallet.coin} {wallet.network}
+        </span>
+        <span className="wallet-balance">
+          {detail.data ? <Amount units={detail.data.funds.balance} unit={wallet.unit} /> : detail.error ? <span className="muted">balance unavailable</span> : '…'}
+        </span>
+        {detail.data && <span className="muted">{usd(detail.data.funds.usd_balance)}</span>}
+        <span className="muted small">{wallet.cosigners.map((c) => c.name).join(', ')}</span>
+        {detail.data && detail.data.open_payments > 0 && <span className="pill">{detail.data.open_payments} open payment{detail.data.open_payments === 1 ? '' : 's'}</span>}
+      </a>
+    </li>
+  );
+}
+
+export function WalletsList() {
+  const wallets = useLoad(() => call('wallets.list', {}), []);
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Wallets</h1>
+          <p className="muted">Multi-signature wallets this desk coordinates. Funds move only when enough co-signers sign.</p>
+        </div>
+        <a className="button primary" href={href.newWallet}>
+          New wallet
+        </a>
+      </div>
+      {wallets.error && <Alert>{wallets.error}</Alert>}
+      {!wallets.data && !wallets.error && <Loading what="wallets" />}
+      {wallets.data?.length === 0 && (
+        <div className="empty">
+          <h2>No wallets yet</h2>
+          <p>Collect each co-signer's extended public key (xpub), then create an M-of-N wallet from them.</p>
+          <a className="button primary" href={href.newWallet}>
+            Create the first wallet
+          </a>
+        </div>
+      )}
+      {wallets.data && wallets.data.length > 0 && (
+        <ul className="wallet-grid">
+          {wallets.data.map((w) => (
+            <WalletCard key={w.id} wallet={w} />
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,147 @@
+// Small shared pieces of the screens: loading data with polling, alerts, state badges, files.
+import { useCallback, useEffect, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import type { PaymentState, Unit } from '../../main/bridge/contract.ts';
+import { amount } from './format.ts';
+
+export interface Loaded<T> {
+  data: T | null;
+  error: string | null;
+  reload: () => void;
+}
+
+/** Loads with `load`, again every `pollMs` (balances and confirmations change on their own). */
+export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[], pollMs = 0): Loaded<T> {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [tick, setTick] = useState(0);
+  const loadRef = useRef(load);
+  loadRef.current = load;
+  useEffect(() => {
+    let live = true;
+    loadRef.current().then(
+      (d) => {
+        if (!live) return;
+        setData(d);
+        setError(null);
+      },
+      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [...deps, tick]);
+  useEffect(() => {
+    if (!pollMs) return;
+    const t = setInterval(() => setTick((n) => n + 1), pollMs);
+    return () => clearInterval(t);
+  }, [pollMs]);
+  const reload = useCallback(() => setTick((n) => n + 1), []);
+  return { data, error, reload };
+}
+
+export function Alert({ kind = 'error', children }: { kind?: 'error' | 'info' | 'success'; children: ReactNode }) {
+  return (
+    <div className={`alert alert-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
+      {children}
+    </div>
+  );
+}
+
+const STATE_LABELS: Record<PaymentState, string> = {
+  awaiting_signatures: 'Awaiting signatures',
+  ready: 'Ready to submit',
+  broadcast: 'Broadcast',
+  confirmed: 'Confirmed',
+  cancelled: 'Cancelled',
+  failed: 'Failed',
+};
+
+export function StateBadge({ state }: { state: PaymentState }) {
+  return <span className={`badge badge-${state}`}>{STATE_LABELS[state]}</span>;
+}
+
+export function Amount({ units, unit, signed = false }: { units: bigint; unit: Unit; signed?: boolean }) {
+  const text = amount(units, unit);
+  return <span className={`amount${signed ? (units < 0n ? ' negative' : ' positive') : ''}`}>{signed && units > 0n ? `+${text}` : text}</span>;
+}
+
+export function Card({ title, actions, children, className }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
+  return (
+    <section className={`card ${className ?? ''}`}>
+      {(title || actions) && (
+        <header className="card-header">
+          {title && <h2>{title}</h2>}
+          {actions && <div className="card-actions">{actions}</div>}
+        </header>
+      )}
+      {children}
+    </section>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="muted" aria-live="polite">
+      Loading {what}…
+    </p>
+  );
+}
+
+/** Saves text as a file (the browser's download; Electron shows its save dialog). */
+export function download(fileName: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export interface PickedFile {
+  name: string;
+  text: string;
+}
+
+const readFiles = (files: FileList | null): Promise<PickedFile[]> => Promise.all([...(files ?? [])].map(async (f) => ({ name: f.name, text: await f.text() })));
+
+/** A file picker that is also a drop zone; keyboard users get the real <input type=file>. */
+export function FileDrop({ label, hint, multiple, onFiles, testId }: { label: string; hint: string; multiple: boolean; onFiles: (files: PickedFile[]) => void; testId: string }) {
+  const [over, setOver] = useState(false);
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setOver(false);
+    void readFiles(e.dataTransfer.files).then((f) => f.length && onFiles(f));
+  };
+  return (
+    <label
+      className={`drop ${over ? 'drop-over' : ''}`}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={onDrop}
+      data-testid={`${testId}-zone`}
+    >
+      <span className="drop-label">{label}</span>
+      <span className="muted">{hint}</span>
+      <input
+        type="file"
+        accept=".json,application/json"
+        multiple={multiple}
+        data-testid={testId}
+        onChange={(e) => {
+          const input = e.currentTarget;
+          void readFiles(input.files).then((f) => {
+            input.value = '';
+            if (f.length) onFiles(f);
+          });
+        }}
+      />
+    </label>
+  );
+}
+
+export const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
