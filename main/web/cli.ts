@@ -51,6 +51,7 @@ async function main(): Promise<void> {
 Countersign desk (web mode) on a litecoind regtest chain; a block is mined every ${values['mine-every']} s.
 
   Open  ${desk.web.openUrl}
+  The embedded service's v2 API (no key on 127.0.0.1):  ${desk.serviceUrl}
 
 ${lines.join('\n')}
 

@@ -15,6 +15,8 @@ import { startWebServer, type WebServer } from './server.ts';
 export interface DevDesk {
   node: RegtestNode;
   api: ApiClient;
+  /** The embedded service's v2 API (no key: it listens on 127.0.0.1 only). */
+  serviceUrl: string;
   store: CoordinatorStore;
   web: WebServer;
   dir: string;
@@ -76,7 +78,7 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
       }
       throw new Error('the service did not catch up with the node in 60 s');
     };
-    return { node, api, store, web, dir, synced, dispose };
+    return { node, api, serviceUrl, store, web, dir, synced, dispose };
   } catch (err) {
     await dispose();
     throw err;
