@@ -46,7 +46,7 @@ describe('dispatch', () => {
   });
 
   it('never echoes an xprv in a validation message', async () => {
-    const r = await dispatch(handlers, 'cosigner.sign', { text: 'x', xprv: 'tprv'.padEnd(300, 'z') });
+    const r = await dispatch(handlers, 'cosigner.sign', { text: 'x', secret: 'tprv'.padEnd(500, 'z') });
     expect(r.ok).toBe(false);
     expect(JSON.stringify(r)).not.toContain('tprvzzz');
   });

@@ -55,8 +55,13 @@ export const inputs = {
   'payments.submit': z.object({ payment_id: id }),
   'payments.cancel': z.object({ payment_id: id, reason: z.string().trim().min(1, 'say why the payment is cancelled').max(500) }),
   'cosigner.open': z.object({ text: PickedFile.shape.text }),
-  // The xprv is used for this one call and dropped: it is never stored, logged or echoed.
-  'cosigner.sign': z.object({ text: PickedFile.shape.text, xprv: z.string().trim().min(1, 'type the extended private key').max(200) }),
+  // The key (an xprv or a BIP39 mnemonic) is used for this one call and dropped: it is never
+  // stored, logged or echoed.
+  'cosigner.sign': z.object({
+    text: PickedFile.shape.text,
+    secret: z.string().trim().min(1, 'type the extended private key or the recovery words').max(400),
+    passphrase: z.string().max(200).optional(),
+  }),
 } satisfies Record<Channel, z.ZodType>;
 
 // ---- answers -----------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import QRCode from 'qrcode';
 import type { ApiClient } from '../../shared/api/client.ts';
 import type { HistoryTx } from '../../shared/api/schemas.ts';
 import { addressToScript, bytesToHex, decodeTx, scriptToAddress } from '../../shared/coins/index.ts';
-import { signRequest } from '../core/cosigner.ts';
+import { signRequest, softwareKeyFrom } from '../core/cosigner.ts';
 import { openSigningRequest, writeSigningRequest } from '../core/files/signing-request.ts';
 import { importSignatureFiles } from '../core/imports.ts';
 import { cancelPayment, paymentHash, progress, proposePayment, refreshConfirmations, requirePayment, submitPayment } from '../core/payments.ts';
@@ -258,8 +258,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       };
     },
 
-    'cosigner.sign': async ({ text, xprv }) => {
-      const signed = signRequest(text, { xprv });
+    'cosigner.sign': async ({ text, secret, passphrase }) => {
+      const signed = signRequest(text, softwareKeyFrom(secret, passphrase));
       const id = signed.opened.request.request_id;
       return { file_name: `signature-${fileSafe(signed.signer)}-${id.slice(0, 8)}.json`, text: signed.file, signer: signed.signer };
     },

@@ -2,16 +2,26 @@
 // memory for the call (never stored), and write the signature file.
 import { BIP32Factory, type BIP32Interface } from 'bip32';
 import * as ecc from 'tiny-secp256k1';
+import { mnemonicToSeedSync, validateMnemonic, wordlists } from 'bip39';
 import { bytesToHex, equalBytes, parseXpub, signDer, type ChainParams } from '../../shared/coins/index.ts';
 import { CoordinatorError } from './errors.ts';
 import { openSigningRequest, type OpenedRequest } from './files/signing-request.ts';
 import { SIGNATURE_FORMAT, type SignatureFileV1 } from './files/schemas.ts';
 
 const bip32 = BIP32Factory(ecc);
+const wordlist = wordlists.english!;
 
-export interface SoftwareKey {
-  /** An extended private key of the coin/network (or the master key above the co-signer's xpub). */
-  xprv: string;
+/**
+ * A co-signer's software key: an extended private key of the coin/network (the co-signer's own,
+ * or the master key above it), or a BIP39 mnemonic (with its optional passphrase) whose master key
+ * is above it. Used for one call and dropped.
+ */
+export type SoftwareKey = { xprv: string } | { mnemonic: string; passphrase?: string };
+
+/** One field in the UI takes either: words separated by spaces are a mnemonic. */
+export function softwareKeyFrom(secret: string, passphrase = ''): SoftwareKey {
+  const text = secret.trim();
+  return /\s/.test(text) ? { mnemonic: text.toLowerCase().split(/\s+/).join(' '), passphrase } : { xprv: text };
 }
 
 function bip32Network(params: ChainParams) {
@@ -25,19 +35,27 @@ function bip32Network(params: ChainParams) {
  * The node of `xprv` that is this wallet's co-signer `position`: the key itself, or derived along
  * the co-signer's recorded path from a master key.
  */
-function matchCosigner(opened: OpenedRequest, xprv: string): { node: BIP32Interface; position: number } {
-  const { params, request } = opened;
-  const accepted = params.xprvVersions.map((v) => ({ ...bip32Network(params), bip32: { public: params.xpubVersions[0]!, private: v } }));
-  let root: BIP32Interface | null = null;
-  for (const network of accepted) {
+function rootOf(params: ChainParams, key: SoftwareKey): BIP32Interface {
+  if ('mnemonic' in key) {
+    if (!validateMnemonic(key.mnemonic, wordlist)) {
+      throw new CoordinatorError('bad_key', 'the words given are not a valid BIP39 mnemonic (a word is misspelled, missing, or out of order)');
+    }
+    return bip32.fromSeed(mnemonicToSeedSync(key.mnemonic, key.passphrase ?? ''), bip32Network(params));
+  }
+  for (const v of params.xprvVersions) {
     try {
-      root = bip32.fromBase58(xprv.trim(), network);
-      break;
+      const root = bip32.fromBase58(key.xprv.trim(), { ...bip32Network(params), bip32: { public: params.xpubVersions[0]!, private: v } });
+      if (!root.isNeutered()) return root;
     } catch {
       // try the next accepted version
     }
   }
-  if (!root || root.isNeutered()) throw new CoordinatorError('bad_key', `the key given is not an extended private key of ${params.coin} ${params.network}`);
+  throw new CoordinatorError('bad_key', `the key given is not an extended private key of ${params.coin} ${params.network}`);
+}
+
+function matchCosigner(opened: OpenedRequest, key: SoftwareKey): { node: BIP32Interface; position: number } {
+  const { params, request } = opened;
+  const root = rootOf(params, key);
   for (const [position, c] of request.wallet.cosigners.entries()) {
     const want = parseXpub(params, c.xpub).publicKey;
     if (equalBytes(root.publicKey, want)) return { node: root, position };
@@ -56,7 +74,7 @@ function matchCosigner(opened: OpenedRequest, xprv: string): { node: BIP32Interf
 /** Signs every input of a verified request with the co-signer's key; returns the signature file text. */
 export function signRequest(requestText: string, key: SoftwareKey, now: Date = new Date()): { file: string; opened: OpenedRequest; signer: string } {
   const opened = openSigningRequest(requestText);
-  const { node, position } = matchCosigner(opened, key.xprv);
+  const { node, position } = matchCosigner(opened, key);
   const cosigner = opened.request.wallet.cosigners[position]!;
   const signatures = opened.verified.inputs.map((input) => {
     const child = node.derivePath(input.path);

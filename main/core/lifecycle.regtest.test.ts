@@ -98,7 +98,10 @@ describe('a payment from proposal to confirmation', () => {
     ]);
     const a = signRequest(request, { xprv: alice.masterXprv }); // master key: derives the account itself
     const b = signRequest(request, { xprv: bob.accountXprv });
-    const c = signRequest(request, { xprv: carol.accountXprv });
+    const c = signRequest(request, { mnemonic: carol.mnemonic }); // recovery words: master, then the account
+    const misspelled = carol.mnemonic.split(' ').map((w, i) => (i === 3 ? `${w}x` : w)).join(' ');
+    expect(() => signRequest(request, { mnemonic: misspelled })).toThrow(/not a valid BIP39 mnemonic/);
+    expect(() => signRequest(request, { mnemonic: carol.mnemonic, passphrase: 'wrong' })).toThrow(/not one of the wallet's co-signers/);
 
     // Submitting early is refused.
     await expect(submitPayment(deps, p.id)).rejects.toThrow(/signatures are missing/);

@@ -32,7 +32,7 @@ async function main(): Promise<void> {
     await desk.node.fundScript(addressToScript(chainParams('litecoin', 'regtest'), address.address), 10n * COIN);
     await desk.node.mine(1);
     lines.push('  Example 2-of-3 wallet "Example treasury", funded with 10 LTC (regtest). Co-signer keys to type in co-signer mode:');
-    for (const c of cosigners) lines.push(`    ${c.name.padEnd(6)} ${c.accountXprv}`);
+    for (const c of cosigners) lines.push(`    ${c.name.padEnd(6)} ${c.accountXprv}\n           or the words: ${c.mnemonic}`);
     lines.push(`  Pay to (a node address):  ${await desk.node.newAddress('legacy')}`);
   }
   const miner = setInterval(() => void desk.node.mine(1).catch(() => undefined), Number(values['mine-every']) * 1000);

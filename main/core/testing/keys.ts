@@ -2,6 +2,7 @@
 // hardened path (what a device would export), and the xprvs a software co-signer would type in.
 import { BIP32Factory } from 'bip32';
 import * as ecc from 'tiny-secp256k1';
+import { entropyToMnemonic, mnemonicToSeedSync } from 'bip39';
 import { chainParams, sha256, type ChainParams } from '../../../shared/coins/index.ts';
 
 const bip32 = BIP32Factory(ecc);
@@ -14,6 +15,8 @@ export interface TestCosigner {
   derivationPath: string;
   /** The master xprv (signing derives the account along derivationPath). */
   masterXprv: string;
+  /** BIP39 recovery words of the master key (no passphrase). */
+  mnemonic: string;
   accountXprv: string;
 }
 
@@ -26,7 +29,8 @@ export function testCosigner(name: string, params: ChainParams = chainParams('li
     scriptHash: params.p2shVersion[0]!,
     wif: params.wifVersion,
   };
-  const root = bip32.fromSeed(sha256(new TextEncoder().encode(`countersign core ${name}`)), network);
+  const mnemonic = entropyToMnemonic(Buffer.from(sha256(new TextEncoder().encode(`countersign core ${name}`)).subarray(0, 16)));
+  const root = bip32.fromSeed(mnemonicToSeedSync(mnemonic), network);
   const account = root.derivePath(ACCOUNT_PATH);
   return {
     name,
@@ -34,6 +38,7 @@ export function testCosigner(name: string, params: ChainParams = chainParams('li
     fingerprint: Buffer.from(root.fingerprint).toString('hex'),
     derivationPath: ACCOUNT_PATH,
     masterXprv: root.toBase58(),
+    mnemonic,
     accountXprv: account.toBase58(),
   };
 }

@@ -9,7 +9,8 @@ const PURPOSE: Record<string, string> = { payment: 'Payment', operator_fee: 'Ope
 export function CosignerMode() {
   const [file, setFile] = useState<PickedFile | null>(null);
   const [opened, setOpened] = useState<OpenedRequestView | null>(null);
-  const [xprv, setXprv] = useState('');
+  const [secret, setSecret] = useState('');
+  const [passphrase, setPassphrase] = useState('');
   const [signed, setSigned] = useState<SignedFile | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -32,14 +33,15 @@ export function CosignerMode() {
     setError(null);
     setBusy(true);
     try {
-      const s = await call('cosigner.sign', { text: file.text, xprv });
+      const s = await call('cosigner.sign', { text: file.text, secret, ...(passphrase ? { passphrase } : {}) });
       setSigned(s);
       download(s.file_name, s.text);
     } catch (err) {
       setError(message(err));
     } finally {
       // The key is used for one call and forgotten, also on failure.
-      setXprv('');
+      setSecret('');
+      setPassphrase('');
       setBusy(false);
     }
   };
@@ -50,7 +52,7 @@ export function CosignerMode() {
         <div>
           <h1>Co-signer mode</h1>
           <p className="muted">
-            Open a signing request you were sent, check what it pays, and sign it with your extended private key. The request is verified offline: the transaction is decoded and every address and hash re-derived from
+            Open a signing request you were sent, check what it pays, and sign it with your extended private key or your recovery words. The request is verified offline: the transaction is decoded and every address and hash re-derived from
             the wallet's xpubs. Your key is used in memory for this one signature and never stored.
           </p>
         </div>
@@ -108,8 +110,12 @@ export function CosignerMode() {
           <Card title="3. Sign">
             <form onSubmit={(e) => void sign(e)}>
               <label>
-                Your extended private key (xprv), or the master key above your xpub
-                <input type="password" value={xprv} onChange={(e) => setXprv(e.target.value)} autoComplete="off" spellCheck={false} required className="mono" data-testid="xprv" />
+                Your extended private key (xprv, or the master key above your xpub), or your recovery words (BIP39)
+                <input type="password" value={secret} onChange={(e) => setSecret(e.target.value)} autoComplete="off" spellCheck={false} required className="mono" data-testid="xprv" />
+              </label>
+              <label>
+                Passphrase of the recovery words (only if you set one)
+                <input type="password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoComplete="off" spellCheck={false} data-testid="passphrase" />
               </label>
               <div className="form-actions">
                 <button type="submit" className="primary" disabled={busy} data-testid="sign">
