@@ -148,4 +148,23 @@ describe('the treasurer and two co-signers, in Chromium', () => {
     await page.getByTestId('wallet-card').waitFor();
     await shot('14-wallets');
   }, 300_000);
+
+  it('shows the embedded service in Settings and refuses a remote one that does not answer', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await expect.poll(() => page.getByTestId('service-mode').getAttribute('data-mode')).toBe('embedded');
+    expect(await page.getByTestId('current-service').textContent()).toContain(desk.serviceUrl);
+    await expect.poll(() => page.getByTestId('settings-status').textContent()).toMatch(/^connected; litecoin regtest at block \d+/);
+    expect(await page.getByTestId('key-storage-current').textContent()).toMatch(/web mode keeps the API key in the memory.*gone when the desk stops/);
+    await shot('15-settings');
+
+    // A remote address that does not answer is refused, the key field is emptied, nothing changes.
+    await page.getByTestId('mode-remote').check();
+    await page.getByTestId('remote-url').fill('http://127.0.0.1:9');
+    await page.getByTestId('remote-key').fill('cs_typed_once');
+    await page.getByTestId('save-service').click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/did not answer.*the connection was not changed/);
+    expect(await page.getByTestId('remote-key').inputValue()).toBe('');
+    expect(await page.getByTestId('service-mode').getAttribute('data-mode')).toBe('embedded');
+    await shot('16-settings-refused');
+  }, 60_000);
 });

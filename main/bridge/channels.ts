@@ -2,6 +2,8 @@
 // bundles this file alone, and the IPC and HTTP transports refuse any name not listed here.
 export const CHANNELS = [
   'service.status',
+  'settings.get',
+  'settings.setService',
   'wallets.list',
   'wallets.create',
   'wallets.get',

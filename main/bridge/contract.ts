@@ -19,6 +19,22 @@ const PickedFile = z.object({ name: z.string().min(1).max(255), text: z.string()
 
 export const inputs = {
   'service.status': none,
+  'settings.get': none,
+  // The key is tested, stored in the SecretStore and never sent back, logged or echoed.
+  'settings.setService': z.discriminatedUnion('mode', [
+    z.object({ mode: z.literal('embedded') }).strict(),
+    z
+      .object({
+        mode: z.literal('remote'),
+        base_url: z
+          .string()
+          .trim()
+          .max(500)
+          .refine((s) => /^https?:\/\/[^\s]+$/i.test(s) && URL.canParse(s), 'the service address must be an http:// or https:// URL'),
+        api_key: z.string().trim().min(1, 'type the API key the service gave you').max(500),
+      })
+      .strict(),
+  ]),
   'wallets.list': none,
   'wallets.create': z.object({
     name: z.string().trim().min(1, 'the wallet needs a name').max(80),
@@ -79,6 +95,20 @@ export interface ServiceStatus {
   ok: boolean;
   message: string;
   coins: { coin: string; network: string; tip_height: number | null; indexed_height: number | null; lag: number | null; error: string | null }[];
+}
+
+export interface ServiceSettings {
+  mode: 'embedded' | 'remote';
+  /** The address the desk talks to now. */
+  service_url: string;
+  embedded_url: string;
+  /** The remote address last saved, even while embedded (to prefill the form). */
+  remote_url: string | null;
+  /** Whether a key is stored; the key itself never crosses the bridge. */
+  key_stored: boolean;
+  key_storage: { description: string; persistent: boolean; problem: string | null };
+  /** Why the saved remote connection was not restored at start, if it was not. */
+  notice: string | null;
 }
 
 export interface CosignerView {
@@ -224,6 +254,8 @@ export interface SignedFile extends ExportedFile {
 
 export interface Outputs {
   'service.status': ServiceStatus;
+  'settings.get': ServiceSettings;
+  'settings.setService': ServiceSettings;
   'wallets.list': WalletSummary[];
   'wallets.create': WalletSummary;
   'wallets.get': WalletDetail;

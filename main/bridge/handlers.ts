@@ -1,26 +1,26 @@
 // The bridge implemented once over main/core: each channel is a thin translation from core's rows
 // to the contract's views. Both transports (IPC, HTTP) call these through dispatch().
 import QRCode from 'qrcode';
-import type { ApiClient } from '../../shared/api/client.ts';
 import type { HistoryTx } from '../../shared/api/schemas.ts';
 import { addressToScript, bytesToHex, decodeTx, scriptToAddress } from '../../shared/coins/index.ts';
+import type { ServiceConnection } from '../core/connection.ts';
 import { signRequest, softwareKeyFrom } from '../core/cosigner.ts';
 import { openSigningRequest, writeSigningRequest } from '../core/files/signing-request.ts';
 import { importSignatureFiles } from '../core/imports.ts';
 import { cancelPayment, paymentHash, progress, proposePayment, refreshConfirmations, requirePayment, submitPayment } from '../core/payments.ts';
 import type { AddressRow, CoordinatorStore, PaymentRow, WalletRow } from '../core/store/store.ts';
 import { addressPath, createWallet, nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../core/wallets.ts';
-import type { HistoryEntry, OutputView, PaymentDetail, PaymentSummary, WalletSummary } from './contract.ts';
+import type { HistoryEntry, OutputView, ServiceSettings, PaymentDetail, PaymentSummary, WalletSummary } from './contract.ts';
 import type { Handlers } from './dispatch.ts';
 import { explainPayment } from './explain.ts';
 import { unitOf, uriScheme } from './units.ts';
 
 export interface BridgeDeps {
   store: CoordinatorStore;
-  api: ApiClient;
+  /** Embedded or remote: core and every handler talk through connection.api either way. */
+  connection: ServiceConnection;
   /** Who acts, for the audit log. */
   actor: string;
-  service: { mode: 'embedded' | 'remote'; url: string };
 }
 
 /** The service takes at most 200 addresses per request. */
@@ -34,8 +34,19 @@ function chunks<T>(items: readonly T[], size = MAX_ADDRESSES): T[][] {
 const fileSafe = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'wallet';
 
 export function createHandlers(deps: BridgeDeps): Handlers {
-  const core: CoreDeps = { store: deps.store, api: deps.api, actor: deps.actor };
-  const { store, api } = deps;
+  const { store, connection } = deps;
+  const api = connection.api;
+  const core: CoreDeps = { store, api, actor: deps.actor };
+
+  const settings = (): ServiceSettings => ({
+    mode: connection.mode,
+    service_url: connection.url,
+    embedded_url: connection.embeddedUrl,
+    remote_url: connection.remoteUrl,
+    key_stored: connection.keyStored,
+    key_storage: connection.keyStorage(),
+    notice: connection.notice,
+  });
 
   const summary = (w: WalletRow): WalletSummary => {
     const cosigners = store.cosigners(w.id);
@@ -106,19 +117,27 @@ export function createHandlers(deps: BridgeDeps): Handlers {
 
   return {
     'service.status': async () => {
+      const { mode, url } = connection;
       try {
         const status = await api.status();
         const behind = status.coins.filter((c) => c.error !== null || (c.lag ?? 0) > 2);
         return {
-          mode: deps.service.mode,
-          service_url: deps.service.url,
+          mode,
+          service_url: url,
           ok: behind.length === 0,
           message: behind.length === 0 ? 'connected; the index is up to date' : behind.map((c) => `${c.coin}: ${c.error ?? `${c.lag} blocks behind`}`).join('; '),
           coins: status.coins.map((c) => ({ coin: c.coin, network: c.network, tip_height: c.tip_height, indexed_height: c.indexed_height, lag: c.lag, error: c.error })),
         };
       } catch (err) {
-        return { mode: deps.service.mode, service_url: deps.service.url, ok: false, message: err instanceof Error ? err.message : String(err), coins: [] };
+        return { mode, service_url: url, ok: false, message: err instanceof Error ? err.message : String(err), coins: [] };
       }
+    },
+
+    'settings.get': async () => settings(),
+
+    'settings.setService': async (input) => {
+      await connection.switchTo(input.mode === 'embedded' ? { mode: 'embedded' } : { mode: 'remote', baseUrl: input.base_url, apiKey: input.api_key });
+      return settings();
     },
 
     'wallets.list': async () => store.wallets().map(summary),

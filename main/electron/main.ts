@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
 import pino from 'pino';
-import { ApiClient } from '../../shared/api/client.ts';
 import { createService } from '../../service/service.ts';
 import { CHANNELS, ipcName } from '../bridge/channels.ts';
 import { dispatch } from '../bridge/dispatch.ts';
 import { createHandlers } from '../bridge/handlers.ts';
+import { ServiceConnection } from '../core/connection.ts';
 import { openStore } from '../core/store/store.ts';
+import { SafeSecretStore } from './secret-store.ts';
 import { CSP, isTrustedRendererUrl, WEB_PREFERENCES } from '../bridge/security.ts';
 
 const rendererIndex = join(import.meta.dirname, '../renderer/index.html');
@@ -20,12 +21,15 @@ async function start(): Promise<void> {
   await app.whenReady();
   const userData = app.getPath('userData');
   const log = pino({ level: 'info' });
-  // Embedded default: the service on 127.0.0.1 with its own SQLite; the coin configuration screen
-  // (remote URL + API key kept with safeStorage) is not built yet.
+  // The embedded service always runs on 127.0.0.1 with its own SQLite; Settings may point the desk
+  // at a remote deployment instead (its key kept with safeStorage). Coins of the embedded service
+  // are not configurable yet.
   const service = await createService({ listen: { host: '127.0.0.1', port: 0 }, database: { sqlite: join(userData, 'service.sqlite') }, auth: { required: false }, coins: {} }, { logger: log });
   const serviceUrl = await service.listen();
   const store = openStore(join(userData, 'desk.sqlite'));
-  const handlers = createHandlers({ store, api: new ApiClient({ baseUrl: serviceUrl }), actor: 'treasurer', service: { mode: 'embedded', url: serviceUrl } });
+  const secrets = new SafeSecretStore(join(userData, 'service-api-key.bin'));
+  const connection = new ServiceConnection({ store, secrets, embeddedUrl: serviceUrl, actor: 'treasurer' });
+  const handlers = createHandlers({ store, connection, actor: 'treasurer' });
 
   for (const channel of CHANNELS) {
     ipcMain.handle(ipcName(channel), (event, input: unknown) => {

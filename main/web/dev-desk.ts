@@ -8,6 +8,8 @@ import pino from 'pino';
 import { ApiClient } from '../../shared/api/client.ts';
 import { fundedNode, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
 import { createService } from '../../service/service.ts';
+import { ServiceConnection } from '../core/connection.ts';
+import { MemorySecretStore } from '../core/secrets.ts';
 import { openStore, type CoordinatorStore } from '../core/store/store.ts';
 import { createHandlers } from '../bridge/handlers.ts';
 import { startWebServer, type WebServer } from './server.ts';
@@ -18,6 +20,8 @@ export interface DevDesk {
   /** The embedded service's v2 API (no key: it listens on 127.0.0.1 only). */
   serviceUrl: string;
   store: CoordinatorStore;
+  /** Which service the bridge talks to (Settings switches it). */
+  connection: ServiceConnection;
   web: WebServer;
   dir: string;
   /** Waits until the service has indexed the node's tip and mempool. */
@@ -60,7 +64,9 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
     const api = new ApiClient({ baseUrl: serviceUrl });
     const store = openStore(join(dir, 'desk.sqlite'));
     cleanups.splice(1, 0, () => store.close());
-    const handlers = createHandlers({ store, api, actor: 'treasurer', service: { mode: 'embedded', url: serviceUrl } });
+    // Web mode keeps a remote service's key in memory only (the Settings screen says so).
+    const connection = new ServiceConnection({ store, secrets: new MemorySecretStore(), embeddedUrl: serviceUrl, actor: 'treasurer' });
+    const handlers = createHandlers({ store, connection, actor: 'treasurer' });
     const web = await startWebServer({
       handlers,
       rendererDir: options.rendererDir,
@@ -78,7 +84,7 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
       }
       throw new Error('the service did not catch up with the node in 60 s');
     };
-    return { node, api, serviceUrl, store, web, dir, synced, dispose };
+    return { node, api, serviceUrl, store, connection, web, dir, synced, dispose };
   } catch (err) {
     await dispose();
     throw err;

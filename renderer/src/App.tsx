@@ -6,6 +6,7 @@ import { NewWallet } from './screens/NewWallet.tsx';
 import { PaymentDetailScreen } from './screens/PaymentDetail.tsx';
 import { PaymentsList } from './screens/PaymentsList.tsx';
 import { ProposePayment } from './screens/ProposePayment.tsx';
+import { SERVICE_CHANGED, Settings } from './screens/Settings.tsx';
 import { WalletDetailScreen } from './screens/WalletDetail.tsx';
 import { WalletsList } from './screens/WalletsList.tsx';
 import { useLoad } from './ui.tsx';
@@ -17,7 +18,8 @@ export type Route =
   | { screen: 'propose'; walletId: string }
   | { screen: 'payments' }
   | { screen: 'payment'; id: string }
-  | { screen: 'cosigner' };
+  | { screen: 'cosigner' }
+  | { screen: 'settings' };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -28,6 +30,7 @@ export function parseRoute(hash: string): Route {
   if (a === 'payments' && b) return { screen: 'payment', id: b };
   if (a === 'payments') return { screen: 'payments' };
   if (a === 'cosigner') return { screen: 'cosigner' };
+  if (a === 'settings') return { screen: 'settings' };
   return { screen: 'wallets' };
 }
 
@@ -39,6 +42,7 @@ export const href = {
   payments: '#/payments',
   payment: (id: string) => `#/payments/${encodeURIComponent(id)}`,
   cosigner: '#/cosigner',
+  settings: '#/settings',
 };
 
 export const go = (to: string): void => {
@@ -47,6 +51,11 @@ export const go = (to: string): void => {
 
 function ServiceStatus() {
   const status = useLoad(() => call('service.status', {}), [], 10_000);
+  const { reload } = status;
+  useEffect(() => {
+    window.addEventListener(SERVICE_CHANGED, reload);
+    return () => window.removeEventListener(SERVICE_CHANGED, reload);
+  }, [reload]);
   const s = status.data;
   const ok = s?.ok ?? false;
   const text = status.error ?? (s ? (ok ? `Service ${s.mode === 'embedded' ? '(embedded)' : s.service_url}: connected` : `Service: ${s.message}`) : 'Service: checking…');
@@ -69,7 +78,7 @@ export function App() {
   useEffect(() => {
     document.getElementById('main')?.focus();
   }, [route]);
-  const section = route.screen === 'payments' || route.screen === 'payment' ? 'payments' : route.screen === 'cosigner' ? 'cosigner' : 'wallets';
+  const section = route.screen === 'payments' || route.screen === 'payment' ? 'payments' : route.screen === 'cosigner' ? 'cosigner' : route.screen === 'settings' ? 'settings' : 'wallets';
   return (
     <div className="app">
       <a className="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
@@ -89,6 +98,9 @@ export function App() {
           <a href={href.cosigner} aria-current={section === 'cosigner' ? 'page' : undefined}>
             Co-signer mode
           </a>
+          <a href={href.settings} aria-current={section === 'settings' ? 'page' : undefined}>
+            Settings
+          </a>
         </nav>
         <ServiceStatus />
       </header>
@@ -100,6 +112,7 @@ export function App() {
         {route.screen === 'payments' && <PaymentsList />}
         {route.screen === 'payment' && <PaymentDetailScreen id={route.id} />}
         {route.screen === 'cosigner' && <CosignerMode />}
+        {route.screen === 'settings' && <Settings />}
       </main>
     </div>
   );

@@ -84,4 +84,12 @@ export const MIGRATIONS: readonly string[] = [
   -- Payments are never deleted (a cancelled or failed one stays, with its reason).
   CREATE TRIGGER payments_no_delete BEFORE DELETE ON payments BEGIN SELECT RAISE(ABORT, 'payments are never deleted'); END;
   `,
+  // 2: the desk's own settings (which service it talks to). Secrets never go here: the API key
+  // lives in a SecretStore (main/core/secrets.ts).
+  `
+  CREATE TABLE settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
 ];

@@ -297,6 +297,25 @@ export class CoordinatorStore {
     return rows.map((r) => ({ inputIndex: r.input_index, publicKey: bytes(r.public_key), signature: bytes(r.signature), source: r.source, createdAt: r.created_at }));
   }
 
+  // ---- settings ------------------------------------------------------------------------------
+
+  setting(key: string): string | null {
+    const r = this.db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
+    return r?.value ?? null;
+  }
+
+  /** Writes all values in one transaction; null removes a setting. */
+  setSettings(values: Readonly<Record<string, string | null>>): void {
+    this.transaction(() => {
+      const put = this.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+      const del = this.db.prepare('DELETE FROM settings WHERE key = ?');
+      for (const [k, v] of Object.entries(values)) {
+        if (v === null) del.run(k);
+        else put.run(k, v);
+      }
+    });
+  }
+
   // ---- audit -----------------------------------------------------------------------------------
 
   audit(actor: string, action: string, detail: string, source: string | null = null): void {

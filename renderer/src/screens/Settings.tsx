@@ -1,0 +1,135 @@
+// Settings: which service the desk talks to. A remote service is tested before it is saved, and
+// the API key field is emptied at once: the key never comes back from the desk.
+import { useState, type FormEvent } from 'react';
+import type { ServiceSettings } from '../../../main/bridge/contract.ts';
+import { call } from '../bridge.ts';
+import { Alert, Card, Loading, message, useLoad } from '../ui.tsx';
+
+/** Tells the header's status line to look again after a switch. */
+export const SERVICE_CHANGED = 'countersign:service-changed';
+
+function Current({ settings }: { settings: ServiceSettings }) {
+  const status = useLoad(() => call('service.status', {}), [settings.mode, settings.service_url], 10_000);
+  const s = status.data;
+  return (
+    <Card title="Current connection">
+      <dl className="facts" data-testid="current-service">
+        <dt>Service</dt>
+        <dd data-testid="service-mode" data-mode={settings.mode}>
+          {settings.mode === 'embedded' ? 'Embedded: started by this desk on 127.0.0.1' : 'Remote deployment'}
+        </dd>
+        <dt>Address</dt>
+        <dd className="mono">{settings.service_url}</dd>
+        <dt>API key</dt>
+        <dd data-testid="key-state">{settings.mode === 'embedded' ? 'none needed (the embedded service listens on this computer only)' : settings.key_stored ? 'a key is stored' : 'no key is stored'}</dd>
+        <dt>Key storage</dt>
+        <dd data-testid="key-storage-current">{settings.key_storage.problem ? `unavailable: ${settings.key_storage.problem}` : settings.key_storage.description}</dd>
+        <dt>Status</dt>
+        <dd data-testid="settings-status" className={s ? (s.ok ? 'status-ok' : 'status-bad') : ''}>
+          {status.error ?? (s ? (s.ok ? `connected; ${s.coins.length ? s.coins.map((c) => `${c.coin} ${c.network} at block ${c.indexed_height ?? '—'}`).join(', ') : 'no coins configured'}` : s.message) : 'checking…')}
+        </dd>
+      </dl>
+    </Card>
+  );
+}
+
+export function Settings() {
+  const loaded = useLoad(() => call('settings.get', {}), []);
+  const [saved, setSaved] = useState<ServiceSettings | null>(null);
+  const [mode, setMode] = useState<'embedded' | 'remote' | null>(null);
+  const [url, setUrl] = useState<string | null>(null);
+  const [key, setKey] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const settings = saved ?? loaded.data;
+  if (loaded.error) return <Alert>{loaded.error}</Alert>;
+  if (!settings) return <Loading what="the settings" />;
+  const chosen = mode ?? settings.mode;
+  const baseUrl = url ?? settings.remote_url ?? '';
+  const storage = settings.key_storage;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    setDone(null);
+    setBusy(true);
+    try {
+      const next = await call('settings.setService', chosen === 'embedded' ? { mode: 'embedded' } : { mode: 'remote', base_url: baseUrl, api_key: key });
+      setSaved(next);
+      setMode(null);
+      setDone(next.mode === 'embedded' ? 'The desk now uses the embedded service.' : `Connected to ${next.service_url}; the key is stored.`);
+      window.dispatchEvent(new Event(SERVICE_CHANGED));
+    } catch (err) {
+      setError(message(err));
+    } finally {
+      // The key leaves the page whatever happened: typed once, never shown again.
+      setKey('');
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Settings</h1>
+          <p className="muted">
+            The desk talks to a v2 Address &amp; Transaction API service: the one it starts on this computer (embedded), or a remote deployment with an API key. Payments and wallets stay in
+            this desk either way.
+          </p>
+        </div>
+      </div>
+      {settings.notice && <Alert kind="info">{settings.notice}</Alert>}
+      <Current settings={settings} />
+      <form onSubmit={(e) => void submit(e)}>
+        <Card title="Change the service">
+          <fieldset className="choices">
+            <legend className="sr-only">Service</legend>
+            <label className="inline">
+              <input type="radio" name="mode" value="embedded" checked={chosen === 'embedded'} onChange={() => setMode('embedded')} data-testid="mode-embedded" />
+              Embedded service on 127.0.0.1 (no key)
+            </label>
+            <label className="inline">
+              <input type="radio" name="mode" value="remote" checked={chosen === 'remote'} onChange={() => setMode('remote')} data-testid="mode-remote" />
+              Remote deployment
+            </label>
+          </fieldset>
+          {chosen === 'remote' && (
+            <>
+              <label>
+                Base URL
+                <input type="url" value={baseUrl} onChange={(e) => setUrl(e.target.value)} placeholder="https://api.example.com/v2" required data-testid="remote-url" />
+              </label>
+              <label>
+                API key (sent as X-API-KEY)
+                <input
+                  type="password"
+                  value={key}
+                  onChange={(e) => setKey(e.target.value)}
+                  autoComplete="off"
+                  spellCheck={false}
+                  placeholder={settings.key_stored ? 'a key is stored; type a new one to change it' : 'the key the service operator gave you'}
+                  required
+                  data-testid="remote-key"
+                />
+              </label>
+              <p className="muted small" data-testid="key-storage">
+                {storage.problem ? null : `How the key is kept: ${storage.description}.`}
+              </p>
+              {storage.problem && <Alert>{`The desk cannot store an API key here: ${storage.problem}.`}</Alert>}
+            </>
+          )}
+          {error && <Alert>{error}</Alert>}
+          {done && <Alert kind="success">{done}</Alert>}
+          <div className="form-actions">
+            <button className="primary" type="submit" disabled={busy || (chosen === 'remote' ? storage.problem !== null : settings.mode === 'embedded')} data-testid="save-service">
+              {busy ? 'Testing…' : chosen === 'remote' ? 'Test the connection and save' : settings.mode === 'embedded' ? 'The embedded service is in use' : 'Use the embedded service'}
+            </button>
+            {chosen === 'remote' && <span className="muted small">Only a connection that answers with this key is saved.</span>}
+          </div>
+        </Card>
+      </form>
+    </>
+  );
+}
