@@ -3,7 +3,8 @@
 // in the index writer thread (or in-thread for an in-memory store). Imports no Kysely, so the
 // thread starts quickly.
 import type BetterSqlite3 from 'better-sqlite3';
-import { buildIndexRows, type IndexedBlock, type IndexRows, outpointKey, type Spent, spentTxids, txidBlob, txidHexOf } from './index-rows.ts';
+import { asBuffer, BlockReader, type EncodedBlock, encodedOf, keyOfBlob } from './index-batch.ts';
+import type { IndexedBlock } from './index-rows.ts';
 
 const LOOKUP = 64;
 
@@ -47,32 +48,123 @@ interface OutputRow {
   amount: bigint | number;
 }
 
-function lookupSpent(s: Statements, chain: string, txids: readonly string[]): Map<string, Spent> {
-  const found = new Map<string, Spent>();
+/** An indexed output as the batch knows it; `key` is its script as a latin1 map key. */
+interface Known {
+  script: Uint8Array;
+  key: string;
+  amount: bigint;
+}
+
+/** Outputs of these txids (as their blobs) already in the index, by `${keyOfBlob(txid)}:${vout}`. */
+function lookupSpent(s: Statements, chain: string, blobs: readonly Uint8Array[], found: Map<string, Known>): void {
   const take = (rows: unknown[]) => {
-    for (const r of rows as OutputRow[]) found.set(outpointKey(txidHexOf(r.txid), Number(r.vout)), { script: new Uint8Array(r.script), amount: BigInt(r.amount) });
+    for (const r of rows as OutputRow[]) {
+      const script = asBuffer(r.script);
+      found.set(`${keyOfBlob(r.txid)}:${Number(r.vout)}`, { script, key: keyOfBlob(script), amount: BigInt(r.amount) });
+    }
   };
-  const keys = txids.map(txidBlob);
   let i = 0;
-  for (; i + LOOKUP <= keys.length; i += LOOKUP) take(s.lookup.all(chain, ...keys.slice(i, i + LOOKUP)));
-  for (; i < keys.length; i++) take(s.lookupOne.all(chain, keys[i]));
-  return found;
+  for (; i + LOOKUP <= blobs.length; i += LOOKUP) take(s.lookup.all(chain, ...blobs.slice(i, i + LOOKUP)));
+  for (; i < blobs.length; i++) take(s.lookupOne.all(chain, blobs[i]));
 }
 
-function writeRows(s: Statements, rows: IndexRows): void {
-  for (const r of rows.outputs) s.output.run(r.chain, r.txid, r.vout, r.script, r.amount, r.height, r.position);
-  for (const r of rows.spends) s.spend.run(r.chain, r.txid, r.vout, r.spent_txid, r.height);
-  for (const r of rows.history) s.history.run(r.chain, r.script, r.txid, r.height, r.position, r.time, r.delta);
-  for (const r of rows.balances) s.balance.run(r.chain, r.script, r.confirmed);
-  for (const r of rows.blocks) s.block.run(r.chain, r.height, r.hash, r.time);
+interface Delta {
+  script: Uint8Array;
+  delta: bigint;
 }
 
-/** Must run inside a transaction of `db` (the caller's). */
-export function applyBlocksSqlite(db: BetterSqlite3.Database, chain: string, blocks: readonly IndexedBlock[], confirmedMempoolTxids: readonly string[]): void {
+function addDelta(deltas: Map<string, Delta>, key: string, script: Uint8Array, amount: bigint): void {
+  const d = deltas.get(key);
+  if (d) d.delta += amount;
+  else deltas.set(key, { script, delta: amount });
+}
+
+/**
+ * Must run inside a transaction of `db` (the caller's). Writes exactly the rows buildIndexRows
+ * computes for these blocks, straight from their encoding (no row objects): outpoints and
+ * scripts are keyed by their bytes as latin1, which meet where the old hex keys met.
+ */
+export function applyEncodedBlocksSqlite(db: BetterSqlite3.Database, chain: string, blocks: readonly EncodedBlock[], confirmedMempoolTxids: readonly string[]): void {
   const s = statements(db);
   for (const txid of confirmedMempoolTxids) {
     for (const st of [s.dropMempoolOutputs, s.dropMempoolSpends, s.dropMempoolHistory, s.dropMempoolTx]) st.run(chain, txid);
   }
-  const known = lookupSpent(s, chain, spentTxids(blocks.flatMap((b) => b.txs)));
-  writeRows(s, buildIndexRows(chain, blocks, known));
+
+  // Pass 1: the batch's own txids, and the spent txids that are not among them (to look up).
+  const own = new Set<string>();
+  const inputKeys: string[] = [];
+  for (const block of blocks) {
+    const r = new BlockReader(block.bytes);
+    for (let t = r.u32(); t > 0; t--) {
+      own.add(r.txidKey());
+      for (let n = r.u32(); n > 0; n--) {
+        inputKeys.push(r.txidKey());
+        r.pos += 8; // vout
+      }
+      r.skipOutputs(r.u32());
+    }
+  }
+  const wanted = new Map<string, Uint8Array>();
+  let k = 0;
+  for (const block of blocks) {
+    const r = new BlockReader(block.bytes);
+    for (let t = r.u32(); t > 0; t--) {
+      r.skipTxid();
+      for (let n = r.u32(); n > 0; n--) {
+        const key = inputKeys[k++]!;
+        if (!own.has(key) && !wanted.has(key)) wanted.set(key, r.txidBlob());
+        else r.skipTxid();
+        r.pos += 8;
+      }
+      r.skipOutputs(r.u32());
+    }
+  }
+  const known = new Map<string, Known>();
+  lookupSpent(s, chain, [...wanted.values()], known);
+
+  // Pass 2: rows in block and tx order, so upserts of repeated keys end as they always did.
+  const balances = new Map<string, Delta>();
+  const deltas = new Map<string, Delta>();
+  k = 0;
+  for (const block of blocks) {
+    const { height, time } = block;
+    const r = new BlockReader(block.bytes);
+    const count = r.u32();
+    for (let position = 0; position < count; position++) {
+      const txAt = r.pos;
+      const txKey = r.txidKey();
+      r.pos = txAt;
+      const txid = r.txidBlob();
+      deltas.clear();
+      for (let n = r.u32(); n > 0; n--) {
+        const key = inputKeys[k++]!;
+        const spentTxid = r.txidBlob();
+        const vout = r.f64();
+        const prev = known.get(`${key}:${vout}`);
+        if (!prev) continue; // not an output of a standard script
+        addDelta(deltas, prev.key, prev.script, -prev.amount);
+        s.spend.run(chain, spentTxid, vout, txid, height);
+      }
+      for (let n = r.u32(); n > 0; n--) {
+        const script = r.script();
+        const vout = r.f64();
+        const amount = r.amount();
+        const key = keyOfBlob(script);
+        addDelta(deltas, key, script, amount);
+        known.set(`${txKey}:${vout}`, { script, key, amount });
+        s.output.run(chain, txid, vout, script, amount, height, position);
+      }
+      for (const [key, d] of deltas) {
+        s.history.run(chain, d.script, txid, height, position, time, d.delta);
+        addDelta(balances, key, d.script, d.delta);
+      }
+    }
+  }
+  for (const b of balances.values()) s.balance.run(chain, b.script, b.delta);
+  for (const block of blocks) s.block.run(chain, block.height, block.hash, block.time);
+}
+
+/** Must run inside a transaction of `db` (the caller's). */
+export function applyBlocksSqlite(db: BetterSqlite3.Database, chain: string, blocks: readonly IndexedBlock[], confirmedMempoolTxids: readonly string[]): void {
+  applyEncodedBlocksSqlite(db, chain, blocks.map(encodedOf), confirmedMempoolTxids);
 }

@@ -2,7 +2,7 @@
 // connection of its own, so the indexer's main thread keeps reading the node meanwhile.
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
-import { applyBlocksSqlite } from './sqlite-index-apply.ts';
+import { applyEncodedBlocksSqlite } from './sqlite-index-apply.ts';
 import type { ApplyRequest, ApplyResult } from './sqlite-index-writer.ts';
 
 const { path } = workerData as { path: string };
@@ -12,7 +12,7 @@ db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 10000');
 db.pragma('cache_size = -32768'); // 32 MiB: the index's b-trees stay warm, memory stays bounded
 db.defaultSafeIntegers(true);
-const apply = db.transaction((request: ApplyRequest) => applyBlocksSqlite(db, request.chain, request.blocks, request.confirmedMempoolTxids));
+const apply = db.transaction((request: ApplyRequest) => applyEncodedBlocksSqlite(db, request.chain, request.blocks, request.confirmedMempoolTxids));
 
 parentPort!.on('message', (request: ApplyRequest | 'close') => {
   if (request === 'close') {

@@ -2,12 +2,14 @@
 // committed. One thread per SQLite file, shared by the chains indexed into it.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { type EncodedBlock, encodedOf } from './index-batch.ts';
 import type { IndexedBlock } from './index-rows.ts';
 
 export interface ApplyRequest {
   id: number;
   chain: string;
-  blocks: readonly IndexedBlock[];
+  /** Encoded (index-batch.ts): cloning a few buffers, not many small objects. */
+  blocks: readonly EncodedBlock[];
   confirmedMempoolTxids: readonly string[];
 }
 
@@ -65,7 +67,7 @@ export class SqliteIndexWriter {
       this.pending.set(id, { resolve, reject });
       const worker = this.start();
       worker.ref(); // a batch being written keeps the process alive until it is answered
-      worker.postMessage({ id, chain, blocks, confirmedMempoolTxids } satisfies ApplyRequest);
+      worker.postMessage({ id, chain, blocks: blocks.map(encodedOf), confirmedMempoolTxids } satisfies ApplyRequest);
     });
   }
 

@@ -28,7 +28,8 @@ const MempoolEntry = z.object({ time: z.number().int(), depends: z.array(z.strin
 const VerboseMempool = z.record(z.string(), MempoolEntry);
 
 const HASH_BATCH = 200;
-const BATCH_TXS = 2_500;
+// Encoded blocks are small (index-batch.ts); fewer, larger transactions rewrite fewer b-tree pages.
+const BATCH_TXS = 5_000;
 const PROGRESS_EVERY_MS = 10_000;
 
 export class UtxoIndexer {

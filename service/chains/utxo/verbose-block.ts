@@ -2,9 +2,11 @@
 // straight into the index's compact form, checking each field it uses: a malformed answer is a
 // clear error, and the JSON tree is dropped as soon as it is read (no validated copy is made).
 // Only outputs paying a standard script are kept; addresses are rendered at query time with the
-// coin's own prefixes, never taken from the node.
-import { classifyOutputScript } from '../../../shared/coins/script.ts';
-import type { IndexedBlock, IndexedOutput, IndexedTx, Outpoint } from '../../store/utxo-index.ts';
+// coin's own prefixes, never taken from the node. The txs are encoded into one buffer per block
+// (store/index-batch.ts): the form the SQLite writer thread takes, and few objects to keep.
+import { OP } from '../../../shared/coins/script.ts';
+import { BlockEncoder, EncodedTx, rememberEncoding } from '../../store/index-batch.ts';
+import type { IndexedBlock, IndexedTx } from '../../store/utxo-index.ts';
 import { coinsToUnits } from './rpc-client.ts';
 
 export class MalformedNodeAnswer extends Error {}
@@ -31,33 +33,85 @@ function integer(value: unknown, what: string): number {
   return value;
 }
 
-// Native hex decoding: this runs for every output of every block.
-function scriptBytes(hex: string, txid: string): Uint8Array {
-  const bytes = Buffer.from(hex, 'hex');
-  if (bytes.length * 2 !== hex.length) throw new MalformedNodeAnswer(`${txid}: a scriptPubKey is not hex`);
-  return bytes;
+/**
+ * classifyOutputScript(s).type !== 'other', on bytes in place: it runs for every output, and the
+ * classifier allocates a view and a hash copy per call. verbose-block.test.ts holds the two equal.
+ */
+export function isStandardScript(b: Uint8Array, at: number, length: number): boolean {
+  switch (length) {
+    case 25:
+      return b[at] === OP.OP_DUP && b[at + 1] === OP.OP_HASH160 && b[at + 2] === 20 && b[at + 23] === OP.OP_EQUALVERIFY && b[at + 24] === OP.OP_CHECKSIG;
+    case 23:
+      return b[at] === OP.OP_HASH160 && b[at + 1] === 20 && b[at + 22] === OP.OP_EQUAL;
+    case 22:
+      return b[at] === OP.OP_0 && b[at + 1] === 20;
+    case 34:
+      return (b[at] === OP.OP_0 || b[at] === OP.OP_1) && b[at + 1] === 32;
+    default:
+      return false;
+  }
 }
 
-export function readVerboseTx(json: unknown, decimals: number, where = 'transaction'): IndexedTx {
+/** Appends one tx to `e` (an input or output count is patched in once known); returns its txid. */
+function encodeVerboseTx(e: BlockEncoder, json: unknown, decimals: number, where: string): string {
   const tx = object(json, where);
   const txid = string(tx.txid, `${where}.txid`);
-  const inputs: Outpoint[] = [];
+  e.txid(txid);
+  const inputCountAt = e.pos;
+  e.u32(0);
+  let inputs = 0;
   for (const vin of array(tx.vin, `${where}.vin`)) {
     const input = object(vin, `${where}.vin[]`);
     if (input.coinbase !== undefined) continue;
-    inputs.push({ txid: string(input.txid, `${txid}.vin.txid`), vout: integer(input.vout, `${txid}.vin.vout`) });
+    const spent = string(input.txid, `${txid}.vin.txid`);
+    const vout = integer(input.vout, `${txid}.vin.vout`);
+    e.txid(spent);
+    e.f64(vout);
+    inputs++;
   }
-  const outputs: IndexedOutput[] = [];
+  e.patchU32(inputCountAt, inputs);
+  const outputCountAt = e.pos;
+  e.u32(0);
+  let outputs = 0;
   for (const vout of array(tx.vout, `${where}.vout`)) {
     const out = object(vout, `${txid}.vout[]`);
     const spk = object(out.scriptPubKey, `${txid}.vout.scriptPubKey`);
-    const script = scriptBytes(string(spk.hex, `${txid}.vout.scriptPubKey.hex`), txid);
-    if (classifyOutputScript(script).type === 'other') continue;
+    const hex = string(spk.hex, `${txid}.vout.scriptPubKey.hex`);
+    const mark = e.pos;
+    const start = e.scriptHex(hex);
+    if (start < 0) throw new MalformedNodeAnswer(`${txid}: a scriptPubKey is not hex`);
+    if (!isStandardScript(e.scratch, start, e.pos - start)) {
+      e.pos = mark;
+      continue;
+    }
     const value = out.value;
     if (typeof value !== 'number' && typeof value !== 'string') throw new MalformedNodeAnswer(`${txid}.vout.value is not a number`);
-    outputs.push({ vout: integer(out.n, `${txid}.vout.n`), script, amount: coinsToUnits(value, decimals) });
+    e.f64(integer(out.n, `${txid}.vout.n`));
+    e.amount(coinsToUnits(value, decimals));
+    outputs++;
   }
-  return { txid, inputs, outputs };
+  e.patchU32(outputCountAt, outputs);
+  return txid;
+}
+
+const encoder = new BlockEncoder(); // blocks and txs are read synchronously, one at a time
+
+function readTxs(txs: readonly unknown[], decimals: number, where: string): { txs: IndexedTx[]; bytes: Uint8Array } {
+  const e = encoder;
+  e.reset();
+  e.u32(txs.length);
+  const txids: string[] = [];
+  const offsets: number[] = [];
+  for (const t of txs) {
+    offsets.push(e.pos);
+    txids.push(encodeVerboseTx(e, t, decimals, where));
+  }
+  const bytes = e.finish();
+  return { txs: txids.map((txid, i) => new EncodedTx(txid, bytes, offsets[i]!)), bytes };
+}
+
+export function readVerboseTx(json: unknown, decimals: number, where = 'transaction'): IndexedTx {
+  return readTxs([json], decimals, where).txs[0]!;
 }
 
 export interface ReadBlock extends IndexedBlock {
@@ -70,6 +124,8 @@ export function readVerboseBlock(json: unknown, decimals: number): ReadBlock {
   const height = integer(block.height, `block ${hash}: height`);
   const previousHash = block.previousblockhash === undefined ? null : string(block.previousblockhash, `block ${height}: previousblockhash`);
   const time = integer(block.time, `block ${height}: time`);
-  const txs = array(block.tx, `block ${height}: tx`).map((t) => readVerboseTx(t, decimals, `block ${height}: tx`));
-  return { hash, height, previousHash, time, txs };
+  const { txs, bytes } = readTxs(array(block.tx, `block ${height}: tx`), decimals, `block ${height}: tx`);
+  const read: ReadBlock = { hash, height, previousHash, time, txs };
+  rememberEncoding(read, bytes);
+  return read;
 }

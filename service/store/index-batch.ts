@@ -1,0 +1,309 @@
+// A block's index content as one compact binary buffer. The indexer's blocks keep it between
+// reading and writing (a few objects per block instead of several per output, so little for the
+// GC to trace), and the SQLite writer thread receives it as is: cloning one buffer is a memcpy,
+// where structured clone of IndexedBlock[] rebuilt tens of thousands of objects on each side.
+//
+// Layout (little-endian):
+//   block:  u32 tx count, then the txs
+//   tx:     txid, u32 input count, inputs, u32 output count, outputs
+//   txid:   u8 0 + 32 bytes (a lowercase 64-digit hex txid: the norm)
+//         | u8 1 + u32 length + UTF-8 (any other string, kept verbatim so nothing changes meaning)
+//   input:  txid, f64 vout
+//   output: u32 script length, script, f64 vout, amount (the script first: it is checked first)
+//   amount: u8 0 + i64 | u8 1 + u32 length + decimal ASCII (outside the i64 range)
+// Vouts are f64 because the readers accept any safe integer.
+import type { IndexedBlock, IndexedOutput, IndexedTx, Outpoint } from './index-rows.ts';
+
+/** What the SQLite writer needs of a block: its header and its encoded txs. */
+export interface EncodedBlock {
+  height: number;
+  hash: string;
+  time: number;
+  bytes: Uint8Array;
+}
+
+const CANONICAL_TXID = /^[0-9a-f]{64}$/;
+const LOWER_HEX = /^(?:[0-9a-f]{2})*$/;
+const I64_MIN = -(2n ** 63n);
+const I64_MAX = 2n ** 63n - 1n;
+
+export function asBuffer(b: Uint8Array): Buffer {
+  return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+}
+
+/**
+ * A map key for a txid string, equal for two txids exactly when the old string keys were: the
+ * bytes as latin1 when the string is lowercase hex (so keys of blobs read back from the database,
+ * `keyOfBlob`, meet them), otherwise the string itself behind a character latin1 cannot produce.
+ */
+export function keyOfTxid(txid: string): string {
+  return LOWER_HEX.test(txid) ? Buffer.from(txid, 'hex').toString('latin1') : `\u0100${txid}`;
+}
+
+export function keyOfBlob(b: Uint8Array): string {
+  return asBuffer(b).toString('latin1');
+}
+
+/** Writes blocks into one reusable scratch buffer; `finish` copies a block out at its exact size. */
+export class BlockEncoder {
+  private buf = Buffer.allocUnsafeSlow(1 << 16);
+  pos = 0;
+
+  private ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const bigger = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.pos + n));
+    this.buf.copy(bigger, 0, 0, this.pos);
+    this.buf = bigger;
+  }
+
+  reset(): void {
+    this.pos = 0;
+  }
+
+  u32(v: number): void {
+    this.ensure(4);
+    this.buf.writeUInt32LE(v, this.pos);
+    this.pos += 4;
+  }
+
+  /** Overwrites a u32 written earlier (counts known only after the items). */
+  patchU32(at: number, v: number): void {
+    this.buf.writeUInt32LE(v, at);
+  }
+
+  f64(v: number): void {
+    this.ensure(8);
+    this.buf.writeDoubleLE(v, this.pos);
+    this.pos += 8;
+  }
+
+  txid(txid: string): void {
+    if (txid.length === 64 && CANONICAL_TXID.test(txid)) {
+      this.ensure(33);
+      this.buf[this.pos] = 0;
+      this.buf.write(txid, this.pos + 1, 32, 'hex');
+      this.pos += 33;
+      return;
+    }
+    const length = Buffer.byteLength(txid, 'utf8');
+    this.ensure(5 + length);
+    this.buf[this.pos] = 1;
+    this.buf.writeUInt32LE(length, this.pos + 1);
+    this.buf.write(txid, this.pos + 5, length, 'utf8');
+    this.pos += 5 + length;
+  }
+
+  amount(v: bigint): void {
+    if (v >= I64_MIN && v <= I64_MAX) {
+      this.ensure(9);
+      this.buf[this.pos] = 0;
+      this.buf.writeBigInt64LE(v, this.pos + 1);
+      this.pos += 9;
+      return;
+    }
+    const text = v.toString();
+    this.ensure(5 + text.length);
+    this.buf[this.pos] = 1;
+    this.buf.writeUInt32LE(text.length, this.pos + 1);
+    this.buf.write(text, this.pos + 5, 'latin1');
+    this.pos += 5 + text.length;
+  }
+
+  script(script: Uint8Array): void {
+    this.u32(script.length);
+    this.ensure(script.length);
+    this.buf.set(script, this.pos);
+    this.pos += script.length;
+  }
+
+  /**
+   * A script given in hex, length-prefixed; returns where its bytes start, or -1 (nothing written)
+   * when the text is not hex through to its end.
+   */
+  scriptHex(hex: string): number {
+    const max = hex.length >> 1;
+    this.ensure(4 + max);
+    const start = this.pos + 4;
+    const written = this.buf.write(hex, start, max, 'hex');
+    if (written * 2 !== hex.length) return -1;
+    this.buf.writeUInt32LE(written, this.pos);
+    this.pos = start + written;
+    return start;
+  }
+
+  /** The scratch buffer itself, valid until the next write (for checks on what was just written). */
+  get scratch(): Buffer {
+    return this.buf;
+  }
+
+  finish(): Uint8Array {
+    const out = new Uint8Array(this.pos); // its own ArrayBuffer: a clone copies only this block
+    out.set(this.buf.subarray(0, this.pos));
+    return out;
+  }
+}
+
+/** Sequential reads over an encoded block. */
+export class BlockReader {
+  readonly buf: Buffer;
+  pos: number;
+
+  constructor(bytes: Uint8Array, pos = 0) {
+    this.buf = asBuffer(bytes);
+    this.pos = pos;
+  }
+
+  u32(): number {
+    const v = this.buf.readUInt32LE(this.pos);
+    this.pos += 4;
+    return v;
+  }
+
+  f64(): number {
+    const v = this.buf.readDoubleLE(this.pos);
+    this.pos += 8;
+    return v;
+  }
+
+  /** The txid's map key (see keyOfTxid); `txidBlob` then gives its bytes. */
+  txidKey(): string {
+    const p = this.pos;
+    if (this.buf[p] === 0) {
+      this.pos = p + 33;
+      return this.buf.toString('latin1', p + 1, p + 33);
+    }
+    return keyOfTxid(this.verbatim());
+  }
+
+  /** The bytes stored for a txid, as the old `txidBlob(hex)` made them. */
+  txidBlob(): Buffer {
+    const p = this.pos;
+    if (this.buf[p] === 0) {
+      this.pos = p + 33;
+      return this.buf.subarray(p + 1, p + 33);
+    }
+    return Buffer.from(this.verbatim(), 'hex');
+  }
+
+  txidText(): string {
+    const p = this.pos;
+    if (this.buf[p] === 0) {
+      this.pos = p + 33;
+      return this.buf.toString('hex', p + 1, p + 33);
+    }
+    return this.verbatim();
+  }
+
+  skipTxid(): void {
+    this.pos += this.buf[this.pos] === 0 ? 33 : 5 + this.buf.readUInt32LE(this.pos + 1);
+  }
+
+  private verbatim(): string {
+    const length = this.buf.readUInt32LE(this.pos + 1);
+    const start = this.pos + 5;
+    this.pos = start + length;
+    return this.buf.toString('utf8', start, start + length);
+  }
+
+  amount(): bigint {
+    const p = this.pos;
+    if (this.buf[p] === 0) {
+      this.pos = p + 9;
+      return this.buf.readBigInt64LE(p + 1);
+    }
+    const length = this.buf.readUInt32LE(p + 1);
+    this.pos = p + 5 + length;
+    return BigInt(this.buf.toString('latin1', p + 5, p + 5 + length));
+  }
+
+  /** A view of the script bytes (no copy). */
+  script(): Buffer {
+    const length = this.u32();
+    const start = this.pos;
+    this.pos = start + length;
+    return this.buf.subarray(start, start + length);
+  }
+
+  skipOutputs(count: number): void {
+    for (let i = 0; i < count; i++) {
+      this.pos += 4 + this.buf.readUInt32LE(this.pos) + 8; // script, vout
+      this.pos += this.buf[this.pos] === 0 ? 9 : 5 + this.buf.readUInt32LE(this.pos + 1);
+    }
+  }
+}
+
+/** An IndexedTx read from an encoded block on first use (then kept, like a plain object's arrays). */
+export class EncodedTx implements IndexedTx {
+  #inputs: Outpoint[] | undefined;
+  #outputs: IndexedOutput[] | undefined;
+
+  constructor(
+    readonly txid: string,
+    private readonly bytes: Uint8Array,
+    /** Where the tx starts in `bytes` (at its txid). */
+    private readonly offset: number,
+  ) {}
+
+  get inputs(): Outpoint[] {
+    if (!this.#inputs) this.decode();
+    return this.#inputs!;
+  }
+
+  get outputs(): IndexedOutput[] {
+    if (!this.#outputs) this.decode();
+    return this.#outputs!;
+  }
+
+  private decode(): void {
+    const r = new BlockReader(this.bytes, this.offset);
+    r.skipTxid();
+    const inputs: Outpoint[] = [];
+    for (let n = r.u32(); n > 0; n--) inputs.push({ txid: r.txidText(), vout: r.f64() });
+    const outputs: IndexedOutput[] = [];
+    for (let n = r.u32(); n > 0; n--) {
+      const script = r.script();
+      const vout = r.f64();
+      outputs.push({ vout, script, amount: r.amount() });
+    }
+    this.#inputs = inputs;
+    this.#outputs = outputs;
+  }
+}
+
+// Blocks read by the indexer carry their encoding (their txs are EncodedTx views of it).
+const encodings = new WeakMap<IndexedBlock, { txs: readonly IndexedTx[]; bytes: Uint8Array }>();
+
+export function rememberEncoding(block: IndexedBlock, bytes: Uint8Array): void {
+  encodings.set(block, { txs: block.txs, bytes });
+}
+
+const plainEncoder = new BlockEncoder();
+
+/** A block's encoding: the one it was read with, or one made from its plain objects. */
+export function encodedOf(block: IndexedBlock): EncodedBlock {
+  const known = encodings.get(block);
+  let bytes: Uint8Array;
+  if (known && known.txs === block.txs) {
+    bytes = known.bytes;
+  } else {
+    const e = plainEncoder;
+    e.reset();
+    e.u32(block.txs.length);
+    for (const tx of block.txs) {
+      e.txid(tx.txid);
+      e.u32(tx.inputs.length);
+      for (const input of tx.inputs) {
+        e.txid(input.txid);
+        e.f64(input.vout);
+      }
+      e.u32(tx.outputs.length);
+      for (const out of tx.outputs) {
+        e.script(out.script);
+        e.f64(out.vout);
+        e.amount(out.amount);
+      }
+    }
+    bytes = e.finish();
+  }
+  return { height: block.height, hash: block.hash, time: block.time, bytes };
+}
