@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { ChainParams } from '../../../shared/coins/coin-table.ts';
 import type { UtxoIndexStore } from '../../store/utxo-index.ts';
 import { type RpcClient, RpcError } from './rpc-client.ts';
+import { PollLoop } from '../poll-loop.ts';
 import { readVerboseBlock, readVerboseTx, type ReadBlock } from './verbose-block.ts';
 import { z } from 'zod';
 
@@ -34,69 +35,40 @@ const PROGRESS_EVERY_MS = 10_000;
 
 export class UtxoIndexer {
   private readonly prefetch: number;
+  private readonly loop: PollLoop;
   private mempool: Set<string> | null = null;
-  private progress: IndexerProgress = { tipHeight: null, indexedHeight: null, mempoolTxs: 0, error: null };
-  private running = false;
+  private progress: Omit<IndexerProgress, 'error'> = { tipHeight: null, indexedHeight: null, mempoolTxs: 0 };
   private stopped = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
-  private syncing: Promise<void> | null = null;
 
   constructor(private readonly o: IndexerOptions) {
     this.prefetch = o.prefetch ?? 3;
+    const coin = o.params.coin;
+    this.loop = new PollLoop(() => this.syncPass(), {
+      pollIntervalMs: o.pollIntervalMs,
+      onError: (message, first) => {
+        if (first) o.log.warn({ coin, err: message }, 'index: sync failed, retrying');
+      },
+      onRecovered: () => o.log.info({ coin }, 'index: node reachable again'),
+    });
   }
 
   status(): IndexerProgress {
-    return { ...this.progress };
+    return { ...this.progress, error: this.loop.error };
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.stopped = false;
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    this.stopped = true;
-    this.wake?.();
-    await this.loop;
-    await this.syncing?.catch(() => undefined);
+    this.stopped = true; // also ends a catch-up in progress between blocks
+    await this.loop.stop();
   }
 
   /** A full pass that starts after this call: the index then reflects the node as of now. */
-  async sync(): Promise<void> {
-    while (this.syncing) await this.syncing.catch(() => undefined);
-    const pass = this.syncPass().finally(() => {
-      this.syncing = null;
-    });
-    this.syncing = pass;
-    return pass;
-  }
-
-  private async run(): Promise<void> {
-    let failures = 0;
-    while (this.running) {
-      try {
-        await this.sync();
-        if (this.progress.error) this.o.log.info({ coin: this.o.params.coin }, 'index: node reachable again');
-        this.progress.error = null;
-        failures = 0;
-      } catch (err) {
-        failures++;
-        const message = err instanceof Error ? err.message : String(err);
-        if (this.progress.error !== message) this.o.log.warn({ coin: this.o.params.coin, err: message }, 'index: sync failed, retrying');
-        this.progress.error = message;
-      }
-      const delay = Math.min(this.o.pollIntervalMs * 2 ** Math.min(failures, 5), 60_000);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
+  sync(): Promise<void> {
+    return this.loop.sync();
   }
 
   private async syncPass(): Promise<void> {
