@@ -145,3 +145,46 @@ export function FileDrop({ label, hint, multiple, onFiles, testId }: { label: st
 }
 
 export const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+const PURPOSE: Record<string, string> = { payment: 'Payment', operator_fee: 'Operator fee', change: 'Change (back to this wallet)' };
+
+/** What a payment pays: each output with its purpose and address, the miners' fee, and what it spends. */
+export function PaysTable(props: {
+  outputs: readonly { purpose: string; address: string; amount: bigint }[];
+  minersFee: bigint;
+  spent: bigint;
+  spentLabel: ReactNode;
+  unit: Unit;
+  testId?: string;
+}) {
+  const { outputs, minersFee, spent, spentLabel, unit, testId } = props;
+  return (
+    <table {...(testId ? { 'data-testid': testId } : {})}>
+      <tbody>
+        {outputs.map((o, i) => (
+          <tr key={i}>
+            <th scope="row">
+              {PURPOSE[o.purpose] ?? o.purpose}
+              <div className="mono small muted address-cell">{o.address}</div>
+            </th>
+            <td className="num">
+              <Amount units={o.amount} unit={unit} />
+            </td>
+          </tr>
+        ))}
+        <tr>
+          <th scope="row">Miners&apos; fee</th>
+          <td className="num">
+            <Amount units={minersFee} unit={unit} />
+          </td>
+        </tr>
+        <tr className="total-row">
+          <th scope="row">{spentLabel}</th>
+          <td className="num">
+            <Amount units={spent} unit={unit} />
+          </td>
+        </tr>
+      </tbody>
+    </table>
+  );
+}

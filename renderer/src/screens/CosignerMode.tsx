@@ -2,9 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { OpenedRequestView, SignedFile } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
 import { when } from '../format.ts';
-import { Alert, Amount, Card, FileDrop, download, message, type PickedFile } from '../ui.tsx';
-
-const PURPOSE: Record<string, string> = { payment: 'Payment', operator_fee: 'Operator fee', change: 'Change (back to the wallet)' };
+import { Alert, Card, FileDrop, PaysTable, download, message, type PickedFile } from '../ui.tsx';
 
 export function CosignerMode() {
   const [file, setFile] = useState<PickedFile | null>(null);
@@ -66,38 +64,21 @@ export function CosignerMode() {
         <>
           <Card title={`2. Check what it pays (wallet "${opened.wallet_name}", ${opened.m} of ${opened.cosigners.length})`}>
             <Alert kind="success">Verified offline: the transaction matches the request, its inputs are the wallet's, and the change returns to the wallet.</Alert>
-            <table data-testid="request-outputs">
-              <tbody>
-                {opened.outputs.map((o, i) => (
-                  <tr key={i}>
-                    <th scope="row">
-                      {PURPOSE[o.purpose]}
-                      <div className="mono small muted address-cell">{o.address}</div>
-                    </th>
-                    <td className="num">
-                      <Amount units={o.amount} unit={opened.unit} />
-                    </td>
-                  </tr>
-                ))}
-                <tr>
-                  <th scope="row">Miners' fee</th>
-                  <td className="num">
-                    <Amount units={opened.miners_fee} unit={opened.unit} />
-                  </td>
-                </tr>
-                <tr className="total-row">
-                  <th scope="row">
-                    Spending
-                    <div className="muted small address-cell">
-                      {opened.inputs.length} input{opened.inputs.length === 1 ? '' : 's'} of the wallet
-                    </div>
-                  </th>
-                  <td className="num">
-                    <Amount units={opened.total_input_value} unit={opened.unit} />
-                  </td>
-                </tr>
-              </tbody>
-            </table>
+            <PaysTable
+              testId="request-outputs"
+              outputs={opened.outputs}
+              minersFee={opened.miners_fee}
+              spent={opened.total_input_value}
+              unit={opened.unit}
+              spentLabel={
+                <>
+                  Spending
+                  <div className="muted small address-cell">
+                    {opened.inputs.length} input{opened.inputs.length === 1 ? '' : 's'} of the wallet
+                  </div>
+                </>
+              }
+            />
             <dl className="facts">
               <dt>Co-signers</dt>
               <dd>{opened.cosigners.join(', ')}</dd>

@@ -3,9 +3,8 @@ import type { ImportResult, PaymentDetail } from '../../../main/bridge/contract.
 import { href } from '../App.tsx';
 import { call } from '../bridge.ts';
 import { when } from '../format.ts';
-import { Alert, Amount, Card, FileDrop, Loading, StateBadge, download, message, useLoad, type PickedFile } from '../ui.tsx';
+import { Alert, Amount, Card, FileDrop, Loading, PaysTable, StateBadge, download, message, useLoad, type PickedFile } from '../ui.tsx';
 
-const PURPOSE: Record<string, string> = { payment: 'Payment', operator_fee: 'Operator fee', change: 'Change (back to this wallet)' };
 
 function Signatures({ p }: { p: PaymentDetail }) {
   return (
@@ -114,33 +113,7 @@ export function PaymentDetailScreen({ id }: { id: string }) {
       {error && <Alert>{error}</Alert>}
       <div className="grid-2">
         <Card title="What it pays">
-          <table>
-            <tbody>
-              {p.outputs.map((o, i) => (
-                <tr key={i}>
-                  <th scope="row">
-                    {PURPOSE[o.purpose]}
-                    <div className="mono small muted address-cell">{o.address}</div>
-                  </th>
-                  <td className="num">
-                    <Amount units={o.amount} unit={p.unit} />
-                  </td>
-                </tr>
-              ))}
-              <tr>
-                <th scope="row">Miners' fee</th>
-                <td className="num">
-                  <Amount units={p.miners_fee} unit={p.unit} />
-                </td>
-              </tr>
-              <tr className="total-row">
-                <th scope="row">Inputs spent</th>
-                <td className="num">
-                  <Amount units={p.total_input_value} unit={p.unit} />
-                </td>
-              </tr>
-            </tbody>
-          </table>
+          <PaysTable outputs={p.outputs} minersFee={p.miners_fee} spent={p.total_input_value} unit={p.unit} spentLabel="Inputs spent" />
           <dl className="facts">
             <dt>Proposed</dt>
             <dd>{when(p.created_at)}</dd>
