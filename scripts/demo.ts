@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { addressToScript, p2pkhAddressOfPublicKey, p2shAddressOfRedeemScript } from '../shared/coins/address.ts';
 import { chainParams } from '../shared/coins/coin-table.ts';
 import { multisigRedeemScript } from '../shared/coins/script.ts';
-import { fundedNode } from './dev-chain/litecoind.ts';
+import { fundedNode, nodeRpcBackendConfig } from './dev-chain/litecoind.ts';
 import { createService } from '../service/service.ts';
 import { createApiKey } from '../service/store/api-keys.ts';
 import { testKey } from '../service/test/keys.ts';
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
       litecoin: {
         network: 'regtest',
         usdRate: 80,
-        backend: { type: 'node-rpc', url: node.rpcConfig.url, username: node.rpcConfig.username, password: node.rpcConfig.password, pollIntervalMs: 1000 },
+        backend: nodeRpcBackendConfig(node, 1000),
       },
     },
     log: { level: 'warn' },

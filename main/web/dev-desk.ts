@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { ApiClient } from '../../shared/api/client.ts';
-import { fundedNode, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
+import { fundedNode, type RegtestNode, nodeRpcBackendConfig } from '../../scripts/dev-chain/litecoind.ts';
 import { createService } from '../../service/service.ts';
 import { ServiceConnection } from '../core/connection.ts';
 import { MemorySecretStore } from '../core/secrets.ts';
@@ -53,7 +53,7 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
           litecoin: {
             network: 'regtest',
             usdRate: options.usdRate ?? 80,
-            backend: { type: 'node-rpc', url: node.rpcConfig.url, username: node.rpcConfig.username, password: node.rpcConfig.password, pollIntervalMs: 250, fallbackFeePerKb: 10_000 },
+            backend: nodeRpcBackendConfig(node, 250),
           },
         },
       },

@@ -493,3 +493,15 @@ function formatTail(output: string[], debugLog: string[]): string {
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** The service's `node-rpc` backend configuration for this node (regtest has no fee estimates). */
+export function nodeRpcBackendConfig(node: RegtestNode, pollIntervalMs: number) {
+  return {
+    type: 'node-rpc' as const,
+    url: node.rpcConfig.url,
+    username: node.rpcConfig.username,
+    password: node.rpcConfig.password,
+    pollIntervalMs,
+    fallbackFeePerKb: 10_000,
+  };
+}

@@ -1,7 +1,7 @@
 // A real litecoind -regtest node with the service indexing it, configured as the given coins on
 // regtest prefixes (SEMANTICS.md: regtest is a backend configuration, not another coin).
 import type { CoinName } from '../../shared/coins/coin-table.ts';
-import { fundedNode, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
+import { fundedNode, nodeRpcBackendConfig, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
 import type { NodeRpcBackend } from '../chains/utxo/node-rpc-backend.ts';
 import { startTestService, type TestService } from './http-service.ts';
 
@@ -15,14 +15,7 @@ export interface RegtestService extends TestService {
 export async function startRegtestService(coins: readonly CoinName[], extra: { usdRate?: number } = {}): Promise<RegtestService> {
   const node = await fundedNode();
   try {
-    const backend = {
-      type: 'node-rpc' as const,
-      url: node.rpcConfig.url,
-      username: node.rpcConfig.username,
-      password: node.rpcConfig.password,
-      pollIntervalMs: 100,
-      fallbackFeePerKb: 10_000,
-    };
+    const backend = nodeRpcBackendConfig(node, 100);
     const t = await startTestService({
       coins: Object.fromEntries(coins.map((c) => [c, { network: 'regtest', backend, ...(extra.usdRate !== undefined ? { usdRate: extra.usdRate } : {}) }])),
     });

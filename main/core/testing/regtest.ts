@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { ApiClient } from '../../../shared/api/client.ts';
-import { fundedNode, type RegtestNode } from '../../../scripts/dev-chain/litecoind.ts';
+import { fundedNode, type RegtestNode, nodeRpcBackendConfig } from '../../../scripts/dev-chain/litecoind.ts';
 import { createService } from '../../../service/service.ts';
 
 export interface RegtestDesk {
@@ -30,7 +30,7 @@ export async function startRegtestDesk(): Promise<RegtestDesk> {
         coins: {
           litecoin: {
             network: 'regtest',
-            backend: { type: 'node-rpc', url: node.rpcConfig.url, username: node.rpcConfig.username, password: node.rpcConfig.password, pollIntervalMs: 100, fallbackFeePerKb: 10_000 },
+            backend: nodeRpcBackendConfig(node, 100),
           },
         },
       },
