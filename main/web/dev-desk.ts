@@ -4,10 +4,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
-import { ApiClient } from '../../shared/api/client.ts';
-import { fundedNode, type RegtestNode, nodeRpcBackendConfig } from '../../scripts/dev-chain/litecoind.ts';
-import { createService } from '../../service/service.ts';
+import type { ApiClient } from '../../shared/api/client.ts';
+import { fundedNode, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
+import { startDevService } from '../core/dev-service.ts';
 import { ServiceConnection } from '../core/connection.ts';
 import { MemorySecretStore } from '../core/secrets.ts';
 import { openStore, type CoordinatorStore } from '../core/store/store.ts';
@@ -44,24 +43,8 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
     for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => undefined);
   };
   try {
-    const service = await createService(
-      {
-        listen: { host: '127.0.0.1', port: 0 },
-        database: { sqlite: join(dir, 'service.sqlite') },
-        auth: { required: false },
-        coins: {
-          litecoin: {
-            network: 'regtest',
-            usdRate: options.usdRate ?? 80,
-            backend: nodeRpcBackendConfig(node, 250),
-          },
-        },
-      },
-      { logger: pino({ level: 'silent' }) },
-    );
+    const { service, url: serviceUrl, api, synced } = await startDevService(node, dir, { pollIntervalMs: 250, usdRate: options.usdRate ?? 80 });
     cleanups.splice(1, 0, () => service.close());
-    const serviceUrl = await service.listen();
-    const api = new ApiClient({ baseUrl: serviceUrl });
     const store = openStore(join(dir, 'desk.sqlite'));
     cleanups.splice(1, 0, () => store.close());
     // Web mode keeps a remote service's key in memory only (the Settings screen says so).
@@ -74,16 +57,6 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
       report: (err) => options.log?.(`bridge error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
     });
     cleanups.splice(1, 0, () => web.close());
-    const synced = async () => {
-      for (let i = 0; i < 600; i++) {
-        const tip = await node.rpc.call<number>('getblockcount');
-        const mempool = await node.rpc.call<string[]>('getrawmempool');
-        const status = (await api.status()).coins.find((c) => c.coin === 'litecoin');
-        if (status && status.indexed_height === tip && status.mempool_txs === mempool.length) return;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error('the service did not catch up with the node in 60 s');
-    };
     return { node, api, serviceUrl, store, connection, web, dir, synced, dispose };
   } catch (err) {
     await dispose();
