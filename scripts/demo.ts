@@ -8,6 +8,7 @@ import { addressToScript, p2pkhAddressOfPublicKey, p2shAddressOfRedeemScript } f
 import { chainParams } from '../shared/coins/coin-table.ts';
 import { multisigRedeemScript } from '../shared/coins/script.ts';
 import { fundedNode, nodeRpcBackendConfig } from './dev-chain/litecoind.ts';
+import { mineUntilStopped } from './dev-chain/run-demo-chain.ts';
 import { createService } from '../service/service.ts';
 import { createApiKey } from '../service/store/api-keys.ts';
 import { testKey } from '../service/test/keys.ts';
@@ -52,20 +53,11 @@ async function main(): Promise<void> {
   const { key } = await createApiKey(service.store, 'demo');
   const url = await service.listen();
 
-  const miner = setInterval(() => void node.mine(1).catch(() => undefined), Number(values['mine-every']) * 1000);
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    clearInterval(miner);
-    process.stdout.write('\nStopping...\n');
+  mineUntilStopped(node, Number(values['mine-every']), async () => {
     await service.close().catch(() => undefined);
     await node.stop().catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  });
 
   const keys = cosigners.map((k) => k.publicKeyHex).join(',');
   process.stdout.write(`

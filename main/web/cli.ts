@@ -7,6 +7,7 @@ import { addressToScript, chainParams } from '../../shared/coins/index.ts';
 import { testCosigner } from '../core/testing/keys.ts';
 import { createWallet, nextReceiveAddress } from '../core/wallets.ts';
 import { startDevDesk } from './dev-desk.ts';
+import { mineUntilStopped } from '../../scripts/dev-chain/run-demo-chain.ts';
 
 const { values } = parseArgs({
   options: {
@@ -35,18 +36,7 @@ async function main(): Promise<void> {
     for (const c of cosigners) lines.push(`    ${c.name.padEnd(6)} ${c.accountXprv}\n           or the words: ${c.mnemonic}`);
     lines.push(`  Pay to (a node address):  ${await desk.node.newAddress('legacy')}`);
   }
-  const miner = setInterval(() => void desk.node.mine(1).catch(() => undefined), Number(values['mine-every']) * 1000);
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    clearInterval(miner);
-    process.stdout.write('\nStopping...\n');
-    await desk.dispose();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  mineUntilStopped(desk.node, Number(values['mine-every']), () => desk.dispose());
   process.stdout.write(`
 Countersign desk (web mode) on a litecoind regtest chain; a block is mined every ${values['mine-every']} s.
 

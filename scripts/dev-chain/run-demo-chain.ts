@@ -1,0 +1,18 @@
+// What both demos do once started: mine a block every few seconds so confirmations move, and on
+// Ctrl-C (or SIGTERM) stop mining, take everything down and exit.
+import type { RegtestNode } from './litecoind.ts';
+
+export function mineUntilStopped(node: RegtestNode, everySeconds: number, dispose: () => Promise<void>): void {
+  const miner = setInterval(() => void node.mine(1).catch(() => undefined), everySeconds * 1000);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(miner);
+    process.stdout.write('\nStopping...\n');
+    await dispose().catch(() => undefined);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
