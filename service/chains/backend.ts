@@ -21,6 +21,8 @@ export interface UtxoBackend {
   unspent(scripts: readonly Uint8Array[]): Promise<UnspentRow[]>;
   /** Amount and script of known outputs by outpoint (the amount-committing digests need them). */
   outputs(outpoints: readonly Outpoint[]): Promise<Map<string, { script: Uint8Array; amount: bigint }>>;
+  /** A transaction's bytes by txid (PSBT and hardware signers need whole previous transactions); null when unknown. */
+  rawTransaction(txid: string): Promise<Uint8Array | null>;
   /** Fee rate in smallest units per 1000 bytes. */
   feePerKb(): Promise<bigint>;
   /** Broadcasts; resolves to the txid, also when the node already has the transaction. */

@@ -385,6 +385,13 @@ export class UtxoIndexStore {
     ].filter((r) => !spentInMempool.has(key(r.txid, r.vout)));
   }
 
+  /** Height of the block that confirmed this tx, or null when the index has no output of it. */
+  async confirmedHeight(txid: string): Promise<number | null> {
+    // A prefix of chain_outputs' primary key: every tx has at least one output.
+    const row = await this.store.db.selectFrom('chain_outputs').select('height').where('chain', '=', this.chain).where('txid', '=', txidBlob(txid)).limit(1).executeTakeFirst();
+    return row ? toNumber(row.height) : null;
+  }
+
   /** Amount and script of outputs by outpoint, confirmed or in the mempool, spent or not. */
   async outputs(outpoints: readonly Outpoint[]): Promise<Map<string, Spent>> {
     return this.lookupSpent(this.store.db, [...new Set(outpoints.map((o) => o.txid))], true);

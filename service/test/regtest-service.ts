@@ -1,7 +1,7 @@
 // A real litecoind -regtest node with the service indexing it, configured as the given coins on
 // regtest prefixes (SEMANTICS.md: regtest is a backend configuration, not another coin).
 import type { CoinName } from '../../shared/coins/coin-table.ts';
-import { fundedNode, nodeRpcBackendConfig, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
+import { fundedNode, nodeRpcBackendConfig, type RegtestNode, type StartLitecoindOptions } from '../../scripts/dev-chain/litecoind.ts';
 import type { NodeRpcBackend } from '../chains/utxo/node-rpc-backend.ts';
 import { startTestService, type TestService } from './http-service.ts';
 
@@ -12,8 +12,8 @@ export interface RegtestService extends TestService {
   synced(): Promise<void>;
 }
 
-export async function startRegtestService(coins: readonly CoinName[], extra: { usdRate?: number } = {}): Promise<RegtestService> {
-  const node = await fundedNode();
+export async function startRegtestService(coins: readonly CoinName[], extra: { usdRate?: number; node?: StartLitecoindOptions } = {}): Promise<RegtestService> {
+  const node = await fundedNode(extra.node);
   try {
     const backend = nodeRpcBackendConfig(node, 100);
     const t = await startTestService({

@@ -9,6 +9,7 @@ import {
   History,
   NetworkAddressesList,
   SendStatus,
+  RawTransaction,
   Status,
   Utxos,
   type CreateTransactionQuery,
@@ -113,6 +114,11 @@ export class ApiClient {
 
   sendRaw(coin: string, rawtx: string) {
     return this.request(SendStatus, 'POST', `/transaction/send_raw/${coin}${queryString({ rawtx })}`);
+  }
+
+  /** Extension: a confirmed or pending transaction's bytes (hex), for PSBTs and hardware signers. */
+  rawTransaction(coin: string, txid: string) {
+    return this.request(RawTransaction, 'GET', `/transaction/raw/${coin}/${txid}`);
   }
 
   createMultisig(coin: string, payment: MultiSigPayment) {

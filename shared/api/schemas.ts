@@ -63,6 +63,10 @@ export type EthereumToSign = z.infer<typeof EthereumToSign>;
 export const SendStatus = z.object({ status_code: z.number().int(), message: z.string() });
 export type SendStatus = z.infer<typeof SendStatus>;
 
+/** Extension: a transaction's bytes by txid, for PSBT and hardware signers. */
+export const RawTransaction = z.object({ txid: z.string(), hex: z.string() });
+export type RawTransaction = z.infer<typeof RawTransaction>;
+
 export const ErrorMessage = z.object({ message: z.string() });
 export type ErrorMessage = z.infer<typeof ErrorMessage>;
 
@@ -83,6 +87,7 @@ export type Status = z.infer<typeof Status>;
 // ---- requests --------------------------------------------------------------------------------
 
 export const CoinParams = z.object({ coin: z.string() });
+export const TxidParams = z.object({ coin: z.string(), txid: z.string().regex(/^[0-9a-fA-F]{64}$/, 'txid must be 64 hex digits') });
 export const AddressParams = z.object({ coin: z.string(), address: z.string().min(1, 'address is required') });
 export const AddressesParams = z.object({ coin: z.string(), addresses: z.string().min(1, 'addresses is required') });
 

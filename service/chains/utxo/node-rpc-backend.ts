@@ -2,7 +2,7 @@
 // own address index (the node's wallet is never used).
 import type { Logger } from 'pino';
 import type { ChainParams } from '../../../shared/coins/coin-table.ts';
-import { bytesToHex } from '../../../shared/coins/bytes.ts';
+import { bytesToHex, hexToBytes } from '../../../shared/coins/bytes.ts';
 import { decodeTx, txidHex } from '../../../shared/coins/tx.ts';
 import type { Store } from '../../store/database.ts';
 import { type Outpoint, UtxoIndexStore } from '../../store/utxo-index.ts';
@@ -26,6 +26,7 @@ const RPC_VERIFY_ERROR = -25;
 const RPC_VERIFY_REJECTED = -26;
 const RPC_VERIFY_ALREADY_IN_CHAIN = -27;
 const RPC_DESERIALIZATION_ERROR = -22;
+const RPC_INVALID_ADDRESS_OR_KEY = -5;
 
 export class NodeRpcBackend implements UtxoBackend {
   readonly params: ChainParams;
@@ -67,6 +68,24 @@ export class NodeRpcBackend implements UtxoBackend {
 
   outputs(outpoints: readonly Outpoint[]) {
     return this.index.outputs(outpoints);
+  }
+
+  /**
+   * Asks the node with the block hash our index knows, so the node needs no -txindex; mempool txs
+   * need none. What the node returns must hash to the txid asked for.
+   */
+  async rawTransaction(txid: string): Promise<Uint8Array | null> {
+    const height = await this.index.confirmedHeight(txid);
+    try {
+      const blockHash = height === null ? null : await this.rpc.call<string>('getblockhash', [height]);
+      const hex = await this.rpc.call<string>('getrawtransaction', blockHash === null ? [txid, false] : [txid, false, blockHash]);
+      const bytes = hexToBytes(hex);
+      if (txidHex(decodeTx(bytes, this.params)) !== txid) throw new UpstreamFailure(false, `the coin's node answered transaction ${txid} with another transaction`);
+      return bytes;
+    } catch (err) {
+      if (err instanceof RpcError && err.code === RPC_INVALID_ADDRESS_OR_KEY) return null;
+      throw upstream(err);
+    }
   }
 
   /**

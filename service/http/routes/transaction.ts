@@ -1,12 +1,13 @@
-// Endpoints 6-8: single-signature payments from public keys, and raw broadcast.
+// Endpoints 6-8: single-signature payments from public keys, and raw broadcast; raw tx lookup (extension).
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { CoinParams, CreateTransactionQuery, HashesToSign, SendRawQuery, SendStatus, Signatures } from '../../../shared/api/schemas.ts';
+import { CoinParams, CreateTransactionQuery, HashesToSign, RawTransaction, SendRawQuery, SendStatus, Signatures, TxidParams } from '../../../shared/api/schemas.ts';
 import { hash160 } from '../../../shared/coins/hash.ts';
 import { p2pkhScript } from '../../../shared/coins/script.ts';
 import { parsePublicKeyHex } from '../../../shared/coins/keys.ts';
 import type { PaymentSource } from '../../../shared/coins/payment.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest, notFound } from '../errors.ts';
+import { bytesToHex } from '../../../shared/coins/bytes.ts';
 import type { ServiceContext } from '../context.ts';
 import { utxoBackendFor } from '../context.ts';
 import { createPayment, decodeTxField, signAndSend, spendable } from '../payments.ts';
@@ -44,6 +45,15 @@ export function transactionRoutes(ctx: ServiceContext): FastifyPluginAsync {
       // a clear 400 for bytes that are no transaction, before the node sees them
       const { bytes } = decodeTxField(backend.params, req.query.rawtx, 'rawtx');
       return { status_code: 200, message: await backend.broadcast(bytes) };
+    });
+
+    // Extension beyond the spec: PSBT signers and Ledger's legacy protocol need whole previous txs.
+    app.get('/transaction/raw/:coin/:txid', { schema: { params: TxidParams, response: { 200: RawTransaction } } }, async (req) => {
+      const backend = utxoBackendFor(ctx, req.params.coin);
+      const txid = req.params.txid.toLowerCase();
+      const bytes = await backend.rawTransaction(txid);
+      if (!bytes) throw notFound(`transaction ${txid} is neither in the ${req.params.coin} chain this service has indexed nor in its mempool`);
+      return { txid, hex: bytesToHex(bytes) };
     });
   };
 }
