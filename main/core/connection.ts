@@ -5,11 +5,8 @@ import { CoordinatorError } from './errors.ts';
 import type { SecretStore } from './secrets.ts';
 import type { CoordinatorStore } from './store/store.ts';
 
-/** The v2 API as the desk uses it: ApiClient's public surface. */
-export type ServiceApi = Pick<
-  ApiClient,
-  'balance' | 'balances' | 'history' | 'utxos' | 'toNetworkAddresses' | 'createTransaction' | 'signAndSend' | 'sendRaw' | 'createMultisig' | 'signAndSendMultisig' | 'status'
->;
+/** The v2 API as the desk uses it: ApiClient's public surface, every method of it. */
+export type ServiceApi = { [K in keyof ApiClient]: ApiClient[K] };
 
 export type ServiceMode = 'embedded' | 'remote';
 
@@ -65,19 +62,13 @@ export class ServiceConnection {
     }
     // Methods read this.client at call time, so a switch reaches everyone holding `api`.
     const c = () => this.client;
-    this.api = {
-      balance: (...a) => c().balance(...a),
-      balances: (...a) => c().balances(...a),
-      history: (...a) => c().history(...a),
-      utxos: (...a) => c().utxos(...a),
-      toNetworkAddresses: (...a) => c().toNetworkAddresses(...a),
-      createTransaction: (...a) => c().createTransaction(...a),
-      signAndSend: (...a) => c().signAndSend(...a),
-      sendRaw: (...a) => c().sendRaw(...a),
-      createMultisig: (...a) => c().createMultisig(...a),
-      signAndSendMultisig: (...a) => c().signAndSendMultisig(...a),
-      status: () => c().status(),
-    };
+    this.api = new Proxy({} as ServiceApi, {
+      get: (_target, name) => {
+        const client = c() as unknown as Record<string | symbol, unknown>;
+        const member = client[name];
+        return typeof member === 'function' ? (member as (...args: unknown[]) => unknown).bind(client) : member;
+      },
+    });
   }
 
   private make(baseUrl: string, apiKey?: string): ApiClient {

@@ -36,6 +36,7 @@ const withApi = (api: Partial<CoordinatorApi>): CoreDeps => {
     utxos: (c, a) => real.utxos(c, a),
     createMultisig: (c, b) => real.createMultisig(c, b),
     signAndSendMultisig: (c, b) => real.signAndSendMultisig(c, b),
+    rawTransaction: (c, t) => real.rawTransaction(c, t),
   };
   return { ...deps, api: { ...bound, ...api } };
 };
