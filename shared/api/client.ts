@@ -5,6 +5,7 @@ import { stringifyApiJson, parseApiJson } from './json.ts';
 import {
   Balance,
   Balances,
+  EthereumToSign,
   HashesToSign,
   History,
   NetworkAddressesList,
@@ -13,6 +14,10 @@ import {
   Status,
   Utxos,
   type CreateTransactionQuery,
+  type Erc20CreateQuery,
+  type Erc20SendQuery,
+  type EthereumCreateQuery,
+  type EthereumSendQuery,
   type ExtendedKeysInput,
   type MultiSigPayment,
   type Signatures,
@@ -35,6 +40,12 @@ export interface ApiClientOptions {
 }
 
 type Query = Record<string, string | number | bigint | undefined>;
+
+/** An ERC20 token as the address endpoints take it. */
+export interface TokenRef {
+  contract_id: string;
+  decimal_places: number;
+}
 
 function queryString(query: Query): string {
   const parts = Object.entries(query)
@@ -131,5 +142,35 @@ export class ApiClient {
 
   status() {
     return this.request(Status, 'GET', '/status');
+  }
+
+  /** An ERC20 token's balance (endpoint 1 with contract_id and decimal_places). */
+  tokenBalance(coin: string, address: string, token: TokenRef) {
+    return this.request(Balance, 'GET', `/address/balance/${coin}/${encodeURIComponent(address)}${queryString({ ...token })}`);
+  }
+
+  /** An ERC20 token's history (endpoint 3 with contract_id and decimal_places). */
+  tokenHistory(coin: string, addresses: readonly string[], token: TokenRef, page: { limit?: number; offset?: number } = {}) {
+    return this.request(History, 'GET', `/address/history/${coin}/${addresses.map(encodeURIComponent).join(',')}${queryString({ ...token, ...page })}`);
+  }
+
+  /** Endpoint 11: an unsigned Ether transfer and the hash to sign (amount in GWEI). */
+  createEther(query: EthereumCreateQuery) {
+    return this.request(EthereumToSign, 'POST', `/ethereum/create/${queryString(query as Query)}`);
+  }
+
+  /** Endpoint 12: the same parameters as 11 plus (r, s, v). */
+  signAndSendEther(query: EthereumSendQuery) {
+    return this.request(SendStatus, 'POST', `/ethereum/sign_and_send/${queryString(query as Query)}`);
+  }
+
+  /** Endpoint 13: an unsigned ERC20 transfer (amount in GWEI of the token). */
+  createErc20(query: Erc20CreateQuery) {
+    return this.request(EthereumToSign, 'POST', `/erc20/create/${queryString(query as Query)}`);
+  }
+
+  /** Endpoint 14: the same parameters as 13 plus (r, s, v). */
+  signAndSendErc20(query: Erc20SendQuery) {
+    return this.request(SendStatus, 'POST', `/erc20/sign_and_send/${queryString(query as Query)}`);
   }
 }
