@@ -97,6 +97,13 @@ describe('a payment from proposal to confirmation', () => {
       ['operator_fee', 50_000n],
       ['change', 2n * COIN - COIN - COIN / 4n - 50_000n - 20_000n],
     ]);
+    // Change goes to the wallet's first change address, not back to a receive address.
+    const changeAt = (i: number) => store.addresses(walletId).find((x) => x.change && x.index === i)!.address;
+    expect(opened.outputs.find((o) => o.purpose === 'change')!.address).toBe(changeAt(0));
+    // A second payment proposed while the first is in flight gets the next change address.
+    const second = await proposePayment(deps, walletId, { to, amount: COIN / 10n, minersFee: 20_000n });
+    expect(openSigningRequest(writeSigningRequest(store, second.id)).outputs.find((o) => o.purpose === 'change')!.address).toBe(changeAt(1));
+    cancelPayment(deps, second.id, 'test: only the first change address was asked for');
     const a = signRequest(request, { xprv: alice.masterXprv }); // master key: derives the account itself
     const b = signRequest(request, { xprv: bob.accountXprv });
     const c = signRequest(request, { mnemonic: carol.mnemonic }); // recovery words: master, then the account
@@ -161,6 +168,32 @@ describe('refusals', () => {
       createMultisig: async (coin, body) => desk.api.createMultisig(coin, { ...body, to: await desk.node.newAddress('legacy') }),
     });
     await expect(proposePayment(redirecting, walletId, await proposal())).rejects.toThrow(/output 0 \(payment\) pays .* instead of/);
+    expect(store.payments()).toHaveLength(before);
+  });
+
+  it('refuses a service that lies about what an input holds (the previous transaction says otherwise)', async () => {
+    const before = store.payments().length;
+    const inflating = withApi({ utxos: async (coin, addresses) => {
+      const real = await desk.api.utxos(coin, addresses);
+      return { utxos: real.utxos.map((u) => ({ ...u, amount: u.amount + 5_000_000n })) };
+    } });
+    // The service builds with its own (true) amounts, so the totals differ first; make it agree too.
+    const agreeing = withApi({
+      utxos: inflating.api.utxos,
+      createMultisig: async (coin, body) => {
+        const created = await desk.api.createMultisig(coin, body);
+        return { ...created, total_input_value: created.total_input_value + 5_000_000n * BigInt(decodeTxHex(created.tx).inputs.length) };
+      },
+    });
+    await expect(proposePayment(agreeing, walletId, await proposal())).rejects.toThrow(/the service says [0-9a-f]{64}:\d+ holds \d+, its transaction says \d+/);
+    const forging = withApi({
+      rawTransaction: async (coin, txid) => {
+        const tx = decodeTxHex((await desk.api.rawTransaction(coin, txid)).hex);
+        tx.outputs[0]!.value += 5_000_000n;
+        return { txid, hex: encodeTxHex(tx) };
+      },
+    });
+    await expect(proposePayment(forging, walletId, await proposal())).rejects.toThrow(/answered previous transaction [0-9a-f]{64} with another transaction/);
     expect(store.payments()).toHaveLength(before);
   });
 

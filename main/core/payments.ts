@@ -12,12 +12,14 @@ import {
   parseMultisigRedeemScript,
   scriptToAddress,
   sha256,
+  txidHex,
   type ChainParams,
+  type CoinName,
 } from '../../shared/coins/index.ts';
 import { CoordinatorError } from './errors.ts';
 import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from './files/verify.ts';
 import type { PaymentRow, PaymentState } from './store/store.ts';
-import { addressPath, deriveAddress, requireWallet, walletParams, type CoreDeps } from './wallets.ts';
+import { addressPath, deriveAddress, nextChangeAddress, requireWallet, walletParams, type CoreDeps } from './wallets.ts';
 
 export interface PaymentProposal {
   to: string;
@@ -46,6 +48,42 @@ export function expectedOutputs(params: ChainParams, p: PaymentProposal, totalIn
 }
 
 export const paymentHash = (unsignedTx: Uint8Array): string => bytesToHex(sha256(unsignedTx));
+
+const IN_FLIGHT: readonly PaymentState[] = ['awaiting_signatures', 'ready', 'broadcast'];
+
+/** Change addresses that payments not yet confirmed will pay to: not free for the next payment. */
+function changeInFlight(deps: CoreDeps, walletId: string, params: ChainParams): Set<string> {
+  const change = new Set(deps.store.addresses(walletId).filter((a) => a.change).map((a) => a.address));
+  const out = new Set<string>();
+  for (const p of deps.store.payments(walletId)) {
+    if (!IN_FLIGHT.includes(p.state)) continue;
+    for (const o of decodeTx(p.unsignedTx, params).outputs) {
+      const address = scriptToAddress(params, o.script);
+      if (address !== null && change.has(address)) out.add(address);
+    }
+  }
+  return out;
+}
+
+/**
+ * What each spent output holds, read from the previous transactions themselves (their txid commits
+ * to it), not from the service's word: on coins whose signatures do not commit to input amounts, a
+ * service lying about them would hide a miners' fee as large as the lie.
+ */
+async function provenOutputs(deps: CoreDeps, coin: CoinName, params: ChainParams, txids: readonly string[]) {
+  const outputs = new Map<string, { amount: bigint; script: Uint8Array }>();
+  for (const txid of new Set(txids)) {
+    let raw;
+    try {
+      raw = decodeTx(hexToBytes((await deps.api.rawTransaction(coin, txid)).hex), params);
+    } catch (err) {
+      throw new CoordinatorError('proposal_refused', `refusing the proposed payment: the previous transaction ${txid} cannot be read from the service: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (txidHex(raw) !== txid) throw new CoordinatorError('proposal_refused', `refusing the proposed payment: the service answered previous transaction ${txid} with another transaction`);
+    raw.outputs.forEach((o, vout) => outputs.set(outpoint(txid, vout), { amount: o.value, script: o.script }));
+  }
+  return outputs;
+}
 
 const outpoint = (txid: string, vout: number) => `${txid.toLowerCase()}:${vout}`;
 
@@ -79,13 +117,16 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   }
   const fundedRows = addresses.filter((a) => funded.has(a.address));
   if (fundedRows.length === 0) refuse('the wallet has no unspent funds');
+  // The first redeem script receives the change (SEMANTICS.md): a fresh change address, unfunded.
+  const change = await nextChangeAddress(deps, walletId, changeInFlight(deps, walletId, params));
+  const sourceRows = [change, ...fundedRows.filter((a) => a.address !== change.address)];
   const created = await deps.api.createMultisig(w.coin, {
     number_of_required_signatures: w.m,
     amount: proposal.amount,
     to: proposal.to,
     miners_fee: proposal.minersFee,
     ...(proposal.operatorFee ? { fee_address: proposal.operatorFee.address, fee_amount: proposal.operatorFee.amount } : {}),
-    redeem_scripts: fundedRows.map((a) => ({ public_keys: deriveAddress(params, w.m, xpubs, a.change, a.index).publicKeys.map(bytesToHex) })),
+    redeem_scripts: sourceRows.map((a) => ({ public_keys: deriveAddress(params, w.m, xpubs, a.change, a.index).publicKeys.map(bytesToHex) })),
   });
 
   let tx: Uint8Array;
@@ -97,17 +138,23 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
     return refuse(`the service's transaction cannot be decoded: ${err instanceof Error ? err.message : String(err)}`);
   }
   // Which of our addresses each input spends (its scriptSig is the redeem script), and how much.
+  const prevTxid = (inp: (typeof decoded.inputs)[number]) => bytesToHex(inp.prevTxid);
+  const proven = await provenOutputs(deps, w.coin, params, decoded.inputs.map(prevTxid));
   const claims = decoded.inputs.map((inp, i) => {
     const owner = fundedRows.find((a) => equalBytes(a.redeemScript, inp.scriptSig));
     if (!owner) return refuse(`input ${i} does not spend from this wallet's funded addresses`);
-    const amount = amounts.get(outpoint(bytesToHex(inp.prevTxid), inp.vout));
-    if (amount === undefined) return refuse(`input ${i} spends ${bytesToHex(inp.prevTxid)}:${inp.vout}, which is not an unspent output of this wallet`);
+    const spent = outpoint(prevTxid(inp), inp.vout);
+    const amount = amounts.get(spent);
+    if (amount === undefined) return refuse(`input ${i} spends ${spent}, which is not an unspent output of this wallet`);
+    const prev = proven.get(spent);
+    if (!prev) return refuse(`input ${i} spends ${spent}, an output its own transaction does not have`);
+    if (!equalBytes(prev.script, addressToScript(params, owner.address))) refuse(`input ${i} spends ${spent}, which does not pay ${owner.address}`);
+    if (prev.amount !== amount) refuse(`the service says ${spent} holds ${amount}, its transaction says ${prev.amount}`);
     return { amount, path: addressPath(owner.change, owner.index) };
   });
   const totalInput = claims.reduce((s, c) => s + c.amount, 0n);
   if (created.total_input_value !== totalInput) refuse(`the service says the inputs bring ${created.total_input_value}, they bring ${totalInput}`);
-  const first = fundedRows[0]!;
-  const expected = expectedOutputs(params, proposal, totalInput, first.address);
+  const expected = expectedOutputs(params, proposal, totalInput, change.address);
   let verified: VerifiedPayment;
   try {
     verified = verifyUnsignedPayment(params, w.m, xpubs, tx, claims, expected.outputs, expected.minersFee, 'proposal_refused');

@@ -129,24 +129,38 @@ export async function createWallet(deps: CoreDeps, input: NewWallet): Promise<Wa
 }
 
 /**
- * The first receive address after the last one with any history, looking GAP_LIMIT addresses
- * past the last used one (BIP44 gap limit).
+ * The first address of a chain (receive or change) after the last one that has any history or is
+ * `reserved`, looking GAP_LIMIT addresses past the last used one (BIP44 gap limit).
  */
-export async function nextReceiveAddress(deps: CoreDeps, walletId: string): Promise<AddressRow> {
+async function nextUnusedAddress(deps: CoreDeps, walletId: string, change: boolean, reserved: ReadonlySet<string> = new Set()): Promise<AddressRow> {
   const w = requireWallet(deps, walletId);
+  const ofChain = (start: number) => deps.store.addresses(walletId).filter((a) => a.change === change && a.index >= start && a.index < start + GAP_LIMIT);
   let lastUsed = -1;
   for (let start = 0; ; start += GAP_LIMIT) {
-    const known = deps.store.addresses(walletId).filter((a) => !a.change && a.index >= start && a.index < start + GAP_LIMIT);
+    const known = ofChain(start);
     const missingFrom = known.length === 0 ? start : Math.max(...known.map((a) => a.index)) + 1;
-    if (missingFrom < start + GAP_LIMIT) await ensureAddresses(deps, walletId, false, missingFrom, start + GAP_LIMIT);
-    const batch = deps.store.addresses(walletId).filter((a) => !a.change && a.index >= start && a.index < start + GAP_LIMIT);
+    if (missingFrom < start + GAP_LIMIT) await ensureAddresses(deps, walletId, change, missingFrom, start + GAP_LIMIT);
+    const batch = ofChain(start);
     const history = await deps.api.history(w.coin, batch.map((a) => a.address), { limit: 1000 });
-    const used = new Set(history.txs.map((t) => t.address));
+    const used = new Set([...history.txs.map((t) => t.address), ...reserved]);
     const usedHere = batch.filter((a) => used.has(a.address)).map((a) => a.index);
     if (usedHere.length === 0) break;
     lastUsed = Math.max(lastUsed, ...usedHere);
   }
-  const next = deps.store.addresses(walletId).find((a) => !a.change && a.index === lastUsed + 1);
-  if (!next) throw new CoordinatorError('internal', `receive address ${lastUsed + 1} was not derived`);
+  const next = deps.store.addresses(walletId).find((a) => a.change === change && a.index === lastUsed + 1);
+  if (!next) throw new CoordinatorError('internal', `${change ? 'change' : 'receive'} address ${lastUsed + 1} was not derived`);
   return next;
+}
+
+/** The next receive address to hand out. */
+export function nextReceiveAddress(deps: CoreDeps, walletId: string): Promise<AddressRow> {
+  return nextUnusedAddress(deps, walletId, false);
+}
+
+/**
+ * A change address no transaction has touched and no payment in flight pays to, so change never
+ * lands on an address that was handed out to a payer or links two payments.
+ */
+export function nextChangeAddress(deps: CoreDeps, walletId: string, inFlight: ReadonlySet<string>): Promise<AddressRow> {
+  return nextUnusedAddress(deps, walletId, true, inFlight);
 }
