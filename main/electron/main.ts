@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
 import pino from 'pino';
-import { createService } from '../../service/service.ts';
 import { CHANNELS, ipcName } from '../bridge/channels.ts';
 import { dispatch } from '../bridge/dispatch.ts';
 import { createHandlers } from '../bridge/handlers.ts';
 import { ServiceConnection } from '../core/connection.ts';
+import { startEmbeddedService } from '../core/embedded-service.ts';
 import { openStore } from '../core/store/store.ts';
 import { SafeSecretStore } from './secret-store.ts';
 import { CSP, isTrustedRendererUrl, WEB_PREFERENCES } from '../bridge/security.ts';
@@ -21,14 +21,14 @@ async function start(): Promise<void> {
   await app.whenReady();
   const userData = app.getPath('userData');
   const log = pino({ level: 'info' });
-  // The embedded service always runs on 127.0.0.1 with its own SQLite; Settings may point the desk
-  // at a remote deployment instead (its key kept with safeStorage). Coins of the embedded service
-  // are not configurable yet.
-  const service = await createService({ listen: { host: '127.0.0.1', port: 0 }, database: { sqlite: join(userData, 'service.sqlite') }, auth: { required: false }, coins: {} }, { logger: log });
-  const serviceUrl = await service.listen();
+  // The embedded service runs on 127.0.0.1 with its own SQLite and the chains described in
+  // userData/embedded-service.json; Settings may point the desk at a remote deployment instead
+  // (its key kept with safeStorage).
+  const { service, url: serviceUrl, notice } = await startEmbeddedService(userData, log);
   const store = openStore(join(userData, 'desk.sqlite'));
   const secrets = new SafeSecretStore(join(userData, 'service-api-key.bin'));
   const connection = new ServiceConnection({ store, secrets, embeddedUrl: serviceUrl, actor: 'treasurer' });
+  connection.notice ??= notice;
   const handlers = createHandlers({ store, connection, actor: 'treasurer' });
 
   for (const channel of CHANNELS) {

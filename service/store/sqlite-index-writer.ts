@@ -15,9 +15,11 @@ export interface ApplyRequest {
 
 export type ApplyResult = { id: number; ok: true } | { id: number; ok: false; message: string };
 
-const workerUrl = new URL('./sqlite-index-worker.ts', import.meta.url);
-// The worker is TypeScript run from source: it loads the same TypeScript loader the service uses.
-const tsxLoader = createRequire(import.meta.url).resolve('tsx');
+// From source the worker is TypeScript and loads the TypeScript loader the service runs under; in
+// the desktop app's bundle (scripts/electron/build.ts) it is the JavaScript file beside this code.
+const fromSource = import.meta.url.endsWith('.ts');
+const workerUrl = new URL(fromSource ? './sqlite-index-worker.ts' : './sqlite-index-worker.mjs', import.meta.url);
+const workerExecArgv = (): string[] => (fromSource ? ['--import', createRequire(import.meta.url).resolve('tsx')] : []);
 
 export class SqliteIndexWriter {
   private worker: Worker | null = null;
@@ -35,7 +37,7 @@ export class SqliteIndexWriter {
     if (this.worker) return this.worker;
     const worker = new Worker(workerUrl, {
       workerData: { path: this.path },
-      execArgv: ['--import', tsxLoader],
+      execArgv: workerExecArgv(),
       // a batch is a few MB: a small young generation keeps the thread's heap from ballooning
       resourceLimits: { maxYoungGenerationSizeMb: 8 },
     });

@@ -1,0 +1,79 @@
+// The desktop build: bundles are produced, and the bundled main process really starts (in plain
+// Node, with a recording stand-in for the electron module, since Electron cannot start on this
+// machine): the embedded service comes up, every bridge channel is registered, the window is
+// secure and loads the built renderer, and the bridge answers our page and refuses another.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANNELS, ipcName } from '../../main/bridge/channels.ts';
+import { CSP } from '../../main/bridge/security.ts';
+import { buildDesktop, REPO_ROOT } from './build.ts';
+
+// Inside the repository, so the bundle resolves its npm packages from node_modules as the app does.
+const out = join(REPO_ROOT, '.tmp', `desktop-build-${process.pid}`);
+const stubRegistration = join(import.meta.dirname, 'testing', 'register-electron-stub.mjs');
+
+interface StubReport {
+  channels: string[];
+  window: { preload: string; contextIsolation: boolean; sandbox: boolean; nodeIntegration: boolean };
+  loaded: string;
+  csp: string[];
+  bridge: { ok: boolean; value?: { mode: string; notice: string | null } };
+  untrusted: { ok: boolean; error?: { code: string } };
+}
+
+function runBundledMain(userData: string): StubReport {
+  const run = spawnSync(process.execPath, ['--import', stubRegistration, join(out, 'main', 'main.mjs')], {
+    env: { ...process.env, COUNTERSIGN_STUB_USER_DATA: userData },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  const line = run.stdout.split('\n').find((l) => l.startsWith('{"report"'));
+  if (!line) throw new Error(`the bundled main process printed no report (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
+  return (JSON.parse(line) as { report: StubReport }).report;
+}
+
+beforeAll(async () => {
+  await buildDesktop(out);
+}, 180_000);
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+describe('npm start: the desktop build', () => {
+  it('writes the main bundle, its writer thread, the sandboxed preload and the renderer', () => {
+    for (const file of ['main/main.mjs', 'main/sqlite-index-worker.mjs', 'preload/preload.cjs', 'renderer/index.html']) expect(existsSync(join(out, file)), file).toBe(true);
+    const preload = readFileSync(join(out, 'preload', 'preload.cjs'), 'utf8');
+    // The sandbox allows require('electron') only.
+    expect([...preload.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1])).toEqual(['electron']);
+  });
+
+  it('starts the bundled main process: embedded service, every bridge channel, a secure window on the built renderer', () => {
+    const userData = mkdtempSync(join(tmpdir(), 'countersign-desktop-'));
+    try {
+      const report = runBundledMain(userData);
+      expect(report.channels.sort()).toEqual(CHANNELS.map(ipcName).sort());
+      expect(report.window).toEqual({ preload: join(out, 'preload', 'preload.cjs'), contextIsolation: true, sandbox: true, nodeIntegration: false });
+      expect(fileURLToPath(report.loaded)).toBe(join(out, 'renderer', 'index.html'));
+      expect(report.csp).toEqual([CSP]);
+      expect(report.bridge).toMatchObject({ ok: true, value: { mode: 'embedded' } });
+      expect(report.bridge.value?.notice).toContain(`describe them in ${join(userData, 'embedded-service.json')}`);
+      expect(report.untrusted).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+      expect(existsSync(join(userData, 'desk.sqlite'))).toBe(true);
+    } finally {
+      rmSync(userData, { recursive: true, force: true });
+    }
+  });
+
+  it('says why the embedded service serves no chains when its file is refused', () => {
+    const userData = mkdtempSync(join(tmpdir(), 'countersign-desktop-'));
+    try {
+      writeFileSync(join(userData, 'embedded-service.json'), JSON.stringify({ coins: { litecoin: { network: 'regtest', backend: { type: 'node-rpc', url: 'not a url' } } } }));
+      const report = runBundledMain(userData);
+      expect(report.bridge.value?.notice).toMatch(/embedded-service\.json was refused \(invalid configuration: coins\.litecoin\.backend.*\), so the embedded service serves no chains/);
+    } finally {
+      rmSync(userData, { recursive: true, force: true });
+    }
+  });
+});
