@@ -2,16 +2,13 @@
 // app (DESIGN.md). Listening, and closing in order, live here.
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import type { CoinName, UtxoCoinName } from '../shared/coins/coin-table.ts';
+import { chainParams, type CoinName, type UtxoCoinName } from '../shared/coins/coin-table.ts';
 import type { UtxoBackend } from './chains/backend.ts';
-import { createEvmChain, createUtxoBackend } from './chains/backend-factory.ts';
-import type { EvmChain } from './chains/evm/evm-chain.ts';
+import { NodeRpcBackend } from './chains/utxo/node-rpc-backend.ts';
+import { EvmBackend } from './chains/evm/evm-backend.ts';
 import { parseConfig, type CoinConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
 import { buildApp } from './http/app.ts';
-import { indexElection, type IndexElection } from './leader/leadership.ts';
 import { openStore, type Store, type StoreConfig } from './store/database.ts';
-import { priceSourceFromConfig } from './prices/from-config.ts';
-import { PriceCache } from './prices/price-cache.ts';
 
 export type { ServiceConfigInput } from './config.ts';
 
@@ -21,10 +18,8 @@ export interface Service {
   store: Store;
   backends: ReadonlyMap<CoinName, UtxoBackend>;
   /** The ethereum coin's backend, when configured. */
-  evm: EvmChain | null;
+  evm: EvmBackend | null;
   log: Logger;
-  /** PostgreSQL: which instance writes each index (service/leader); null on SQLite. */
-  election: IndexElection | null;
   /** Starts the indexers and listens; resolves to the base URL. */
   listen(): Promise<string>;
   /** Starts the indexers without listening (tests use app.inject). */
@@ -47,22 +42,50 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
   const store = await openStore(storeConfigOf(config));
 
   const backends = new Map<CoinName, UtxoBackend>();
+  const usdRates = new Map<CoinName, number>();
   const { ethereum: ethereumConfig, ...utxoCoins } = config.coins;
   for (const [coin, coinConfig] of Object.entries(utxoCoins) as [UtxoCoinName, CoinConfig][]) {
-    backends.set(coin, createUtxoBackend(coin, coinConfig, { store, log }));
+    const { backend } = coinConfig;
+    backends.set(
+      coin,
+      new NodeRpcBackend({
+        params: chainParams(coin, coinConfig.network),
+        store,
+        rpc: {
+          url: backend.url,
+          timeoutMs: backend.timeoutMs,
+          ...(backend.username !== undefined ? { username: backend.username } : {}),
+          ...(backend.password !== undefined ? { password: backend.password } : {}),
+          ...(backend.cookieFile !== undefined ? { cookieFile: backend.cookieFile } : {}),
+        },
+        log: log.child({ coin }),
+        pollIntervalMs: backend.pollIntervalMs,
+        fallbackFeePerKb: BigInt(backend.fallbackFeePerKb),
+        minFeePerKb: BigInt(backend.minFeePerKb),
+      }),
+    );
+    if (coinConfig.usdRate !== undefined) usdRates.set(coin, coinConfig.usdRate);
   }
 
-  const evm: EvmChain | null = ethereumConfig ? createEvmChain(ethereumConfig, { store, log }) : null;
-  // Before any indexer starts: on PostgreSQL every index writer waits for its lock.
-  const election = indexElection({ database: config.database, retrySeconds: config.leader.retrySeconds, backends: [...backends.values(), evm], log });
+  let evm: EvmBackend | null = null;
+  if (ethereumConfig) {
+    const { backend } = ethereumConfig;
+    evm = new EvmBackend({
+      network: ethereumConfig.network,
+      url: backend.url,
+      store,
+      log: log.child({ coin: 'ethereum' }),
+      startHeight: backend.startHeight ?? null,
+      pollIntervalMs: backend.pollIntervalMs,
+      timeoutMs: backend.timeoutMs,
+    });
+    if (ethereumConfig.usdRate !== undefined) usdRates.set('ethereum', ethereumConfig.usdRate);
+  }
 
-  const prices = new PriceCache({ source: priceSourceFromConfig(config), ttlMs: config.prices.ttlSeconds * 1000, log: log.child({ component: 'prices' }) });
   const app = await buildApp({
-    ctx: { utxo: backends, evm, usdRate: (coin) => prices.usdRate(coin) },
+    ctx: { utxo: backends, evm, usdRate: (coin) => usdRates.get(coin) ?? 0 },
     store,
     authRequired: config.auth.required,
-    operations: config,
-    v1Open: config.auth.v1Open,
     logger: log,
   });
 
@@ -72,7 +95,6 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
     started = true;
     for (const b of backends.values()) b.start();
     evm?.start();
-    election?.start();
   };
 
   return {
@@ -82,7 +104,6 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
     backends,
     evm,
     log,
-    election,
     startIndexers,
     async listen() {
       startIndexers();
@@ -94,7 +115,6 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
       await app.close();
       await Promise.all([...backends.values()].map((b) => b.stop()));
       await evm?.stop();
-      await election?.stop(); // after the indexers: no write outlives the lock
       await store.close();
     },
   };
