@@ -1,9 +1,11 @@
 // The service embedded as the app embeds it (createService on 127.0.0.1 port 0, no key), serving
-// litecoin on a regtest dev chain: what the web desk and the core tests both run.
+// litecoin on a regtest dev chain and, when given one, ethereum on a hardhat node: what the web
+// desk and the core tests run.
 import { join } from 'node:path';
 import pino from 'pino';
 import { ApiClient } from '../../shared/api/client.ts';
 import { nodeRpcBackendConfig, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
+import { evmRpcBackendConfig, type HardhatNode } from '../../scripts/dev-chain/hardhat.ts';
 import { createService, type Service } from '../../service/service.ts';
 
 export interface DevService {
@@ -14,18 +16,35 @@ export interface DevService {
   synced(): Promise<void>;
 }
 
-export async function startDevService(node: RegtestNode, dir: string, options: { pollIntervalMs: number; usdRate?: number }): Promise<DevService> {
+export interface DevServiceOptions {
+  pollIntervalMs: number;
+  /** Litecoin's USD rate. */
+  usdRate?: number;
+  /** Serve ethereum from this hardhat node too. */
+  ethereum?: { node: Pick<HardhatNode, 'url' | 'blockNumber'>; usdRate?: number };
+}
+
+/** `node` null: no litecoin (an Ether-only service). */
+export async function startDevService(node: RegtestNode | null, dir: string, options: DevServiceOptions): Promise<DevService> {
+  const eth = options.ethereum;
   const service = await createService(
     {
       listen: { host: '127.0.0.1', port: 0 },
       database: { sqlite: join(dir, 'service.sqlite') },
       auth: { required: false },
       coins: {
-        litecoin: {
-          network: 'regtest',
-          ...(options.usdRate !== undefined ? { usdRate: options.usdRate } : {}),
-          backend: nodeRpcBackendConfig(node, options.pollIntervalMs),
-        },
+        ...(node
+          ? {
+              litecoin: {
+                network: 'regtest' as const,
+                ...(options.usdRate !== undefined ? { usdRate: options.usdRate } : {}),
+                backend: nodeRpcBackendConfig(node, options.pollIntervalMs),
+              },
+            }
+          : {}),
+        ...(eth
+          ? { ethereum: { network: 'regtest' as const, ...(eth.usdRate !== undefined ? { usdRate: eth.usdRate } : {}), backend: evmRpcBackendConfig(eth.node, options.pollIntervalMs) } }
+          : {}),
       },
     },
     { logger: pino({ level: 'silent' }) },
@@ -35,10 +54,19 @@ export async function startDevService(node: RegtestNode, dir: string, options: {
     const api = new ApiClient({ baseUrl: url });
     const synced = async () => {
       for (let i = 0; i < 600; i++) {
-        const tip = await node.rpc.call<number>('getblockcount');
-        const mempool = await node.rpc.call<string[]>('getrawmempool');
-        const status = (await api.status()).coins.find((c) => c.coin === 'litecoin');
-        if (status && status.indexed_height === tip && status.mempool_txs === mempool.length) return;
+        const coins = (await api.status()).coins;
+        let done = true;
+        if (node) {
+          const tip = await node.rpc.call<number>('getblockcount');
+          const mempool = await node.rpc.call<string[]>('getrawmempool');
+          const status = coins.find((c) => c.coin === 'litecoin');
+          done = status !== undefined && status.indexed_height === tip && status.mempool_txs === mempool.length;
+        }
+        if (eth) {
+          const status = coins.find((c) => c.coin === 'ethereum');
+          done &&= status !== undefined && status.indexed_height === (await eth.node.blockNumber());
+        }
+        if (done) return;
         await new Promise((r) => setTimeout(r, 100));
       }
       throw new Error('the service did not catch up with the node in 60 s');

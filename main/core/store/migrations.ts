@@ -92,4 +92,60 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   `,
+  // 3: single-signer Ether accounts (main/core/accounts): their tokens and the sends made from them.
+  // A software account's key is never here: it lives in a SecretStore, like the API key.
+  `
+  CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('software','ledger')),
+    address TEXT NOT NULL,
+    chain_id TEXT NOT NULL,
+    derivation_path TEXT,
+    created_at TEXT NOT NULL,
+    UNIQUE (address, chain_id)
+  );
+  CREATE TABLE account_tokens (
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    contract TEXT NOT NULL,
+    symbol TEXT NOT NULL,
+    decimals INTEGER NOT NULL,
+    added_at TEXT NOT NULL,
+    PRIMARY KEY (account_id, contract)
+  );
+  CREATE TABLE account_sends (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    token TEXT,
+    token_symbol TEXT,
+    token_decimals INTEGER,
+    to_address TEXT NOT NULL,
+    amount TEXT NOT NULL,
+    unsigned_tx BLOB NOT NULL,
+    hash BLOB NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('proposed','broadcast','confirmed','cancelled','failed')),
+    reason TEXT,
+    txid TEXT,
+    confirmations INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TRIGGER account_sends_no_delete BEFORE DELETE ON account_sends BEGIN SELECT RAISE(ABORT, 'sends are never deleted'); END;
+  `,
+  // 4: a wallet policy registered on a co-signer's Ledger (Bitcoin app >= 2.1; main/core/ledger):
+  // exactly what was registered and the device's HMAC over it, which every later address check or
+  // signature on that device needs. Registering again replaces the row.
+  `
+  CREATE TABLE ledger_registrations (
+    wallet_id TEXT NOT NULL REFERENCES wallets(id),
+    position INTEGER NOT NULL,
+    policy_name TEXT NOT NULL,
+    descriptor_template TEXT NOT NULL,
+    key_infos TEXT NOT NULL,
+    policy_id BLOB NOT NULL,
+    hmac BLOB NOT NULL,
+    registered_at TEXT NOT NULL,
+    PRIMARY KEY (wallet_id, position)
+  );
+  `,
 ];

@@ -2,6 +2,8 @@
 // signatures and the audit log. Writes that belong together go through transaction().
 import Database from 'better-sqlite3';
 import type { CoinName, NetworkName } from '../../../shared/coins/index.ts';
+import { AccountStore } from '../accounts/account-store.ts';
+import { LedgerRegistrations } from '../ledger/registrations.ts';
 import { MIGRATIONS } from './migrations.ts';
 
 export type PaymentState = 'awaiting_signatures' | 'ready' | 'broadcast' | 'confirmed' | 'cancelled' | 'failed';
@@ -133,6 +135,10 @@ export interface NewPayment
 
 export class CoordinatorStore {
   private readonly db: Database.Database;
+  /** Ether accounts, their tokens and sends (main/core/accounts), on this same connection. */
+  readonly accounts: AccountStore;
+  /** Wallet policies registered on co-signers' Ledgers (main/core/ledger), on this same connection. */
+  readonly ledger: LedgerRegistrations;
 
   constructor(path: string) {
     this.db = new Database(path);
@@ -141,6 +147,8 @@ export class CoordinatorStore {
     this.db.pragma('synchronous = FULL');
     this.db.pragma('foreign_keys = ON');
     this.migrate();
+    this.accounts = new AccountStore(this.db);
+    this.ledger = new LedgerRegistrations(this.db);
   }
 
   private migrate(): void {
