@@ -97,7 +97,8 @@ describe('the treasurer and two co-signers, in Chromium', () => {
     await page.getByTestId('pay-fee').fill('0.0002');
     await shot('05-propose');
     await page.getByTestId('propose').click();
-    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state')).toBe('awaiting_signatures');
+    // The first proposal derives and cross-checks the wallet's first 20 change addresses.
+    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('awaiting_signatures');
     const paymentUrl = page.url();
     await shot('06-payment-awaiting');
     const request = await download(() => page.getByTestId('export-request').click(), 'signing-request.json');
@@ -116,8 +117,32 @@ describe('the treasurer and two co-signers, in Chromium', () => {
     await page.getByTestId('xprv').fill(bob.accountXprv);
     const bobSig = await download(() => page.getByTestId('sign').click(), 'signature-bob.json');
 
-    // The treasurer imports both files at once, then submits.
+    // Files dropped on the import zone: a tampered copy of Bob's and a file that is no signature
+    // file are refused, each saying why, and nothing is collected.
     await page.goto(paymentUrl);
+    const tampered = JSON.parse(readFileSync(bobSig, 'utf8')) as { payment_hash: string };
+    tampered.payment_hash = `${tampered.payment_hash.slice(0, -1)}${tampered.payment_hash.endsWith('0') ? '1' : '0'}`;
+    const dropped = await page.evaluateHandle(
+      (files) => {
+        const transfer = new DataTransfer();
+        for (const f of files) transfer.items.add(new File([f.text], f.name, { type: 'application/json' }));
+        return transfer;
+      },
+      [
+        { name: 'bob-tampered.json', text: JSON.stringify(tampered) },
+        { name: 'notes.json', text: '{"hello": "world"}' },
+      ],
+    );
+    await page.getByTestId('import-files-zone').dispatchEvent('dragover', { dataTransfer: dropped });
+    await page.getByTestId('import-files-zone').dispatchEvent('drop', { dataTransfer: dropped });
+    await expect.poll(() => page.getByTestId('import-results').locator('li').allTextContents()).toEqual([
+      expect.stringMatching(/^Refused \(tampered\) bob-tampered.json: its payment hash [0-9a-f]{64} is not the hash of payment/),
+      expect.stringMatching(/^Refused \(malformed\) notes.json: not a signature file: it has no "format" field saying it is one$/),
+    ]);
+    expect(await page.getByTestId('payment-state').getAttribute('data-state')).toBe('awaiting_signatures');
+    await shot('09a-import-refused');
+
+    // The treasurer imports both real files at once, then submits.
     await page.getByTestId('import-files').setInputFiles([aliceSig, bobSig]);
     await expect.poll(() => page.getByTestId('import-results').locator('li').allTextContents()).toEqual([
       expect.stringMatching(/^Imported .*signature-alice.json: 1 signature\(s\) by alice imported/),

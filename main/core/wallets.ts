@@ -84,11 +84,9 @@ export async function ensureAddresses(deps: CoreDeps, walletId: string, change: 
   const xpubs = deps.store.cosigners(walletId).map((c) => c.xpub);
   const params = walletParams(w);
   const out: DerivedAddress[] = [];
-  for (let i = from; i < to; i++) {
-    const a = deriveAddress(params, w.m, xpubs, change, i);
-    await crossCheck(deps.api, w.coin, w.m, xpubs, a);
-    out.push(a);
-  }
+  for (let i = from; i < to; i++) out.push(deriveAddress(params, w.m, xpubs, change, i));
+  // Asked together: a gap-limit batch is 20 round trips otherwise.
+  await Promise.all(out.map((a) => crossCheck(deps.api, w.coin, w.m, xpubs, a)));
   deps.store.insertAddresses(walletId, out);
   return out;
 }

@@ -73,6 +73,11 @@ export function parseFile<S extends z.ZodType>(schema: S, what: string, text: st
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
+    // A file of another kind altogether: say so rather than name a field.
+    if (issue?.path.join('.') === 'format') {
+      const format = json !== null && typeof json === 'object' && 'format' in json ? json.format : undefined;
+      return { ok: false, message: typeof format === 'string' ? `not a ${what}: it is a "${format.slice(0, 60)}" file` : `not a ${what}: it has no "format" field saying it is one` };
+    }
     return { ok: false, message: `malformed ${what}: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}` };
   }
   return { ok: true, value: parsed.data };
