@@ -18,9 +18,43 @@ const NodeRpcBackend = z.object({
   minFeePerKb: z.number().int().positive().default(1_000),
 });
 
+/** Deadline per attempt and retries with backoff for an upstream's reads (upstream/http-json.ts). */
+const upstreamTiming = {
+  timeoutMs: z.number().int().positive().default(15_000),
+  retries: z.number().int().min(0).max(10).default(2),
+  backoffMs: z.number().int().min(0).default(250),
+};
+/** Fee rate when the upstream has no estimate, and the floor under its estimates (units per 1000 bytes). */
+const feeRates = {
+  fallbackFeePerKb: z.number().int().positive().default(10_000),
+  minFeePerKb: z.number().int().positive().default(1_000),
+};
+
+/** A Blockbook instance (API v2) for the coin, e.g. https://btc1.trezor.io (chains/blockbook/). */
+const BlockbookBackend = z.object({
+  type: z.literal('blockbook'),
+  url: z.string().url('backend.url must be the Blockbook base URL, e.g. https://ltc1.trezor.io'),
+  /** Largest history page asked for (Blockbook allows 1000). */
+  pageSize: z.number().int().min(1).max(1000).default(1000),
+  ...upstreamTiming,
+  ...feeRates,
+});
+
+/** An ElectrumX or Fulcrum server, protocol 1.4 over TCP or TLS (chains/electrum/). */
+const ElectrumBackend = z.object({
+  type: z.literal('electrum'),
+  host: z.string().min(1, 'backend.host must name the Electrum server'),
+  port: z.number().int().min(1).max(65535),
+  tls: z.boolean().default(false),
+  /** With tls: refuse a certificate no known authority signed (self-signed servers need false). */
+  verifyCertificate: z.boolean().default(true),
+  ...upstreamTiming,
+  ...feeRates,
+});
+
 export const CoinConfig = z.object({
   network: z.enum(['mainnet', 'testnet', 'regtest']).default('mainnet'),
-  backend: NodeRpcBackend,
+  backend: z.discriminatedUnion('type', [NodeRpcBackend, BlockbookBackend, ElectrumBackend]),
   /** Static USD rate for this coin (regtest and tests); live price sources come with issue 7. */
   usdRate: z.number().nonnegative().optional(),
 });
@@ -35,11 +69,27 @@ const EvmRpcBackend = z.object({
   timeoutMs: z.number().int().positive().default(30_000),
 });
 
-export const EthereumConfig = z.object({
-  network: z.enum(['mainnet', 'testnet', 'regtest']).default('mainnet'),
-  backend: EvmRpcBackend,
-  usdRate: z.number().nonnegative().optional(),
+const EthereumBlockbookBackend = z.object({
+  type: z.literal('blockbook'),
+  url: z.string().url('backend.url must be the Blockbook base URL, e.g. https://eth1.trezor.io'),
+  /** EIP-155 chain id; default 1 on mainnet (Blockbook's REST API does not report it). */
+  chainId: z.number().int().positive().optional(),
+  /** Gas limit of token transfers when the caller gives none (Blockbook's REST API cannot estimate gas). */
+  erc20GasLimit: z.number().int().positive().default(100_000),
+  pageSize: z.number().int().min(1).max(1000).default(1000),
+  ...upstreamTiming,
 });
+
+export const EthereumConfig = z
+  .object({
+    network: z.enum(['mainnet', 'testnet', 'regtest']).default('mainnet'),
+    backend: z.discriminatedUnion('type', [EvmRpcBackend, EthereumBlockbookBackend]),
+    usdRate: z.number().nonnegative().optional(),
+  })
+  .refine((c) => c.backend.type !== 'blockbook' || c.network === 'mainnet' || c.backend.chainId !== undefined, {
+    message: 'backend.chainId is required for a Blockbook backend off mainnet',
+    path: ['backend', 'chainId'],
+  });
 export type EthereumConfig = z.infer<typeof EthereumConfig>;
 
 const UTXO_COIN_NAMES = COIN_NAMES.filter((c): c is UtxoCoinName => c !== 'ethereum') as [UtxoCoinName, ...UtxoCoinName[]];

@@ -2,10 +2,10 @@
 // app (DESIGN.md). Listening, and closing in order, live here.
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { chainParams, type CoinName, type UtxoCoinName } from '../shared/coins/coin-table.ts';
+import type { CoinName, UtxoCoinName } from '../shared/coins/coin-table.ts';
 import type { UtxoBackend } from './chains/backend.ts';
-import { NodeRpcBackend } from './chains/utxo/node-rpc-backend.ts';
-import { EvmBackend } from './chains/evm/evm-backend.ts';
+import { createEvmChain, createUtxoBackend } from './chains/backend-factory.ts';
+import type { EvmChain } from './chains/evm/evm-chain.ts';
 import { parseConfig, type CoinConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { openStore, type Store, type StoreConfig } from './store/database.ts';
@@ -18,7 +18,7 @@ export interface Service {
   store: Store;
   backends: ReadonlyMap<CoinName, UtxoBackend>;
   /** The ethereum coin's backend, when configured. */
-  evm: EvmBackend | null;
+  evm: EvmChain | null;
   log: Logger;
   /** Starts the indexers and listens; resolves to the base URL. */
   listen(): Promise<string>;
@@ -45,40 +45,12 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
   const usdRates = new Map<CoinName, number>();
   const { ethereum: ethereumConfig, ...utxoCoins } = config.coins;
   for (const [coin, coinConfig] of Object.entries(utxoCoins) as [UtxoCoinName, CoinConfig][]) {
-    const { backend } = coinConfig;
-    backends.set(
-      coin,
-      new NodeRpcBackend({
-        params: chainParams(coin, coinConfig.network),
-        store,
-        rpc: {
-          url: backend.url,
-          timeoutMs: backend.timeoutMs,
-          ...(backend.username !== undefined ? { username: backend.username } : {}),
-          ...(backend.password !== undefined ? { password: backend.password } : {}),
-          ...(backend.cookieFile !== undefined ? { cookieFile: backend.cookieFile } : {}),
-        },
-        log: log.child({ coin }),
-        pollIntervalMs: backend.pollIntervalMs,
-        fallbackFeePerKb: BigInt(backend.fallbackFeePerKb),
-        minFeePerKb: BigInt(backend.minFeePerKb),
-      }),
-    );
+    backends.set(coin, createUtxoBackend(coin, coinConfig, { store, log }));
     if (coinConfig.usdRate !== undefined) usdRates.set(coin, coinConfig.usdRate);
   }
 
-  let evm: EvmBackend | null = null;
+  const evm: EvmChain | null = ethereumConfig ? createEvmChain(ethereumConfig, { store, log }) : null;
   if (ethereumConfig) {
-    const { backend } = ethereumConfig;
-    evm = new EvmBackend({
-      network: ethereumConfig.network,
-      url: backend.url,
-      store,
-      log: log.child({ coin: 'ethereum' }),
-      startHeight: backend.startHeight ?? null,
-      pollIntervalMs: backend.pollIntervalMs,
-      timeoutMs: backend.timeoutMs,
-    });
     if (ethereumConfig.usdRate !== undefined) usdRates.set('ethereum', ethereumConfig.usdRate);
   }
 

@@ -1,5 +1,5 @@
-// What the HTTP layer needs from a chain, whatever serves it (node + own index now; Blockbook and
-// Electrum later).
+// What the HTTP layer needs from a chain, whatever serves it: a node + our own index, Blockbook or
+// an Electrum server.
 import type { ChainParams } from '../../shared/coins/coin-table.ts';
 import type { HistoryRow, Outpoint, ScriptBalance, UnspentRow } from '../store/utxo-index.ts';
 
@@ -9,6 +9,19 @@ export interface BackendStatus {
   indexedHeight: number | null;
   mempoolTxs: number;
   error: string | null;
+}
+
+export interface FeeRates {
+  /** Rate used when the upstream has no estimate (regtest, a quiet chain), units per 1000 bytes. */
+  fallbackFeePerKb: bigint;
+  /** Floor under every estimate, units per 1000 bytes. */
+  minFeePerKb: bigint;
+}
+
+/** The fee rate to build with from an upstream's estimate (null: it has none), floored. */
+export function feeRateWithFloor(estimate: bigint | null, rates: FeeRates): bigint {
+  const rate = estimate !== null && estimate > 0n ? estimate : rates.fallbackFeePerKb;
+  return rate < rates.minFeePerKb ? rates.minFeePerKb : rate;
 }
 
 export interface UtxoBackend {

@@ -6,12 +6,12 @@ import { bytesToHex } from '../../shared/coins/bytes.ts';
 import { Lru } from '../lru.ts';
 import { unitsToDecimal } from '../../shared/coins/units.ts';
 import type { UtxoBackend } from '../chains/backend.ts';
-import type { EvmBackend } from '../chains/evm/evm-backend.ts';
+import type { EvmChain } from '../chains/evm/evm-chain.ts';
 import { badRequest, notFound } from './errors.ts';
 
 export interface ServiceContext {
   utxo: ReadonlyMap<CoinName, UtxoBackend>;
-  evm?: EvmBackend | null;
+  evm?: EvmChain | null;
   usdRate(coin: CoinName): number;
 }
 
@@ -24,7 +24,7 @@ export function utxoBackendFor(ctx: ServiceContext, coin: string): UtxoBackend {
   return backend;
 }
 
-export function evmBackendFor(ctx: ServiceContext): EvmBackend {
+export function evmBackendFor(ctx: ServiceContext): EvmChain {
   if (!ctx.evm) throw notFound('coin ethereum is not served by this deployment');
   return ctx.evm;
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Contract, SigningKey, Wallet, computeAddress, getAddress, type InterfaceAbi } from 'ethers';
 import { deploy, presetMinterPauser, sixDecimalsToken, startHardhat, type HardhatNode } from '../../test/hardhat-node.ts';
 import { startTestService, type TestService } from '../../test/http-service.ts';
+import type { EvmBackend } from './evm-backend.ts';
 
 let node: HardhatNode;
 let t: TestService;
@@ -19,7 +20,7 @@ const erc20 = (address: string) =>
   new Contract(address, ['function transfer(address,uint256) returns (bool)', 'function mint(address,uint256)', 'function balanceOf(address) view returns (uint256)'] as InterfaceAbi, node.funder);
 
 async function synced() {
-  await t.service.evm!.indexer.sync();
+  await (t.service.evm as EvmBackend).indexer.sync();
 }
 
 function q(params: Record<string, string | bigint | number>) {

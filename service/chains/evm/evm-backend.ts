@@ -1,11 +1,12 @@
-// What the HTTP layer needs from an EVM chain: balances from the node, history from our own index,
-// and the node's nonce, gas and chain id for building transactions.
+// The evm-rpc backend: balances from the node, history from our own index, and the node's nonce,
+// gas and chain id for building transactions.
 import type { Logger } from 'pino';
 import { bytesToHex } from '../../../shared/coins/bytes.ts';
 import type { BackendStatus } from '../backend.ts';
 import { ApiError } from '../../errors.ts';
 import type { Store } from '../../store/database.ts';
 import { EvmIndexStore, type EvmHistoryRow } from '../../store/evm-index.ts';
+import type { EvmChain, GasQuestion, PendingCreates } from './evm-chain.ts';
 import { EvmIndexer } from './evm-indexer.ts';
 import { EvmRpc } from './evm-rpc.ts';
 
@@ -21,17 +22,19 @@ export interface EvmBackendOptions {
 
 const BALANCE_OF = '0x70a08231';
 
-export class EvmBackend {
+export class EvmBackend implements EvmChain {
   readonly rpc: EvmRpc;
   readonly index: EvmIndexStore;
   readonly indexer: EvmIndexer;
   readonly network: string;
+  readonly pendingCreates: PendingCreates;
   private chainIdValue: bigint | null = null;
 
   constructor(o: EvmBackendOptions) {
     this.network = o.network;
     this.rpc = new EvmRpc(o.url, o.timeoutMs);
     this.index = new EvmIndexStore(o.store, `ethereum/${o.network}`);
+    this.pendingCreates = this.index;
     this.indexer = new EvmIndexer({ rpc: this.rpc, index: this.index, log: o.log, startHeight: o.startHeight, pollIntervalMs: o.pollIntervalMs });
   }
 
@@ -66,6 +69,18 @@ export class EvmBackend {
 
   async indexedHeight(): Promise<number | null> {
     return (await this.index.tip())?.height ?? null;
+  }
+
+  pendingNonce(address: string): Promise<bigint> {
+    return this.rpc.pendingNonce(address);
+  }
+
+  gasPrice(): Promise<bigint> {
+    return this.rpc.gasPrice();
+  }
+
+  estimateGas(tx: GasQuestion): Promise<bigint> {
+    return this.rpc.estimateGas(tx);
   }
 
   async broadcast(raw: Uint8Array): Promise<string> {

@@ -7,7 +7,7 @@ import { decodeTx, txidHex } from '../../../shared/coins/tx.ts';
 import type { Store } from '../../store/database.ts';
 import { type Outpoint, UtxoIndexStore } from '../../store/utxo-index.ts';
 import { ApiError, UpstreamFailure } from '../../errors.ts';
-import type { BackendStatus, UtxoBackend } from '../backend.ts';
+import { type BackendStatus, feeRateWithFloor, type UtxoBackend } from '../backend.ts';
 import { UtxoIndexer } from './indexer.ts';
 import { coinsToUnits, RpcClient, type RpcClientConfig, RpcError, UpstreamError } from './rpc-client.ts';
 
@@ -95,8 +95,7 @@ export class NodeRpcBackend implements UtxoBackend {
    */
   async feePerKb(): Promise<bigint> {
     const estimate = (await this.estimate('estimatesmartfee', (r) => (r as { feerate?: unknown }).feerate)) ?? (await this.estimate('estimatefee', (r) => r));
-    const rate = estimate ?? this.o.fallbackFeePerKb;
-    return rate < this.o.minFeePerKb ? this.o.minFeePerKb : rate;
+    return feeRateWithFloor(estimate, this.o);
   }
 
   private async estimate(method: string, pick: (result: unknown) => unknown): Promise<bigint | null> {

@@ -16,7 +16,7 @@ import {
   transactionHash,
   type LegacyTx,
 } from '../../../shared/coins/ethereum-tx.ts';
-import type { EvmBackend } from '../../chains/evm/evm-backend.ts';
+import type { EvmChain } from '../../chains/evm/evm-chain.ts';
 import type { PendingCreate } from '../../store/evm-index.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import { evmBackendFor, type ServiceContext } from '../context.ts';
@@ -38,7 +38,7 @@ interface Transfer {
 
 type CreateInput = { from: string; to: string; amount: bigint; gas_price?: bigint | undefined; gas_limit?: bigint | undefined; contract_id?: string; decimal_places?: number };
 
-async function transferOf(backend: EvmBackend, q: CreateInput): Promise<Transfer> {
+async function transferOf(backend: EvmChain, q: CreateInput): Promise<Transfer> {
   const from = evmAddress(q.from, 'from');
   const to = evmAddress(q.to, 'to');
   if (q.contract_id === undefined) return { from, to, token: '', amount: q.amount, txTo: to, value: gweiToWei(q.amount), data: new Uint8Array(0) };
@@ -52,26 +52,26 @@ function legacyTx(t: Transfer, p: PendingCreate): LegacyTx {
   return { nonce: p.nonce, gasPrice: p.gasPrice, gasLimit: p.gasLimit, to: hexToBytes(t.txTo.slice(2)), value: t.value, data: t.data, chainId: p.chainId };
 }
 
-async function create(backend: EvmBackend, q: CreateInput) {
+async function create(backend: EvmChain, q: CreateInput) {
   const t = await transferOf(backend, q);
-  const [chainId, nonce, gasPrice] = await Promise.all([backend.chainId(), backend.rpc.pendingNonce(t.from), q.gas_price ?? backend.rpc.gasPrice()]);
+  const [chainId, nonce, gasPrice] = await Promise.all([backend.chainId(), backend.pendingNonce(t.from), q.gas_price ?? backend.gasPrice()]);
   let gasLimit = q.gas_limit;
   if (gasLimit === undefined) {
-    gasLimit = t.token === '' ? ETHER_GAS_LIMIT : await backend.rpc.estimateGas({ from: t.from, to: t.txTo, value: t.value, data: `0x${bytesToHex(t.data)}` }).catch((err: unknown) => {
+    gasLimit = t.token === '' ? ETHER_GAS_LIMIT : await backend.estimateGas({ from: t.from, to: t.txTo, value: t.value, data: `0x${bytesToHex(t.data)}` }).catch((err: unknown) => {
       // The node estimates by running the transfer: a revert means it would fail (balance, paused).
       throw new ApiError(422, `the node cannot estimate gas for this transfer, it would fail: ${err instanceof Error ? err.message : String(err)}`);
     });
   }
   const pending: PendingCreate = { from: t.from, to: t.to, token: t.token, amount: t.amount, nonce, gasPrice, gasLimit, chainId };
-  await backend.index.savePending(pending);
+  await backend.pendingCreates.savePending(pending);
   const tx = legacyTx(t, pending);
   return { tx: `0x${bytesToHex(signingPayload(tx))}`, hash_to_sign: `0x${bytesToHex(signingHash(tx))}` };
 }
 
-async function signAndSend(backend: EvmBackend, q: CreateInput & { r: string; s: string; v: string }) {
+async function signAndSend(backend: EvmChain, q: CreateInput & { r: string; s: string; v: string }) {
   const t = await transferOf(backend, q);
   const what = `${t.token === '' ? 'Ether' : `token ${t.token}`} transfer of ${t.amount} GWEI from ${t.from} to ${t.to}`;
-  const pending = await backend.index.pending(t);
+  const pending = await backend.pendingCreates.pending(t);
   if (!pending) throw new ApiError(409, `nothing pending for this ${what}: call create first (or it was already sent)`);
   if ((q.gas_price !== undefined && q.gas_price !== pending.gasPrice) || (q.gas_limit !== undefined && q.gas_limit !== pending.gasLimit)) {
     throw new ApiError(409, `gas_price/gas_limit differ from what create chose (${pending.gasPrice} wei, ${pending.gasLimit} gas): call create again`);
@@ -84,14 +84,14 @@ async function signAndSend(backend: EvmBackend, q: CreateInput & { r: string; s:
   if (signer.toLowerCase() !== t.from) {
     throw badRequest(`the signature was made by ${signer}, not by "from" ${t.from}, or over another hash than 0x${bytesToHex(hash)}`);
   }
-  const nonceNow = await backend.rpc.pendingNonce(t.from);
+  const nonceNow = await backend.pendingNonce(t.from);
   if (nonceNow > pending.nonce) {
-    await backend.index.deletePending(t);
+    await backend.pendingCreates.deletePending(t);
     throw new ApiError(409, `nonce ${pending.nonce} of ${t.from} was used by another transaction since create: call create again and sign the new hash`);
   }
   const raw = serializeSigned(tx, sig);
   const txid = (await backend.broadcast(raw)) || transactionHash(raw);
-  await backend.index.deletePending(t);
+  await backend.pendingCreates.deletePending(t);
   return { status_code: 200, message: txid };
 }
 

@@ -1,8 +1,8 @@
 // Endpoints 1-3 for ethereum: Ether in wei, or an ERC20 token's units with contract_id and
-// decimal_places (SEMANTICS.md "Amounts"). Balances come from the node, history from our index.
+// decimal_places (SEMANTICS.md "Amounts"), from the coin's EVM backend.
 import { bytesToHex } from '../../../shared/coins/bytes.ts';
 import { parseEthereumAddress } from '../../../shared/coins/ethereum-address.ts';
-import type { EvmBackend } from '../../chains/evm/evm-backend.ts';
+import type { EvmChain } from '../../chains/evm/evm-chain.ts';
 import { badRequest } from '../errors.ts';
 import { human, MAX_ADDRESSES, type ServiceContext, usd } from '../context.ts';
 
@@ -24,7 +24,7 @@ export function evmAddress(text: string, field: string): string {
   return `0x${bytesToHex(parseEthereumAddress(text, field))}`;
 }
 
-export async function tokenChoice(backend: EvmBackend, query: { contract_id?: string | undefined; decimal_places?: number | undefined }): Promise<TokenChoice> {
+export async function tokenChoice(backend: EvmChain, query: { contract_id?: string | undefined; decimal_places?: number | undefined }): Promise<TokenChoice> {
   if (query.contract_id === undefined && query.decimal_places === undefined) return { token: null, decimals: ETHER_DECIMALS };
   if (query.contract_id === undefined || query.decimal_places === undefined) {
     throw badRequest('contract_id and decimal_places go together: pass both for an ERC20 token, neither for Ether');
@@ -58,7 +58,7 @@ function balanceBody(ctx: ServiceContext, choice: TokenChoice, b: { confirmed: b
   };
 }
 
-export async function evmBalances(ctx: ServiceContext, backend: EvmBackend, list: string, query: { contract_id?: string | undefined; decimal_places?: number | undefined }, field = 'addresses') {
+export async function evmBalances(ctx: ServiceContext, backend: EvmChain, list: string, query: { contract_id?: string | undefined; decimal_places?: number | undefined }, field = 'addresses') {
   const queried = parseEvmAddressList(list, field);
   const choice = await tokenChoice(backend, query);
   const rows = await Promise.all(queried.map((q) => backend.balance(q.lower, choice.token)));
@@ -70,7 +70,7 @@ export async function evmBalances(ctx: ServiceContext, backend: EvmBackend, list
 }
 
 export async function evmHistory(
-  backend: EvmBackend,
+  backend: EvmChain,
   list: string,
   query: { contract_id?: string | undefined; decimal_places?: number | undefined; limit: number; offset: number },
 ) {
