@@ -4,6 +4,7 @@ import { bytesToHex, equalBytes, hexToBytes, isLowS, decodeDerSignature, verifyD
 import { CoordinatorError } from './errors.ts';
 import { parseFile, SignatureFileV1 } from './files/schemas.ts';
 import { paymentHash, progress, promoteIfComplete, type InputProgress } from './payments.ts';
+import type { CosignerRow, PaymentHashRow } from './store/store.ts';
 import type { CoreDeps } from './wallets.ts';
 
 export type RefusalKind = 'malformed' | 'unknown_request' | 'tampered' | 'foreign' | 'stale';
@@ -26,8 +27,58 @@ export interface SignatureFileInput {
   text: string;
 }
 
-function refused(file: string, refusal: RefusalKind, message: string, paymentId?: string): FileResult {
+export function refused(file: string, refusal: RefusalKind, message: string, paymentId?: string): FileResult {
   return { file, status: 'refused', refusal, message: `${file}: ${message}`, added: 0, ...(paymentId ? { paymentId } : {}) };
+}
+
+export interface CheckedSignature {
+  inputIndex: number;
+  publicKey: Uint8Array;
+  /** DER, low-S, without the hash type byte. */
+  signature: Uint8Array;
+}
+
+/**
+ * Checks one signature against the payment's stored hash of its input and key: the key must sign
+ * that input (and be `signer`'s own when a signer is named), the signature must be low-S and
+ * verify. Shared by every way signatures arrive (signature files, PSBTs).
+ */
+export function checkSignature(
+  hashes: readonly PaymentHashRow[],
+  s: CheckedSignature,
+  paymentId: string,
+  signer?: Pick<CosignerRow, 'position' | 'name'>,
+): { ok: true; value: CheckedSignature } | { ok: false; refusal: 'foreign' | 'tampered'; message: string } {
+  const keyHex = bytesToHex(s.publicKey);
+  const entry = hashes.find((h) => h.inputIndex === s.inputIndex && equalBytes(h.publicKey, s.publicKey));
+  if (!entry) return { ok: false, refusal: 'foreign', message: `key ${keyHex} does not sign input ${s.inputIndex} of payment ${paymentId}` };
+  const keysOfInput = hashes.filter((h) => h.inputIndex === s.inputIndex);
+  // The key must be this signer's own (position in the redeem script = position in the wallet).
+  if (signer && !equalBytes(keysOfInput[signer.position]?.publicKey ?? new Uint8Array(), s.publicKey)) {
+    return { ok: false, refusal: 'foreign', message: `key ${keyHex} of input ${s.inputIndex} is not ${signer.name}'s` };
+  }
+  let valid: boolean;
+  try {
+    valid = isLowS(decodeDerSignature(s.signature).s) && verifyDerSignature(entry.hash, s.publicKey, s.signature);
+  } catch {
+    valid = false;
+  }
+  const by = signer ? signer.name : `key ${keyHex}`;
+  if (!valid) return { ok: false, refusal: 'tampered', message: `the signature of input ${s.inputIndex} by ${by} does not verify against the input's hash ${bytesToHex(entry.hash)}` };
+  return { ok: true, value: s };
+}
+
+/** Stores checked signatures in one transaction (all or none), audits, promotes; returns how many were new. */
+export function storeSignatures(deps: CoreDeps, paymentId: string, sigs: readonly CheckedSignature[], source: string, who: string): number {
+  let added = 0;
+  deps.store.transaction(() => {
+    for (const s of sigs) if (deps.store.insertSignature(paymentId, { ...s, source })) added++;
+    if (added > 0) {
+      deps.store.audit(deps.actor, 'signature.import', `payment ${paymentId}: ${added} signature(s) by ${who}`, source);
+      promoteIfComplete(deps, paymentId);
+    }
+  });
+  return added;
 }
 
 /** Imports one signature file: checks everything, then stores all its signatures or none. */
@@ -46,35 +97,15 @@ export function importSignatureFile(deps: CoreDeps, input: SignatureFileInput): 
   if (p.state !== 'awaiting_signatures') return refused(input.name, 'stale', `payment ${p.id} is ${p.state}, no longer awaiting signatures`, p.id);
 
   const hashes = deps.store.paymentHashes(p.id);
-  const sigs: { inputIndex: number; publicKey: Uint8Array; signature: Uint8Array }[] = [];
+  const sigs: CheckedSignature[] = [];
   for (const s of f.signatures) {
     const publicKey = hexToBytes(s.public_key);
-    const entry = hashes.find((h) => h.inputIndex === s.input_index && equalBytes(h.publicKey, publicKey));
-    if (!entry) return refused(input.name, 'foreign', `key ${s.public_key} does not sign input ${s.input_index} of payment ${p.id}`, p.id);
-    // The key must be this signer's own (position in the redeem script = position in the wallet).
-    const keysOfInput = hashes.filter((h) => h.inputIndex === s.input_index);
-    if (!equalBytes(keysOfInput[signer.position]?.publicKey ?? new Uint8Array(), publicKey)) {
-      return refused(input.name, 'foreign', `key ${s.public_key} of input ${s.input_index} is not ${signer.name}'s`, p.id);
-    }
-    const signature = hexToBytes(s.signature);
-    let valid: boolean;
-    try {
-      valid = isLowS(decodeDerSignature(signature).s) && verifyDerSignature(entry.hash, publicKey, signature);
-    } catch {
-      valid = false;
-    }
-    if (!valid) return refused(input.name, 'tampered', `the signature of input ${s.input_index} by ${signer.name} does not verify against the input's hash ${bytesToHex(entry.hash)}`, p.id);
-    sigs.push({ inputIndex: s.input_index, publicKey, signature });
+    const checked = checkSignature(hashes, { inputIndex: s.input_index, publicKey, signature: hexToBytes(s.signature) }, p.id, signer);
+    if (!checked.ok) return refused(input.name, checked.refusal, checked.message, p.id);
+    sigs.push(checked.value);
   }
 
-  let added = 0;
-  deps.store.transaction(() => {
-    for (const s of sigs) if (deps.store.insertSignature(p.id, { ...s, source: input.name })) added++;
-    if (added > 0) {
-      deps.store.audit(deps.actor, 'signature.import', `payment ${p.id}: ${added} signature(s) by ${signer.name}`, input.name);
-      promoteIfComplete(deps, p.id);
-    }
-  });
+  const added = storeSignatures(deps, p.id, sigs, input.name, signer.name);
   const status = added === 0 ? 'duplicate' : 'imported';
   const message = added === 0 ? `${input.name}: already imported, ignored` : `${input.name}: ${added} signature(s) by ${signer.name} imported`;
   return { file: input.name, status, message, paymentId: p.id, added, progress: progress(deps, p.id).inputs };

@@ -1,0 +1,86 @@
+/**
+ * Caravan's wallet configuration JSON (Unchained's multisig coordinator): name, addressType,
+ * network, quorum {requiredSigners, totalSigners}, extendedPublicKeys [{name, bip32Path, xpub,
+ * xfp}], startingAddressIndex. Caravan is Bitcoin-only; this desk reads and writes P2SH wallets.
+ * Fields we do not use (client, uuid, method, ledgerPolicyHmacs) are accepted and ignored.
+ */
+import { z } from 'zod';
+import { normalizeDerivationPath } from './derivation-path.ts';
+import { FileFormatError } from './errors.ts';
+import { checkSetup, type SetupKey, type WalletSetup } from './setup.ts';
+
+const CaravanKey = z.looseObject({
+  name: z.string().min(1, 'every key needs a name').max(80),
+  bip32Path: z.string().max(200),
+  xpub: z.string().min(1).max(200),
+  xfp: z.string().regex(/^[0-9a-fA-F]{8}$/, 'xfp must be 8 hex digits').optional(),
+});
+
+export const CaravanConfig = z.looseObject({
+  name: z.string().max(200),
+  addressType: z.string(),
+  network: z.string(),
+  quorum: z.object({ requiredSigners: z.number().int(), totalSigners: z.number().int() }),
+  extendedPublicKeys: z.array(CaravanKey).max(15, 'at most 15 keys'),
+  startingAddressIndex: z.number().int().min(0).optional(),
+});
+export type CaravanConfig = z.infer<typeof CaravanConfig>;
+
+const NETWORKS = {
+  mainnet: { coin: 'bitcoin', network: 'mainnet', keys: 'mainnet' },
+  testnet: { coin: 'testnet3', network: 'mainnet', keys: 'test' },
+  regtest: { coin: 'bitcoin', network: 'regtest', keys: 'test' },
+} as const;
+
+const fail = (why: string): never => {
+  throw new FileFormatError(`not a usable Caravan wallet file: ${why}`);
+};
+
+export function parseCaravan(text: string): WalletSetup {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return fail('it is not JSON');
+  }
+  const parsed = CaravanConfig.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return fail(`${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
+  }
+  const c = parsed.data;
+  if (c.addressType !== 'P2SH') fail(`its address type ${c.addressType} is not P2SH (this desk makes P2SH multisig wallets; P2WSH and P2SH-P2WSH are segwit)`);
+  const chain = NETWORKS[c.network as keyof typeof NETWORKS];
+  if (!chain) return fail(`its network "${c.network}" is not mainnet, testnet or regtest`);
+  if (c.quorum.totalSigners !== c.extendedPublicKeys.length) fail(`its quorum says ${c.quorum.totalSigners} signers but it lists ${c.extendedPublicKeys.length} keys`);
+  const keys: SetupKey[] = c.extendedPublicKeys.map((k) => ({
+    name: k.name,
+    xpub: k.xpub.trim(),
+    fingerprint: (k.xfp ?? '00000000').toLowerCase(),
+    // Caravan writes "Unknown" when it does not know where the key comes from.
+    derivationPath: k.bip32Path === 'Unknown' || k.bip32Path === '' ? 'm' : normalizeDerivationPath(k.bip32Path, `${k.name}'s bip32Path`),
+  }));
+  const keyNetwork = checkSetup(c.quorum.requiredSigners, keys);
+  if (keyNetwork !== chain.keys) fail(`the file says ${c.network} but its keys are ${keyNetwork === 'mainnet' ? 'mainnet' : 'test network'} keys`);
+  return { format: 'caravan', name: c.name || null, m: c.quorum.requiredSigners, keys, keyNetwork, chain: { coin: chain.coin, network: chain.network }, firstAddress: null };
+}
+
+/** Caravan's network name for a Bitcoin chain, or null for a coin Caravan does not know. */
+export function caravanNetwork(coin: string, network: string): 'mainnet' | 'testnet' | 'regtest' | null {
+  if (coin !== 'bitcoin' && coin !== 'testnet3') return null;
+  if (network === 'regtest') return 'regtest';
+  return coin === 'testnet3' || network === 'testnet' ? 'testnet' : 'mainnet';
+}
+
+export function formatCaravan(name: string, network: 'mainnet' | 'testnet' | 'regtest', m: number, keys: readonly SetupKey[]): string {
+  const config = {
+    name,
+    addressType: 'P2SH',
+    network,
+    client: { type: 'public' },
+    quorum: { requiredSigners: m, totalSigners: keys.length },
+    extendedPublicKeys: keys.map((k) => ({ name: k.name, bip32Path: normalizeDerivationPath(k.derivationPath), xpub: k.xpub, xfp: k.fingerprint, method: 'text' })),
+    startingAddressIndex: 0,
+  };
+  return JSON.stringify(config, null, 2) + '\n';
+}

@@ -1,0 +1,75 @@
+/**
+ * What every wallet set-up format (descriptor, BSMS, Caravan, Coldcard) reads into: M, the
+ * co-signers' keys in the wallet's order, and whatever the file says of its chain. The checks
+ * every format shares live here: xpubs only (never a private key), one network, a possible policy.
+ */
+import { allChainParams, looksLikePrivateKey, tryDecodeBase58Check, type NetworkName } from '../coins/index.ts';
+import { FileFormatError } from './errors.ts';
+
+export interface SetupKey {
+  name: string;
+  xpub: string;
+  /** Master key fingerprint, 8 lower-case hex digits ('00000000' when the file does not say). */
+  fingerprint: string;
+  /** Master key to xpub, "m/48'/0'/0'/1'" ('m' when the file does not say). */
+  derivationPath: string;
+}
+
+/** Whether a key is for a main network or a test network (testnet, regtest share versions). */
+export type KeyNetwork = 'mainnet' | 'test';
+
+export type SetupFormat = 'descriptor' | 'bsms' | 'caravan' | 'coldcard';
+
+export interface WalletSetup {
+  format: SetupFormat;
+  name: string | null;
+  m: number;
+  keys: SetupKey[];
+  keyNetwork: KeyNetwork;
+  /** Only files that name their chain (Caravan and Coldcard are Bitcoin-only). */
+  chain: { coin: 'bitcoin' | 'testnet3'; network: NetworkName } | null;
+  /** A BSMS descriptor record's first receive address, to compare with ours. */
+  firstAddress: string | null;
+}
+
+// SLIP-132 versions: script-specific xpubs of segwit wallets, refused by name.
+const SLIP132: Readonly<Record<number, string>> = {
+  0x049d7cb2: 'ypub (P2SH-P2WPKH)',
+  0x04b24746: 'zpub (P2WPKH)',
+  0x0295b43f: 'Ypub (P2SH-P2WSH multisig)',
+  0x02aa7ed3: 'Zpub (P2WSH multisig)',
+  0x044a5262: 'upub (testnet P2SH-P2WPKH)',
+  0x045f1cf6: 'vpub (testnet P2WPKH)',
+  0x024289ef: 'Upub (testnet P2SH-P2WSH multisig)',
+  0x02575483: 'Vpub (testnet P2WSH multisig)',
+};
+
+/** Which kind of network an xpub is for; refuses private keys and non-xpubs by name. */
+export function keyNetworkOf(xpub: string, what: string): KeyNetwork {
+  const secret = looksLikePrivateKey(xpub);
+  if (secret !== null) throw new FileFormatError(`${what} is ${secret}: a set-up file must carry public keys only (treat that private key as exposed)`);
+  const decoded = tryDecodeBase58Check(xpub);
+  if (!decoded.ok || decoded.data.length !== 78) throw new FileFormatError(`${what} "${xpub.slice(0, 12)}..." is not an extended public key`);
+  const version = new DataView(decoded.data.buffer, decoded.data.byteOffset).getUint32(0);
+  const slip = SLIP132[version];
+  if (slip) throw new FileFormatError(`${what} is a ${slip} key, made for segwit scripts; this desk makes P2SH multisig wallets and needs plain xpub/tpub keys`);
+  const chains = allChainParams().filter((p) => p.xpubVersions.includes(version));
+  if (chains.length === 0) throw new FileFormatError(`${what} has an unknown extended key version 0x${version.toString(16).padStart(8, '0')}`);
+  return chains.some((p) => p.network === 'mainnet' && p.coin !== 'testnet3') ? 'mainnet' : 'test';
+}
+
+/** The checks every format shares; returns the keys' network. */
+export function checkSetup(m: number, keys: readonly SetupKey[]): KeyNetwork {
+  const n = keys.length;
+  if (n === 0) throw new FileFormatError('the file lists no keys');
+  if (!Number.isInteger(m) || m < 1 || m > n || n > 15) throw new FileFormatError(`the policy ${m} of ${n} is impossible: a wallet needs 1 <= M <= N <= 15`);
+  const networks = keys.map((k, i) => keyNetworkOf(k.xpub, `key ${i + 1} (${k.name})`));
+  const first = networks[0]!;
+  const other = networks.findIndex((x) => x !== first);
+  if (other >= 0) {
+    throw new FileFormatError(`the keys mix networks: key 1 (${keys[0]!.name}) is a ${first === 'mainnet' ? 'mainnet' : 'test network'} key, key ${other + 1} (${keys[other]!.name}) is not`);
+  }
+  return first;
+}
+
+export const isFingerprint = (s: string) => /^[0-9a-fA-F]{8}$/.test(s);
