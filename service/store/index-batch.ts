@@ -237,12 +237,18 @@ export class EncodedTx implements IndexedTx {
   #inputs: Outpoint[] | undefined;
   #outputs: IndexedOutput[] | undefined;
 
-  constructor(
-    readonly txid: string,
-    private readonly bytes: Uint8Array,
-    /** Where the tx starts in `bytes` (at its txid). */
-    private readonly offset: number,
-  ) {}
+  readonly txid: string;
+  private readonly bytes: Uint8Array;
+  /** Where the tx starts in `bytes` (at its txid). */
+  private readonly offset: number;
+
+  // Plain fields, not parameter properties: the writer thread loads this file with Node's own
+  // type stripping, which only erases types.
+  constructor(txid: string, bytes: Uint8Array, offset: number) {
+    this.txid = txid;
+    this.bytes = bytes;
+    this.offset = offset;
+  }
 
   get inputs(): Outpoint[] {
     if (!this.#inputs) this.decode();

@@ -15,11 +15,13 @@ export interface ApplyRequest {
 
 export type ApplyResult = { id: number; ok: true } | { id: number; ok: false; message: string };
 
-// From source the worker is TypeScript and loads the TypeScript loader the service runs under; in
-// the desktop app's bundle (scripts/electron/build.ts) it is the JavaScript file beside this code.
+// From source the worker is TypeScript: Node's own type stripping loads it (half the start-up of
+// the tsx loader, which older Nodes fall back to); its imports use erasable syntax only. In the
+// desktop app's bundle (scripts/electron/build.ts) it is the JavaScript file beside this code.
 const fromSource = import.meta.url.endsWith('.ts');
 const workerUrl = new URL(fromSource ? './sqlite-index-worker.ts' : './sqlite-index-worker.mjs', import.meta.url);
-const workerExecArgv = (): string[] => (fromSource ? ['--import', createRequire(import.meta.url).resolve('tsx')] : []);
+const nodeStripsTypes = (process.features as { typescript?: string | false }).typescript === 'strip';
+const workerExecArgv = (): string[] => (fromSource && !nodeStripsTypes ? ['--import', createRequire(import.meta.url).resolve('tsx')] : []);
 
 export class SqliteIndexWriter {
   private worker: Worker | null = null;
