@@ -1,0 +1,102 @@
+// Which Ledger app a coin needs, which one is open (the GET_APP_AND_VERSION APDU, CLA 0xB0 INS
+// 0x01, answered by the dashboard and by every app), and so which protocol to speak with it.
+import { getAppAndVersion } from './hw-app-btc.ts';
+import type { CoinName, NetworkName } from '../../../shared/coins/index.ts';
+import { LedgerError, wrongApp, type LedgerContext } from './errors.ts';
+import type { Transport } from './transport.ts';
+
+/**
+ * - psbt: Bitcoin app >= 2.1 (app-bitcoin-new: wallet policies, PSBT), via ledger-bitcoin.
+ * - legacy: the app-bitcoin protocol (Litecoin, Dash, Bitcoin Cash, Bitcoin Gold, Zcash apps and
+ *   Bitcoin < 2.1), via @ledgerhq/hw-app-btc.
+ * - ethereum: the Ethereum app, via @ledgerhq/hw-app-eth.
+ */
+export type LedgerProtocol = 'psbt' | 'legacy' | 'ethereum';
+
+export interface OpenApp {
+  name: string;
+  version: string;
+  protocol: LedgerProtocol;
+}
+
+interface AppRule {
+  /** Names GET_APP_AND_VERSION reports for the app this coin needs; the first is what we ask people to open. */
+  names: readonly string[];
+  /** Oldest version the desk works with. */
+  minimum: string;
+  /** From this version on the app speaks the PSBT protocol (Bitcoin only). */
+  psbtFrom?: string;
+}
+
+const BITCOIN_PSBT_FROM = '2.1.0';
+
+function ruleFor(coin: CoinName, network: NetworkName): AppRule {
+  const test = network !== 'mainnet';
+  switch (coin) {
+    case 'bitcoin':
+    case 'testnet3':
+      return test || coin === 'testnet3'
+        ? { names: ['Bitcoin Test', 'Bitcoin Test Legacy'], minimum: '1.3.0', psbtFrom: BITCOIN_PSBT_FROM }
+        : { names: ['Bitcoin', 'Bitcoin Legacy'], minimum: '1.3.0', psbtFrom: BITCOIN_PSBT_FROM };
+    case 'litecoin':
+      return { names: ['Litecoin'], minimum: '1.3.0' };
+    case 'dash':
+      return { names: ['Dash'], minimum: '1.3.0' };
+    case 'bitcoin_cash':
+      return { names: ['Bitcoin Cash'], minimum: '1.3.0' };
+    case 'bitcoin_gold':
+      return { names: ['Bitcoin Gold'], minimum: '1.3.0' };
+    case 'zcash':
+      return { names: ['Zcash'], minimum: '2.0.0' };
+    case 'ethereum':
+      // EIP-155 chain ids above 255 and the v it returns for them: app-ethereum 1.9.x on.
+      return { names: ['Ethereum'], minimum: '1.9.0' };
+    default:
+      throw new LedgerError('ledger_wrong_app', `${coin} has no Ledger app: sign its payments with files instead`);
+  }
+}
+
+/** The app a person must open for this coin (for messages). */
+export const neededApp = (coin: CoinName, network: NetworkName): string => ruleFor(coin, network).names[0]!;
+
+/** Compares dotted versions numerically ("2.10.0" > "2.9.1"); a pre-release suffix is ignored. */
+export function compareVersions(a: string, b: string): number {
+  const parts = (v: string) => v.split(/[-+]/)[0]!.split('.').map((x) => Number.parseInt(x, 10) || 0);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0);
+    if (d !== 0) return Math.sign(d);
+  }
+  return 0;
+}
+
+export async function readOpenApp(transport: Transport): Promise<{ name: string; version: string }> {
+  const { name, version } = await getAppAndVersion(transport);
+  return { name, version };
+}
+
+/**
+ * Asks the device which app is open and checks it is the coin's, recent enough for `need`
+ * ('any' = whatever protocol the version speaks; 'psbt' = wallet policies). Fills ctx for messages.
+ */
+export async function requireApp(transport: Transport, coin: CoinName, network: NetworkName, ctx: LedgerContext, need: 'any' | 'psbt' = 'any'): Promise<OpenApp> {
+  const rule = ruleFor(coin, network);
+  ctx.needed = rule.names[0]!;
+  const { name, version } = await readOpenApp(transport);
+  ctx.open = name;
+  if (!rule.names.includes(name)) throw wrongApp(ctx);
+  if (compareVersions(version, rule.minimum) < 0) {
+    throw new LedgerError('ledger_app_too_old', `the ${name} app on the Ledger is version ${version}; the desk needs ${rule.minimum} or later: update it with Ledger Live`);
+  }
+  const legacyNamed = name.endsWith('Legacy');
+  const protocol: LedgerProtocol = coin === 'ethereum' ? 'ethereum' : rule.psbtFrom && !legacyNamed && compareVersions(version, rule.psbtFrom) >= 0 ? 'psbt' : 'legacy';
+  if (need === 'psbt' && protocol !== 'psbt') {
+    throw new LedgerError(
+      'ledger_app_too_old',
+      rule.psbtFrom
+        ? `the ${name} app version ${version} cannot register a multisig wallet or show its addresses: that needs the ${rule.names[0]} app ${rule.psbtFrom} or later (update it with Ledger Live)`
+        : `the ${name} app cannot register a multisig wallet: only the Bitcoin app 2.1 and later can; sign ${coin} payments on it without registering`,
+    );
+  }
+  return { name, version, protocol };
+}

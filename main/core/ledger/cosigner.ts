@@ -1,0 +1,136 @@
+// A co-signer's Ledger in the desk: register the wallet (Bitcoin app >= 2.1) and keep the HMAC,
+// show an address on the device and compare it with ours, and sign a payment: as a PSBT on the
+// Bitcoin app >= 2.1, input by input on the legacy-protocol apps. Every signature from the device
+// goes through the same verification as a signature file (imports.ts) before it is stored.
+import { AppClient, type PsbtV2 } from 'ledger-bitcoin';
+import { bytesToHex, type CoinName } from '../../../shared/coins/index.ts';
+import { CoordinatorError } from '../errors.ts';
+import { checkSignature, refused, storeSignatures, type CheckedSignature, type FileResult } from '../imports.ts';
+import { progress, requirePayment } from '../payments.ts';
+import type { CosignerRow, WalletRow } from '../store/store.ts';
+import { deriveAddress, requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { requireApp, type OpenApp } from './app.ts';
+import { LedgerError, type LedgerContext } from './errors.ts';
+import { signLegacy } from './legacy-sign.ts';
+import { ledgerPayment } from './payment-inputs.ts';
+import { policyOf, positionsOf, registrationFor, walletPolicy } from './policy.ts';
+import { paymentPsbt } from './psbt.ts';
+import { withLedger, type LedgerConnector, type Transport } from './transport.ts';
+import { legacyMasterFingerprint } from './xpub.ts';
+
+export interface Registration {
+  position: number;
+  cosigner: string;
+  policy_id: string;
+  registered_at: string;
+}
+
+/** The co-signer(s) this device is, by its master fingerprint. */
+function devicePositions(cosigners: readonly CosignerRow[], fingerprint: string, w: WalletRow): number[] {
+  const positions = positionsOf(cosigners, fingerprint);
+  if (positions.length === 0) {
+    throw new LedgerError('ledger_wrong_key', `this Ledger (master key ${fingerprint}) holds none of the keys of wallet "${w.name}": connect the co-signer's own device`);
+  }
+  return positions;
+}
+
+async function deviceFingerprint(transport: Transport, app: OpenApp, coin: CoinName): Promise<string> {
+  return app.protocol === 'psbt' ? new AppClient(transport).getMasterFingerprint() : legacyMasterFingerprint(transport, coin);
+}
+
+/** Registers the wallet's policy on the device (the person checks every key on its screen) and stores the HMAC. */
+export async function registerWalletOnLedger(deps: CoreDeps, connector: LedgerConnector, walletId: string): Promise<Registration> {
+  const w = requireWallet(deps, walletId);
+  const cosigners = deps.store.cosigners(walletId);
+  return withLedger(connector, { doing: `registering wallet "${w.name}"` }, async (transport, ctx) => {
+    await requireApp(transport, w.coin, w.network, ctx, 'psbt');
+    const client = new AppClient(transport);
+    const fingerprint = await client.getMasterFingerprint();
+    const position = devicePositions(cosigners, fingerprint, w)[0]!;
+    const parts = policyOf(w, cosigners);
+    const policy = walletPolicy(parts);
+    const [id, hmac] = await client.registerWallet(policy);
+    if (!policy.getId().equals(id)) throw new LedgerError('ledger_failed', 'the Ledger registered another wallet policy than the one sent: nothing was stored');
+    if (hmac.length !== 32) throw new LedgerError('ledger_failed', `the Ledger returned a ${hmac.length}-byte HMAC instead of 32: nothing was stored`);
+    const registeredAt = new Date().toISOString();
+    deps.store.transaction(() => {
+      deps.store.ledger.put(walletId, { position, policyName: parts.name, descriptorTemplate: parts.descriptorTemplate, keyInfos: parts.keyInfos, policyId: new Uint8Array(id), hmac: new Uint8Array(hmac), registeredAt });
+      deps.store.audit(deps.actor, 'ledger.register', `wallet ${walletId} registered on ${cosigners[position]!.name}'s Ledger (${fingerprint}) as "${parts.name}", policy ${bytesToHex(id)}`, `Ledger ${fingerprint}`);
+    });
+    return { position, cosigner: cosigners[position]!.name, policy_id: bytesToHex(id), registered_at: registeredAt };
+  });
+}
+
+/** Shows the wallet's address at (change, index) on the device; refuses loudly if it differs from ours. */
+export async function showAddressOnLedger(deps: CoreDeps, connector: LedgerConnector, walletId: string, change: boolean, index: number): Promise<{ address: string; path: string; cosigner: string }> {
+  const w = requireWallet(deps, walletId);
+  const cosigners = deps.store.cosigners(walletId);
+  const ours = deriveAddress(walletParams(w), w.m, cosigners.map((c) => c.xpub), change, index);
+  return withLedger(connector, { doing: 'showing the address on the device' }, async (transport, ctx) => {
+    await requireApp(transport, w.coin, w.network, ctx, 'psbt');
+    const client = new AppClient(transport);
+    const fingerprint = await client.getMasterFingerprint();
+    const rows = deps.store.ledger.list(walletId);
+    const position = devicePositions(cosigners, fingerprint, w).find((p) => rows.some((r) => r.position === p)) ?? devicePositions(cosigners, fingerprint, w)[0]!;
+    const { policy, hmac } = registrationFor(w, cosigners, rows, position);
+    const shown = await client.getWalletAddress(policy, Buffer.from(hmac), change ? 1 : 0, index, true);
+    deps.store.audit(deps.actor, 'ledger.show_address', `wallet ${walletId}: ${ours.address} (${ours.path}) shown on ${cosigners[position]!.name}'s Ledger, which derived ${shown}`, `Ledger ${fingerprint}`);
+    if (shown !== ours.address) {
+      throw new CoordinatorError('address_mismatch', `the Ledger derives ${shown} at ${ours.path} but this app derives ${ours.address}: do not use this address; one of them is wrong`);
+    }
+    return { address: shown, path: ours.path, cosigner: cosigners[position]!.name };
+  });
+}
+
+/**
+ * Signs every input of a payment the device's co-signer can sign, verifies each signature against
+ * our own hash, and stores them all or none.
+ */
+export async function signPaymentOnLedger(deps: CoreDeps, connector: LedgerConnector, paymentId: string): Promise<FileResult> {
+  const p = requirePayment(deps, paymentId);
+  const w = requireWallet(deps, p.walletId);
+  const params = walletParams(w);
+  const cosigners = deps.store.cosigners(w.id);
+  if (p.state !== 'awaiting_signatures') return refused('Ledger', 'stale', `payment ${p.id} is ${p.state}, no longer awaiting signatures`, p.id);
+  // Before touching the device: the previous transactions, checked against their txids.
+  const payment = await ledgerPayment(deps.api, params, w.coin, p, deps.store.paymentInputs(p.id));
+  const ctx: LedgerContext = { doing: `signing payment ${p.id.slice(0, 8)}` };
+  const { offered, position, fingerprint } = await withLedger(connector, ctx, async (transport) => {
+    const app = await requireApp(transport, w.coin, w.network, ctx);
+    const fingerprint = await deviceFingerprint(transport, app, w.coin);
+    const positions = devicePositions(cosigners, fingerprint, w);
+    if (app.protocol === 'psbt') {
+      const rows = deps.store.ledger.list(w.id);
+      const position = positions.find((q) => rows.some((r) => r.position === q)) ?? positions[0]!;
+      const { policy, hmac } = registrationFor(w, cosigners, rows, position);
+      const psbt: PsbtV2 = paymentPsbt(params, payment.tx, payment.inputs, cosigners, deps.store.addresses(w.id));
+      const partial = await new AppClient(transport).signPsbt(psbt.serialize(), policy, Buffer.from(hmac));
+      const offered = partial.map(([inputIndex, s]) => {
+        const sig = new Uint8Array(s.signature);
+        // ECDSA partial signatures carry the hash type byte: it must be the coin's (SIGHASH_ALL).
+        if (sig.at(-1) !== params.hashType) throw new CoordinatorError('tampered', `the Ledger's signature of input ${inputIndex} has hash type ${sig.at(-1)}, not ${params.hashType}: nothing was stored`);
+        return { inputIndex, publicKey: new Uint8Array(s.pubkey), signature: sig.subarray(0, -1) };
+      });
+      return { offered, position, fingerprint };
+    }
+    const position = positions[0]!;
+    const signed = await signLegacy(transport, params, payment.tx, payment.inputs, cosigners[position]!.derivationPath);
+    const hashes = deps.store.paymentHashes(p.id);
+    const offered = signed.map((s) => ({ ...s, publicKey: hashes.filter((h) => h.inputIndex === s.inputIndex)[position]!.publicKey }));
+    return { offered, position, fingerprint };
+  });
+
+  const signer = cosigners[position]!;
+  const source = `Ledger ${fingerprint}`;
+  if (offered.length === 0) return refused(source, 'foreign', `the Ledger signed no input of payment ${p.id}: none of its inputs is ${signer.name}'s`, p.id);
+  const hashes = deps.store.paymentHashes(p.id);
+  const checked: CheckedSignature[] = [];
+  for (const s of offered) {
+    const r = checkSignature(hashes, s, p.id, signer);
+    if (!r.ok) return refused(source, r.refusal, `${r.message}: nothing from this device was stored`, p.id);
+    checked.push(r.value);
+  }
+  const added = storeSignatures(deps, p.id, checked, source, signer.name);
+  const message = added === 0 ? `${source}: already signed, ignored` : `${source}: ${added} signature(s) by ${signer.name} stored`;
+  return { file: source, status: added === 0 ? 'duplicate' : 'imported', message, paymentId: p.id, added, progress: progress(deps, p.id).inputs };
+}

@@ -1,0 +1,267 @@
+// APDU exchanges for replay tests (@ledgerhq/hw-transport-mocker), written from the apps' documented
+// formats: the dashboard's GET_APP_AND_VERSION (CLA B0 INS 01), app-bitcoin-new doc/bitcoin.md
+// (CLA E1, the F8 CONTINUE framework and its client commands), app-bitcoin's btc.asc (CLA E0: GET
+// WALLET PUBLIC KEY 40, GET TRUSTED INPUT 42, HASH INPUT START 44, HASH INPUT FINALIZE FULL 4A,
+// HASH SIGN 48) and app-ethereum's ethapp.adoc (CLA E0: GET ETH PUBLIC ADDRESS 02, SIGN ETH
+// TRANSACTION 04). Where a device answer holds a signature, the test makes it with its own key.
+import { createHash } from 'node:crypto';
+import { DisconnectedDevice } from '@ledgerhq/errors';
+import { openTransportReplayer, RecordStore } from '@ledgerhq/hw-transport-mocker';
+import { bytesToHex, concatBytes, encodeCompactSize, hexToBytes } from '../../../../shared/coins/index.ts';
+import type { LedgerConnector, Transport } from '../transport.ts';
+
+export type Bytes = Uint8Array | string;
+const b = (x: Bytes): Uint8Array => (typeof x === 'string' ? hexToBytes(x) : x);
+export const hex = (...parts: Bytes[]): string => bytesToHex(concatBytes(...parts.map(b)));
+export const ascii = (s: string): Uint8Array => new TextEncoder().encode(s);
+export const u8 = (n: number): Uint8Array => Uint8Array.of(n);
+export const u32be = (n: number): Uint8Array => {
+  const o = new Uint8Array(4);
+  new DataView(o.buffer).setUint32(0, n);
+  return o;
+};
+export const sha256 = (x: Bytes): Uint8Array => new Uint8Array(createHash('sha256').update(b(x)).digest());
+export const varint = (n: number): Uint8Array => encodeCompactSize(n);
+
+/** An APDU as Transport.send frames it: CLA INS P1 P2 Lc data (Lc always present). */
+export const apdu = (cla: number, ins: number, p1: number, p2: number, data: Bytes = new Uint8Array(0)): string => hex(Uint8Array.of(cla, ins, p1, p2, b(data).length), data);
+export const OK = '9000';
+
+/** A device session: (APDU, answer) pairs in order, as RecordStore text. */
+export class Session {
+  readonly pairs: [string, string][] = [];
+  x(command: string, answer: string): this {
+    this.pairs.push([command, answer]);
+    return this;
+  }
+  text(): string {
+    return this.pairs.map(([c, a]) => `=> ${c}\n<= ${a}`).join('\n');
+  }
+}
+
+// ---- dashboard / any app ----------------------------------------------------------------------
+
+/** GET_APP_AND_VERSION: format 1, name, version, flags. */
+export function appAndVersion(s: Session, name: string, version: string): Session {
+  return s.x(apdu(0xb0, 0x01, 0, 0), hex(u8(1), u8(name.length), ascii(name), u8(version.length), ascii(version), u8(1), u8(0x02), OK));
+}
+
+// ---- replay ---------------------------------------------------------------------------------------
+
+export interface Replay {
+  connector: LedgerConnector;
+  /** Every scripted exchange was used, in order (throws otherwise). */
+  done(): void;
+  opened(): number;
+}
+
+/**
+ * A connector that replays `session`. With `unplugAfter`, the cable is pulled after that many
+ * exchanges: the next one fails the way @ledgerhq/hw-transport-node-hid reports it.
+ */
+export function replay(session: Session, options: { unplugAfter?: number } = {}): Replay {
+  const store = RecordStore.fromString(session.text());
+  let opened = 0;
+  return {
+    connector: {
+      list: () => Promise.resolve(['replay']),
+      async open() {
+        opened++;
+        const t = (await openTransportReplayer(store)) as unknown as Transport;
+        if (options.unplugAfter !== undefined) {
+          const exchange = t.exchange.bind(t);
+          let n = 0;
+          t.exchange = (command: Buffer) => {
+            if (n++ >= options.unplugAfter!) return Promise.reject(new DisconnectedDevice('Ledger Device has been disconnected'));
+            return exchange(command);
+          };
+        }
+        return t;
+      },
+    },
+    done: () => store.ensureQueueEmpty(),
+    opened: () => opened,
+  };
+}
+
+// ---- app-bitcoin-new (doc/bitcoin.md, doc/merkle.md, doc/wallet.md) -------------------------------
+
+const leafHash = (x: Bytes) => sha256(concatBytes(u8(0), b(x)));
+const nodeHash = (l: Uint8Array, r: Uint8Array) => sha256(concatBytes(u8(1), l, r));
+const split = (n: number) => {
+  let k = 1;
+  while (k * 2 < n) k *= 2;
+  return k;
+};
+
+/** Root of the Merkle tree of hashed leaves (RFC 6962 shape, 0x00/0x01 prefixes). */
+export function merkleRoot(leaves: readonly Uint8Array[]): Uint8Array {
+  if (leaves.length === 0) return new Uint8Array(32);
+  if (leaves.length === 1) return leaves[0]!;
+  const k = split(leaves.length);
+  return nodeHash(merkleRoot(leaves.slice(0, k)), merkleRoot(leaves.slice(k)));
+}
+
+/** The audit path of leaf i, bottom-up. */
+export function merkleProof(leaves: readonly Uint8Array[], i: number): Uint8Array[] {
+  if (leaves.length <= 1) return [];
+  const k = split(leaves.length);
+  return i < k ? [...merkleProof(leaves.slice(0, k), i), merkleRoot(leaves.slice(k))] : [...merkleProof(leaves.slice(k), i - k), merkleRoot(leaves.slice(0, k))];
+}
+
+export interface Policy {
+  name: string;
+  template: string;
+  keys: string[];
+}
+
+/** Wallet policy v2 serialization: version, name, template length and hash, key count, keys root. */
+export function serializePolicy(p: Policy): Uint8Array {
+  const keyLeaves = p.keys.map((k) => leafHash(ascii(k)));
+  return concatBytes(u8(2), varint(p.name.length), ascii(p.name), varint(p.template.length), sha256(ascii(p.template)), varint(p.keys.length), merkleRoot(keyLeaves));
+}
+
+export const policyId = (p: Policy): Uint8Array => sha256(serializePolicy(p));
+
+const interrupted = (...parts: Bytes[]) => hex(...parts, 'e000');
+const cont = (...parts: Bytes[]) => apdu(0xf8, 0x01, 0, 0, hex(...parts));
+const e1 = (ins: number, data: Bytes = new Uint8Array(0)) => apdu(0xe1, ins, 0, 1, data);
+
+/** Client command GET_PREIMAGE (0x40) and the client's answer (whole preimage: ours all fit). */
+function askPreimage(preimage: Uint8Array): string {
+  if (preimage.length > 253) throw new Error('test preimages are short');
+  return hex(varint(preimage.length), u8(preimage.length), preimage);
+}
+
+/** The device reads the descriptor template, then each key with its Merkle proof (as REGISTER_WALLET does). */
+function revealPolicy(s: Session, p: Policy, firstAnswer: string): string {
+  const template = ascii(p.template);
+  s.x(firstAnswer, interrupted(u8(0x40), u8(0), sha256(template)));
+  let pending = cont(askPreimage(template));
+  const leaves = p.keys.map((k) => leafHash(ascii(k)));
+  const root = merkleRoot(leaves);
+  p.keys.forEach((k, i) => {
+    const proof = merkleProof(leaves, i);
+    s.x(pending, interrupted(u8(0x41), root, varint(p.keys.length), varint(i)));
+    s.x(cont(leaves[i]!, u8(proof.length), u8(proof.length), ...proof), interrupted(u8(0x40), u8(0), leaves[i]!));
+    pending = cont(askPreimage(concatBytes(u8(0), ascii(k))));
+  });
+  return pending;
+}
+
+export function masterFingerprint(s: Session, fingerprint: string): Session {
+  return s.x(e1(0x05), hex(fingerprint, OK));
+}
+
+export function extendedPubkey(s: Session, steps: readonly number[], display: boolean, xpub: string): Session {
+  return s.x(e1(0x00, hex(u8(display ? 1 : 0), u8(steps.length), ...steps.map(u32be))), hex(ascii(xpub), OK));
+}
+
+/** REGISTER_WALLET: the device reads the policy, the person approves; it answers id || hmac. */
+export function registerWallet(s: Session, p: Policy, hmac: Uint8Array): Session {
+  const ser = serializePolicy(p);
+  const last = revealPolicy(s, p, e1(0x02, hex(varint(ser.length), ser)));
+  return s.x(last, hex(sha256(ser), hmac, OK));
+}
+
+/** GET_WALLET_ADDRESS with display: the device reads the whole policy, then its keys; answers the address. */
+export function walletAddress(s: Session, p: Policy, hmac: Uint8Array, change: number, index: number, address: string): Session {
+  const ser = serializePolicy(p);
+  s.x(e1(0x03, hex(u8(1), sha256(ser), hmac, u8(change), u32be(index))), interrupted(u8(0x40), u8(0), sha256(ser)));
+  const last = revealPolicy(s, p, cont(askPreimage(ser)));
+  return s.x(last, hex(ascii(address), OK));
+}
+
+/**
+ * SIGN_PSBT: `command` is the first APDU's data (the PSBT's Merkle commitments, wallet id and
+ * hmac); the device reads the policy, then YIELDs each `<input index> <pubkey len> <pubkey> <sig>`.
+ * (A real device also walks the PSBT's maps with more client commands before signing.)
+ */
+export function signPsbt(s: Session, command: Uint8Array, p: Policy, yields: readonly { input: number; pubkey: Uint8Array; signature: Uint8Array }[]): Session {
+  const ser = serializePolicy(p);
+  s.x(e1(0x04, command), interrupted(u8(0x40), u8(0), sha256(ser)));
+  let pending = revealPolicy(s, p, cont(askPreimage(ser)));
+  for (const y of yields) {
+    s.x(pending, interrupted(u8(0x10), varint(y.input), u8(y.pubkey.length), y.pubkey, y.signature));
+    pending = cont();
+  }
+  return s.x(pending, OK);
+}
+
+// ---- app-bitcoin legacy protocol (btc.asc) ---------------------------------------------------------
+
+/** GET WALLET PUBLIC KEY: uncompressed key, address, chain code. */
+export function walletPublicKey(s: Session, steps: readonly number[], format: number, uncompressedKey: Uint8Array, address: string, chainCode: Uint8Array): Session {
+  return s.x(apdu(0xe0, 0x40, 0, format, hex(u8(steps.length), ...steps.map(u32be))), hex(u8(uncompressedKey.length), uncompressedKey, u8(address.length), ascii(address), chainCode, OK));
+}
+
+const MAX_SCRIPT_BLOCK = 50;
+function blocks(script: Uint8Array, tail: Uint8Array): Uint8Array[] {
+  if (script.length === 0) return [tail];
+  const out: Uint8Array[] = [];
+  for (let o = 0; o < script.length; o += MAX_SCRIPT_BLOCK) {
+    const end = Math.min(o + MAX_SCRIPT_BLOCK, script.length);
+    out.push(end === script.length ? concatBytes(script.subarray(o, end), tail) : script.subarray(o, end));
+  }
+  return out;
+}
+
+export interface RawTx {
+  version: Uint8Array;
+  inputs: { prevout: Uint8Array; script: Uint8Array; sequence: Uint8Array }[];
+  outputs: { amount: Uint8Array; script: Uint8Array }[];
+  locktime: Uint8Array;
+}
+
+/** GET TRUSTED INPUT of output `vout` of `prev`, streamed in the app's chunks; answers the 56-byte trusted input. */
+export function trustedInput(s: Session, prev: RawTx, vout: number, trusted: Uint8Array): Session {
+  const ti = (first: boolean, data: Bytes, answer = OK) => s.x(apdu(0xe0, 0x42, first ? 0x00 : 0x80, 0x00, data), answer);
+  ti(true, hex(u32be(vout), prev.version, varint(prev.inputs.length)));
+  for (const i of prev.inputs) {
+    ti(false, hex(i.prevout, varint(i.script.length)));
+    for (const blk of blocks(i.script, i.sequence)) ti(false, blk);
+  }
+  ti(false, varint(prev.outputs.length));
+  for (const o of prev.outputs) ti(false, hex(o.amount, varint(o.script.length), o.script));
+  const last = blocks(prev.locktime, new Uint8Array(0));
+  last.forEach((blk, k) => ti(false, blk, k === last.length - 1 ? hex(trusted, OK) : OK));
+  return s;
+}
+
+/** HASH INPUT START over the transaction being signed: every input untrusted (prefix 00 + outpoint), only `signing` carrying its script. */
+export function hashInputStart(s: Session, first: boolean, version: Uint8Array, outpoints: readonly Uint8Array[], sequences: readonly Uint8Array[], signing: number, redeemScript: Uint8Array): Session {
+  s.x(apdu(0xe0, 0x44, 0x00, first ? 0x00 : 0x80, hex(version, varint(outpoints.length))), OK);
+  outpoints.forEach((op, i) => {
+    const script = i === signing ? redeemScript : new Uint8Array(0);
+    s.x(apdu(0xe0, 0x44, 0x80, first ? 0x00 : 0x80, hex(u8(0), op, varint(script.length))), OK);
+    for (const blk of blocks(script, sequences[i]!)) s.x(apdu(0xe0, 0x44, 0x80, first ? 0x00 : 0x80, blk), OK);
+  });
+  return s;
+}
+
+/** HASH INPUT FINALIZE FULL: the serialized outputs in 50-byte chunks, the last with P1 = 80. */
+export function hashOutputs(s: Session, outputs: Uint8Array): Session {
+  for (let o = 0; o < outputs.length; o += MAX_SCRIPT_BLOCK) {
+    const end = Math.min(o + MAX_SCRIPT_BLOCK, outputs.length);
+    s.x(apdu(0xe0, 0x4a, end === outputs.length ? 0x80 : 0x00, 0x00, outputs.subarray(o, end)), hex('0000', OK));
+  }
+  return s;
+}
+
+/** HASH SIGN: path, empty user validation code, lock time, sighash type; answers DER || hash type. */
+export function hashSign(s: Session, steps: readonly number[], locktime: number, hashType: number, derWithType: Uint8Array): Session {
+  return s.x(apdu(0xe0, 0x48, 0, 0, hex(u8(steps.length), ...steps.map(u32be), u8(0), u32be(locktime), u8(hashType))), hex(derWithType, OK));
+}
+
+// ---- app-ethereum (ethapp.adoc) ------------------------------------------------------------------
+
+export function ethAddress(s: Session, steps: readonly number[], uncompressedKey: Uint8Array, address: string): Session {
+  return s.x(apdu(0xe0, 0x02, 0, 0, hex(u8(steps.length), ...steps.map(u32be))), hex(u8(uncompressedKey.length), uncompressedKey, u8(address.length - 2), ascii(address.slice(2)), OK));
+}
+
+/** SIGN ETH TRANSACTION with the RLP in one chunk (ours fit); answers v (one byte), r, s. */
+export function ethSign(s: Session, steps: readonly number[], rlp: Uint8Array, v: number, r: Uint8Array, sig: Uint8Array): Session {
+  return s.x(apdu(0xe0, 0x04, 0, 0, hex(u8(steps.length), ...steps.map(u32be), rlp)), hex(u8(v), r, sig, OK));
+}
+
+export const statusWord = (sw: number): string => sw.toString(16).padStart(4, '0');

@@ -1,0 +1,129 @@
+// A 2-of-3 wallet in a fresh store with one payment awaiting signatures, built offline (no
+// service): the same rows proposePayment stores, with the hashes our own sighash computes. The
+// first co-signer is "the Ledger": its keys sign the device's answers in the replayed exchanges.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIP32Factory, type BIP32Interface } from 'bip32';
+import * as ecc from 'tiny-secp256k1';
+import {
+  addressToScript,
+  chainParams,
+  encodeTx,
+  hash160,
+  p2pkhScript,
+  reverseBytes,
+  sha256d,
+  scriptToAddress,
+  type ChainParams,
+  type CoinName,
+  type NetworkName,
+  type Tx,
+  type UtxoCoinName,
+} from '../../../../shared/coins/index.ts';
+import type { CoordinatorApi } from '../../api.ts';
+import { verifyUnsignedPayment } from '../../files/verify.ts';
+import { openStore, type CoordinatorStore, type WalletRow } from '../../store/store.ts';
+import { testCosigner, type TestCosigner } from '../../testing/keys.ts';
+import { deriveAddress, type CoreDeps } from '../../wallets.ts';
+
+const bip32 = BIP32Factory(ecc);
+
+export interface LedgerFixture {
+  params: ChainParams;
+  store: CoordinatorStore;
+  deps: CoreDeps;
+  wallet: WalletRow;
+  cosigners: TestCosigner[];
+  /** The device's master key (co-signer 0). */
+  device: BIP32Interface;
+  paymentId: string;
+  prevTx: Uint8Array;
+  prevTxid: string;
+  unsignedTx: Tx;
+  redeemScript: Uint8Array;
+  hash: Uint8Array;
+  /** What the service's raw-transaction endpoint was asked. */
+  asked: string[];
+}
+
+export function ledgerFixture(coin: UtxoCoinName, network: NetworkName, options: { walletName?: string; tamperPrevTx?: boolean } = {}): LedgerFixture {
+  const params = chainParams(coin, network);
+  const cosigners = ['alice', 'bob', 'carol'].map((n) => testCosigner(n, params));
+  const store = openStore(join(mkdtempSync(join(tmpdir(), 'countersign-ledger-')), 'desk.sqlite'));
+  const wallet: WalletRow = { id: 'w-ledger', coin: coin as CoinName as UtxoCoinName, network, name: options.walletName ?? 'Treasury', m: 2, createdAt: '2026-01-01T00:00:00.000Z' };
+  store.insertWallet(
+    wallet,
+    cosigners.map((c, position) => ({ position, name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivationPath: c.derivationPath })),
+  );
+  const xpubs = cosigners.map((c) => c.xpub);
+  const receive = deriveAddress(params, 2, xpubs, false, 0);
+  const change = deriveAddress(params, 2, xpubs, true, 0);
+  store.insertAddresses(wallet.id, [receive, change]);
+
+  const prev: Tx = {
+    version: 1,
+    inputs: [{ prevTxid: new Uint8Array(32).fill(0x11), vout: 3, scriptSig: Uint8Array.of(0x51), sequence: 0xffffffff }],
+    outputs: [
+      { value: 5_000n, script: p2pkhScript(new Uint8Array(20).fill(0x22)) },
+      { value: 100_000n, script: addressToScript(params, receive.address) },
+    ],
+    locktime: 0,
+  };
+  const prevBytes = encodeTx(prev);
+  const prevTxid = Buffer.from(reverseBytes(sha256d(prevBytes))).toString('hex');
+  const to = scriptToAddress(params, p2pkhScript(hash160(Uint8Array.of(1, 2, 3))))!;
+  const unsigned: Tx = {
+    version: 1,
+    inputs: [{ prevTxid: Buffer.from(prevTxid, 'hex'), vout: 1, scriptSig: receive.redeemScript, sequence: 0xffffffff }],
+    outputs: [
+      { value: 60_000n, script: addressToScript(params, to) },
+      { value: 39_000n, script: addressToScript(params, change.address) },
+    ],
+    locktime: 0,
+  };
+  const txBytes = encodeTx(unsigned);
+  const verified = verifyUnsignedPayment(params, 2, xpubs, txBytes, [{ amount: 100_000n, path: '0/0' }], [
+    { address: to, amount: 60_000n, purpose: 'payment' },
+    { address: change.address, amount: 39_000n, purpose: 'change' },
+  ], 1_000n);
+  const input = verified.inputs[0]!;
+  store.insertPayment({
+    id: 'p-ledger',
+    walletId: wallet.id,
+    to,
+    amount: 60_000n,
+    minersFee: 1_000n,
+    operatorFee: null,
+    operatorAddress: null,
+    unsignedTx: txBytes,
+    totalInputValue: 100_000n,
+    inputs: [{ inputIndex: 0, amount: 100_000n, change: false, index: 0, redeemScript: input.redeemScript }],
+    hashes: input.publicKeys.map((publicKey) => ({ inputIndex: 0, publicKey, hash: input.hash })),
+  });
+  const asked: string[] = [];
+  const served = options.tamperPrevTx ? Uint8Array.from([...prevBytes.subarray(0, -1), 1]) : prevBytes;
+  const api = {
+    rawTransaction: (_coin: string, txid: string) => {
+      asked.push(txid);
+      return Promise.resolve({ txid, hex: Buffer.from(served).toString('hex') });
+    },
+  } as unknown as CoordinatorApi;
+  const network_ = { messagePrefix: '', bech32: '', bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: 0, scriptHash: 0, wif: params.wifVersion };
+  const device = bip32.fromBase58(cosigners[0]!.masterXprv, network_);
+  return {
+    params,
+    store,
+    deps: { store, api, actor: 'treasurer' },
+    wallet,
+    cosigners,
+    device,
+    paymentId: 'p-ledger',
+    prevTx: prevBytes,
+    prevTxid,
+    unsignedTx: unsigned,
+    redeemScript: input.redeemScript,
+    hash: input.hash,
+    asked,
+  };
+}
