@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { COIN_NAMES, type UtxoCoinName } from '../shared/coins/coin-table.ts';
+import { OperationsConfig } from './operations-config.ts';
 
 const NodeRpcBackend = z.object({
   type: z.literal('node-rpc'),
@@ -55,7 +56,7 @@ const ElectrumBackend = z.object({
 export const CoinConfig = z.object({
   network: z.enum(['mainnet', 'testnet', 'regtest']).default('mainnet'),
   backend: z.discriminatedUnion('type', [NodeRpcBackend, BlockbookBackend, ElectrumBackend]),
-  /** Static USD rate for this coin (regtest and tests); live price sources come with issue 7. */
+  /** Fixed USD rate for this coin: the static price source, or a pin that overrides a live one. */
   usdRate: z.number().nonnegative().optional(),
 });
 export type CoinConfig = z.infer<typeof CoinConfig>;
@@ -92,6 +93,22 @@ export const EthereumConfig = z
   });
 export type EthereumConfig = z.infer<typeof EthereumConfig>;
 
+// USD rates (service/prices): a live source for mainnet coins; a coin's usdRate pins its rate.
+const CoinNameKey = z.enum(COIN_NAMES);
+export const PricesConfig = z.object({
+  source: z.enum(['static', 'coingecko', 'blockbook']).default('static'),
+  /** CoinGecko API base; default https://api.coingecko.com/api/v3 (a pro-api host takes a pro key). */
+  url: z.string().url('prices.url must be the price API base URL').optional(),
+  /** Blockbook instance per coin for its tickers; default: the coin's backend URL when that is a Blockbook. */
+  urls: z.partialRecord(CoinNameKey, z.string().url()).default({}),
+  /** CoinGecko ids overriding the built-in table, e.g. {"bitcoin_gold": "bitcoin-gold"}. */
+  ids: z.partialRecord(CoinNameKey, z.string().min(1)).default({}),
+  ttlSeconds: z.number().int().positive().default(60),
+  timeoutMs: z.number().int().positive().default(5_000),
+  apiKey: z.string().min(1).optional(),
+});
+export type PricesConfig = z.infer<typeof PricesConfig>;
+
 const UTXO_COIN_NAMES = COIN_NAMES.filter((c): c is UtxoCoinName => c !== 'ethereum') as [UtxoCoinName, ...UtxoCoinName[]];
 
 export const ServiceConfig = z.object({
@@ -100,8 +117,12 @@ export const ServiceConfig = z.object({
     .union([z.object({ sqlite: z.string() }), z.object({ postgres: z.string(), schema: z.string().optional() })])
     .default({ sqlite: 'countersign-service.sqlite' }),
   coins: z.partialRecord(z.enum(UTXO_COIN_NAMES), CoinConfig).and(z.object({ ethereum: EthereumConfig.optional() })).default({}),
-  auth: z.object({ required: z.boolean().default(true) }).default({ required: true }),
+  prices: PricesConfig.default({ source: 'static', urls: {}, ids: {}, ttlSeconds: 60, timeoutMs: 5_000 }),
+  /** v1Open: the earlier revision under /v1 answers without X-API-KEY (spec section 9). */
+  auth: z.object({ required: z.boolean().default(true), v1Open: z.boolean().default(false) }).default({ required: true, v1Open: false }),
   log: z.object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).default({ level: 'info' }),
+  // limits, cors, rateLimit, readiness, metrics, leader (operations-config.ts)
+  ...OperationsConfig,
 });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;
 export type ServiceConfigInput = z.input<typeof ServiceConfig>;

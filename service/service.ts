@@ -8,7 +8,10 @@ import { createEvmChain, createUtxoBackend } from './chains/backend-factory.ts';
 import type { EvmChain } from './chains/evm/evm-chain.ts';
 import { parseConfig, type CoinConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
 import { buildApp } from './http/app.ts';
+import { indexElection, type IndexElection } from './leader/leadership.ts';
 import { openStore, type Store, type StoreConfig } from './store/database.ts';
+import { priceSourceFromConfig } from './prices/from-config.ts';
+import { PriceCache } from './prices/price-cache.ts';
 
 export type { ServiceConfigInput } from './config.ts';
 
@@ -20,6 +23,8 @@ export interface Service {
   /** The ethereum coin's backend, when configured. */
   evm: EvmChain | null;
   log: Logger;
+  /** PostgreSQL: which instance writes each index (service/leader); null on SQLite. */
+  election: IndexElection | null;
   /** Starts the indexers and listens; resolves to the base URL. */
   listen(): Promise<string>;
   /** Starts the indexers without listening (tests use app.inject). */
@@ -42,22 +47,22 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
   const store = await openStore(storeConfigOf(config));
 
   const backends = new Map<CoinName, UtxoBackend>();
-  const usdRates = new Map<CoinName, number>();
   const { ethereum: ethereumConfig, ...utxoCoins } = config.coins;
   for (const [coin, coinConfig] of Object.entries(utxoCoins) as [UtxoCoinName, CoinConfig][]) {
     backends.set(coin, createUtxoBackend(coin, coinConfig, { store, log }));
-    if (coinConfig.usdRate !== undefined) usdRates.set(coin, coinConfig.usdRate);
   }
 
   const evm: EvmChain | null = ethereumConfig ? createEvmChain(ethereumConfig, { store, log }) : null;
-  if (ethereumConfig) {
-    if (ethereumConfig.usdRate !== undefined) usdRates.set('ethereum', ethereumConfig.usdRate);
-  }
+  // Before any indexer starts: on PostgreSQL every index writer waits for its lock.
+  const election = indexElection({ database: config.database, retrySeconds: config.leader.retrySeconds, backends: [...backends.values(), evm], log });
 
+  const prices = new PriceCache({ source: priceSourceFromConfig(config), ttlMs: config.prices.ttlSeconds * 1000, log: log.child({ component: 'prices' }) });
   const app = await buildApp({
-    ctx: { utxo: backends, evm, usdRate: (coin) => usdRates.get(coin) ?? 0 },
+    ctx: { utxo: backends, evm, usdRate: (coin) => prices.usdRate(coin) },
     store,
     authRequired: config.auth.required,
+    operations: config,
+    v1Open: config.auth.v1Open,
     logger: log,
   });
 
@@ -67,6 +72,7 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
     started = true;
     for (const b of backends.values()) b.start();
     evm?.start();
+    election?.start();
   };
 
   return {
@@ -76,6 +82,7 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
     backends,
     evm,
     log,
+    election,
     startIndexers,
     async listen() {
       startIndexers();
@@ -87,6 +94,7 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
       await app.close();
       await Promise.all([...backends.values()].map((b) => b.stop()));
       await evm?.stop();
+      await election?.stop(); // after the indexers: no write outlives the lock
       await store.close();
     },
   };

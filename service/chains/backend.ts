@@ -9,6 +9,8 @@ export interface BackendStatus {
   indexedHeight: number | null;
   mempoolTxs: number;
   error: string | null;
+  /** Backends with an index of their own: whether this instance writes it (service/leader). */
+  role?: 'leader' | 'follower';
 }
 
 export interface FeeRates {

@@ -7,7 +7,15 @@ import { Status } from '../../shared/api/schemas.ts';
 import type { Store } from '../store/database.ts';
 import { installAuth } from './auth.ts';
 import type { ServiceContext } from './context.ts';
+import type { HttpOperations } from '../operations-config.ts';
+import { installCors } from './cors.ts';
+import { coinStatuses, HEALTH_PATHS, healthRoutes } from './health.ts';
+import { installUrlLimit, serverLimits } from './limits.ts';
+import { installMetrics, METRICS_PATH } from './metrics.ts';
+import { installRateLimit } from './rate-limit.ts';
 import { installErrorHandling } from './errors.ts';
+import { installApiDocs, isDocsPath } from './openapi.ts';
+import { v1Routes } from './v1/routes.ts';
 import { addressRoutes } from './routes/address.ts';
 import { ethereumRoutes } from './routes/ethereum.ts';
 import { multisigRoutes } from './routes/multisig.ts';
@@ -19,16 +27,23 @@ export interface AppOptions {
   store: Store;
   authRequired: boolean;
   logger: FastifyServerOptions['loggerInstance'] | false;
+  /** The earlier revision under /v1 answers without X-API-KEY (config auth.v1Open). */
+  v1Open?: boolean;
+  /** Limits, CORS, rate limits, readiness and metrics (operations-config.ts). */
+  operations: HttpOperations;
 }
 
-const OPEN_PATHS = new Set(['/healthz']);
+// Probes and metrics need no API key (metrics may have a token of their own) and no rate limit.
+const OPEN_PATHS = new Set<string>([...HEALTH_PATHS, METRICS_PATH]);
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const ops = options.operations;
+  const { maxParamLength, ...limits } = serverLimits(ops.limits);
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
-    bodyLimit: 1024 * 1024,
+    ...limits,
     // Address lists travel in the path (MAX_ADDRESSES of them).
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 20_000 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength },
     frameworkErrors: (error, _request, reply) => {
       void (reply as FastifyReply).code(error.statusCode ?? 400).send({ message: error.message });
     },
@@ -37,7 +52,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(createSerializerCompiler({ replacer: bigintReplacer }));
   installErrorHandling(app);
-  if (options.authRequired) installAuth(app, options.store, (url) => OPEN_PATHS.has(url.split('?')[0] ?? ''));
+  installUrlLimit(app, ops.limits);
+  await installCors(app, ops.cors); // before auth: preflights carry no key
+  installMetrics(app, options.ctx, ops.metrics);
+  const isOpen = (path: string) => OPEN_PATHS.has(path) || isDocsPath(path) || (options.v1Open === true && path.startsWith('/v1/'));
+  if (options.authRequired) installAuth(app, options.store, (url) => isOpen(url.split('?')[0] ?? ''));
+  await installRateLimit(app, ops.rateLimit, (route) => OPEN_PATHS.has(route));
+
+  // before the routes: the OpenAPI documents collect them as they are registered
+  await installApiDocs(app, { authRequired: options.authRequired, v1Open: options.v1Open === true });
 
   const api = async (scope: FastifyInstance) => {
     await scope.register(addressRoutes(options.ctx));
@@ -45,30 +68,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await scope.register(transactionRoutes(options.ctx));
     await scope.register(multisigRoutes(options.ctx));
     await scope.register(ethereumRoutes(options.ctx));
-    scope.withTypeProvider<ZodTypeProvider>().get('/status', { schema: { response: { 200: Status } } }, async () => ({
-      coins: await Promise.all(
-        [
-          ...[...options.ctx.utxo.values()].map((b) => ({ coin: b.params.coin, network: b.params.network, b })),
-          ...(options.ctx.evm ? [{ coin: 'ethereum', network: options.ctx.evm.network, b: options.ctx.evm }] : []),
-        ].map(async ({ coin, network, b }) => {
-          const s = await b.status();
-          return {
-            coin,
-            network,
-            backend: s.backend,
-            tip_height: s.tipHeight,
-            indexed_height: s.indexedHeight,
-            lag: s.tipHeight !== null && s.indexedHeight !== null ? s.tipHeight - s.indexedHeight : null,
-            mempool_txs: s.mempoolTxs,
-            error: s.error,
-          };
-        }),
-      ),
-    }));
+    scope.withTypeProvider<ZodTypeProvider>().get('/status', { schema: { response: { 200: Status } } }, async () => ({ coins: await coinStatuses(options.ctx) }));
   };
   // v2 at the root and under /v2 (SEMANTICS.md)
   await app.register(api);
   await app.register(api, { prefix: '/v2' });
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  // the earlier revision (spec section 9)
+  await app.register(v1Routes(options.ctx), { prefix: '/v1' });
+  await app.register(healthRoutes(options.ctx, ops.readiness));
   return app;
 }

@@ -59,9 +59,11 @@ const bytes = (v: unknown): Uint8Array => {
 export class UtxoIndexStore {
   /**
    * Balances change only when this store writes, so they are remembered until the next write.
-   * (Instances that share a database without running its indexer must not cache: see README.)
+   * Valid only in the process that writes the index: a scale-out follower (service/leader) turns
+   * it off, since another instance's writes would never clear it.
    */
   private readonly balanceCache = new Lru<string, ScriptBalance>(20_000);
+  private caching = true;
 
   constructor(
     private readonly store: Store,
@@ -73,6 +75,12 @@ export class UtxoIndexStore {
   private changed(): void {
     this.generation++;
     this.balanceCache.clear();
+  }
+
+  /** On while this process writes the index; off (and emptied) while another does. */
+  set cacheBalances(on: boolean) {
+    this.caching = on;
+    this.changed(); // also keeps a read begun before the switch from filling the cache
   }
 
   async tip(): Promise<{ height: number; hash: string } | null> {
@@ -281,6 +289,7 @@ export class UtxoIndexStore {
 
   /** Balances of the given scripts, in their order. */
   async balances(scripts: readonly Uint8Array[]): Promise<ScriptBalance[]> {
+    if (!this.caching) return this.readBalances(scripts);
     const cached = scripts.map((s) => this.balanceCache.get(hexOf(s)));
     if (cached.every((b) => b !== undefined)) return cached;
     const generation = this.generation;

@@ -35,7 +35,7 @@ export const HistoryTx = z.object({
   amount: UnitsOut,
   human_amount: z.number(),
   // Extension: the transaction this entry belongs to (the spec's entry cannot be traced otherwise).
-  txid: z.string().optional(),
+  txid: z.string().optional().describe('Extension beyond the spec: the transaction this entry belongs to.').meta({ 'x-countersign-extension': true }),
 });
 export type HistoryTx = z.infer<typeof HistoryTx>;
 
@@ -80,16 +80,19 @@ export const CoinStatus = z.object({
   lag: z.number().int().nullable(),
   mempool_txs: z.number().int(),
   error: z.string().nullable(),
+  /** Scale-out: whether this instance runs the coin's indexer (leader) or reads what another wrote (follower). */
+  role: z.enum(['leader', 'follower']).optional(),
 });
 export const Status = z.object({ coins: z.array(CoinStatus) });
 export type Status = z.infer<typeof Status>;
 
 // ---- requests --------------------------------------------------------------------------------
 
-export const CoinParams = z.object({ coin: z.string() });
-export const TxidParams = z.object({ coin: z.string(), txid: z.string().regex(/^[0-9a-fA-F]{64}$/, 'txid must be 64 hex digits') });
-export const AddressParams = z.object({ coin: z.string(), address: z.string().min(1, 'address is required') });
-export const AddressesParams = z.object({ coin: z.string(), addresses: z.string().min(1, 'addresses is required') });
+const coin = z.string().describe(`one of ${COIN_NAMES.join(', ')}; a deployment serves those it is configured for (404 otherwise)`);
+export const CoinParams = z.object({ coin });
+export const TxidParams = z.object({ coin, txid: z.string().regex(/^[0-9a-fA-F]{64}$/, 'txid must be 64 hex digits') });
+export const AddressParams = z.object({ coin, address: z.string().min(1, 'address is required') });
+export const AddressesParams = z.object({ coin, addresses: z.string().min(1, 'addresses is required').describe('comma-separated addresses of the coin') });
 
 export const TokenQuery = z.object({
   contract_id: z.string().optional(),
@@ -97,8 +100,8 @@ export const TokenQuery = z.object({
 });
 export const HistoryQuery = TokenQuery.extend({
   // Extension: paging (SEMANTICS.md).
-  limit: z.coerce.number().int().min(1).max(1000).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(50).describe('Extension beyond the spec: entries per page.').meta({ 'x-countersign-extension': true }),
+  offset: z.coerce.number().int().min(0).default(0).describe('Extension beyond the spec: entries to skip, newest first.').meta({ 'x-countersign-extension': true }),
 });
 
 export const ExtendedKey = z.object({ xpub: z.string().min(1), path: z.string().default('m') });

@@ -8,6 +8,7 @@ import type { Store } from '../../store/database.ts';
 import { EvmIndexStore, type EvmHistoryRow } from '../../store/evm-index.ts';
 import type { EvmChain, GasQuestion, PendingCreates } from './evm-chain.ts';
 import { EvmIndexer } from './evm-indexer.ts';
+import type { IndexWriter } from '../../leader/leadership.ts';
 import { EvmRpc } from './evm-rpc.ts';
 
 export interface EvmBackendOptions {
@@ -22,12 +23,14 @@ export interface EvmBackendOptions {
 
 const BALANCE_OF = '0x70a08231';
 
-export class EvmBackend implements EvmChain {
+export class EvmBackend implements EvmChain, IndexWriter {
   readonly rpc: EvmRpc;
   readonly index: EvmIndexStore;
   readonly indexer: EvmIndexer;
   readonly network: string;
   readonly pendingCreates: PendingCreates;
+  readonly indexName: string;
+  private leading = true;
   private chainIdValue: bigint | null = null;
 
   constructor(o: EvmBackendOptions) {
@@ -35,7 +38,15 @@ export class EvmBackend implements EvmChain {
     this.rpc = new EvmRpc(o.url, o.timeoutMs);
     this.index = new EvmIndexStore(o.store, `ethereum/${o.network}`);
     this.pendingCreates = this.index;
-    this.indexer = new EvmIndexer({ rpc: this.rpc, index: this.index, log: o.log, startHeight: o.startHeight, pollIntervalMs: o.pollIntervalMs });
+    this.indexName = this.index.chain;
+    this.indexer = new EvmIndexer({ rpc: this.rpc, index: this.index, log: o.log, startHeight: o.startHeight, pollIntervalMs: o.pollIntervalMs, leading: () => this.leading });
+  }
+
+  /** Scale-out (service/leader): only the leader writes the transfer index. */
+  setLeading(leading: boolean): void {
+    if (leading === this.leading) return;
+    this.leading = leading;
+    if (leading) void this.indexer.sync().catch(() => undefined);
   }
 
   async chainId(): Promise<bigint> {
@@ -94,6 +105,7 @@ export class EvmBackend implements EvmChain {
       indexedHeight: await this.indexedHeight(),
       mempoolTxs: 0,
       error: this.indexer.error,
+      role: this.leading ? 'leader' : 'follower',
     };
   }
 

@@ -17,6 +17,8 @@ export interface EvmIndexerOptions {
   /** null: the node's tip at the first pass (no history before the service started). */
   startHeight: number | null;
   pollIntervalMs: number;
+  /** False while another instance writes this index (service/leader): then only watch. */
+  leading?: () => boolean;
 }
 
 export class EvmIndexer {
@@ -50,10 +52,18 @@ export class EvmIndexer {
     return this.loop.sync();
   }
 
+  private leads(): boolean {
+    return this.o.leading?.() ?? true;
+  }
+
   private async pass(): Promise<void> {
     const { rpc, index } = this.o;
     const tip = await rpc.blockNumber();
     this.tipHeight = tip;
+    if (!this.leads()) {
+      this.indexedHeight = (await index.tip())?.height ?? null; // another instance writes: only watch
+      return;
+    }
     let stored = await index.tip();
     // Reorg: walk back until the stored hash is the node's, then forget what lies above.
     while (stored) {
@@ -68,7 +78,7 @@ export class EvmIndexer {
     let next = stored ? stored.height + 1 : (this.o.startHeight ?? tip);
     let prevHash = stored?.hash ?? null;
     this.indexedHeight = stored?.height ?? null;
-    while (next <= tip) {
+    while (next <= tip && this.leads()) {
       const last = Math.min(tip, next + BATCH_BLOCKS - 1);
       const heights = Array.from({ length: last - next + 1 }, (_, i) => next + i);
       const [blocks, logs] = await Promise.all([Promise.all(heights.map((h) => rpc.block(h))), rpc.logs(next, last, TRANSFER_TOPIC)]);

@@ -16,6 +16,8 @@ export interface IndexerOptions {
   pollIntervalMs: number;
   /** Blocks fetched ahead of the one being written (bounded so memory stays flat). */
   prefetch?: number;
+  /** False while another instance writes this index (service/leader): then only watch. */
+  leading?: () => boolean;
 }
 
 export interface IndexerProgress {
@@ -71,9 +73,23 @@ export class UtxoIndexer {
     return this.loop.sync();
   }
 
+  private leads(): boolean {
+    return this.o.leading?.() ?? true;
+  }
+
   private async syncPass(): Promise<void> {
+    if (!this.leads()) return this.watch();
     await this.catchUp();
-    await this.syncMempool();
+    if (this.leads()) await this.syncMempool();
+  }
+
+  /** Another instance writes the index: follow the node's tip and the shared tables, write nothing. */
+  private async watch(): Promise<void> {
+    const { rpc, index } = this.o;
+    this.mempool = null; // the writer changes the mempool tables: re-read them when this instance leads
+    this.progress.tipHeight = await rpc.call<number>('getblockcount');
+    this.progress.indexedHeight = (await index.tip())?.height ?? null;
+    this.progress.mempoolTxs = await index.mempoolCount();
   }
 
   private async catchUp(): Promise<void> {
@@ -183,7 +199,7 @@ export class UtxoIndexer {
 
     await refill();
     let reorganised = false;
-    while (queue.length > 0 && !this.stopped) {
+    while (queue.length > 0 && !this.stopped && this.leads()) {
       const block = await queue.shift()!;
       await refill();
       if (expectedPrev !== null && block.previousHash !== expectedPrev) {

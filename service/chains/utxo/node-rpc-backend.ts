@@ -9,6 +9,7 @@ import { type Outpoint, UtxoIndexStore } from '../../store/utxo-index.ts';
 import { ApiError, UpstreamFailure } from '../../errors.ts';
 import { type BackendStatus, feeRateWithFloor, type UtxoBackend } from '../backend.ts';
 import { UtxoIndexer } from './indexer.ts';
+import type { IndexWriter } from '../../leader/leadership.ts';
 import { coinsToUnits, RpcClient, type RpcClientConfig, RpcError, UpstreamError } from './rpc-client.ts';
 
 export interface NodeRpcBackendOptions {
@@ -28,17 +29,28 @@ const RPC_VERIFY_ALREADY_IN_CHAIN = -27;
 const RPC_DESERIALIZATION_ERROR = -22;
 const RPC_INVALID_ADDRESS_OR_KEY = -5;
 
-export class NodeRpcBackend implements UtxoBackend {
+export class NodeRpcBackend implements UtxoBackend, IndexWriter {
   readonly params: ChainParams;
   readonly rpc: RpcClient;
   readonly index: UtxoIndexStore;
   readonly indexer: UtxoIndexer;
+  readonly indexName: string;
+  private leading = true;
 
   constructor(private readonly o: NodeRpcBackendOptions) {
     this.params = o.params;
     this.rpc = new RpcClient(o.rpc);
     this.index = new UtxoIndexStore(o.store, o.params.coin);
-    this.indexer = new UtxoIndexer({ rpc: this.rpc, index: this.index, params: o.params, log: o.log, pollIntervalMs: o.pollIntervalMs });
+    this.indexName = this.index.chain;
+    this.indexer = new UtxoIndexer({ rpc: this.rpc, index: this.index, params: o.params, log: o.log, pollIntervalMs: o.pollIntervalMs, leading: () => this.leading });
+  }
+
+  /** Scale-out (service/leader): only the leader writes the index and may cache its balances. */
+  setLeading(leading: boolean): void {
+    if (leading === this.leading) return;
+    this.leading = leading;
+    this.index.cacheBalances = leading;
+    if (leading) void this.indexer.sync().catch(() => undefined); // catch up now, not at the next poll
   }
 
   start(): void {
@@ -112,7 +124,8 @@ export class NodeRpcBackend implements UtxoBackend {
     const txid = txidHex(decodeTx(rawTx, this.params));
     try {
       const accepted = await this.rpc.call<string>('sendrawtransaction', [bytesToHex(rawTx)]);
-      void this.indexer.sync().catch(() => undefined); // show it as unconfirmed without waiting for the poll
+      // show it as unconfirmed without waiting for the poll (on a follower: only a look at the tip)
+      void this.indexer.sync().catch(() => undefined);
       return accepted;
     } catch (err) {
       if (err instanceof RpcError) {
@@ -129,7 +142,7 @@ export class NodeRpcBackend implements UtxoBackend {
   async status(): Promise<BackendStatus> {
     const p = this.indexer.status();
     const indexedHeight = p.indexedHeight ?? (await this.indexedHeight());
-    return { backend: 'node-rpc', tipHeight: p.tipHeight, indexedHeight, mempoolTxs: p.mempoolTxs, error: p.error };
+    return { backend: 'node-rpc', tipHeight: p.tipHeight, indexedHeight, mempoolTxs: p.mempoolTxs, error: p.error, role: this.leading ? 'leader' : 'follower' };
   }
 }
 

@@ -1,0 +1,93 @@
+// The operator's files in deploy/ stay true to the service: the example configuration parses with
+// the service's own schema (both database forms), and the systemd unit starts the CLI that exists.
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { loadConfigFile, parseConfig } from './config.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const examplePath = join(root, 'deploy', 'config.example.json');
+const unitText = readFileSync(join(root, 'deploy', 'countersign.service'), 'utf8');
+
+/** Every `Key=value` of the unit (repeated keys keep their last value). */
+function unitSettings(text: string): Map<string, string> {
+  const settings = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const m = /^([A-Za-z]+)=(.*)$/.exec(line.trim());
+    if (m) settings.set(m[1]!, m[2]!);
+  }
+  return settings;
+}
+
+describe('deploy/config.example.json', () => {
+  const example = JSON.parse(readFileSync(examplePath, 'utf8')) as Record<string, unknown>;
+
+  it('parses with the service configuration schema (the SQLite form)', () => {
+    const config = loadConfigFile(examplePath);
+    expect(config.database).toEqual({ sqlite: '/var/lib/countersign/service.sqlite' });
+    expect(Object.keys(config.coins).sort()).toEqual(['bitcoin', 'dash', 'ethereum', 'litecoin']);
+    expect(config.rateLimit).toMatchObject({ enabled: true, requestsPerWindow: 600, windowSeconds: 60, burst: 60 });
+    expect(config.cors.origins).toEqual([]);
+    expect(config.readiness.maxLagBlocks).toBe(3);
+    expect(config.metrics.enabled).toBe(true);
+    expect(config.auth.required).toBe(true);
+  });
+
+  it('parses with its PostgreSQL form in place of the SQLite one', () => {
+    const key = Object.keys(example).find((k) => k.startsWith('//database'));
+    expect(key).toBeDefined();
+    const config = parseConfig({ ...example, database: example[key!] });
+    expect(config.database).toEqual({ postgres: expect.stringMatching(/^postgresql:\/\//), schema: 'countersign' });
+  });
+
+  it('keeps the SQLite file where the unit may write', () => {
+    const config = loadConfigFile(examplePath);
+    const writable = (unitSettings(unitText).get('ReadWritePaths') ?? '').split(/\s+/);
+    const db = config.database;
+    if (!('sqlite' in db)) throw new Error('the example is meant to use SQLite');
+    expect(writable).toContain(dirname(db.sqlite));
+  });
+});
+
+describe('deploy/countersign.service', () => {
+  const unit = unitSettings(unitText);
+  const workdir = unit.get('WorkingDirectory')!;
+  const execStart = unit.get('ExecStart')!.split(/\s+/);
+
+  it('runs the CLI of this checkout as a dedicated user, restarting on failure, hardened', () => {
+    expect(unit.get('User')).toBe('countersign');
+    expect(unit.get('Restart')).toBe('on-failure');
+    for (const [k, v] of [
+      ['NoNewPrivileges', 'yes'],
+      ['ProtectSystem', 'strict'],
+      ['PrivateTmp', 'yes'],
+      ['ProtectHome', 'yes'],
+    ]) {
+      expect(unit.get(k!), k).toBe(v);
+    }
+    const script = execStart.find((a) => a.endsWith('.ts'))!;
+    expect(script).toBe('service/cli.ts');
+    expect(existsSync(join(root, script))).toBe(true); // WorkingDirectory is this checkout, installed
+    expect(execStart[execStart.indexOf('--config') + 1]).toBe('/etc/countersign/config.json');
+    expect(readFileSync(join(root, 'deploy', 'countersign.sysusers'), 'utf8')).toMatch(new RegExp(`^u ${unit.get('User')} `, 'm'));
+  });
+
+  it('gives the process room above its heap flag', () => {
+    const heapMb = Number(/--max-old-space-size=(\d+)/.exec(unit.get('ExecStart')!)?.[1]);
+    const package_ = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(package_.scripts.service).toContain(`--max-old-space-size=${heapMb}`);
+    const maxMb = Number(/^(\d+)M$/.exec(unit.get('MemoryMax') ?? '')?.[1]);
+    expect(maxMb).toBeGreaterThanOrEqual(2 * heapMb);
+  });
+
+  it('starts: the ExecStart command line, run from the checkout, answers --help', async () => {
+    expect(workdir).toBe('/opt/countersign');
+    const [, ...args] = execStart; // the node binary here is the one running the tests
+    const withHelp = [...args.slice(0, args.indexOf('--config')), '--config', examplePath, '--help'];
+    const { stdout } = await promisify(execFile)(process.execPath, withHelp, { cwd: root, timeout: 60_000 });
+    expect(stdout).toMatch(/countersign --config FILE\s+run the service/);
+  });
+});

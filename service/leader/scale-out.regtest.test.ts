@@ -1,0 +1,155 @@
+// Scale-out: two service instances on one PostgreSQL schema and one litecoind -regtest. Only the
+// elected instance indexes; both answer the same balances from the shared tables; a follower never
+// answers from a stale cache; when the leader's lock session dies the other takes over and indexes
+// new blocks; a broadcast through a follower works and does not make it index.
+// Needs litecoind and PostgreSQL (fails, naming what is missing).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import pino from 'pino';
+import { fundedNode, nodeRpcBackendConfig, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
+import { parseApiJson } from '../../shared/api/json.ts';
+import { p2pkhAddressOfPublicKey } from '../../shared/coins/address.ts';
+import { chainParams } from '../../shared/coins/coin-table.ts';
+import { testKey } from '../test/keys.ts';
+import type { Balance, Status } from '../../shared/api/schemas.ts';
+import { createService, type Service } from '../service.ts';
+import { createApiKey } from '../store/api-keys.ts';
+import { TEST_POSTGRES_URL } from '../store/test-stores.ts';
+
+const log = pino({ level: process.env.COUNTERSIGN_TEST_LOG ?? 'silent' });
+const schema = `cs_scale_${randomBytes(6).toString('hex')}`;
+const COIN = 100_000_000n;
+
+let node: RegtestNode;
+let admin: pg.Client;
+let leader: Service; // A: starts first, retries the lock only every minute once it has lost it
+let follower: Service; // B: retries the lock every 200 ms
+let key: string;
+// Not the node wallet's: the wallet never spends from it, so its balance only grows.
+const address = p2pkhAddressOfPublicKey(chainParams('litecoin', 'regtest'), testKey('scale-out').publicKey);
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, deadlineMs = 90_000): Promise<T> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function get<T>(s: Service, url: string): Promise<T> {
+  const res = await s.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+  if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+  return parseApiJson(res.body) as T;
+}
+
+const litecoin = async (s: Service) => (await get<Status>(s, '/status')).coins.find((c) => c.coin === 'litecoin')!;
+const balance = (s: Service) => get<Balance>(s, `/address/balance/litecoin/${address}`);
+const tip = () => node.rpc.call<number>('getblockcount');
+const indexedAt = (s: Service, height: number) => until(`an index at height ${height}`, async () => ((await litecoin(s)).indexed_height === height ? true : undefined));
+
+function start(retrySeconds: number): Promise<Service> {
+  return createService(
+    {
+      database: { postgres: TEST_POSTGRES_URL, schema },
+      coins: { litecoin: { network: 'regtest', backend: nodeRpcBackendConfig(node, 100) } },
+      leader: { retrySeconds },
+    },
+    { logger: log },
+  );
+}
+
+beforeAll(async () => {
+  admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  try {
+    await admin.connect();
+  } catch (err) {
+    throw new Error(`PostgreSQL is required for the scale-out test and is not reachable at ${TEST_POSTGRES_URL} (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+  }
+  node = await fundedNode();
+  leader = await start(60);
+  key = (await createApiKey(leader.store, 'scale-out')).key; // one table: the key works on both
+  leader.startIndexers();
+  await until('the first instance to lead', async () => ((await litecoin(leader)).role === 'leader' ? true : undefined));
+  follower = await start(0.2);
+  follower.startIndexers();
+});
+
+afterAll(async () => {
+  await follower?.close();
+  await leader?.close();
+  await admin?.query(`drop schema if exists ${schema} cascade`).catch(() => undefined);
+  await admin?.end();
+  await node?.stop();
+});
+
+describe('two instances on one PostgreSQL', () => {
+  it('elects one indexer: the other reports itself a follower and writes nothing', async () => {
+    await indexedAt(leader, await tip());
+    await until('the follower to try the lock a few times', async () => (follower.election!.attempts >= 3 ? true : undefined));
+    expect((await litecoin(leader)).role).toBe('leader');
+    expect((await litecoin(follower)).role).toBe('follower');
+    expect(follower.election!.leads('litecoin')).toBe(false);
+    // the follower watches the node and the shared tables: same height, known tip
+    const seen = await until('the follower to see the shared index', async () => {
+      const s = await litecoin(follower);
+      return s.indexed_height === (await tip()) && s.tip_height !== null ? s : undefined;
+    });
+    expect(seen.lag).toBe(0);
+    expect((await follower.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+  });
+
+  it('serves the same balances from both, and the follower never answers from a stale cache', async () => {
+    // Both answer (and the leader caches) the empty balance first.
+    expect((await balance(leader)).balance).toBe(0n);
+    expect((await balance(follower)).balance).toBe(0n);
+    await node.walletRpc.call('sendtoaddress', [address, 1.5]);
+    const [hash] = await node.mine(1);
+    expect(hash).toBeDefined();
+    await indexedAt(leader, await tip());
+    // No waiting on the follower: once the leader has written the block, its next answer has it.
+    expect((await balance(follower)).balance).toBe((3n * COIN) / 2n);
+    expect((await balance(leader)).balance).toBe((3n * COIN) / 2n);
+  });
+
+  it('a broadcast through the follower reaches the node, and the follower still does not index', async () => {
+    const raw = await node.walletRpc.call<string>('createrawtransaction', [[], { [address]: 0.25 }]);
+    const funded = await node.walletRpc.call<{ hex: string }>('fundrawtransaction', [raw]);
+    const signed = await node.walletRpc.call<{ hex: string }>('signrawtransactionwithwallet', [funded.hex]);
+    const res = await follower.app.inject({ method: 'POST', url: `/transaction/send_raw/litecoin?rawtx=${signed.hex}`, headers: { 'x-api-key': key } });
+    expect(res.statusCode).toBe(200);
+    const txid = (JSON.parse(res.body) as { message: string }).message;
+    expect(await node.rpc.call<string[]>('getrawmempool')).toContain(txid);
+    // The leader's mempool pass shows it, on both instances.
+    const seen = await until('the leader to index the broadcast as unconfirmed', async () => {
+      const b = await balance(follower);
+      return b.unconfirmed_balance === COIN / 4n ? b : undefined;
+    });
+    expect(seen.unconfirmed_balance).toBe(COIN / 4n);
+    expect((await litecoin(follower)).role).toBe('follower');
+  });
+
+  it('when the leader dies uncleanly, the follower takes over and indexes new blocks; the old leader serves fresh balances', async () => {
+    const before = await balance(leader); // cached by the leader
+    // The leader's lock session ends without an unlock, as when its process or host dies.
+    const pid = leader.election!.sessionPid;
+    expect(pid).not.toBeNull();
+    await admin.query('select pg_terminate_backend($1)', [pid]);
+
+    await until('the follower to take over', async () => ((await litecoin(follower)).role === 'leader' ? true : undefined));
+    expect((await litecoin(leader)).role).toBe('follower');
+    expect((await balance(leader)).balance).toBe(before.balance); // asked again as a follower, before the next block
+
+    await node.walletRpc.call('sendtoaddress', [address, 2]);
+    await node.mine(2);
+    const height = await tip();
+    await indexedAt(follower, height);
+    const expected = before.balance + COIN / 4n + 2n * COIN;
+    expect((await balance(follower)).balance).toBe(expected);
+    // The old leader gave up its cache with its lock: its next answer is the new one.
+    expect((await balance(leader)).balance).toBe(expected);
+    expect((await balance(leader)).unconfirmed_balance).toBe(0n);
+  });
+});
