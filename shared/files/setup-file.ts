@@ -34,7 +34,7 @@ export function parseSetupFile(text: string): SetupFile {
     const second = body.split(/\r?\n/)[1]?.trim() ?? '';
     return /^([0-9a-fA-F]{2})+$/.test(second) ? { kind: 'key', record: parseBsmsKeyRecord(body) } : { kind: 'wallet', setup: parseBsmsDescriptorRecord(body) };
   }
-  if (/^[a-z_]+\(/.test(body)) return { kind: 'wallet', setup: parseDescriptorFile(body) };
+  if (/^[a-z_]+\(/m.test(body) && !looksLikeColdcard(body)) return { kind: 'wallet', setup: parseDescriptorFile(body) };
   if (looksLikeColdcard(body)) return { kind: 'wallet', setup: parseColdcard(body) };
   throw new FileFormatError('not a wallet set-up file this desk reads (a BSMS record, an sh(multi(...)) descriptor, a Caravan wallet JSON, or a Coldcard/Electrum multisig text file)');
 }
