@@ -12,7 +12,8 @@ import { badRequest, notFound } from './errors.ts';
 export interface ServiceContext {
   utxo: ReadonlyMap<CoinName, UtxoBackend>;
   evm?: EvmChain | null;
-  usdRate(coin: CoinName): number;
+  /** USD per whole coin from the shared price cache; 0 when unknown or the source fails (never throws). */
+  usdRate(coin: CoinName): Promise<number>;
 }
 
 export const MAX_ADDRESSES = 200;

@@ -3,6 +3,7 @@
 import type { CoinName } from '../../shared/coins/coin-table.ts';
 import { fundedNode, nodeRpcBackendConfig, type RegtestNode, type StartLitecoindOptions } from '../../scripts/dev-chain/litecoind.ts';
 import type { NodeRpcBackend } from '../chains/utxo/node-rpc-backend.ts';
+import type { ServiceConfigInput } from '../config.ts';
 import { startTestService, type TestService } from './http-service.ts';
 
 export interface RegtestService extends TestService {
@@ -12,12 +13,20 @@ export interface RegtestService extends TestService {
   synced(): Promise<void>;
 }
 
-export async function startRegtestService(coins: readonly CoinName[], extra: { usdRate?: number; node?: StartLitecoindOptions } = {}): Promise<RegtestService> {
+/** `config` adds to the service configuration (prices, auth, more coins such as ethereum). */
+export async function startRegtestService(
+  coins: readonly CoinName[],
+  extra: { usdRate?: number; node?: StartLitecoindOptions; config?: Omit<ServiceConfigInput, 'database'> } = {},
+): Promise<RegtestService> {
   const node = await fundedNode(extra.node);
   try {
     const backend = nodeRpcBackendConfig(node, 100);
     const t = await startTestService({
-      coins: Object.fromEntries(coins.map((c) => [c, { network: 'regtest', backend, ...(extra.usdRate !== undefined ? { usdRate: extra.usdRate } : {}) }])),
+      ...extra.config,
+      coins: {
+        ...Object.fromEntries(coins.map((c) => [c, { network: 'regtest', backend, ...(extra.usdRate !== undefined ? { usdRate: extra.usdRate } : {}) }])),
+        ...extra.config?.coins,
+      },
     });
     const backendOf = (coin: CoinName) => t.service.backends.get(coin) as NodeRpcBackend;
     return {

@@ -24,11 +24,12 @@ function refuseToken(query: { contract_id?: string | undefined; decimal_places?:
   }
 }
 
-function balanceOf(ctx: ServiceContext, backend: UtxoBackend, b: ScriptBalance) {
-  const { decimals, coin } = backend.params;
+/** A balance body; usdRate from ctx.usdRate (read once per request). */
+export function balanceOf(backend: UtxoBackend, b: ScriptBalance, usdRate: number) {
+  const { decimals } = backend.params;
   const human_balance = human(b.confirmed, decimals);
   return {
-    usd_balance: usd(human_balance, ctx.usdRate(coin)),
+    usd_balance: usd(human_balance, usdRate),
     balance: b.confirmed,
     unconfirmed_balance: b.unconfirmed,
     human_balance,
@@ -49,8 +50,8 @@ export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
       const backend = utxoBackendFor(ctx, req.params.coin);
       refuseToken(req.query, req.params.coin);
       const [queried] = parseAddressList(backend, req.params.address, 'address');
-      const [b] = await backend.balances([queried!.script]);
-      return balanceOf(ctx, backend, b!);
+      const [[b], rate] = await Promise.all([backend.balances([queried!.script]), ctx.usdRate(backend.params.coin)]);
+      return balanceOf(backend, b!, rate);
     });
 
     app.get('/address/balances/:coin/:addresses', { schema: { params: AddressesParams, querystring: TokenQuery, response: { 200: Balances } } }, async (req) => {
@@ -58,9 +59,9 @@ export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
       const backend = utxoBackendFor(ctx, req.params.coin);
       refuseToken(req.query, req.params.coin);
       const queried = parseAddressList(backend, req.params.addresses);
-      const rows = await backend.balances(queried.map((q) => q.script));
+      const [rows, rate] = await Promise.all([backend.balances(queried.map((q) => q.script)), ctx.usdRate(backend.params.coin)]);
       const total = rows.reduce((t, r) => ({ confirmed: t.confirmed + r.confirmed, unconfirmed: t.unconfirmed + r.unconfirmed }), { confirmed: 0n, unconfirmed: 0n });
-      return { totals: balanceOf(ctx, backend, total), addresses: rows.map((r, i) => ({ address: queried[i]!.address, ...balanceOf(ctx, backend, r) })) };
+      return { totals: balanceOf(backend, total, rate), addresses: rows.map((r, i) => ({ address: queried[i]!.address, ...balanceOf(backend, r, rate) })) };
     });
 
     app.get('/address/history/:coin/:addresses', { schema: { params: AddressesParams, querystring: HistoryQuery, response: { 200: History } } }, async (req) => {

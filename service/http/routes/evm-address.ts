@@ -46,11 +46,11 @@ export function parseEvmAddressList(list: string, field = 'addresses'): QueriedE
   return [...byLower.values()];
 }
 
-function balanceBody(ctx: ServiceContext, choice: TokenChoice, b: { confirmed: bigint; unconfirmed: bigint }) {
+function balanceBody(choice: TokenChoice, b: { confirmed: bigint; unconfirmed: bigint }, etherRate: number) {
   const human_balance = human(b.confirmed, choice.decimals);
   return {
     // Tokens have no configured rate (SEMANTICS.md: 0 for tokens without a rate).
-    usd_balance: choice.token === null ? usd(human_balance, ctx.usdRate('ethereum')) : 0,
+    usd_balance: choice.token === null ? usd(human_balance, etherRate) : 0,
     balance: b.confirmed,
     unconfirmed_balance: b.unconfirmed,
     human_balance,
@@ -61,11 +61,11 @@ function balanceBody(ctx: ServiceContext, choice: TokenChoice, b: { confirmed: b
 export async function evmBalances(ctx: ServiceContext, backend: EvmChain, list: string, query: { contract_id?: string | undefined; decimal_places?: number | undefined }, field = 'addresses') {
   const queried = parseEvmAddressList(list, field);
   const choice = await tokenChoice(backend, query);
-  const rows = await Promise.all(queried.map((q) => backend.balance(q.lower, choice.token)));
+  const [rows, rate] = await Promise.all([Promise.all(queried.map((q) => backend.balance(q.lower, choice.token))), choice.token === null ? ctx.usdRate('ethereum') : 0]);
   const total = rows.reduce((t, r) => ({ confirmed: t.confirmed + r.confirmed, unconfirmed: t.unconfirmed + r.unconfirmed }), { confirmed: 0n, unconfirmed: 0n });
   return {
-    totals: balanceBody(ctx, choice, total),
-    addresses: rows.map((r, i) => ({ address: queried[i]!.address, ...balanceBody(ctx, choice, r) })),
+    totals: balanceBody(choice, total, rate),
+    addresses: rows.map((r, i) => ({ address: queried[i]!.address, ...balanceBody(choice, r, rate) })),
   };
 }
 

@@ -13,7 +13,7 @@ import { utxoBackendFor } from '../context.ts';
 import { createPayment, decodeTxField, signAndSend, spendable } from '../payments.ts';
 import type { UtxoBackend } from '../../chains/backend.ts';
 
-async function singleSigSources(backend: UtxoBackend, from: string): Promise<PaymentSource[]> {
+export async function singleSigSources(backend: UtxoBackend, from: string): Promise<PaymentSource[]> {
   const keys = from.split(',').map((k) => k.trim()).filter((k) => k.length > 0);
   if (keys.length === 0) throw badRequest('from must list at least one public key (hex, comma-separated)');
   const sources: PaymentSource[] = [];

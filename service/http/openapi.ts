@@ -1,0 +1,220 @@
+// OpenAPI 3.1 documents for v2 (/openapi.json) and the earlier revision (/v1/openapi.json),
+// generated from the routes' own zod schemas, and the swagger-ui page at /docs (served from the
+// installed package: no CDN). What each operation is, and which are extensions beyond the spec,
+// is said here, in one table per revision.
+import fastifySwagger, { type SwaggerTransform } from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ErrorMessage, SendStatus } from '../../shared/api/schemas.ts';
+
+export const OPENAPI_PATHS = ['/openapi.json', '/v1/openapi.json'] as const;
+export const DOCS_PREFIX = '/docs';
+export const EXTENSION = 'x-countersign-extension';
+
+/** Paths that answer without an API key: the documents and the docs page. */
+export function isDocsPath(path: string): boolean {
+  return (OPENAPI_PATHS as readonly string[]).includes(path) || path === DOCS_PREFIX || path.startsWith(`${DOCS_PREFIX}/`);
+}
+
+interface OperationDoc {
+  tag: string;
+  summary: string;
+  description?: string;
+  /** A sentence saying what this extension adds; marks the operation `x-countersign-extension`. */
+  extension?: string;
+  /** Answers without X-API-KEY. */
+  open?: boolean;
+  /** Response schemas for routes that have none of their own (documentation only). */
+  responses?: Record<string, z.ZodType>;
+}
+
+// Documentation-only shapes of the probes (their routes send plain objects).
+const Health = z.object({ status: z.literal('ok') });
+const ReadyCoin = z.object({
+  coin: z.string(),
+  tip_height: z.number().int().nullable(),
+  indexed_height: z.number().int().nullable(),
+  lag: z.number().int().nullable(),
+  error: z.string().nullable(),
+  role: z.enum(['leader', 'follower']).optional(),
+});
+const Ready = z.object({ ready: z.boolean(), message: z.string().optional(), coins: z.array(ReadyCoin) });
+
+const ADDRESS = 'Address';
+const TX = 'Transaction';
+const MULTISIG = 'Multi-signature';
+const ETHER = 'Ether and ERC20';
+const OPS = 'Operations';
+
+const tokenNote = 'For an ERC20 token on ethereum pass both contract_id and decimal_places.';
+const pagingNote = 'Extension beyond the spec: the query parameters limit (default 50, at most 1000) and offset page through total_txs entries.';
+
+const SHARED_OPERATIONS: Record<string, OperationDoc> = {
+  'GET /address/balance/:coin/:address': { tag: ADDRESS, summary: 'Balance of one address (1)', description: `Confirmed and unconfirmed balance in the smallest unit, as a decimal, and in USD. ${tokenNote}` },
+  'GET /address/balances/:coin/:addresses': { tag: ADDRESS, summary: 'Balances of comma-separated addresses (2)', description: `Totals and one entry per distinct address. ${tokenNote}` },
+  'POST /transaction/send_raw/:coin': { tag: TX, summary: 'Broadcast a signed raw transaction (8)' },
+  'POST /ethereum/create/': { tag: ETHER, summary: 'Build an Ether transfer and its hash to sign (11)', description: 'amount is in GWEI; gas_price in wei.' },
+  'POST /ethereum/sign_and_send/': { tag: ETHER, summary: 'Sign with (r, s, v) and broadcast an Ether transfer (12)' },
+  'POST /erc20/create/': { tag: ETHER, summary: 'Build an ERC20 transfer and its hash to sign (13)', description: 'amount is in GWEI of the token: raw units = amount x 10^(decimal_places - 9).' },
+  'POST /erc20/sign_and_send/': { tag: ETHER, summary: 'Sign with (r, s, v) and broadcast an ERC20 transfer (14)' },
+};
+
+const V2_OPERATIONS: Record<string, OperationDoc> = {
+  ...SHARED_OPERATIONS,
+  'GET /address/history/:coin/:addresses': {
+    tag: ADDRESS,
+    summary: 'Transaction history of addresses (3)',
+    description: `One entry per (transaction, queried address) with the net amount, newest first. ${tokenNote} ${pagingNote} Each entry's txid is an extension too.`,
+  },
+  'GET /address/utxos/:coin/:addresses': { tag: ADDRESS, summary: 'Unspent outputs of addresses (4)' },
+  'POST /address/to_network_addresses': { tag: ADDRESS, summary: 'Extended public keys to single- or multi-signature addresses (5)' },
+  'POST /transaction/create/:coin': { tag: TX, summary: 'Build a payment from public keys and return the hashes to sign (6)' },
+  'POST /transaction/sign_and_send/:coin': { tag: TX, summary: 'Verify signatures, assemble and broadcast (7)' },
+  'POST /multi_sig/create/:coin': { tag: MULTISIG, summary: 'Build an M-of-N P2SH payment and return the hashes to sign (9)' },
+  'POST /multi_sig/sign_and_send/:coin': { tag: MULTISIG, summary: 'Verify M signatures per input, assemble and broadcast (10)' },
+  'GET /transaction/raw/:coin/:txid': {
+    tag: TX,
+    summary: 'A transaction\'s bytes by txid',
+    extension: 'Extension beyond the spec: PSBT and hardware signers need whole previous transactions, so this returns the hex of a transaction the service has indexed or holds in its mempool.',
+  },
+  'GET /status': {
+    tag: OPS,
+    summary: 'Backend and index progress per coin',
+    extension: 'Extension beyond the spec: what each coin\'s backend reports (tip, indexed height, lag, mempool size, last error).',
+  },
+  'GET /healthz': { tag: OPS, summary: 'Liveness', open: true, extension: 'Extension beyond the spec: answers while the process runs.', responses: { 200: Health } },
+  'GET /readyz': {
+    tag: OPS,
+    summary: 'Readiness',
+    open: true,
+    extension: 'Extension beyond the spec: 200 when every coin\'s index is current, 503 naming the coins that lag or fail.',
+    responses: { 200: Ready, 503: Ready },
+  },
+};
+
+const V1_OPERATIONS: Record<string, OperationDoc> = {
+  ...SHARED_OPERATIONS,
+  'GET /address/balance/:coin/:address': { ...SHARED_OPERATIONS['GET /address/balance/:coin/:address']!, description: 'As v2, with usd_balance in whole dollars (v1 types it as an integer).' },
+  'GET /address/balances/:coin/:addresses': { ...SHARED_OPERATIONS['GET /address/balances/:coin/:addresses']!, description: 'As v2, with usd_balance in whole dollars (v1 types it as an integer).' },
+  'GET /address/history/:coin/:addresses': {
+    tag: ADDRESS,
+    summary: 'Transaction history of addresses, v1 entries (3)',
+    description: `One entry per transaction with blockheight, time, total_in, total_out, fees, vins and vouts, newest first; UTXO coins only (ethereum history is v2's). ${pagingNote} Each entry's txid is an extension too.`,
+  },
+  'GET /address/utxo/:coin/:addresses': { tag: ADDRESS, summary: 'Unspent outputs of addresses, as a bare array (4)' },
+  'POST /transaction/create/:coin': { tag: TX, summary: 'Build a payment from public keys (6)', description: 'fee_amount is a string of digits; the response has no total_input_value.' },
+  'POST /transaction/sign_and_send/:coin': {
+    tag: TX,
+    summary: 'Verify signatures, assemble and broadcast, by query parameters (7)',
+    description:
+      'The i-th entries of public_keys, signatures, input_indexes (and hashes_to_sign, when given) describe one signature. Arrays are repeated parameters (?signatures=a&signatures=b) or comma-separated values.',
+  },
+};
+
+const INFO_DESCRIPTION = `Countersign's implementation of the v2 Address & Transaction API: balances, history and unspent outputs of addresses, extended keys to addresses, unsigned transactions with the hashes to sign, signature verification and broadcast, for UTXO coins and for Ether and ERC20 tokens. The service never receives a private key.
+
+Generated from the zod schemas the service validates requests with, so it describes what this build does. v2 is served at the root and under /v2; the earlier revision (spec section 9) under /v1 (its own document: /v1/openapi.json).
+
+Amounts are integers in the smallest unit. Amounts above 2^53 (wei, ERC20 units) are written as exact JSON integers, never as rounded floats: read them with a parser that keeps big integers. usd_balance is 0 when no USD rate is known (tokens, testnet3, a price source that is down).
+
+Errors: every error body is {"message": "..."} (send endpoints add status_code): 400 bad input naming the field, 401 missing or unknown X-API-KEY, 404 unknown coin or route, 409/422 states that cannot proceed, 429 rate limited, 502/504 an upstream node or indexer failed or timed out.
+
+Operations marked x-countersign-extension are extensions beyond the spec.`;
+
+const V1_DESCRIPTION = `The earlier revision of the Address & Transaction API (spec section 9), served under /v1 for clients written against it. It differs from v2 in: unspent outputs at /address/utxo/ as a bare array; history entries with blockheight, time, total_out, total_in, fees, vins and vouts; sign-and-send by query parameters; fee_amount as a string and no total_input_value in create; usd_balance as an integer. Multi-signature (9, 10) and extended-key conversion (5) do not exist in v1. Errors are {"message": "..."} as in v2.`;
+
+const SEND_ROUTE = /\/(sign_and_send|send_raw)\b/;
+
+/** zod bigints (exact amounts) are JSON integers; union branches zod cannot express are dropped. */
+function jsonOverride(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+  const type = (ctx.zodSchema as { _zod: { def: { type: string } } })._zod.def.type;
+  if (type === 'bigint') ctx.jsonSchema['type'] = 'integer';
+  if (type === 'union' && Array.isArray(ctx.jsonSchema['anyOf'])) {
+    ctx.jsonSchema['anyOf'] = (ctx.jsonSchema['anyOf'] as object[]).filter((s) => Object.keys(s).length > 0);
+  }
+}
+
+const toJsonSchema = createJsonSchemaTransform({ skipList: [], zodToJsonConfig: { target: 'draft-2020-12', override: jsonOverride } });
+
+interface Revision {
+  prefix: '' | '/v1';
+  operations: Record<string, OperationDoc>;
+}
+
+function transformFor(revision: Revision): SwaggerTransform {
+  return (input) => {
+    const { url, route } = input;
+    const hidden = { schema: { hide: true } as FastifySchema, url };
+    const inRevision = revision.prefix === '/v1' ? url.startsWith('/v1/') : !/^\/(v1|v2)\//.test(url);
+    if (!inRevision || isDocsPath(url)) return hidden;
+    const path = url.slice(revision.prefix.length);
+    const method = Array.isArray(route.method) ? route.method[0] : route.method;
+    const doc = revision.operations[`${method} ${path}`];
+    const own = (input.schema ?? {}) as FastifySchema & { response?: Record<string, unknown> };
+    const responses = own.response ?? doc?.responses;
+    // Routes without a documented answer (e.g. metrics in Prometheus' text format) stay out.
+    if (!responses || own.hide) return hidden;
+    const schema: Record<string, unknown> = {
+      ...own,
+      response: { ...responses, default: (SEND_ROUTE.test(path) ? SendStatus : ErrorMessage).describe('Error') },
+      ...(doc ? { tags: [doc.tag], summary: doc.summary } : {}),
+      ...(doc?.description || doc?.extension ? { description: [doc.extension, doc.description].filter(Boolean).join(' ') } : {}),
+      ...(doc?.extension ? { [EXTENSION]: true } : {}),
+      ...(doc?.open ? { security: [] } : {}),
+    };
+    const out = toJsonSchema({ ...input, schema: schema as FastifySchema });
+    return { schema: out.schema, url: path };
+  };
+}
+
+export interface ApiDocsOptions {
+  /** The deployment asks for X-API-KEY (false: the embedded desk service). */
+  authRequired: boolean;
+  /** /v1 answers without a key. */
+  v1Open: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    swaggerV1: FastifyInstance['swagger'];
+  }
+}
+
+/**
+ * Registers both documents and the docs page. Call before any route is registered: the documents
+ * collect routes as they are added.
+ */
+export async function installApiDocs(app: FastifyInstance, options: ApiDocsOptions): Promise<void> {
+  const securitySchemes = { apiKey: { type: 'apiKey' as const, in: 'header', name: 'X-API-KEY', description: 'An API key issued by the operator (`npm run service -- keys create`).' } };
+  const document = (title: string, version: string, description: string, keyed: boolean, server: string) => ({
+    openapi: {
+      openapi: '3.1.0',
+      info: { title, version, description },
+      servers: [{ url: server }],
+      components: { securitySchemes },
+      security: keyed ? [{ apiKey: [] }] : [],
+    },
+  });
+  await app.register(fastifySwagger, {
+    ...document('Countersign Address & Transaction API (v2)', '2', INFO_DESCRIPTION, options.authRequired, '/'),
+    transform: transformFor({ prefix: '', operations: V2_OPERATIONS }),
+  });
+  await app.register(fastifySwagger, {
+    ...document('Countersign Address & Transaction API (v1, earlier revision)', '1', V1_DESCRIPTION, options.authRequired && !options.v1Open, '/v1'),
+    decorator: 'swaggerV1',
+    transform: transformFor({ prefix: '/v1', operations: V1_OPERATIONS }),
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swaggerV1());
+  await app.register(fastifySwaggerUi, {
+    routePrefix: DOCS_PREFIX,
+    uiConfig: {
+      urls: [
+        { url: '/openapi.json', name: 'v2' },
+        { url: '/v1/openapi.json', name: 'v1 (earlier revision)' },
+      ],
+    },
+  });
+}

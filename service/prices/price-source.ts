@@ -1,0 +1,18 @@
+// Where USD rates come from (SEMANTICS.md "Amounts": usd_balance = human_balance x the coin's rate).
+// Sources answer per coin; the cache in price-cache.ts is what routes read.
+import type { CoinName } from '../../shared/coins/coin-table.ts';
+
+export interface PriceSource {
+  /** Names the source in logs, e.g. "coingecko". */
+  readonly name: string;
+  /**
+   * USD per whole coin. null when the source has no price for this coin (not listed, no ticker):
+   * that is an answer, not a failure. Throws when the source fails (unreachable, timeout, garbage).
+   */
+  usdPrice(coin: CoinName): Promise<number | null>;
+}
+
+/** A positive, finite rate, or null: a source's "no price" (0, -1, missing) is never a price. */
+export function priceOrNull(value: number | undefined): number | null {
+  return value !== undefined && Number.isFinite(value) && value > 0 ? value : null;
+}
