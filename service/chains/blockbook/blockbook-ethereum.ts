@@ -84,9 +84,15 @@ export class BlockbookEthereum implements EvmChain {
    * upper bound: calls without a transfer to or from the address count there too).
    */
   private async addressHistory(address: string, token: string | null, wanted: number): Promise<{ total: number; rows: EvmHistoryRow[] }> {
-    const pageSize = Math.min(this.o.pageSize, Math.max(1, wanted));
+    let pageSize = Math.min(this.o.pageSize, Math.max(1, wanted));
     const query = { details: 'txs', ...(token !== null ? { contract: token } : {}) };
-    const first = await this.api.address(address, { ...query, page: 1, pageSize });
+    let first = await this.api.address(address, { ...query, page: 1, pageSize });
+    const minedOnFirst = first.transactions.filter((tx) => tx.blockHeight > 0).length;
+    if (first.unconfirmedTxs > 0 && minedOnFirst < Math.min(wanted, first.txs) && pageSize < this.o.pageSize) {
+      // The mempool took places on page 1 that mined transactions were wanted in: ask a bigger page 1.
+      pageSize = Math.min(this.o.pageSize, wanted + first.unconfirmedTxs);
+      first = await this.api.address(address, { ...query, page: 1, pageSize });
+    }
     const rows: EvmHistoryRow[] = [];
     const take = (txs: readonly BlockbookTx[]) => {
       for (const tx of txs) {

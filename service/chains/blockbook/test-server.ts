@@ -72,7 +72,7 @@ function addressAnswer(entry: FixtureAddress, query: URLSearchParams) {
   const confirmed = all.filter((tx) => tx.blockHeight > 0);
   const listed = page === 1 ? [...mempool, ...confirmed.slice(0, pageSize)].slice(0, pageSize) : confirmed.slice((page - 1) * pageSize, page * pageSize);
   const { transactions: _t, tokens: _k, unconfirmedBalance, ...rest } = entry;
-  const answer: Record<string, unknown> = { ...rest, txs: confirmedCount };
+  const answer: Record<string, unknown> = { ...rest, txs: confirmedCount, ...(contract ? { unconfirmedTxs: mempool.length } : {}) };
   if (details !== 'basic') {
     Object.assign(answer, { page, totalPages: Math.max(1, Math.ceil(confirmedCount / pageSize)), itemsOnPage: pageSize });
     if (unconfirmedBalance !== undefined) answer.unconfirmedBalance = unconfirmedBalance;
@@ -120,7 +120,9 @@ export async function startBlockbookTestServer(fixture: BlockbookFixture, txidOf
     }
     if (path.startsWith('/api/v2/address/')) {
       const address = tail('/api/v2/address/');
-      const entry = fixture.address[address] ?? { address, balance: '0', unconfirmedBalance: '0', txs: 0, unconfirmedTxs: 0, transactions: [] };
+      // Blockbook takes Ethereum addresses in any letter case
+      const key = Object.keys(fixture.address).find((k) => k === address || (k.startsWith('0x') && k.toLowerCase() === address.toLowerCase()));
+      const entry = (key !== undefined ? fixture.address[key] : undefined) ?? { address, balance: '0', unconfirmedBalance: '0', txs: 0, unconfirmedTxs: 0, transactions: [] };
       return json(res, 200, addressAnswer(entry, url.searchParams));
     }
     if (path.startsWith('/api/v2/utxo/')) return json(res, 200, fixture.utxo?.[tail('/api/v2/utxo/')] ?? []);

@@ -206,8 +206,12 @@ export class ElectrumBackend implements UtxoBackend {
       answered = await this.client.request('blockchain.transaction.broadcast', [bytesToHex(rawTx)], z.string(), false);
     } catch (err) {
       if (!(err instanceof ElectrumRpcError)) throw err;
-      // ElectrumX appends the raw transaction in brackets: the reason is what comes before.
-      const reason = err.message.replace(/\s*\[[0-9a-fA-F]*\]\s*$/, '').trim();
+      // ElectrumX words it "the transaction was rejected by network rules.\n\n<node's reason>\n[<raw tx>]".
+      const reason = err.message
+        .replace(/\s*\[[0-9a-fA-F]*\]\s*$/, '')
+        .replace(/^the transaction was rejected by network rules\.\s*/i, '')
+        .replace(/\s+/g, ' ')
+        .trim();
       const kind = classifyRefusal(reason);
       if (kind === 'already-known') return txid;
       if (kind === 'undecodable') throw new ApiError(400, `${this.name} could not decode the transaction: ${reason}`);
