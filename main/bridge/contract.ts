@@ -57,6 +57,16 @@ export const inputs = {
   'wallets.receiveAddress': z.object({ wallet_id: id }),
   'wallets.history': z.object({ wallet_id: id, limit: z.number().int().min(1).max(1000).default(50), offset: z.number().int().min(0).default(0) }),
   'wallets.unspent': z.object({ wallet_id: id }),
+  // A set-up file another wallet wrote (BSMS, descriptor, Caravan, Coldcard), read into a draft of
+  // the new-wallet form; coin and network apply when the file does not name its chain.
+  'wallets.readSetup': z.object({
+    files: z.array(PickedFile).min(1, 'choose a set-up file').max(15),
+    coin: z.enum(['bitcoin', 'testnet3', 'litecoin', 'bitcoin_cash', 'bitcoin_gold', 'dash', 'zcash', 'zclassic', 'bitcoin_private']),
+    network: z.enum(['mainnet', 'testnet', 'regtest']),
+    name: z.string().trim().max(80).optional(),
+    m: z.number().int().min(1).max(15).optional(),
+  }),
+  'wallets.exportSetup': z.object({ wallet_id: id, format: z.enum(['bsms', 'descriptor', 'caravan', 'coldcard']) }),
   'payments.list': z.object({ wallet_id: id.optional() }),
   'payments.get': z.object({ payment_id: id }),
   'payments.propose': z.object({
@@ -67,6 +77,7 @@ export const inputs = {
     operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
   }),
   'payments.exportRequest': z.object({ payment_id: id }),
+  'payments.exportPsbt': z.object({ payment_id: id }),
   'payments.importSignatures': z.object({ files: z.array(PickedFile).min(1, 'choose at least one signature file').max(50) }),
   'payments.submit': z.object({ payment_id: id }),
   'payments.cancel': z.object({ payment_id: id, reason: z.string().trim().min(1, 'say why the payment is cancelled').max(500) }),
@@ -221,6 +232,19 @@ export interface PaymentDetail extends PaymentSummary {
 export interface ExportedFile {
   file_name: string;
   text: string;
+  /** 'base64': `text` is the base64 of a binary file (a PSBT), to be saved as bytes. */
+  encoding?: 'base64';
+}
+
+/** A set-up file read into the new-wallet form, for the treasurer to review before creating. */
+export interface SetupDraft {
+  name: string;
+  coin: string;
+  network: string;
+  m: number;
+  cosigners: CosignerView[];
+  /** What was read and checked, one line each. */
+  notes: string[];
 }
 
 export interface ImportResult {
@@ -262,10 +286,13 @@ export interface Outputs {
   'wallets.receiveAddress': ReceiveAddress;
   'wallets.history': WalletHistory;
   'wallets.unspent': UnspentOutput[];
+  'wallets.readSetup': SetupDraft;
+  'wallets.exportSetup': ExportedFile;
   'payments.list': PaymentSummary[];
   'payments.get': PaymentDetail;
   'payments.propose': PaymentDetail;
   'payments.exportRequest': ExportedFile;
+  'payments.exportPsbt': ExportedFile;
   'payments.importSignatures': ImportResult[];
   'payments.submit': PaymentDetail;
   'payments.cancel': PaymentDetail;

@@ -6,7 +6,7 @@ import { addressToScript, bytesToHex, decodeTx, scriptToAddress } from '../../sh
 import type { ServiceConnection } from '../core/connection.ts';
 import { signRequest, softwareKeyFrom } from '../core/cosigner.ts';
 import { openSigningRequest, writeSigningRequest } from '../core/files/signing-request.ts';
-import { importSignatureFiles } from '../core/imports.ts';
+import { exportPsbt, exportWalletSetup, importPaymentFiles, readWalletSetup } from '../core/interop.ts';
 import { cancelPayment, paymentHash, progress, proposePayment, refreshConfirmations, requirePayment, submitPayment } from '../core/payments.ts';
 import type { AddressRow, CoordinatorStore, PaymentRow, WalletRow } from '../core/store/store.ts';
 import { addressPath, createWallet, nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../core/wallets.ts';
@@ -232,14 +232,36 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       return paymentDetail(p.id);
     },
 
+    'wallets.readSetup': async ({ files, coin, network, name, m }) => {
+      const { wallet, notes } = readWalletSetup(files, { coin, network, ...(name ? { name } : {}), ...(m !== undefined ? { m } : {}) });
+      return {
+        name: wallet.name,
+        coin: wallet.coin,
+        network: wallet.network,
+        m: wallet.m,
+        cosigners: wallet.cosigners.map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint ?? '00000000', derivation_path: c.derivationPath ?? 'm' })),
+        notes,
+      };
+    },
+
+    'wallets.exportSetup': async ({ wallet_id, format }) => {
+      const f = exportWalletSetup(core, wallet_id, format);
+      return { file_name: f.fileName, text: f.text };
+    },
+
     'payments.exportRequest': async ({ payment_id }) => {
       const p = requirePayment(core, payment_id);
       const w = requireWallet(core, p.walletId);
       return { file_name: `signing-request-${fileSafe(w.name)}-${p.id.slice(0, 8)}.json`, text: writeSigningRequest(store, payment_id) };
     },
 
+    'payments.exportPsbt': async ({ payment_id }) => {
+      const { fileName, base64 } = await exportPsbt(core, payment_id);
+      return { file_name: fileName, text: base64, encoding: 'base64' };
+    },
+
     'payments.importSignatures': async ({ files }) =>
-      importSignatureFiles(core, files).map((r) => ({
+      importPaymentFiles(core, files).map((r) => ({
         file: r.file,
         status: r.status,
         refusal: r.refusal ?? null,
