@@ -92,6 +92,9 @@ export async function signPaymentOnLedger(deps: CoreDeps, connector: LedgerConne
   const params = walletParams(w);
   const cosigners = deps.store.cosigners(w.id);
   if (p.state !== 'awaiting_signatures') return refused('Ledger', 'stale', `payment ${p.id} is ${p.state}, no longer awaiting signatures`, p.id);
+  if (params.sighashAlgorithm !== 'legacy') {
+    throw new LedgerError('ledger_failed', `signing ${w.coin} payments on a Ledger is not supported by the desk yet (its ${params.sighashAlgorithm} signature hash needs another device flow): sign with a signature file instead`);
+  }
   // Before touching the device: the previous transactions, checked against their txids.
   const payment = await ledgerPayment(deps.api, params, w.coin, p, deps.store.paymentInputs(p.id));
   const ctx: LedgerContext = { doing: `signing payment ${p.id.slice(0, 8)}` };

@@ -71,6 +71,10 @@ export function ledgerErrorOf(err: unknown, ctx: LedgerContext = {}): Coordinato
   if (name === 'CantOpenDevice' || name === 'TransportOpenUserCancelled' || name === 'NoDeviceFound') {
     return new LedgerError('ledger_not_found', `no Ledger found${doing}: plug it in with a USB cable and unlock it (${messageOf(err)})`);
   }
+  // hw-app-eth's name for 0x6A80 on a transaction with call data (an ERC20 transfer) the app will not blind-sign.
+  if (name === 'EthAppPleaseEnableContractData') {
+    return new LedgerError('ledger_refused', `the Ethereum app refuses to sign a contract call${doing}: turn on "Blind signing" in the Ethereum app's settings on the Ledger, then try again`);
+  }
   const sw = statusCodeOf(err);
   if (sw !== null) {
     if (SW_LOCKED.includes(sw)) return locked(doing);

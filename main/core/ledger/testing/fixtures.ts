@@ -38,6 +38,7 @@ export interface LedgerFixture {
   /** The device's master key (co-signer 0). */
   device: BIP32Interface;
   paymentId: string;
+  prev: Tx;
   prevTx: Uint8Array;
   prevTxid: string;
   unsignedTx: Tx;
@@ -119,6 +120,7 @@ export function ledgerFixture(coin: UtxoCoinName, network: NetworkName, options:
     cosigners,
     device,
     paymentId: 'p-ledger',
+    prev,
     prevTx: prevBytes,
     prevTxid,
     unsignedTx: unsigned,
