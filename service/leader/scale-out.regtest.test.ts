@@ -13,6 +13,7 @@ import { p2pkhAddressOfPublicKey } from '../../shared/coins/address.ts';
 import { chainParams } from '../../shared/coins/coin-table.ts';
 import { testKey } from '../test/keys.ts';
 import type { Balance, Status } from '../../shared/api/schemas.ts';
+import type { NodeRpcBackend } from '../chains/utxo/node-rpc-backend.ts';
 import { createService, type Service } from '../service.ts';
 import { createApiKey } from '../store/api-keys.ts';
 import { TEST_POSTGRES_URL } from '../store/test-stores.ts';
@@ -26,6 +27,20 @@ let admin: pg.Client;
 let leader: Service; // A: starts first, retries the lock only every minute once it has lost it
 let follower: Service; // B: retries the lock every 200 ms
 let key: string;
+/** Index writes each instance made, recorded at the store's write methods. */
+const writes = new Map<Service, number>();
+
+function countWrites(s: Service): void {
+  const index = (s.backends.get('litecoin') as NodeRpcBackend).index;
+  writes.set(s, 0);
+  for (const method of ['applyBlocks', 'applyMempoolTx', 'removeMempoolTxs', 'rollbackTo'] as const) {
+    const original = index[method].bind(index) as (...args: unknown[]) => Promise<void>;
+    (index as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+      writes.set(s, (writes.get(s) ?? 0) + 1);
+      return original(...args);
+    };
+  }
+}
 // Not the node wallet's: the wallet never spends from it, so its balance only grows.
 const address = p2pkhAddressOfPublicKey(chainParams('litecoin', 'regtest'), testKey('scale-out').publicKey);
 
@@ -71,9 +86,11 @@ beforeAll(async () => {
   node = await fundedNode();
   leader = await start(60);
   key = (await createApiKey(leader.store, 'scale-out')).key; // one table: the key works on both
+  countWrites(leader);
   leader.startIndexers();
   await until('the first instance to lead', async () => ((await litecoin(leader)).role === 'leader' ? true : undefined));
   follower = await start(0.2);
+  countWrites(follower);
   follower.startIndexers();
 });
 
@@ -98,6 +115,7 @@ describe('two instances on one PostgreSQL', () => {
       return s.indexed_height === (await tip()) && s.tip_height !== null ? s : undefined;
     });
     expect(seen.lag).toBe(0);
+    expect(writes.get(follower)).toBe(0);
     expect((await follower.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
   });
 
@@ -129,6 +147,9 @@ describe('two instances on one PostgreSQL', () => {
     });
     expect(seen.unconfirmed_balance).toBe(COIN / 4n);
     expect((await litecoin(follower)).role).toBe('follower');
+    // everything so far was written by the leader alone, the broadcast's mempool entry included
+    expect(writes.get(follower)).toBe(0);
+    expect(writes.get(leader)).toBeGreaterThan(0);
   });
 
   it('when the leader dies uncleanly, the follower takes over and indexes new blocks; the old leader serves fresh balances', async () => {
@@ -140,6 +161,7 @@ describe('two instances on one PostgreSQL', () => {
 
     await until('the follower to take over', async () => ((await litecoin(follower)).role === 'leader' ? true : undefined));
     expect((await litecoin(leader)).role).toBe('follower');
+    const leaderWrites = writes.get(leader);
     expect((await balance(leader)).balance).toBe(before.balance); // asked again as a follower, before the next block
 
     await node.walletRpc.call('sendtoaddress', [address, 2]);
@@ -151,5 +173,7 @@ describe('two instances on one PostgreSQL', () => {
     // The old leader gave up its cache with its lock: its next answer is the new one.
     expect((await balance(leader)).balance).toBe(expected);
     expect((await balance(leader)).unconfirmed_balance).toBe(0n);
+    expect(writes.get(follower)).toBeGreaterThan(0); // the new leader indexed the new blocks
+    expect(writes.get(leader)).toBe(leaderWrites); // the old one wrote nothing more
   });
 });
