@@ -87,9 +87,10 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
-/** Saves text as a file (the browser's download; Electron shows its save dialog). */
-export function download(fileName: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+/** Saves text as a file (the browser's download; Electron shows its save dialog); base64 text is saved as its bytes. */
+export function download(fileName: string, text: string, encoding?: 'base64'): void {
+  const body = encoding === 'base64' ? Uint8Array.from(atob(text), (c) => c.charCodeAt(0)) : text;
+  const url = URL.createObjectURL(new Blob([body], { type: encoding === 'base64' ? 'application/octet-stream' : 'application/json' }));
   const a = document.createElement('a');
   a.href = url;
   a.download = fileName;
@@ -104,10 +105,20 @@ export interface PickedFile {
   text: string;
 }
 
-const readFiles = (files: FileList | null): Promise<PickedFile[]> => Promise.all([...(files ?? [])].map(async (f) => ({ name: f.name, text: await f.text() })));
+// A binary PSBT (magic "psbt" 0xff) travels as its base64, the form PSBT readers also accept as text.
+const PSBT_MAGIC = [0x70, 0x73, 0x62, 0x74, 0xff];
+async function readFile(f: File): Promise<PickedFile> {
+  const bytes = new Uint8Array(await f.arrayBuffer());
+  if (!PSBT_MAGIC.every((b, i) => bytes[i] === b)) return { name: f.name, text: new TextDecoder().decode(bytes) };
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return { name: f.name, text: btoa(binary) };
+}
+
+const readFiles = (files: FileList | null): Promise<PickedFile[]> => Promise.all([...(files ?? [])].map(readFile));
 
 /** A file picker that is also a drop zone; keyboard users get the real <input type=file>. */
-export function FileDrop({ label, hint, multiple, onFiles, testId }: { label: string; hint: string; multiple: boolean; onFiles: (files: PickedFile[]) => void; testId: string }) {
+export function FileDrop({ label, hint, multiple, onFiles, testId, accept = '.json,application/json' }: { label: string; hint: string; multiple: boolean; onFiles: (files: PickedFile[]) => void; testId: string; accept?: string }) {
   const [over, setOver] = useState(false);
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
@@ -129,7 +140,7 @@ export function FileDrop({ label, hint, multiple, onFiles, testId }: { label: st
       <span className="muted">{hint}</span>
       <input
         type="file"
-        accept=".json,application/json"
+        accept={accept}
         multiple={multiple}
         data-testid={testId}
         onChange={(e) => {

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { go, href } from '../App.tsx';
 import { call } from '../bridge.ts';
-import { Alert, Card, message } from '../ui.tsx';
+import { Alert, Card, FileDrop, message, type PickedFile } from '../ui.tsx';
 
 interface Row {
   name: string;
@@ -22,6 +22,23 @@ export function NewWallet() {
   const [rows, setRows] = useState<Row[]>([emptyRow(), emptyRow(), emptyRow()]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [notes, setNotes] = useState<string[]>([]);
+  // A set-up file from another wallet fills the form; the treasurer reviews it, then creates.
+  const importSetup = async (files: PickedFile[]) => {
+    setError(null);
+    setNotes([]);
+    try {
+      const d = await call('wallets.readSetup', { files, coin, network, m, ...(name.trim() ? { name } : {}) });
+      setName(d.name);
+      if ((COINS as readonly string[]).includes(d.coin)) setCoin(d.coin as (typeof COINS)[number]);
+      if ((NETWORKS as readonly string[]).includes(d.network)) setNetwork(d.network as (typeof NETWORKS)[number]);
+      setM(d.m);
+      setRows(d.cosigners.map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint === '00000000' ? '' : c.fingerprint, path: c.derivation_path === 'm' ? '' : c.derivation_path })));
+      setNotes(d.notes);
+    } catch (err) {
+      setError(message(err));
+    }
+  };
   const set = (i: number, patch: Partial<Row>) => setRows((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
 
   const submit = async (e: FormEvent) => {
@@ -62,6 +79,26 @@ export function NewWallet() {
           </p>
         </div>
       </div>
+      <Card title="From another wallet (optional)">
+        <FileDrop
+          label="Import set-up file"
+          hint="a BSMS record, an sh(multi(…)) descriptor, a Caravan wallet file, a Coldcard/Electrum multisig file, or the co-signers' BSMS key records"
+          multiple
+          accept=".bsms,.txt,.json,.dat"
+          onFiles={(f) => void importSetup(f)}
+          testId="import-setup"
+        />
+        {notes.length > 0 && (
+          <ul className="results" aria-live="polite" data-testid="setup-notes">
+            {notes.map((n) => (
+              <li key={n} className="result result-imported">
+                {n}
+              </li>
+            ))}
+          </ul>
+        )}
+        <p className="muted small">The form below is filled in from the file: check it, then create the wallet. Keys keep the file's order.</p>
+      </Card>
       <Card title="Wallet">
         <div className="grid-3">
           <label>

@@ -85,6 +85,11 @@ export function PaymentDetailScreen({ id }: { id: string }) {
       const f = await call('payments.exportRequest', { payment_id: id });
       download(f.file_name, f.text);
     });
+  const exportPsbt = () =>
+    act('export', async () => {
+      const f = await call('payments.exportPsbt', { payment_id: id });
+      download(f.file_name, f.text, f.encoding);
+    });
   const importFiles = (files: PickedFile[]) =>
     act('import', async () => {
       setResults(await call('payments.importSignatures', { files }));
@@ -141,8 +146,15 @@ export function PaymentDetailScreen({ id }: { id: string }) {
               <span className="muted">and give the file to the co-signers (they sign it in co-signer mode or on their own device).</span>
             </li>
             <li>
-              Import the signature files they send back, several at once if you like:
-              <FileDrop label="Choose signature files" hint="or drop them here" multiple onFiles={(f) => void importFiles(f)} testId="import-files" />
+              Co-signers on Sparrow, Electrum, Caravan or a Coldcard:{' '}
+              <button type="button" onClick={() => void exportPsbt()} disabled={busy !== null} data-testid="export-psbt">
+                Export PSBT
+              </button>{' '}
+              <span className="muted">(a standard partially signed transaction; they sign it in their wallet and send it back).</span>
+            </li>
+            <li>
+              Import the signature files or signed PSBTs they send back, several at once if you like:
+              <FileDrop label="Choose signature files or PSBTs" hint="or drop them here" multiple accept=".json,.psbt,.txt,application/json" onFiles={(f) => void importFiles(f)} testId="import-files" />
             </li>
           </ol>
         </Card>

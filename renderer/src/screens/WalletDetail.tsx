@@ -3,7 +3,7 @@ import type { PaymentSummary, Unit } from '../../../main/bridge/contract.ts';
 import { href } from '../App.tsx';
 import { call } from '../bridge.ts';
 import { shortId, usd, when } from '../format.ts';
-import { Alert, Amount, Card, Loading, StateBadge, useLoad } from '../ui.tsx';
+import { Alert, Amount, Card, Loading, StateBadge, download, message, useLoad } from '../ui.tsx';
 
 export function PaymentsTable({ payments, unitOf }: { payments: PaymentSummary[]; unitOf?: (p: PaymentSummary) => Unit }) {
   if (payments.length === 0) return <p className="muted">No payments yet.</p>;
@@ -75,6 +75,43 @@ function Receive({ walletId }: { walletId: string }) {
           </div>
         </div>
       )}
+    </Card>
+  );
+}
+
+const SETUP_FORMATS = [
+  { format: 'bsms', label: 'BSMS record', hint: 'BIP129: Coldcard, Nunchuk, Sparrow' },
+  { format: 'descriptor', label: 'Descriptor', hint: 'Sparrow, Bitcoin Core, Electrum' },
+  { format: 'caravan', label: 'Caravan', hint: 'Bitcoin wallets only' },
+  { format: 'coldcard', label: 'Coldcard file', hint: 'Coldcard, Electrum' },
+] as const;
+
+/** The wallet as other multisig wallets import it (keys in this wallet's order). */
+function ExportSetup({ walletId, coin }: { walletId: string; coin: string }) {
+  const [error, setError] = useState<string | null>(null);
+  const save = async (format: (typeof SETUP_FORMATS)[number]['format']) => {
+    setError(null);
+    try {
+      const f = await call('wallets.exportSetup', { wallet_id: walletId, format });
+      download(f.file_name, f.text);
+    } catch (err) {
+      setError(message(err));
+    }
+  };
+  return (
+    <Card title="Set up other wallets">
+      <p className="muted small">Co-signers who use another multisig wallet import one of these to watch this wallet and sign its PSBTs.</p>
+      <ul className="plain">
+        {SETUP_FORMATS.filter((f) => f.format !== 'caravan' || coin === 'bitcoin' || coin === 'testnet3').map((f) => (
+          <li key={f.format}>
+            <button type="button" onClick={() => void save(f.format)} data-testid={`export-setup-${f.format}`}>
+              {f.label}
+            </button>{' '}
+            <span className="muted small">{f.hint}</span>
+          </li>
+        ))}
+      </ul>
+      {error && <Alert>{error}</Alert>}
     </Card>
   );
 }
@@ -200,6 +237,7 @@ export function WalletDetailScreen({ id }: { id: string }) {
           </ol>
         </Card>
       </div>
+      <ExportSetup walletId={w.id} coin={w.coin} />
     </>
   );
 }
