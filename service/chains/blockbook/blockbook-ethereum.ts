@@ -3,6 +3,7 @@
 // gas estimate, so token transfers without gas_limit get the configured limit (unused gas is refunded).
 import type { Logger } from 'pino';
 import { bytesToHex } from '../../../shared/coins/bytes.ts';
+import { transactionHash } from '../../../shared/coins/ethereum-tx.ts';
 import { ApiError, UpstreamFailure } from '../../errors.ts';
 import type { Store } from '../../store/database.ts';
 import { EvmIndexStore, type EvmHistoryRow } from '../../store/evm-index.ts';
@@ -161,7 +162,11 @@ export class BlockbookEthereum implements EvmChain {
 
   async broadcast(raw: Uint8Array): Promise<string> {
     const r = await this.api.sendTx(`0x${bytesToHex(raw)}`);
-    if ('txid' in r) return r.txid.toLowerCase();
+    if ('txid' in r) {
+      const txid = transactionHash(raw);
+      if (r.txid.toLowerCase() !== txid) throw new UpstreamFailure(false, `${this.api.upstream} accepted transaction ${txid} but answered with ${r.txid.slice(0, 80)}`);
+      return txid;
+    }
     if (/already known|known transaction/i.test(r.refused)) return '';
     if (/nonce/i.test(r.refused)) throw new ApiError(409, `${this.api.upstream} refused the transaction: ${r.refused}`);
     throw new ApiError(422, `${this.api.upstream} rejected the transaction: ${r.refused}`);

@@ -1,6 +1,10 @@
 // The electrum backend for litecoin and bitcoin_cash, through the service's HTTP API, against a
 // local TCP server speaking Electrum protocol 1.4 from fixtures/<coin>.json; then the tip
 // subscription, a dropped connection, and a server that is down, silent or sends garbage.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addressToScript } from '../../../shared/coins/address.ts';
 import { chainParams } from '../../../shared/coins/coin-table.ts';
@@ -135,5 +139,58 @@ describe('electrum failures', () => {
     expect((res.json as { message: string }).message).toMatch(/^electrum litecoin \(127\.0\.0\.1:\d+\) (is unreachable|closed the connection)/);
     const status = await t.request('GET', '/status');
     expect((status.json as { coins: { backend: string; error: string | null }[] }).coins[0]).toMatchObject({ backend: 'electrum', error: expect.any(String) });
+  });
+});
+
+describe('electrum over TLS', () => {
+  const coin = 'litecoin';
+  const params = chainParams(coin, 'mainnet');
+  const fixture = loadElectrumFixture(new URL(`./fixtures/${coin}.json`, import.meta.url));
+  const alice = (fixture as unknown as { scenario: { alice: string } }).scenario.alice;
+  let server: ElectrumTestServer;
+  const services: TestService[] = [];
+
+  /** A self-signed certificate for 127.0.0.1, made with the openssl command. */
+  function selfSigned(): { key: string; cert: string } {
+    const dir = mkdtempSync(join(tmpdir(), 'countersign-electrum-tls-'));
+    try {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'pipe' });
+    } catch (err) {
+      throw new Error(`the TLS test needs the openssl command to make a certificate: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+    const pair = { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+    rmSync(dir, { recursive: true, force: true });
+    return pair;
+  }
+
+  beforeAll(async () => {
+    server = await startElectrumTestServer(fixture, (hex) => txidHex(decodeTxHex(hex, undefined, params)), { tls: selfSigned() });
+  });
+
+  afterAll(async () => {
+    for (const s of services) await s.dispose();
+    await server?.close();
+  });
+
+  const serviceWith = async (verifyCertificate: boolean) => {
+    const s = await startTestService({
+      coins: { [coin]: { network: 'mainnet', backend: { type: 'electrum', host: server.host, port: server.port, tls: true, verifyCertificate, timeoutMs: 2_000, retries: 0 } } },
+    });
+    services.push(s);
+    return s;
+  };
+
+  it('speaks the protocol over TLS', async () => {
+    const s = await serviceWith(false);
+    const res = await s.request('GET', `/address/balance/${coin}/${alice}`);
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ balance: 74_990_000n });
+  });
+
+  it('refuses a certificate no authority signed unless told not to check it: 502 naming the server', async () => {
+    const s = await serviceWith(true);
+    const res = await s.request('GET', `/address/balance/${coin}/${alice}`);
+    expect(res.status).toBe(502);
+    expect((res.json as { message: string }).message).toMatch(/^electrum litecoin \(127\.0\.0\.1:\d+\) is unreachable: .*certificate/);
   });
 });

@@ -5,6 +5,7 @@
 // silent, send garbage, drop connections or refuse broadcasts, to test how the service copes.
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import tls from 'node:tls';
 
 export interface ElectrumFixture {
   tip: { height: number; hex: string };
@@ -53,7 +54,12 @@ interface Request {
   params: unknown[];
 }
 
-export async function startElectrumTestServer(fixture: ElectrumFixture, txidOf: (hex: string) => string): Promise<ElectrumTestServer> {
+export interface ElectrumTestServerOptions {
+  /** Serve over TLS with this key and certificate (PEM). */
+  tls?: { key: string; cert: string };
+}
+
+export async function startElectrumTestServer(fixture: ElectrumFixture, txidOf: (hex: string) => string, options: ElectrumTestServerOptions = {}): Promise<ElectrumTestServer> {
   const sockets = new Set<net.Socket>();
   const subscribed = new Set<net.Socket>();
 
@@ -131,7 +137,7 @@ export async function startElectrumTestServer(fixture: ElectrumFixture, txidOf: 
     }
   };
 
-  const server = net.createServer((socket) => {
+  const onConnection = (socket: net.Socket) => {
     state.connections++;
     sockets.add(socket);
     socket.on('close', () => {
@@ -168,7 +174,9 @@ export async function startElectrumTestServer(fixture: ElectrumFixture, txidOf: 
         onRequest(socket, { id: m.id ?? null, method: m.method, params: m.params }, greeted);
       }
     });
-  });
+  };
+  const server = options.tls ? tls.createServer({ key: options.tls.key, cert: options.tls.cert }, onConnection) : net.createServer(onConnection);
+  server.on('tlsClientError', () => undefined); // a client refusing our certificate is part of a test
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
 
