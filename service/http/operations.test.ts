@@ -106,6 +106,15 @@ describe('request size limits', () => {
     expect(JSON.parse(res.body)).toEqual({ message: expect.stringMatching(/request URL too long: \d+ bytes, at most 4096/) });
   });
 
+  it('over a socket, a request line longer than Node\'s default header limit still reaches the service', async () => {
+    const d = await service({});
+    const base = await d.service.app.listen({ host: '127.0.0.1', port: 0 });
+    const long = await fetch(`${base}/status?pad=${'x'.repeat(30_000)}`, { headers: { 'x-api-key': d.apiKey } });
+    expect(long.status).toBe(200); // Node alone would answer 431 above 16 KB
+    const tooLong = await fetch(`${base}/status?pad=${'x'.repeat(70_000)}`, { headers: { 'x-api-key': d.apiKey } });
+    expect(tooLong.status).toBe(414);
+  });
+
   it('the default accepts 200 long addresses in the path', async () => {
     const d = await service({ coins: { litecoin: { network: 'mainnet', backend: DEAD_NODE } } });
     const bech32 = 'ltc1qw508d6qejxtdg4y5r3zarvary0c5xw7kgmn4n9';
