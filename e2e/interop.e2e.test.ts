@@ -1,0 +1,143 @@
+// Files other wallets read, in a browser: Debian's Chromium drives the renderer in web mode over a
+// real litecoind -regtest. The treasurer creates a wallet by importing a descriptor file, exports
+// its BSMS record, proposes a payment and exports it as a PSBT; two co-signers sign that PSBT with
+// an independent signer (bitcoinjs-lib, as Sparrow or a Coldcard would); the treasurer imports
+// both binary .psbt files, submits, and sees the payment confirmed. Screenshots go to e2e/artifacts/.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIP32Factory } from 'bip32';
+import { Psbt, networks, type Network } from 'bitcoinjs-lib';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import * as ecc from 'tiny-secp256k1';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addressToScript, chainParams } from '../shared/coins/index.ts';
+import { formatMultisigDescriptor } from '../shared/files/descriptor.ts';
+import { testCosigner } from '../main/core/testing/keys.ts';
+import { startDevDesk, type DevDesk } from '../main/web/dev-desk.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const root = join(import.meta.dirname, '..');
+const artifacts = join(import.meta.dirname, 'artifacts');
+const params = chainParams('litecoin', 'regtest');
+const COIN = 100_000_000n;
+const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
+const bip32 = BIP32Factory(ecc);
+const network: Network = { ...networks.regtest, bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: params.p2pkhVersion[0]!, scriptHash: params.p2shVersion[0]!, wif: params.wifVersion };
+
+let desk: DevDesk;
+let context: BrowserContext;
+let page: Page;
+let profile: string;
+let work: string;
+
+const shot = async (name: string) => {
+  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+};
+const download = async (click: () => Promise<void>, name: string): Promise<string> => {
+  const [d] = await Promise.all([page.waitForEvent('download'), click()]);
+  const path = join(work, name);
+  await d.saveAs(path);
+  return path;
+};
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's package (apt-get install chromium); the e2e test never downloads a browser`);
+  mkdirSync(artifacts, { recursive: true });
+  work = mkdtempSync(join(tmpdir(), 'countersign-interop-'));
+  const outDir = join(work, 'renderer');
+  await build({ configFile: join(root, 'renderer/vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  desk = await startDevDesk({ rendererDir: outDir });
+  profile = mkdtempSync(join(tmpdir(), 'countersign-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    acceptDownloads: true,
+    viewport: { width: 1280, height: 900 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(30_000);
+}, 300_000);
+
+afterAll(async () => {
+  await context?.close();
+  await desk?.dispose();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('PSBT co-signers and set-up files, in Chromium', () => {
+  it('imports a descriptor, exports BSMS and a PSBT, takes back two signed PSBTs and confirms', async () => {
+    await page.goto(desk.web.openUrl);
+    await expect.poll(() => page.getByTestId('service-status').textContent()).toMatch(/connected/);
+
+    // The wallet comes from a descriptor file another wallet wrote.
+    const descriptor = join(work, 'treasury-descriptor.txt');
+    writeFileSync(descriptor, `${formatMultisigDescriptor(2, [alice, bob, carol], '/<0;1>/*')}\n`);
+    await page.getByRole('link', { name: 'New wallet' }).click();
+    await page.getByTestId('wallet-name').fill('PSBT treasury');
+    await page.getByTestId('import-setup').setInputFiles(descriptor);
+    await expect.poll(() => page.getByTestId('setup-notes').textContent()).toMatch(/output descriptor, 2 of 3/);
+    expect(await page.getByTestId('cosigner-xpub-2').inputValue()).toBe(carol.xpub);
+    expect(await page.getByTestId('cosigner-path-0').inputValue()).toBe(alice.derivationPath);
+    await shot('interop-01-import-setup');
+    await page.getByTestId('create-wallet').click();
+    const address = (await page.getByTestId('receive-address').textContent())!.trim();
+
+    await desk.node.fundScript(addressToScript(params, address), 2n * COIN);
+    await desk.node.mine(1);
+    await desk.synced();
+    await expect.poll(() => page.getByTestId('balance').textContent(), { timeout: 30_000 }).toBe('2.00 LTC (regtest)');
+    const bsms = await download(() => page.getByTestId('export-setup-bsms').click(), 'treasury.bsms');
+    expect(readFileSync(bsms, 'utf8')).toMatch(/^BSMS 1\.0\nsh\(multi\(2,\[/);
+    expect(await page.getByTestId('export-setup-caravan').count()).toBe(0); // Caravan is Bitcoin-only
+    await shot('interop-02-wallet-exports');
+
+    // Propose, then hand the co-signers a PSBT.
+    await page.getByTestId('propose-link').click();
+    await page.getByTestId('pay-to').fill(await desk.node.newAddress('legacy'));
+    await page.getByTestId('pay-amount').fill('0.5');
+    await page.getByTestId('pay-fee').fill('0.0002');
+    await page.getByTestId('propose').click();
+    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('awaiting_signatures');
+    const exported = readFileSync(await download(() => page.getByTestId('export-psbt').click(), 'payment.psbt'));
+    expect([...exported.subarray(0, 5)]).toEqual([0x70, 0x73, 0x62, 0x74, 0xff]); // a binary PSBT file
+    await shot('interop-03-payment-psbt');
+
+    // Each co-signer signs in their own wallet (bitcoinjs-lib, from the master key and the PSBT's key origins).
+    const signed = [alice, carol].map((c) => {
+      const psbt = Psbt.fromBuffer(exported, { network }).signAllInputsHD(bip32.fromBase58(c.masterXprv, network));
+      const path = join(work, `${c.name}-signed.psbt`);
+      writeFileSync(path, psbt.toBuffer());
+      return path;
+    });
+    await page.getByTestId('import-files').setInputFiles(signed);
+    await expect.poll(() => page.getByTestId('import-results').locator('li').allTextContents()).toEqual([
+      expect.stringMatching(/^Imported alice-signed.psbt: 1 signature\(s\) by Key 1 \([0-9a-f]{8}\) imported from the PSBT/),
+      expect.stringMatching(/^Imported carol-signed.psbt: 1 signature\(s\) by Key 3 \([0-9a-f]{8}\) imported from the PSBT/),
+    ]);
+    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state')).toBe('ready');
+    await shot('interop-04-psbts-imported');
+    await page.getByTestId('submit').click();
+    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state')).toBe('broadcast');
+    const txid = (await page.getByTestId('txid').textContent())!.trim();
+    await desk.synced();
+    await desk.node.mine(1);
+    await desk.synced();
+    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('confirmed');
+    await shot('interop-05-confirmed');
+    expect((await desk.node.rpc.call<{ confirmations: number }>('getrawtransaction', [txid, true])).confirmations).toBe(1);
+  }, 300_000);
+
+  it('refuses a malformed set-up file on the new-wallet screen, saying why', async () => {
+    const bad = join(work, 'sorted.txt');
+    writeFileSync(bad, formatMultisigDescriptor(2, [alice, bob], '/<0;1>/*').replace('multi(', 'sortedmulti(').replace(/#.*$/, ''));
+    await page.getByRole('link', { name: 'Wallets' }).click();
+    await page.getByRole('link', { name: 'New wallet' }).click();
+    await page.getByTestId('import-setup').setInputFiles(bad);
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/sorted.txt: unsupported descriptor: sortedmulti sorts the keys/);
+    await shot('interop-06-setup-refused');
+  }, 60_000);
+});
