@@ -124,6 +124,8 @@ describe('the treasurer and two co-signers, in Chromium', () => {
     tampered.payment_hash = `${tampered.payment_hash.slice(0, -1)}${tampered.payment_hash.endsWith('0') ? '1' : '0'}`;
     const dropped = await page.evaluateHandle(
       (files) => {
+        // Runs in the page; this file is type-checked without the DOM library.
+        const { DataTransfer } = globalThis as unknown as { DataTransfer: new () => { items: { add(file: File): void } } };
         const transfer = new DataTransfer();
         for (const f of files) transfer.items.add(new File([f.text], f.name, { type: 'application/json' }));
         return transfer;
