@@ -38,10 +38,6 @@ function lines(text: string): string[] {
   return all;
 }
 
-export function looksLikeBsms(text: string): boolean {
-  return /^\uFEFF?BSMS /.test(text) || /^[0-9a-fA-F]{64,}\s*$/.test(text.trim());
-}
-
 function checkVersion(all: string[]): void {
   const first = all[0]?.trim() ?? '';
   if (/^[0-9a-fA-F]{64,}$/.test(first) && all.length === 1) fail('it is encrypted (MAC and ciphertext in hex); decrypt it with the session TOKEN in the wallet that made it, or ask for the unencrypted record (TOKEN 00)');
