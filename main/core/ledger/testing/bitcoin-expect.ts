@@ -1,0 +1,82 @@
+// What the Bitcoin app >= 2.1 must be sent for the fixture wallet: its policy (doc/wallet.md) and
+// the PSBT it signs, written from BIP174/BIP370 key types and doc/merkle.md, independently of the
+// desk's own builder (main/core/ledger/psbt.ts).
+import { bytesToHex, concatBytes, hexToBytes, reverseBytes } from '../../../../shared/coins/index.ts';
+import { deriveAddress } from '../../wallets.ts';
+import { HARDENED } from '../paths.ts';
+import { ascii, hex, merkleRoot, policyId, sha256, u8, varint, type Policy } from './apdu.ts';
+import type { LedgerFixture } from './fixtures.ts';
+
+const H = (n: number) => n + HARDENED;
+
+export function policyOf(f: LedgerFixture): Policy {
+  return {
+    name: 'Treasury',
+    template: 'sh(multi(2,@0/**,@1/**,@2/**))',
+    keys: f.cosigners.map((c) => `[${c.fingerprint}/45'/0']${c.xpub}`),
+  };
+}
+
+/** The device's HMAC over the policy id (any 32 bytes only the device could make; the desk stores it as given). */
+export const hmacOf = (p: Policy) => sha256(concatBytes(ascii('device secret'), policyId(p)));
+
+const u32le = (n: number) => {
+  const o = new Uint8Array(4);
+  new DataView(o.buffer).setUint32(0, n, true);
+  return o;
+};
+const i64le = (n: bigint) => {
+  const o = new Uint8Array(8);
+  new DataView(o.buffer).setBigInt64(0, n, true);
+  return o;
+};
+type KV = [Uint8Array, Uint8Array][];
+const leaf = (x: Uint8Array) => sha256(concatBytes(u8(0), x));
+/** A Merkleized map (doc/merkle.md): size, root of the sorted keys, root of their values. */
+function commitment(map: KV): Uint8Array {
+  const sorted = [...map].sort((a, b) => (bytesToHex(a[0]) < bytesToHex(b[0]) ? -1 : 1));
+  return concatBytes(varint(sorted.length), merkleRoot(sorted.map(([k]) => leaf(k))), merkleRoot(sorted.map(([, v]) => leaf(v))));
+}
+
+function origin(f: LedgerFixture, change: number, index: number): KV {
+  return f.cosigners.map((c) => {
+    const pub = deriveAddress(f.params, 2, f.cosigners.map((x) => x.xpub), change === 1, index).publicKeys[f.cosigners.indexOf(c)]!;
+    return [pub, concatBytes(hexToBytes(c.fingerprint), u32le(H(45)), u32le(H(0)), u32le(change), u32le(index))];
+  });
+}
+
+/** SIGN_PSBT's data: global map commitment, input and output map commitments' roots, wallet id, hmac. */
+export function signPsbtCommand(f: LedgerFixture, p: Policy): Uint8Array {
+  const global: KV = [
+    [u8(0x02), u32le(1)],
+    [u8(0x03), u32le(0)],
+    [u8(0x04), varint(1)],
+    [u8(0x05), varint(2)],
+    [u8(0xfb), u32le(2)],
+  ];
+  const input: KV = [
+    [u8(0x00), f.prevTx],
+    [u8(0x04), f.redeemScript],
+    ...origin(f, 0, 0).map(([k, v]): [Uint8Array, Uint8Array] => [concatBytes(u8(0x06), k), v]),
+    [u8(0x0e), reverseBytes(hexToBytes(f.prevTxid))],
+    [u8(0x0f), u32le(1)],
+    [u8(0x10), u32le(0xffffffff)],
+  ];
+  const change = deriveAddress(f.params, 2, f.cosigners.map((c) => c.xpub), true, 0);
+  const outputs: KV[] = [
+    [
+      [u8(0x03), i64le(60_000n)],
+      [u8(0x04), f.unsignedTx.outputs[0]!.script],
+    ],
+    [
+      [u8(0x00), change.redeemScript],
+      ...origin(f, 1, 0).map(([k, v]): [Uint8Array, Uint8Array] => [concatBytes(u8(0x02), k), v]),
+      [u8(0x03), i64le(39_000n)],
+      [u8(0x04), f.unsignedTx.outputs[1]!.script],
+    ],
+  ];
+  return hexToBytes(
+    hex(commitment(global), varint(1), merkleRoot([leaf(commitment(input))]), varint(2), merkleRoot(outputs.map((o) => leaf(commitment(o)))), policyId(p), hmacOf(p)),
+  );
+}
+
