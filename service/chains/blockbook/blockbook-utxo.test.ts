@@ -6,52 +6,63 @@ import { chainParams } from '../../../shared/coins/coin-table.ts';
 import { decodeTxHex, txidHex } from '../../../shared/coins/tx.ts';
 import { startTestService, type TestService } from '../../test/http-service.ts';
 import { utxoUpstreamFlows, type UpstreamUnderTest } from '../upstream-scenario.ts';
-import { loadFixture, startBlockbookTestServer, type BlockbookTestServer } from './test-server.ts';
+import { scenarioKeys } from './fixtures/generate.ts';
+import { type BlockbookFixture, loadFixture, startBlockbookTestServer, type BlockbookTestServer } from './test-server.ts';
 
 const coins = ['litecoin', 'bitcoin_cash'] as const;
 
-describe.each(coins)('blockbook backend for %s', (coin) => {
+interface Setup {
+  coin: (typeof coins)[number];
+  fixture: BlockbookFixture;
+  scenario: UpstreamUnderTest['scenario'];
+  server: BlockbookTestServer;
+  t: TestService;
+}
+
+/** A fixture Blockbook and a service using it (backend options added), for one describe block. */
+function withBlockbook(coin: Setup['coin'], backend: Record<string, unknown>): Setup {
   const params = chainParams(coin, 'mainnet');
   const fixture = loadFixture(new URL(`./fixtures/${coin}.json`, import.meta.url));
-  const scenario = (fixture as unknown as { scenario: UpstreamUnderTest['scenario'] }).scenario;
-  let server: BlockbookTestServer;
-  let t: TestService;
-
+  const s = { coin, fixture, scenario: (fixture as unknown as { scenario: Setup['scenario'] }).scenario } as Setup;
   beforeAll(async () => {
-    server = await startBlockbookTestServer(fixture, (hex) => txidHex(decodeTxHex(hex, undefined, params)));
-    t = await startTestService({
-      coins: { [coin]: { network: 'mainnet', backend: { type: 'blockbook', url: server.url, timeoutMs: 2_000, retries: 1, backoffMs: 10, minFeePerKb: 2_000 } } },
-    });
+    s.server = await startBlockbookTestServer(fixture, (hex) => txidHex(decodeTxHex(hex, undefined, params)));
+    s.t = await startTestService({ coins: { [coin]: { network: 'mainnet', backend: { type: 'blockbook', url: s.server.url, ...backend } } } });
   });
-
   afterAll(async () => {
-    await t?.dispose();
-    await server?.close();
+    await s.t?.dispose();
+    await s.server?.close();
   });
+  return s;
+}
+
+describe.each(coins)('blockbook backend for %s', (coin) => {
+  const s = withBlockbook(coin, { timeoutMs: 2_000, retries: 1, backoffMs: 10, minFeePerKb: 2_000 });
+  const { scenario } = s;
+  const params = chainParams(coin, 'mainnet');
 
   utxoUpstreamFlows(() => ({
     coin,
-    t,
+    t: s.t,
     scenario,
-    broadcasts: () => server.broadcasts,
+    broadcasts: () => s.server.broadcasts,
     refuseBroadcasts: (reason) => {
-      server.refuseBroadcast = reason;
+      s.server.refuseBroadcast = reason;
     },
   }));
 
   it('asks Blockbook by the coin\'s own address form (CashAddr on Bitcoin Cash) and pages its history', async () => {
-    const seen = server.requests.filter((r) => r.startsWith('GET /api/v2/address/'));
+    const seen = s.server.requests.filter((r) => r.startsWith('GET /api/v2/address/'));
     expect(seen.length).toBeGreaterThan(0);
     if (coin === 'bitcoin_cash') expect(seen.every((r) => r.includes('bitcoincash:'))).toBe(true);
     expect(seen.some((r) => /details=txs&page=1&pageSize=\d+/.test(r))).toBe(true);
   });
 
   it('takes the fee rate from estimatefee, per kB, floored', async () => {
-    const created = await t.request('POST', `/multi_sig/create/${coin}`, {
+    const created = await s.t.request('POST', `/multi_sig/create/${coin}`, {
       number_of_required_signatures: 2,
       amount: 10_000_000,
       to: scenario.bob,
-      redeem_scripts: [{ public_keys: (await import('./fixtures/generate.ts')).scenarioKeys.cosigners.map((k) => k.publicKeyHex) }],
+      redeem_scripts: [{ public_keys: scenarioKeys.cosigners.map((k) => k.publicKeyHex) }],
     });
     expect(created.status).toBe(200);
     const tx = decodeTxHex((created.json as { tx: string }).tx, undefined, params);
@@ -64,7 +75,7 @@ describe.each(coins)('blockbook backend for %s', (coin) => {
   });
 
   it('/status names the backend and its heights', async () => {
-    const res = await t.request('GET', '/status');
+    const res = await s.t.request('GET', '/status');
     expect((res.json as { coins: unknown[] }).coins).toEqual([
       expect.objectContaining({ coin, backend: 'blockbook', tip_height: params.coin === 'litecoin' ? 2_800_000 : 870_000, indexed_height: params.coin === 'litecoin' ? 2_800_000 : 870_000, error: null }),
     ]);
@@ -73,24 +84,11 @@ describe.each(coins)('blockbook backend for %s', (coin) => {
 
 describe('blockbook history across pages', () => {
   const coin = 'litecoin';
-  const params = chainParams(coin, 'mainnet');
-  const fixture = loadFixture(new URL(`./fixtures/${coin}.json`, import.meta.url));
-  const alice = (fixture as unknown as { scenario: { alice: string } }).scenario.alice;
-  let server: BlockbookTestServer;
-  let t: TestService;
-
-  beforeAll(async () => {
-    server = await startBlockbookTestServer(fixture, (hex) => txidHex(decodeTxHex(hex, undefined, params)));
-    t = await startTestService({ coins: { [coin]: { network: 'mainnet', backend: { type: 'blockbook', url: server.url, pageSize: 2 } } } });
-  });
-
-  afterAll(async () => {
-    await t?.dispose();
-    await server?.close();
-  });
+  const s = withBlockbook(coin, { pageSize: 2 });
+  const { alice } = s.scenario;
 
   it('reads past page 1 (where the mempool took a place) without skipping or repeating a confirmed transaction', async () => {
-    const res = await t.request('GET', `/address/history/${coin}/${alice}?limit=4`);
+    const res = await s.t.request('GET', `/address/history/${coin}/${alice}?limit=4`);
     expect(res.status).toBe(200);
     const { txs, total_txs } = res.json as { total_txs: number; txs: { amount: bigint; confirmations: number }[] };
     expect(total_txs).toBe(4);
@@ -101,7 +99,7 @@ describe('blockbook history across pages', () => {
       [150_000_000n, 3],
     ]);
     // page 1 of 2 held the mempool tx and one confirmed; then pages of the one place left
-    expect(server.requests.filter((r) => r.includes('details=txs')).map((r) => r.replace(/^.*\?/, ''))).toEqual([
+    expect(s.server.requests.filter((r) => r.includes('details=txs')).map((r) => r.replace(/^.*\?/, ''))).toEqual([
       'details=txs&page=1&pageSize=2',
       'details=txs&page=2&pageSize=1',
       'details=txs&page=3&pageSize=1',
@@ -111,62 +109,49 @@ describe('blockbook history across pages', () => {
 
 describe('blockbook failures', () => {
   const coin = 'litecoin';
-  const params = chainParams(coin, 'mainnet');
-  const fixture = loadFixture(new URL(`./fixtures/${coin}.json`, import.meta.url));
-  const alice = (fixture as unknown as { scenario: { alice: string } }).scenario.alice;
-  let server: BlockbookTestServer;
-  let t: TestService;
-
-  beforeAll(async () => {
-    server = await startBlockbookTestServer(fixture, (hex) => txidHex(decodeTxHex(hex, undefined, params)));
-    t = await startTestService({ coins: { [coin]: { network: 'mainnet', backend: { type: 'blockbook', url: server.url, timeoutMs: 300, retries: 1, backoffMs: 10 } } } });
-  });
-
-  afterAll(async () => {
-    await t?.dispose();
-    await server?.close();
-  });
+  const s = withBlockbook(coin, { timeoutMs: 300, retries: 1, backoffMs: 10 });
+  const { alice } = s.scenario;
 
   it('a silent Blockbook: 504 naming it once the deadline (and the retry) passed, not a hang', async () => {
-    server.behaviour = 'silent';
+    s.server.behaviour = 'silent';
     try {
-      const res = await t.request('GET', `/address/balance/${coin}/${alice}`);
+      const res = await s.t.request('GET', `/address/balance/${coin}/${alice}`);
       expect(res.status).toBe(504);
       expect((res.json as { message: string }).message).toMatch(/^blockbook litecoin \(127\.0\.0\.1:\d+\) did not answer within 300 ms/);
     } finally {
-      server.behaviour = 'normal';
+      s.server.behaviour = 'normal';
     }
   });
 
   it('garbage instead of JSON: 502 naming it', async () => {
-    server.behaviour = 'garbage';
+    s.server.behaviour = 'garbage';
     try {
-      const res = await t.request('GET', `/address/history/${coin}/${alice}`);
+      const res = await s.t.request('GET', `/address/history/${coin}/${alice}`);
       expect(res.status).toBe(502);
       expect((res.json as { message: string }).message).toMatch(/^blockbook litecoin .* answered with something that is not JSON/);
     } finally {
-      server.behaviour = 'normal';
+      s.server.behaviour = 'normal';
     }
   });
 
   it('JSON of the wrong shape: 502 naming it and the field', async () => {
-    const saved = fixture.address[alice]!;
-    fixture.address[alice] = { ...saved, balance: 12.5 } as unknown as typeof saved;
+    const saved = s.fixture.address[alice]!;
+    s.fixture.address[alice] = { ...saved, balance: 12.5 } as unknown as typeof saved;
     try {
-      const res = await t.request('GET', `/address/balance/${coin}/${alice}`);
+      const res = await s.t.request('GET', `/address/balance/${coin}/${alice}`);
       expect(res.status).toBe(502);
       expect((res.json as { message: string }).message).toMatch(/blockbook litecoin .* unexpected shape \(balance/);
     } finally {
-      fixture.address[alice] = saved;
+      s.fixture.address[alice] = saved;
     }
   });
 
   it('a Blockbook that is down: 502 naming it, and /status says so', async () => {
-    await server.close();
-    const res = await t.request('GET', `/address/utxos/${coin}/${alice}`);
+    await s.server.close();
+    const res = await s.t.request('GET', `/address/utxos/${coin}/${alice}`);
     expect(res.status).toBe(502);
     expect((res.json as { message: string }).message).toMatch(/^blockbook litecoin \(127\.0\.0\.1:\d+\) is unreachable/);
-    const status = await t.request('GET', '/status');
+    const status = await s.t.request('GET', '/status');
     expect((status.json as { coins: { backend: string; error: string }[] }).coins[0]).toMatchObject({ backend: 'blockbook', error: expect.stringMatching(/unreachable/) });
   });
 });

@@ -12,9 +12,32 @@ import { decodeTxHex, txidHex } from '../../../shared/coins/tx.ts';
 import { startTestService, type TestService } from '../../test/http-service.ts';
 import { utxoUpstreamFlows, type UpstreamUnderTest } from '../upstream-scenario.ts';
 import { scripthash } from './electrum-backend.ts';
-import { loadElectrumFixture, startElectrumTestServer, type ElectrumTestServer } from './test-server.ts';
+import { type ElectrumFixture, loadElectrumFixture, startElectrumTestServer, type ElectrumTestServer } from './test-server.ts';
 
 const coins = ['litecoin', 'bitcoin_cash'] as const;
+
+interface Setup {
+  fixture: ElectrumFixture;
+  scenario: UpstreamUnderTest['scenario'];
+  server: ElectrumTestServer;
+  t: TestService;
+}
+
+/** A fixture Electrum server and a service using it (backend options added), for one describe block. */
+function withElectrum(coin: (typeof coins)[number], backend: Record<string, unknown>): Setup {
+  const params = chainParams(coin, 'mainnet');
+  const fixture = loadElectrumFixture(new URL(`./fixtures/${coin}.json`, import.meta.url));
+  const s = { fixture, scenario: (fixture as unknown as { scenario: Setup['scenario'] }).scenario } as Setup;
+  beforeAll(async () => {
+    s.server = await startElectrumTestServer(fixture, (hex) => txidHex(decodeTxHex(hex, undefined, params)));
+    s.t = await startTestService({ coins: { [coin]: { network: 'mainnet', backend: { type: 'electrum', host: s.server.host, port: s.server.port, ...backend } } } });
+  });
+  afterAll(async () => {
+    await s.t?.dispose();
+    await s.server?.close();
+  });
+  return s;
+}
 
 it('scripthash: sha256 of the scriptPubKey, byte-reversed (the protocol documentation\'s example)', () => {
   const script = addressToScript(chainParams('bitcoin', 'mainnet'), '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa');
@@ -22,100 +45,73 @@ it('scripthash: sha256 of the scriptPubKey, byte-reversed (the protocol document
 });
 
 describe.each(coins)('electrum backend for %s', (coin) => {
-  const params = chainParams(coin, 'mainnet');
-  const fixture = loadElectrumFixture(new URL(`./fixtures/${coin}.json`, import.meta.url));
-  const scenario = (fixture as unknown as { scenario: UpstreamUnderTest['scenario'] }).scenario;
-  let server: ElectrumTestServer;
-  let t: TestService;
-
-  beforeAll(async () => {
-    server = await startElectrumTestServer(fixture, (hex) => txidHex(decodeTxHex(hex, undefined, params)));
-    t = await startTestService({
-      coins: { [coin]: { network: 'mainnet', backend: { type: 'electrum', host: server.host, port: server.port, timeoutMs: 2_000, retries: 1, backoffMs: 10, minFeePerKb: 2_000 } } },
-    });
-  });
-
-  afterAll(async () => {
-    await t?.dispose();
-    await server?.close();
-  });
+  const s = withElectrum(coin, { timeoutMs: 2_000, retries: 1, backoffMs: 10, minFeePerKb: 2_000 });
+  const { scenario, fixture } = s;
 
   utxoUpstreamFlows(() => ({
     coin,
-    t,
+    t: s.t,
     scenario,
-    broadcasts: () => server.broadcasts,
+    broadcasts: () => s.server.broadcasts,
     refuseBroadcasts: (reason) => {
-      server.refuseBroadcast = reason;
+      s.server.refuseBroadcast = reason;
     },
   }));
 
   it('opened with the server.version handshake on protocol 1.4, then subscribed to headers, over one connection', () => {
-    expect(server.calls.slice(0, 2)).toEqual(['server.version', 'blockchain.headers.subscribe']);
-    expect(server.connections).toBe(1);
+    expect(s.server.calls.slice(0, 2)).toEqual(['server.version', 'blockchain.headers.subscribe']);
+    expect(s.server.connections).toBe(1);
   });
 
   it('follows the tip the server announces', async () => {
     const tip = fixture.tip.height;
-    server.announceTip(tip + 1, fixture.tip.hex);
+    s.server.announceTip(tip + 1, fixture.tip.hex);
     await vi.waitFor(async () => {
-      const res = await t.request('GET', '/status');
+      const res = await s.t.request('GET', '/status');
       expect((res.json as { coins: unknown[] }).coins).toEqual([expect.objectContaining({ coin, backend: 'electrum', tip_height: tip + 1, indexed_height: tip + 1, error: null })]);
     });
     // confirmations count from the new tip
-    const { txs } = (await t.request('GET', `/address/history/${coin}/${scenario.multisig}`)).json as { txs: { confirmations: number }[] };
+    const { txs } = (await s.t.request('GET', `/address/history/${coin}/${scenario.multisig}`)).json as { txs: { confirmations: number }[] };
     expect(txs[0]!.confirmations).toBe(4);
-    server.announceTip(tip, fixture.tip.hex);
+    s.server.announceTip(tip, fixture.tip.hex);
   });
 
   it('reconnects after the server dropped the connection', async () => {
-    const before = server.connections;
-    server.dropConnections();
-    const res = await t.request('GET', `/address/balance/${coin}/${scenario.alice}`);
+    const before = s.server.connections;
+    s.server.dropConnections();
+    const res = await s.t.request('GET', `/address/balance/${coin}/${scenario.alice}`);
     expect(res.status).toBe(200);
-    expect(server.connections).toBe(before + 1);
+    expect(s.server.connections).toBe(before + 1);
   });
 });
 
 describe('electrum failures', () => {
   const coin = 'litecoin';
-  const params = chainParams(coin, 'mainnet');
-  const fixture = loadElectrumFixture(new URL(`./fixtures/${coin}.json`, import.meta.url));
-  const alice = (fixture as unknown as { scenario: { alice: string } }).scenario.alice;
-  let server: ElectrumTestServer;
-  let t: TestService;
-
-  beforeAll(async () => {
-    server = await startElectrumTestServer(fixture, (hex) => txidHex(decodeTxHex(hex, undefined, params)));
-    t = await startTestService({ coins: { [coin]: { network: 'mainnet', backend: { type: 'electrum', host: server.host, port: server.port, timeoutMs: 300, retries: 1, backoffMs: 10 } } } });
-  });
-
-  afterAll(async () => {
-    await t?.dispose();
-    await server?.close();
-  });
+  const s = withElectrum(coin, { timeoutMs: 300, retries: 1, backoffMs: 10 });
+  const { alice } = s.scenario;
+  const { fixture } = s;
 
   it('a silent server: 504 naming it once the deadline (and the retry) passed, not a hang', async () => {
-    server.behaviour = 'silent';
+    s.server.behaviour = 'silent';
     try {
-      const res = await t.request('GET', `/address/balance/${coin}/${alice}`);
+      const res = await s.t.request('GET', `/address/balance/${coin}/${alice}`);
       expect(res.status).toBe(504);
       expect((res.json as { message: string }).message).toMatch(/^electrum litecoin \(127\.0\.0\.1:\d+\) did not answer (server\.version|blockchain\.scripthash\.get_balance) within 300 ms/);
     } finally {
-      server.behaviour = 'normal';
+      s.server.behaviour = 'normal';
     }
     // and it recovers once the server answers again
-    expect((await t.request('GET', `/address/balance/${coin}/${alice}`)).status).toBe(200);
+    expect((await s.t.request('GET', `/address/balance/${coin}/${alice}`)).status).toBe(200);
   });
 
   it('garbage instead of JSON-RPC: 502 naming it', async () => {
-    server.behaviour = 'garbage';
+    s.server.behaviour = 'garbage';
     try {
-      const res = await t.request('GET', `/address/utxos/${coin}/${alice}`);
+      const res = await s.t.request('GET', `/address/utxos/${coin}/${alice}`);
       expect(res.status).toBe(502);
       expect((res.json as { message: string }).message).toMatch(/^electrum litecoin \(127\.0\.0\.1:\d+\) sent something that is not JSON/);
     } finally {
-      server.behaviour = 'normal';
+      s.server.behaviour = 'normal';
     }
   });
 
@@ -124,7 +120,7 @@ describe('electrum failures', () => {
     const saved = fixture.scripthashes[sh]!.balance;
     fixture.scripthashes[sh]!.balance = { confirmed: 0.5, unconfirmed: 0 };
     try {
-      const res = await t.request('GET', `/address/balance/${coin}/${alice}`);
+      const res = await s.t.request('GET', `/address/balance/${coin}/${alice}`);
       expect(res.status).toBe(502);
       expect((res.json as { message: string }).message).toMatch(/electrum litecoin .* answered blockchain\.scripthash\.get_balance with an unexpected shape/);
     } finally {
@@ -133,11 +129,11 @@ describe('electrum failures', () => {
   });
 
   it('a server that is down: 502 naming it, and /status says so', async () => {
-    await server.close();
-    const res = await t.request('GET', `/address/history/${coin}/${alice}`);
+    await s.server.close();
+    const res = await s.t.request('GET', `/address/history/${coin}/${alice}`);
     expect(res.status).toBe(502);
     expect((res.json as { message: string }).message).toMatch(/^electrum litecoin \(127\.0\.0\.1:\d+\) (is unreachable|closed the connection)/);
-    const status = await t.request('GET', '/status');
+    const status = await s.t.request('GET', '/status');
     expect((status.json as { coins: { backend: string; error: string | null }[] }).coins[0]).toMatchObject({ backend: 'electrum', error: expect.any(String) });
   });
 });
