@@ -101,8 +101,12 @@ export class BlockbookUtxoBackend implements UtxoBackend {
   /** What one transaction did to one script: its outputs to the script less the script's coins it spent. */
   private rowOf(tx: BlockbookTx, script: Uint8Array): HistoryRow {
     const hex = bytesToHex(script);
-    const isOurs = (addresses: readonly string[] | null | undefined, scriptHex?: string) =>
-      scriptHex !== undefined ? scriptHex.toLowerCase() === hex : (addresses ?? []).length === 1 && this.scriptHexOf(addresses![0]!) === hex;
+    // An output by its script when Blockbook shows it; an input (and a bare output) by its one address.
+    const isOurs = (addresses: readonly string[] | null | undefined, scriptHex?: string) => {
+      if (scriptHex !== undefined) return scriptHex.toLowerCase() === hex;
+      const [only, ...more] = addresses ?? [];
+      return only !== undefined && more.length === 0 && this.scriptHexOf(only) === hex;
+    };
     let delta = 0n;
     for (const out of tx.vout) if (isOurs(out.addresses, out.hex)) delta += out.value;
     for (const input of tx.vin) if (isOurs(input.addresses)) delta -= input.value;
