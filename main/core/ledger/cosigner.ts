@@ -11,7 +11,7 @@ import type { CosignerRow, WalletRow } from '../store/store.ts';
 import { deriveAddress, requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 import { requireApp, type OpenApp } from './app.ts';
 import { LedgerError, type LedgerContext } from './errors.ts';
-import { signLegacy } from './legacy-sign.ts';
+import { canSignOnLedger, signLegacy } from './legacy-sign.ts';
 import { ledgerPayment } from './payment-inputs.ts';
 import { policyOf, positionsOf, registrationFor, walletPolicy } from './policy.ts';
 import { paymentPsbt } from './psbt.ts';
@@ -92,7 +92,7 @@ export async function signPaymentOnLedger(deps: CoreDeps, connector: LedgerConne
   const params = walletParams(w);
   const cosigners = deps.store.cosigners(w.id);
   if (p.state !== 'awaiting_signatures') return refused('Ledger', 'stale', `payment ${p.id} is ${p.state}, no longer awaiting signatures`, p.id);
-  if (params.sighashAlgorithm !== 'legacy') {
+  if (!canSignOnLedger(params)) {
     throw new LedgerError('ledger_failed', `signing ${w.coin} payments on a Ledger is not supported by the desk yet (its ${params.sighashAlgorithm} signature hash needs another device flow): sign with a signature file instead`);
   }
   // Before touching the device: the previous transactions, checked against their txids.

@@ -4,11 +4,12 @@
 // test key, so the desk's own verification really checks it.
 import * as ecc from 'tiny-secp256k1';
 import { describe, expect, it } from 'vitest';
-import { concatBytes, hexToBytes, reverseBytes, signDer, type TxOutput } from '../../../shared/coins/index.ts';
+import { chainParams, concatBytes, hexToBytes, reverseBytes, signDer, type TxOutput } from '../../../shared/coins/index.ts';
 import { progress } from '../payments.ts';
 import { signPaymentOnLedger } from './cosigner.ts';
+import { canSignOnLedger } from './legacy-sign.ts';
 import { HARDENED } from './paths.ts';
-import { appAndVersion, ascii, hashInputStart, hashOutputs, hashSign, replay, Session, sha256, trustedInput, u8, varint, walletPublicKey } from './testing/apdu.ts';
+import { appAndVersion, ascii, hashInputStart, hashInputStartForkid, hashOutputs, hashSign, replay, Session, sha256, trustedInput, u8, varint, walletPublicKey } from './testing/apdu.ts';
 import { ledgerFixture, type LedgerFixture } from './testing/fixtures.ts';
 
 const H = (n: number) => n + HARDENED;
@@ -77,10 +78,42 @@ describe('legacy protocol (Litecoin app): signing a P2SH multisig input', () => 
     expect(f.store.signatures(f.paymentId)).toEqual([]);
   });
 
-  it('refuses fork-id coins clearly, before using the device', async () => {
-    const f = ledgerFixture('bitcoin_cash', 'mainnet');
+  it('refuses coins whose signature hash it has no device flow for, before using the device', async () => {
+    const f = ledgerFixture('bitcoin_private', 'mainnet');
     const r = replay(new Session());
-    await expect(signPaymentOnLedger(f.deps, r.connector, f.paymentId)).rejects.toMatchObject({ message: expect.stringMatching(/bitcoin_cash payments on a Ledger is not supported.*signature file/) });
+    await expect(signPaymentOnLedger(f.deps, r.connector, f.paymentId)).rejects.toMatchObject({ message: expect.stringMatching(/bitcoin_private payments on a Ledger is not supported.*signature file/) });
     expect(r.opened()).toBe(0);
+    expect(canSignOnLedger(chainParams('zcash', 'mainnet'))).toBe(false);
+  });
+});
+
+describe('fork-id apps (Bitcoin Cash, Bitcoin Gold): BIP143-style input hashing, hash type 0x41', () => {
+  function forkidSession(f: LedgerFixture, app: string, option: number, der: Uint8Array): Session {
+    const s = appAndVersion(new Session(), app, '2.2.1');
+    walletPublicKey(s, [], option === 0x03 ? 3 : 0, ecc.pointCompress(f.device.publicKey, false), 'master', f.device.chainCode);
+    const value = concatBytes(reverseBytes(hexToBytes(f.prevTxid)), u32le(1), u64le(100_000n));
+    const seq = u32le(0xffffffff);
+    hashInputStartForkid(s, true, option, u32le(1), [{ value, script: new Uint8Array(0), sequence: seq }]);
+    hashOutputs(s, concatBytes(varint(2), ...f.unsignedTx.outputs.flatMap((o) => [u64le(o.value), varint(o.script.length), o.script])));
+    hashInputStartForkid(s, false, option, u32le(1), [{ value, script: f.redeemScript, sequence: seq }]);
+    return hashSign(s, [H(45), H(0), 0, 0], 0, 0x41, concatBytes(der, u8(0x41)));
+  }
+
+  it.each([
+    ['bitcoin_cash', 'Bitcoin Cash', 0x03],
+    ['bitcoin_gold', 'Bitcoin Gold', 0x02],
+  ] as const)('%s: the signature over our fork-id hash is stored', async (coin, app, option) => {
+    const f = ledgerFixture(coin, 'mainnet');
+    const r = replay(forkidSession(f, app, option, signDer(f.hash, key(f))));
+    const result = await signPaymentOnLedger(f.deps, r.connector, f.paymentId);
+    r.done();
+    expect(result).toMatchObject({ status: 'imported', added: 1 });
+  });
+
+  it('bitcoin_cash: a signature over another digest (the legacy one) is refused, nothing stored', async () => {
+    const f = ledgerFixture('bitcoin_cash', 'mainnet');
+    const r = replay(forkidSession(f, 'Bitcoin Cash', 0x03, signDer(sha256(ascii('legacy digest')), key(f))));
+    expect(await signPaymentOnLedger(f.deps, r.connector, f.paymentId)).toMatchObject({ status: 'refused', refusal: 'tampered' });
+    expect(f.store.signatures(f.paymentId)).toEqual([]);
   });
 });

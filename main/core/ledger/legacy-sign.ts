@@ -2,9 +2,9 @@
 // btc.asc): hw-app-btc's signP2SHTransaction, fed each input's previous transaction (GET TRUSTED
 // INPUT), its redeem script and the co-signer's key path. The app returns DER signatures; the caller
 // verifies each against our own hash before anything is stored.
-import { bytesToHex, concatBytes, encodeCompactSize, type ChainParams, type Tx } from '../../../shared/coins/index.ts';
+import { bytesToHex, concatBytes, encodeCompactSize, hexToBytes, reverseBytes, type ChainParams, type Tx } from '../../../shared/coins/index.ts';
 import { LedgerError } from './errors.ts';
-import { signP2SHTransaction, splitTransaction } from './hw-app-btc.ts';
+import { hashOutputFull, signP2SHTransaction, signTransaction, splitTransaction, startUntrustedHashTransactionInput } from './hw-app-btc.ts';
 import type { LedgerInput } from './payment-inputs.ts';
 import { formatPath, parsePath } from './paths.ts';
 import type { Transport } from './transport.ts';
@@ -26,7 +26,49 @@ export function serializeOutputs(tx: Tx): Uint8Array {
   return concatBytes(encodeCompactSize(tx.outputs.length), ...tx.outputs.flatMap((o) => [u64le(o.value), encodeCompactSize(o.script.length), o.script]));
 }
 
+/** The BIP143-style fork-id apps (Bitcoin Cash, Bitcoin Gold) get the amount with each outpoint; the app adds its fork id. */
+const FORKID_OPTIONS: Readonly<Record<string, string[]>> = { bitcoin_cash: ['cashaddr'], bitcoin_gold: [] };
+
+export const canSignOnLedger = (params: ChainParams): boolean => params.sighashAlgorithm === 'legacy' || (params.sighashAlgorithm === 'forkid' && params.coin in FORKID_OPTIONS);
+
+/**
+ * Fork-id coins through hw-app-btc's lower-level calls (as its own BIP143 flow, plus the coin's
+ * option on the first HASH INPUT START): every input with its amount, the outputs once, then each
+ * input alone with its redeem script, signed with the coin's hash type (0x41).
+ */
+async function signForkid(transport: Transport, params: ChainParams, tx: Tx, inputs: readonly LedgerInput[], account: readonly number[]): Promise<LegacySignature[]> {
+  const version = Buffer.alloc(4);
+  version.writeUInt32LE(tx.version);
+  const sequence = (n: number) => {
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(n);
+    return b;
+  };
+  const values = inputs.map((i) => ({ trustedInput: false, value: Buffer.from(concatBytes(reverseBytes(hexToBytes(i.prevTxid)), u32le(i.vout), u64le(i.amount))) }));
+  const options = FORKID_OPTIONS[params.coin] ?? [];
+  const all = { version, inputs: inputs.map((i) => ({ prevout: Buffer.alloc(0), script: Buffer.alloc(0), sequence: sequence(i.sequence) })) };
+  await startUntrustedHashTransactionInput(transport, true, all, values, true, false, options);
+  await hashOutputFull(transport, Buffer.from(serializeOutputs(tx)));
+  const out: LegacySignature[] = [];
+  for (const [k, i] of inputs.entries()) {
+    const one = { version, inputs: [{ prevout: Buffer.alloc(0), script: Buffer.from(i.redeemScript), sequence: sequence(i.sequence) }] };
+    await startUntrustedHashTransactionInput(transport, false, one, [values[k]!], true, false, options);
+    const signed = await signTransaction(transport, formatPath([...account, ...i.below]).slice(2), tx.locktime, params.hashType);
+    // The app returns DER || hash type: the hash type must be the coin's.
+    if (signed.at(-1) !== params.hashType) throw new LedgerError('ledger_failed', `the Ledger signed input ${i.index} with hash type ${signed.at(-1)}, not ${params.hashType}: nothing was stored`);
+    out.push({ inputIndex: i.index, signature: Uint8Array.from(signed.subarray(0, -1)) });
+  }
+  return out;
+}
+
+const u32le = (n: number): Uint8Array => {
+  const o = new Uint8Array(4);
+  new DataView(o.buffer).setUint32(0, n, true);
+  return o;
+};
+
 export async function signLegacy(transport: Transport, params: ChainParams, tx: Tx, inputs: readonly LedgerInput[], accountPath: string): Promise<LegacySignature[]> {
+  if (params.sighashAlgorithm === 'forkid' && params.coin in FORKID_OPTIONS) return signForkid(transport, params, tx, inputs, parsePath(accountPath));
   if (params.sighashAlgorithm !== 'legacy' || tx.format !== undefined && tx.format !== 'bitcoin') {
     throw new LedgerError('ledger_failed', `signing ${params.coin} payments on a Ledger is not supported by the desk yet (its ${params.sighashAlgorithm} signature hash needs another device flow): sign with a signature file instead`);
   }

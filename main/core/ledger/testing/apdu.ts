@@ -239,6 +239,20 @@ export function hashInputStart(s: Session, first: boolean, version: Uint8Array, 
   return s;
 }
 
+/**
+ * HASH INPUT START in BIP143 mode (the fork-id apps): each input as 02 || outpoint || amount. P2 is
+ * the coin's option (02; 03 for Bitcoin Cash) on a new transaction, 80 when continuing one.
+ */
+export function hashInputStartForkid(s: Session, newTransaction: boolean, option: number, version: Uint8Array, entries: readonly { value: Uint8Array; script: Uint8Array; sequence: Uint8Array }[]): Session {
+  const p2 = newTransaction ? option : 0x80;
+  s.x(apdu(0xe0, 0x44, 0x00, p2, hex(version, varint(entries.length))), OK);
+  for (const e of entries) {
+    s.x(apdu(0xe0, 0x44, 0x80, p2, hex(u8(2), e.value, varint(e.script.length))), OK);
+    for (const blk of blocks(e.script, e.sequence)) s.x(apdu(0xe0, 0x44, 0x80, p2, blk), OK);
+  }
+  return s;
+}
+
 /** HASH INPUT FINALIZE FULL: the serialized outputs in 50-byte chunks, the last with P1 = 80. */
 export function hashOutputs(s: Session, outputs: Uint8Array): Session {
   for (let o = 0; o < outputs.length; o += MAX_SCRIPT_BLOCK) {
