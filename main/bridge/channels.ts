@@ -22,6 +22,17 @@ export const CHANNELS = [
   'payments.cancel',
   'cosigner.open',
   'cosigner.sign',
+  'ledger.devices',
+  'ledger.xpub',
+  'ledger.registerWallet',
+  'ledger.showAddress',
+  'ledger.signPayment',
+  'accounts.list',
+  'accounts.create',
+  'accounts.get',
+  'accounts.addToken',
+  'accounts.history',
+  'accounts.send',
 ] as const;
 
 export type Channel = (typeof CHANNELS)[number];

@@ -15,6 +15,8 @@ const id = z.string().min(1, 'an id is required').max(100);
 const none = z.object({}).strict();
 const hexFingerprint = z.string().regex(/^[0-9a-f]{8}$/, 'fingerprint must be 8 lower-case hex digits');
 /** A file the user picked: its name and its text (files are small JSON documents). */
+const accountName = z.string().trim().min(1, 'the account needs a name').max(80);
+const etherAddress = (what: string) => z.string().trim().min(1, `${what} is required`).max(60);
 const PickedFile = z.object({ name: z.string().min(1).max(255), text: z.string().max(1_000_000, 'a file above 1 MB is not a Countersign file') });
 
 export const inputs = {
@@ -89,6 +91,69 @@ export const inputs = {
     secret: z.string().trim().min(1, 'type the extended private key or the recovery words').max(400),
     passphrase: z.string().max(200).optional(),
   }),
+  // Ether accounts. A software key (generated here, or recovery words / a private key typed in)
+  // goes to the desk's SecretStore and never comes back over the bridge.
+  'accounts.list': none,
+  'accounts.create': z.discriminatedUnion('kind', [
+    z
+      .object({
+        kind: z.literal('software'),
+        name: accountName,
+        key: z.discriminatedUnion('source', [
+          z.object({ source: z.literal('generate') }).strict(),
+          z.object({ source: z.literal('mnemonic'), words: z.string().trim().min(1, 'type the recovery words').max(400), passphrase: z.string().max(200).optional() }).strict(),
+          z.object({ source: z.literal('private_key'), private_key: z.string().trim().regex(/^(0x)?[0-9a-fA-F]{64}$/, 'a private key is 64 hex digits') }).strict(),
+        ]),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('ledger'),
+        name: accountName,
+        address: etherAddress('the account address'),
+        derivation_path: z.string().regex(/^m(\/[0-9]+'?)*$/, "derivation path looks like m/44'/60'/0'/0/0").optional(),
+      })
+      .strict(),
+  ]),
+  'accounts.get': z.object({ account_id: id }),
+  'accounts.addToken': z.object({
+    account_id: id,
+    contract: etherAddress('the token contract address'),
+    symbol: z.string().trim().min(1, 'the token needs a symbol').max(12),
+    decimals: z.number().int().min(0).max(36),
+  }),
+  'accounts.history': z.object({ account_id: id, limit: z.number().int().min(1).max(1000).default(50), offset: z.number().int().min(0).default(0) }),
+  // propose -> (the person reads the decoded summary) -> confirm, or cancel; get follows a send.
+  'accounts.send': z.discriminatedUnion('action', [
+    z.object({
+      action: z.literal('propose'),
+      account_id: id,
+      to: etherAddress('the recipient address'),
+      /** wei, or the token's smallest unit */
+      amount: UnitsIn,
+      /** contract of a token the account follows; absent for Ether */
+      token: z.string().trim().max(60).optional(),
+      /** wei per gas; the service's choice when absent */
+      gas_price: UnitsIn.optional(),
+      gas_limit: UnitsIn.optional(),
+    }),
+    z.object({ action: z.literal('confirm'), send_id: id }),
+    z.object({ action: z.literal('cancel'), send_id: id }),
+    z.object({ action: z.literal('get'), send_id: id }),
+  ]),
+  // A co-signer's Ledger (main process only; the USB module loads on first use).
+  'ledger.devices': none,
+  'ledger.xpub': z
+    .object({
+      coin: z.enum(['bitcoin', 'testnet3', 'litecoin', 'bitcoin_cash', 'bitcoin_gold', 'dash', 'zcash']),
+      network: z.enum(['mainnet', 'testnet', 'regtest']),
+      /** The account path to read; the desk's default (m/45'/coin type'/0') when absent. */
+      path: z.string().trim().regex(/^m(\/[0-9]{1,9}'?){1,6}$/, "derivation path looks like m/45'/0'/0'").optional(),
+    })
+    .strict(),
+  'ledger.registerWallet': z.object({ wallet_id: id }).strict(),
+  'ledger.showAddress': z.object({ wallet_id: id, change: z.boolean().default(false), index: z.number().int().min(0).max(0x7fffffff) }).strict(),
+  'ledger.signPayment': z.object({ payment_id: id }).strict(),
 } satisfies Record<Channel, z.ZodType>;
 
 // ---- answers -----------------------------------------------------------------------------------
@@ -276,6 +341,111 @@ export interface SignedFile extends ExportedFile {
   signer: string;
 }
 
+export interface TokenView {
+  /** EIP-55 contract address. */
+  contract: string;
+  symbol: string;
+  decimals: number;
+  unit: Unit;
+}
+
+export interface AccountSummary {
+  id: string;
+  name: string;
+  kind: 'software' | 'ledger';
+  /** EIP-55. */
+  address: string;
+  chain_id: string;
+  network: string;
+  derivation_path: string | null;
+  created_at: string;
+  /** Ether's unit on this chain. */
+  unit: Unit;
+  tokens: TokenView[];
+  /** Whether this desk can sign for the account now, and how (never the key itself). */
+  can_sign: boolean;
+  signing: string;
+}
+
+export interface AccountFunds {
+  balance: bigint;
+  unconfirmed_balance: bigint;
+  /** 0 when the service has no rate (tokens have none). */
+  usd_balance: number;
+}
+
+export type AccountSendState = 'proposed' | 'broadcast' | 'confirmed' | 'cancelled' | 'failed';
+
+/** A send as this desk decoded it from the unsigned transaction, not as the service described it. */
+export interface AccountSendView {
+  id: string;
+  account_id: string;
+  account_name: string;
+  from: string;
+  to: string;
+  /** null for Ether. */
+  token: TokenView | null;
+  amount: bigint;
+  unit: Unit;
+  /** gas limit x gas price, in wei: the most the miners can take. */
+  fee_amount: bigint;
+  fee_unit: Unit;
+  gas_price: string;
+  gas_limit: string;
+  nonce: string;
+  chain_id: string;
+  /** Whom the transaction calls: the recipient (Ether) or the token contract. */
+  tx_to: string;
+  /** The hash signed (keccak256 of the EIP-155 payload), recomputed by this desk. */
+  hash: string;
+  state: AccountSendState;
+  explanation: string;
+  reason: string | null;
+  txid: string | null;
+  confirmations: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AccountDetail extends AccountSummary {
+  ether: AccountFunds;
+  token_balances: (TokenView & AccountFunds)[];
+  /** Newest first. */
+  sends: AccountSendView[];
+}
+
+export interface AccountHistoryView {
+  total: number;
+  entries: { txid: string; asset: string; amount: bigint; unit: Unit; confirmations: number; time: number }[];
+}
+
+export interface LedgerDevices {
+  /** Identifiers of the Ledgers plugged in. */
+  devices: string[];
+  /** False when this build has no USB support (the message says so). */
+  usb: boolean;
+  message: string;
+}
+
+export interface LedgerXpub {
+  xpub: string;
+  fingerprint: string;
+  derivation_path: string;
+  app: string;
+}
+
+export interface LedgerRegistration {
+  cosigner: string;
+  policy_id: string;
+  registered_at: string;
+}
+
+export interface LedgerAddress {
+  address: string;
+  path: string;
+  cosigner: string;
+}
+
 export interface Outputs {
   'service.status': ServiceStatus;
   'settings.get': ServiceSettings;
@@ -298,6 +468,18 @@ export interface Outputs {
   'payments.cancel': PaymentDetail;
   'cosigner.open': OpenedRequestView;
   'cosigner.sign': SignedFile;
+  'ledger.devices': LedgerDevices;
+  'ledger.xpub': LedgerXpub;
+  'ledger.registerWallet': LedgerRegistration;
+  'ledger.showAddress': LedgerAddress;
+  /** The device's signatures, verified like an imported signature file. */
+  'ledger.signPayment': ImportResult;
+  'accounts.list': AccountSummary[];
+  'accounts.create': AccountSummary;
+  'accounts.get': AccountDetail;
+  'accounts.addToken': AccountSummary;
+  'accounts.history': AccountHistoryView;
+  'accounts.send': AccountSendView;
 }
 
 export type Inputs = typeof inputs;

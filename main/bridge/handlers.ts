@@ -2,15 +2,24 @@
 // to the contract's views. Both transports (IPC, HTTP) call these through dispatch().
 import QRCode from 'qrcode';
 import type { HistoryTx } from '../../shared/api/schemas.ts';
-import { addressToScript, bytesToHex, decodeTx, scriptToAddress } from '../../shared/coins/index.ts';
+import { addressToScript, bytesToHex, chainParams, decodeTx, scriptToAddress } from '../../shared/coins/index.ts';
 import type { ServiceConnection } from '../core/connection.ts';
+import type { AccountDeps } from '../core/accounts/accounts.ts';
+import { memoryAccountSecrets, type AccountSecrets } from '../core/accounts/keys.ts';
 import { signRequest, softwareKeyFrom } from '../core/cosigner.ts';
 import { openSigningRequest, writeSigningRequest } from '../core/files/signing-request.ts';
 import { exportPsbt, exportWalletSetup, importPaymentFiles, readWalletSetup } from '../core/interop.ts';
+import { registerWalletOnLedger, showAddressOnLedger, signPaymentOnLedger } from '../core/ledger/cosigner.ts';
+import { LedgerError, ledgerErrorOf } from '../core/ledger/errors.ts';
+import { DEFAULT_ETHER_PATH, ledgerEtherSigner } from '../core/ledger/ether.ts';
+import { defaultAccountPath } from '../core/ledger/paths.ts';
+import { usbConnector, type LedgerConnector } from '../core/ledger/transport.ts';
+import { readLedgerXpub } from '../core/ledger/xpub.ts';
 import { cancelPayment, paymentHash, progress, proposePayment, refreshConfirmations, requirePayment, submitPayment } from '../core/payments.ts';
 import type { AddressRow, CoordinatorStore, PaymentRow, WalletRow } from '../core/store/store.ts';
 import { addressPath, createWallet, nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../core/wallets.ts';
 import type { HistoryEntry, OutputView, ServiceSettings, PaymentDetail, PaymentSummary, WalletSummary } from './contract.ts';
+import { createAccountHandlers } from './accounts.ts';
 import type { Handlers } from './dispatch.ts';
 import { explainPayment } from './explain.ts';
 import { unitOf, uriScheme } from './units.ts';
@@ -21,6 +30,12 @@ export interface BridgeDeps {
   connection: ServiceConnection;
   /** Who acts, for the audit log. */
   actor: string;
+  /** Where software Ether keys are kept, one SecretStore per account; default: this process's memory. */
+  accountSecrets?: AccountSecrets;
+  /** A Ledger's signer for an Ether account, when device support is wired in. */
+  ledgerSigner?: AccountDeps['ledgerSigner'];
+  /** How Ledgers are reached: USB in the app (loaded on first use), an APDU replay in tests. */
+  ledger?: LedgerConnector;
 }
 
 /** The service takes at most 200 addresses per request. */
@@ -37,6 +52,17 @@ export function createHandlers(deps: BridgeDeps): Handlers {
   const { store, connection } = deps;
   const api = connection.api;
   const core: CoreDeps = { store, api, actor: deps.actor };
+  const ledger = deps.ledger ?? usbConnector();
+  // Ether accounts sign on a Ledger when one is wired in (the app passes its USB connector).
+  const ledgerSigner: AccountDeps['ledgerSigner'] =
+    deps.ledgerSigner ?? (deps.ledger ? (a) => Promise.resolve(ledgerEtherSigner(ledger, a.address, a.derivationPath ?? DEFAULT_ETHER_PATH)) : undefined);
+  const accounts = createAccountHandlers({
+    store,
+    api,
+    actor: deps.actor,
+    secrets: deps.accountSecrets ?? memoryAccountSecrets(),
+    ...(ledgerSigner ? { ledgerSigner } : {}),
+  });
 
   const settings = (): ServiceSettings => ({
     mode: connection.mode,
@@ -116,6 +142,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
   };
 
   return {
+    ...accounts,
+
     'service.status': async () => {
       const { mode, url } = connection;
       try {
@@ -278,6 +306,33 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     'payments.cancel': async ({ payment_id, reason }) => {
       cancelPayment(core, payment_id, reason);
       return paymentDetail(payment_id);
+    },
+
+    'ledger.devices': async () => {
+      try {
+        const devices = await ledger.list();
+        return { devices, usb: true, message: devices.length ? `${devices.length} Ledger${devices.length === 1 ? '' : 's'} connected` : 'no Ledger connected: plug it in with a USB cable and unlock it' };
+      } catch (err) {
+        if (err instanceof LedgerError && err.code === 'ledger_usb_missing') return { devices: [], usb: false, message: err.message };
+        throw ledgerErrorOf(err, { doing: 'looking for Ledgers' });
+      }
+    },
+
+    'ledger.xpub': async ({ coin, network, path }) => {
+      const got = await readLedgerXpub(ledger, coin, network, path ?? defaultAccountPath(chainParams(coin, network).bip44CoinType));
+      return { xpub: got.xpub, fingerprint: got.fingerprint, derivation_path: got.path, app: `${got.app.name} ${got.app.version}` };
+    },
+
+    'ledger.registerWallet': async ({ wallet_id }) => {
+      const r = await registerWalletOnLedger(core, ledger, wallet_id);
+      return { cosigner: r.cosigner, policy_id: r.policy_id, registered_at: r.registered_at };
+    },
+
+    'ledger.showAddress': async ({ wallet_id, change, index }) => showAddressOnLedger(core, ledger, wallet_id, change, index),
+
+    'ledger.signPayment': async ({ payment_id }) => {
+      const r = await signPaymentOnLedger(core, ledger, payment_id);
+      return { file: r.file, status: r.status, refusal: r.refusal ?? null, message: r.message, payment_id: r.paymentId ?? null, added: r.added };
     },
 
     'cosigner.open': async ({ text }) => {

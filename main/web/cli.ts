@@ -1,11 +1,14 @@
-// npm run web: a litecoind regtest chain, the embedded service, a funded example 2-of-3 wallet, and
-// the desk served to a browser on 127.0.0.1. Prints the URL with its per-run token.
+// npm run web: a litecoind regtest chain and a hardhat node, the embedded service, a funded example
+// 2-of-3 wallet and an Ether account with a token, and the desk served to a browser on 127.0.0.1.
+// Prints the URL with its per-run token.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { addressToScript, chainParams } from '../../shared/coins/index.ts';
 import { testCosigner } from '../core/testing/keys.ts';
 import { createWallet, nextReceiveAddress } from '../core/wallets.ts';
+import { addToken, createAccount } from '../core/accounts/accounts.ts';
+import { fundEther, mintedToken } from '../../scripts/dev-chain/hardhat.ts';
 import { startDevDesk } from './dev-desk.ts';
 import { mineUntilStopped } from '../../scripts/dev-chain/run-demo-chain.ts';
 
@@ -18,11 +21,19 @@ const { values } = parseArgs({
 });
 const rendererDir = join(import.meta.dirname, '../../dist/renderer');
 const COIN = 100_000_000n;
+const ETH = 10n ** 18n;
+// BIP39's published all-"abandon" test vector: for trying the desk, never for real funds.
+const DEMO_WORDS = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
 async function main(): Promise<void> {
   if (!existsSync(join(rendererDir, 'index.html'))) throw new Error(`the renderer is not built in ${rendererDir}: run "npm run build:renderer"`);
   process.stdout.write('Starting litecoind -regtest, the service and the desk...\n');
-  const desk = await startDevDesk({ rendererDir, port: Number(values.port), log: (l) => process.stderr.write(`${l}\n`) });
+  const desk = await startDevDesk({
+    rendererDir,
+    port: Number(values.port),
+    log: (l) => process.stderr.write(`${l}\n`),
+    ethereum: { intervalMs: Number(values['mine-every']) * 1000 },
+  });
   const lines: string[] = [];
   if (!values['no-example']) {
     // Example co-signers with published keys: for trying the desk, never for real funds.
@@ -35,10 +46,21 @@ async function main(): Promise<void> {
     lines.push('  Example 2-of-3 wallet "Example treasury", funded with 10 LTC (regtest). Co-signer keys to type in co-signer mode:');
     for (const c of cosigners) lines.push(`    ${c.name.padEnd(6)} ${c.accountXprv}\n           or the words: ${c.mnemonic}`);
     lines.push(`  Pay to (a node address):  ${await desk.node.newAddress('legacy')}`);
+    if (desk.eth) {
+      const deps = { store: desk.store, api: desk.api, actor: 'demo', secrets: desk.accountSecrets };
+      const account = await createAccount(deps, { kind: 'software', name: 'Example Ether account', key: { source: 'mnemonic', words: DEMO_WORDS } });
+      await fundEther(desk.eth, account.address, 25n * ETH);
+      const token = await mintedToken(desk.eth, 'Demo Dollar', 'DUSD', account.address, 5_000n * ETH);
+      await addToken(deps, account.id, { contract: token, symbol: 'DUSD', decimals: 18 });
+      lines.push('');
+      lines.push(`  Example Ether account ${account.address} (hardhat node), with 25 ETH and 5,000 DUSD (an OpenZeppelin ERC20 at ${token}).`);
+      lines.push(`    Its key: the words "${DEMO_WORDS}" (published test words).`);
+      lines.push(`    Send to (a hardhat account):  ${await (await desk.eth.provider.getSigner(1)).getAddress()}`);
+    }
   }
   mineUntilStopped(desk.node, Number(values['mine-every']), () => desk.dispose());
   process.stdout.write(`
-Countersign desk (web mode) on a litecoind regtest chain; a block is mined every ${values['mine-every']} s.
+Countersign desk (web mode) on a litecoind regtest chain and a hardhat node; a block is mined on each every ${values['mine-every']} s.
 
   Open  ${desk.web.openUrl}
   The embedded service's v2 API (no key on 127.0.0.1):  ${desk.serviceUrl}

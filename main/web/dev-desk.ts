@@ -6,21 +6,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiClient } from '../../shared/api/client.ts';
 import { fundedNode, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
+import { startHardhat, type HardhatNode } from '../../scripts/dev-chain/hardhat.ts';
 import { startDevService } from '../core/dev-service.ts';
 import { ServiceConnection } from '../core/connection.ts';
 import { MemorySecretStore } from '../core/secrets.ts';
+import { memoryAccountSecrets, type AccountSecrets } from '../core/accounts/keys.ts';
 import { openStore, type CoordinatorStore } from '../core/store/store.ts';
 import { createHandlers } from '../bridge/handlers.ts';
 import { startWebServer, type WebServer } from './server.ts';
 
 export interface DevDesk {
   node: RegtestNode;
+  /** The hardhat node serving ethereum, when the desk was started with `ethereum`. */
+  eth: HardhatNode | null;
   api: ApiClient;
   /** The embedded service's v2 API (no key: it listens on 127.0.0.1 only). */
   serviceUrl: string;
   store: CoordinatorStore;
   /** Which service the bridge talks to (Settings switches it). */
   connection: ServiceConnection;
+  /** Where the bridge keeps software Ether keys (this process's memory, as web mode does). */
+  accountSecrets: AccountSecrets;
   web: WebServer;
   dir: string;
   /** Waits until the service has indexed the node's tip and mempool. */
@@ -33,6 +39,8 @@ export interface DevDeskOptions {
   port?: number;
   usdRate?: number;
   log?: (line: string) => void;
+  /** Serve ethereum too, from a hardhat node (mining a block every `intervalMs` besides one per transaction). */
+  ethereum?: { usdRate?: number; intervalMs?: number };
 }
 
 export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
@@ -43,13 +51,24 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
     for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => undefined);
   };
   try {
-    const { service, url: serviceUrl, api, synced } = await startDevService(node, dir, { pollIntervalMs: 250, usdRate: options.usdRate ?? 80 });
+    let eth: HardhatNode | null = null;
+    if (options.ethereum) {
+      const started = await startHardhat(options.ethereum.intervalMs ? { intervalMs: options.ethereum.intervalMs } : {});
+      eth = started;
+      cleanups.splice(1, 0, () => started.stop());
+    }
+    const { service, url: serviceUrl, api, synced } = await startDevService(node, dir, {
+      pollIntervalMs: 250,
+      usdRate: options.usdRate ?? 80,
+      ...(eth ? { ethereum: { node: eth, usdRate: options.ethereum?.usdRate ?? 2000 } } : {}),
+    });
     cleanups.splice(1, 0, () => service.close());
     const store = openStore(join(dir, 'desk.sqlite'));
     cleanups.splice(1, 0, () => store.close());
     // Web mode keeps a remote service's key in memory only (the Settings screen says so).
     const connection = new ServiceConnection({ store, secrets: new MemorySecretStore(), embeddedUrl: serviceUrl, actor: 'treasurer' });
-    const handlers = createHandlers({ store, connection, actor: 'treasurer' });
+    const accountSecrets = memoryAccountSecrets();
+    const handlers = createHandlers({ store, connection, actor: 'treasurer', accountSecrets });
     const web = await startWebServer({
       handlers,
       rendererDir: options.rendererDir,
@@ -57,7 +76,7 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
       report: (err) => options.log?.(`bridge error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
     });
     cleanups.splice(1, 0, () => web.close());
-    return { node, api, serviceUrl, store, connection, web, dir, synced, dispose };
+    return { node, eth, api, serviceUrl, store, connection, accountSecrets, web, dir, synced, dispose };
   } catch (err) {
     await dispose();
     throw err;

@@ -1,6 +1,10 @@
 // The shell: header with navigation and the service's status, and hash routes to the screens.
 import { useEffect, useState } from 'react';
 import { call } from './bridge.ts';
+import { AccountsDetail } from './screens/AccountsDetail.tsx';
+import { AccountsList } from './screens/AccountsList.tsx';
+import { AccountsNew } from './screens/AccountsNew.tsx';
+import { AccountsSend, AccountsSendReview } from './screens/AccountsSend.tsx';
 import { CosignerMode } from './screens/CosignerMode.tsx';
 import { NewWallet } from './screens/NewWallet.tsx';
 import { PaymentDetailScreen } from './screens/PaymentDetail.tsx';
@@ -19,11 +23,21 @@ export type Route =
   | { screen: 'payments' }
   | { screen: 'payment'; id: string }
   | { screen: 'cosigner' }
-  | { screen: 'settings' };
+  | { screen: 'settings' }
+  | { screen: 'accounts' }
+  | { screen: 'new-account' }
+  | { screen: 'account'; id: string }
+  | { screen: 'account-send'; accountId: string }
+  | { screen: 'account-send-detail'; accountId: string; sendId: string };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
-  const [a, b, c] = parts;
+  const [a, b, c, d] = parts;
+  if (a === 'accounts' && b === 'new') return { screen: 'new-account' };
+  if (a === 'accounts' && b && c === 'send' && d) return { screen: 'account-send-detail', accountId: b, sendId: d };
+  if (a === 'accounts' && b && c === 'send') return { screen: 'account-send', accountId: b };
+  if (a === 'accounts' && b) return { screen: 'account', id: b };
+  if (a === 'accounts') return { screen: 'accounts' };
   if (a === 'wallets' && b === 'new') return { screen: 'new-wallet' };
   if (a === 'wallets' && b && c === 'pay') return { screen: 'propose', walletId: b };
   if (a === 'wallets' && b) return { screen: 'wallet', id: b };
@@ -43,6 +57,11 @@ export const href = {
   payment: (id: string) => `#/payments/${encodeURIComponent(id)}`,
   cosigner: '#/cosigner',
   settings: '#/settings',
+  accounts: '#/accounts',
+  newAccount: '#/accounts/new',
+  account: (id: string) => `#/accounts/${encodeURIComponent(id)}`,
+  accountSend: (id: string) => `#/accounts/${encodeURIComponent(id)}/send`,
+  accountSendDetail: (id: string, sendId: string) => `#/accounts/${encodeURIComponent(id)}/send/${encodeURIComponent(sendId)}`,
 };
 
 export const go = (to: string): void => {
@@ -78,7 +97,7 @@ export function App() {
   useEffect(() => {
     document.getElementById('main')?.focus();
   }, [route]);
-  const section = route.screen === 'payments' || route.screen === 'payment' ? 'payments' : route.screen === 'cosigner' ? 'cosigner' : route.screen === 'settings' ? 'settings' : 'wallets';
+  const section = route.screen === 'payments' || route.screen === 'payment' ? 'payments' : route.screen === 'cosigner' ? 'cosigner' : route.screen === 'settings' ? 'settings' : route.screen.includes('account') ? 'accounts' : 'wallets';
   return (
     <div className="app">
       <a className="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
@@ -94,6 +113,9 @@ export function App() {
           </a>
           <a href={href.payments} aria-current={section === 'payments' ? 'page' : undefined}>
             Payments
+          </a>
+          <a href={href.accounts} aria-current={section === 'accounts' ? 'page' : undefined}>
+            Ether accounts
           </a>
           <a href={href.cosigner} aria-current={section === 'cosigner' ? 'page' : undefined}>
             Co-signer mode
@@ -113,6 +135,11 @@ export function App() {
         {route.screen === 'payment' && <PaymentDetailScreen id={route.id} />}
         {route.screen === 'cosigner' && <CosignerMode />}
         {route.screen === 'settings' && <Settings />}
+        {route.screen === 'accounts' && <AccountsList />}
+        {route.screen === 'new-account' && <AccountsNew />}
+        {route.screen === 'account' && <AccountsDetail id={route.id} />}
+        {route.screen === 'account-send' && <AccountsSend accountId={route.accountId} />}
+        {route.screen === 'account-send-detail' && <AccountsSendReview accountId={route.accountId} sendId={route.sendId} />}
       </main>
     </div>
   );

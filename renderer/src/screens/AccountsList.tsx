@@ -1,0 +1,70 @@
+import type { AccountSummary } from '../../../main/bridge/contract.ts';
+import { href } from '../App.tsx';
+import { call } from '../bridge.ts';
+import { usd } from '../format.ts';
+import { Alert, Amount, Loading, useLoad } from '../ui.tsx';
+import { Balance } from './AccountsDetail.tsx';
+
+function AccountCard({ account }: { account: AccountSummary }) {
+  const detail = useLoad(() => call('accounts.get', { account_id: account.id }), [account.id], 10_000);
+  const d = detail.data;
+  return (
+    <li>
+      <a className="wallet-card" href={href.account(account.id)} data-testid="account-card">
+        <span className="wallet-name">{account.name}</span>
+        <span className="muted">
+          {account.kind === 'ledger' ? 'Ledger' : 'Software key'} · ethereum {account.network}
+        </span>
+        <span className="mono small muted">{account.address}</span>
+        <span className="wallet-balance">{d ? <Balance units={d.ether.balance} unit={d.unit} /> : detail.error ? <span className="muted">balance unavailable</span> : '…'}</span>
+        {d && <span className="muted">{usd(d.ether.usd_balance)}</span>}
+        {d && d.token_balances.length > 0 && (
+          <span className="small">
+            {d.token_balances.map((t, i) => (
+              <span key={t.contract}>
+                {i > 0 && ' · '}
+                <Amount units={t.balance} unit={t.unit} />
+              </span>
+            ))}
+          </span>
+        )}
+        {!account.can_sign && <span className="pill">view only</span>}
+      </a>
+    </li>
+  );
+}
+
+export function AccountsList() {
+  const accounts = useLoad(() => call('accounts.list', {}), []);
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Ether accounts</h1>
+          <p className="muted">Single-signer accounts for Ether and ERC20 tokens, signed by a software key kept by this desk or by a Ledger.</p>
+        </div>
+        <a className="button primary" href={href.newAccount}>
+          New account
+        </a>
+      </div>
+      {accounts.error && <Alert>{accounts.error}</Alert>}
+      {!accounts.data && !accounts.error && <Loading what="accounts" />}
+      {accounts.data?.length === 0 && (
+        <div className="empty">
+          <h2>No Ether accounts yet</h2>
+          <p>Import recovery words or a private key, let the desk make a new key, or add a Ledger's address.</p>
+          <a className="button primary" href={href.newAccount}>
+            Add the first account
+          </a>
+        </div>
+      )}
+      {accounts.data && accounts.data.length > 0 && (
+        <ul className="wallet-grid">
+          {accounts.data.map((a) => (
+            <AccountCard key={a.id} account={a} />
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
