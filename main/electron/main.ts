@@ -9,6 +9,7 @@ import { CHANNELS, ipcName } from '../bridge/channels.ts';
 import { dispatch } from '../bridge/dispatch.ts';
 import { createHandlers } from '../bridge/handlers.ts';
 import { ServiceConnection } from '../core/connection.ts';
+import { usbConnector } from '../core/ledger/transport.ts';
 import { startEmbeddedService } from '../core/embedded-service.ts';
 import { openStore } from '../core/store/store.ts';
 import { SafeSecretStore } from './secret-store.ts';
@@ -29,7 +30,8 @@ async function start(): Promise<void> {
   const secrets = new SafeSecretStore(join(userData, 'service-api-key.bin'));
   const connection = new ServiceConnection({ store, secrets, embeddedUrl: serviceUrl, actor: 'treasurer' });
   connection.notice ??= notice;
-  const handlers = createHandlers({ store, connection, actor: 'treasurer' });
+  // Ledgers over USB: @ledgerhq/hw-transport-node-hid is imported the first time a person asks for a device.
+  const handlers = createHandlers({ store, connection, actor: 'treasurer', ledger: usbConnector() });
 
   for (const channel of CHANNELS) {
     ipcMain.handle(ipcName(channel), (event, input: unknown) => {

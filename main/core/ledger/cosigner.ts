@@ -71,7 +71,8 @@ export async function showAddressOnLedger(deps: CoreDeps, connector: LedgerConne
     const client = new AppClient(transport);
     const fingerprint = await client.getMasterFingerprint();
     const rows = deps.store.ledger.list(walletId);
-    const position = devicePositions(cosigners, fingerprint, w).find((p) => rows.some((r) => r.position === p)) ?? devicePositions(cosigners, fingerprint, w)[0]!;
+    const positions = devicePositions(cosigners, fingerprint, w);
+    const position = positions.find((p) => rows.some((r) => r.position === p)) ?? positions[0]!;
     const { policy, hmac } = registrationFor(w, cosigners, rows, position);
     const shown = await client.getWalletAddress(policy, Buffer.from(hmac), change ? 1 : 0, index, true);
     deps.store.audit(deps.actor, 'ledger.show_address', `wallet ${walletId}: ${ours.address} (${ours.path}) shown on ${cosigners[position]!.name}'s Ledger, which derived ${shown}`, `Ledger ${fingerprint}`);
@@ -117,6 +118,9 @@ export async function signPaymentOnLedger(deps: CoreDeps, connector: LedgerConne
       return { offered, position, fingerprint };
     }
     const position = positions[0]!;
+    if (cosigners[position]!.derivationPath === 'm') {
+      throw new LedgerError('ledger_wrong_key', `${cosigners[position]!.name}'s key has no recorded path below the Ledger's master key: the device cannot find it (read the key from the Ledger when creating the wallet)`);
+    }
     const signed = await signLegacy(transport, params, payment.tx, payment.inputs, cosigners[position]!.derivationPath);
     const hashes = deps.store.paymentHashes(p.id);
     const offered = signed.map((s) => ({ ...s, publicKey: hashes.filter((h) => h.inputIndex === s.inputIndex)[position]!.publicKey }));

@@ -13,6 +13,8 @@ interface Row {
 const emptyRow = (): Row => ({ name: '', xpub: '', fingerprint: '', path: '' });
 const COINS = ['litecoin', 'bitcoin', 'testnet3', 'dash', 'bitcoin_cash', 'bitcoin_gold', 'zcash', 'zclassic', 'bitcoin_private'] as const;
 const NETWORKS = ['regtest', 'testnet', 'mainnet'] as const;
+/** Coins with a Ledger app the desk can read an xpub from. */
+const LEDGER_COINS = ['bitcoin', 'testnet3', 'litecoin', 'bitcoin_cash', 'bitcoin_gold', 'dash', 'zcash'] as const;
 
 export function NewWallet() {
   const [name, setName] = useState('');
@@ -40,6 +42,23 @@ export function NewWallet() {
     }
   };
   const set = (i: number, patch: Partial<Row>) => setRows((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  // A co-signer at the desk with a Ledger: read the xpub (and its fingerprint and path) from the device.
+  const [reading, setReading] = useState<number | null>(null);
+  const ledgerCoin = LEDGER_COINS.find((c) => c === coin);
+  const readFromLedger = async (i: number) => {
+    if (!ledgerCoin) return;
+    setError(null);
+    setReading(i);
+    try {
+      const path = rows[i]!.path.trim();
+      const k = await call('ledger.xpub', { coin: ledgerCoin, network, ...(path ? { path } : {}) });
+      set(i, { xpub: k.xpub, fingerprint: k.fingerprint, path: k.derivation_path });
+    } catch (err) {
+      setError(message(err));
+    } finally {
+      setReading(null);
+    }
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -159,6 +178,11 @@ export function NewWallet() {
                   <input value={r.path} onChange={(e) => set(i, { path: e.target.value })} placeholder="optional: m/45'/0'" className="mono" data-testid={`cosigner-path-${i}`} />
                 </label>
               </div>
+              {ledgerCoin && (
+                <button type="button" className="link" onClick={() => void readFromLedger(i)} disabled={reading !== null} aria-label={`Read co-signer ${i + 1}'s key from a Ledger`} data-testid={`cosigner-ledger-${i}`}>
+                  {reading === i ? 'Confirm on the Ledger…' : 'Read from Ledger'}
+                </button>
+              )}
               <button type="button" className="link danger" onClick={() => setRows((rs) => rs.filter((_, j) => j !== i))} disabled={rows.length <= 1} aria-label={`Remove co-signer ${i + 1}`}>
                 Remove
               </button>

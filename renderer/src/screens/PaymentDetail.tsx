@@ -95,6 +95,12 @@ export function PaymentDetailScreen({ id }: { id: string }) {
       setResults(await call('payments.importSignatures', { files }));
     });
 
+  // A co-signer at the desk signs on their Ledger; the device's signatures are verified like a file's.
+  const signOnLedger = () =>
+    act('ledger', async () => {
+      setResults([await call('ledger.signPayment', { payment_id: id })]);
+    });
+
   if (payment.error && !p) return <Alert>{payment.error}</Alert>;
   if (!p) return <Loading what="the payment" />;
   const awaiting = p.state === 'awaiting_signatures';
@@ -155,6 +161,13 @@ export function PaymentDetailScreen({ id }: { id: string }) {
             <li>
               Import the signature files or signed PSBTs they send back, several at once if you like:
               <FileDrop label="Choose signature files or PSBTs" hint="or drop them here" multiple accept=".json,.psbt,.txt,application/json" onFiles={(f) => void importFiles(f)} testId="import-files" />
+            </li>
+            <li>
+              A co-signer here with a Ledger:{' '}
+              <button type="button" onClick={() => void signOnLedger()} disabled={busy !== null} data-testid="sign-ledger">
+                {busy === 'ledger' ? 'Check and approve on the Ledger…' : 'Sign on Ledger'}
+              </button>{' '}
+              <span className="muted">(plug it in, unlock it and open the coin's app; the desk checks every signature it returns).</span>
             </li>
           </ol>
         </Card>
