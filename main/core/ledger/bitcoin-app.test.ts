@@ -89,7 +89,7 @@ describe('Bitcoin app >= 2.1: address on the device', () => {
     await expect(showAddressOnLedger(f.deps, r.connector, f.wallet.id, false, 0)).rejects.toMatchObject({ code: 'address_mismatch', message: expect.stringMatching(/do not use this address/) });
   });
 
-  it('asks for a registration first', async () => {
+  it('asks for a registration before showing an address', async () => {
     const f = ledgerFixture('bitcoin', 'testnet');
     const s = masterFingerprint(appAndVersion(new Session(), 'Bitcoin Test', '2.1.3'), f.cosigners[0]!.fingerprint);
     await expect(showAddressOnLedger(f.deps, replay(s).connector, f.wallet.id, false, 0)).rejects.toMatchObject({ code: 'ledger_not_registered', message: expect.stringMatching(/register it \(once\)/) });
@@ -115,6 +115,18 @@ describe('Bitcoin app >= 2.1: signing a payment as a PSBT', () => {
     expect(f.asked).toEqual([f.prevTxid]);
     expect(progress(f.deps, f.paymentId).inputs).toEqual([{ inputIndex: 0, required: 2, signed: 1, signers: ['alice'] }]);
     expect(f.store.signatures(f.paymentId)[0]!.source).toBe(`Ledger ${f.cosigners[0]!.fingerprint}`);
+  });
+
+  it('registers the wallet first when this device has not, then signs, in one session', async () => {
+    const f = ledgerFixture('bitcoin', 'testnet');
+    const s = masterFingerprint(appAndVersion(new Session(), 'Bitcoin Test', '2.1.3'), f.cosigners[0]!.fingerprint);
+    registerWallet(s, policyOf(f), hmacOf(policyOf(f)));
+    signPsbt(s, signPsbtCommand(f, policyOf(f)), policyOf(f), [{ input: 0, pubkey: deviceKey(f).publicKey, signature: concatBytes(signDer(f.hash, deviceKey(f).privateKey!), u8(0x01)) }]);
+    const r = replay(s);
+    expect(await signPaymentOnLedger(f.deps, r.connector, f.paymentId)).toMatchObject({ status: 'imported', added: 1 });
+    r.done();
+    expect(r.opened()).toBe(1);
+    expect(f.store.ledger.list(f.wallet.id)).toHaveLength(1);
   });
 
   it('refuses a signature that does not verify against our hash: nothing stored', async () => {

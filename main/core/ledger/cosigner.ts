@@ -38,7 +38,22 @@ async function deviceFingerprint(transport: Transport, app: OpenApp, coin: CoinN
   return app.protocol === 'psbt' ? new AppClient(transport).getMasterFingerprint() : legacyMasterFingerprint(transport, coin);
 }
 
-/** Registers the wallet's policy on the device (the person checks every key on its screen) and stores the HMAC. */
+/** REGISTER_WALLET on an open Bitcoin app (the person checks every key on its screen); stores the HMAC. */
+async function register(deps: CoreDeps, client: AppClient, w: WalletRow, cosigners: readonly CosignerRow[], position: number, fingerprint: string): Promise<Registration> {
+  const parts = policyOf(w, cosigners);
+  const policy = walletPolicy(parts);
+  const [id, hmac] = await client.registerWallet(policy);
+  if (!policy.getId().equals(id)) throw new LedgerError('ledger_failed', 'the Ledger registered another wallet policy than the one sent: nothing was stored');
+  if (hmac.length !== 32) throw new LedgerError('ledger_failed', `the Ledger returned a ${hmac.length}-byte HMAC instead of 32: nothing was stored`);
+  const registeredAt = new Date().toISOString();
+  deps.store.transaction(() => {
+    deps.store.ledger.put(w.id, { position, policyName: parts.name, descriptorTemplate: parts.descriptorTemplate, keyInfos: parts.keyInfos, policyId: new Uint8Array(id), hmac: new Uint8Array(hmac), registeredAt });
+    deps.store.audit(deps.actor, 'ledger.register', `wallet ${w.id} registered on ${cosigners[position]!.name}'s Ledger (${fingerprint}) as "${parts.name}", policy ${bytesToHex(id)}`, `Ledger ${fingerprint}`);
+  });
+  return { position, cosigner: cosigners[position]!.name, policy_id: bytesToHex(id), registered_at: registeredAt };
+}
+
+/** Registers the wallet's policy on the device and stores the HMAC (again, if it was registered before). */
 export async function registerWalletOnLedger(deps: CoreDeps, connector: LedgerConnector, walletId: string): Promise<Registration> {
   const w = requireWallet(deps, walletId);
   const cosigners = deps.store.cosigners(walletId);
@@ -46,18 +61,7 @@ export async function registerWalletOnLedger(deps: CoreDeps, connector: LedgerCo
     await requireApp(transport, w.coin, w.network, ctx, 'psbt');
     const client = new AppClient(transport);
     const fingerprint = await client.getMasterFingerprint();
-    const position = devicePositions(cosigners, fingerprint, w)[0]!;
-    const parts = policyOf(w, cosigners);
-    const policy = walletPolicy(parts);
-    const [id, hmac] = await client.registerWallet(policy);
-    if (!policy.getId().equals(id)) throw new LedgerError('ledger_failed', 'the Ledger registered another wallet policy than the one sent: nothing was stored');
-    if (hmac.length !== 32) throw new LedgerError('ledger_failed', `the Ledger returned a ${hmac.length}-byte HMAC instead of 32: nothing was stored`);
-    const registeredAt = new Date().toISOString();
-    deps.store.transaction(() => {
-      deps.store.ledger.put(walletId, { position, policyName: parts.name, descriptorTemplate: parts.descriptorTemplate, keyInfos: parts.keyInfos, policyId: new Uint8Array(id), hmac: new Uint8Array(hmac), registeredAt });
-      deps.store.audit(deps.actor, 'ledger.register', `wallet ${walletId} registered on ${cosigners[position]!.name}'s Ledger (${fingerprint}) as "${parts.name}", policy ${bytesToHex(id)}`, `Ledger ${fingerprint}`);
-    });
-    return { position, cosigner: cosigners[position]!.name, policy_id: bytesToHex(id), registered_at: registeredAt };
+    return register(deps, client, w, cosigners, devicePositions(cosigners, fingerprint, w)[0]!, fingerprint);
   });
 }
 
@@ -104,11 +108,17 @@ export async function signPaymentOnLedger(deps: CoreDeps, connector: LedgerConne
     const fingerprint = await deviceFingerprint(transport, app, w.coin);
     const positions = devicePositions(cosigners, fingerprint, w);
     if (app.protocol === 'psbt') {
-      const rows = deps.store.ledger.list(w.id);
+      const client = new AppClient(transport);
+      let rows = deps.store.ledger.list(w.id);
       const position = positions.find((q) => rows.some((r) => r.position === q)) ?? positions[0]!;
+      // First use of this device for the wallet: register it now (once), in the same session.
+      if (!rows.some((r) => r.position === position)) {
+        await register(deps, client, w, cosigners, position, fingerprint);
+        rows = deps.store.ledger.list(w.id);
+      }
       const { policy, hmac } = registrationFor(w, cosigners, rows, position);
       const psbt: PsbtV2 = paymentPsbt(params, payment.tx, payment.inputs, cosigners, deps.store.addresses(w.id));
-      const partial = await new AppClient(transport).signPsbt(psbt.serialize(), policy, Buffer.from(hmac));
+      const partial = await client.signPsbt(psbt.serialize(), policy, Buffer.from(hmac));
       const offered = partial.map(([inputIndex, s]) => {
         const sig = new Uint8Array(s.signature);
         // ECDSA partial signatures carry the hash type byte: it must be the coin's (SIGHASH_ALL).
