@@ -1,7 +1,7 @@
 // The Bitcoin app >= 2.1 as a co-signer, replayed at the transport level: the wallet policy
 // registered once with its HMAC stored, an address shown on the device and compared with ours, and
 // a payment signed as a PSBTv2 whose signatures go through the signature-file verifier.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { bytesToHex, concatBytes, signDer } from '../../../shared/coins/index.ts';
 import { progress } from '../payments.ts';
 import { deriveAddress } from '../wallets.ts';
@@ -20,7 +20,9 @@ import {
   walletAddress,
 } from './testing/apdu.ts';
 import { hmacOf, policyOf, signPsbtCommand } from './testing/bitcoin-expect.ts';
-import { ledgerFixture, type LedgerFixture } from './testing/fixtures.ts';
+import { disposeLedgerFixtures, ledgerFixture, type LedgerFixture } from './testing/fixtures.ts';
+
+afterEach(disposeLedgerFixtures);
 
 
 function registered(f: LedgerFixture, s: Session = new Session()): Session {

@@ -1,7 +1,7 @@
 // The Ledger channels of the bridge, over the same dispatch() both transports use, with the
 // handlers' injected connector replaying APDU exchanges: zod-checked inputs, results as the
 // contract shapes them, device errors as { code, message } a treasurer reads.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { concatBytes, signDer } from '../../../shared/coins/index.ts';
 import type { ApiClient } from '../../../shared/api/client.ts';
 import { dispatch } from '../../bridge/dispatch.ts';
@@ -12,7 +12,9 @@ import { deriveAddress } from '../wallets.ts';
 import { HARDENED } from './paths.ts';
 import { appAndVersion, extendedPubkey, masterFingerprint, registerWallet, replay, Session, signPsbt, u8, walletAddress } from './testing/apdu.ts';
 import { hmacOf, policyOf, signPsbtCommand } from './testing/bitcoin-expect.ts';
-import { ledgerFixture, type LedgerFixture } from './testing/fixtures.ts';
+import { disposeLedgerFixtures, ledgerFixture, type LedgerFixture } from './testing/fixtures.ts';
+
+afterEach(disposeLedgerFixtures);
 import type { LedgerConnector } from './transport.ts';
 
 const H = (n: number) => n + HARDENED;

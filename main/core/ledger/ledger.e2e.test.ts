@@ -16,7 +16,7 @@ import { MemorySecretStore } from '../secrets.ts';
 import { HARDENED } from './paths.ts';
 import { appAndVersion, extendedPubkey, masterFingerprint, registerWallet, replay, Session, signPsbt, u8 } from './testing/apdu.ts';
 import { hmacOf, policyOf, signPsbtCommand } from './testing/bitcoin-expect.ts';
-import { ledgerFixture, type LedgerFixture } from './testing/fixtures.ts';
+import { disposeLedgerFixtures, ledgerFixture, type LedgerFixture } from './testing/fixtures.ts';
 import type { LedgerConnector } from './transport.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -61,7 +61,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await context?.close();
   await web?.close();
-  f?.store.close();
+  disposeLedgerFixtures();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 

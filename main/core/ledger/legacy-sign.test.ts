@@ -3,14 +3,16 @@
 // HASH INPUT START, HASH INPUT FINALIZE FULL, HASH SIGN. The device's signature is made with the
 // test key, so the desk's own verification really checks it.
 import * as ecc from 'tiny-secp256k1';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { chainParams, concatBytes, hexToBytes, reverseBytes, signDer, type TxOutput } from '../../../shared/coins/index.ts';
 import { progress } from '../payments.ts';
 import { signPaymentOnLedger } from './cosigner.ts';
 import { canSignOnLedger } from './legacy-sign.ts';
 import { HARDENED } from './paths.ts';
 import { appAndVersion, ascii, hashInputStart, hashInputStartForkid, hashOutputs, hashSign, replay, Session, sha256, trustedInput, u8, varint, walletPublicKey } from './testing/apdu.ts';
-import { ledgerFixture, type LedgerFixture } from './testing/fixtures.ts';
+import { disposeLedgerFixtures, ledgerFixture, type LedgerFixture } from './testing/fixtures.ts';
+
+afterEach(disposeLedgerFixtures);
 
 const H = (n: number) => n + HARDENED;
 const u32le = (n: number) => {

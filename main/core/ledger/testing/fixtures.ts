@@ -1,7 +1,7 @@
 // A 2-of-3 wallet in a fresh store with one payment awaiting signatures, built offline (no
 // service): the same rows proposePayment stores, with the hashes our own sighash computes. The
 // first co-signer is "the Ledger": its keys sign the device's answers in the replayed exchanges.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIP32Factory, type BIP32Interface } from 'bip32';
@@ -48,10 +48,22 @@ export interface LedgerFixture {
   asked: string[];
 }
 
+const made: { store: CoordinatorStore; dir: string }[] = [];
+
+/** Closes every fixture's store and removes its directory (call from afterEach). */
+export function disposeLedgerFixtures(): void {
+  for (const m of made.splice(0)) {
+    m.store.close();
+    rmSync(m.dir, { recursive: true, force: true });
+  }
+}
+
 export function ledgerFixture(coin: UtxoCoinName, network: NetworkName, options: { walletName?: string; tamperPrevTx?: boolean } = {}): LedgerFixture {
   const params = chainParams(coin, network);
   const cosigners = ['alice', 'bob', 'carol'].map((n) => testCosigner(n, params));
-  const store = openStore(join(mkdtempSync(join(tmpdir(), 'countersign-ledger-')), 'desk.sqlite'));
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-ledger-'));
+  const store = openStore(join(dir, 'desk.sqlite'));
+  made.push({ store, dir });
   const wallet: WalletRow = { id: 'w-ledger', coin: coin as CoinName as UtxoCoinName, network, name: options.walletName ?? 'Treasury', m: 2, createdAt: '2026-01-01T00:00:00.000Z' };
   store.insertWallet(
     wallet,
