@@ -131,6 +131,19 @@ describe('Bitcoin app >= 2.1: signing a payment as a PSBT', () => {
     expect(f.store.ledger.list(f.wallet.id)).toHaveLength(1);
   });
 
+  it('a device that no longer accepts the stored HMAC (reset, other seed) asks to register again', async () => {
+    const f = ledgerFixture('bitcoin', 'testnet');
+    await registerWalletOnLedger(f.deps, replay(registered(f)).connector, f.wallet.id);
+    const s = masterFingerprint(appAndVersion(new Session(), 'Bitcoin Test', '2.1.3'), f.cosigners[0]!.fingerprint);
+    signPsbt(s, signPsbtCommand(f, policyOf(f)), policyOf(f), []);
+    // SW_SIGNATURE_FAIL (0xB008) to SIGN_PSBT itself: the HMAC does not check.
+    s.pairs.splice(3);
+    s.pairs[2] = [s.pairs[2]![0], 'b008'];
+    expect(s.pairs[2]![0].startsWith('e104')).toBe(true);
+    await expect(signPaymentOnLedger(f.deps, replay(s).connector, f.paymentId)).rejects.toMatchObject({ code: 'ledger_not_registered', message: expect.stringMatching(/register the wallet on this device again/) });
+    expect(f.store.signatures(f.paymentId)).toEqual([]);
+  });
+
   it('refuses a signature that does not verify against our hash: nothing stored', async () => {
     const f = ledgerFixture('bitcoin', 'testnet');
     const wrong = signDer(sha256(ascii('another transaction')), deviceKey(f).privateKey!);

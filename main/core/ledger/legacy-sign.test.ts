@@ -28,8 +28,8 @@ const u64le = (n: bigint) => {
 const outs = (o: readonly TxOutput[]) => o.map((x) => ({ amount: u64le(x.value), script: x.script }));
 
 /** The whole exchange, the device answering HASH SIGN with `der` || SIGHASH_ALL. */
-function legacySession(f: LedgerFixture, der: Uint8Array): Session {
-  const s = appAndVersion(new Session(), 'Litecoin', '2.4.2');
+function legacySession(f: LedgerFixture, der: Uint8Array, app = 'Litecoin', version = '2.4.2'): Session {
+  const s = appAndVersion(new Session(), app, version);
   // The master key, for the device's fingerprint.
   walletPublicKey(s, [], 0, ecc.pointCompress(f.device.publicKey, false), 'LMaster', f.device.chainCode);
   const prevInput = f.prev.inputs[0]!;
@@ -54,9 +54,14 @@ function legacySession(f: LedgerFixture, der: Uint8Array): Session {
 const key = (f: LedgerFixture) => f.device.derivePath("m/45'/0'/0/0").privateKey!;
 
 describe('legacy protocol (Litecoin app): signing a P2SH multisig input', () => {
-  it('signs with the previous transaction from the service, and the verified signature is stored', async () => {
-    const f = ledgerFixture('litecoin', 'mainnet');
-    const r = replay(legacySession(f, signDer(f.hash, key(f))));
+  it.each([
+    ['litecoin', 'Litecoin', '2.4.2'],
+    ['dash', 'Dash', '2.2.0'],
+    // The Bitcoin app before 2.1 speaks this protocol too.
+    ['bitcoin', 'Bitcoin', '2.0.6'],
+  ] as const)('%s (%s app %s): signs with the previous transaction from the service; the verified signature is stored', async (coin, app, version) => {
+    const f = ledgerFixture(coin, 'mainnet');
+    const r = replay(legacySession(f, signDer(f.hash, key(f)), app, version));
     const result = await signPaymentOnLedger(f.deps, r.connector, f.paymentId);
     r.done();
     expect(result).toMatchObject({ status: 'imported', added: 1 });
