@@ -4,19 +4,13 @@
 // token, fee = gas x gas price) before it is confirmed, signed by the software key and mined. A
 // send above the balance is refused with the amounts named. No bridge answer ever carries the key.
 // Screenshots of every screen go to e2e/artifacts/accounts-*.png.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Contract, HDNodeWallet, Wallet, getAddress, type InterfaceAbi } from 'ethers';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { build } from 'vite';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fundEther, mintedToken } from '../scripts/dev-chain/hardhat.ts';
 import { startDevDesk, type DevDesk } from '../main/web/dev-desk.ts';
+import { buildRenderer, openBrowser, type BrowserSession } from './browser.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const root = join(import.meta.dirname, '..');
-const artifacts = join(import.meta.dirname, 'artifacts');
 const ETH = 10n ** 18n;
 /** Polls wait up to 30 s: the machine is shared, and a status round trip can exceed vitest's 1 s default. */
 const POLL = { timeout: 30_000 };
@@ -27,42 +21,25 @@ const bob = Wallet.createRandom().address;
 const carol = Wallet.createRandom().address;
 
 let desk: DevDesk;
-let context: BrowserContext;
+let browser: BrowserSession;
 let page: Page;
-let profile: string;
-let rendererDir: string;
 /** Every bridge answer the page received, to prove no key ever crosses back. */
 const bridgeAnswers: string[] = [];
-
-const shot = async (name: string) => {
-  await page.screenshot({ path: join(artifacts, `accounts-${name}.png`), fullPage: true });
-};
+const shot = (name: string) => browser.shot(name);
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's package (apt-get install chromium); the e2e test never downloads a browser`);
-  mkdirSync(artifacts, { recursive: true });
-  // Its own build output, so it never races another e2e file building dist/renderer.
-  rendererDir = mkdtempSync(join(tmpdir(), 'countersign-renderer-'));
-  await build({ configFile: join(root, 'renderer/vite.config.ts'), logLevel: 'warn', build: { outDir: rendererDir, emptyOutDir: true } });
-  desk = await startDevDesk({ rendererDir, ethereum: {} });
-  profile = mkdtempSync(join(tmpdir(), 'countersign-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(30_000);
+  const built = await buildRenderer();
+  desk = await startDevDesk({ rendererDir: built.rendererDir, ethereum: {} });
+  browser = await openBrowser(built, 'accounts-');
+  page = browser.page;
   page.on('response', (res) => {
     if (res.url().includes('/bridge/')) void res.text().then((t) => bridgeAnswers.push(t), () => undefined);
   });
 }, 300_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await desk?.dispose();
-  for (const d of [profile, rendererDir]) if (d) rmSync(d, { recursive: true, force: true });
 });
 
 const balanceOf = async (token: string, who: string): Promise<bigint> =>

@@ -3,61 +3,35 @@
 // proposes a payment, exports the request; two co-signers sign it in co-signer mode; the treasurer
 // imports both files at once, submits, and sees the payment confirmed. Screenshots of every screen
 // go to e2e/artifacts/.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { build } from 'vite';
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
 import { testCosigner } from '../main/core/testing/keys.ts';
 import { startDevDesk, type DevDesk } from '../main/web/dev-desk.ts';
+import { buildRenderer, openBrowser, type BrowserSession } from './browser.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const root = join(import.meta.dirname, '..');
-const artifacts = join(import.meta.dirname, 'artifacts');
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
 const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
 
 let desk: DevDesk;
-let context: BrowserContext;
+let browser: BrowserSession;
 let page: Page;
-let profile: string;
-
-const shot = async (name: string) => {
-  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
-};
+const shot = (name: string) => browser.shot(name);
+const download = (click: () => Promise<void>, name: string) => browser.download(click, name);
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's package (apt-get install chromium); the e2e test never downloads a browser`);
-  mkdirSync(artifacts, { recursive: true });
-  await build({ configFile: join(root, 'renderer/vite.config.ts'), logLevel: 'warn' });
-  desk = await startDevDesk({ rendererDir: join(root, 'dist/renderer') });
-  profile = mkdtempSync(join(tmpdir(), 'countersign-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    acceptDownloads: true,
-    viewport: { width: 1280, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(30_000);
+  const built = await buildRenderer();
+  desk = await startDevDesk({ rendererDir: built.rendererDir });
+  browser = await openBrowser(built);
+  page = browser.page;
 }, 300_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await desk?.dispose();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
-
-const download = async (click: () => Promise<void>, name: string): Promise<string> => {
-  const [d] = await Promise.all([page.waitForEvent('download'), click()]);
-  const path = join(artifacts, name);
-  await d.saveAs(path);
-  return path;
-};
 
 describe('the treasurer and two co-signers, in Chromium', () => {
   it('creates a 2-of-3 wallet, funds it, pays, collects two signatures, submits and confirms', async () => {

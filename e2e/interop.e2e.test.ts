@@ -3,23 +3,19 @@
 // its BSMS record, proposes a payment and exports it as a PSBT; two co-signers sign that PSBT with
 // an independent signer (bitcoinjs-lib, as Sparrow or a Coldcard would); the treasurer imports
 // both binary .psbt files, submits, and sees the payment confirmed. Screenshots go to e2e/artifacts/.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIP32Factory } from 'bip32';
 import { Psbt, networks, type Network } from 'bitcoinjs-lib';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import * as ecc from 'tiny-secp256k1';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
 import { formatMultisigDescriptor } from '../shared/files/descriptor.ts';
 import { testCosigner } from '../main/core/testing/keys.ts';
 import { startDevDesk, type DevDesk } from '../main/web/dev-desk.ts';
+import { buildRenderer, openBrowser, type BrowserSession } from './browser.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const root = join(import.meta.dirname, '..');
-const artifacts = join(import.meta.dirname, 'artifacts');
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
 const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
@@ -27,45 +23,23 @@ const bip32 = BIP32Factory(ecc);
 const network: Network = { ...networks.regtest, bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: params.p2pkhVersion[0]!, scriptHash: params.p2shVersion[0]!, wif: params.wifVersion };
 
 let desk: DevDesk;
-let context: BrowserContext;
+let browser: BrowserSession;
 let page: Page;
-let profile: string;
 let work: string;
-
-const shot = async (name: string) => {
-  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
-};
-const download = async (click: () => Promise<void>, name: string): Promise<string> => {
-  const [d] = await Promise.all([page.waitForEvent('download'), click()]);
-  const path = join(work, name);
-  await d.saveAs(path);
-  return path;
-};
+const shot = (name: string) => browser.shot(name);
+const download = (click: () => Promise<void>, name: string) => browser.download(click, name);
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's package (apt-get install chromium); the e2e test never downloads a browser`);
-  mkdirSync(artifacts, { recursive: true });
-  work = mkdtempSync(join(tmpdir(), 'countersign-interop-'));
-  const outDir = join(work, 'renderer');
-  await build({ configFile: join(root, 'renderer/vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  desk = await startDevDesk({ rendererDir: outDir });
-  profile = mkdtempSync(join(tmpdir(), 'countersign-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    acceptDownloads: true,
-    viewport: { width: 1280, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(30_000);
+  const built = await buildRenderer();
+  work = built.work;
+  desk = await startDevDesk({ rendererDir: built.rendererDir });
+  browser = await openBrowser(built);
+  page = browser.page;
 }, 300_000);
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await desk?.dispose();
-  if (profile) rmSync(profile, { recursive: true, force: true });
-  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 describe('PSBT co-signers and set-up files, in Chromium', () => {

@@ -1,0 +1,66 @@
+// What every browser test needs: its own renderer build (so parallel files never race on one
+// output folder), Debian's Chromium with the flags this closed network wants, screenshots under
+// e2e/artifacts/ and downloads saved to a folder. A missing Chromium fails the test, naming it.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { build } from 'vite';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const ROOT = join(import.meta.dirname, '..');
+export const ARTIFACTS = join(import.meta.dirname, 'artifacts');
+
+export interface BrowserSession {
+  page: Page;
+  context: BrowserContext;
+  /** The renderer built for this session, to serve from the desk. */
+  rendererDir: string;
+  /** A folder of this session's own, removed at close: downloads and files to upload. */
+  work: string;
+  /** A full-page screenshot to e2e/artifacts/<prefix><name>.png. */
+  shot(name: string): Promise<void>;
+  /** Clicks, waits for the download it starts, saves it under `work` and returns its path. */
+  download(click: () => Promise<void>, name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Builds the renderer into a fresh folder; the browser starts with `openBrowser`. */
+export async function buildRenderer(): Promise<{ rendererDir: string; work: string }> {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's package (apt-get install chromium); the e2e tests never download a browser`);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const work = mkdtempSync(join(tmpdir(), 'countersign-e2e-'));
+  const rendererDir = join(work, 'renderer');
+  await build({ configFile: join(ROOT, 'renderer/vite.config.ts'), logLevel: 'warn', build: { outDir: rendererDir, emptyOutDir: true } });
+  return { rendererDir, work };
+}
+
+export async function openBrowser(built: { rendererDir: string; work: string }, screenshotPrefix = ''): Promise<BrowserSession> {
+  const context = await chromium.launchPersistentContext(join(built.work, 'profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    acceptDownloads: true,
+    viewport: { width: 1280, height: 900 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(30_000);
+  return {
+    page,
+    context,
+    ...built,
+    shot: async (name) => {
+      await page.screenshot({ path: join(ARTIFACTS, `${screenshotPrefix}${name}.png`), fullPage: true });
+    },
+    download: async (click, name) => {
+      const [d] = await Promise.all([page.waitForEvent('download'), click()]);
+      const path = join(built.work, name);
+      await d.saveAs(path);
+      return path;
+    },
+    close: async () => {
+      await context.close();
+      rmSync(built.work, { recursive: true, force: true });
+    },
+  };
+}
