@@ -28,7 +28,7 @@ const u64le = (n: bigint) => {
 const outs = (o: readonly TxOutput[]) => o.map((x) => ({ amount: u64le(x.value), script: x.script }));
 
 /** The whole exchange, the device answering HASH SIGN with `der` || SIGHASH_ALL. */
-function legacySession(f: LedgerFixture, der: Uint8Array, app = 'Litecoin', version = '2.4.2'): Session {
+function legacySession(f: LedgerFixture, sig: { der: Uint8Array; parity: 0 | 1 }, app = 'Litecoin', version = '2.4.2'): Session {
   const s = appAndVersion(new Session(), app, version);
   // The master key, for the device's fingerprint.
   walletPublicKey(s, [], 0, ecc.pointCompress(f.device.publicKey, false), 'LMaster', f.device.chainCode);
@@ -48,10 +48,12 @@ function legacySession(f: LedgerFixture, der: Uint8Array, app = 'Litecoin', vers
   const outpoint = concatBytes(reverseBytes(hexToBytes(f.prevTxid)), u32le(1));
   hashInputStart(s, true, u32le(1), [outpoint], [u32le(0xffffffff)], 0, f.redeemScript);
   hashOutputs(s, concatBytes(varint(2), ...f.unsignedTx.outputs.flatMap((o) => [u64le(o.value), varint(o.script.length), o.script])));
-  return hashSign(s, [H(45), H(0), 0, 0], 0, 0x01, concatBytes(der, u8(0x01)));
+  return hashSign(s, [H(45), H(0), 0, 0], 0, 0x01, concatBytes(sig.der, u8(0x01)), sig.parity);
 }
 
 const key = (f: LedgerFixture) => f.device.derivePath("m/45'/0'/0/0").privateKey!;
+/** The device's signature of `hash` and the Y parity of its R (which the app reports in the DER's first byte). */
+const deviceSign = (f: LedgerFixture, hash: Uint8Array) => ({ der: signDer(hash, key(f)), parity: (ecc.signRecoverable(hash, key(f)).recoveryId & 1) as 0 | 1 });
 
 describe('legacy protocol (Litecoin app): signing a P2SH multisig input', () => {
   it.each([
@@ -61,7 +63,7 @@ describe('legacy protocol (Litecoin app): signing a P2SH multisig input', () => 
     ['bitcoin', 'Bitcoin', '2.0.6'],
   ] as const)('%s (%s app %s): signs with the previous transaction from the service; the verified signature is stored', async (coin, app, version) => {
     const f = ledgerFixture(coin, 'mainnet');
-    const r = replay(legacySession(f, signDer(f.hash, key(f)), app, version));
+    const r = replay(legacySession(f, deviceSign(f, f.hash), app, version));
     const result = await signPaymentOnLedger(f.deps, r.connector, f.paymentId);
     r.done();
     expect(result).toMatchObject({ status: 'imported', added: 1 });
@@ -71,7 +73,7 @@ describe('legacy protocol (Litecoin app): signing a P2SH multisig input', () => 
 
   it('refuses a wrong signature from the device: nothing stored', async () => {
     const f = ledgerFixture('litecoin', 'mainnet');
-    const r = replay(legacySession(f, signDer(sha256(ascii('not this payment')), key(f))));
+    const r = replay(legacySession(f, deviceSign(f, sha256(ascii('not this payment')))));
     const result = await signPaymentOnLedger(f.deps, r.connector, f.paymentId);
     expect(result).toMatchObject({ status: 'refused', refusal: 'tampered', message: expect.stringMatching(/does not verify/) });
     expect(f.store.signatures(f.paymentId)).toEqual([]);
@@ -79,7 +81,7 @@ describe('legacy protocol (Litecoin app): signing a P2SH multisig input', () => 
 
   it('refused on the device (HASH SIGN answered 6985): nothing stored', async () => {
     const f = ledgerFixture('litecoin', 'mainnet');
-    const s = legacySession(f, signDer(f.hash, key(f)));
+    const s = legacySession(f, deviceSign(f, f.hash));
     s.pairs.at(-1)![1] = '6985';
     await expect(signPaymentOnLedger(f.deps, replay(s).connector, f.paymentId)).rejects.toMatchObject({ code: 'ledger_refused', message: expect.stringMatching(/refused on the Ledger while signing payment/) });
     expect(f.store.signatures(f.paymentId)).toEqual([]);
@@ -95,7 +97,7 @@ describe('legacy protocol (Litecoin app): signing a P2SH multisig input', () => 
 });
 
 describe('fork-id apps (Bitcoin Cash, Bitcoin Gold): BIP143-style input hashing, hash type 0x41', () => {
-  function forkidSession(f: LedgerFixture, app: string, option: number, der: Uint8Array): Session {
+  function forkidSession(f: LedgerFixture, app: string, option: number, sig: { der: Uint8Array; parity: 0 | 1 }): Session {
     const s = appAndVersion(new Session(), app, '2.2.1');
     walletPublicKey(s, [], option === 0x03 ? 3 : 0, ecc.pointCompress(f.device.publicKey, false), 'master', f.device.chainCode);
     const value = concatBytes(reverseBytes(hexToBytes(f.prevTxid)), u32le(1), u64le(100_000n));
@@ -103,7 +105,7 @@ describe('fork-id apps (Bitcoin Cash, Bitcoin Gold): BIP143-style input hashing,
     hashInputStartForkid(s, true, option, u32le(1), [{ value, script: new Uint8Array(0), sequence: seq }]);
     hashOutputs(s, concatBytes(varint(2), ...f.unsignedTx.outputs.flatMap((o) => [u64le(o.value), varint(o.script.length), o.script])));
     hashInputStartForkid(s, false, option, u32le(1), [{ value, script: f.redeemScript, sequence: seq }]);
-    return hashSign(s, [H(45), H(0), 0, 0], 0, 0x41, concatBytes(der, u8(0x41)));
+    return hashSign(s, [H(45), H(0), 0, 0], 0, 0x41, concatBytes(sig.der, u8(0x41)), sig.parity);
   }
 
   it.each([
@@ -111,7 +113,7 @@ describe('fork-id apps (Bitcoin Cash, Bitcoin Gold): BIP143-style input hashing,
     ['bitcoin_gold', 'Bitcoin Gold', 0x02],
   ] as const)('%s: the signature over our fork-id hash is stored', async (coin, app, option) => {
     const f = ledgerFixture(coin, 'mainnet');
-    const r = replay(forkidSession(f, app, option, signDer(f.hash, key(f))));
+    const r = replay(forkidSession(f, app, option, deviceSign(f, f.hash)));
     const result = await signPaymentOnLedger(f.deps, r.connector, f.paymentId);
     r.done();
     expect(result).toMatchObject({ status: 'imported', added: 1 });
@@ -119,7 +121,7 @@ describe('fork-id apps (Bitcoin Cash, Bitcoin Gold): BIP143-style input hashing,
 
   it('bitcoin_cash: a signature over another digest (the legacy one) is refused, nothing stored', async () => {
     const f = ledgerFixture('bitcoin_cash', 'mainnet');
-    const r = replay(forkidSession(f, 'Bitcoin Cash', 0x03, signDer(sha256(ascii('legacy digest')), key(f))));
+    const r = replay(forkidSession(f, 'Bitcoin Cash', 0x03, deviceSign(f, sha256(ascii('legacy digest')))));
     expect(await signPaymentOnLedger(f.deps, r.connector, f.paymentId)).toMatchObject({ status: 'refused', refusal: 'tampered' });
     expect(f.store.signatures(f.paymentId)).toEqual([]);
   });

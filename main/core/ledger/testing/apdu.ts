@@ -253,18 +253,27 @@ export function hashInputStartForkid(s: Session, newTransaction: boolean, option
   return s;
 }
 
-/** HASH INPUT FINALIZE FULL: the serialized outputs in 50-byte chunks, the last with P1 = 80. */
+/**
+ * HASH INPUT FINALIZE FULL: the serialized outputs in 50-byte chunks, the last with P1 = 80. The
+ * app answers RFU (00) to each chunk, and RFU plus "no user validation requested" (00) to the last.
+ */
 export function hashOutputs(s: Session, outputs: Uint8Array): Session {
   for (let o = 0; o < outputs.length; o += MAX_SCRIPT_BLOCK) {
     const end = Math.min(o + MAX_SCRIPT_BLOCK, outputs.length);
-    s.x(apdu(0xe0, 0x4a, end === outputs.length ? 0x80 : 0x00, 0x00, outputs.subarray(o, end)), hex('0000', OK));
+    const last = end === outputs.length;
+    s.x(apdu(0xe0, 0x4a, last ? 0x80 : 0x00, 0x00, outputs.subarray(o, end)), hex(last ? '0000' : '00', OK));
   }
   return s;
 }
 
-/** HASH SIGN: path, empty user validation code, lock time, sighash type; answers DER || hash type. */
-export function hashSign(s: Session, steps: readonly number[], locktime: number, hashType: number, derWithType: Uint8Array): Session {
-  return s.x(apdu(0xe0, 0x48, 0, 0, hex(u8(steps.length), ...steps.map(u32be), u8(0), u32be(locktime), u8(hashType))), hex(derWithType, OK));
+/**
+ * HASH SIGN: path, RFU 00, lock time, sighash type. The app answers DER || hash type, with the Y
+ * parity of R in the first byte (30 or 31: the host masks it with FE).
+ */
+export function hashSign(s: Session, steps: readonly number[], locktime: number, hashType: number, derWithType: Uint8Array, parity: 0 | 1 = 0): Session {
+  const answer = Uint8Array.from(derWithType);
+  answer[0] = 0x30 | parity;
+  return s.x(apdu(0xe0, 0x48, 0, 0, hex(u8(steps.length), ...steps.map(u32be), u8(0), u32be(locktime), u8(hashType))), hex(answer, OK));
 }
 
 // ---- app-ethereum (ethapp.adoc) ------------------------------------------------------------------
