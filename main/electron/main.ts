@@ -31,7 +31,9 @@ async function start(): Promise<void> {
   const connection = new ServiceConnection({ store, secrets, embeddedUrl: serviceUrl, actor: 'treasurer' });
   connection.notice ??= notice;
   // Ledgers over USB: @ledgerhq/hw-transport-node-hid is imported the first time a person asks for a device.
-  const handlers = createHandlers({ store, connection, actor: 'treasurer', ledger: usbConnector() });
+  // Software Ether keys: one safeStorage-encrypted file per account, like the service key.
+  const accountSecrets = (accountId: string) => new SafeSecretStore(join(userData, 'account-keys', `${accountId}.bin`));
+  const handlers = createHandlers({ store, connection, actor: 'treasurer', ledger: usbConnector(), accountSecrets });
 
   for (const channel of CHANNELS) {
     ipcMain.handle(ipcName(channel), (event, input: unknown) => {

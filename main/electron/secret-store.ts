@@ -1,11 +1,13 @@
-// The API key at rest in Electron: encrypted by safeStorage (OS keychain) in a file of its own under
-// userData. Refuses to store when safeStorage has no real encryption (see safeStorageProblem).
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// A secret at rest in Electron (the service's API key, a software Ether key): encrypted by
+// safeStorage (OS keychain) in a file of its own under userData. Refuses to store when
+// safeStorage has no real encryption (see safeStorageProblem).
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { safeStorage } from 'electron';
 import { refuseStorage, safeStorageProblem, type SecretStore } from '../core/secrets.ts';
 
 export class SafeSecretStore implements SecretStore {
-  readonly description = "the API key is encrypted with the operating system's keychain (Electron safeStorage) and never shown again";
+  readonly description = "the desk encrypts it with the operating system's keychain (Electron safeStorage) and never shows it again";
   readonly persistent = true;
 
   constructor(private readonly file: string) {}
@@ -19,6 +21,7 @@ export class SafeSecretStore implements SecretStore {
   save(key: string): void {
     const problem = this.problem();
     if (problem) throw refuseStorage(problem);
+    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
     writeFileSync(this.file, safeStorage.encryptString(key), { mode: 0o600 });
   }
 
