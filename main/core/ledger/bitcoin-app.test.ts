@@ -19,7 +19,7 @@ import {
   u8,
   walletAddress,
 } from './testing/apdu.ts';
-import { hmacOf, policyOf, signPsbtCommand } from './testing/bitcoin-expect.ts';
+import { hmacOf, policyOf, readsInput, signPsbtCommand } from './testing/bitcoin-expect.ts';
 import { disposeLedgerFixtures, ledgerFixture, type LedgerFixture } from './testing/fixtures.ts';
 
 afterEach(disposeLedgerFixtures);
@@ -103,7 +103,7 @@ describe('Bitcoin app >= 2.1: signing a payment as a PSBT', () => {
     const s = registered(f);
     appAndVersion(s, 'Bitcoin Test', '2.1.3');
     masterFingerprint(s, f.cosigners[0]!.fingerprint);
-    signPsbt(s, signPsbtCommand(f, policyOf(f)), policyOf(f), [{ input: 0, pubkey: deviceKey(f).publicKey, signature: concatBytes(signature, u8(0x01)) }]);
+    signPsbt(s, signPsbtCommand(f, policyOf(f)), policyOf(f), [{ input: 0, pubkey: deviceKey(f).publicKey, signature: concatBytes(signature, u8(0x01)) }], readsInput(f));
     return replay(s, options);
   }
 
@@ -123,7 +123,7 @@ describe('Bitcoin app >= 2.1: signing a payment as a PSBT', () => {
     const f = ledgerFixture('bitcoin', 'testnet');
     const s = masterFingerprint(appAndVersion(new Session(), 'Bitcoin Test', '2.1.3'), f.cosigners[0]!.fingerprint);
     registerWallet(s, policyOf(f), hmacOf(policyOf(f)));
-    signPsbt(s, signPsbtCommand(f, policyOf(f)), policyOf(f), [{ input: 0, pubkey: deviceKey(f).publicKey, signature: concatBytes(signDer(f.hash, deviceKey(f).privateKey!), u8(0x01)) }]);
+    signPsbt(s, signPsbtCommand(f, policyOf(f)), policyOf(f), [{ input: 0, pubkey: deviceKey(f).publicKey, signature: concatBytes(signDer(f.hash, deviceKey(f).privateKey!), u8(0x01)) }], readsInput(f));
     const r = replay(s);
     expect(await signPaymentOnLedger(f.deps, r.connector, f.paymentId)).toMatchObject({ status: 'imported', added: 1 });
     r.done();
@@ -158,7 +158,7 @@ describe('Bitcoin app >= 2.1: signing a payment as a PSBT', () => {
     const f = ledgerFixture('bitcoin', 'testnet');
     await registerWalletOnLedger(f.deps, replay(registered(f)).connector, f.wallet.id);
     const s = masterFingerprint(appAndVersion(new Session(), 'Bitcoin Test', '2.1.3'), f.cosigners[0]!.fingerprint);
-    signPsbt(s, signPsbtCommand(f, policyOf(f)), policyOf(f), [{ input: 0, pubkey: deviceKey(f).publicKey, signature: concatBytes(signDer(f.hash, deviceKey(f).privateKey!), u8(1)) }]);
+    signPsbt(s, signPsbtCommand(f, policyOf(f)), policyOf(f), [{ input: 0, pubkey: deviceKey(f).publicKey, signature: concatBytes(signDer(f.hash, deviceKey(f).privateKey!), u8(1)) }], readsInput(f));
     // App, fingerprint, SIGN_PSBT and the first policy read go through; then the cable is pulled.
     const r = replay(s, { unplugAfter: 4 });
     await expect(signPaymentOnLedger(f.deps, r.connector, f.paymentId)).rejects.toMatchObject({ code: 'ledger_unplugged', message: expect.stringMatching(/while signing payment p-ledger.*nothing was stored/) });

@@ -11,7 +11,7 @@ import { MemorySecretStore } from '../secrets.ts';
 import { deriveAddress } from '../wallets.ts';
 import { HARDENED } from './paths.ts';
 import { appAndVersion, extendedPubkey, masterFingerprint, registerWallet, replay, Session, signPsbt, u8, walletAddress } from './testing/apdu.ts';
-import { hmacOf, policyOf, signPsbtCommand } from './testing/bitcoin-expect.ts';
+import { hmacOf, policyOf, readsInput, signPsbtCommand } from './testing/bitcoin-expect.ts';
 import { disposeLedgerFixtures, ledgerFixture, type LedgerFixture } from './testing/fixtures.ts';
 
 afterEach(disposeLedgerFixtures);
@@ -63,7 +63,7 @@ describe('bridge: ledger.* channels', () => {
     walletAddress(s, p, hmacOf(p), 0, 3, address);
     masterFingerprint(appAndVersion(s, 'Bitcoin Test', '2.1.3'), f.cosigners[0]!.fingerprint);
     const key = f.device.derivePath("m/45'/0'/0/0");
-    signPsbt(s, signPsbtCommand(f, p), p, [{ input: 0, pubkey: key.publicKey, signature: concatBytes(signDer(f.hash, key.privateKey!), u8(1)) }]);
+    signPsbt(s, signPsbtCommand(f, p), p, [{ input: 0, pubkey: key.publicKey, signature: concatBytes(signDer(f.hash, key.privateKey!), u8(1)) }], readsInput(f));
     const r = replay(s);
     const h = handlersFor(f, r.connector);
     expect(await dispatch(h, 'ledger.registerWallet', { wallet_id: f.wallet.id })).toMatchObject({ ok: true, value: { cosigner: 'alice' } });

@@ -15,7 +15,7 @@ import { ServiceConnection } from '../connection.ts';
 import { MemorySecretStore } from '../secrets.ts';
 import { HARDENED } from './paths.ts';
 import { appAndVersion, extendedPubkey, masterFingerprint, registerWallet, replay, Session, signPsbt, u8 } from './testing/apdu.ts';
-import { hmacOf, policyOf, signPsbtCommand } from './testing/bitcoin-expect.ts';
+import { hmacOf, policyOf, readsInput, signPsbtCommand } from './testing/bitcoin-expect.ts';
 import { disposeLedgerFixtures, ledgerFixture, type LedgerFixture } from './testing/fixtures.ts';
 import type { LedgerConnector } from './transport.ts';
 
@@ -91,7 +91,7 @@ describe('Ledger in the desk (Chromium, web mode)', () => {
     const s = masterFingerprint(appAndVersion(new Session(), 'Bitcoin Test', '2.1.3'), f.cosigners[0]!.fingerprint);
     registerWallet(s, policyOf(f), hmacOf(policyOf(f)));
     const key = f.device.derivePath("m/45'/0'/0/0");
-    signPsbt(s, signPsbtCommand(f, policyOf(f)), policyOf(f), [{ input: 0, pubkey: key.publicKey, signature: concatBytes(signDer(f.hash, key.privateKey!), u8(1)) }]);
+    signPsbt(s, signPsbtCommand(f, policyOf(f)), policyOf(f), [{ input: 0, pubkey: key.publicKey, signature: concatBytes(signDer(f.hash, key.privateKey!), u8(1)) }], readsInput(f));
     device = replay(s).connector;
     await page.getByTestId('sign-ledger').click();
     await expect.poll(() => page.getByTestId('import-results').textContent()).toMatch(/1 signature\(s\) by alice stored/);

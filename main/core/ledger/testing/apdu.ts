@@ -109,6 +109,44 @@ export function merkleProof(leaves: readonly Uint8Array[], i: number): Uint8Arra
   return i < k ? [...merkleProof(leaves.slice(0, k), i), merkleRoot(leaves.slice(k))] : [...merkleProof(leaves.slice(k), i - k), merkleRoot(leaves.slice(0, k))];
 }
 
+/** A PSBT map as key/value pairs (any order). */
+export type KV = [Uint8Array, Uint8Array][];
+const sortedMap = (map: KV): KV => [...map].sort((a, b) => (bytesToHex(a[0]) < bytesToHex(b[0]) ? -1 : 1));
+
+/** A Merkleized map (doc/merkle.md): size, root of the sorted keys, root of their values. */
+export function mapCommitment(map: KV): Uint8Array {
+  const sorted = sortedMap(map);
+  return concatBytes(varint(sorted.length), merkleRoot(sorted.map(([k]) => leafHash(k))), merkleRoot(sorted.map(([, v]) => leafHash(v))));
+}
+
+/** Root of a list of map commitments (the PSBT's inputs or outputs). */
+export const mapsRoot = (maps: readonly KV[]): Uint8Array => merkleRoot(maps.map((m) => leafHash(mapCommitment(m))));
+
+/**
+ * The device reads the value of `key` in map `index` of a committed list (doc/bitcoin.md client
+ * commands): the map's commitment with its proof, the key's index in the sorted keys, that key's
+ * proof, the value's proof, then the value itself. Returns the client's last answer, to be sent next.
+ */
+export function readMapValue(s: Session, pending: string, maps: readonly KV[], index: number, key: Uint8Array): string {
+  const listLeaves = maps.map((m) => leafHash(mapCommitment(m)));
+  const proof = (leaves: Uint8Array[], i: number) => {
+    const path = merkleProof(leaves, i);
+    return cont(leaves[i]!, u8(path.length), u8(path.length), ...path);
+  };
+  s.x(pending, interrupted(u8(0x41), merkleRoot(listLeaves), varint(maps.length), varint(index)));
+  s.x(proof(listLeaves, index), interrupted(u8(0x40), u8(0), listLeaves[index]!));
+  const map = sortedMap(maps[index]!);
+  const keyLeaves = map.map(([k]) => leafHash(k));
+  const valueLeaves = map.map(([, v]) => leafHash(v));
+  const k = map.findIndex(([mk]) => bytesToHex(mk) === bytesToHex(key));
+  if (k < 0) throw new Error('the test reads a key the map does not have');
+  s.x(cont(askPreimage(concatBytes(u8(0), mapCommitment(maps[index]!)))), interrupted(u8(0x42), merkleRoot(keyLeaves), keyLeaves[k]!));
+  s.x(cont(u8(1), varint(k)), interrupted(u8(0x41), merkleRoot(keyLeaves), varint(map.length), varint(k)));
+  s.x(proof(keyLeaves, k), interrupted(u8(0x41), merkleRoot(valueLeaves), varint(map.length), varint(k)));
+  s.x(proof(valueLeaves, k), interrupted(u8(0x40), u8(0), valueLeaves[k]!));
+  return cont(askPreimage(concatBytes(u8(0), map[k]![1])));
+}
+
 export interface Policy {
   name: string;
   template: string;
@@ -174,13 +212,21 @@ export function walletAddress(s: Session, p: Policy, hmac: Uint8Array, change: n
 
 /**
  * SIGN_PSBT: `command` is the first APDU's data (the PSBT's Merkle commitments, wallet id and
- * hmac); the device reads the policy, then YIELDs each `<input index> <pubkey len> <pubkey> <sig>`.
- * (A real device also walks the PSBT's maps with more client commands before signing.)
+ * hmac); the device reads the policy, then what `reads` scripts of the PSBT's maps, then YIELDs
+ * each `<input index> <pubkey len> <pubkey> <sig>`. (A real device reads every field it checks; the
+ * replays read the ones the desk must get right for a legacy P2SH input.)
  */
-export function signPsbt(s: Session, command: Uint8Array, p: Policy, yields: readonly { input: number; pubkey: Uint8Array; signature: Uint8Array }[]): Session {
+export function signPsbt(
+  s: Session,
+  command: Uint8Array,
+  p: Policy,
+  yields: readonly { input: number; pubkey: Uint8Array; signature: Uint8Array }[],
+  /** What the device reads of the PSBT itself before signing (client commands over its maps). */
+  reads: (s: Session, pending: string) => string = (_s, pending) => pending,
+): Session {
   const ser = serializePolicy(p);
   s.x(e1(0x04, command), interrupted(u8(0x40), u8(0), sha256(ser)));
-  let pending = revealPolicy(s, p, cont(askPreimage(ser)));
+  let pending = reads(s, revealPolicy(s, p, cont(askPreimage(ser))));
   for (const y of yields) {
     s.x(pending, interrupted(u8(0x10), varint(y.input), u8(y.pubkey.length), y.pubkey, y.signature));
     pending = cont();

@@ -1,10 +1,10 @@
 // What the Bitcoin app >= 2.1 must be sent for the fixture wallet: its policy (doc/wallet.md) and
 // the PSBT it signs, written from BIP174/BIP370 key types and doc/merkle.md, independently of the
 // desk's own builder (main/core/ledger/psbt.ts).
-import { bytesToHex, concatBytes, hexToBytes, reverseBytes } from '../../../../shared/coins/index.ts';
+import { concatBytes, hexToBytes, reverseBytes } from '../../../../shared/coins/index.ts';
 import { deriveAddress } from '../../wallets.ts';
 import { HARDENED } from '../paths.ts';
-import { ascii, hex, merkleRoot, policyId, sha256, u8, varint, type Policy } from './apdu.ts';
+import { ascii, hex, mapCommitment, mapsRoot, policyId, readMapValue, sha256, u8, varint, type KV, type Policy, type Session } from './apdu.ts';
 import type { LedgerFixture } from './fixtures.ts';
 
 const H = (n: number) => n + HARDENED;
@@ -30,14 +30,6 @@ const i64le = (n: bigint) => {
   new DataView(o.buffer).setBigInt64(0, n, true);
   return o;
 };
-type KV = [Uint8Array, Uint8Array][];
-const leaf = (x: Uint8Array) => sha256(concatBytes(u8(0), x));
-/** A Merkleized map (doc/merkle.md): size, root of the sorted keys, root of their values. */
-function commitment(map: KV): Uint8Array {
-  const sorted = [...map].sort((a, b) => (bytesToHex(a[0]) < bytesToHex(b[0]) ? -1 : 1));
-  return concatBytes(varint(sorted.length), merkleRoot(sorted.map(([k]) => leaf(k))), merkleRoot(sorted.map(([, v]) => leaf(v))));
-}
-
 function origin(f: LedgerFixture, change: number, index: number): KV {
   return f.cosigners.map((c) => {
     const pub = deriveAddress(f.params, 2, f.cosigners.map((x) => x.xpub), change === 1, index).publicKeys[f.cosigners.indexOf(c)]!;
@@ -45,8 +37,8 @@ function origin(f: LedgerFixture, change: number, index: number): KV {
   });
 }
 
-/** SIGN_PSBT's data: global map commitment, input and output map commitments' roots, wallet id, hmac. */
-export function signPsbtCommand(f: LedgerFixture, p: Policy): Uint8Array {
+/** The PSBTv2 maps the device must be given for the fixture's payment (BIP174/BIP370 key types). */
+export function expectedPsbt(f: LedgerFixture): { global: KV; inputs: KV[]; outputs: KV[] } {
   const global: KV = [
     [u8(0x02), u32le(1)],
     [u8(0x03), u32le(0)],
@@ -75,8 +67,17 @@ export function signPsbtCommand(f: LedgerFixture, p: Policy): Uint8Array {
       [u8(0x04), f.unsignedTx.outputs[1]!.script],
     ],
   ];
-  return hexToBytes(
-    hex(commitment(global), varint(1), merkleRoot([leaf(commitment(input))]), varint(2), merkleRoot(outputs.map((o) => leaf(commitment(o)))), policyId(p), hmacOf(p)),
-  );
+  return { global, inputs: [input], outputs };
 }
 
+/** SIGN_PSBT's data: global map commitment, input and output map commitments' roots, wallet id, hmac. */
+export function signPsbtCommand(f: LedgerFixture, p: Policy): Uint8Array {
+  const { global, inputs, outputs } = expectedPsbt(f);
+  return hexToBytes(hex(mapCommitment(global), varint(inputs.length), mapsRoot(inputs), varint(outputs.length), mapsRoot(outputs), policyId(p), hmacOf(p)));
+}
+
+/** Before signing, the device reads input 0's previous transaction (PSBT_IN_NON_WITNESS_UTXO) and its redeem script. */
+export const readsInput = (f: LedgerFixture) => (s: Session, pending: string): string => {
+  const { inputs } = expectedPsbt(f);
+  return readMapValue(s, readMapValue(s, pending, inputs, 0, u8(0x00)), inputs, 0, u8(0x04));
+};
