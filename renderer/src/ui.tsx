@@ -39,6 +39,32 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[], pol
   return { data, error, reload };
 }
 
+export interface Action {
+  busy: boolean;
+  error: string | null;
+  setError: (error: string | null) => void;
+  /** Runs `work` once: clears the error, is busy meanwhile, and shows what it throws as the error. */
+  run: (work: () => Promise<void>) => Promise<void>;
+}
+
+/** The state of a form's submit: busy while the desk works, then the error it met, if any. */
+export function useAction(): Action {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = async (work: () => Promise<void>) => {
+    setError(null);
+    setBusy(true);
+    try {
+      await work();
+    } catch (err) {
+      setError(message(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, setError, run };
+}
+
 export function Alert({ kind = 'error', children }: { kind?: 'error' | 'info' | 'success'; children: ReactNode }) {
   return (
     <div className={`alert alert-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>

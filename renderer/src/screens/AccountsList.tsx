@@ -1,8 +1,9 @@
 import type { AccountSummary } from '../../../main/bridge/contract.ts';
 import { href } from '../App.tsx';
 import { call } from '../bridge.ts';
+import { ListPage } from '../components/ListPage.tsx';
 import { usd } from '../format.ts';
-import { Alert, Amount, Loading, useLoad } from '../ui.tsx';
+import { Amount, useLoad } from '../ui.tsx';
 import { Balance } from './AccountsDetail.tsx';
 
 function AccountCard({ account }: { account: AccountSummary }) {
@@ -37,34 +38,15 @@ function AccountCard({ account }: { account: AccountSummary }) {
 export function AccountsList() {
   const accounts = useLoad(() => call('accounts.list', {}), []);
   return (
-    <>
-      <div className="page-head">
-        <div>
-          <h1>Ether accounts</h1>
-          <p className="muted">Single-signer accounts for Ether and ERC20 tokens, signed by a software key kept by this desk or by a Ledger.</p>
-        </div>
-        <a className="button primary" href={href.newAccount}>
-          New account
-        </a>
-      </div>
-      {accounts.error && <Alert>{accounts.error}</Alert>}
-      {!accounts.data && !accounts.error && <Loading what="accounts" />}
-      {accounts.data?.length === 0 && (
-        <div className="empty">
-          <h2>No Ether accounts yet</h2>
-          <p>Import recovery words or a private key, let the desk make a new key, or add a Ledger's address.</p>
-          <a className="button primary" href={href.newAccount}>
-            Add the first account
-          </a>
-        </div>
-      )}
-      {accounts.data && accounts.data.length > 0 && (
-        <ul className="wallet-grid">
-          {accounts.data.map((a) => (
-            <AccountCard key={a.id} account={a} />
-          ))}
-        </ul>
-      )}
-    </>
+    <ListPage
+      title="Ether accounts"
+      intro="Single-signer accounts for Ether and ERC20 tokens, signed by a software key kept by this desk or by a Ledger."
+      newLabel="New account"
+      newHref={href.newAccount}
+      list={accounts}
+      what="accounts"
+      empty={{ title: 'No Ether accounts yet', text: "Import recovery words or a private key, let the desk make a new key, or add a Ledger's address.", action: 'Add the first account' }}
+      card={(a) => <AccountCard key={a.id} account={a} />}
+    />
   );
 }

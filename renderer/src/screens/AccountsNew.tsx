@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { go, href } from '../App.tsx';
 import { call } from '../bridge.ts';
-import { Alert, Card, message } from '../ui.tsx';
+import { SubmitActions, TextField } from '../components/form.tsx';
+import { Alert, Card, useAction } from '../ui.tsx';
 
 type Source = 'mnemonic' | 'private_key' | 'generate' | 'ledger';
 
@@ -20,39 +21,35 @@ export function AccountsNew() {
   const [privateKey, setPrivateKey] = useState('');
   const [address, setAddress] = useState('');
   const [path, setPath] = useState("m/44'/60'/0'/0/0");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setError(null);
-    setBusy(true);
-    try {
-      const a = await call(
-        'accounts.create',
-        source === 'ledger'
-          ? { kind: 'ledger', name, address, derivation_path: path }
-          : {
-              kind: 'software',
-              name,
-              key:
-                source === 'generate'
-                  ? { source: 'generate' }
-                  : source === 'mnemonic'
-                    ? { source: 'mnemonic', words, ...(passphrase ? { passphrase } : {}) }
-                    : { source: 'private_key', private_key: privateKey },
-            },
-      );
-      go(href.account(a.id));
-    } catch (err) {
-      setError(message(err));
-    } finally {
-      // Secrets leave the page as soon as they have been handed to the desk.
-      setWords('');
-      setPassphrase('');
-      setPrivateKey('');
-      setBusy(false);
-    }
+    return run(async () => {
+      try {
+        const a = await call(
+          'accounts.create',
+          source === 'ledger'
+            ? { kind: 'ledger', name, address, derivation_path: path }
+            : {
+                kind: 'software',
+                name,
+                key:
+                  source === 'generate'
+                    ? { source: 'generate' }
+                    : source === 'mnemonic'
+                      ? { source: 'mnemonic', words, ...(passphrase ? { passphrase } : {}) }
+                      : { source: 'private_key', private_key: privateKey },
+              },
+        );
+        go(href.account(a.id));
+      } finally {
+        // Secrets leave the page as soon as they have been handed to the desk.
+        setWords('');
+        setPassphrase('');
+        setPrivateKey('');
+      }
+    });
   };
 
   return (
@@ -67,10 +64,7 @@ export function AccountsNew() {
         </div>
       </div>
       <Card>
-        <label>
-          Account name
-          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={80} data-testid="account-name" />
-        </label>
+        <TextField label="Account name" value={name} onChange={setName} required maxLength={80} data-testid="account-name" />
         <fieldset className="choices stacked">
           <legend className="sr-only">Where the key comes from</legend>
           {SOURCES.map((s) => (
@@ -88,40 +82,21 @@ export function AccountsNew() {
               Recovery words
               <textarea value={words} onChange={(e) => setWords(e.target.value)} required rows={3} spellCheck={false} autoComplete="off" className="mono" data-testid="account-words" />
             </label>
-            <label>
-              Passphrase (optional)
-              <input type="password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoComplete="off" />
-            </label>
+            <TextField label="Passphrase (optional)" type="password" value={passphrase} onChange={setPassphrase} autoComplete="off" />
           </div>
         )}
         {source === 'private_key' && (
-          <label>
-            Private key (hex)
-            <input type="password" value={privateKey} onChange={(e) => setPrivateKey(e.target.value)} required autoComplete="off" className="mono" data-testid="account-private-key" />
-          </label>
+          <TextField label="Private key (hex)" type="password" value={privateKey} onChange={setPrivateKey} required autoComplete="off" className="mono" data-testid="account-private-key" />
         )}
         {source === 'ledger' && (
           <div className="grid-2">
-            <label>
-              Address on the Ledger
-              <input value={address} onChange={(e) => setAddress(e.target.value)} required spellCheck={false} className="mono" placeholder="0x…" data-testid="account-address" />
-            </label>
-            <label>
-              Derivation path
-              <input value={path} onChange={(e) => setPath(e.target.value)} required className="mono" />
-            </label>
+            <TextField label="Address on the Ledger" value={address} onChange={setAddress} required spellCheck={false} className="mono" placeholder="0x…" data-testid="account-address" />
+            <TextField label="Derivation path" value={path} onChange={setPath} required className="mono" />
           </div>
         )}
       </Card>
       {error && <Alert>{error}</Alert>}
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={busy} data-testid="create-account">
-          {busy ? 'Adding…' : 'Add account'}
-        </button>
-        <a className="button" href={href.accounts}>
-          Cancel
-        </a>
-      </div>
+      <SubmitActions label="Add account" busyLabel="Adding…" busy={busy} testId="create-account" cancelHref={href.accounts} />
     </form>
   );
 }

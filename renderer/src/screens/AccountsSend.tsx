@@ -2,8 +2,9 @@ import { useState, type FormEvent } from 'react';
 import type { AccountSendView } from '../../../main/bridge/contract.ts';
 import { go, href } from '../App.tsx';
 import { call } from '../bridge.ts';
+import { SubmitActions, TextField } from '../components/form.tsx';
 import { formatUnits, parseUnits, usd, when } from '../format.ts';
-import { Alert, Amount, Card, Loading, message, useLoad } from '../ui.tsx';
+import { Alert, Amount, Card, Loading, message, useAction, useLoad } from '../ui.tsx';
 import { Balance, SEND_STATE_LABELS, sendBadgeClass } from './AccountsDetail.tsx';
 
 /** The form: what to send, to whom. The service builds it; the next screen shows what it really pays. */
@@ -12,8 +13,7 @@ export function AccountsSend({ accountId }: { accountId: string }) {
   const [asset, setAsset] = useState('ETH');
   const [to, setTo] = useState('');
   const [value, setValue] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const a = account.data;
   if (account.error) return <Alert>{account.error}</Alert>;
   if (!a) return <Loading what="the account" />;
@@ -22,19 +22,13 @@ export function AccountsSend({ accountId }: { accountId: string }) {
   const available = token ? token.balance + token.unconfirmed_balance : a.ether.balance + a.ether.unconfirmed_balance;
   const units = parseUnits(value, unit.decimals);
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setError(null);
     if (units === null) return setError(`the amount is a number of ${unit.ticker} with at most ${unit.decimals} decimals`);
-    setBusy(true);
-    try {
+    return run(async () => {
       const s = await call('accounts.send', { action: 'propose', account_id: accountId, to, amount: units, ...(token ? { token: token.contract } : {}) });
       go(href.accountSendDetail(accountId, s.id));
-    } catch (err) {
-      setError(message(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -75,24 +69,11 @@ export function AccountsSend({ accountId }: { accountId: string }) {
             )}
           </p>
         </div>
-        <label>
-          Send to (address)
-          <input value={to} onChange={(e) => setTo(e.target.value)} required spellCheck={false} className="mono" placeholder="0x…" data-testid="send-to" />
-        </label>
-        <label>
-          Amount ({unit.ticker})
-          <input value={value} onChange={(e) => setValue(e.target.value)} required inputMode="decimal" placeholder="0.00" aria-invalid={value !== '' && units === null} data-testid="send-amount" />
-        </label>
+        <TextField label="Send to (address)" value={to} onChange={setTo} required spellCheck={false} className="mono" placeholder="0x…" data-testid="send-to" />
+        <TextField label={`Amount (${unit.ticker})`} value={value} onChange={setValue} required inputMode="decimal" placeholder="0.00" aria-invalid={value !== '' && units === null} data-testid="send-amount" />
       </Card>
       {error && <Alert>{error}</Alert>}
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={busy} data-testid="send-review">
-          {busy ? 'Building and checking…' : 'Review the transaction'}
-        </button>
-        <a className="button" href={href.account(a.id)}>
-          Cancel
-        </a>
-      </div>
+      <SubmitActions label="Review the transaction" busyLabel="Building and checking…" busy={busy} testId="send-review" cancelHref={href.account(a.id)} />
     </form>
   );
 }

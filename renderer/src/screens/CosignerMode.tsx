@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import type { OpenedRequestView, SignedFile } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
+import { TextField } from '../components/form.tsx';
 import { when } from '../format.ts';
-import { Alert, Card, FileDrop, PaysTable, download, message, type PickedFile } from '../ui.tsx';
+import { Alert, Card, FileDrop, PaysTable, download, message, useAction, type PickedFile } from '../ui.tsx';
 
 export function CosignerMode() {
   const [file, setFile] = useState<PickedFile | null>(null);
@@ -10,8 +11,7 @@ export function CosignerMode() {
   const [secret, setSecret] = useState('');
   const [passphrase, setPassphrase] = useState('');
   const [signed, setSigned] = useState<SignedFile | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
 
   const open = async (files: PickedFile[]) => {
     const f = files[0]!;
@@ -25,23 +25,20 @@ export function CosignerMode() {
       setError(`${f.name}: ${message(err)}`);
     }
   };
-  const sign = async (e: FormEvent) => {
+  const sign = (e: FormEvent) => {
     e.preventDefault();
     if (!file) return;
-    setError(null);
-    setBusy(true);
-    try {
-      const s = await call('cosigner.sign', { text: file.text, secret, ...(passphrase ? { passphrase } : {}) });
-      setSigned(s);
-      download(s.file_name, s.text);
-    } catch (err) {
-      setError(message(err));
-    } finally {
-      // The key is used for one call and forgotten, also on failure.
-      setSecret('');
-      setPassphrase('');
-      setBusy(false);
-    }
+    return run(async () => {
+      try {
+        const s = await call('cosigner.sign', { text: file.text, secret, ...(passphrase ? { passphrase } : {}) });
+        setSigned(s);
+        download(s.file_name, s.text);
+      } finally {
+        // The key is used for one call and forgotten, also on failure.
+        setSecret('');
+        setPassphrase('');
+      }
+    });
   };
 
   return (
@@ -90,14 +87,18 @@ export function CosignerMode() {
           </Card>
           <Card title="3. Sign">
             <form onSubmit={(e) => void sign(e)}>
-              <label>
-                Your extended private key (xprv, or the master key above your xpub), or your recovery words (BIP39)
-                <input type="password" value={secret} onChange={(e) => setSecret(e.target.value)} autoComplete="off" spellCheck={false} required className="mono" data-testid="xprv" />
-              </label>
-              <label>
-                Passphrase of the recovery words (only if you set one)
-                <input type="password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoComplete="off" spellCheck={false} data-testid="passphrase" />
-              </label>
+              <TextField
+                label="Your extended private key (xprv, or the master key above your xpub), or your recovery words (BIP39)"
+                type="password"
+                value={secret}
+                onChange={setSecret}
+                autoComplete="off"
+                spellCheck={false}
+                required
+                className="mono"
+                data-testid="xprv"
+              />
+              <TextField label="Passphrase of the recovery words (only if you set one)" type="password" value={passphrase} onChange={setPassphrase} autoComplete="off" spellCheck={false} data-testid="passphrase" />
               <div className="form-actions">
                 <button type="submit" className="primary" disabled={busy} data-testid="sign">
                   {busy ? 'Signing…' : 'Sign and save signature file'}

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { go, href } from '../App.tsx';
 import { call } from '../bridge.ts';
-import { Alert, Card, FileDrop, message, type PickedFile } from '../ui.tsx';
+import { SubmitActions, TextField } from '../components/form.tsx';
+import { Alert, Card, FileDrop, message, useAction, type PickedFile } from '../ui.tsx';
 
 interface Row {
   name: string;
@@ -22,8 +23,7 @@ export function NewWallet() {
   const [network, setNetwork] = useState<(typeof NETWORKS)[number]>('regtest');
   const [m, setM] = useState(2);
   const [rows, setRows] = useState<Row[]>([emptyRow(), emptyRow(), emptyRow()]);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const [notes, setNotes] = useState<string[]>([]);
   // A set-up file from another wallet fills the form; the treasurer reviews it, then creates.
   const importSetup = async (files: PickedFile[]) => {
@@ -60,11 +60,9 @@ export function NewWallet() {
     }
   };
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setError(null);
-    setBusy(true);
-    try {
+    return run(async () => {
       const w = await call('wallets.create', {
         name,
         coin,
@@ -78,11 +76,7 @@ export function NewWallet() {
         })),
       });
       go(href.wallet(w.id));
-    } catch (err) {
-      setError(message(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -120,10 +114,7 @@ export function NewWallet() {
       </Card>
       <Card title="Wallet">
         <div className="grid-3">
-          <label>
-            Name
-            <input value={name} onChange={(e) => setName(e.target.value)} required placeholder="Operating treasury" data-testid="wallet-name" />
-          </label>
+          <TextField label="Name" value={name} onChange={setName} required placeholder="Operating treasury" data-testid="wallet-name" />
           <label>
             Coin
             <select value={coin} onChange={(e) => setCoin(e.target.value as (typeof COINS)[number])}>
@@ -161,22 +152,10 @@ export function NewWallet() {
           {rows.map((r, i) => (
             <li key={i} className="cosigner-row">
               <div className="grid-cosigner">
-                <label>
-                  Name
-                  <input value={r.name} onChange={(e) => set(i, { name: e.target.value })} required data-testid={`cosigner-name-${i}`} />
-                </label>
-                <label>
-                  Extended public key (xpub)
-                  <input value={r.xpub} onChange={(e) => set(i, { xpub: e.target.value })} required spellCheck={false} className="mono" data-testid={`cosigner-xpub-${i}`} />
-                </label>
-                <label>
-                  Fingerprint
-                  <input value={r.fingerprint} onChange={(e) => set(i, { fingerprint: e.target.value })} placeholder="optional: d34db33f" className="mono" />
-                </label>
-                <label>
-                  Path
-                  <input value={r.path} onChange={(e) => set(i, { path: e.target.value })} placeholder="optional: m/45'/0'" className="mono" data-testid={`cosigner-path-${i}`} />
-                </label>
+                <TextField label="Name" value={r.name} onChange={(name) => set(i, { name })} required data-testid={`cosigner-name-${i}`} />
+                <TextField label="Extended public key (xpub)" value={r.xpub} onChange={(xpub) => set(i, { xpub })} required spellCheck={false} className="mono" data-testid={`cosigner-xpub-${i}`} />
+                <TextField label="Fingerprint" value={r.fingerprint} onChange={(fingerprint) => set(i, { fingerprint })} placeholder="optional: d34db33f" className="mono" />
+                <TextField label="Path" value={r.path} onChange={(path) => set(i, { path })} placeholder="optional: m/45'/0'" className="mono" data-testid={`cosigner-path-${i}`} />
               </div>
               {ledgerCoin && (
                 <button type="button" className="link" onClick={() => void readFromLedger(i)} disabled={reading !== null} aria-label={`Read co-signer ${i + 1}'s key from a Ledger`} data-testid={`cosigner-ledger-${i}`}>
@@ -191,14 +170,7 @@ export function NewWallet() {
         </ol>
       </Card>
       {error && <Alert>{error}</Alert>}
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={busy} data-testid="create-wallet">
-          {busy ? 'Checking addresses with the service…' : `Create ${m}-of-${rows.length} wallet`}
-        </button>
-        <a className="button" href={href.wallets}>
-          Cancel
-        </a>
-      </div>
+      <SubmitActions label={`Create ${m}-of-${rows.length} wallet`} busyLabel="Checking addresses with the service…" busy={busy} testId="create-wallet" cancelHref={href.wallets} />
     </form>
   );
 }

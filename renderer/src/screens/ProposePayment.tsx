@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { go, href } from '../App.tsx';
 import { call } from '../bridge.ts';
+import { SubmitActions, TextField } from '../components/form.tsx';
 import { amount, parseUnits } from '../format.ts';
-import { Alert, Card, Loading, message, useLoad } from '../ui.tsx';
+import { Alert, Card, Loading, useAction, useLoad } from '../ui.tsx';
 
 export function ProposePayment({ walletId }: { walletId: string }) {
   const wallet = useLoad(() => call('wallets.get', { wallet_id: walletId }), [walletId]);
@@ -12,8 +13,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const [withOperator, setWithOperator] = useState(false);
   const [opAddress, setOpAddress] = useState('');
   const [opFee, setOpFee] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const w = wallet.data;
   if (wallet.error) return <Alert>{wallet.error}</Alert>;
   if (!w) return <Loading what="the wallet" />;
@@ -23,12 +23,10 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const opUnits = withOperator ? parseUnits(opFee, d) : 0n;
   const total = units !== null && feeUnits !== null && opUnits !== null ? units + feeUnits + opUnits : null;
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setError(null);
     if (units === null || feeUnits === null || opUnits === null) return setError(`amounts are numbers of ${w.unit.ticker} with at most ${d} decimals`);
-    setBusy(true);
-    try {
+    return run(async () => {
       const p = await call('payments.propose', {
         wallet_id: walletId,
         to,
@@ -37,11 +35,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
         ...(withOperator ? { operator: { address: opAddress, fee_amount: opUnits } } : {}),
       });
       go(href.payment(p.id));
-    } catch (err) {
-      setError(message(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -62,33 +56,18 @@ export function ProposePayment({ walletId }: { walletId: string }) {
           Available: <strong>{amount(w.funds.balance, w.unit)}</strong>
           {w.funds.unconfirmed_balance !== 0n && <span className="muted"> (and {amount(w.funds.unconfirmed_balance, w.unit)} unconfirmed)</span>}
         </p>
-        <label>
-          Pay to (address)
-          <input value={to} onChange={(e) => setTo(e.target.value)} required spellCheck={false} className="mono" data-testid="pay-to" />
-        </label>
+        <TextField label="Pay to (address)" value={to} onChange={setTo} required spellCheck={false} className="mono" data-testid="pay-to" />
         <div className="grid-2">
-          <label>
-            Amount ({w.unit.ticker})
-            <input value={value} onChange={(e) => setValue(e.target.value)} required inputMode="decimal" placeholder="0.00" aria-invalid={value !== '' && units === null} data-testid="pay-amount" />
-          </label>
-          <label>
-            Miners' fee ({w.unit.ticker})
-            <input value={fee} onChange={(e) => setFee(e.target.value)} required inputMode="decimal" aria-invalid={feeUnits === null} data-testid="pay-fee" />
-          </label>
+          <TextField label={`Amount (${w.unit.ticker})`} value={value} onChange={setValue} required inputMode="decimal" placeholder="0.00" aria-invalid={value !== '' && units === null} data-testid="pay-amount" />
+          <TextField label={`Miners' fee (${w.unit.ticker})`} value={fee} onChange={setFee} required inputMode="decimal" aria-invalid={feeUnits === null} data-testid="pay-fee" />
         </div>
         <label className="inline">
           <input type="checkbox" checked={withOperator} onChange={(e) => setWithOperator(e.target.checked)} /> Add an operator fee output
         </label>
         {withOperator && (
           <div className="grid-2">
-            <label>
-              Operator fee address
-              <input value={opAddress} onChange={(e) => setOpAddress(e.target.value)} required className="mono" />
-            </label>
-            <label>
-              Operator fee ({w.unit.ticker})
-              <input value={opFee} onChange={(e) => setOpFee(e.target.value)} required inputMode="decimal" />
-            </label>
+            <TextField label="Operator fee address" value={opAddress} onChange={setOpAddress} required className="mono" />
+            <TextField label={`Operator fee (${w.unit.ticker})`} value={opFee} onChange={setOpFee} required inputMode="decimal" />
           </div>
         )}
         <p className="total" aria-live="polite">
@@ -96,14 +75,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
         </p>
       </Card>
       {error && <Alert>{error}</Alert>}
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={busy} data-testid="propose">
-          {busy ? 'Building and checking…' : 'Propose payment'}
-        </button>
-        <a className="button" href={href.wallet(w.id)}>
-          Cancel
-        </a>
-      </div>
+      <SubmitActions label="Propose payment" busyLabel="Building and checking…" busy={busy} testId="propose" cancelHref={href.wallet(w.id)} />
     </form>
   );
 }

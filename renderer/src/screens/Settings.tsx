@@ -3,7 +3,8 @@
 import { useState, type FormEvent } from 'react';
 import type { ServiceSettings } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
-import { Alert, Card, Loading, message, useLoad } from '../ui.tsx';
+import { TextField } from '../components/form.tsx';
+import { Alert, Card, Loading, useAction, useLoad } from '../ui.tsx';
 
 /** Tells the header's status line to look again after a switch. */
 export const SERVICE_CHANGED = 'countersign:service-changed';
@@ -39,9 +40,8 @@ export function Settings() {
   const [mode, setMode] = useState<'embedded' | 'remote' | null>(null);
   const [url, setUrl] = useState<string | null>(null);
   const [key, setKey] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const settings = saved ?? loaded.data;
   if (loaded.error) return <Alert>{loaded.error}</Alert>;
   if (!settings) return <Loading what="the settings" />;
@@ -49,24 +49,21 @@ export function Settings() {
   const baseUrl = url ?? settings.remote_url ?? '';
   const storage = settings.key_storage;
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setError(null);
     setDone(null);
-    setBusy(true);
-    try {
-      const next = await call('settings.setService', chosen === 'embedded' ? { mode: 'embedded' } : { mode: 'remote', base_url: baseUrl, api_key: key });
-      setSaved(next);
-      setMode(null);
-      setDone(next.mode === 'embedded' ? 'The desk now uses the embedded service.' : `Connected to ${next.service_url}; the key is stored.`);
-      window.dispatchEvent(new Event(SERVICE_CHANGED));
-    } catch (err) {
-      setError(message(err));
-    } finally {
-      // The key leaves the page whatever happened: typed once, never shown again.
-      setKey('');
-      setBusy(false);
-    }
+    return run(async () => {
+      try {
+        const next = await call('settings.setService', chosen === 'embedded' ? { mode: 'embedded' } : { mode: 'remote', base_url: baseUrl, api_key: key });
+        setSaved(next);
+        setMode(null);
+        setDone(next.mode === 'embedded' ? 'The desk now uses the embedded service.' : `Connected to ${next.service_url}; the key is stored.`);
+        window.dispatchEvent(new Event(SERVICE_CHANGED));
+      } finally {
+        // The key leaves the page whatever happened: typed once, never shown again.
+        setKey('');
+      }
+    });
   };
 
   return (
@@ -97,23 +94,18 @@ export function Settings() {
           </fieldset>
           {chosen === 'remote' && (
             <>
-              <label>
-                Base URL
-                <input type="url" value={baseUrl} onChange={(e) => setUrl(e.target.value)} placeholder="https://api.example.com/v2" required data-testid="remote-url" />
-              </label>
-              <label>
-                API key (sent as X-API-KEY)
-                <input
-                  type="password"
-                  value={key}
-                  onChange={(e) => setKey(e.target.value)}
-                  autoComplete="off"
-                  spellCheck={false}
-                  placeholder={settings.key_stored ? 'a key is stored; type a new one to change it' : 'the key the service operator gave you'}
-                  required
-                  data-testid="remote-key"
-                />
-              </label>
+              <TextField label="Base URL" type="url" value={baseUrl} onChange={setUrl} placeholder="https://api.example.com/v2" required data-testid="remote-url" />
+              <TextField
+                label="API key (sent as X-API-KEY)"
+                type="password"
+                value={key}
+                onChange={setKey}
+                autoComplete="off"
+                spellCheck={false}
+                placeholder={settings.key_stored ? 'a key is stored; type a new one to change it' : 'the key the service operator gave you'}
+                required
+                data-testid="remote-key"
+              />
               <p className="muted small" data-testid="key-storage">
                 {storage.problem ? null : `How the key is kept: ${storage.description}.`}
               </p>

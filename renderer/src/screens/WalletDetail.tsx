@@ -2,53 +2,49 @@ import { useState } from 'react';
 import type { PaymentSummary, Unit } from '../../../main/bridge/contract.ts';
 import { href } from '../App.tsx';
 import { call } from '../bridge.ts';
-import { shortId, usd, when } from '../format.ts';
+import { CopyButton } from '../components/CopyButton.tsx';
+import { DataTable } from '../components/DataTable.tsx';
+import { FundsCard } from '../components/FundsCard.tsx';
+import { HistoryTable } from '../components/HistoryTable.tsx';
+import { shortId, when } from '../format.ts';
 import { Alert, Amount, Card, Loading, StateBadge, download, message, useLoad } from '../ui.tsx';
 
 export function PaymentsTable({ payments, unitOf }: { payments: PaymentSummary[]; unitOf?: (p: PaymentSummary) => Unit }) {
   if (payments.length === 0) return <p className="muted">No payments yet.</p>;
   return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Payment</th>
-          <th scope="col">To</th>
-          <th scope="col" className="num">
-            Amount
-          </th>
-          <th scope="col">Signatures</th>
-          <th scope="col">State</th>
-          <th scope="col">Updated</th>
-        </tr>
-      </thead>
-      <tbody>
-        {payments.map((p) => (
-          <tr key={p.id} data-testid="payment-row">
-            <td>
+    <DataTable
+      rowTestId="payment-row"
+      rows={payments}
+      rowKey={(p) => p.id}
+      columns={[
+        {
+          head: 'Payment',
+          cell: (p) => (
+            <>
               <a href={href.payment(p.id)}>{shortId(p.id)}</a>
               <div className="muted small">{p.wallet_name}</div>
-            </td>
-            <td className="mono small">{p.to}</td>
-            <td className="num">
-              <Amount units={p.amount} unit={unitOf?.(p) ?? p.unit} />
-            </td>
-            <td>
+            </>
+          ),
+        },
+        { head: 'To', className: 'mono small', cell: (p) => p.to },
+        { head: 'Amount', num: true, cell: (p) => <Amount units={p.amount} unit={unitOf?.(p) ?? p.unit} /> },
+        {
+          head: 'Signatures',
+          cell: (p) => (
+            <>
               {p.signed} of {p.required}
-            </td>
-            <td>
-              <StateBadge state={p.state} />
-            </td>
-            <td className="small">{when(p.updated_at)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            </>
+          ),
+        },
+        { head: 'State', cell: (p) => <StateBadge state={p.state} /> },
+        { head: 'Updated', className: 'small', cell: (p) => when(p.updated_at) },
+      ]}
+    />
   );
 }
 
 function Receive({ walletId }: { walletId: string }) {
   const addr = useLoad(() => call('wallets.receiveAddress', { wallet_id: walletId }), [walletId], 15_000);
-  const [copied, setCopied] = useState(false);
   return (
     <Card title="Receive">
       {addr.error && <Alert>{addr.error}</Alert>}
@@ -61,17 +57,7 @@ function Receive({ walletId }: { walletId: string }) {
             <p className="mono address" data-testid="receive-address">
               {addr.data.address}
             </p>
-            <button
-              type="button"
-              onClick={() =>
-                void navigator.clipboard?.writeText(addr.data?.address ?? '').then(
-                  () => setCopied(true),
-                  () => setCopied(false),
-                )
-              }
-            >
-              {copied ? 'Copied' : 'Copy address'}
-            </button>
+            <CopyButton text={addr.data.address} />
           </div>
         </div>
       )}
@@ -141,58 +127,25 @@ export function WalletDetailScreen({ id }: { id: string }) {
         </a>
       </div>
       <div className="grid-2">
-        <Card title="Balance">
-          <p className="balance" data-testid="balance">
-            <Amount units={w.funds.balance} unit={w.unit} />
-          </p>
-          <p className="muted">
-            {usd(w.funds.usd_balance)} at the service's rate
-            {w.funds.unconfirmed_balance !== 0n && (
-              <>
-                {' · '}
-                <span data-testid="unconfirmed">
-                  <Amount units={w.funds.unconfirmed_balance} unit={w.unit} signed /> unconfirmed
-                </span>
-              </>
-            )}
-          </p>
-        </Card>
+        <FundsCard
+          title="Balance"
+          testId="balance"
+          shown={<Amount units={w.funds.balance} unit={w.unit} />}
+          usdBalance={w.funds.usd_balance}
+          pending={
+            w.funds.unconfirmed_balance !== 0n && (
+              <span data-testid="unconfirmed">
+                <Amount units={w.funds.unconfirmed_balance} unit={w.unit} signed /> unconfirmed
+              </span>
+            )
+          }
+        />
         <Receive walletId={w.id} />
       </div>
       <Card title="Payments">{payments.data ? <PaymentsTable payments={payments.data} /> : <Loading what="payments" />}</Card>
       <Card title="History">
         {history.error && <Alert>{history.error}</Alert>}
-        {history.data &&
-          (history.data.entries.length === 0 ? (
-            <p className="muted">No transactions yet. Send funds to the receive address above.</p>
-          ) : (
-            <table data-testid="history">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Transaction</th>
-                  <th scope="col" className="num">
-                    Amount
-                  </th>
-                  <th scope="col" className="num">
-                    Confirmations
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {history.data.entries.map((e) => (
-                  <tr key={e.txid}>
-                    <td className="small">{e.confirmations === 0 ? 'pending' : when(e.time)}</td>
-                    <td className="mono small">{shortId(e.txid)}</td>
-                    <td className="num">
-                      <Amount units={e.amount} unit={w.unit} signed />
-                    </td>
-                    <td className="num">{e.confirmations}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          ))}
+        {history.data && <HistoryTable entries={history.data.entries} unitOf={() => w.unit} empty="No transactions yet. Send funds to the receive address above." testId="history" />}
       </Card>
       <div className="grid-2">
         <Card title="Unspent outputs">
@@ -200,30 +153,24 @@ export function WalletDetailScreen({ id }: { id: string }) {
             (unspent.data.length === 0 ? (
               <p className="muted">None.</p>
             ) : (
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Output</th>
-                    <th scope="col">Path</th>
-                    <th scope="col" className="num">
-                      Amount
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {unspent.data.map((u) => (
-                    <tr key={`${u.txid}:${u.vout}`}>
-                      <td className="mono small" title={u.address}>
+              <DataTable
+                rows={unspent.data}
+                rowKey={(u) => `${u.txid}:${u.vout}`}
+                columns={[
+                  {
+                    head: 'Output',
+                    className: 'mono small',
+                    title: (u) => u.address,
+                    cell: (u) => (
+                      <>
                         {shortId(u.txid)}:{u.vout}
-                      </td>
-                      <td className="mono small">{u.path}</td>
-                      <td className="num">
-                        <Amount units={u.amount} unit={w.unit} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                      </>
+                    ),
+                  },
+                  { head: 'Path', className: 'mono small', cell: (u) => u.path },
+                  { head: 'Amount', num: true, cell: (u) => <Amount units={u.amount} unit={w.unit} /> },
+                ]}
+              />
             ))}
         </Card>
         <Card title="Co-signers">

@@ -1,8 +1,9 @@
 import type { WalletSummary } from '../../../main/bridge/contract.ts';
 import { href } from '../App.tsx';
 import { call } from '../bridge.ts';
+import { ListPage } from '../components/ListPage.tsx';
 import { usd } from '../format.ts';
-import { Alert, Amount, Loading, useLoad } from '../ui.tsx';
+import { Amount, useLoad } from '../ui.tsx';
 
 function WalletCard({ wallet }: { wallet: WalletSummary }) {
   const detail = useLoad(() => call('wallets.get', { wallet_id: wallet.id }), [wallet.id], 10_000);
@@ -27,34 +28,15 @@ function WalletCard({ wallet }: { wallet: WalletSummary }) {
 export function WalletsList() {
   const wallets = useLoad(() => call('wallets.list', {}), []);
   return (
-    <>
-      <div className="page-head">
-        <div>
-          <h1>Wallets</h1>
-          <p className="muted">Multi-signature wallets this desk coordinates. Funds move only when enough co-signers sign.</p>
-        </div>
-        <a className="button primary" href={href.newWallet}>
-          New wallet
-        </a>
-      </div>
-      {wallets.error && <Alert>{wallets.error}</Alert>}
-      {!wallets.data && !wallets.error && <Loading what="wallets" />}
-      {wallets.data?.length === 0 && (
-        <div className="empty">
-          <h2>No wallets yet</h2>
-          <p>Collect each co-signer's extended public key (xpub), then create an M-of-N wallet from them.</p>
-          <a className="button primary" href={href.newWallet}>
-            Create the first wallet
-          </a>
-        </div>
-      )}
-      {wallets.data && wallets.data.length > 0 && (
-        <ul className="wallet-grid">
-          {wallets.data.map((w) => (
-            <WalletCard key={w.id} wallet={w} />
-          ))}
-        </ul>
-      )}
-    </>
+    <ListPage
+      title="Wallets"
+      intro="Multi-signature wallets this desk coordinates. Funds move only when enough co-signers sign."
+      newLabel="New wallet"
+      newHref={href.newWallet}
+      list={wallets}
+      what="wallets"
+      empty={{ title: 'No wallets yet', text: "Collect each co-signer's extended public key (xpub), then create an M-of-N wallet from them.", action: 'Create the first wallet' }}
+      card={(w) => <WalletCard key={w.id} wallet={w} />}
+    />
   );
 }

@@ -1,0 +1,51 @@
+// A table of rows described by their columns: one place for the header row, number alignment and
+// row test ids, so each screen says only what a column shows.
+import type { ReactNode } from 'react';
+
+export interface Column<R> {
+  head: ReactNode;
+  cell: (row: R) => ReactNode;
+  /** A number column: head and cells right-aligned. */
+  num?: boolean;
+  /** The cells' classes besides `num`. */
+  className?: string;
+  /** The row's own header cell (<th scope="row">). */
+  rowHeader?: boolean;
+  /** A tooltip for the cell (the full value of a shortened one). */
+  title?: (row: R) => string;
+}
+
+export function DataTable<R>(props: { columns: readonly Column<R>[]; rows: readonly R[]; rowKey: (row: R) => string; testId?: string; rowTestId?: string }) {
+  const { columns, rows, rowKey, testId, rowTestId } = props;
+  return (
+    <table {...(testId ? { 'data-testid': testId } : {})}>
+      <thead>
+        <tr>
+          {columns.map((c, i) => (
+            <th key={i} scope="col" className={c.num ? 'num' : undefined}>
+              {c.head}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={rowKey(r)} {...(rowTestId ? { 'data-testid': rowTestId } : {})}>
+            {columns.map((c, i) => {
+              const cell = { className: [c.num ? 'num' : '', c.className ?? ''].filter(Boolean).join(' ') || undefined, title: c.title?.(r) };
+              return c.rowHeader ? (
+                <th key={i} scope="row" {...cell}>
+                  {c.cell(r)}
+                </th>
+              ) : (
+                <td key={i} {...cell}>
+                  {c.cell(r)}
+                </td>
+              );
+            })}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
