@@ -3,40 +3,17 @@
 // lags and by how much; once it may index and catches up, it is ready again.
 // Needs litecoind and PostgreSQL (fails, naming what is missing).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import pino from 'pino';
-import { fundedNode, nodeRpcBackendConfig, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
+import { fundedNode, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
 import { advisoryLockKey } from '../leader/advisory-lock.ts';
-import { createService, type Service } from '../service.ts';
-import { TEST_POSTGRES_URL } from '../store/test-stores.ts';
+import type { Service } from '../service.ts';
+import { sharedSchema, type SharedSchema } from '../test/shared-postgres.ts';
+import { until } from '../test/until.ts';
 
-const log = pino({ level: process.env.COUNTERSIGN_TEST_LOG ?? 'silent' });
-const schema = `cs_ready_${randomBytes(6).toString('hex')}`;
 let node: RegtestNode;
-let admin: pg.Client;
+let db: SharedSchema;
 let service: Service | undefined;
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, deadlineMs = 90_000): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-const start = () =>
-  createService(
-    {
-      database: { postgres: TEST_POSTGRES_URL, schema },
-      coins: { litecoin: { network: 'regtest', backend: nodeRpcBackendConfig(node, 100) } },
-      readiness: { maxLagBlocks: 3 },
-      leader: { retrySeconds: 0.2 },
-    },
-    { logger: log },
-  );
+const start = () => db.instance(node, { readiness: { maxLagBlocks: 3 }, leader: { retrySeconds: 0.2 } });
 
 async function readyz(s: Service): Promise<{ status: number; body: { ready: boolean; message?: string } }> {
   const res = await s.app.inject({ method: 'GET', url: '/readyz' });
@@ -45,19 +22,13 @@ async function readyz(s: Service): Promise<{ status: number; body: { ready: bool
 const metrics = async (s: Service) => (await s.app.inject({ method: 'GET', url: '/metrics' })).body;
 
 beforeAll(async () => {
-  admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  try {
-    await admin.connect();
-  } catch (err) {
-    throw new Error(`PostgreSQL is required for the readiness test and is not reachable at ${TEST_POSTGRES_URL} (${err instanceof Error ? err.message : String(err)})`, { cause: err });
-  }
+  db = await sharedSchema('cs_ready', 'the readiness test');
   node = await fundedNode();
 });
 
 afterAll(async () => {
   await service?.close();
-  await admin?.query(`drop schema if exists ${schema} cascade`).catch(() => undefined);
-  await admin?.end();
+  await db?.dispose();
   await node?.stop();
 });
 
@@ -77,8 +48,8 @@ describe('/readyz on a real node', () => {
 
   it('is 503 naming the coin and its lag while nobody indexes it, and ready again once it may', async () => {
     // Another session holds litecoin's lock: the new instance can only watch.
-    const key = advisoryLockKey(schema, 'litecoin').toString();
-    expect((await admin.query<{ ok: boolean }>('select pg_try_advisory_lock($1::bigint) as ok', [key])).rows[0]!.ok).toBe(true);
+    const key = advisoryLockKey(db.schema, 'litecoin').toString();
+    expect((await db.admin.query<{ ok: boolean }>('select pg_try_advisory_lock($1::bigint) as ok', [key])).rows[0]!.ok).toBe(true);
     service = await start();
     service.startIndexers();
     const tip = await node.rpc.call<number>('getblockcount');
@@ -98,7 +69,7 @@ describe('/readyz on a real node', () => {
     expect(text).toContain(`countersign_indexed_height{coin="litecoin"} ${tip}`);
     expect(text).toContain('countersign_index_leader{coin="litecoin"} 0');
 
-    await admin.query('select pg_advisory_unlock($1::bigint)', [key]);
+    await db.admin.query('select pg_advisory_unlock($1::bigint)', [key]);
     await until('the instance to take the lock and catch up', async () => ((await readyz(service!)).status === 200 ? true : undefined));
     const after = await metrics(service);
     expect(after).toContain('countersign_index_lag_blocks{coin="litecoin"} 0');

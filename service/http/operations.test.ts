@@ -2,6 +2,7 @@
 // readiness decision. (Readiness and metrics against a real node: health.regtest.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../test/http-service.ts';
+import { until } from '../test/until.ts';
 import { createApiKey } from '../store/api-keys.ts';
 import { takeToken } from './rate-limit.ts';
 import { readinessProblems, type CoinStatus } from './health.ts';
@@ -19,16 +20,6 @@ async function service(config: Parameters<typeof startTestService>[0]): Promise<
 afterAll(async () => {
   for (const t of services) await t.dispose();
 });
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, deadlineMs = 60_000): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('token bucket', () => {
   const perMs = 1 / 1000; // one request a second

@@ -1,24 +1,20 @@
 // The election on a real PostgreSQL: one holder per key, takeover when the holder's session is
 // terminated, a clean release on stop. Needs PostgreSQL (fails, naming it, when absent).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
+import type pg from 'pg';
 import pino from 'pino';
-import { randomBytes } from 'node:crypto';
 import { TEST_POSTGRES_URL } from '../store/test-stores.ts';
+import { adminSession, runName } from '../test/shared-postgres.ts';
+import { until } from '../test/until.ts';
 import { AdvisoryLockElection, advisoryLockKey } from './advisory-lock.ts';
 
 const log = pino({ level: process.env.COUNTERSIGN_TEST_LOG ?? 'silent' });
-const scope = `cs_lock_${randomBytes(6).toString('hex')}`; // keys unique to this run: parallel files never meet
+const scope = runName('cs_lock'); // keys unique to this run: parallel files never meet
 let admin: pg.Client;
 const elections: AdvisoryLockElection[] = [];
 
 beforeAll(async () => {
-  admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  try {
-    await admin.connect();
-  } catch (err) {
-    throw new Error(`PostgreSQL is required for the election tests and is not reachable at ${TEST_POSTGRES_URL} (${err instanceof Error ? err.message : String(err)})`, { cause: err });
-  }
+  admin = await adminSession('the election tests');
 });
 afterAll(async () => {
   for (const e of elections) await e.stop();
@@ -30,14 +26,6 @@ function election(names: string[], retryMs: number, s = scope) {
   const e = new AdvisoryLockElection({ url: TEST_POSTGRES_URL, scope: s, names, retryMs, log, onChange: (name, leading) => changes.push([name, leading]) });
   elections.push(e);
   return { e, changes };
-}
-
-async function until(what: string, probe: () => boolean | Promise<boolean>, deadlineMs = 60_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('advisory lock election', () => {

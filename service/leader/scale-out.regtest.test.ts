@@ -4,26 +4,22 @@
 // new blocks; a broadcast through a follower works and does not make it index.
 // Needs litecoind and PostgreSQL (fails, naming what is missing).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import pino from 'pino';
-import { fundedNode, nodeRpcBackendConfig, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
+import { fundedNode, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
 import { parseApiJson } from '../../shared/api/json.ts';
 import { p2pkhAddressOfPublicKey } from '../../shared/coins/address.ts';
 import { chainParams } from '../../shared/coins/coin-table.ts';
 import { testKey } from '../test/keys.ts';
 import type { Balance, Status } from '../../shared/api/schemas.ts';
 import type { NodeRpcBackend } from '../chains/utxo/node-rpc-backend.ts';
-import { createService, type Service } from '../service.ts';
+import type { Service } from '../service.ts';
 import { createApiKey } from '../store/api-keys.ts';
-import { TEST_POSTGRES_URL } from '../store/test-stores.ts';
+import { sharedSchema, type SharedSchema } from '../test/shared-postgres.ts';
+import { until } from '../test/until.ts';
 
-const log = pino({ level: process.env.COUNTERSIGN_TEST_LOG ?? 'silent' });
-const schema = `cs_scale_${randomBytes(6).toString('hex')}`;
 const COIN = 100_000_000n;
 
 let node: RegtestNode;
-let admin: pg.Client;
+let db: SharedSchema;
 let leader: Service; // A: starts first, retries the lock only every minute once it has lost it
 let follower: Service; // B: retries the lock every 200 ms
 let key: string;
@@ -44,16 +40,6 @@ function countWrites(s: Service): void {
 // Not the node wallet's: the wallet never spends from it, so its balance only grows.
 const address = p2pkhAddressOfPublicKey(chainParams('litecoin', 'regtest'), testKey('scale-out').publicKey);
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, deadlineMs = 90_000): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 async function get<T>(s: Service, url: string): Promise<T> {
   const res = await s.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
   if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
@@ -65,24 +51,10 @@ const balance = (s: Service) => get<Balance>(s, `/address/balance/litecoin/${add
 const tip = () => node.rpc.call<number>('getblockcount');
 const indexedAt = (s: Service, height: number) => until(`an index at height ${height}`, async () => ((await litecoin(s)).indexed_height === height ? true : undefined));
 
-function start(retrySeconds: number): Promise<Service> {
-  return createService(
-    {
-      database: { postgres: TEST_POSTGRES_URL, schema },
-      coins: { litecoin: { network: 'regtest', backend: nodeRpcBackendConfig(node, 100) } },
-      leader: { retrySeconds },
-    },
-    { logger: log },
-  );
-}
+const start = (retrySeconds: number): Promise<Service> => db.instance(node, { leader: { retrySeconds } });
 
 beforeAll(async () => {
-  admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  try {
-    await admin.connect();
-  } catch (err) {
-    throw new Error(`PostgreSQL is required for the scale-out test and is not reachable at ${TEST_POSTGRES_URL} (${err instanceof Error ? err.message : String(err)})`, { cause: err });
-  }
+  db = await sharedSchema('cs_scale', 'the scale-out test');
   node = await fundedNode();
   leader = await start(60);
   key = (await createApiKey(leader.store, 'scale-out')).key; // one table: the key works on both
@@ -97,8 +69,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await follower?.close();
   await leader?.close();
-  await admin?.query(`drop schema if exists ${schema} cascade`).catch(() => undefined);
-  await admin?.end();
+  await db?.dispose();
   await node?.stop();
 });
 
@@ -157,7 +128,7 @@ describe('two instances on one PostgreSQL', () => {
     // The leader's lock session ends without an unlock, as when its process or host dies.
     const pid = leader.election!.sessionPid;
     expect(pid).not.toBeNull();
-    await admin.query('select pg_terminate_backend($1)', [pid]);
+    await db.admin.query('select pg_terminate_backend($1)', [pid]);
 
     await until('the follower to take over', async () => ((await litecoin(follower)).role === 'leader' ? true : undefined));
     expect((await litecoin(leader)).role).toBe('follower');
