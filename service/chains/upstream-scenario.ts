@@ -1,13 +1,13 @@
 // The API flows every UTXO upstream backend must serve, run through the service's HTTP API on the
 // fixture chain of blockbook/fixtures/generate.ts: alice was paid twice, spent once and has a
 // payment in the mempool; a 2-of-3 multisig holds 2 coins. Test-only.
-import { expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addressToScript } from '../../shared/coins/address.ts';
 import { bytesToHex } from '../../shared/coins/bytes.ts';
 import { chainParams } from '../../shared/coins/coin-table.ts';
-import { decodeTxHex } from '../../shared/coins/tx.ts';
+import { decodeTxHex, txidHex } from '../../shared/coins/tx.ts';
 import type { Balance, Balances, HashesToSign, History, Utxos } from '../../shared/api/schemas.ts';
-import type { TestService } from '../test/http-service.ts';
+import { startTestService, type TestService } from '../test/http-service.ts';
 import { bitcoinCashScriptErrors } from '../test/oracles.ts';
 import { scenarioKeys } from './blockbook/fixtures/generate.ts';
 
@@ -149,4 +149,56 @@ export function utxoUpstreamFlows(get: () => UpstreamUnderTest): void {
     const unknown = await u.t.request('GET', `/transaction/raw/${u.coin}/${'ab'.repeat(32)}`);
     expect(unknown.status).toBe(404);
   });
+}
+
+/** What every fixture upstream server (Blockbook, Electrum) keeps for the flows. */
+export interface FixtureUpstreamServer {
+  broadcasts: string[];
+  refuseBroadcast: string | null;
+  close(): Promise<void>;
+}
+
+export interface FixtureUpstream<F, S extends FixtureUpstreamServer> {
+  fixture: F;
+  scenario: UpstreamUnderTest['scenario'];
+  /** Set in beforeAll. */
+  server: S;
+  /** Set in beforeAll. */
+  t: TestService;
+}
+
+/**
+ * A fixture upstream server and a service using it on mainnet, started and stopped around one
+ * describe block; `backend` is the coin's backend configuration for that server.
+ */
+export function withFixtureUpstream<F, S extends FixtureUpstreamServer>(
+  coin: UpstreamUnderTest['coin'],
+  fixture: F,
+  startServer: (fixture: F, txidOf: (hex: string) => string) => Promise<S>,
+  backend: (server: S) => Record<string, unknown>,
+): FixtureUpstream<F, S> {
+  const params = chainParams(coin, 'mainnet');
+  const s = { fixture, scenario: (fixture as unknown as { scenario: UpstreamUnderTest['scenario'] }).scenario } as FixtureUpstream<F, S>;
+  beforeAll(async () => {
+    s.server = await startServer(fixture, (hex) => txidHex(decodeTxHex(hex, undefined, params)));
+    s.t = await startTestService({ coins: { [coin]: { network: 'mainnet', backend: backend(s.server) } } });
+  });
+  afterAll(async () => {
+    await s.t?.dispose();
+    await s.server?.close();
+  });
+  return s;
+}
+
+/** The flows against a fixture upstream (registered as tests). */
+export function fixtureUpstreamFlows(coin: UpstreamUnderTest['coin'], s: FixtureUpstream<unknown, FixtureUpstreamServer>): void {
+  utxoUpstreamFlows(() => ({
+    coin,
+    t: s.t,
+    scenario: s.scenario,
+    broadcasts: () => s.server.broadcasts,
+    refuseBroadcasts: (reason) => {
+      s.server.refuseBroadcast = reason;
+    },
+  }));
 }

@@ -1,54 +1,25 @@
 // The blockbook backend for litecoin and bitcoin_cash, through the service's HTTP API, against a
 // local HTTP server replaying Blockbook API v2 answers (fixtures/<coin>.json); then what the
 // service does when that Blockbook is down, silent, or answers garbage.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chainParams } from '../../../shared/coins/coin-table.ts';
-import { decodeTxHex, txidHex } from '../../../shared/coins/tx.ts';
-import { startTestService, type TestService } from '../../test/http-service.ts';
-import { utxoUpstreamFlows, type UpstreamUnderTest } from '../upstream-scenario.ts';
+import { decodeTxHex } from '../../../shared/coins/tx.ts';
+import { fixtureUpstreamFlows, withFixtureUpstream } from '../upstream-scenario.ts';
 import { scenarioKeys } from './fixtures/generate.ts';
-import { type BlockbookFixture, loadFixture, startBlockbookTestServer, type BlockbookTestServer } from './test-server.ts';
+import { loadFixture, startBlockbookTestServer } from './test-server.ts';
 
 const coins = ['litecoin', 'bitcoin_cash'] as const;
 
-interface Setup {
-  coin: (typeof coins)[number];
-  fixture: BlockbookFixture;
-  scenario: UpstreamUnderTest['scenario'];
-  server: BlockbookTestServer;
-  t: TestService;
-}
-
 /** A fixture Blockbook and a service using it (backend options added), for one describe block. */
-function withBlockbook(coin: Setup['coin'], backend: Record<string, unknown>): Setup {
-  const params = chainParams(coin, 'mainnet');
-  const fixture = loadFixture(new URL(`./fixtures/${coin}.json`, import.meta.url));
-  const s = { coin, fixture, scenario: (fixture as unknown as { scenario: Setup['scenario'] }).scenario } as Setup;
-  beforeAll(async () => {
-    s.server = await startBlockbookTestServer(fixture, (hex) => txidHex(decodeTxHex(hex, undefined, params)));
-    s.t = await startTestService({ coins: { [coin]: { network: 'mainnet', backend: { type: 'blockbook', url: s.server.url, ...backend } } } });
-  });
-  afterAll(async () => {
-    await s.t?.dispose();
-    await s.server?.close();
-  });
-  return s;
-}
+const withBlockbook = (coin: (typeof coins)[number], backend: Record<string, unknown>) =>
+  withFixtureUpstream(coin, loadFixture(new URL(`./fixtures/${coin}.json`, import.meta.url)), startBlockbookTestServer, (server) => ({ type: 'blockbook', url: server.url, ...backend }));
 
 describe.each(coins)('blockbook backend for %s', (coin) => {
   const s = withBlockbook(coin, { timeoutMs: 2_000, retries: 1, backoffMs: 10, minFeePerKb: 2_000 });
   const { scenario } = s;
   const params = chainParams(coin, 'mainnet');
 
-  utxoUpstreamFlows(() => ({
-    coin,
-    t: s.t,
-    scenario,
-    broadcasts: () => s.server.broadcasts,
-    refuseBroadcasts: (reason) => {
-      s.server.refuseBroadcast = reason;
-    },
-  }));
+  fixtureUpstreamFlows(coin, s);
 
   it('asks Blockbook by the coin\'s own address form (CashAddr on Bitcoin Cash) and pages its history', async () => {
     const seen = s.server.requests.filter((r) => r.startsWith('GET /api/v2/address/'));

@@ -10,34 +10,15 @@ import { addressToScript } from '../../../shared/coins/address.ts';
 import { chainParams } from '../../../shared/coins/coin-table.ts';
 import { decodeTxHex, txidHex } from '../../../shared/coins/tx.ts';
 import { startTestService, type TestService } from '../../test/http-service.ts';
-import { utxoUpstreamFlows, type UpstreamUnderTest } from '../upstream-scenario.ts';
+import { fixtureUpstreamFlows, withFixtureUpstream } from '../upstream-scenario.ts';
 import { scripthash } from './electrum-backend.ts';
-import { type ElectrumFixture, loadElectrumFixture, startElectrumTestServer, type ElectrumTestServer } from './test-server.ts';
+import { loadElectrumFixture, startElectrumTestServer, type ElectrumTestServer } from './test-server.ts';
 
 const coins = ['litecoin', 'bitcoin_cash'] as const;
 
-interface Setup {
-  fixture: ElectrumFixture;
-  scenario: UpstreamUnderTest['scenario'];
-  server: ElectrumTestServer;
-  t: TestService;
-}
-
 /** A fixture Electrum server and a service using it (backend options added), for one describe block. */
-function withElectrum(coin: (typeof coins)[number], backend: Record<string, unknown>): Setup {
-  const params = chainParams(coin, 'mainnet');
-  const fixture = loadElectrumFixture(new URL(`./fixtures/${coin}.json`, import.meta.url));
-  const s = { fixture, scenario: (fixture as unknown as { scenario: Setup['scenario'] }).scenario } as Setup;
-  beforeAll(async () => {
-    s.server = await startElectrumTestServer(fixture, (hex) => txidHex(decodeTxHex(hex, undefined, params)));
-    s.t = await startTestService({ coins: { [coin]: { network: 'mainnet', backend: { type: 'electrum', host: s.server.host, port: s.server.port, ...backend } } } });
-  });
-  afterAll(async () => {
-    await s.t?.dispose();
-    await s.server?.close();
-  });
-  return s;
-}
+const withElectrum = (coin: (typeof coins)[number], backend: Record<string, unknown>) =>
+  withFixtureUpstream(coin, loadElectrumFixture(new URL(`./fixtures/${coin}.json`, import.meta.url)), startElectrumTestServer, (server) => ({ type: 'electrum', host: server.host, port: server.port, ...backend }));
 
 it('scripthash: sha256 of the scriptPubKey, byte-reversed (the protocol documentation\'s example)', () => {
   const script = addressToScript(chainParams('bitcoin', 'mainnet'), '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa');
@@ -48,15 +29,7 @@ describe.each(coins)('electrum backend for %s', (coin) => {
   const s = withElectrum(coin, { timeoutMs: 2_000, retries: 1, backoffMs: 10, minFeePerKb: 2_000 });
   const { scenario, fixture } = s;
 
-  utxoUpstreamFlows(() => ({
-    coin,
-    t: s.t,
-    scenario,
-    broadcasts: () => s.server.broadcasts,
-    refuseBroadcasts: (reason) => {
-      s.server.refuseBroadcast = reason;
-    },
-  }));
+  fixtureUpstreamFlows(coin, s);
 
   it('opened with the server.version handshake on protocol 1.4, then subscribed to headers, over one connection', () => {
     expect(s.server.calls.slice(0, 2)).toEqual(['server.version', 'blockchain.headers.subscribe']);
