@@ -144,18 +144,28 @@ async function main(options: BenchOptions): Promise<void> {
 
   const half = heightAtShare(chain, 0.5);
   const sqliteHalf = await indexRun('SQLite, half chain', { kind: 'sqlite', path: join(work, 'half.sqlite') }, half.height, half.txs, 'index-sqlite-half');
-  const sqlitePath = join(work, 'full.sqlite');
-  const sqliteFull = await indexRun('SQLite, full chain', { kind: 'sqlite', path: sqlitePath }, chain.tipHeight, chain.totalTxs, 'index-sqlite-full');
+  // Best of two as for the baseline, each into a fresh store: the same treatment on a noisy machine.
+  const sqliteRuns: IndexRun[] = [];
+  for (let i = 1; i <= 2; i++) {
+    sqliteRuns.push(await indexRun('SQLite, full chain', { kind: 'sqlite', path: join(work, `full-${i}.sqlite`) }, chain.tipHeight, chain.totalTxs, `index-sqlite-full-${i}`));
+  }
+  const sqliteFull = sqliteRuns.reduce((best, r) => (r.ms < best.ms ? r : best));
+  const sqlitePath = join(work, 'full-1.sqlite');
+  // Memory is judged on the worse run.
+  const fullPeakKb = Math.max(...sqliteRuns.map((r) => r.peakKb));
   const sqliteRatio = rate(sqliteFull.txs, sqliteFull.ms) / baselineRate;
-  console.log(`(b) indexer from height 0 into a fresh SQLite store, child process: ${describeRun(sqliteFull)}`);
+  console.log(
+    `(b) indexer from height 0 into a fresh SQLite store, child process, best of 2: ${describeRun(sqliteFull)}; ` +
+      `both runs ${sqliteRuns.map((r) => (r.ms / 1000).toFixed(2)).join(' / ')} s, peak RSS ${sqliteRuns.map((r) => mb(r.peakKb)).join(' / ')}`,
+  );
   console.log(`    ratio b/a = ${sqliteRatio.toFixed(2)} (target >= ${INDEXER_RATIO_TARGET}) ${verdict(sqliteRatio >= INDEXER_RATIO_TARGET)}`);
   console.log(`    half the chain (heights 0..${half.height}) into another fresh SQLite store: ${describeRun(sqliteHalf)}`);
   // The indexer keeps 8 blocks in flight, so how many big blocks a run contains matters as much as its length.
   const bigBlocks = (toHeight: number): number => chain.txsPerHeight.slice(0, toHeight + 1).filter((n) => n > 1).length;
   console.log(
     `    peak RSS: ${mb(sqliteHalf.peakKb)} for ${fmt(sqliteHalf.txs)} txs (${bigBlocks(half.height)} blocks with payments), ` +
-      `${mb(sqliteFull.peakKb)} for ${fmt(sqliteFull.txs)} txs (${bigBlocks(chain.tipHeight)} blocks with payments; largest ${fmt(Math.max(...chain.txsPerHeight))} txs) ` +
-      `(target < ${RSS_TARGET_MB} MB, flat in chain length) ${verdict(sqliteFull.peakKb / 1024 < RSS_TARGET_MB)}`,
+      `${mb(fullPeakKb)} for ${fmt(sqliteFull.txs)} txs (${bigBlocks(chain.tipHeight)} blocks with payments; largest ${fmt(Math.max(...chain.txsPerHeight))} txs) ` +
+      `(target < ${RSS_TARGET_MB} MB, flat in chain length) ${verdict(fullPeakKb / 1024 < RSS_TARGET_MB)}`,
   );
 
   let pgLine: string;
@@ -210,7 +220,7 @@ async function main(options: BenchOptions): Promise<void> {
       '(extra)',
       pgRatio === undefined ? 'not measured' : '',
     ],
-    ['indexer peak RSS, full chain', mb(sqliteFull.peakKb), `< ${RSS_TARGET_MB} MB`, verdict(sqliteFull.peakKb / 1024 < RSS_TARGET_MB)],
+    ['indexer peak RSS, full chain', mb(fullPeakKb), `< ${RSS_TARGET_MB} MB`, verdict(fullPeakKb / 1024 < RSS_TARGET_MB)],
     ['indexer peak RSS, half chain', mb(sqliteHalf.peakKb), '(flat)', ''],
     ['balance / bare fastify req/s', httpRatio.toFixed(2), `>= ${HTTP_RATIO_TARGET}`, verdict(httpRatio >= HTTP_RATIO_TARGET)],
   ];
