@@ -1,5 +1,6 @@
-// A table of rows described by their columns: one place for the header row, number alignment and
-// row test ids, so each screen says only what a column shows.
+// A table of rows described by their columns: one place for the header row, number alignment,
+// row test ids and what shows instead while there are no rows, so each screen says only what a
+// column shows.
 import type { ReactNode } from 'react';
 
 export interface Column<R> {
@@ -15,8 +16,9 @@ export interface Column<R> {
   title?: (row: R) => string;
 }
 
-export function DataTable<R>(props: { columns: readonly Column<R>[]; rows: readonly R[]; rowKey: (row: R) => string; testId?: string; rowTestId?: string }) {
-  const { columns, rows, rowKey, testId, rowTestId } = props;
+export function DataTable<R>(props: { columns: readonly Column<R>[]; rows: readonly R[]; rowKey: (row: R) => string; empty: string; testId?: string; rowTestId?: string }) {
+  const { columns, rows, rowKey, empty, testId, rowTestId } = props;
+  if (rows.length === 0) return <p className="muted">{empty}</p>;
   return (
     <table {...(testId ? { 'data-testid': testId } : {})}>
       <thead>

@@ -15,7 +15,6 @@ interface Entry {
 }
 
 export function HistoryTable<E extends Entry>({ entries, unitOf, empty, testId }: { entries: readonly E[]; unitOf: (e: E) => Unit; empty: string; testId: string }) {
-  if (entries.length === 0) return <p className="muted">{empty}</p>;
   const withAsset = entries.some((e) => e.asset !== undefined);
   const columns: Column<E>[] = [
     { head: 'When', className: 'small', cell: (e) => (e.confirmations === 0 ? 'pending' : when(e.time)) },
@@ -24,5 +23,5 @@ export function HistoryTable<E extends Entry>({ entries, unitOf, empty, testId }
     { head: 'Amount', num: true, cell: (e) => <Amount units={e.amount} unit={unitOf(e)} signed /> },
     { head: 'Confirmations', num: true, cell: (e) => e.confirmations },
   ];
-  return <DataTable columns={columns} rows={entries} rowKey={(e) => (e.asset === undefined ? e.txid : `${e.txid}-${e.asset}`)} testId={testId} />;
+  return <DataTable columns={columns} rows={entries} rowKey={(e) => (e.asset === undefined ? e.txid : `${e.txid}-${e.asset}`)} empty={empty} testId={testId} />;
 }

@@ -132,55 +132,49 @@ export function AccountsDetail({ id }: { id: string }) {
         </Card>
       </div>
       <Card title="Tokens">
-        {a.token_balances.length === 0 ? (
-          <p className="muted">No tokens followed. Follow a token by its contract address to see its balance and send it.</p>
-        ) : (
-          <DataTable
-            testId="tokens"
-            rowTestId="token-row"
-            rows={a.token_balances}
-            rowKey={(t) => t.contract}
-            columns={[
-              { head: 'Token', rowHeader: true, cell: (t) => t.symbol },
-              { head: 'Contract', className: 'mono small', cell: (t) => t.contract },
-              {
-                head: 'Balance',
-                num: true,
-                cell: (t) => (
-                  <>
-                    <Amount units={t.balance} unit={t.unit} />
-                    {t.unconfirmed_balance !== 0n && (
-                      <div className="small muted">
-                        <Amount units={t.unconfirmed_balance} unit={t.unit} signed /> pending
-                      </div>
-                    )}
-                  </>
-                ),
-              },
-              { head: 'USD', num: true, className: 'muted', cell: (t) => (t.usd_balance > 0 ? usd(t.usd_balance) : 'no rate') },
-            ]}
-          />
-        )}
+        <DataTable
+          empty="No tokens followed. Follow a token by its contract address to see its balance and send it."
+          testId="tokens"
+          rowTestId="token-row"
+          rows={a.token_balances}
+          rowKey={(t) => t.contract}
+          columns={[
+            { head: 'Token', rowHeader: true, cell: (t) => t.symbol },
+            { head: 'Contract', className: 'mono small', cell: (t) => t.contract },
+            {
+              head: 'Balance',
+              num: true,
+              cell: (t) => (
+                <>
+                  <Amount units={t.balance} unit={t.unit} />
+                  {t.unconfirmed_balance !== 0n && (
+                    <div className="small muted">
+                      <Amount units={t.unconfirmed_balance} unit={t.unit} signed /> pending
+                    </div>
+                  )}
+                </>
+              ),
+            },
+            { head: 'USD', num: true, className: 'muted', cell: (t) => (t.usd_balance > 0 ? usd(t.usd_balance) : 'no rate') },
+          ]}
+        />
         <AddToken account={a} onAdded={account.reload} />
       </Card>
       <Card title="Sends from this desk">
-        {a.sends.length === 0 ? (
-          <p className="muted">None yet.</p>
-        ) : (
-          <DataTable
-            testId="sends"
-            rowTestId="send-row"
-            rows={a.sends}
-            rowKey={(x) => x.id}
-            columns={[
-              { head: 'When', className: 'small', cell: (x) => <a href={href.accountSendDetail(a.id, x.id)}>{when(x.created_at)}</a> },
-              { head: 'To', className: 'mono small', cell: (x) => x.to },
-              { head: 'Amount', num: true, cell: (x) => <Amount units={x.amount} unit={x.unit} /> },
-              { head: 'Fee (at most)', num: true, className: 'small', cell: (x) => <Amount units={x.fee_amount} unit={x.fee_unit} /> },
-              { head: 'State', cell: (x) => <span className={sendBadgeClass(x.state)}>{SEND_STATE_LABELS[x.state]}</span> },
-            ]}
-          />
-        )}
+        <DataTable
+          empty="None yet."
+          testId="sends"
+          rowTestId="send-row"
+          rows={a.sends}
+          rowKey={(x) => x.id}
+          columns={[
+            { head: 'When', className: 'small', cell: (x) => <a href={href.accountSendDetail(a.id, x.id)}>{when(x.created_at)}</a> },
+            { head: 'To', className: 'mono small', cell: (x) => x.to },
+            { head: 'Amount', num: true, cell: (x) => <Amount units={x.amount} unit={x.unit} /> },
+            { head: 'Fee (at most)', num: true, className: 'small', cell: (x) => <Amount units={x.fee_amount} unit={x.fee_unit} /> },
+            { head: 'State', cell: (x) => <span className={sendBadgeClass(x.state)}>{SEND_STATE_LABELS[x.state]}</span> },
+          ]}
+        />
       </Card>
       <Card title="History">
         {history.error && <Alert>{history.error}</Alert>}

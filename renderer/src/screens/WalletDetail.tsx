@@ -10,9 +10,9 @@ import { shortId, when } from '../format.ts';
 import { Alert, Amount, Card, Loading, StateBadge, download, message, useLoad } from '../ui.tsx';
 
 export function PaymentsTable({ payments, unitOf }: { payments: PaymentSummary[]; unitOf?: (p: PaymentSummary) => Unit }) {
-  if (payments.length === 0) return <p className="muted">No payments yet.</p>;
   return (
     <DataTable
+      empty="No payments yet."
       rowTestId="payment-row"
       rows={payments}
       rowKey={(p) => p.id}
@@ -149,29 +149,27 @@ export function WalletDetailScreen({ id }: { id: string }) {
       </Card>
       <div className="grid-2">
         <Card title="Unspent outputs">
-          {unspent.data &&
-            (unspent.data.length === 0 ? (
-              <p className="muted">None.</p>
-            ) : (
-              <DataTable
-                rows={unspent.data}
-                rowKey={(u) => `${u.txid}:${u.vout}`}
-                columns={[
-                  {
-                    head: 'Output',
-                    className: 'mono small',
-                    title: (u) => u.address,
-                    cell: (u) => (
-                      <>
-                        {shortId(u.txid)}:{u.vout}
-                      </>
-                    ),
-                  },
-                  { head: 'Path', className: 'mono small', cell: (u) => u.path },
-                  { head: 'Amount', num: true, cell: (u) => <Amount units={u.amount} unit={w.unit} /> },
-                ]}
-              />
-            ))}
+          {unspent.data && (
+            <DataTable
+              empty="None."
+              rows={unspent.data}
+              rowKey={(u) => `${u.txid}:${u.vout}`}
+              columns={[
+                {
+                  head: 'Output',
+                  className: 'mono small',
+                  title: (u) => u.address,
+                  cell: (u) => (
+                    <>
+                      {shortId(u.txid)}:{u.vout}
+                    </>
+                  ),
+                },
+                { head: 'Path', className: 'mono small', cell: (u) => u.path },
+                { head: 'Amount', num: true, cell: (u) => <Amount units={u.amount} unit={w.unit} /> },
+              ]}
+            />
+          )}
         </Card>
         <Card title="Co-signers">
           <ol className="plain">
