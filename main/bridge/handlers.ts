@@ -280,7 +280,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     'payments.exportRequest': async ({ payment_id }) => {
       const p = requirePayment(core, payment_id);
       const w = requireWallet(core, p.walletId);
-      return { file_name: `signing-request-${fileSafe(w.name)}-${p.id.slice(0, 8)}.json`, text: writeSigningRequest(store, payment_id) };
+      return { file_name: `signing-request-${fileSafe(w.name)}-${p.id.slice(0, 8)}.json`, text: await writeSigningRequest(core, payment_id) };
     },
 
     'payments.exportPsbt': async ({ payment_id }) => {

@@ -219,7 +219,7 @@ describe('PSBT refusals (nothing stored)', () => {
         return { ...raw, hex: bytesToHex(encodeTx(tx)) };
       },
     };
-    await expect(exportPsbt({ ...deps, api: lying }, p.id)).rejects.toThrow(/the service's transaction [0-9a-f]{64} hashes to [0-9a-f]{64}: refusing/);
+    await expect(exportPsbt({ ...deps, api: lying }, p.id)).rejects.toThrow(/the service answered previous transaction [0-9a-f]{64} with another transaction \(it hashes to [0-9a-f]{64}\)/);
     cancelPayment(deps, p.id, 'proof only');
     await expect(exportPsbt(deps, p.id)).rejects.toThrow(/is cancelled: it needs no more signatures/);
   });

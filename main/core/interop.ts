@@ -9,13 +9,10 @@ import {
   decodeTx,
   encodeTx,
   equalBytes,
-  hexToBytes,
   p2shScript,
   hash160,
   parseMultisigRedeemScript,
   parseXpub,
-  reverseBytes,
-  sha256d,
   type ChainParams,
   type CoinName,
   type NetworkName,
@@ -27,12 +24,13 @@ import { formatColdcard } from '../../shared/files/coldcard.ts';
 import { parseDerivationPath } from '../../shared/files/derivation-path.ts';
 import { formatMultisigDescriptor } from '../../shared/files/descriptor.ts';
 import { FileFormatError } from '../../shared/files/errors.ts';
-import { looksLikePsbt, outputOfRaw, psbtFromBase64, psbtToBase64, withoutWitness, type DecodedPsbt } from '../../shared/files/psbt.ts';
+import { looksLikePsbt, psbtFromBase64, psbtToBase64, withoutWitness, type DecodedPsbt } from '../../shared/files/psbt.ts';
 import { buildMultisigPsbt, psbtSignatures, withEmptyScripts, type KeyDerivation, type MultisigPsbtOutput } from '../../shared/files/psbt-multisig.ts';
 import { checkSetup, type SetupKey, type WalletSetup } from '../../shared/files/setup.ts';
 import { parseSetupFile } from '../../shared/files/setup-file.ts';
 import { parseXpubLike } from '../../shared/files/xpub-bytes.ts';
 import { CoordinatorError } from './errors.ts';
+import { PreviousTransactions } from './previous-transactions.ts';
 import { checkSignature, importSignatureFile, refused, storeSignatures, type CheckedSignature, type FileResult, type SignatureFileInput } from './imports.ts';
 import { progress, requirePayment } from './payments.ts';
 import type { CosignerRow, PaymentRow, WalletRow } from './store/store.ts';
@@ -77,36 +75,19 @@ export async function exportPsbt(deps: CoreDeps, paymentId: string): Promise<{ f
   const cosigners = deps.store.cosigners(w.id);
   const tx = decodeTx(p.unsignedTx);
   const stored = deps.store.paymentInputs(p.id);
-  const prevTxs = new Map<string, Uint8Array>();
-  for (const inp of tx.inputs) {
-    const txid = bytesToHex(inp.prevTxid);
-    if (prevTxs.has(txid)) continue;
-    const answer = await deps.api.rawTransaction(w.coin, txid);
-    let raw: Uint8Array;
-    try {
-      raw = withoutWitness(hexToBytes(answer.hex.toLowerCase(), 'raw transaction'));
-    } catch (err) {
-      throw new CoordinatorError('service_mismatch', `the service's transaction ${txid} cannot be decoded (${err instanceof Error ? err.message : String(err)})`);
-    }
-    const hashed = bytesToHex(reverseBytes(sha256d(raw)));
-    if (hashed !== txid) throw new CoordinatorError('service_mismatch', `the service's transaction ${txid} hashes to ${hashed}: refusing to hand it to co-signers`);
-    prevTxs.set(txid, raw);
-  }
+  // Checked to hash to the txid each input spends and to hold the amount stored: co-signers' PSBT
+  // signers read amounts from these.
+  const previous = await PreviousTransactions.fetch(deps.api, w.coin, params, tx.inputs.map((inp) => bytesToHex(inp.prevTxid)));
   const inputs = tx.inputs.map((inp, i) => {
     const row = stored.find((s) => s.inputIndex === i);
     if (!row) throw new CoordinatorError('internal', `payment ${p.id} has no stored input ${i}`);
-    const prevTx = prevTxs.get(bytesToHex(inp.prevTxid))!;
-    let spent;
-    try {
-      spent = outputOfRaw(prevTx, inp.vout);
-    } catch {
-      spent = undefined;
-    }
+    const txid = bytesToHex(inp.prevTxid);
+    const spent = previous.output(txid, inp.vout);
     const d = derivations(params, w, cosigners, row.change, row.index);
     if (!spent || spent.value !== row.amount || !equalBytes(spent.script, p2shScript(hash160(d.redeemScript)))) {
-      throw new CoordinatorError('service_mismatch', `input ${i}: output ${inp.vout} of ${bytesToHex(inp.prevTxid)} is not the ${row.amount} this payment spends from the wallet`);
+      throw new CoordinatorError('service_mismatch', `input ${i}: output ${inp.vout} of ${txid} is not the ${row.amount} this payment spends from the wallet`);
     }
-    return { prevTx, ...d };
+    return { prevTx: withoutWitness(previous.raw(txid)), ...d };
   });
   const own = new Map(deps.store.addresses(w.id).map((a) => [bytesToHex(addressToScript(params, a.address)), a]));
   const outputs = tx.outputs.map((o): MultisigPsbtOutput => {

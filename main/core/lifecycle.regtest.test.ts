@@ -90,7 +90,7 @@ describe('a payment from proposal to confirmation', () => {
     expect(p.state).toBe('awaiting_signatures');
     expect(p.totalInputValue).toBe(2n * COIN); // the older 2 LTC output alone covers it
 
-    const request = writeSigningRequest(store, p.id);
+    const request = await writeSigningRequest(deps, p.id);
     const opened = openSigningRequest(request);
     expect(opened.outputs.map((o) => [o.purpose, o.amount])).toEqual([
       ['payment', COIN + COIN / 4n],
@@ -102,7 +102,7 @@ describe('a payment from proposal to confirmation', () => {
     expect(opened.outputs.find((o) => o.purpose === 'change')!.address).toBe(changeAt(0));
     // A second payment proposed while the first is in flight gets the next change address.
     const second = await proposePayment(deps, walletId, { to, amount: COIN / 10n, minersFee: 20_000n });
-    expect(openSigningRequest(writeSigningRequest(store, second.id)).outputs.find((o) => o.purpose === 'change')!.address).toBe(changeAt(1));
+    expect(openSigningRequest(await writeSigningRequest(deps, second.id)).outputs.find((o) => o.purpose === 'change')!.address).toBe(changeAt(1));
     cancelPayment(deps, second.id, 'test: only the first change address was asked for');
     const a = signRequest(request, { xprv: alice.masterXprv }); // master key: derives the account itself
     const b = signRequest(request, { xprv: bob.accountXprv });
@@ -211,7 +211,7 @@ describe('refusals', () => {
 
   it('refuses malformed, tampered, foreign and stale files, keeping what was there', async () => {
     const p = await proposePayment(deps, walletId, await proposal());
-    const request = writeSigningRequest(store, p.id);
+    const request = await writeSigningRequest(deps, p.id);
     const good = signRequest(request, { xprv: alice.accountXprv }).file;
     const json = JSON.parse(good) as { payment_hash: string; signer: { xpub: string }; signatures: { signature: string; public_key: string }[] };
     const edit = (f: (j: typeof json) => void) => {
@@ -254,6 +254,15 @@ describe('refusals', () => {
     expect(() => signRequest(JSON.stringify(req), { xprv: bob.accountXprv })).toThrow(/output 0 \(payment\) pays 10000000 instead of 10000001/);
     expect(() => signRequest('[]', { xprv: bob.accountXprv })).toThrow(/malformed signing-request file/);
     expect(() => signRequest(request, { xprv: dave.accountXprv })).toThrow(/not one of the wallet's co-signers/);
+    // An input amount raised (with the fee kept consistent) is caught by the previous transaction the
+    // request carries; a request without it cannot be checked on litecoin (legacy sighash) and is refused.
+    const inflated = JSON.parse(request) as { inputs: { amount: string; previous_tx?: string }[]; miners_fee: string };
+    inflated.inputs[0]!.amount = (BigInt(inflated.inputs[0]!.amount) + 5_000_000n).toString();
+    inflated.miners_fee = (BigInt(inflated.miners_fee) + 5_000_000n).toString();
+    expect(() => signRequest(JSON.stringify(inflated), { xprv: bob.accountXprv })).toThrow(/input 0 says it spends \d+, but output \d+ of [0-9a-f]{64} holds \d+/);
+    const bare = JSON.parse(request) as { inputs: { previous_tx?: string }[] };
+    delete bare.inputs[0]!.previous_tx;
+    expect(() => signRequest(JSON.stringify(bare), { xprv: bob.accountXprv })).toThrow(/input 0 carries no previous transaction: on litecoin signatures do not commit to input amounts/);
 
     cancelPayment(deps, p.id, 'treasurer changed their mind');
     const stale = importSignatureFiles(deps, [{ name: 'bob.json', text: signRequest(request, { xprv: bob.accountXprv }).file }])[0]!;
@@ -267,7 +276,7 @@ describe('refusals', () => {
 describe('crash safety', () => {
   it('a child killed mid-import keeps the committed file and leaves no half-written payment', async () => {
     const p = await proposePayment(deps, walletId, { to: await desk.node.newAddress('legacy'), amount: COIN / 20n, minersFee: 10_000n });
-    const request = writeSigningRequest(store, p.id);
+    const request = await writeSigningRequest(deps, p.id);
     const files = [alice, bob].map((c) => {
       const path = join(desk.dir, `${c.name}-crash.json`);
       writeFileSync(path, signRequest(request, { xprv: c.accountXprv }).file);

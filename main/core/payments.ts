@@ -12,11 +12,10 @@ import {
   parseMultisigRedeemScript,
   scriptToAddress,
   sha256,
-  txidHex,
   type ChainParams,
-  type CoinName,
 } from '../../shared/coins/index.ts';
 import { CoordinatorError } from './errors.ts';
+import { PreviousTransactions } from './previous-transactions.ts';
 import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from './files/verify.ts';
 import type { PaymentRow, PaymentState } from './store/store.ts';
 import { addressPath, deriveAddress, nextChangeAddress, requireWallet, walletParams, type CoreDeps } from './wallets.ts';
@@ -63,26 +62,6 @@ function changeInFlight(deps: CoreDeps, walletId: string, params: ChainParams): 
     }
   }
   return out;
-}
-
-/**
- * What each spent output holds, read from the previous transactions themselves (their txid commits
- * to it), not from the service's word: on coins whose signatures do not commit to input amounts, a
- * service lying about them would hide a miners' fee as large as the lie.
- */
-async function provenOutputs(deps: CoreDeps, coin: CoinName, params: ChainParams, txids: readonly string[]) {
-  const outputs = new Map<string, { amount: bigint; script: Uint8Array }>();
-  for (const txid of new Set(txids)) {
-    let raw;
-    try {
-      raw = decodeTx(hexToBytes((await deps.api.rawTransaction(coin, txid)).hex), params);
-    } catch (err) {
-      throw new CoordinatorError('proposal_refused', `refusing the proposed payment: the previous transaction ${txid} cannot be read from the service: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    if (txidHex(raw) !== txid) throw new CoordinatorError('proposal_refused', `refusing the proposed payment: the service answered previous transaction ${txid} with another transaction`);
-    raw.outputs.forEach((o, vout) => outputs.set(outpoint(txid, vout), { amount: o.value, script: o.script }));
-  }
-  return outputs;
 }
 
 const outpoint = (txid: string, vout: number) => `${txid.toLowerCase()}:${vout}`;
@@ -139,17 +118,25 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   }
   // Which of our addresses each input spends (its scriptSig is the redeem script), and how much.
   const prevTxid = (inp: (typeof decoded.inputs)[number]) => bytesToHex(inp.prevTxid);
-  const proven = await provenOutputs(deps, w.coin, params, decoded.inputs.map(prevTxid));
+  // What each input holds is read from its own transaction (its txid commits to it), not taken on
+  // the service's word: where signatures do not commit to input amounts, a lie would hide a fee.
+  let proven: PreviousTransactions;
+  try {
+    proven = await PreviousTransactions.fetch(deps.api, w.coin, params, decoded.inputs.map(prevTxid));
+  } catch (err) {
+    if (err instanceof CoordinatorError) refuse(err.message);
+    throw err;
+  }
   const claims = decoded.inputs.map((inp, i) => {
     const owner = fundedRows.find((a) => equalBytes(a.redeemScript, inp.scriptSig));
     if (!owner) return refuse(`input ${i} does not spend from this wallet's funded addresses`);
     const spent = outpoint(prevTxid(inp), inp.vout);
     const amount = amounts.get(spent);
     if (amount === undefined) return refuse(`input ${i} spends ${spent}, which is not an unspent output of this wallet`);
-    const prev = proven.get(spent);
+    const prev = proven.output(prevTxid(inp), inp.vout);
     if (!prev) return refuse(`input ${i} spends ${spent}, an output its own transaction does not have`);
     if (!equalBytes(prev.script, addressToScript(params, owner.address))) refuse(`input ${i} spends ${spent}, which does not pay ${owner.address}`);
-    if (prev.amount !== amount) refuse(`the service says ${spent} holds ${amount}, its transaction says ${prev.amount}`);
+    if (prev.value !== amount) refuse(`the service says ${spent} holds ${amount}, its transaction says ${prev.value}`);
     return { amount, path: addressPath(owner.change, owner.index) };
   });
   const totalInput = claims.reduce((s, c) => s + c.amount, 0n);

@@ -23,6 +23,8 @@ export const RequestInput = z.object({
   path: relPath,
   redeem_script: hex('redeem_script'),
   hash: hex('hash'),
+  /** The transaction this input spends from, so a co-signer can check the amount offline. */
+  previous_tx: hex('previous_tx').optional(),
 });
 
 export const RequestOutput = z.object({

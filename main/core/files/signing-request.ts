@@ -1,21 +1,27 @@
 // Signing-request files: written by the treasurer from a stored payment, read and verified offline
 // by a co-signer (docs/file-formats.md).
-import { bytesToHex, chainParams, decodeTx, hexToBytes, parseXpub, scriptToAddress, type ChainParams } from '../../../shared/coins/index.ts';
+import { bytesToHex, chainParams, decodeTx, equalBytes, hash160, hexToBytes, p2shScript, parseXpub, scriptToAddress, type ChainParams } from '../../../shared/coins/index.ts';
 import { CoordinatorError } from '../errors.ts';
 import { paymentHash, requirePayment } from '../payments.ts';
-import type { CoordinatorStore } from '../store/store.ts';
-import { addressPath, deriveAddress, requireWallet } from '../wallets.ts';
+import { PreviousTransactions, readPrevious } from '../previous-transactions.ts';
+import { addressPath, deriveAddress, requireWallet, type CoreDeps } from '../wallets.ts';
 import { parseFile, SIGNING_REQUEST_FORMAT, SigningRequestV1 } from './schemas.ts';
 import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from './verify.ts';
 
-/** The request file of a payment awaiting signatures, as JSON text. */
-export function writeSigningRequest(store: CoordinatorStore, paymentId: string): string {
+/**
+ * The request file of a payment awaiting signatures, as JSON text. Each input carries the
+ * transaction it spends from (fetched and checked here), so co-signers check amounts offline.
+ */
+export async function writeSigningRequest(deps: Pick<CoreDeps, 'store' | 'api'>, paymentId: string): Promise<string> {
+  const { store } = deps;
   const p = requirePayment({ store }, paymentId);
   if (p.state !== 'awaiting_signatures') throw new CoordinatorError('stale', `payment ${paymentId} is ${p.state}: it needs no more signatures`);
   const w = requireWallet({ store }, p.walletId);
   const params = chainParams(w.coin, w.network);
   const inputs = store.paymentInputs(paymentId);
   const hashes = store.paymentHashes(paymentId);
+  const spends = decodeTx(p.unsignedTx, params).inputs.map((i) => bytesToHex(i.prevTxid));
+  const previous = await PreviousTransactions.fetch(deps.api, w.coin, params, spends);
   const asked = [
     { address: p.to, amount: p.amount.toString(), purpose: 'payment' as const },
     ...(p.operatorAddress && p.operatorFee !== null ? [{ address: p.operatorAddress, amount: p.operatorFee.toString(), purpose: 'operator_fee' as const }] : []),
@@ -47,6 +53,7 @@ export function writeSigningRequest(store: CoordinatorStore, paymentId: string):
       path: addressPath(i.change, i.index),
       redeem_script: bytesToHex(i.redeemScript),
       hash: bytesToHex(hashes.find((h) => h.inputIndex === i.inputIndex)!.hash),
+      previous_tx: bytesToHex(previous.raw(spends[i.inputIndex]!)),
     })),
     outputs: [...asked, ...change],
     miners_fee: (p.totalInputValue - [...asked, ...change].reduce((s, o) => s + BigInt(o.amount), 0n)).toString(),
@@ -93,6 +100,7 @@ export function openSigningRequest(text: string): OpenedRequest {
       }
       return { address: o.address, amount: BigInt(o.amount), purpose: o.purpose };
     });
+    checkPreviousTransactions(r, params, tx, tampered);
     const claims = r.inputs.map((i) => ({ amount: BigInt(i.amount), path: i.path }));
     const verified = verifyUnsignedPayment(params, r.wallet.m, xpubs, tx, claims, outputs, BigInt(r.miners_fee), 'tampered');
     verified.inputs.forEach((v, i) => {
@@ -108,4 +116,28 @@ export function openSigningRequest(text: string): OpenedRequest {
     }
     return tampered(err instanceof Error ? err.message : String(err));
   }
+}
+
+/**
+ * Each input's amount against the transaction it spends from, carried in the request. Required
+ * where signatures do not commit to input amounts (legacy digests, with or without fork id): there a false amount would
+ * hide a miners' fee from the co-signer; elsewhere a false amount only makes signatures invalid.
+ */
+function checkPreviousTransactions(r: SigningRequestV1, params: ChainParams, tx: Uint8Array, tampered: (why: string) => never): void {
+  const spends = decodeTx(tx, params).inputs;
+  r.inputs.forEach((inp, i) => {
+    const spend = spends[i];
+    if (!spend) return; // the input count is checked with the transaction
+    const txid = bytesToHex(spend.prevTxid);
+    if (inp.previous_tx === undefined) {
+      if (params.sighashAlgorithm === 'legacy' || params.sighashAlgorithm === 'legacy-forkid') tampered(`input ${i} carries no previous transaction: on ${params.coin} signatures do not commit to input amounts, so its amount ${inp.amount} cannot be checked offline`);
+      return;
+    }
+    const read = readPrevious(hexToBytes(inp.previous_tx), params);
+    if (read.txid !== txid) tampered(`input ${i}'s previous transaction hashes to ${read.txid}, but the input spends ${txid}`);
+    const out = read.output(spend.vout);
+    if (!out) return tampered(`input ${i} spends output ${spend.vout} of ${txid}, which that transaction does not have`);
+    if (out.value.toString() !== inp.amount) tampered(`input ${i} says it spends ${inp.amount}, but output ${spend.vout} of ${txid} holds ${out.value}`);
+    if (!equalBytes(out.script, p2shScript(hash160(hexToBytes(inp.redeem_script))))) tampered(`output ${spend.vout} of ${txid} does not pay the wallet's address at ${inp.path}`);
+  });
 }

@@ -1,19 +1,10 @@
 // What a Ledger needs besides the unsigned transaction: each input's previous transaction (from
 // the service's extension endpoint GET /transaction/raw/{coin}/{txid}), checked here to hash to
 // its txid and to hold the output the input spends, with the amount and script we stored.
-import {
-  bytesToHex,
-  decodeTx,
-  equalBytes,
-  hash160,
-  hexToBytes,
-  p2shScript,
-  txidHex,
-  type ChainParams,
-  type Tx,
-} from '../../../shared/coins/index.ts';
+import { bytesToHex, decodeTx, equalBytes, hash160, p2shScript, type ChainParams, type CoinName, type Tx } from '../../../shared/coins/index.ts';
 import type { CoordinatorApi } from '../api.ts';
 import { CoordinatorError } from '../errors.ts';
+import { PreviousTransactions } from '../previous-transactions.ts';
 import type { PaymentInputRow, PaymentRow } from '../store/store.ts';
 
 export interface LedgerInput {
@@ -39,38 +30,25 @@ function refuse(why: string): never {
 }
 
 /** Decodes the payment, fetches and checks each input's previous transaction. */
-export async function ledgerPayment(api: Pick<CoordinatorApi, 'rawTransaction'>, params: ChainParams, coin: string, p: PaymentRow, rows: readonly PaymentInputRow[]): Promise<LedgerPayment> {
+export async function ledgerPayment(api: Pick<CoordinatorApi, 'rawTransaction'>, params: ChainParams, coin: CoinName, p: PaymentRow, rows: readonly PaymentInputRow[]): Promise<LedgerPayment> {
   const tx = decodeTx(p.unsignedTx, params);
   if (tx.inputs.length !== rows.length) refuse(`the payment has ${tx.inputs.length} inputs but ${rows.length} are recorded`);
-  const fetched = new Map<string, Uint8Array>();
-  const inputs: LedgerInput[] = [];
-  for (const [i, input] of tx.inputs.entries()) {
-    const row = rows.find((r) => r.inputIndex === i);
-    if (!row) refuse(`input ${i} is not recorded`);
-    const prevTxid = bytesToHex(input.prevTxid);
-    let raw = fetched.get(prevTxid);
-    if (!raw) {
-      const answer = await api.rawTransaction(coin, prevTxid);
-      try {
-        raw = hexToBytes(answer.hex);
-      } catch {
-        refuse(`the service's transaction ${prevTxid} is not hex`);
-      }
-      fetched.set(prevTxid, raw);
-    }
-    let prev: Tx;
-    try {
-      prev = decodeTx(raw, params);
-    } catch (err) {
-      refuse(`the service's transaction ${prevTxid} does not decode: ${err instanceof Error ? err.message : String(err)}`);
-    }
+  let previous: PreviousTransactions;
+  try {
     // The device trusts what it is given about amounts: the bytes must be the transaction itself.
-    if (txidHex(prev) !== prevTxid) refuse(`the service returned a transaction that hashes to ${txidHex(prev)}, not ${prevTxid}`);
-    const out = prev.outputs[input.vout];
+    previous = await PreviousTransactions.fetch(api, coin, params, tx.inputs.map((input) => bytesToHex(input.prevTxid)));
+  } catch (err) {
+    return refuse(err instanceof Error ? err.message : String(err));
+  }
+  const inputs = tx.inputs.map((input, i): LedgerInput => {
+    const row = rows.find((r) => r.inputIndex === i);
+    if (!row) return refuse(`input ${i} is not recorded`);
+    const prevTxid = bytesToHex(input.prevTxid);
+    const out = previous.output(prevTxid, input.vout);
     if (!out) refuse(`transaction ${prevTxid} has no output ${input.vout}`);
     if (out.value !== row.amount) refuse(`output ${prevTxid}:${input.vout} holds ${out.value}, the payment recorded ${row.amount}`);
     if (!equalBytes(out.script, p2shScript(hash160(row.redeemScript)))) refuse(`output ${prevTxid}:${input.vout} is not this wallet's address`);
-    inputs.push({ index: i, prevTxid, vout: input.vout, sequence: input.sequence, prevTx: raw, amount: row.amount, redeemScript: row.redeemScript, below: [row.change ? 1 : 0, row.index] });
-  }
+    return { index: i, prevTxid, vout: input.vout, sequence: input.sequence, prevTx: previous.raw(prevTxid), amount: row.amount, redeemScript: row.redeemScript, below: [row.change ? 1 : 0, row.index] };
+  });
   return { tx, inputs };
 }
