@@ -160,7 +160,7 @@ async function main(options: BenchOptions): Promise<void> {
   );
   console.log(`    ratio b/a = ${sqliteRatio.toFixed(2)} (target >= ${INDEXER_RATIO_TARGET}) ${verdict(sqliteRatio >= INDEXER_RATIO_TARGET)}`);
   console.log(`    half the chain (heights 0..${half.height}) into another fresh SQLite store: ${describeRun(sqliteHalf)}`);
-  // The indexer keeps 8 blocks in flight, so how many big blocks a run contains matters as much as its length.
+  // The indexer keeps 6 blocks in flight, so how many big blocks a run contains matters as much as its length.
   const bigBlocks = (toHeight: number): number => chain.txsPerHeight.slice(0, toHeight + 1).filter((n) => n > 1).length;
   console.log(
     `    peak RSS: ${mb(sqliteHalf.peakKb)} for ${fmt(sqliteHalf.txs)} txs (${bigBlocks(half.height)} blocks with payments), ` +

@@ -33,6 +33,7 @@ const VerboseMempool = z.record(z.string(), MempoolEntry);
 const HASH_BATCH = 200;
 // Encoded blocks are small (index-batch.ts); fewer, larger transactions rewrite fewer b-tree pages.
 const BATCH_TXS = 5_000;
+const FIRST_BATCH_TXS = 1_000;
 const PROGRESS_EVERY_MS = 10_000;
 
 export class UtxoIndexer {
@@ -43,7 +44,9 @@ export class UtxoIndexer {
   private stopped = false;
 
   constructor(private readonly o: IndexerOptions) {
-    this.prefetch = o.prefetch ?? 3;
+    // Six blocks in flight keep the node busy while the writer thread works (three left it idle a
+    // third of the time); each is held in its compact form, so memory stays bounded by six blocks.
+    this.prefetch = o.prefetch ?? 6;
     const coin = o.params.coin;
     this.loop = new PollLoop(() => this.syncPass(), {
       pollIntervalMs: o.pollIntervalMs,
@@ -181,6 +184,7 @@ export class UtxoIndexer {
     // batch may be written (by the index writer thread) while the next is read from the node.
     let batch: ReadBlock[] = [];
     let batchTxs = 0;
+    let batchTarget = FIRST_BATCH_TXS;
     let writing: Promise<void> = Promise.resolve();
     const commit = async () => {
       if (batch.length === 0) return;
@@ -209,7 +213,11 @@ export class UtxoIndexer {
       batch.push(block);
       batchTxs += block.txs.length;
       expectedPrev = block.hash;
-      if (batchTxs >= BATCH_TXS || queue.length === 0) await commit();
+      if (batchTxs >= batchTarget || queue.length === 0) {
+        await commit();
+        // The writer idles until the first batch arrives: start small, then grow to BATCH_TXS.
+        batchTarget = Math.min(BATCH_TXS, batchTarget * 2);
+      }
       const now = Date.now();
       if (now - lastLog >= PROGRESS_EVERY_MS) {
         lastLog = now;
