@@ -16,9 +16,12 @@ export function serverLimits(limits: LimitsConfig): { bodyLimit: number; http: S
 
 /** First hook of every request, before authentication spends a database read on it. */
 export function installUrlLimit(app: FastifyInstance, limits: LimitsConfig): void {
-  app.addHook('onRequest', async (request) => {
+  // Callback style, not async: it runs on every request and a promise per hook shows in the bench.
+  app.addHook('onRequest', (request, _reply, done) => {
     if (request.url.length > limits.urlBytes) {
-      throw new ApiError(414, `request URL too long: ${request.url.length} bytes, at most ${limits.urlBytes} (limits.urlBytes); list fewer addresses per request`);
+      done(new ApiError(414, `request URL too long: ${request.url.length} bytes, at most ${limits.urlBytes} (limits.urlBytes); list fewer addresses per request`));
+      return;
     }
+    done();
   });
 }
