@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import { applyEncodedBlocksSqlite } from './sqlite-index-apply.ts';
-import type { ApplyRequest, ApplyResult } from './sqlite-index-writer.ts';
+import type { ApplyRequest, ApplyResult, WriterMessage } from './sqlite-index-writer.ts';
 
 const { path } = workerData as { path: string };
 const db = new BetterSqlite3(path);
@@ -29,3 +29,5 @@ parentPort!.on('message', (request: ApplyRequest | 'close') => {
   }
   parentPort!.postMessage(result);
 });
+
+parentPort!.postMessage({ ready: true } satisfies WriterMessage);

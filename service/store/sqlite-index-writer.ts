@@ -14,6 +14,8 @@ export interface ApplyRequest {
 }
 
 export type ApplyResult = { id: number; ok: true } | { id: number; ok: false; message: string };
+/** What the thread says: once that it is ready (modules loaded, connection open), then each result. */
+export type WriterMessage = { ready: true } | ApplyResult;
 
 // From source the worker is TypeScript: Node's own type stripping loads it (half the start-up of
 // the tsx loader, which older Nodes fall back to); its imports use erasable syntax only. In the
@@ -25,14 +27,16 @@ const workerExecArgv = (): string[] => (fromSource && !nodeStripsTypes ? ['--imp
 
 export class SqliteIndexWriter {
   private worker: Worker | null = null;
+  private ready: Promise<void> = Promise.resolve();
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
 
   constructor(private readonly path: string) {}
 
-  /** Starts the thread ahead of the first batch (its start-up then overlaps the first fetches). */
-  warmUp(): void {
+  /** Starts the thread ahead of the first batch; resolves once it can write (or has failed to start). */
+  warmUp(): Promise<void> {
     this.start();
+    return this.ready;
   }
 
   private start(): Worker {
@@ -43,7 +47,14 @@ export class SqliteIndexWriter {
       // a batch is a few MB: a small young generation keeps the thread's heap from ballooning
       resourceLimits: { maxYoungGenerationSizeMb: 8 },
     });
-    worker.on('message', (result: ApplyResult) => {
+    let markReady = () => {};
+    this.ready = new Promise<void>((resolve) => (markReady = resolve));
+    worker.on('message', (message: WriterMessage) => {
+      if ('ready' in message) {
+        if (this.pending.size === 0) worker.unref(); // idle until a batch arrives
+        return markReady();
+      }
+      const result = message;
       const waiting = this.pending.get(result.id);
       this.pending.delete(result.id);
       if (this.pending.size === 0) worker.unref(); // an idle writer keeps no process alive
@@ -52,6 +63,7 @@ export class SqliteIndexWriter {
       else waiting.reject(new Error(`index write failed: ${result.message}`));
     });
     const fail = (err: Error) => {
+      markReady(); // nobody waits for a thread that will not come; the next batch reports the error
       for (const w of this.pending.values()) w.reject(new Error(`index writer stopped: ${err.message}`));
       this.pending.clear();
       this.worker = null; // the next batch starts a new one
@@ -60,7 +72,7 @@ export class SqliteIndexWriter {
     worker.on('exit', (code) => {
       if (this.worker === worker) fail(new Error(`exit code ${code}`));
     });
-    worker.unref(); // idle until a batch arrives
+    // Referenced until it says it is ready: whoever awaits warmUp() keeps the process alive.
     this.worker = worker;
     return worker;
   }

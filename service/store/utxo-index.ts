@@ -104,9 +104,9 @@ export class UtxoIndexStore {
     return row?.hash ?? null;
   }
 
-  /** Called before a catch-up: readies the writer thread while the first blocks are fetched. */
-  prepareForBatches(): void {
-    this.store.indexWriter?.warmUp();
+  /** Readies the writer thread (when the store has one); resolves once it can write. */
+  prepareForBatches(): Promise<void> {
+    return this.store.indexWriter?.warmUp() ?? Promise.resolve();
   }
 
   /** Applies consecutive blocks in one transaction. Mempool entries of their txs are dropped. */

@@ -63,6 +63,8 @@ export class UtxoIndexer {
 
   start(): void {
     this.stopped = false;
+    // The writer thread loads while the first pass asks the node where its tip is.
+    void this.o.index.prepareForBatches();
     this.loop.start();
   }
 
@@ -151,7 +153,7 @@ export class UtxoIndexer {
     let txs = 0;
     let expectedPrev = prevHash;
     const mempool = await this.mempoolSet();
-    index.prepareForBatches();
+    void index.prepareForBatches(); // already started by start(); here for direct sync() callers
 
     // Each answer is read into the compact form as soon as it arrives, so only a few raw JSON
     // blocks exist at once whatever the chain's length.
