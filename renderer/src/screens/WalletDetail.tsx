@@ -7,7 +7,7 @@ import { DataTable } from '../components/DataTable.tsx';
 import { FundsCard } from '../components/FundsCard.tsx';
 import { HistoryTable } from '../components/HistoryTable.tsx';
 import { shortId, when } from '../format.ts';
-import { Alert, Amount, Card, Loading, StateBadge, download, message, useLoad } from '../ui.tsx';
+import { Alert, Amount, Card, Loading, StateBadge, download, message, useAction, useLoad } from '../ui.tsx';
 
 export function PaymentsTable({ payments, unitOf }: { payments: PaymentSummary[]; unitOf?: (p: PaymentSummary) => Unit }) {
   return (
@@ -58,10 +58,38 @@ function Receive({ walletId }: { walletId: string }) {
               {addr.data.address}
             </p>
             <CopyButton text={addr.data.address} />
+            <CheckOnLedger walletId={walletId} path={addr.data.path} />
           </div>
         </div>
       )}
     </Card>
+  );
+}
+
+/** Before a payer uses the address: the co-signer's Ledger derives it itself and shows it. */
+function CheckOnLedger({ walletId, path }: { walletId: string; path: string }) {
+  const action = useAction();
+  const [shown, setShown] = useState<{ address: string; cosigner: string } | null>(null);
+  const [chain, index] = path.split('/').map(Number);
+  const check = () =>
+    action.run(async () => {
+      setShown(null);
+      setShown(await call('ledger.showAddress', { wallet_id: walletId, change: chain === 1, index: index ?? 0 }));
+    });
+  return (
+    <div className="ledger-check">
+      <button type="button" onClick={() => void check()} disabled={action.busy} data-testid="check-ledger">
+        {action.busy ? 'Compare with the address on the Ledger…' : 'Check on Ledger'}
+      </button>
+      {action.error && <Alert>{action.error}</Alert>}
+      {shown && (
+        <Alert kind="success">
+          <span data-testid="ledger-address-ok">
+            {shown.cosigner}'s Ledger derived {shown.address} itself and showed it on its screen: it is this wallet's address.
+          </span>
+        </Alert>
+      )}
+    </div>
   );
 }
 
