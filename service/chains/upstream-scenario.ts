@@ -3,16 +3,17 @@
 // payment in the mempool; a 2-of-3 multisig holds 2 coins. Test-only.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addressToScript } from '../../shared/coins/address.ts';
-import { bytesToHex } from '../../shared/coins/bytes.ts';
-import { chainParams } from '../../shared/coins/coin-table.ts';
+import { bytesToHex, hexToBytes } from '../../shared/coins/bytes.ts';
+import { chainParams, consensusBranchId, type UtxoCoinName } from '../../shared/coins/coin-table.ts';
+import { inspectTransaction } from '../../shared/coins/inspect.ts';
 import { decodeTxHex, txidHex } from '../../shared/coins/tx.ts';
 import type { Balance, Balances, HashesToSign, History, Utxos } from '../../shared/api/schemas.ts';
 import { startTestService, type TestService } from '../test/http-service.ts';
 import { bitcoinCashScriptErrors } from '../test/oracles.ts';
-import { scenarioKeys } from './blockbook/fixtures/generate.ts';
+import { fixtureTip, scenarioKeys } from './blockbook/fixtures/generate.ts';
 
 export interface UpstreamUnderTest {
-  coin: 'litecoin' | 'bitcoin_cash';
+  coin: UtxoCoinName;
   t: TestService;
   scenario: { alice: string; bob: string; multisig: string; stranger: string };
   /** Raw transactions the upstream received. */
@@ -93,7 +94,8 @@ export function utxoUpstreamFlows(get: () => UpstreamUnderTest): void {
     const body = { number_of_required_signatures: 2, amount: 50_000_000, to: u.scenario.bob, redeem_scripts: [{ public_keys: scenarioKeys.cosigners.map((k) => k.publicKeyHex) }] };
     const created = await ok<HashesToSign>(u, 'POST', `/multi_sig/create/${u.coin}`, body);
     expect(created.total_input_value).toBe(200_000_000n);
-    const tx = decodeTxHex(created.tx);
+    const params = chainParams(u.coin, 'mainnet');
+    const tx = decodeTxHex(created.tx, undefined, params);
     const fee = 200_000_000n - tx.outputs.reduce((t, o) => t + o.value, 0n);
     expect(fee).toBeGreaterThan(0n);
     const before = u.broadcasts().length;
@@ -113,6 +115,21 @@ export function utxoUpstreamFlows(get: () => UpstreamUnderTest): void {
     expect(u.broadcasts().length).toBe(before + 1);
     const broadcast = u.broadcasts().at(-1)!;
     expect(sent.message).toMatch(/^[0-9a-f]{64}$/);
+    expect(sent.message).toBe(txidHex(decodeTxHex(broadcast, undefined, params)));
+    // shared/coins recomputes the coin's digest (legacy, fork-id, ZIP-243, ZIP-244) with the amount
+    // the upstream showed, and both signatures verify against it; where the digest commits to the
+    // amount, another amount makes them fail.
+    const spentAmount = (await ok<Utxos>(u, 'GET', `/address/utxos/${u.coin}/${u.scenario.multisig}`)).utxos[0]!.amount;
+    expect(spentAmount).toBe(200_000_000n);
+    const signed = inspectTransaction(params, hexToBytes(broadcast), { amounts: [spentAmount] });
+    expect(signed.inputs.map((i) => [i.complete, i.validSignatures])).toEqual([[true, 2]]);
+    const committing = params.sighashAlgorithm !== 'legacy' && params.sighashAlgorithm !== 'legacy-forkid';
+    const otherAmount = inspectTransaction(params, hexToBytes(broadcast), { amounts: [spentAmount - 1n] });
+    expect(otherAmount.inputs[0]!.complete).toBe(!committing);
+    if (params.txFormat === 'zcash-v5') {
+      // A v5 transaction names the upgrade of the block it is meant for: the one after the tip.
+      expect(signed.zcash?.consensusBranchId).toBe(consensusBranchId(params, fixtureTip(u.coin) + 1));
+    }
     if (u.coin === 'bitcoin_cash') {
       // Bitcoin Cash's own interpreter checks the signatures against the amount from the upstream.
       const spent = [{ script: addressToScript(chainParams(u.coin, 'mainnet'), u.scenario.multisig), amount: 200_000_000n }];

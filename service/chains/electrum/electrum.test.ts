@@ -1,4 +1,5 @@
-// The electrum backend for litecoin and bitcoin_cash, through the service's HTTP API, against a
+// The electrum backend for every UTXO coin with a fixture (bitcoin, litecoin, bitcoin_cash,
+// zclassic), through the service's HTTP API, against a
 // local TCP server speaking Electrum protocol 1.4 from fixtures/<coin>.json; then the tip
 // subscription, a dropped connection, and a server that is down, silent or sends garbage.
 import { execFileSync } from 'node:child_process';
@@ -7,17 +8,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addressToScript } from '../../../shared/coins/address.ts';
-import { chainParams } from '../../../shared/coins/coin-table.ts';
+import { chainParams, type UtxoCoinName } from '../../../shared/coins/coin-table.ts';
 import { decodeTxHex, txidHex } from '../../../shared/coins/tx.ts';
 import { startTestService, type TestService } from '../../test/http-service.ts';
 import { fixtureUpstreamFlows, withFixtureUpstream } from '../upstream-scenario.ts';
+import { fixtureCoins } from '../blockbook/fixtures/generate.ts';
 import { scripthash } from './electrum-backend.ts';
 import { loadElectrumFixture, startElectrumTestServer, type ElectrumTestServer } from './test-server.ts';
 
-const coins = ['litecoin', 'bitcoin_cash'] as const;
+const coins = fixtureCoins('electrum');
 
 /** A fixture Electrum server and a service using it (backend options added), for one describe block. */
-const withElectrum = (coin: (typeof coins)[number], backend: Record<string, unknown>) =>
+const withElectrum = (coin: UtxoCoinName, backend: Record<string, unknown>) =>
   withFixtureUpstream(coin, loadElectrumFixture(new URL(`./fixtures/${coin}.json`, import.meta.url)), startElectrumTestServer, (server) => ({ type: 'electrum', host: server.host, port: server.port, ...backend }));
 
 it('scripthash: sha256 of the scriptPubKey, byte-reversed (the protocol documentation\'s example)', () => {
