@@ -54,7 +54,19 @@ export const LeaderConfig = z.object({
 });
 export type LeaderConfig = z.infer<typeof LeaderConfig>;
 
+/**
+ * Who may say which client a request came from (fastify's trustProxy). false: the peer of the TCP
+ * connection is the client, and X-Forwarded-For is ignored (anyone can write it). Behind a reverse
+ * proxy: a list names the proxies' addresses or CIDR ranges (safest), true trusts every hop. Rate
+ * limits without auth key on that client address.
+ */
+export const TrustProxyConfig = z
+  .union([z.boolean(), z.array(z.string().min(1, 'trustProxy lists proxy addresses such as 10.0.0.2 or 10.0.0.0/8')).min(1)])
+  .default(false);
+export type TrustProxyConfig = z.infer<typeof TrustProxyConfig>;
+
 export const OperationsConfig = {
+  trustProxy: TrustProxyConfig,
   limits: LimitsConfig.prefault({}),
   cors: CorsConfig.prefault({}),
   rateLimit: RateLimitConfig.prefault({}),
@@ -65,6 +77,7 @@ export const OperationsConfig = {
 
 /** What the HTTP app takes from the configuration. */
 export interface HttpOperations {
+  trustProxy: TrustProxyConfig;
   limits: LimitsConfig;
   cors: CorsConfig;
   rateLimit: RateLimitConfig;

@@ -48,6 +48,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       void (reply as FastifyReply).code(error.statusCode ?? 400).send({ message: error.message });
     },
     requestTimeout: 60_000,
+    // request.ip (the rate limits' key without auth) from X-Forwarded-For only through trusted proxies
+    trustProxy: ops.trustProxy,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(createSerializerCompiler({ replacer: bigintReplacer }));

@@ -77,6 +77,38 @@ describe('rate limits over HTTP', () => {
     expect((await from('10.0.0.1')).statusCode).toBe(429);
     expect((await from('10.0.0.2')).statusCode).toBe(200);
   });
+
+  describe('behind a reverse proxy (auth off)', () => {
+    const PROXY = '10.0.0.9';
+    const openService = (trustProxy?: boolean | string[]) =>
+      service({ auth: { required: false }, ...(trustProxy === undefined ? {} : { trustProxy }), rateLimit: { enabled: true, requestsPerWindow: 1, windowSeconds: 3600, burst: 2 } });
+    const via = (t: TestService, peer: string, client: string) =>
+      t.service.app.inject({ method: 'GET', url: '/status', remoteAddress: peer, headers: { 'x-forwarded-for': client } });
+
+    it('by default keys on the proxy: X-Forwarded-For is not trusted, so all its clients share one bucket', async () => {
+      const t = await openService();
+      expect((await via(t, PROXY, '203.0.113.1')).statusCode).toBe(200);
+      expect((await via(t, PROXY, '203.0.113.2')).statusCode).toBe(200);
+      expect((await via(t, PROXY, '203.0.113.3')).statusCode).toBe(429);
+    });
+
+    it('with trustProxy naming the proxy: keys on the client it forwards for; a header from anyone else is ignored', async () => {
+      const t = await openService([PROXY]);
+      expect((await via(t, PROXY, '203.0.113.1')).statusCode).toBe(200);
+      expect((await via(t, PROXY, '203.0.113.1')).statusCode).toBe(200);
+      expect((await via(t, PROXY, '203.0.113.1')).statusCode).toBe(429);
+      expect((await via(t, PROXY, '203.0.113.2')).statusCode).toBe(200);
+      // a client that is no trusted proxy cannot escape its bucket by writing the header
+      const spoofer = '198.51.100.7';
+      expect((await via(t, spoofer, '203.0.113.10')).statusCode).toBe(200);
+      expect((await via(t, spoofer, '203.0.113.11')).statusCode).toBe(200);
+      expect((await via(t, spoofer, '203.0.113.12')).statusCode).toBe(429);
+    });
+
+    it('refuses a trustProxy that is neither true/false nor a list of addresses', async () => {
+      await expect(openService('yes' as unknown as string[])).rejects.toThrow(/trustProxy/);
+    });
+  });
 });
 
 describe('request size limits', () => {
