@@ -1,5 +1,5 @@
 // The electrum backend for every UTXO coin with a fixture (bitcoin, litecoin, bitcoin_cash,
-// zclassic), through the service's HTTP API, against a
+// bitcoin_gold, dash, zcash, zclassic), through the service's HTTP API, against a
 // local TCP server speaking Electrum protocol 1.4 from fixtures/<coin>.json; then the tip
 // subscription, a dropped connection, and a server that is down, silent or sends garbage.
 import { execFileSync } from 'node:child_process';
