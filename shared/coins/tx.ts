@@ -25,6 +25,11 @@ export interface BitcoinTx {
   inputs: TxInput[];
   outputs: TxOutput[];
   locktime: number;
+  /**
+   * Dash special transactions (DIP2): the payload after the locktime. Their version's low 16 bits
+   * are 3 and its high 16 bits the type; the txid covers the payload too.
+   */
+  extraPayload?: Uint8Array;
 }
 
 export type Tx = BitcoinTx | ZcashV4Tx | ZcashV5Tx;
@@ -64,8 +69,12 @@ function encodeBitcoinTx(tx: BitcoinTx, withWitness: boolean): Uint8Array {
   }
   checkU32(tx.locktime, 'locktime');
   w.writeU32LE(tx.locktime);
+  if (tx.extraPayload !== undefined) w.writeVarBytes(tx.extraPayload);
   return w.toBytes();
 }
+
+/** DIP2: version 3 (low 16 bits) with a non-zero type (high 16 bits) carries an extra payload. */
+const isDashSpecial = (version: number): boolean => (version & 0xffff) >= 3 && version >>> 16 !== 0;
 
 /**
  * Serializes a transaction. For the Bitcoin format the witness serialization (BIP144) is used
@@ -77,7 +86,7 @@ export function encodeTx(tx: Tx, options: { witness?: boolean } = {}): Uint8Arra
   return encodeZcashTx(tx);
 }
 
-function decodeBitcoinTx(bytes: Uint8Array, allowWitness: boolean): BitcoinTx {
+function decodeBitcoinTx(bytes: Uint8Array, allowWitness: boolean, dash = false): BitcoinTx {
   const r = new ByteReader(bytes, 'transaction');
   const version = r.readI32LE();
   let segwit = false;
@@ -104,23 +113,24 @@ function decodeBitcoinTx(bytes: Uint8Array, allowWitness: boolean): BitcoinTx {
     }
   }
   const locktime = r.readU32LE();
+  const extraPayload = dash && isDashSpecial(version) ? readVarBytesChecked(r, 'the special transaction payload') : undefined;
   if (!r.done()) throw new CoinError(`transaction has ${r.remaining()} unexpected trailing byte(s)`);
-  return { version, inputs, outputs, locktime };
+  return { version, inputs, outputs, locktime, ...(extraPayload !== undefined ? { extraPayload } : {}) };
 }
 
-/** Which codec a coin's transactions need: just its table's format. */
-export type TxCodecChoice = Pick<ChainParams, 'txFormat'>;
+/** Which codec a coin's transactions need: its table's format (and Dash's special transactions). */
+export type TxCodecChoice = Pick<ChainParams, 'txFormat'> & Partial<Pick<ChainParams, 'coin'>>;
 
 /**
  * Parses exactly one transaction. Without `chain`, or for a Bitcoin-format coin, it is a legacy
- * or segwit Bitcoin transaction. For a Zcash-family coin the header decides: overwintered v4 or
+ * or segwit Bitcoin transaction (on Dash also a DIP2 special transaction with its payload). For a Zcash-family coin the header decides: overwintered v4 or
  * v5, or a pre-Overwinter v1 (Bitcoin's layout, no segwit); Sprout v2 and Overwinter v3 are
  * refused.
  */
 export function decodeTx(bytes: Uint8Array): BitcoinTx;
 export function decodeTx(bytes: Uint8Array, chain: TxCodecChoice | undefined): Tx;
 export function decodeTx(bytes: Uint8Array, chain?: TxCodecChoice): Tx {
-  if (chain === undefined || chain.txFormat === 'bitcoin') return decodeBitcoinTx(bytes, true);
+  if (chain === undefined || chain.txFormat === 'bitcoin') return decodeBitcoinTx(bytes, true, chain?.coin === 'dash');
   if (isOverwinteredHeader(bytes)) return decodeZcashTx(bytes);
   const tx = decodeBitcoinTx(bytes, false);
   if (tx.version !== 1) {
