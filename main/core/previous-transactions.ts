@@ -8,7 +8,10 @@ import { outputOfRaw, txidOfRaw } from '../../shared/files/psbt.ts';
 import type { CoordinatorApi } from './api.ts';
 import { CoordinatorError } from './errors.ts';
 
-/** txid and outputs of a serialized transaction; Dash's special transactions are read up to their outputs. Pure. */
+/**
+ * txid and outputs of a serialized transaction. A Bitcoin-format one our codec refuses (a coin's
+ * own extension after the outputs) is still read up to its outputs, its txid hashed from the bytes. Pure.
+ */
 export function readPrevious(raw: Uint8Array, params: ChainParams): { txid: string; output: (vout: number) => TxOutput | undefined } {
   try {
     const tx = decodeTx(raw, params);
