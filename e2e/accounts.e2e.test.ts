@@ -8,8 +8,8 @@ import { Contract, HDNodeWallet, Wallet, getAddress, type InterfaceAbi } from 'e
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fundEther, mintedToken } from '../scripts/dev-chain/hardhat.ts';
-import { startDevDesk, type DevDesk } from '../main/web/dev-desk.ts';
-import { buildRenderer, openBrowser, type BrowserSession } from './browser.ts';
+import type { DevDesk } from '../main/web/dev-desk.ts';
+import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 
 const ETH = 10n ** 18n;
 /** Polls wait up to 30 s: the machine is shared, and a status round trip can exceed vitest's 1 s default. */
@@ -20,27 +20,21 @@ const PRIVATE_KEY = HDNodeWallet.fromPhrase(WORDS, undefined, "m/44'/60'/0'/0/0"
 const bob = Wallet.createRandom().address;
 const carol = Wallet.createRandom().address;
 
+let session: DeskInBrowser;
 let desk: DevDesk;
-let browser: BrowserSession;
 let page: Page;
 /** Every bridge answer the page received, to prove no key ever crosses back. */
 const bridgeAnswers: string[] = [];
-const shot = (name: string) => browser.shot(name);
+const shot = (name: string) => session.browser.shot(name);
 
 beforeAll(async () => {
-  const built = await buildRenderer();
-  desk = await startDevDesk({ rendererDir: built.rendererDir, ethereum: {} });
-  browser = await openBrowser(built, 'accounts-');
-  page = browser.page;
+  session = await openDeskInBrowser({ ethereum: {} }, 'accounts-');
+  ({ desk, page } = session);
   page.on('response', (res) => {
     if (res.url().includes('/bridge/')) void res.text().then((t) => bridgeAnswers.push(t), () => undefined);
   });
 }, 300_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await desk?.dispose();
-});
+afterAll(() => session?.close());
 
 const balanceOf = async (token: string, who: string): Promise<bigint> =>
   (await new Contract(token, ['function balanceOf(address) view returns (uint256)'] as InterfaceAbi, desk.eth!.provider).getFunction('balanceOf')(who)) as bigint;

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
+import { startDevDesk, type DevDesk, type DevDeskOptions } from '../main/web/dev-desk.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const ROOT = join(import.meta.dirname, '..');
@@ -61,6 +62,29 @@ export async function openBrowser(built: { rendererDir: string; work: string }, 
     close: async () => {
       await context.close();
       rmSync(built.work, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface DeskInBrowser {
+  desk: DevDesk;
+  browser: BrowserSession;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** The desk in web mode on the dev chains, and Chromium to drive it. */
+export async function openDeskInBrowser(options: Omit<DevDeskOptions, 'rendererDir'> = {}, screenshotPrefix = ''): Promise<DeskInBrowser> {
+  const built = await buildRenderer();
+  const desk = await startDevDesk({ ...options, rendererDir: built.rendererDir });
+  const browser = await openBrowser(built, screenshotPrefix);
+  return {
+    desk,
+    browser,
+    page: browser.page,
+    close: async () => {
+      await browser.close();
+      await desk.dispose();
     },
   };
 }

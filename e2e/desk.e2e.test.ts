@@ -8,30 +8,24 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
 import { testCosigner } from '../main/core/testing/keys.ts';
-import { startDevDesk, type DevDesk } from '../main/web/dev-desk.ts';
-import { buildRenderer, openBrowser, type BrowserSession } from './browser.ts';
+import type { DevDesk } from '../main/web/dev-desk.ts';
+import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
 const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
 
+let session: DeskInBrowser;
 let desk: DevDesk;
-let browser: BrowserSession;
 let page: Page;
-const shot = (name: string) => browser.shot(name);
-const download = (click: () => Promise<void>, name: string) => browser.download(click, name);
+const shot = (name: string) => session.browser.shot(name);
+const download = (click: () => Promise<void>, name: string) => session.browser.download(click, name);
 
 beforeAll(async () => {
-  const built = await buildRenderer();
-  desk = await startDevDesk({ rendererDir: built.rendererDir });
-  browser = await openBrowser(built);
-  page = browser.page;
+  session = await openDeskInBrowser();
+  ({ desk, page } = session);
 }, 300_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await desk?.dispose();
-});
+afterAll(() => session?.close());
 
 describe('the treasurer and two co-signers, in Chromium', () => {
   it('creates a 2-of-3 wallet, funds it, pays, collects two signatures, submits and confirms', async () => {

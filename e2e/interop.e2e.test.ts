@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
 import { formatMultisigDescriptor } from '../shared/files/descriptor.ts';
 import { testCosigner } from '../main/core/testing/keys.ts';
-import { startDevDesk, type DevDesk } from '../main/web/dev-desk.ts';
-import { buildRenderer, openBrowser, type BrowserSession } from './browser.ts';
+import type { DevDesk } from '../main/web/dev-desk.ts';
+import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
@@ -22,25 +22,19 @@ const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCos
 const bip32 = BIP32Factory(ecc);
 const network: Network = { ...networks.regtest, bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: params.p2pkhVersion[0]!, scriptHash: params.p2shVersion[0]!, wif: params.wifVersion };
 
+let session: DeskInBrowser;
 let desk: DevDesk;
-let browser: BrowserSession;
 let page: Page;
 let work: string;
-const shot = (name: string) => browser.shot(name);
-const download = (click: () => Promise<void>, name: string) => browser.download(click, name);
+const shot = (name: string) => session.browser.shot(name);
+const download = (click: () => Promise<void>, name: string) => session.browser.download(click, name);
 
 beforeAll(async () => {
-  const built = await buildRenderer();
-  work = built.work;
-  desk = await startDevDesk({ rendererDir: built.rendererDir });
-  browser = await openBrowser(built);
-  page = browser.page;
+  session = await openDeskInBrowser();
+  ({ desk, page } = session);
+  work = session.browser.work;
 }, 300_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await desk?.dispose();
-});
+afterAll(() => session?.close());
 
 describe('PSBT co-signers and set-up files, in Chromium', () => {
   it('imports a descriptor, exports BSMS and a PSBT, takes back two signed PSBTs and confirms', async () => {
