@@ -130,7 +130,11 @@ function Decoded({ s }: { s: AccountSendView }) {
         <tr>
           <th scope="row">Chain</th>
           <td>
-            {s.chain_id} <span className="muted small">· nonce {s.nonce} · the transaction calls {s.tx_to}</span>
+            {s.chain_id}{' '}
+            <span className="muted small">
+              · nonce {s.nonce}
+              {s.token ? ` · addressed to the token contract ${s.tx_to}` : ''}
+            </span>
           </td>
         </tr>
         <tr>
