@@ -8,6 +8,7 @@ import type { Store } from '../../store/database.ts';
 import { type Outpoint, UtxoIndexStore } from '../../store/utxo-index.ts';
 import { ApiError, UpstreamFailure } from '../../errors.ts';
 import { type BackendStatus, feeRateWithFloor, type UtxoBackend } from '../backend.ts';
+import { decodeVerifiedTx } from '../upstream-utxo.ts';
 import { UtxoIndexer } from './indexer.ts';
 import type { IndexWriter } from '../../leader/leadership.ts';
 import { coinsToUnits, RpcClient, type RpcClientConfig, RpcError, UpstreamError } from './rpc-client.ts';
@@ -92,7 +93,7 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
       const blockHash = height === null ? null : await this.rpc.call<string>('getblockhash', [height]);
       const hex = await this.rpc.call<string>('getrawtransaction', blockHash === null ? [txid, false] : [txid, false, blockHash]);
       const bytes = hexToBytes(hex);
-      if (txidHex(decodeTx(bytes, this.params)) !== txid) throw new UpstreamFailure(false, `the coin's node answered transaction ${txid} with another transaction`);
+      decodeVerifiedTx(this.params, bytes, txid, "the coin's node");
       return bytes;
     } catch (err) {
       if (err instanceof RpcError && err.code === RPC_INVALID_ADDRESS_OR_KEY) return null;
