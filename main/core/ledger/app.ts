@@ -47,7 +47,10 @@ function ruleFor(coin: CoinName, network: NetworkName): AppRule {
     case 'bitcoin_gold':
       return { names: ['Bitcoin Gold'], minimum: '1.3.0' };
     case 'zcash':
-      return { names: ['Zcash'], minimum: '2.0.0' };
+      // The v5 (NU5) trusted-input stream the desk sends ends with the shielded counts, which the
+      // Zcash app reads from 2.4.0 on (app-zcash: C app 2.4.0, July 2025; the Rust app 3.x too);
+      // 2.1-2.3 take the count byte for the locktime and fail.
+      return { names: ['Zcash'], minimum: '2.4.0' };
     case 'ethereum':
       // EIP-155 chain ids above 255 and the v it returns for them: app-ethereum 1.9.x on.
       return { names: ['Ethereum'], minimum: '1.9.0' };

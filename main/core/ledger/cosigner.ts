@@ -1,9 +1,10 @@
 // A co-signer's Ledger in the desk: register the wallet (Bitcoin app >= 2.1) and keep the HMAC,
 // show an address on the device and compare it with ours, and sign a payment: as a PSBT on the
-// Bitcoin app >= 2.1, input by input on the legacy-protocol apps. Every signature from the device
+// Bitcoin app >= 2.1, input by input on the legacy-protocol apps (the Zcash app among them, which
+// is matched to its co-signer by key rather than master fingerprint). Every signature from the device
 // goes through the same verification as a signature file (imports.ts) before it is stored.
 import { AppClient, type PsbtV2 } from 'ledger-bitcoin';
-import { bytesToHex, type CoinName } from '../../../shared/coins/index.ts';
+import { bytesToHex, type ChainParams, type CoinName } from '../../../shared/coins/index.ts';
 import { CoordinatorError } from '../errors.ts';
 import { checkSignature, refused, storeSignatures, type CheckedSignature, type FileResult } from '../imports.ts';
 import { progress, requirePayment } from '../payments.ts';
@@ -12,11 +13,13 @@ import { deriveAddress, requireWallet, walletParams, type CoreDeps } from '../wa
 import { requireApp, type OpenApp } from './app.ts';
 import { LedgerError, type LedgerContext } from './errors.ts';
 import { canSignOnLedger, signLegacy } from './legacy-sign.ts';
-import { ledgerPayment } from './payment-inputs.ts';
+import { ledgerPayment, type LedgerPayment } from './payment-inputs.ts';
+import { zcashAccountPathProblem } from './paths.ts';
 import { policyOf, positionsOf, registrationFor, walletPolicy } from './policy.ts';
 import { paymentPsbt } from './psbt.ts';
 import { withLedger, type LedgerConnector, type Transport } from './transport.ts';
-import { legacyMasterFingerprint } from './xpub.ts';
+import { legacyMasterFingerprint, zcashKeyHolder } from './xpub.ts';
+import { zcashPreflight } from './zcash-sign.ts';
 
 export interface Registration {
   position: number;
@@ -88,6 +91,21 @@ export async function showAddressOnLedger(deps: CoreDeps, connector: LedgerConne
 }
 
 /**
+ * What the Zcash app cannot sign, refused before the device is used: a payment it cannot stream
+ * (zcash-sign.ts), or a wallet none of whose keys lies where the app derives (m/44'/133'/a').
+ */
+function zcashBeforeDevice(params: ChainParams, payment: LedgerPayment, cosigners: readonly CosignerRow[], w: WalletRow): void {
+  zcashPreflight(params, payment.tx, payment.inputs);
+  if (cosigners.every((c) => zcashAccountPathProblem(c.derivationPath) !== null)) {
+    const paths = [...new Set(cosigners.map((c) => c.derivationPath))].join(', ');
+    throw new LedgerError(
+      'ledger_wrong_key',
+      `no key of wallet "${w.name}" was read where the Zcash app derives keys (m/44'/133'/account'; the keys are at ${paths}): the Zcash app cannot sign for it, sign with a signature file instead`,
+    );
+  }
+}
+
+/**
  * Signs every input of a payment the device's co-signer can sign, verifies each signature against
  * our own hash, and stores them all or none.
  */
@@ -102,9 +120,20 @@ export async function signPaymentOnLedger(deps: CoreDeps, connector: LedgerConne
   }
   // Before touching the device: the previous transactions, checked against their txids.
   const payment = await ledgerPayment(deps.api, params, w.coin, p, deps.store.paymentInputs(p.id));
+  if (w.coin === 'zcash') zcashBeforeDevice(params, payment, cosigners, w);
   const ctx: LedgerContext = { doing: `signing payment ${p.id.slice(0, 8)}` };
+  // The signature of input `inputIndex` is checked against co-signer `position`'s key.
+  const hashRows = deps.store.paymentHashes(p.id);
+  const keyOf = (inputIndex: number, position: number) => hashRows.filter((h) => h.inputIndex === inputIndex)[position]!.publicKey;
   const { offered, position, fingerprint } = await withLedger(connector, ctx, async (transport) => {
     const app = await requireApp(transport, w.coin, w.network, ctx);
+    if (w.coin === 'zcash') {
+      // The Zcash app exports no master key: the device is told by the key it derives at each co-signer's path.
+      const holder = await zcashKeyHolder(transport, w.coin, w.network, cosigners);
+      if (!holder) throw new LedgerError('ledger_wrong_key', `this Ledger's Zcash app derives none of the keys of wallet "${w.name}" at their paths: connect the co-signer's own device`);
+      const signed = await signLegacy(transport, params, payment.tx, payment.inputs, cosigners[holder.position]!.derivationPath);
+      return { offered: signed.map((s) => ({ ...s, publicKey: keyOf(s.inputIndex, holder.position) })), position: holder.position, fingerprint: holder.keyId };
+    }
     const fingerprint = await deviceFingerprint(transport, app, w.coin);
     const positions = devicePositions(cosigners, fingerprint, w);
     if (app.protocol === 'psbt') {
@@ -132,8 +161,7 @@ export async function signPaymentOnLedger(deps: CoreDeps, connector: LedgerConne
       throw new LedgerError('ledger_wrong_key', `${cosigners[position]!.name}'s key has no recorded path below the Ledger's master key: the device cannot find it (read the key from the Ledger when creating the wallet)`);
     }
     const signed = await signLegacy(transport, params, payment.tx, payment.inputs, cosigners[position]!.derivationPath);
-    const hashes = deps.store.paymentHashes(p.id);
-    const offered = signed.map((s) => ({ ...s, publicKey: hashes.filter((h) => h.inputIndex === s.inputIndex)[position]!.publicKey }));
+    const offered = signed.map((s) => ({ ...s, publicKey: keyOf(s.inputIndex, position) }));
     return { offered, position, fingerprint };
   });
 

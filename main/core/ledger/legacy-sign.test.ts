@@ -87,12 +87,14 @@ describe('legacy protocol (Litecoin app): signing a P2SH multisig input', () => 
     expect(f.store.signatures(f.paymentId)).toEqual([]);
   });
 
-  it('refuses coins whose signature hash it has no device flow for, before using the device', async () => {
-    const f = ledgerFixture('bitcoin_private', 'mainnet');
+  it.each(['bitcoin_private', 'zclassic'] as const)('refuses coins whose signature hash it has no device flow for (%s), before using the device', async (coin) => {
+    const f = ledgerFixture(coin, 'mainnet');
     const r = replay(new Session());
-    await expect(signPaymentOnLedger(f.deps, r.connector, f.paymentId)).rejects.toMatchObject({ message: expect.stringMatching(/bitcoin_private payments on a Ledger is not supported.*signature file/) });
+    await expect(signPaymentOnLedger(f.deps, r.connector, f.paymentId)).rejects.toMatchObject({ message: expect.stringMatching(new RegExp(`${coin} payments on a Ledger is not supported.*signature file`)) });
     expect(r.opened()).toBe(0);
-    expect(canSignOnLedger(chainParams('zcash', 'mainnet'))).toBe(false);
+    expect(canSignOnLedger(chainParams(coin, 'mainnet'))).toBe(false);
+    // Zcash's v5 (ZIP-244) payments have the Zcash app's flow (zcash-sign.test.ts).
+    expect(canSignOnLedger(chainParams('zcash', 'mainnet'))).toBe(true);
   });
 });
 

@@ -1,13 +1,15 @@
 // Signing P2SH multisig inputs with a legacy-protocol app (Litecoin, Dash, Bitcoin < 2.1; app-bitcoin
 // btc.asc): hw-app-btc's signP2SHTransaction, fed each input's previous transaction (GET TRUSTED
-// INPUT), its redeem script and the co-signer's key path. The app returns DER signatures; the caller
-// verifies each against our own hash before anything is stored.
+// INPUT), its redeem script and the co-signer's key path. The fork-id apps and the Zcash app (its
+// ZIP-244 flow in zcash-sign.ts) speak variants of the same commands. The app returns DER
+// signatures; the caller verifies each against our own hash before anything is stored.
 import { bytesToHex, concatBytes, encodeCompactSize, hexToBytes, reverseBytes, type ChainParams, type Tx } from '../../../shared/coins/index.ts';
 import { LedgerError } from './errors.ts';
 import { hashOutputFull, signP2SHTransaction, signTransaction, splitTransaction, startUntrustedHashTransactionInput } from './hw-app-btc.ts';
 import type { LedgerInput } from './payment-inputs.ts';
 import { formatPath, parsePath } from './paths.ts';
 import type { Transport } from './transport.ts';
+import { signZcash } from './zcash-sign.ts';
 
 export interface LegacySignature {
   inputIndex: number;
@@ -29,7 +31,11 @@ export function serializeOutputs(tx: Tx): Uint8Array {
 /** The BIP143-style fork-id apps (Bitcoin Cash, Bitcoin Gold) get the amount with each outpoint; the app adds its fork id. */
 const FORKID_OPTIONS: Readonly<Record<string, string[]>> = { bitcoin_cash: ['cashaddr'], bitcoin_gold: [] };
 
-export const canSignOnLedger = (params: ChainParams): boolean => params.sighashAlgorithm === 'legacy' || (params.sighashAlgorithm === 'forkid' && params.coin in FORKID_OPTIONS);
+/** Zcash's v5 payments are signed by the Zcash app over ZIP-244; zclassic's v4 (ZIP-243) has no Ledger app. */
+const isZcashV5 = (params: ChainParams): boolean => params.coin === 'zcash' && params.sighashAlgorithm === 'zip244' && params.txFormat === 'zcash-v5';
+
+export const canSignOnLedger = (params: ChainParams): boolean =>
+  params.sighashAlgorithm === 'legacy' || (params.sighashAlgorithm === 'forkid' && params.coin in FORKID_OPTIONS) || isZcashV5(params);
 
 /**
  * Fork-id coins through hw-app-btc's lower-level calls (as its own BIP143 flow, plus the coin's
@@ -69,6 +75,7 @@ const u32le = (n: number): Uint8Array => {
 
 export async function signLegacy(transport: Transport, params: ChainParams, tx: Tx, inputs: readonly LedgerInput[], accountPath: string): Promise<LegacySignature[]> {
   if (params.sighashAlgorithm === 'forkid' && params.coin in FORKID_OPTIONS) return signForkid(transport, params, tx, inputs, parsePath(accountPath));
+  if (isZcashV5(params)) return signZcash(transport, params, tx, inputs, accountPath);
   if (params.sighashAlgorithm !== 'legacy' || tx.format !== undefined && tx.format !== 'bitcoin') {
     throw new LedgerError('ledger_failed', `signing ${params.coin} payments on a Ledger is not supported by the desk yet (its ${params.sighashAlgorithm} signature hash needs another device flow): sign with a signature file instead`);
   }

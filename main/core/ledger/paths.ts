@@ -25,5 +25,32 @@ export function formatPath(steps: readonly number[]): string {
   return ['m', ...steps.map((s) => (s >= HARDENED ? `${s - HARDENED}'` : String(s)))].join('/');
 }
 
-/** The path a co-signer's account key is read at by default: BIP45's purpose, then coin type and account (all hardened). */
-export const defaultAccountPath = (bip44CoinType: number, account = 0): string => `m/45'/${bip44CoinType}'/${account}'`;
+/** SLIP-44 coin type of Zcash: the Zcash app derives only below m/44'/133' (and m/32'/133' for shielded keys). */
+export const ZCASH_COIN_TYPE = 133;
+
+/**
+ * The path a co-signer's account key is read at by default: BIP45's purpose, then coin type and
+ * account (all hardened). The Zcash app is loaded with the BIP32 prefixes 44'/133' and 32'/133'
+ * only (app-zcash Cargo.toml, package.metadata.ledger.path): its keys are read at BIP44's
+ * m/44'/133'/account'.
+ */
+export const defaultAccountPath = (bip44CoinType: number, account = 0): string =>
+  bip44CoinType === ZCASH_COIN_TYPE ? `m/44'/${ZCASH_COIN_TYPE}'/${account}'` : `m/45'/${bip44CoinType}'/${account}'`;
+
+/**
+ * Why the Zcash app cannot use `path` as a co-signer's account path, or null when it can. The app
+ * signs only at five-step paths m/44'/133'/…/…/… (app-zcash src/utils.rs check_bip44_compliance),
+ * and the desk signs at account/change/index: so the account path is exactly m/44'/133'/a', with a
+ * hardened account as BIP44 has it. Another prefix the device would not even derive (the OS stops
+ * the app rather than answer), so it is refused before anything is sent.
+ */
+export function zcashAccountPathProblem(path: string): string | null {
+  let steps: number[];
+  try {
+    steps = parsePath(path);
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+  const ok = steps.length === 3 && steps[0] === 44 + HARDENED && steps[1] === ZCASH_COIN_TYPE + HARDENED && steps[2]! >= HARDENED;
+  return ok ? null : `the Zcash app on a Ledger derives a co-signer's key only at m/44'/133'/account' (e.g. m/44'/133'/0'), not at ${path}`;
+}

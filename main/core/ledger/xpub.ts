@@ -1,14 +1,17 @@
 // A co-signer's account xpub and master fingerprint, read from the Ledger: ledger-bitcoin for the
 // Bitcoin app >= 2.1 (GET_EXTENDED_PUBKEY, GET_MASTER_FINGERPRINT), hw-app-btc's GET WALLET PUBLIC
 // KEY for the legacy-protocol apps (the xpub is assembled from the key, its chain code and its
-// parent's fingerprint, as BIP32 serializes it).
+// parent's fingerprint, as BIP32 serializes it). The Zcash app exports keys only below m/44'/133'
+// and m/32'/133' (app-zcash Cargo.toml; src/utils.rs check_bip44_compliance, PrefixOnly): not the
+// master key, so its fingerprint stays unknown and the device is told by the keys it derives.
 import { getWalletPublicKey } from './hw-app-btc.ts';
 import { AppClient } from 'ledger-bitcoin';
 import * as ecc from 'tiny-secp256k1';
-import { bytesToHex, chainParams, encodeXpub, hash160, hexToBytes, parseXpub, type CoinName, type NetworkName } from '../../../shared/coins/index.ts';
+import { bytesToHex, chainParams, encodeXpub, equalBytes, hash160, hexToBytes, parseXpub, type CoinName, type NetworkName } from '../../../shared/coins/index.ts';
 import { requireApp, type OpenApp } from './app.ts';
 import { LedgerError } from './errors.ts';
-import { HARDENED, formatPath, parsePath } from './paths.ts';
+import { HARDENED, formatPath, parsePath, zcashAccountPathProblem } from './paths.ts';
+import { UNKNOWN_FINGERPRINT } from './policy.ts';
 import { withLedger, type LedgerConnector, type Transport } from './transport.ts';
 
 export interface LedgerXpub {
@@ -62,6 +65,15 @@ export async function readXpubFrom(transport: Transport, coin: CoinName, network
     if (key.depth !== steps.length || key.index !== steps.at(-1)) throw new LedgerError('ledger_failed', `the Ledger returned a key of another path than ${path}`);
     return { xpub, fingerprint, path: formatPath(steps) };
   }
+  if (coin === 'zcash') {
+    const problem = zcashAccountPathProblem(path);
+    if (problem) throw new LedgerError('ledger_failed', problem);
+    // m/44'/133' and m/44'/133'/a': both within the app's prefix. The master key is not.
+    const parent = await legacyKey(transport, steps.slice(0, -1), coin);
+    const account = await legacyKey(transport, steps, coin);
+    const xpub = encodeXpub({ version: params.xpubVersions[0]!, depth: steps.length, parentFingerprint: fingerprintOf(parent.publicKey), index: steps.at(-1)!, chainCode: account.chainCode, publicKey: account.publicKey });
+    return { xpub, fingerprint: UNKNOWN_FINGERPRINT, path: formatPath(steps) };
+  }
   const master = await legacyKey(transport, [], coin);
   const parent = steps.length === 1 ? master : await legacyKey(transport, steps.slice(0, -1), coin);
   const account = await legacyKey(transport, steps, coin);
@@ -76,8 +88,40 @@ export async function readXpubFrom(transport: Transport, coin: CoinName, network
   return { xpub, fingerprint: bytesToHex(hash160(master.publicKey).subarray(0, 4)), path: formatPath(steps) };
 }
 
+/**
+ * Which of `cosigners` the open Zcash app holds: the first whose recorded path the app derives
+ * (m/44'/133'/a') and where it derives that very xpub (key and chain code). Null when none.
+ * `keyId` names the device in messages: the hash160 prefix of that account key (its BIP32
+ * fingerprint), since the master fingerprint cannot be read from this app.
+ */
+export async function zcashKeyHolder(
+  transport: Transport,
+  coin: CoinName,
+  network: NetworkName,
+  cosigners: readonly { xpub: string; derivationPath: string }[],
+): Promise<{ position: number; keyId: string } | null> {
+  const params = chainParams(coin as Exclude<CoinName, 'ethereum'>, network);
+  // Co-signers read at the same path share one answer.
+  const read = new Map<string, Awaited<ReturnType<typeof legacyKey>>>();
+  for (const [position, c] of cosigners.entries()) {
+    if (zcashAccountPathProblem(c.derivationPath) !== null) continue;
+    const ours = parseXpub(params, c.xpub, `co-signer ${position + 1}'s xpub`);
+    const steps = parsePath(c.derivationPath);
+    const at = formatPath(steps);
+    const got = read.get(at) ?? (await legacyKey(transport, steps, coin));
+    read.set(at, got);
+    if (equalBytes(got.publicKey, ours.publicKey) && equalBytes(got.chainCode, ours.chainCode)) {
+      return { position, keyId: bytesToHex(hash160(got.publicKey).subarray(0, 4)) };
+    }
+  }
+  return null;
+}
+
 /** Opens the device, checks the coin's app is open, and reads the xpub at `path`. */
 export async function readLedgerXpub(connector: LedgerConnector, coin: CoinName, network: NetworkName, path: string): Promise<LedgerXpub> {
+  // A path the Zcash app cannot derive is refused here, before the device is asked anything.
+  const problem = coin === 'zcash' ? zcashAccountPathProblem(path) : null;
+  if (problem) throw new LedgerError('ledger_failed', `${problem}: read the co-signer's key at m/44'/133'/0' (or another account, m/44'/133'/1', ...)`);
   return withLedger(connector, { doing: 'reading the co-signer key' }, async (transport, ctx) => {
     const app = await requireApp(transport, coin, network, ctx);
     return { ...(await readXpubFrom(transport, coin, network, path, app)), app };

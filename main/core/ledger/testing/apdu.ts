@@ -2,8 +2,9 @@
 // formats: the dashboard's GET_APP_AND_VERSION (CLA B0 INS 01), app-bitcoin-new doc/bitcoin.md
 // (CLA E1, the F8 CONTINUE framework and its client commands), app-bitcoin's btc.asc (CLA E0: GET
 // WALLET PUBLIC KEY 40, GET TRUSTED INPUT 42, HASH INPUT START 44, HASH INPUT FINALIZE FULL 4A,
-// HASH SIGN 48) and app-ethereum's ethapp.adoc (CLA E0: GET ETH PUBLIC ADDRESS 02, SIGN ETH
-// TRANSACTION 04). Where a device answer holds a signature, the test makes it with its own key.
+// HASH SIGN 48), app-zcash's variant of those (docs/APDU.md and its legacy parser) and
+// app-ethereum's ethapp.adoc (CLA E0: GET ETH PUBLIC ADDRESS 02, SIGN ETH TRANSACTION 04). Where a
+// device answer holds a signature, the test makes it with its own key.
 import { createHash } from 'node:crypto';
 import { DisconnectedDevice } from '@ledgerhq/errors';
 import { openTransportReplayer, RecordStore } from '@ledgerhq/hw-transport-mocker';
@@ -320,6 +321,75 @@ export function hashSign(s: Session, steps: readonly number[], locktime: number,
   const answer = Uint8Array.from(derWithType);
   answer[0] = 0x30 | parity;
   return s.x(apdu(0xe0, 0x48, 0, 0, hex(u8(steps.length), ...steps.map(u32be), u8(0), u32be(locktime), u8(hashType))), hex(answer, OK));
+}
+
+// ---- app-zcash (docs/APDU.md; the legacy parser src/parser/legacy/*.rs; tests/standalone/test_sign_cmd.py) --
+
+/** A transparent Zcash transaction as GET TRUSTED INPUT streams it (the app's order, not the wire's). */
+export interface ZcashStreamTx {
+  /** version | overwintered, version group id, consensus branch id: 12 bytes. */
+  header: Uint8Array;
+  inputs: RawTx['inputs'];
+  outputs: RawTx['outputs'];
+  /** locktime, then the length-prefixed rest of the header (v5: the expiry height). */
+  tail: Uint8Array;
+}
+
+/**
+ * GET TRUSTED INPUT of output `vout`: index (big-endian) with the header and input count, each input
+ * (outpoint and script length, then script blocks with the sequence), the outputs one per APDU,
+ * the three shielded counts (all 0: no Sapling spends, outputs, Orchard actions), then the tail.
+ * Answers the 56-byte trusted input to the last.
+ */
+export function zcashTrustedInput(s: Session, tx: ZcashStreamTx, vout: number, trusted: Uint8Array): Session {
+  const ti = (first: boolean, data: Bytes, answer = OK) => s.x(apdu(0xe0, 0x42, first ? 0x00 : 0x80, 0x00, data), answer);
+  ti(true, hex(u32be(vout), tx.header, varint(tx.inputs.length)));
+  for (const i of tx.inputs) {
+    ti(false, hex(i.prevout, varint(i.script.length)));
+    for (const blk of blocks(i.script, i.sequence)) ti(false, blk);
+  }
+  ti(false, varint(tx.outputs.length));
+  for (const o of tx.outputs) ti(false, hex(o.amount, varint(o.script.length), o.script));
+  ti(false, '000000');
+  const last = blocks(tx.tail, new Uint8Array(0));
+  last.forEach((blk, k) => ti(false, blk, k === last.length - 1 ? hex(trusted, OK) : OK));
+  return s;
+}
+
+/**
+ * HASH INPUT START: header (12 bytes) and input count with P1 00, then each input as 01 38 + trusted
+ * input + script length, and its script blocks with the sequence. P2 05 on the first pass, 80 on a
+ * second (the app reads P2 only where P1 is 00: src/main.rs).
+ */
+export function zcashHashInput(s: Session, p2: 0x05 | 0x80, header: Uint8Array, inputs: readonly { trusted: Uint8Array; script: Uint8Array; sequence: Uint8Array }[]): Session {
+  s.x(apdu(0xe0, 0x44, 0x00, p2, hex(header, varint(inputs.length))), OK);
+  for (const i of inputs) {
+    s.x(apdu(0xe0, 0x44, 0x80, p2, hex(u8(0x01), u8(i.trusted.length), i.trusted, varint(i.script.length))), OK);
+    for (const blk of blocks(i.script, i.sequence)) s.x(apdu(0xe0, 0x44, 0x80, p2, blk), OK);
+  }
+  return s;
+}
+
+/** HASH INPUT FINALIZE FULL: the serialized outputs in 50-byte chunks, P1 80 on the last; the Rust app answers no data. */
+export function zcashOutputs(s: Session, outputs: Uint8Array): Session {
+  for (let o = 0; o < outputs.length; o += MAX_SCRIPT_BLOCK) {
+    const end = Math.min(o + MAX_SCRIPT_BLOCK, outputs.length);
+    s.x(apdu(0xe0, 0x4a, end === outputs.length ? 0x80 : 0x00, 0x00, outputs.subarray(o, end)), OK);
+  }
+  return s;
+}
+
+/**
+ * HASH SIGN as the Zcash app takes it: path, 00, locktime (BE), SIGHASH_ALL, expiry height (BE).
+ * With no path it sets those header fields and answers nothing; with one it answers DER || 01, R's
+ * Y parity in the DER's first byte.
+ */
+export function zcashHashSign(s: Session, steps: readonly number[], locktime: number, expiry: number, derWithType?: Uint8Array, parity: 0 | 1 = 0): Session {
+  const command = apdu(0xe0, 0x48, 0, 0, hex(u8(steps.length), ...steps.map(u32be), u8(0), u32be(locktime), u8(0x01), u32be(expiry)));
+  if (!derWithType) return s.x(command, OK);
+  const answer = Uint8Array.from(derWithType);
+  answer[0] = 0x30 | parity;
+  return s.x(command, hex(answer, OK));
 }
 
 // ---- app-ethereum (ethapp.adoc) ------------------------------------------------------------------

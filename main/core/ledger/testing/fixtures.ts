@@ -1,6 +1,8 @@
 // A 2-of-3 wallet in a fresh store with one payment awaiting signatures, built offline (no
 // service): the same rows proposePayment stores, with the hashes our own sighash computes. The
 // first co-signer is "the Ledger": its keys sign the device's answers in the replayed exchanges.
+// For zcash the transactions are v5 (NU5 and later) and the device's key is where the Zcash app
+// derives it, m/44'/133'/0', stored with the unknown master fingerprint that app leaves.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,15 +14,15 @@ import {
   encodeTx,
   hash160,
   p2pkhScript,
-  reverseBytes,
-  sha256d,
   scriptToAddress,
+  txidHex,
   type ChainParams,
   type CoinName,
   type NetworkName,
   type Tx,
   type UtxoCoinName,
 } from '../../../../shared/coins/index.ts';
+import { newTransparentTx } from '../../../../shared/coins/tx.ts';
 import type { CoordinatorApi } from '../../api.ts';
 import { verifyUnsignedPayment } from '../../files/verify.ts';
 import { openStore, type CoordinatorStore, type WalletRow } from '../../store/store.ts';
@@ -37,6 +39,8 @@ export interface LedgerFixture {
   cosigners: TestCosigner[];
   /** The device's master key (co-signer 0). */
   device: BIP32Interface;
+  /** Co-signer 0's account path (the device signs input 0 at its /0/0). */
+  deviceAccountPath: string;
   paymentId: string;
   prev: Tx;
   prevTx: Uint8Array;
@@ -58,9 +62,19 @@ export function disposeLedgerFixtures(): void {
   }
 }
 
-export function ledgerFixture(coin: UtxoCoinName, network: NetworkName, options: { walletName?: string; tamperPrevTx?: boolean } = {}): LedgerFixture {
+/** zcash: the Zcash app's account path; the others: the test keys' own (keys.ts). */
+const defaultDevicePath = (coin: UtxoCoinName): string => (coin === 'zcash' ? "m/44'/133'/0'" : "m/45'/0'");
+
+export function ledgerFixture(coin: UtxoCoinName, network: NetworkName, options: { walletName?: string; tamperPrevTx?: boolean; deviceAccountPath?: string } = {}): LedgerFixture {
   const params = chainParams(coin, network);
+  const bip32Network = { messagePrefix: '', bech32: '', bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: 0, scriptHash: 0, wif: params.wifVersion };
   const cosigners = ['alice', 'bob', 'carol'].map((n) => testCosigner(n, params));
+  const deviceAccountPath = options.deviceAccountPath ?? defaultDevicePath(coin);
+  if (deviceAccountPath !== cosigners[0]!.derivationPath) {
+    // The device's co-signer read at another account path; the Zcash app leaves its master fingerprint unknown.
+    const account = bip32.fromBase58(cosigners[0]!.masterXprv, bip32Network).derivePath(deviceAccountPath);
+    cosigners[0] = { ...cosigners[0]!, xpub: account.neutered().toBase58(), accountXprv: account.toBase58(), derivationPath: deviceAccountPath, fingerprint: coin === 'zcash' ? '00000000' : cosigners[0]!.fingerprint };
+  }
   const dir = mkdtempSync(join(tmpdir(), 'countersign-ledger-'));
   const store = openStore(join(dir, 'desk.sqlite'));
   made.push({ store, dir });
@@ -74,27 +88,26 @@ export function ledgerFixture(coin: UtxoCoinName, network: NetworkName, options:
   const change = deriveAddress(params, 2, xpubs, true, 0);
   store.insertAddresses(wallet.id, [receive, change]);
 
-  const prev: Tx = {
-    version: 1,
+  // Zcash: v5 transactions at a height past the newest network upgrade (its branch id in the header).
+  const height = (params.networkUpgrades.at(-1)?.activationHeight ?? 0) + 1_000;
+  const txOf = (parts: Pick<Tx, 'inputs' | 'outputs'>): Tx => (params.txFormat === 'bitcoin' ? { version: 1, ...parts, locktime: 0 } : newTransparentTx(params, { ...parts, height }));
+  const prev = txOf({
     inputs: [{ prevTxid: new Uint8Array(32).fill(0x11), vout: 3, scriptSig: Uint8Array.of(0x51), sequence: 0xffffffff }],
     outputs: [
       { value: 5_000n, script: p2pkhScript(new Uint8Array(20).fill(0x22)) },
       { value: 100_000n, script: addressToScript(params, receive.address) },
     ],
-    locktime: 0,
-  };
+  });
   const prevBytes = encodeTx(prev);
-  const prevTxid = Buffer.from(reverseBytes(sha256d(prevBytes))).toString('hex');
+  const prevTxid = txidHex(prev);
   const to = scriptToAddress(params, p2pkhScript(hash160(Uint8Array.of(1, 2, 3))))!;
-  const unsigned: Tx = {
-    version: 1,
+  const unsigned = txOf({
     inputs: [{ prevTxid: Buffer.from(prevTxid, 'hex'), vout: 1, scriptSig: receive.redeemScript, sequence: 0xffffffff }],
     outputs: [
       { value: 60_000n, script: addressToScript(params, to) },
       { value: 39_000n, script: addressToScript(params, change.address) },
     ],
-    locktime: 0,
-  };
+  });
   const txBytes = encodeTx(unsigned);
   const verified = verifyUnsignedPayment(params, 2, xpubs, txBytes, [{ amount: 100_000n, path: '0/0' }], [
     { address: to, amount: 60_000n, purpose: 'payment' },
@@ -122,8 +135,7 @@ export function ledgerFixture(coin: UtxoCoinName, network: NetworkName, options:
       return Promise.resolve({ txid, hex: Buffer.from(served).toString('hex') });
     },
   } as unknown as CoordinatorApi;
-  const network_ = { messagePrefix: '', bech32: '', bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: 0, scriptHash: 0, wif: params.wifVersion };
-  const device = bip32.fromBase58(cosigners[0]!.masterXprv, network_);
+  const device = bip32.fromBase58(cosigners[0]!.masterXprv, bip32Network);
   return {
     params,
     store,
@@ -131,6 +143,7 @@ export function ledgerFixture(coin: UtxoCoinName, network: NetworkName, options:
     wallet,
     cosigners,
     device,
+    deviceAccountPath,
     paymentId: 'p-ledger',
     prev,
     prevTx: prevBytes,
