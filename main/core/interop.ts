@@ -82,11 +82,9 @@ export async function exportPsbt(deps: CoreDeps, paymentId: string): Promise<{ f
     const row = stored.find((s) => s.inputIndex === i);
     if (!row) throw new CoordinatorError('internal', `payment ${p.id} has no stored input ${i}`);
     const txid = bytesToHex(inp.prevTxid);
-    const spent = previous.output(txid, inp.vout);
     const d = derivations(params, w, cosigners, row.change, row.index);
-    if (!spent || spent.value !== row.amount || !equalBytes(spent.script, p2shScript(hash160(d.redeemScript)))) {
-      throw new CoordinatorError('service_mismatch', `input ${i}: output ${inp.vout} of ${txid} is not the ${row.amount} this payment spends from the wallet`);
-    }
+    const mismatch = previous.mismatch(txid, inp.vout, { amount: row.amount, script: p2shScript(hash160(d.redeemScript)), payee: "the wallet's address" });
+    if (mismatch) throw new CoordinatorError('service_mismatch', `input ${i}: ${mismatch}`);
     return { prevTx: withoutWitness(previous.raw(txid)), ...d };
   });
   const own = new Map(deps.store.addresses(w.id).map((a) => [bytesToHex(addressToScript(params, a.address)), a]));

@@ -185,7 +185,7 @@ describe('refusals', () => {
         return { ...created, total_input_value: created.total_input_value + 5_000_000n * BigInt(decodeTxHex(created.tx).inputs.length) };
       },
     });
-    await expect(proposePayment(agreeing, walletId, await proposal())).rejects.toThrow(/the service says [0-9a-f]{64}:\d+ holds \d+, its transaction says \d+/);
+    await expect(proposePayment(agreeing, walletId, await proposal())).rejects.toThrow(/input 0: output \d+ of [0-9a-f]{64} holds \d+, not the \d+ expected \(the amount the service gave\)/);
     const forging = withApi({
       rawTransaction: async (coin, txid) => {
         const tx = decodeTxHex((await desk.api.rawTransaction(coin, txid)).hex);
@@ -259,7 +259,7 @@ describe('refusals', () => {
     const inflated = JSON.parse(request) as { inputs: { amount: string; previous_tx?: string }[]; miners_fee: string };
     inflated.inputs[0]!.amount = (BigInt(inflated.inputs[0]!.amount) + 5_000_000n).toString();
     inflated.miners_fee = (BigInt(inflated.miners_fee) + 5_000_000n).toString();
-    expect(() => signRequest(JSON.stringify(inflated), { xprv: bob.accountXprv })).toThrow(/input 0 says it spends \d+, but output \d+ of [0-9a-f]{64} holds \d+/);
+    expect(() => signRequest(JSON.stringify(inflated), { xprv: bob.accountXprv })).toThrow(/input 0: output \d+ of [0-9a-f]{64} holds \d+, not the \d+ expected/);
     const bare = JSON.parse(request) as { inputs: { previous_tx?: string }[] };
     delete bare.inputs[0]!.previous_tx;
     expect(() => signRequest(JSON.stringify(bare), { xprv: bob.accountXprv })).toThrow(/input 0 carries no previous transaction: on litecoin signatures do not commit to input amounts/);

@@ -133,10 +133,8 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
     const spent = outpoint(prevTxid(inp), inp.vout);
     const amount = amounts.get(spent);
     if (amount === undefined) return refuse(`input ${i} spends ${spent}, which is not an unspent output of this wallet`);
-    const prev = proven.output(prevTxid(inp), inp.vout);
-    if (!prev) return refuse(`input ${i} spends ${spent}, an output its own transaction does not have`);
-    if (!equalBytes(prev.script, addressToScript(params, owner.address))) refuse(`input ${i} spends ${spent}, which does not pay ${owner.address}`);
-    if (prev.value !== amount) refuse(`the service says ${spent} holds ${amount}, its transaction says ${prev.value}`);
+    const mismatch = proven.mismatch(prevTxid(inp), inp.vout, { amount, script: addressToScript(params, owner.address), payee: owner.address });
+    if (mismatch) refuse(`input ${i}: ${mismatch} (the amount the service gave)`);
     return { amount, path: addressPath(owner.change, owner.index) };
   });
   const totalInput = claims.reduce((s, c) => s + c.amount, 0n);

@@ -3,7 +3,7 @@
 // spends (a txid commits to every output's amount and script), and the output spent must be the
 // one expected. The proposal check, PSBTs, signing requests and the Ledger all rely on this one
 // check instead of the service's word on what an input holds.
-import { bytesToHex, decodeTx, hexToBytes, txidHex, type ChainParams, type CoinName, type TxOutput } from '../../shared/coins/index.ts';
+import { bytesToHex, decodeTx, equalBytes, hexToBytes, txidHex, type ChainParams, type CoinName, type TxOutput } from '../../shared/coins/index.ts';
 import { outputOfRaw, txidOfRaw } from '../../shared/files/psbt.ts';
 import type { CoordinatorApi } from './api.ts';
 import { CoordinatorError } from './errors.ts';
@@ -21,6 +21,24 @@ export function readPrevious(raw: Uint8Array, params: ChainParams): { txid: stri
     if (params.txFormat !== 'bitcoin') throw err;
     return { txid: bytesToHex(txidOfRaw(raw)), output: (vout) => outputOfRaw(raw, vout) };
   }
+}
+
+/** The output an input is expected to spend: its amount, and the script paying `payee` (words for messages). */
+export interface ExpectedSpend {
+  amount: bigint;
+  script: Uint8Array;
+  payee: string;
+}
+
+/**
+ * Why `out`, output `vout` of `txid` as its own transaction has it, is not the output `expected`,
+ * or null when it is. The one wording for the proposal, PSBT export, signing requests and the Ledger. Pure.
+ */
+export function spendMismatch(out: TxOutput | undefined, txid: string, vout: number, expected: ExpectedSpend): string | null {
+  if (!out) return `transaction ${txid} has no output ${vout}`;
+  if (!equalBytes(out.script, expected.script)) return `output ${vout} of ${txid} does not pay ${expected.payee}`;
+  if (out.value !== expected.amount) return `output ${vout} of ${txid} holds ${out.value}, not the ${expected.amount} expected`;
+  return null;
 }
 
 export class PreviousTransactions {
@@ -50,6 +68,11 @@ export class PreviousTransactions {
     const entry = this.byTxid.get(txid.toLowerCase());
     if (!entry) throw new CoordinatorError('internal', `previous transaction ${txid} was not fetched`);
     return entry.raw;
+  }
+
+  /** spendMismatch for output `vout` of `txid`. */
+  mismatch(txid: string, vout: number, expected: ExpectedSpend): string | null {
+    return spendMismatch(this.output(txid, vout), txid, vout, expected);
   }
 
   /** The output an input spends, as its own transaction says; undefined when it has no such output. */

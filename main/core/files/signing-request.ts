@@ -1,9 +1,9 @@
 // Signing-request files: written by the treasurer from a stored payment, read and verified offline
 // by a co-signer (docs/file-formats.md).
-import { bytesToHex, chainParams, decodeTx, equalBytes, hash160, hexToBytes, p2shScript, parseXpub, scriptToAddress, type ChainParams } from '../../../shared/coins/index.ts';
+import { bytesToHex, chainParams, decodeTx, hash160, hexToBytes, p2shScript, parseXpub, scriptToAddress, type ChainParams } from '../../../shared/coins/index.ts';
 import { CoordinatorError } from '../errors.ts';
 import { paymentHash, requirePayment } from '../payments.ts';
-import { PreviousTransactions, readPrevious } from '../previous-transactions.ts';
+import { PreviousTransactions, readPrevious, spendMismatch } from '../previous-transactions.ts';
 import { addressPath, deriveAddress, requireWallet, type CoreDeps } from '../wallets.ts';
 import { parseFile, SIGNING_REQUEST_FORMAT, SigningRequestV1 } from './schemas.ts';
 import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from './verify.ts';
@@ -135,9 +135,11 @@ function checkPreviousTransactions(r: SigningRequestV1, params: ChainParams, tx:
     }
     const read = readPrevious(hexToBytes(inp.previous_tx), params);
     if (read.txid !== txid) tampered(`input ${i}'s previous transaction hashes to ${read.txid}, but the input spends ${txid}`);
-    const out = read.output(spend.vout);
-    if (!out) return tampered(`input ${i} spends output ${spend.vout} of ${txid}, which that transaction does not have`);
-    if (out.value.toString() !== inp.amount) tampered(`input ${i} says it spends ${inp.amount}, but output ${spend.vout} of ${txid} holds ${out.value}`);
-    if (!equalBytes(out.script, p2shScript(hash160(hexToBytes(inp.redeem_script))))) tampered(`output ${spend.vout} of ${txid} does not pay the wallet's address at ${inp.path}`);
+    const mismatch = spendMismatch(read.output(spend.vout), txid, spend.vout, {
+      amount: BigInt(inp.amount),
+      script: p2shScript(hash160(hexToBytes(inp.redeem_script))),
+      payee: `the wallet's address at ${inp.path}`,
+    });
+    if (mismatch) tampered(`input ${i}: ${mismatch}`);
   });
 }

@@ -1,7 +1,7 @@
 // What a Ledger needs besides the unsigned transaction: each input's previous transaction (from
 // the service's extension endpoint GET /transaction/raw/{coin}/{txid}), checked here to hash to
 // its txid and to hold the output the input spends, with the amount and script we stored.
-import { bytesToHex, decodeTx, equalBytes, hash160, p2shScript, type ChainParams, type CoinName, type Tx } from '../../../shared/coins/index.ts';
+import { bytesToHex, decodeTx, hash160, p2shScript, type ChainParams, type CoinName, type Tx } from '../../../shared/coins/index.ts';
 import type { CoordinatorApi } from '../api.ts';
 import { CoordinatorError } from '../errors.ts';
 import { PreviousTransactions } from '../previous-transactions.ts';
@@ -44,10 +44,8 @@ export async function ledgerPayment(api: Pick<CoordinatorApi, 'rawTransaction'>,
     const row = rows.find((r) => r.inputIndex === i);
     if (!row) return refuse(`input ${i} is not recorded`);
     const prevTxid = bytesToHex(input.prevTxid);
-    const out = previous.output(prevTxid, input.vout);
-    if (!out) refuse(`transaction ${prevTxid} has no output ${input.vout}`);
-    if (out.value !== row.amount) refuse(`output ${prevTxid}:${input.vout} holds ${out.value}, the payment recorded ${row.amount}`);
-    if (!equalBytes(out.script, p2shScript(hash160(row.redeemScript)))) refuse(`output ${prevTxid}:${input.vout} is not this wallet's address`);
+    const mismatch = previous.mismatch(prevTxid, input.vout, { amount: row.amount, script: p2shScript(hash160(row.redeemScript)), payee: "the wallet's address" });
+    if (mismatch) refuse(`input ${i}: ${mismatch}`);
     return { index: i, prevTxid, vout: input.vout, sequence: input.sequence, prevTx: previous.raw(prevTxid), amount: row.amount, redeemScript: row.redeemScript, below: [row.change ? 1 : 0, row.index] };
   });
   return { tx, inputs };
