@@ -5,6 +5,7 @@ import type { ChainParams } from '../../../shared/coins/coin-table.ts';
 import type { UtxoIndexStore } from '../../store/utxo-index.ts';
 import { type RpcClient, RpcError } from './rpc-client.ts';
 import { PollLoop } from '../poll-loop.ts';
+import { BatchPipeline } from './batch-pipeline.ts';
 import { readVerboseBlock, readVerboseTx, type ReadBlock } from './verbose-block.ts';
 import { z } from 'zod';
 
@@ -31,9 +32,8 @@ const MempoolEntry = z.object({ time: z.number().int(), depends: z.array(z.strin
 const VerboseMempool = z.record(z.string(), MempoolEntry);
 
 const HASH_BATCH = 200;
-// Encoded blocks are small (index-batch.ts); fewer, larger transactions rewrite fewer b-tree pages.
+// The most transactions read ahead of the writer; encoded blocks are small (index-batch.ts).
 const BATCH_TXS = 5_000;
-const FIRST_BATCH_TXS = 1_000;
 const PROGRESS_EVERY_MS = 10_000;
 
 export class UtxoIndexer {
@@ -182,26 +182,14 @@ export class UtxoIndexer {
       }
     };
 
-    // Blocks are committed in batches while catching up: one transaction per BATCH_TXS txs. One
-    // batch may be written (by the index writer thread) while the next is read from the node.
-    let batch: ReadBlock[] = [];
-    let batchTxs = 0;
-    let batchTarget = FIRST_BATCH_TXS;
-    let writing: Promise<void> = Promise.resolve();
-    const commit = async () => {
-      if (batch.length === 0) return;
-      const blocks = batch;
-      const count = batchTxs;
-      batch = [];
-      batchTxs = 0;
-      await writing; // in order, and at most one batch ahead
-      writing = index.applyBlocks(blocks, mempool).then(() => {
-        for (const b of blocks) for (const t of b.txs) mempool.delete(t.txid);
-        this.progress.indexedHeight = blocks[blocks.length - 1]!.height;
-        txs += count;
-      });
-      writing.catch(() => undefined); // surfaced by the next await
-    };
+    // Blocks are committed in batches while catching up, each batch in one transaction, written
+    // (by the index writer thread) while the next blocks are read from the node.
+    const pipeline = new BatchPipeline<ReadBlock>(async (blocks) => {
+      await index.applyBlocks(blocks, mempool);
+      for (const b of blocks) for (const t of b.txs) mempool.delete(t.txid);
+      this.progress.indexedHeight = blocks[blocks.length - 1]!.height;
+      for (const b of blocks) txs += b.txs.length;
+    }, BATCH_TXS);
 
     await refill();
     let reorganised = false;
@@ -212,14 +200,8 @@ export class UtxoIndexer {
         reorganised = true;
         break;
       }
-      batch.push(block);
-      batchTxs += block.txs.length;
       expectedPrev = block.hash;
-      if (batchTxs >= batchTarget || queue.length === 0) {
-        await commit();
-        // The writer idles until the first batch arrives: start small, then grow to BATCH_TXS.
-        batchTarget = Math.min(BATCH_TXS, batchTarget * 2);
-      }
+      await pipeline.add(block);
       const now = Date.now();
       if (now - lastLog >= PROGRESS_EVERY_MS) {
         lastLog = now;
@@ -227,8 +209,7 @@ export class UtxoIndexer {
         log.info({ coin: params.coin, height: this.progress.indexedHeight, tip: to, lag: to - (this.progress.indexedHeight ?? 0), txPerSec: rate }, 'index: catching up');
       }
     }
-    await commit();
-    await writing;
+    await pipeline.flush();
     if (to - from >= 100) log.info({ coin: params.coin, height: this.progress.indexedHeight, blocks: to - from + 1, txs }, 'index: caught up');
     return reorganised;
   }
