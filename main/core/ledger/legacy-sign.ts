@@ -3,7 +3,8 @@
 // INPUT), its redeem script and the co-signer's key path. The fork-id apps and the Zcash app (its
 // ZIP-244 flow in zcash-sign.ts) speak variants of the same commands. The app returns DER
 // signatures; the caller verifies each against our own hash before anything is stored.
-import { bytesToHex, concatBytes, encodeCompactSize, hexToBytes, reverseBytes, type ChainParams, type Tx } from '../../../shared/coins/index.ts';
+import type { Transaction } from '@ledgerhq/hw-app-btc/lib/types.js';
+import { bytesToHex, concatBytes, decodeTx, encodeCompactSize, equalBytes, hexToBytes, reverseBytes, type ChainParams, type Tx } from '../../../shared/coins/index.ts';
 import { LedgerError } from './errors.ts';
 import { hashOutputFull, signP2SHTransaction, signTransaction, splitTransaction, startUntrustedHashTransactionInput } from './hw-app-btc.ts';
 import type { LedgerInput } from './payment-inputs.ts';
@@ -73,6 +74,44 @@ const u32le = (n: number): Uint8Array => {
   return o;
 };
 
+/** The payload of a Dash special transaction (DIP2), or undefined for any other transaction. */
+function dashPayload(params: ChainParams, prevTx: Uint8Array): Uint8Array | undefined {
+  if (params.coin !== 'dash') return undefined;
+  try {
+    const tx = decodeTx(prevTx, params);
+    return 'extraPayload' in tx ? tx.extraPayload : undefined;
+  } catch {
+    // Bytes our codec refuses were accepted by their hash alone (previous-transactions.ts): sent as
+    // today; the device then names another txid and our signature check refuses the result.
+    return undefined;
+  }
+}
+
+/**
+ * A previous transaction as hw-app-btc streams it to GET TRUSTED INPUT. A Dash special
+ * transaction's txid also covers varint(payload length) || payload after its locktime. The legacy
+ * app (lib-app-bitcoin transaction.c, TRANSACTION_OUTPUT_HASHING_DONE / PROCESS_EXTRA) reads, in
+ * the locktime's APDU, a varint it does not hash, then hashes that many bytes. With hasExtraData,
+ * hw-app-btc's extraData is everything after the locktime and getTrustedInput sends it behind a
+ * varint of its own: the app then hashes exactly what the txid covers. Without it the payload is
+ * dropped and the device names another txid.
+ */
+export function ledgerPrevious(params: ChainParams, prevTx: Uint8Array): Transaction {
+  const payload = dashPayload(params, prevTx);
+  if (payload === undefined) return splitTransaction(bytesToHex(prevTx), false);
+  let split: Transaction | undefined;
+  try {
+    split = splitTransaction(bytesToHex(prevTx), false, true);
+  } catch {
+    split = undefined;
+  }
+  // hw-app-btc's parse must find the same bytes after the locktime as our codec, or the device hashes another transaction.
+  if (!split || !equalBytes(split.extraData ?? new Uint8Array(0), concatBytes(encodeCompactSize(payload.length), payload))) {
+    throw new LedgerError('ledger_failed', 'the Ledger library reads the payload of this Dash special transaction differently from the desk: nothing was signed');
+  }
+  return split;
+}
+
 export async function signLegacy(transport: Transport, params: ChainParams, tx: Tx, inputs: readonly LedgerInput[], accountPath: string): Promise<LegacySignature[]> {
   if (params.sighashAlgorithm === 'forkid' && params.coin in FORKID_OPTIONS) return signForkid(transport, params, tx, inputs, parsePath(accountPath));
   if (isZcashV5(params)) return signZcash(transport, params, tx, inputs, accountPath);
@@ -81,7 +120,7 @@ export async function signLegacy(transport: Transport, params: ChainParams, tx: 
   }
   const account = parsePath(accountPath);
   const signatures = await signP2SHTransaction(transport, {
-    inputs: inputs.map((i) => [splitTransaction(bytesToHex(i.prevTx), false), i.vout, bytesToHex(i.redeemScript), i.sequence]),
+    inputs: inputs.map((i) => [ledgerPrevious(params, i.prevTx), i.vout, bytesToHex(i.redeemScript), i.sequence]),
     // hw-app-btc takes paths without the leading "m/".
     associatedKeysets: inputs.map((i) => formatPath([...account, ...i.below]).slice(2)),
     outputScriptHex: bytesToHex(serializeOutputs(tx)),

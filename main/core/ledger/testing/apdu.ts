@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { DisconnectedDevice } from '@ledgerhq/errors';
 import { openTransportReplayer, RecordStore } from '@ledgerhq/hw-transport-mocker';
-import { bytesToHex, concatBytes, encodeCompactSize, hexToBytes } from '../../../../shared/coins/index.ts';
+import { bytesToHex, concatBytes, encodeCompactSize, hexToBytes, reverseBytes } from '../../../../shared/coins/index.ts';
 import type { LedgerConnector, Transport } from '../transport.ts';
 
 export type Bytes = Uint8Array | string;
@@ -258,7 +258,19 @@ export interface RawTx {
   inputs: { prevout: Uint8Array; script: Uint8Array; sequence: Uint8Array }[];
   outputs: { amount: Uint8Array; script: Uint8Array }[];
   locktime: Uint8Array;
+  /** What follows the locktime in the stream (dashExtra for a Dash special transaction). */
+  extra?: Uint8Array;
 }
+
+/**
+ * What follows the locktime for a Dash special transaction (DIP2), whose txid covers
+ * varint(payload length) || payload: lib-app-bitcoin's transaction.c reads, in the locktime's APDU,
+ * a varint it does not hash and then hashes that many bytes, so those bytes go behind their own length.
+ */
+export const dashExtra = (payload: Uint8Array): Uint8Array => {
+  const covered = concatBytes(varint(payload.length), payload);
+  return concatBytes(varint(covered.length), covered);
+};
 
 /** GET TRUSTED INPUT of output `vout` of `prev`, streamed in the app's chunks; answers the 56-byte trusted input. */
 export function trustedInput(s: Session, prev: RawTx, vout: number, trusted: Uint8Array): Session {
@@ -270,9 +282,72 @@ export function trustedInput(s: Session, prev: RawTx, vout: number, trusted: Uin
   }
   ti(false, varint(prev.outputs.length));
   for (const o of prev.outputs) ti(false, hex(o.amount, varint(o.script.length), o.script));
-  const last = blocks(prev.locktime, new Uint8Array(0));
+  // The locktime and the extra's length share an APDU: the app answers at a locktime that ends one.
+  const last = blocks(concatBytes(prev.locktime, prev.extra ?? new Uint8Array(0)), new Uint8Array(0));
   last.forEach((blk, k) => ti(false, blk, k === last.length - 1 ? hex(trusted, OK) : OK));
   return s;
+}
+
+/**
+ * The txid (display order) a legacy app (lib-app-bitcoin transaction.c, PARSE_MODE_TRUSTED_INPUT,
+ * a Bitcoin-layout coin) hashes from the GET TRUSTED INPUT commands of `s`: every byte it reads
+ * but the varint behind the locktime, and after it that many bytes of extra data. What the app
+ * reads in one step must sit in one APDU (version and input count; outpoint and script length;
+ * a script's last byte and the sequence; amount and script length; locktime and the extra's
+ * length); scripts and the extra may span APDUs; a locktime that ends an APDU ends the
+ * transaction. Throws where the app would refuse or answer early.
+ */
+export function trustedInputTxid(s: Session): string {
+  const chunks = s.pairs
+    .map(([command]) => hexToBytes(command))
+    .filter((c) => c[0] === 0xe0 && c[1] === 0x42)
+    .map((c, k) => {
+      if ((c[2] === 0x00) !== (k === 0)) throw new Error('GET TRUSTED INPUT must start with P1 00 and continue with P1 80');
+      return c.subarray(k === 0 ? 9 : 5);
+    });
+  let chunk = 0;
+  let at = 0;
+  const hashed: Uint8Array[] = [];
+  const left = () => chunks[chunk]!.length - at;
+  /** n bytes in the current APDU, or (`fresh`) at the start of the next one when it is used up. */
+  const field = (n: number, fresh: boolean, hash = true): Uint8Array => {
+    if (fresh && left() === 0 && chunk + 1 < chunks.length) [chunk, at] = [chunk + 1, 0];
+    if (n > left()) throw new Error(`${n} bytes the app reads in one step are not in one APDU`);
+    const out = chunks[chunk]!.subarray(at, (at += n));
+    if (hash) hashed.push(out);
+    return out;
+  };
+  const count = (fresh: boolean, hash = true): number => {
+    const first = field(1, fresh, hash)[0]!;
+    if (first < 0xfd) return first;
+    if (first === 0xff) throw new Error('64-bit varints are refused');
+    return field(first === 0xfd ? 2 : 4, false, hash).reduce((v, byte, k) => v + byte * 2 ** (8 * k), 0);
+  };
+  /** Script or extra bytes, which may continue in the next APDUs. */
+  const span = (n: number) => {
+    for (let rest = n; rest > 0; ) {
+      if (left() === 0 && chunk + 1 < chunks.length) [chunk, at] = [chunk + 1, 0];
+      const take = Math.min(rest, left());
+      if (take === 0) throw new Error('the stream ends inside a script or the extra data');
+      hashed.push(chunks[chunk]!.subarray(at, (at += take)));
+      rest -= take;
+    }
+  };
+  field(4, true);
+  for (let i = count(false); i > 0; i--) {
+    field(36, true);
+    const script = count(false);
+    span(script);
+    field(4, script === 0);
+  }
+  for (let o = count(true); o > 0; o--) {
+    field(8, true);
+    span(count(false));
+  }
+  field(4, true);
+  if (left() > 0) span(count(false, false));
+  if (left() !== 0 || chunk !== chunks.length - 1) throw new Error('bytes follow the transaction: the app answered before them');
+  return bytesToHex(reverseBytes(sha256(sha256(concatBytes(...hashed)))));
 }
 
 /** HASH INPUT START over the transaction being signed: every input untrusted (prefix 00 + outpoint), only `signing` carrying its script. */

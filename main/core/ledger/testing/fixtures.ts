@@ -65,7 +65,17 @@ export function disposeLedgerFixtures(): void {
 /** zcash: the Zcash app's account path; the others: the test keys' own (keys.ts). */
 const defaultDevicePath = (coin: UtxoCoinName): string => (coin === 'zcash' ? "m/44'/133'/0'" : "m/45'/0'");
 
-export function ledgerFixture(coin: UtxoCoinName, network: NetworkName, options: { walletName?: string; tamperPrevTx?: boolean; deviceAccountPath?: string } = {}): LedgerFixture {
+export function ledgerFixture(
+  coin: UtxoCoinName,
+  network: NetworkName,
+  options: {
+    walletName?: string;
+    tamperPrevTx?: boolean;
+    deviceAccountPath?: string;
+    /** Reshapes the previous transaction (e.g. into a Dash special transaction) before it is hashed and served; its output 1 must stay the wallet's 100 000. */
+    reshapePrev?: (prev: Tx) => Tx;
+  } = {},
+): LedgerFixture {
   const params = chainParams(coin, network);
   const bip32Network = { messagePrefix: '', bech32: '', bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: 0, scriptHash: 0, wif: params.wifVersion };
   const cosigners = ['alice', 'bob', 'carol'].map((n) => testCosigner(n, params));
@@ -91,13 +101,14 @@ export function ledgerFixture(coin: UtxoCoinName, network: NetworkName, options:
   // Zcash: v5 transactions at a height past the newest network upgrade (its branch id in the header).
   const height = (params.networkUpgrades.at(-1)?.activationHeight ?? 0) + 1_000;
   const txOf = (parts: Pick<Tx, 'inputs' | 'outputs'>): Tx => (params.txFormat === 'bitcoin' ? { version: 1, ...parts, locktime: 0 } : newTransparentTx(params, { ...parts, height }));
-  const prev = txOf({
+  const plainPrev = txOf({
     inputs: [{ prevTxid: new Uint8Array(32).fill(0x11), vout: 3, scriptSig: Uint8Array.of(0x51), sequence: 0xffffffff }],
     outputs: [
       { value: 5_000n, script: p2pkhScript(new Uint8Array(20).fill(0x22)) },
       { value: 100_000n, script: addressToScript(params, receive.address) },
     ],
   });
+  const prev = options.reshapePrev ? options.reshapePrev(plainPrev) : plainPrev;
   const prevBytes = encodeTx(prev);
   const prevTxid = txidHex(prev);
   const to = scriptToAddress(params, p2pkhScript(hash160(Uint8Array.of(1, 2, 3))))!;
