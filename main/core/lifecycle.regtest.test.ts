@@ -185,7 +185,7 @@ describe('refusals', () => {
         return { ...created, total_input_value: created.total_input_value + 5_000_000n * BigInt(decodeTxHex(created.tx).inputs.length) };
       },
     });
-    await expect(proposePayment(agreeing, walletId, await proposal())).rejects.toThrow(/input 0: output \d+ of [0-9a-f]{64} holds \d+, not the \d+ expected \(the amount the service gave\)/);
+    await expect(proposePayment(agreeing, walletId, await proposal())).rejects.toThrow(/input 0 as the service listed it: output \d+ of [0-9a-f]{64} holds \d+, not the \d+ expected/);
     const forging = withApi({
       rawTransaction: async (coin, txid) => {
         const tx = decodeTxHex((await desk.api.rawTransaction(coin, txid)).hex);

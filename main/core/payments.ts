@@ -134,7 +134,7 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
     const amount = amounts.get(spent);
     if (amount === undefined) return refuse(`input ${i} spends ${spent}, which is not an unspent output of this wallet`);
     const mismatch = proven.mismatch(prevTxid(inp), inp.vout, { amount, script: addressToScript(params, owner.address), payee: owner.address });
-    if (mismatch) refuse(`input ${i}: ${mismatch} (the amount the service gave)`);
+    if (mismatch) refuse(`input ${i} as the service listed it: ${mismatch}`);
     return { amount, path: addressPath(owner.change, owner.index) };
   });
   const totalInput = claims.reduce((s, c) => s + c.amount, 0n);
