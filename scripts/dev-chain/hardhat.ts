@@ -130,13 +130,21 @@ interface Solc {
 
 /** OZ 4.9's ERC20 with decimals() = 6, compiled by solc-js once and cached by source hash. */
 export function sixDecimalsToken(): Artifact {
+  return compileContracts('SixDecimals.sol', SIX_DECIMALS_SOURCE)['SixDecimals']!;
+}
+
+/**
+ * Every contract of one Solidity source (OpenZeppelin 4.9 importable), by name: compiled by solc-js
+ * (wasm, from node_modules) once and cached by source hash, so test runs do not pay for it again.
+ */
+export function compileContracts(fileName: string, source: string): Record<string, Artifact> {
   const solc = require('solc') as Solc;
-  const key = createHash('sha256').update(SIX_DECIMALS_SOURCE).update(solc.version()).digest('hex').slice(0, 16);
-  const cache = join(tmpdir(), 'countersign-solc-cache', `SixDecimals-${key}.json`);
-  if (existsSync(cache)) return JSON.parse(readFileSync(cache, 'utf8')) as Artifact;
+  const key = createHash('sha256').update(source).update(solc.version()).digest('hex').slice(0, 16);
+  const cache = join(tmpdir(), 'countersign-solc-cache', `${fileName.replace(/\.sol$/, '')}-${key}.contracts.json`);
+  if (existsSync(cache)) return JSON.parse(readFileSync(cache, 'utf8')) as Record<string, Artifact>;
   const input = {
     language: 'Solidity',
-    sources: { 'SixDecimals.sol': { content: SIX_DECIMALS_SOURCE } },
+    sources: { [fileName]: { content: source } },
     settings: { evmVersion: 'paris', optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
   };
   const ozRoot = dirname(dirname(dirname(require.resolve('@openzeppelin/contracts/package.json'))));
@@ -153,12 +161,12 @@ export function sixDecimalsToken(): Artifact {
   ) as SolcOutput;
   const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length) throw new Error(`solc failed: ${errors.map((e) => e.formattedMessage).join('\n')}`);
-  const c = out.contracts?.['SixDecimals.sol']?.SixDecimals;
-  if (!c) throw new Error('solc produced no SixDecimals contract');
-  const artifact = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
+  const contracts = out.contracts?.[fileName];
+  if (!contracts || Object.keys(contracts).length === 0) throw new Error(`solc produced no contract from ${fileName}`);
+  const artifacts = Object.fromEntries(Object.entries(contracts).map(([name, c]) => [name, { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` }]));
   mkdirSync(dirname(cache), { recursive: true });
-  writeFileSync(cache, JSON.stringify(artifact));
-  return artifact;
+  writeFileSync(cache, JSON.stringify(artifacts));
+  return artifacts;
 }
 
 export async function deploy(node: HardhatNode, artifact: Artifact, args: unknown[]): Promise<BaseContract & { address: string }> {

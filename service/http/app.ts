@@ -17,6 +17,7 @@ import { installErrorHandling } from './errors.ts';
 import { installApiDocs, isDocsPath } from './openapi.ts';
 import { v1Routes } from './v1/routes.ts';
 import { addressRoutes } from './routes/address.ts';
+import { erc20TokenRoutes } from './routes/erc20-token.ts';
 import { ethereumRoutes } from './routes/ethereum.ts';
 import { multisigRoutes } from './routes/multisig.ts';
 import { networkAddressRoutes } from './routes/network-addresses.ts';
@@ -70,6 +71,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await scope.register(transactionRoutes(options.ctx));
     await scope.register(multisigRoutes(options.ctx));
     await scope.register(ethereumRoutes(options.ctx));
+    await scope.register(erc20TokenRoutes(options.ctx));
     scope.withTypeProvider<ZodTypeProvider>().get('/status', { schema: { response: { 200: Status } } }, async () => ({ coins: await coinStatuses(options.ctx) }));
   };
   // v2 at the root and under /v2 (SEMANTICS.md)

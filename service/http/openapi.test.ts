@@ -47,7 +47,7 @@ describe('OpenAPI documents', () => {
 
   it('mark extensions (operations and the history paging parameters)', async () => {
     const d = await doc(keyed, '/openapi.json');
-    for (const [path, method] of [['/status', 'get'], ['/transaction/raw/{coin}/{txid}', 'get'], ['/healthz', 'get']] as const) {
+    for (const [path, method] of [['/status', 'get'], ['/transaction/raw/{coin}/{txid}', 'get'], ['/erc20/token/{contract}', 'get'], ['/healthz', 'get']] as const) {
       const op = d.paths[path]![method]!;
       expect(op['x-countersign-extension']).toBe(true);
       expect(String(op['description'])).toMatch(/^Extension beyond the spec/);

@@ -79,6 +79,12 @@ const V2_OPERATIONS: Record<string, OperationDoc> = {
     summary: 'A transaction\'s bytes by txid',
     extension: 'Extension beyond the spec: PSBT and hardware signers need whole previous transactions, so this returns the hex of a transaction the service has indexed or holds in its mempool.',
   },
+  'GET /erc20/token/:contract': {
+    tag: ETHER,
+    summary: 'An ERC20 token\'s name, symbol and decimals',
+    extension:
+      'Extension beyond the spec: what the token contract on ethereum reports of itself, so clients need not type decimal_places. name and symbol are null when the contract has none fit to show; a contract without decimals() is refused with 422, a non-contract address with 400.',
+  },
   'GET /status': {
     tag: OPS,
     summary: 'Backend and index progress per coin',

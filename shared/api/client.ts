@@ -5,6 +5,7 @@ import { stringifyApiJson, parseApiJson } from './json.ts';
 import {
   Balance,
   Balances,
+  Erc20Token,
   EthereumToSign,
   HashesToSign,
   History,
@@ -162,6 +163,11 @@ export class ApiClient {
   /** Endpoint 12: the same parameters as 11 plus (r, s, v). */
   signAndSendEther(query: EthereumSendQuery) {
     return this.request(SendStatus, 'POST', `/ethereum/sign_and_send/${queryString(query as Query)}`);
+  }
+
+  /** Extension: an ERC20 token's name, symbol and decimals, as its contract reports them. */
+  tokenInfo(contract: string) {
+    return this.request(Erc20Token, 'GET', `/erc20/token/${encodeURIComponent(contract)}`);
   }
 
   /** Endpoint 13: an unsigned ERC20 transfer (amount in GWEI of the token). */

@@ -67,6 +67,15 @@ export type SendStatus = z.infer<typeof SendStatus>;
 export const RawTransaction = z.object({ txid: z.string(), hex: z.string() });
 export type RawTransaction = z.infer<typeof RawTransaction>;
 
+/** Extension: an ERC20 token's own name, symbol and decimals, read from its contract. */
+export const Erc20Token = z.object({
+  contract: z.string().describe('the contract address, EIP-55'),
+  name: z.string().nullable().describe('what name() answers; null when the contract has no name fit to show'),
+  symbol: z.string().nullable().describe('what symbol() answers; null when the contract has no symbol fit to show'),
+  decimals: z.number().int().min(0).max(255).describe('what decimals() answers: raw units = amount x 10^decimals'),
+});
+export type Erc20Token = z.infer<typeof Erc20Token>;
+
 export const ErrorMessage = z.object({ message: z.string() });
 export type ErrorMessage = z.infer<typeof ErrorMessage>;
 
@@ -92,6 +101,7 @@ const coin = z.string().describe(`one of ${COIN_NAMES.join(', ')}; a deployment 
 export const CoinParams = z.object({ coin });
 export const TxidParams = z.object({ coin, txid: z.string().regex(/^[0-9a-fA-F]{64}$/, 'txid must be 64 hex digits') });
 export const AddressParams = z.object({ coin, address: z.string().min(1, 'address is required') });
+export const ContractParams = z.object({ contract: z.string().min(1, 'contract is required').describe('an ERC20 contract address on ethereum (0x and 40 hex digits)') });
 export const AddressesParams = z.object({ coin, addresses: z.string().min(1, 'addresses is required').describe('comma-separated addresses of the coin') });
 
 export const TokenQuery = z.object({

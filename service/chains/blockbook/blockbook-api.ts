@@ -58,6 +58,24 @@ export const BlockbookToken = z
   .object({ contract: z.string().optional(), balance: Amount.default(0n), decimals: z.number().int().optional(), transfers: z.number().int().default(0) })
   .loose();
 
+/**
+ * What Blockbook knows of a contract (ContractInfoResult in its openapi.yaml). It reads name, symbol
+ * and decimals from the chain when it first meets the contract; empty strings mean none.
+ */
+export const BlockbookContractInfo = z
+  .object({
+    standard: z.string().optional(),
+    /** deprecated by Blockbook in favour of standard; older instances send only this */
+    type: z.string().optional(),
+    contract: z.string().optional(),
+    name: z.string().optional(),
+    symbol: z.string().optional(),
+    /** checked where it is used: a balance query must not fail over it */
+    decimals: z.number().optional(),
+  })
+  .loose();
+export type BlockbookContractInfo = z.infer<typeof BlockbookContractInfo>;
+
 export const BlockbookAddress = z
   .object({
     page: z.number().int().optional(),
@@ -73,8 +91,9 @@ export const BlockbookAddress = z
     /** Ethereum: the next nonce, pending transactions counted */
     nonce: z.string().regex(/^[0-9]+$/).optional(),
     tokens: z.array(BlockbookToken).default([]),
-    contractInfo: z.object({}).loose().optional(),
-    erc20Contract: z.object({}).loose().optional(),
+    contractInfo: BlockbookContractInfo.optional(),
+    /** the older name of contractInfo */
+    erc20Contract: BlockbookContractInfo.optional(),
   })
   .loose();
 export type BlockbookAddress = z.infer<typeof BlockbookAddress>;

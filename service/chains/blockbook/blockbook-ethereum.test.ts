@@ -1,9 +1,10 @@
 // The blockbook backend for ethereum, through the service's HTTP API, against a local HTTP server
 // replaying hand-written Blockbook API v2 answers (fixtures/ethereum.json): Ether and ERC20
-// balances, history without failed or pending transactions, paging, and Ether/ERC20 payments
-// built from Blockbook's nonce and gas price, signed here and broadcast through sendtx.
+// balances, history without failed or pending transactions, paging, Ether/ERC20 payments built
+// from Blockbook's nonce and gas price, signed here and broadcast through sendtx, and tokens'
+// metadata from Blockbook's contract data.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SigningKey, keccak256, Transaction } from 'ethers';
+import { SigningKey, getAddress, keccak256, Transaction } from 'ethers';
 import { sha256 } from '../../../shared/coins/hash.ts';
 import type { Balance, Balances, History } from '../../../shared/api/schemas.ts';
 import { startTestService, type TestService } from '../../test/http-service.ts';
@@ -106,6 +107,34 @@ describe('ethereum over blockbook', () => {
     }
     const sent = await ok<{ message: string }>('POST', `/erc20/sign_and_send/?${q({ ...params, r: sig.r, s: sig.s.slice(2), v: sig.v })}`);
     expect(sent.message).toBe(keccak256(server.broadcasts.at(-1)!));
+  });
+
+  it('a token\'s name, symbol and decimals from Blockbook\'s contract data (GET /erc20/token/{contract})', async () => {
+    const info = async (contract: string) => {
+      const res = await t.request('GET', `/erc20/token/${contract}`);
+      return { status: res.status, body: res.json as Record<string, unknown> };
+    };
+    // contractInfo as Blockbook answers /api/v2/address/{contract} today, asked for by any letter case
+    expect(await info(usdt.toLowerCase())).toEqual({ status: 200, body: { contract: usdt, name: 'Tether USD', symbol: 'USDT', decimals: 6 } });
+    expect(server.requests.at(-1)).toBe(`GET /api/v2/address/${usdt.toLowerCase()}?details=basic`);
+    // erc20Contract, the name older Blockbooks give the same data
+    const mkr = '0x9f8F72aA9304c8B593d555F12eF6589cC3A579A2';
+    expect(await info(mkr)).toEqual({ status: 200, body: { contract: mkr, name: 'Maker', symbol: 'MKR', decimals: 18 } });
+    // an empty name and a symbol disguised by a right-to-left override are not passed on
+    const bare = '0xc0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c001';
+    expect(await info(bare)).toEqual({ status: 200, body: { contract: getAddress(bare), name: null, symbol: null, decimals: 2 } });
+    // an address Blockbook knows no contract at: the same refusal as contract_id gets, naming the field
+    const eoa = await info(alice);
+    expect(eoa.status).toBe(400);
+    expect(eoa.body['message']).toMatch(/^field "contract": 0x5afca5c5833ecd6276e5d57d0de7e0f6f297f34c is not a token contract blockbook ethereum .* knows on this chain$/);
+    // an NFT contract is no ERC20 token
+    const kitties = await info('0x06012c8cf97BEaD5deAe237070F9587f8E7A266d');
+    expect(kitties.status).toBe(422);
+    expect(kitties.body['message']).toMatch(/knows 0x06012c8cf97BEaD5deAe237070F9587f8E7A266d as an ERC721 contract .*not an ERC20 token/);
+    // decimals no uint8 holds: Blockbook's answer is not believed
+    const broken = await info('0xc0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c002');
+    expect(broken.status).toBe(502);
+    expect(broken.body['message']).toMatch(/reported 300 decimals for 0x.*, not a uint8/);
   });
 
   it('/status names the backend', async () => {

@@ -9,6 +9,7 @@ import type { Store } from '../../store/database.ts';
 import { EvmIndexStore, type EvmHistoryRow } from '../../store/evm-index.ts';
 import type { BackendStatus } from '../backend.ts';
 import type { EvmChain, GasQuestion, PendingCreates } from '../evm/evm-chain.ts';
+import { checkedDecimals, eip55, saneName, saneSymbol, type TokenInfo } from '../evm/erc20-metadata.ts';
 import { mapLimited } from '../upstream-utxo.ts';
 import { coinsToUnits } from '../utxo/rpc-client.ts';
 import { BlockbookApi, type BlockbookTx, type UpstreamTiming } from './blockbook-api.ts';
@@ -52,11 +53,33 @@ export class BlockbookEthereum implements EvmChain {
     return this.o.chainId;
   }
 
-  async requireContract(address: string): Promise<void> {
+  async requireContract(address: string, field = 'contract_id'): Promise<void> {
     const a = await this.api.address(address, { details: 'basic' });
-    if (!a.contractInfo && !a.erc20Contract) {
-      throw new ApiError(400, `field "contract_id": ${address} is not a token contract ${this.api.upstream} knows on this chain`);
+    if (!a.contractInfo && !a.erc20Contract) throw this.notAContract(address, field);
+  }
+
+  private notAContract(address: string, field: string): ApiError {
+    return new ApiError(400, `field "${field}": ${address} is not a token contract ${this.api.upstream} knows on this chain`);
+  }
+
+  /**
+   * The metadata Blockbook keeps for the contract (one request). Blockbook reads it from the chain,
+   * but its REST API offers no eth_call to read it ourselves, and it smooths over two gaps: a
+   * contract whose decimals() fails is reported with 18 (bchain/coins/eth/contract.go), and one
+   * without a name() is no contract to it (refused here like any non-contract).
+   */
+  async tokenInfo(contract: string): Promise<TokenInfo> {
+    const a = await this.api.address(contract, { details: 'basic' });
+    const info = a.contractInfo ?? a.erc20Contract;
+    if (!info) throw this.notAContract(contract, 'contract');
+    const shown = eip55(contract);
+    if (info.contract !== undefined && info.contract.toLowerCase() !== contract) {
+      throw new UpstreamFailure(false, `${this.api.upstream} answered for contract ${info.contract.slice(0, 60)} when asked about ${shown}`);
     }
+    const standard = info.standard || info.type || '';
+    if (/721|1155/.test(standard)) throw new ApiError(422, `${this.api.upstream} knows ${shown} as an ${standard} contract (non-fungible tokens), not an ERC20 token`);
+    if (info.decimals === undefined) throw new UpstreamFailure(false, `${this.api.upstream} reported no decimals for ${shown}`);
+    return { contract: shown, name: saneName(info.name), symbol: saneSymbol(info.symbol), decimals: checkedDecimals(shown, info.decimals, this.api.upstream) };
   }
 
   async balance(address: string, token: string | null): Promise<{ confirmed: bigint; unconfirmed: bigint }> {

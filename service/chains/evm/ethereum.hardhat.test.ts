@@ -1,8 +1,10 @@
 // Endpoints 1-3 and 11-14 for ethereum against a real `hardhat node`: Ether, an 18-decimal
-// OpenZeppelin ERC20 and a 6-decimal one; refusals broadcast nothing.
+// OpenZeppelin ERC20 and a 6-decimal one; refusals broadcast nothing. And the extension
+// GET /erc20/token/{contract}: each token's metadata as its contract answers eth_call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Contract, SigningKey, Wallet, computeAddress, getAddress, type InterfaceAbi } from 'ethers';
+import { AbiCoder, Contract, SigningKey, Wallet, computeAddress, getAddress, type InterfaceAbi } from 'ethers';
 import { deploy, presetMinterPauser, sixDecimalsToken, startHardhat, type HardhatNode } from '../../test/hardhat-node.ts';
+import { deployOddToken } from '../../../scripts/dev-chain/odd-tokens.ts';
 import { startTestService, type TestService } from '../../test/http-service.ts';
 import type { EvmBackend } from './evm-backend.ts';
 
@@ -131,6 +133,42 @@ describe('ethereum against hardhat', () => {
     // and then nothing is pending for it
     const again = await t.request('POST', `/ethereum/sign_and_send/?${q({ ...params, r: sig.r, s: sig.s, v: sig.v })}`);
     expect(again.status).toBe(409);
+  });
+
+  it('reads a token\'s name, symbol and decimals from its contract; refuses what is no usable token', async () => {
+    const info = async (contract: string, prefix = '') => {
+      const res = await t.request('GET', `${prefix}/erc20/token/${contract}`);
+      return { status: res.status, body: res.json as Record<string, unknown> };
+    };
+    // OpenZeppelin's ERC20s as deployed above, answered with the EIP-55 address, at the root and under /v2
+    expect(await info(t18)).toEqual({ status: 200, body: { contract: getAddress(t18), name: 'Eighteen', symbol: 'T18', decimals: 18 } });
+    expect(await info(getAddress(t6), '/v2')).toEqual({ status: 200, body: { contract: getAddress(t6), name: 'Six', symbol: 'SIX', decimals: 6 } });
+
+    // an address nobody used, and an externally owned account with Ether and a nonce: no code, 400
+    for (const address of [Wallet.createRandom().address, A]) {
+      const r = await info(address);
+      expect(r.status).toBe(400);
+      expect(r.body['message']).toMatch(new RegExp(`^field "contract": ${address.toLowerCase()} is not a contract on this chain \\(it has no code\\)$`));
+    }
+    const typo = await info('0x1234');
+    expect(typo.status).toBe(400);
+    expect(typo.body['message']).toMatch(/field "contract".*not an Ethereum address/);
+
+    // tokens that bend the optional metadata
+    const mkr = await deployOddToken(node, 'Bytes32Metadata');
+    expect((await info(mkr)).body).toEqual({ contract: getAddress(mkr), name: 'Maker', symbol: 'MKR', decimals: 18 });
+    const bare = await deployOddToken(node, 'NoNameNoSymbol');
+    expect((await info(bare)).body).toEqual({ contract: getAddress(bare), name: null, symbol: null, decimals: 2 });
+    const disguised = await deployOddToken(node, 'Disguised'); // a right-to-left override and a zero-width space
+    expect(AbiCoder.defaultAbiCoder().decode(['string'], await node.provider.call({ to: disguised, data: '0x06fdde03' }))[0]).toBe('Tether\u202eDSU');
+    expect((await info(disguised)).body).toEqual({ contract: getAddress(disguised), name: null, symbol: null, decimals: 6 });
+    const noDecimals = await deployOddToken(node, 'NoDecimals');
+    const refused = await info(noDecimals);
+    expect(refused.status).toBe(422);
+    expect(refused.body['message']).toMatch(/refused the call decimals\(\) \(it reverted\).*not a usable ERC20 token/);
+    const wide = await info(await deployOddToken(node, 'WideDecimals'));
+    expect(wide.status).toBe(422);
+    expect(wide.body['message']).toMatch(/answered decimals\(\) with 1000, not a uint8/);
   });
 
   it('pages the ERC20 history of an address with 1,000 transfers', async () => {

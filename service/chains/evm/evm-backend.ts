@@ -10,6 +10,7 @@ import type { EvmChain, GasQuestion, PendingCreates } from './evm-chain.ts';
 import { EvmIndexer } from './evm-indexer.ts';
 import type { IndexWriter } from '../../leader/leadership.ts';
 import { EvmRpc } from './evm-rpc.ts';
+import { readTokenInfo, type TokenInfo } from './erc20-read.ts';
 
 export interface EvmBackendOptions {
   network: string;
@@ -55,9 +56,15 @@ export class EvmBackend implements EvmChain, IndexWriter {
   }
 
   /** Refuses a contract_id with no code: a typo would otherwise read as a zero balance. */
-  async requireContract(address: string): Promise<void> {
+  async requireContract(address: string, field = 'contract_id'): Promise<void> {
     const code = await this.rpc.code(address);
-    if (code === '0x') throw new ApiError(400, `field "contract_id": ${address} is not a contract on this chain (it has no code)`);
+    if (code === '0x') throw new ApiError(400, `field "${field}": ${address} is not a contract on this chain (it has no code)`);
+  }
+
+  /** name(), symbol() and decimals() by eth_call, once the address is known to hold code. */
+  async tokenInfo(contract: string): Promise<TokenInfo> {
+    await this.requireContract(contract, 'contract');
+    return readTokenInfo(this.rpc, contract);
   }
 
   /** Confirmed and pending-minus-confirmed balance in wei, or in token units when `token` is set. */

@@ -2,6 +2,7 @@
 // index (evm-backend.ts) or a Blockbook (blockbook/blockbook-ethereum.ts).
 import type { EvmHistoryRow, PendingCreate } from '../../store/evm-index.ts';
 import type { BackendStatus } from '../backend.ts';
+import type { TokenInfo } from './erc20-metadata.ts';
 
 /** What create chose, kept until sign_and_send rebuilds exactly that transaction. */
 export interface PendingCreates {
@@ -31,7 +32,12 @@ export interface EvmChain {
   readonly pendingCreates: PendingCreates;
   chainId(): Promise<bigint>;
   /** Refuses a contract_id that is no contract: a typo would otherwise read as a zero balance. */
-  requireContract(address: string): Promise<void>;
+  requireContract(address: string, field?: string): Promise<void>;
+  /**
+   * The token's name, symbol and decimals (address lower-case 0x hex). Refuses a non-contract like
+   * requireContract (naming field "contract"), and a token without decimals with a 422.
+   */
+  tokenInfo(contract: string): Promise<TokenInfo>;
   /** Confirmed and pending-minus-confirmed balance in wei, or in token units when `token` is set. */
   balance(address: string, token: string | null): Promise<{ confirmed: bigint; unconfirmed: bigint }>;
   /** Net effect of each mined transaction on each address, newest first (addresses lower-case 0x hex). */

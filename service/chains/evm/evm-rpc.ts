@@ -22,6 +22,17 @@ const Receipt = z.object({ status: Quantity.nullable().optional(), blockHash: Ha
 
 const hexQ = (n: bigint | number) => `0x${n.toString(16)}`;
 
+/** The contract itself refused an eth_call (it reverted): an answer about the contract, not a node failure. */
+export class CallReverted extends UpstreamFailure {}
+
+/** ethers turns every eth_call error into CALL_EXCEPTION; a revert is the one whose node error says so. */
+function isRevert(err: unknown): boolean {
+  const e = err as { code?: unknown; info?: { error?: { code?: unknown; message?: unknown } } };
+  if (e?.code !== 'CALL_EXCEPTION') return false;
+  const nodeError = e.info?.error;
+  return nodeError?.code === 3 || (typeof nodeError?.message === 'string' && /revert/i.test(nodeError.message));
+}
+
 export class EvmRpc {
   private readonly provider: JsonRpcProvider;
 
@@ -45,6 +56,7 @@ export class EvmRpc {
       ]);
     } catch (err) {
       if (err instanceof ApiError) throw err;
+      if (isRevert(err)) throw new CallReverted(false, `EVM node ${method} reverted: ${reasonOf(err)}`);
       throw new UpstreamFailure(false, `EVM node ${method} failed: ${reasonOf(err)}`);
     } finally {
       clearTimeout(timer);
@@ -61,6 +73,12 @@ export class EvmRpc {
   pendingNonce = (address: string) => this.call('eth_getTransactionCount', [address, 'pending'], Quantity);
   code = (address: string) => this.call('eth_getCode', [address, 'latest'], Data);
   ethCall = (to: string, data: string, tag: 'latest' | 'pending') => this.call('eth_call', [{ to, data }, tag], Data);
+  /** A view call at the tip: its answer, or null when the contract reverted; a failing node still throws. */
+  viewCall = (to: string, data: string): Promise<string | null> =>
+    this.ethCall(to, data, 'latest').catch((err: unknown) => {
+      if (err instanceof CallReverted) return null;
+      throw err;
+    });
   estimateGas = (tx: { from: string; to: string; value: bigint; data: string }) =>
     this.call('eth_estimateGas', [{ from: tx.from, to: tx.to, value: hexQ(tx.value), data: tx.data }], Quantity);
   block = (height: number) => this.call('eth_getBlockByNumber', [hexQ(height), true], RpcBlock.nullable());
