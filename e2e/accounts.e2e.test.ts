@@ -1,6 +1,7 @@
 // Issue 6's Ether proof in a browser: Debian's Chromium drives the desk in web mode over a real
 // `hardhat node` with OpenZeppelin's ERC20. A treasurer imports an account's recovery words,
-// follows a token, sends Ether and then the token: each send is shown decoded (recipient, amount,
+// follows a token by its contract alone (name, symbol and decimals shown as the contract reports
+// them), sends Ether and then the token: each send is shown decoded (recipient, amount,
 // token, fee = gas x gas price) before it is confirmed, signed by the software key and mined. A
 // send above the balance is refused with the amounts named. No bridge answer ever carries the key.
 // Screenshots of every screen go to e2e/artifacts/accounts-*.png.
@@ -61,28 +62,38 @@ describe('Ether and ERC20 sends from the desk, in Chromium', () => {
     await fundEther(eth, address, 10n * ETH);
     const dsk = await mintedToken(eth, 'Desk Token', 'DSK', address, 1000n * ETH);
     await desk.synced();
+    // The token by its contract alone: the desk shows what the contract reports before following it.
     await page.getByTestId('add-token-open').click();
+    await page.getByTestId('token-contract').fill(bob); // an address with no code: refused, naming it
+    await page.getByTestId('token-read').click();
+    await expect.poll(() => page.getByRole('alert').textContent(), POLL).toBe(`the service refuses this token: field "contract": ${bob.toLowerCase()} is not a contract on this chain (it has no code)`);
+    await shot('03-token-refused');
     await page.getByTestId('token-contract').fill(dsk);
-    await page.getByTestId('token-symbol').fill('DSK');
-    await page.getByTestId('token-decimals').fill('18');
+    await page.getByTestId('token-read').click();
+    await page.getByTestId('token-preview').waitFor();
+    expect(await page.getByTestId('token-name').textContent()).toBe('Desk Token');
+    expect(await page.getByTestId('token-symbol-read').textContent()).toBe('DSK');
+    expect(await page.getByTestId('token-decimals-read').textContent()).toBe('18');
+    expect(await page.getByTestId('token-symbol').count()).toBe(0); // nothing to type
+    await shot('04-token-preview');
     await page.getByTestId('token-add').click();
     await expect.poll(() => page.getByTestId('ether-balance').textContent(), POLL).toBe('10.00 ETH (regtest)');
     await expect.poll(() => page.getByTestId('token-row').first().textContent(), POLL).toContain('1,000.00 DSK');
     await expect.poll(() => page.getByTestId('account-history').locator('tbody tr').count(), POLL).toBe(2);
-    await shot('03-funded');
+    await shot('05-funded');
 
     // Send 1.5 ETH: the review shows what the transaction itself pays, before anything is signed.
     await page.getByTestId('send-link').click();
     await page.getByTestId('send-to').fill(bob);
     await page.getByTestId('send-amount').fill('1.5');
-    await shot('04-send-form');
+    await shot('06-send-form');
     await page.getByTestId('send-review').click();
     await expect.poll(() => page.getByTestId('send-state').getAttribute('data-state'), POLL).toBe('proposed');
     expect((await page.getByTestId('decoded-to').textContent())!.trim()).toBe(bob);
     expect(await page.getByTestId('decoded-amount').textContent()).toBe('1.50 ETH (regtest)');
     expect(await page.getByTestId('decoded-fee').textContent()).toMatch(/ETH \(regtest\) \(21000 gas × [\d.]+ gwei\)/);
     expect(await eth.provider.send('eth_getTransactionCount', [address, 'pending'])).toBe('0x0'); // nothing signed yet
-    await shot('05-review-ether');
+    await shot('07-review-ether');
     await page.getByTestId('send-confirm').click();
     await expect.poll(() => page.getByTestId('send-state').getAttribute('data-state'), POLL).toMatch(/broadcast|confirmed/);
     const etherTxid = (await page.getByTestId('send-txid').textContent())!.trim();
@@ -90,7 +101,7 @@ describe('Ether and ERC20 sends from the desk, in Chromium', () => {
     expect(BigInt((await eth.provider.send('eth_getBalance', [bob, 'latest'])) as string)).toBe(15n * 10n ** 17n);
     await desk.synced();
     await expect.poll(() => page.getByTestId('send-state').getAttribute('data-state'), POLL).toBe('confirmed');
-    await shot('06-sent-ether');
+    await shot('08-sent-ether');
 
     // Send 250 DSK the same way.
     await page.getByRole('link', { name: '← Operations' }).click();
@@ -104,7 +115,7 @@ describe('Ether and ERC20 sends from the desk, in Chromium', () => {
     expect((await page.getByTestId('decoded-to').textContent())!.trim()).toBe(carol);
     expect(await page.getByTestId('decoded-amount').textContent()).toBe('250.00 DSK');
     expect(await page.getByTestId('send-decoded').textContent()).toContain(`DSK · ERC20 transfer() on contract ${getAddress(dsk)}`);
-    await shot('07-review-token');
+    await shot('09-review-token');
     await page.getByTestId('send-confirm').click();
     await expect.poll(() => page.getByTestId('send-state').getAttribute('data-state'), POLL).toMatch(/broadcast|confirmed/);
     const tokenTxid = (await page.getByTestId('send-txid').textContent())!.trim();
@@ -112,7 +123,7 @@ describe('Ether and ERC20 sends from the desk, in Chromium', () => {
     expect(await balanceOf(dsk, carol)).toBe(250n * ETH);
     await desk.synced();
     await expect.poll(() => page.getByTestId('send-state').getAttribute('data-state'), POLL).toBe('confirmed');
-    await shot('08-sent-token');
+    await shot('10-sent-token');
 
     // The account after both: balances, sends and history.
     await page.getByRole('link', { name: '← Operations' }).click();
@@ -120,7 +131,7 @@ describe('Ether and ERC20 sends from the desk, in Chromium', () => {
     await expect.poll(() => page.getByTestId('ether-balance').textContent(), POLL).toMatch(/^8\.49\d{4}… ETH \(regtest\)$/);
     await expect.poll(() => page.getByTestId('account-history').locator('tbody tr').count(), POLL).toBe(4);
     expect(await page.getByTestId('send-row').count()).toBe(2);
-    await shot('09-account-after');
+    await shot('11-account-after');
   }, 300_000);
 
   it('refuses a send above the balance, naming the amounts, and signs nothing', async () => {
@@ -131,13 +142,13 @@ describe('Ether and ERC20 sends from the desk, in Chromium', () => {
     await page.getByTestId('send-amount').fill('100');
     await page.getByTestId('send-review').click();
     await expect.poll(() => page.getByRole('alert').textContent(), POLL).toMatch(/insufficient funds: the account holds 8\.49\d* ETH, less than the 100 ETH to send; nothing was signed/);
-    await shot('10-refused');
+    await shot('12-refused');
     expect(await desk.eth!.provider.send('eth_getTransactionCount', [address, 'pending'])).toBe(nonce);
 
     await page.getByRole('link', { name: 'Ether accounts', exact: true }).click();
     await page.getByTestId('account-card').waitFor();
     await expect.poll(() => page.getByTestId('account-card').textContent(), POLL).toContain('750.00 DSK');
-    await shot('11-accounts');
+    await shot('13-accounts');
 
     // The key went into the desk once and never came back over the bridge.
     expect(bridgeAnswers.length).toBeGreaterThan(10);

@@ -2,7 +2,8 @@
 // contract's views. Secrets never appear in a view: only whether and how the desk can sign.
 import { bytesToHex } from '../../shared/coins/bytes.ts';
 import { formatEthereumAddress } from '../../shared/coins/ethereum-address.ts';
-import { accountFunds, accountHistory, addToken, createAccount, networkOfChain, requireAccount, signingState, type AccountDeps } from '../core/accounts/accounts.ts';
+import { accountFunds, accountHistory, addToken, canonicalEtherAddress, createAccount, networkOfChain, requireAccount, signingState, type AccountDeps } from '../core/accounts/accounts.ts';
+import { readChainToken } from '../core/accounts/tokens.ts';
 import type { AccountRow, SendRow, TokenRow } from '../core/accounts/account-store.ts';
 import { decodeErc20Transfer } from '../core/accounts/verify.ts';
 import { cancelSend, confirmSend, proposeSend, refreshSend, requireSend, sendTransaction } from '../core/accounts/sends.ts';
@@ -10,7 +11,7 @@ import type { AccountSendView, AccountSummary, TokenView, Unit } from './contrac
 import type { Handlers } from './dispatch.ts';
 import { unitOf } from './units.ts';
 
-type AccountChannels = 'accounts.list' | 'accounts.create' | 'accounts.get' | 'accounts.addToken' | 'accounts.history' | 'accounts.send';
+type AccountChannels = 'accounts.list' | 'accounts.create' | 'accounts.get' | 'accounts.tokenInfo' | 'accounts.addToken' | 'accounts.history' | 'accounts.send';
 
 const etherUnit = (a: AccountRow): Unit => unitOf('ethereum', networkOfChain(a.chainId), 18);
 const tokenView = (t: TokenRow): TokenView => ({ contract: t.contract, symbol: t.symbol, decimals: t.decimals, unit: { ticker: t.symbol, decimals: t.decimals } });
@@ -127,6 +128,11 @@ export function createAccountHandlers(deps: AccountDeps): Pick<Handlers, Account
         token_balances: funds.tokens.map((t) => ({ ...tokenView(t.token), ...fundsOf(t.balance) })),
         sends: sends.map(sendView),
       };
+    },
+
+    'accounts.tokenInfo': async ({ contract }) => {
+      const t = await readChainToken(deps.api, canonicalEtherAddress(contract, 'contract'));
+      return { contract: t.contract, name: t.name, symbol: t.symbol, decimals: t.decimals, symbol_needed: t.symbolNeeded };
     },
 
     'accounts.addToken': async ({ account_id, contract, symbol, decimals }) => {

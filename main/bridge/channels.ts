@@ -30,6 +30,7 @@ export const CHANNELS = [
   'accounts.list',
   'accounts.create',
   'accounts.get',
+  'accounts.tokenInfo',
   'accounts.addToken',
   'accounts.history',
   'accounts.send',

@@ -116,11 +116,15 @@ export const inputs = {
       .strict(),
   ]),
   'accounts.get': z.object({ account_id: id }),
+  // What the token contract reports of itself, shown before the person confirms following it.
+  'accounts.tokenInfo': z.object({ contract: etherAddress('the token contract address') }),
+  // decimals and symbol are the contract's: given here they only check it (a difference is refused);
+  // symbol names a token whose contract has no symbol the desk shows.
   'accounts.addToken': z.object({
     account_id: id,
     contract: etherAddress('the token contract address'),
-    symbol: z.string().trim().min(1, 'the token needs a symbol').max(12),
-    decimals: z.number().int().min(0).max(36),
+    symbol: z.string().trim().min(1, 'the token needs a symbol').max(12).optional(),
+    decimals: z.number().int().min(0).max(255).optional(),
   }),
   'accounts.history': z.object({ account_id: id, limit: z.number().int().min(1).max(1000).default(50), offset: z.number().int().min(0).default(0) }),
   // propose -> (the person reads the decoded summary) -> confirm, or cancel; get follows a send.
@@ -349,6 +353,19 @@ export interface TokenView {
   unit: Unit;
 }
 
+/** A token as its contract reports it, before it is followed. */
+export interface TokenPreview {
+  /** EIP-55 contract address. */
+  contract: string;
+  /** null: the contract has no name fit to show */
+  name: string | null;
+  /** null: the contract has no symbol fit to show */
+  symbol: string | null;
+  decimals: number;
+  /** The contract's symbol is missing or not one the desk shows: the person types one to name it. */
+  symbol_needed: boolean;
+}
+
 export interface AccountSummary {
   id: string;
   name: string;
@@ -477,6 +494,7 @@ export interface Outputs {
   'accounts.list': AccountSummary[];
   'accounts.create': AccountSummary;
   'accounts.get': AccountDetail;
+  'accounts.tokenInfo': TokenPreview;
   'accounts.addToken': AccountSummary;
   'accounts.history': AccountHistoryView;
   'accounts.send': AccountSendView;

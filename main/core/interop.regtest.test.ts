@@ -212,6 +212,7 @@ describe('PSBT refusals (nothing stored)', () => {
       utxos: (c, a) => real.utxos(c, a),
       createMultisig: (c, b) => real.createMultisig(c, b),
       signAndSendMultisig: (c, b) => real.signAndSendMultisig(c, b),
+      tokenInfo: (c) => real.tokenInfo(c),
       rawTransaction: async (c, txid) => {
         const raw = await real.rawTransaction(c, txid);
         const tx = decodeTx(Buffer.from(raw.hex, 'hex'));

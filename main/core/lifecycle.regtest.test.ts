@@ -37,6 +37,7 @@ const withApi = (api: Partial<CoordinatorApi>): CoreDeps => {
     createMultisig: (c, b) => real.createMultisig(c, b),
     signAndSendMultisig: (c, b) => real.signAndSendMultisig(c, b),
     rawTransaction: (c, t) => real.rawTransaction(c, t),
+    tokenInfo: (c) => real.tokenInfo(c),
   };
   return { ...deps, api: { ...bound, ...api } };
 };

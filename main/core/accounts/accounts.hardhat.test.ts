@@ -1,16 +1,19 @@
 // Ether accounts against a real `hardhat node`, the service embedded as the desk runs it, and
-// OpenZeppelin's ERC20 (18 decimals) plus a 6-decimal token: software-key accounts send Ether and
-// tokens; balances and history move as they should; a service that tampers with what it builds,
-// a wrong key, short funds and a stale nonce are refused clearly with nothing broadcast.
+// OpenZeppelin's ERC20 (18 decimals) plus a 6-decimal token: tokens are followed with the decimals
+// and symbol their contracts report (typed values the chain contradicts are refused); software-key
+// accounts send Ether and tokens; balances and history move as they should; a service that tampers
+// with what it builds, a wrong key, short funds and a stale nonce are refused clearly with nothing
+// broadcast.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HDNodeWallet, Wallet } from 'ethers';
+import { HDNodeWallet, Wallet, getAddress } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../shared/api/client.ts';
 import { bytesToHex, hexToBytes } from '../../../shared/coins/bytes.ts';
 import { erc20TransferData, signingHash, signingPayload, type LegacyTx } from '../../../shared/coins/ethereum-tx.ts';
 import { deploy, fundEther, mintedToken, sixDecimalsToken, startHardhat, type HardhatNode } from '../../../scripts/dev-chain/hardhat.ts';
+import { deployOddToken } from '../../../scripts/dev-chain/odd-tokens.ts';
 import { startDevService, type DevService } from '../dev-service.ts';
 import { CoordinatorError } from '../errors.ts';
 import { decodeUnsignedEtherTx, softwareEtherSigner } from '../ether-signer.ts';
@@ -95,15 +98,46 @@ describe('Ether accounts', () => {
     expect(disk).not.toContain(Buffer.from('42'.repeat(32), 'hex').toString('latin1'));
   });
 
-  it('follows tokens and shows Ether with USD and token balances', async () => {
-    await addToken(deps, accountId, { contract: dsk, symbol: 'DSK', decimals: 18 });
+  it('follows tokens by contract alone, with the decimals and symbol the contracts report', async () => {
+    const dskToken = await addToken(deps, accountId, { contract: dsk });
+    expect(dskToken).toEqual({ contract: getAddress(dsk), symbol: 'DSK', decimals: 18 });
+    // typed values that agree with the chain are fine (and checked)
     await addToken(deps, accountId, { contract: six, symbol: 'SIX', decimals: 6 });
-    await expect(addToken(deps, accountId, { contract: bob, symbol: 'NOPE', decimals: 18 })).rejects.toThrow(/not a contract/);
+    expect(store.accounts.tokens(accountId)).toEqual([
+      { contract: getAddress(dsk), symbol: 'DSK', decimals: 18 },
+      { contract: getAddress(six), symbol: 'SIX', decimals: 6 },
+    ]);
+    expect(store.auditLog().at(-1)?.detail).toBe(`account ${accountId} follows SIX (${getAddress(six)}, 6 decimals as the contract reports)`);
+    await expect(addToken(deps, accountId, { contract: bob })).rejects.toThrow(/the service refuses this token: field "contract": .* is not a contract on this chain/);
+  });
+
+  it('refuses typed decimals or a symbol the chain contradicts, storing nothing', async () => {
+    const other = await mintedToken(node, 'Other Token', 'OTH', address, 1n);
+    const before = { tokens: store.accounts.tokens(accountId), audit: store.auditLog().length };
+    await expect(addToken(deps, accountId, { contract: other, decimals: 6 })).rejects.toThrow(
+      new CoordinatorError('bad_token', `${getAddress(other)} has 18 decimals on the chain, not the 6 typed: every amount would be off by a factor of 10^12. Nothing was added.`),
+    );
+    await expect(addToken(deps, accountId, { contract: other, symbol: 'USDT', decimals: 18 })).rejects.toThrow(`${getAddress(other)} is OTH on the chain, not the USDT typed. Nothing was added.`);
+    // a contract without decimals() cannot be followed at all; one without a symbol needs a name typed
+    await expect(addToken(deps, accountId, { contract: await deployOddToken(node, 'NoDecimals') })).rejects.toThrow(/refused the call decimals\(\).*not a usable ERC20 token/);
+    const noBalances = await deployOddToken(node, 'NoNameNoSymbol'); // decimals() and nothing else
+    await expect(addToken(deps, accountId, { contract: noBalances, symbol: 'ODD' })).rejects.toThrow(/eth_call reverted/);
+    const bare = await mintedToken(node, 'Unsymbolled', '', address, 7n * ETH);
+    await expect(addToken(deps, accountId, { contract: bare })).rejects.toThrow(/reports no symbol: type a symbol/);
+    expect(store.accounts.tokens(accountId)).toEqual(before.tokens);
+    expect(store.auditLog()).toHaveLength(before.audit);
+    // named by the person where the contract has no symbol; its decimals still the chain's
+    expect(await addToken(deps, accountId, { contract: bare, symbol: 'UNS' })).toEqual({ contract: getAddress(bare), symbol: 'UNS', decimals: 18 });
+    expect(store.accounts.tokens(accountId)).toHaveLength(before.tokens.length + 1);
+  });
+
+  it('shows Ether with USD and token balances', async () => {
     const funds = await accountFunds(deps, accountId);
     expect(funds.ether).toMatchObject({ balance: 10n * ETH, usd_balance: 20_000 });
     expect(funds.tokens.map((t) => [t.token.symbol, t.balance.balance])).toEqual([
       ['DSK', 1000n * ETH],
       ['SIX', 500_000_000n],
+      ['UNS', 7n * ETH],
     ]);
   });
 

@@ -11,11 +11,12 @@ import type { EtherSigner } from '../ether-signer.ts';
 import type { CoordinatorStore } from '../store/store.ts';
 import type { AccountRow, TokenRow } from './account-store.ts';
 import { addressOfSecret, loadSigner, saveSecret, softwareSecretOf, ETHER_PATH, type AccountSecrets, type KeySource } from './keys.ts';
+import { readChainToken, tokenToFollow } from './tokens.ts';
 
 /** What accounts need of the v2 API (a slice of ApiClient, so tests can wrap the real one). */
 export type AccountsApi = Pick<
   ApiClient,
-  'status' | 'balance' | 'tokenBalance' | 'history' | 'tokenHistory' | 'createEther' | 'signAndSendEther' | 'createErc20' | 'signAndSendErc20'
+  'status' | 'balance' | 'tokenBalance' | 'history' | 'tokenHistory' | 'createEther' | 'signAndSendEther' | 'createErc20' | 'signAndSendErc20' | 'tokenInfo'
 >;
 
 export interface AccountDeps {
@@ -95,27 +96,27 @@ export async function createAccount(deps: AccountDeps, input: NewAccount): Promi
 
 export interface TokenInput {
   contract: string;
-  symbol: string;
-  decimals: number;
+  /** Optional: a check against the contract's own symbol, or its name where the contract has none. */
+  symbol?: string | undefined;
+  /** Optional: a check against the contract's own decimals (a difference is refused). */
+  decimals?: number | undefined;
 }
 
-/** Adds a token the account follows; the service must see a contract at that address. */
+/** Follows a token with the decimals and symbol its contract reports (main/core/accounts/tokens.ts). */
 export async function addToken(deps: AccountDeps, accountId: string, input: TokenInput): Promise<TokenRow> {
   const account = requireAccount(deps, accountId);
   const contract = canonicalEtherAddress(input.contract, 'contract');
-  const symbol = input.symbol.trim();
-  if (!/^[A-Za-z0-9.$_-]{1,12}$/.test(symbol)) throw new CoordinatorError('bad_token', 'the token symbol is 1 to 12 letters or digits');
-  if (!Number.isInteger(input.decimals) || input.decimals < 0 || input.decimals > 36) throw new CoordinatorError('bad_token', 'a token has 0 to 36 decimal places');
+  const token = tokenToFollow(await readChainToken(deps.api, contract), input);
+  // The account screen reads every followed token's balance: a contract that cannot answer one is refused now.
   try {
-    await deps.api.tokenBalance(COIN, account.address, { contract_id: contract, decimal_places: input.decimals });
+    await deps.api.tokenBalance(COIN, account.address, { contract_id: contract, decimal_places: token.decimals });
   } catch (err) {
-    if (err instanceof ApiClientError && err.status === 400) throw new CoordinatorError('bad_token', `the service refuses this token: ${err.message}`);
+    if (err instanceof ApiClientError && err.status < 500) throw new CoordinatorError('bad_token', `the service cannot read this token's balances: ${err.message}`);
     throw err;
   }
-  const token = { contract, symbol, decimals: input.decimals };
   deps.store.transaction(() => {
     if (!deps.store.accounts.addToken(accountId, token)) throw new CoordinatorError('bad_token', `account "${account.name}" already follows ${contract}`);
-    deps.store.audit(deps.actor, 'account.token', `account ${accountId} follows ${symbol} (${contract}, ${input.decimals} decimals)`);
+    deps.store.audit(deps.actor, 'account.token', `account ${accountId} follows ${token.symbol} (${contract}, ${token.decimals} decimals as the contract reports)`);
   });
   return token;
 }

@@ -1,14 +1,13 @@
-import { useState, type FormEvent } from 'react';
-import type { AccountDetail, AccountSendState, Unit } from '../../../main/bridge/contract.ts';
+import type { AccountSendState, Unit } from '../../../main/bridge/contract.ts';
 import { href } from '../App.tsx';
 import { call } from '../bridge.ts';
 import { CopyButton } from '../components/CopyButton.tsx';
 import { DataTable } from '../components/DataTable.tsx';
-import { TextField } from '../components/form.tsx';
+import { FollowToken } from '../components/FollowToken.tsx';
 import { FundsCard } from '../components/FundsCard.tsx';
 import { HistoryTable } from '../components/HistoryTable.tsx';
 import { formatUnits, usd, when } from '../format.ts';
-import { Alert, Amount, Card, Loading, useAction, useLoad } from '../ui.tsx';
+import { Alert, Amount, Card, Loading, useLoad } from '../ui.tsx';
 
 /**
  * A balance at a glance: at most 6 decimals (cut, never rounded up, marked with …); the exact
@@ -37,51 +36,6 @@ export const SEND_STATE_LABELS: Record<AccountSendState, string> = {
 /** Send states reuse the payment badges' colours. */
 export const sendBadgeClass = (s: AccountSendState): string =>
   `badge badge-${s === 'proposed' ? 'awaiting_signatures' : s === 'broadcast' ? 'broadcast' : s === 'confirmed' ? 'confirmed' : 'failed'}`;
-
-function AddToken({ account, onAdded }: { account: AccountDetail; onAdded: () => void }) {
-  const [open, setOpen] = useState(false);
-  const [contract, setContract] = useState('');
-  const [symbol, setSymbol] = useState('');
-  const [decimals, setDecimals] = useState('18');
-  const { busy, error, run } = useAction();
-  if (!open)
-    return (
-      <div className="form-actions">
-        <button type="button" onClick={() => setOpen(true)} data-testid="add-token-open">
-          Follow a token
-        </button>
-      </div>
-    );
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    return run(async () => {
-      await call('accounts.addToken', { account_id: account.id, contract, symbol, decimals: Number(decimals) });
-      setOpen(false);
-      setContract('');
-      setSymbol('');
-      onAdded();
-    });
-  };
-  return (
-    <form onSubmit={(e) => void submit(e)} className="subform" aria-label="Follow a token">
-      <div className="grid-3">
-        <TextField label="Token contract address" value={contract} onChange={setContract} required className="mono" placeholder="0x…" data-testid="token-contract" />
-        <TextField label="Symbol" value={symbol} onChange={setSymbol} required maxLength={12} data-testid="token-symbol" />
-        <TextField label="Decimals" value={decimals} onChange={setDecimals} required inputMode="numeric" pattern="[0-9]{1,2}" data-testid="token-decimals" />
-      </div>
-      <p className="muted small">The service checks that a contract lives at that address. Symbol and decimals are as you enter them: take them from the token's own page.</p>
-      {error && <Alert>{error}</Alert>}
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={busy} data-testid="token-add">
-          {busy ? 'Checking…' : 'Follow token'}
-        </button>
-        <button type="button" onClick={() => setOpen(false)}>
-          Cancel
-        </button>
-      </div>
-    </form>
-  );
-}
 
 export function AccountsDetail({ id }: { id: string }) {
   const account = useLoad(() => call('accounts.get', { account_id: id }), [id], 4_000);
@@ -158,7 +112,7 @@ export function AccountsDetail({ id }: { id: string }) {
             { head: 'USD', num: true, className: 'muted', cell: (t) => (t.usd_balance > 0 ? usd(t.usd_balance) : 'no rate') },
           ]}
         />
-        <AddToken account={a} onAdded={account.reload} />
+        <FollowToken account={a} onAdded={account.reload} />
       </Card>
       <Card title="Sends from this desk">
         <DataTable
