@@ -1,29 +1,52 @@
-// A small least-recently-used map: Map keeps insertion order, so the first key is the oldest.
+// A bounded cache that keeps what is used. Two generations of Maps: entries are set in the recent
+// one; when it fills, it becomes the older one and the previous older one is dropped; an entry read
+// from the older one moves back to the recent one. A hit in the recent one is a plain Map lookup:
+// moving the entry on every hit (delete + set) left tombstones that made V8 rehash the whole table
+// again and again, microseconds per read of a hot key.
 export class Lru<K, V> {
-  private readonly map = new Map<K, V>();
+  private recent = new Map<K, V>();
+  private older = new Map<K, V>();
+  private readonly generation: number;
 
-  constructor(private readonly max: number) {}
+  /** Holds at most `max` entries; an entry read or set stays for at least `max / 2` further sets. */
+  constructor(max: number) {
+    this.generation = Math.max(1, Math.floor(max / 2));
+  }
 
   get(key: K): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
+    const value = this.recent.get(key);
+    if (value !== undefined) return value;
+    const old = this.older.get(key);
+    if (old !== undefined) {
+      this.older.delete(key);
+      this.addRecent(key, old);
     }
-    return value;
+    return old;
   }
 
   set(key: K, value: V): void {
-    this.map.delete(key);
-    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
-    this.map.set(key, value);
+    if (this.recent.has(key)) {
+      this.recent.set(key, value);
+      return;
+    }
+    this.older.delete(key);
+    this.addRecent(key, value);
+  }
+
+  private addRecent(key: K, value: V): void {
+    this.recent.set(key, value);
+    if (this.recent.size >= this.generation) {
+      this.older = this.recent;
+      this.recent = new Map();
+    }
   }
 
   clear(): void {
-    this.map.clear();
+    this.recent.clear();
+    this.older.clear();
   }
 
   get size(): number {
-    return this.map.size;
+    return this.recent.size + this.older.size;
   }
 }

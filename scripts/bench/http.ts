@@ -6,7 +6,7 @@ import { createService, type Service } from '../../service/service.ts';
 import { createApiKey } from '../../service/store/api-keys.ts';
 import { runChild } from './child.ts';
 import type { LoadInput, LoadResult } from './load-child.ts';
-import { addressToScript } from '../../shared/coins/address.ts';
+import { addressToScript, encodeAddress } from '../../shared/coins/address.ts';
 import { chainParams } from '../../shared/coins/coin-table.ts';
 
 export interface HttpBenchInput {
@@ -24,7 +24,28 @@ export interface HttpBenchResult {
   bare: LoadResult;
   balance: LoadResult;
   emptyBalance: LoadResult;
+  /** The hot address again once the service's caches hold CACHE_FILL other addresses. */
+  balanceFullCaches: LoadResult;
   historyRows: number;
+}
+
+/** Other addresses asked for before the last run: a busy service's address and balance caches are full. */
+export const CACHE_FILL = 20_000;
+
+async function askManyAddresses(serviceUrl: string, headers: Record<string, string>): Promise<void> {
+  const params = chainParams('litecoin', 'regtest');
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < CACHE_FILL; i = next++) {
+      const hash = new Uint8Array(20);
+      new DataView(hash.buffer).setUint32(0, i + 1);
+      const address = encodeAddress(params, { type: 'p2pkh', hash });
+      const answer = await fetch(`${serviceUrl}/address/balance/litecoin/${address}`, { headers });
+      if (answer.status !== 200) throw new Error(`filling the caches: HTTP ${answer.status} for ${address}`);
+      await answer.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: 10 }, worker));
 }
 
 const WARMUP_S = 2;
@@ -85,5 +106,7 @@ export async function benchHttp(input: HttpBenchInput, onCleanup: (fn: () => Pro
   const bareResult = await load(`${bareUrl}/constant`, {});
   const balanceResult = await load(balanceUrl, headers);
   const emptyResult = await load(emptyUrl, headers);
-  return { bare: bareResult, balance: balanceResult, emptyBalance: emptyResult, historyRows: Number(rows.n) };
+  await askManyAddresses(serviceUrl, headers);
+  const fullCachesResult = await load(balanceUrl, headers);
+  return { bare: bareResult, balance: balanceResult, emptyBalance: emptyResult, balanceFullCaches: fullCachesResult, historyRows: Number(rows.n) };
 }
