@@ -9,25 +9,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { bytesToHex, chainParams, concatBytes, decodeTx, hexToBytes, reverseBytes, signatureHash, signDer, txidHex, type Tx, type TxOutput } from '../../../shared/coins/index.ts';
 import { isBitcoinTx, type BitcoinTx } from '../../../shared/coins/tx.ts';
 import { progress } from '../payments.ts';
+import { serializeOutputs, u32le, u64le } from './apdu-fields.ts';
 import { signPaymentOnLedger } from './cosigner.ts';
 import { canSignOnLedger, ledgerPrevious } from './legacy-sign.ts';
 import { HARDENED } from './paths.ts';
-import { appAndVersion, ascii, dashExtra, hashInputStart, hashInputStartForkid, hashOutputs, hashSign, replay, Session, sha256, trustedInput, trustedInputTxid, u8, varint, walletPublicKey } from './testing/apdu.ts';
+import { appAndVersion, ascii, dashExtra, hashInputStart, hashInputStartForkid, hashOutputs, hashSign, replay, Session, sha256, trustedInput, trustedInputTxid, u8, walletPublicKey } from './testing/apdu.ts';
 import { disposeLedgerFixtures, ledgerFixture, type LedgerFixture } from './testing/fixtures.ts';
 
 afterEach(disposeLedgerFixtures);
 
 const H = (n: number) => n + HARDENED;
-const u32le = (n: number) => {
-  const o = new Uint8Array(4);
-  new DataView(o.buffer).setUint32(0, n, true);
-  return o;
-};
-const u64le = (n: bigint) => {
-  const o = new Uint8Array(8);
-  new DataView(o.buffer).setBigUint64(0, n, true);
-  return o;
-};
 const outs = (o: readonly TxOutput[]) => o.map((x) => ({ amount: u64le(x.value), script: x.script }));
 
 /**
@@ -56,7 +47,7 @@ function legacySession(f: LedgerFixture, sig: { der: Uint8Array; parity: 0 | 1 }
   );
   const outpoint = concatBytes(reverseBytes(hexToBytes(named)), u32le(1));
   hashInputStart(s, true, u32le(1), [outpoint], [u32le(0xffffffff)], 0, f.redeemScript);
-  hashOutputs(s, concatBytes(varint(2), ...f.unsignedTx.outputs.flatMap((o) => [u64le(o.value), varint(o.script.length), o.script])));
+  hashOutputs(s, serializeOutputs(f.unsignedTx.outputs));
   return hashSign(s, [H(45), H(0), 0, 0], 0, 0x01, concatBytes(sig.der, u8(0x01)), sig.parity);
 }
 
@@ -197,7 +188,7 @@ describe('fork-id apps (Bitcoin Cash, Bitcoin Gold): BIP143-style input hashing,
     const value = concatBytes(reverseBytes(hexToBytes(f.prevTxid)), u32le(1), u64le(100_000n));
     const seq = u32le(0xffffffff);
     hashInputStartForkid(s, true, option, u32le(1), [{ value, script: new Uint8Array(0), sequence: seq }]);
-    hashOutputs(s, concatBytes(varint(2), ...f.unsignedTx.outputs.flatMap((o) => [u64le(o.value), varint(o.script.length), o.script])));
+    hashOutputs(s, serializeOutputs(f.unsignedTx.outputs));
     hashInputStartForkid(s, false, option, u32le(1), [{ value, script: f.redeemScript, sequence: seq }]);
     return hashSign(s, [H(45), H(0), 0, 0], 0, 0x41, concatBytes(sig.der, u8(0x41)), sig.parity);
   }

@@ -5,6 +5,7 @@
 // signatures; the caller verifies each against our own hash before anything is stored.
 import type { Transaction } from '@ledgerhq/hw-app-btc/lib/types.js';
 import { bytesToHex, concatBytes, decodeTx, encodeCompactSize, equalBytes, hexToBytes, reverseBytes, type ChainParams, type Tx } from '../../../shared/coins/index.ts';
+import { serializeOutputs, u32le, u64le } from './apdu-fields.ts';
 import { LedgerError } from './errors.ts';
 import { hashOutputFull, signP2SHTransaction, signTransaction, splitTransaction, startUntrustedHashTransactionInput } from './hw-app-btc.ts';
 import type { LedgerInput } from './payment-inputs.ts';
@@ -16,17 +17,6 @@ export interface LegacySignature {
   inputIndex: number;
   /** DER, without the hash type byte. */
   signature: Uint8Array;
-}
-
-function u64le(v: bigint): Uint8Array {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, v, true);
-  return out;
-}
-
-/** The outputs as the transaction serializes them (count, then value and script of each). */
-export function serializeOutputs(tx: Tx): Uint8Array {
-  return concatBytes(encodeCompactSize(tx.outputs.length), ...tx.outputs.flatMap((o) => [u64le(o.value), encodeCompactSize(o.script.length), o.script]));
 }
 
 /** The BIP143-style fork-id apps (Bitcoin Cash, Bitcoin Gold) get the amount with each outpoint; the app adds its fork id. */
@@ -55,7 +45,7 @@ async function signForkid(transport: Transport, params: ChainParams, tx: Tx, inp
   const options = FORKID_OPTIONS[params.coin] ?? [];
   const all = { version, inputs: inputs.map((i) => ({ prevout: Buffer.alloc(0), script: Buffer.alloc(0), sequence: sequence(i.sequence) })) };
   await startUntrustedHashTransactionInput(transport, true, all, values, true, false, options);
-  await hashOutputFull(transport, Buffer.from(serializeOutputs(tx)));
+  await hashOutputFull(transport, Buffer.from(serializeOutputs(tx.outputs)));
   const out: LegacySignature[] = [];
   for (const [k, i] of inputs.entries()) {
     const one = { version, inputs: [{ prevout: Buffer.alloc(0), script: Buffer.from(i.redeemScript), sequence: sequence(i.sequence) }] };
@@ -67,12 +57,6 @@ async function signForkid(transport: Transport, params: ChainParams, tx: Tx, inp
   }
   return out;
 }
-
-const u32le = (n: number): Uint8Array => {
-  const o = new Uint8Array(4);
-  new DataView(o.buffer).setUint32(0, n, true);
-  return o;
-};
 
 /** The payload of a Dash special transaction (DIP2), or undefined for any other transaction. */
 function dashPayload(params: ChainParams, prevTx: Uint8Array): Uint8Array | undefined {
@@ -123,7 +107,7 @@ export async function signLegacy(transport: Transport, params: ChainParams, tx: 
     inputs: inputs.map((i) => [ledgerPrevious(params, i.prevTx), i.vout, bytesToHex(i.redeemScript), i.sequence]),
     // hw-app-btc takes paths without the leading "m/".
     associatedKeysets: inputs.map((i) => formatPath([...account, ...i.below]).slice(2)),
-    outputScriptHex: bytesToHex(serializeOutputs(tx)),
+    outputScriptHex: bytesToHex(serializeOutputs(tx.outputs)),
     lockTime: tx.locktime,
     sigHashType: params.hashType,
     segwit: false,

@@ -16,6 +16,7 @@ import { bytesToHex, chainParams, concatBytes, decodeTx, encodeTx, hash160, hexT
 import { zip244Sighash } from '../../../shared/coins/sighash/zip244.ts';
 import type { ZcashV5Tx } from '../../../shared/coins/tx.ts';
 import { progress } from '../payments.ts';
+import { serializeOutputs, u32le, u64le } from './apdu-fields.ts';
 import { signPaymentOnLedger } from './cosigner.ts';
 import { canSignOnLedger } from './legacy-sign.ts';
 import { defaultAccountPath, HARDENED, parsePath } from './paths.ts';
@@ -30,18 +31,7 @@ afterEach(disposeLedgerFixtures);
 const bip32 = BIP32Factory(ecc);
 const H = (n: number) => n + HARDENED;
 const ZEC = chainParams('zcash', 'mainnet');
-const u32le = (n: number) => {
-  const o = new Uint8Array(4);
-  new DataView(o.buffer).setUint32(0, n >>> 0, true);
-  return o;
-};
-const u64le = (n: bigint) => {
-  const o = new Uint8Array(8);
-  new DataView(o.buffer).setBigUint64(0, n, true);
-  return o;
-};
 const outs = (o: readonly TxOutput[]) => o.map((x) => ({ amount: u64le(x.value), script: x.script }));
-const serializeOutputs = (o: readonly TxOutput[]) => concatBytes(varint(o.length), ...o.flatMap((x) => [u64le(x.value), varint(x.script.length), x.script]));
 const v5 = (bytes: Uint8Array): ZcashV5Tx => {
   const tx = decodeTx(bytes, ZEC);
   if (tx.format !== 'zcash-v5') throw new Error('the test expects a v5 transaction');

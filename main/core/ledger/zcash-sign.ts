@@ -16,6 +16,7 @@
 //     P2SH script, never the redeem script (unlike hw-app-btc's createTransaction, which sends one).
 import { bytesToHex, concatBytes, decodeTx, encodeCompactSize, encodeTx, equalBytes, hash160, hexToBytes, p2shScript, reverseBytes, type ChainParams, type Tx } from '../../../shared/coins/index.ts';
 import type { ZcashV4Tx, ZcashV5Tx } from '../../../shared/coins/tx.ts';
+import { serializeOutputs, u32be, u32le, u64le } from './apdu-fields.ts';
 import { LedgerError } from './errors.ts';
 import type { LegacySignature } from './legacy-sign.ts';
 import type { LedgerInput } from './payment-inputs.ts';
@@ -46,21 +47,6 @@ const ENC_COMPACT = 52;
 const ENC_MEMO_END = 564;
 const MEMO_CHUNK = 128;
 
-const u32le = (n: number): Uint8Array => {
-  const o = new Uint8Array(4);
-  new DataView(o.buffer).setUint32(0, n >>> 0, true);
-  return o;
-};
-const u32be = (n: number): Uint8Array => {
-  const o = new Uint8Array(4);
-  new DataView(o.buffer).setUint32(0, n >>> 0, false);
-  return o;
-};
-const u64le = (v: bigint): Uint8Array => {
-  const o = new Uint8Array(8);
-  new DataView(o.buffer).setBigUint64(0, BigInt.asUintN(64, v), true);
-  return o;
-};
 const varint = (n: number): Uint8Array => encodeCompactSize(n);
 
 /** `bytes` in blocks of 50, `tail` appended to the last (alone when `bytes` is empty). */
@@ -173,8 +159,7 @@ export function hashInputChunks(tx: ZcashV5Tx, inputs: readonly ZcashHashedInput
 
 /** The outputs as HASH INPUT FINALIZE FULL takes them: count, then each value and script, in blocks of 50 (P1 80 on the last). */
 export function outputsChunks(tx: ZcashV5Tx): Uint8Array[] {
-  const all = concatBytes(varint(tx.outputs.length), ...tx.outputs.flatMap((o) => [u64le(o.value), varint(o.script.length), o.script]));
-  return blocks(all);
+  return blocks(serializeOutputs(tx.outputs));
 }
 
 /** HASH SIGN's data: path (none for the header call), no authorization, locktime, SIGHASH_ALL, expiry height; the numbers big-endian (src/handlers/sign_tx.rs). */

@@ -9,18 +9,16 @@ import { createHash } from 'node:crypto';
 import { DisconnectedDevice } from '@ledgerhq/errors';
 import { openTransportReplayer, RecordStore } from '@ledgerhq/hw-transport-mocker';
 import { bytesToHex, concatBytes, encodeCompactSize, hexToBytes, reverseBytes } from '../../../../shared/coins/index.ts';
+import { u32be } from '../apdu-fields.ts';
 import type { LedgerConnector, Transport } from '../transport.ts';
+
+export { u32be };
 
 export type Bytes = Uint8Array | string;
 const b = (x: Bytes): Uint8Array => (typeof x === 'string' ? hexToBytes(x) : x);
 export const hex = (...parts: Bytes[]): string => bytesToHex(concatBytes(...parts.map(b)));
 export const ascii = (s: string): Uint8Array => new TextEncoder().encode(s);
 export const u8 = (n: number): Uint8Array => Uint8Array.of(n);
-export const u32be = (n: number): Uint8Array => {
-  const o = new Uint8Array(4);
-  new DataView(o.buffer).setUint32(0, n);
-  return o;
-};
 export const sha256 = (x: Bytes): Uint8Array => new Uint8Array(createHash('sha256').update(b(x)).digest());
 export const varint = (n: number): Uint8Array => encodeCompactSize(n);
 

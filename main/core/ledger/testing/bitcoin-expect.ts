@@ -3,6 +3,7 @@
 // desk's own builder (main/core/ledger/psbt.ts).
 import { concatBytes, hexToBytes, reverseBytes } from '../../../../shared/coins/index.ts';
 import { deriveAddress } from '../../wallets.ts';
+import { u32le } from '../apdu-fields.ts';
 import { HARDENED } from '../paths.ts';
 import { ascii, hex, mapCommitment, mapsRoot, policyId, readMapValue, sha256, u8, varint, type KV, type Policy, type Session } from './apdu.ts';
 import type { LedgerFixture } from './fixtures.ts';
@@ -20,11 +21,6 @@ export function policyOf(f: LedgerFixture): Policy {
 /** The device's HMAC over the policy id (any 32 bytes only the device could make; the desk stores it as given). */
 export const hmacOf = (p: Policy) => sha256(concatBytes(ascii('device secret'), policyId(p)));
 
-const u32le = (n: number) => {
-  const o = new Uint8Array(4);
-  new DataView(o.buffer).setUint32(0, n, true);
-  return o;
-};
 const i64le = (n: bigint) => {
   const o = new Uint8Array(8);
   new DataView(o.buffer).setBigInt64(0, n, true);
