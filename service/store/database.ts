@@ -27,10 +27,11 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export async function openStore(config: StoreConfig): Promise<Store> {
+/** `migrateUpTo`: for tests of a migration, a store left at an older migration. */
+export async function openStore(config: StoreConfig, migrateUpTo?: string): Promise<Store> {
   const store = config.kind === 'sqlite' ? openSqlite(config.path) : await openPostgres(config);
   try {
-    await migrateToLatest(store.db as unknown as Kysely<unknown>, store.dialect, config.kind === 'postgres' ? config.schema : undefined);
+    await migrateToLatest(store.db as unknown as Kysely<unknown>, store.dialect, config.kind === 'postgres' ? config.schema : undefined, migrateUpTo);
   } catch (err) {
     await store.close();
     throw err;

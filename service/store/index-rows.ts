@@ -30,9 +30,19 @@ export interface IndexedBlock {
 
 export type Spent = { script: Uint8Array; amount: bigint };
 
+/** A spend of an output indexed by an earlier batch: marked on its row. */
+export interface SpendMark {
+  chain: string;
+  txid: Uint8Array;
+  vout: number;
+  spent_txid: Uint8Array;
+  spent_height: number;
+}
+
 export interface IndexRows {
+  /** Those spent within the batch carry their spend already. */
   outputs: Database['chain_outputs'][];
-  spends: Database['chain_spends'][];
+  spends: SpendMark[];
   history: Database['chain_history'][];
   /** Net change of each script's confirmed balance. */
   balances: Database['chain_balances'][];
@@ -77,10 +87,17 @@ function addDelta(deltas: Deltas, script: Uint8Array, amount: bigint): void {
   else deltas.set(k, { script, delta: amount });
 }
 
-/** `known`: indexed outputs the blocks spend (by outpointKey); outputs created in the batch are added. */
+/**
+ * `known`: indexed outputs the blocks spend (by outpointKey); outputs created in the batch are
+ * added. Each key appears once in the rows, as a multi-row upsert needs: a txid repeated within
+ * the batch (BIP30) leaves its last outputs and the sum of its history deltas, as upserting the
+ * rows one by one would.
+ */
 export function buildIndexRows(chain: string, blocks: readonly IndexedBlock[], known: Map<string, Spent>): IndexRows {
   const rows: IndexRows = { outputs: [], spends: [], history: [], balances: [], blocks: [] };
   const balances: Deltas = new Map();
+  const created = new Map<string, Database['chain_outputs']>();
+  const history = new Map<string, Database['chain_history']>();
   for (const block of blocks) {
     block.txs.forEach((tx, position) => {
       const deltas: Deltas = new Map();
@@ -89,20 +106,34 @@ export function buildIndexRows(chain: string, blocks: readonly IndexedBlock[], k
         const prev = known.get(outpointKey(input.txid, input.vout));
         if (!prev) continue; // not an output of a standard script
         addDelta(deltas, prev.script, -prev.amount);
-        rows.spends.push({ chain, txid: txidBlob(input.txid), vout: input.vout, spent_txid: txid, height: block.height });
+        const ours = created.get(outpointKey(input.txid, input.vout));
+        if (ours) {
+          if (ours.spent_txid !== null) throw new Error(`${input.txid}:${input.vout} is spent twice, in blocks ${ours.spent_height} and ${block.height}`);
+          ours.spent_txid = txid;
+          ours.spent_height = block.height;
+        } else {
+          rows.spends.push({ chain, txid: txidBlob(input.txid), vout: input.vout, spent_txid: txid, spent_height: block.height });
+        }
       }
       for (const out of tx.outputs) {
         addDelta(deltas, out.script, out.amount);
-        known.set(outpointKey(tx.txid, out.vout), { script: out.script, amount: out.amount });
-        rows.outputs.push({ chain, txid, vout: out.vout, script: blob(out.script), amount: out.amount, height: block.height, position });
+        const key = outpointKey(tx.txid, out.vout);
+        known.set(key, { script: out.script, amount: out.amount });
+        const row: Database['chain_outputs'] = { chain, txid, vout: out.vout, script: blob(out.script), amount: out.amount, height: block.height, position, spent_txid: null, spent_height: null };
+        created.set(key, row);
       }
-      for (const d of deltas.values()) {
-        rows.history.push({ chain, script: blob(d.script), txid, height: block.height, position, time: block.time, delta: d.delta });
+      for (const [scriptKey, d] of deltas) {
+        const historyKey = `${scriptKey}:${tx.txid}`;
+        const earlier = history.get(historyKey);
+        if (earlier) earlier.delta = BigInt(earlier.delta) + d.delta;
+        else history.set(historyKey, { chain, script: blob(d.script), txid, height: block.height, position, time: block.time, delta: d.delta });
         addDelta(balances, d.script, d.delta);
       }
     });
     rows.blocks.push({ chain, height: block.height, hash: block.hash, time: block.time });
   }
+  rows.outputs = [...created.values()];
+  rows.history = [...history.values()];
   for (const b of balances.values()) rows.balances.push({ chain, script: blob(b.script), confirmed: b.delta });
   return rows;
 }

@@ -6,8 +6,9 @@ type Dialect = 'sqlite' | 'postgres';
 
 // Tables whose primary key is their natural key are clustered on it in SQLite (no rowid b-tree
 // beside the key's): half the writes per row. The confirmed tables have no secondary index at
-// all: each row written is one b-tree insert. Unspent outputs are found through history, and a
-// rollback recomputes what the undone blocks wrote (utxo-index.ts). Their txids are 32-byte
+// all: each row written is one b-tree insert, and a spend one update of its output's row.
+// Unspent outputs are found through history, and a rollback recomputes what the undone blocks
+// wrote (utxo-index.ts). Their txids are 32-byte
 // blobs, not hex text: smaller keys, a fifth fewer b-tree costs per row.
 function clustered<T extends string, C extends string>(dialect: Dialect, table: CreateTableBuilder<T, C>): CreateTableBuilder<T, C> {
   return dialect === 'sqlite' ? table.modifyEnd(sql`without rowid`) : table;
@@ -168,15 +169,29 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    // A spend is recorded on the output it spends: one row per output instead of two, and an
+    // output created and spent within one batch of blocks is written once, already spent.
+    '0003_spends_in_outputs': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('chain_outputs').addColumn('spent_txid', sql.raw(blob)).execute();
+        await db.schema.alterTable('chain_outputs').addColumn('spent_height', 'integer').execute();
+        const spendOf = (column: string) =>
+          sql`(select s.${sql.raw(column)} from chain_spends s where s.chain = chain_outputs.chain and s.txid = chain_outputs.txid and s.vout = chain_outputs.vout)`;
+        await sql`update chain_outputs set spent_txid = ${spendOf('spent_txid')}, spent_height = ${spendOf('height')}
+          where exists (select 1 from chain_spends s where s.chain = chain_outputs.chain and s.txid = chain_outputs.txid and s.vout = chain_outputs.vout)`.execute(db);
+        await db.schema.dropTable('chain_spends').execute();
+      },
+    },
   };
 }
 
 /** `schema`: PostgreSQL schema of this store; the migration tables must live there too, or a
- * parallel store in another schema would be mistaken for this one's. */
-export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect, schema?: string): Promise<void> {
+ * parallel store in another schema would be mistaken for this one's. `upTo`: stop after this
+ * migration (tests build an older store this way, to prove the next migration on it). */
+export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect, schema?: string, upTo?: string): Promise<void> {
   const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations(dialect)) };
   const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     const reason = error instanceof Error ? error.message : String(error ?? '');

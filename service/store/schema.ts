@@ -33,15 +33,9 @@ export interface OutputTable {
   height: Int;
   /** position of the creating tx in its block, for oldest-first ordering */
   position: Int;
-}
-
-/** Confirmed spends of indexed outputs (insert-only, so a block's writes batch and roll back simply). */
-export interface SpendTable {
-  chain: string;
-  txid: Uint8Array;
-  vout: Int;
-  spent_txid: Uint8Array;
-  height: Int;
+  /** The confirmed tx spending this output and its height; null while unspent. */
+  spent_txid: Uint8Array | null;
+  spent_height: Int | null;
 }
 
 /** Net effect of each confirmed transaction on each script it touches. */
@@ -138,7 +132,6 @@ export interface Database {
   api_keys: ApiKeyTable;
   chain_blocks: BlockTable;
   chain_outputs: OutputTable;
-  chain_spends: SpendTable;
   chain_history: HistoryTable;
   chain_balances: BalanceTable;
   chain_mempool: MempoolTable;

@@ -8,37 +8,82 @@ import type { IndexedBlock } from './index-rows.ts';
 
 const LOOKUP = 64;
 
-const SQL = {
-  lookup: `select txid, vout, script, amount from chain_outputs where chain = ? and txid in (${Array(LOOKUP).fill('?').join(',')})`,
-  lookupOne: 'select txid, vout, script, amount from chain_outputs where chain = ? and txid = ?',
-  dropMempoolOutputs: 'delete from mempool_outputs where chain = ? and txid = ?',
-  dropMempoolSpends: 'delete from mempool_spends where chain = ? and spent_txid = ?',
-  dropMempoolHistory: 'delete from mempool_history where chain = ? and txid = ?',
-  dropMempoolTx: 'delete from chain_mempool where chain = ? and txid = ?',
+// The chain is written into each statement rather than bound: one value fewer to bind per row,
+// and binding is a large part of a row's cost through better-sqlite3.
+function sqlFor(chain: string) {
+  const c = `'${chain.replaceAll("'", "''")}'`;
+  const insertOutput = (spent: string) =>
+    `insert into chain_outputs (chain, txid, vout, script, amount, height, position, spent_txid, spent_height) values (${c}, ?, ?, ?, ?, ?, ?, ${spent})`;
   // A repeated coinbase txid (BIP30, two early Bitcoin blocks) overwrites its outputs, as in the node.
-  output:
-    'insert into chain_outputs (chain, txid, vout, script, amount, height, position) values (?, ?, ?, ?, ?, ?, ?) ' +
-    'on conflict (chain, txid, vout) do update set script = excluded.script, amount = excluded.amount, height = excluded.height, position = excluded.position',
-  spend: 'insert into chain_spends (chain, txid, vout, spent_txid, height) values (?, ?, ?, ?, ?)',
-  history:
-    'insert into chain_history (chain, script, txid, height, position, time, delta) values (?, ?, ?, ?, ?, ?, ?) ' +
-    'on conflict (chain, script, txid) do update set delta = chain_history.delta + excluded.delta',
-  balance:
-    'insert into chain_balances (chain, script, confirmed) values (?, ?, ?) ' +
-    'on conflict (chain, script) do update set confirmed = chain_balances.confirmed + excluded.confirmed',
-  block: 'insert into chain_blocks (chain, height, hash, time) values (?, ?, ?, ?)',
-} as const;
+  const overwriteOutput =
+    ' on conflict (chain, txid, vout) do update set script = excluded.script, amount = excluded.amount, height = excluded.height, position = excluded.position, ' +
+    'spent_txid = excluded.spent_txid, spent_height = excluded.spent_height';
+  const insertHistory = `insert into chain_history (chain, script, txid, height, position, time, delta) values (${c}, ?, ?, ?, ?, ?, ?)`;
+  return {
+    lookup: `select txid, vout, script, amount from chain_outputs where chain = ${c} and txid in (${Array(LOOKUP).fill('?').join(',')})`,
+    lookupOne: `select txid, vout, script, amount from chain_outputs where chain = ${c} and txid = ?`,
+    dropMempoolOutputs: `delete from mempool_outputs where chain = ${c} and txid = ?`,
+    dropMempoolSpends: `delete from mempool_spends where chain = ${c} and spent_txid = ?`,
+    dropMempoolHistory: `delete from mempool_history where chain = ${c} and txid = ?`,
+    dropMempoolTx: `delete from chain_mempool where chain = ${c} and txid = ?`,
+    // Plain inserts, and the same rows again as upserts for the rare key already taken: an upsert
+    // costs SQLite a second search of the b-tree on every row.
+    output: insertOutput('null, null'),
+    outputOverwrite: insertOutput('null, null') + overwriteOutput,
+    spentOutput: insertOutput('?, ?'),
+    spentOutputOverwrite: insertOutput('?, ?') + overwriteOutput,
+    spend: `update chain_outputs set spent_txid = ?, spent_height = ? where chain = ${c} and txid = ? and vout = ? and spent_txid is null`,
+    history: insertHistory,
+    historyMerge: `${insertHistory} on conflict (chain, script, txid) do update set delta = chain_history.delta + excluded.delta`,
+    balance:
+      `insert into chain_balances (chain, script, confirmed) values (${c}, ?, ?) ` +
+      'on conflict (chain, script) do update set confirmed = chain_balances.confirmed + excluded.confirmed',
+    block: `insert into chain_blocks (chain, height, hash, time) values (${c}, ?, ?, ?)`,
+  };
+}
 
-type Statements = Record<keyof typeof SQL, BetterSqlite3.Statement>;
-const prepared = new WeakMap<BetterSqlite3.Database, Statements>();
+type Statements = Record<keyof ReturnType<typeof sqlFor>, BetterSqlite3.Statement>;
+const prepared = new WeakMap<BetterSqlite3.Database, Map<string, Statements>>();
 
-function statements(db: BetterSqlite3.Database): Statements {
-  let s = prepared.get(db);
+function statements(db: BetterSqlite3.Database, chain: string): Statements {
+  let byChain = prepared.get(db);
+  if (!byChain) prepared.set(db, (byChain = new Map()));
+  let s = byChain.get(chain);
   if (!s) {
-    s = Object.fromEntries(Object.entries(SQL).map(([name, text]) => [name, db.prepare(text)])) as Statements;
-    prepared.set(db, s);
+    s = Object.fromEntries(
+      Object.entries(sqlFor(chain)).map(([name, text]) => {
+        const statement = db.prepare(text);
+        // A write's result carries lastInsertRowid, a BigInt allocated per row under safe integers.
+        return [name, statement.reader ? statement : statement.safeIntegers(false)];
+      }),
+    ) as Statements;
+    byChain.set(chain, s);
   }
   return s;
+}
+
+const keyTaken = (err: unknown): boolean => (err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+
+// Values are bound as arguments, not as one array: better-sqlite3 reads an array's elements one
+// N-API call at a time.
+function writeOutput(s: Statements, o: NewOutput): void {
+  try {
+    if (o.spentTxid === null) s.output.run(o.txid, o.vout, o.script, o.amount, o.height, o.position);
+    else s.spentOutput.run(o.txid, o.vout, o.script, o.amount, o.height, o.position, o.spentTxid, o.spentHeight);
+  } catch (err) {
+    if (!keyTaken(err)) throw err;
+    if (o.spentTxid === null) s.outputOverwrite.run(o.txid, o.vout, o.script, o.amount, o.height, o.position);
+    else s.spentOutputOverwrite.run(o.txid, o.vout, o.script, o.amount, o.height, o.position, o.spentTxid, o.spentHeight);
+  }
+}
+
+function writeHistory(s: Statements, script: Uint8Array, txid: Buffer, height: number, position: number, time: number, delta: bigint): void {
+  try {
+    s.history.run(script, txid, height, position, time, delta);
+  } catch (err) {
+    if (!keyTaken(err)) throw err;
+    s.historyMerge.run(script, txid, height, position, time, delta);
+  }
 }
 
 interface OutputRow {
@@ -48,24 +93,38 @@ interface OutputRow {
   amount: bigint | number;
 }
 
-/** An indexed output as the batch knows it; `key` is its script as a latin1 map key. */
+/** An output of the batch: written at its end, once the batch's spends of it are known. */
+interface NewOutput {
+  txid: Buffer;
+  vout: number;
+  script: Uint8Array;
+  amount: bigint;
+  height: number;
+  position: number;
+  spentTxid: Buffer | null;
+  spentHeight: number | null;
+}
+
+/** An output as the batch knows it; `key` is its script as a latin1 map key. */
 interface Known {
   script: Uint8Array;
   key: string;
   amount: bigint;
+  /** Set for an output of this batch, null for one already indexed. */
+  created: NewOutput | null;
 }
 
 /** Outputs of these txids (as their blobs) already in the index, by `${keyOfBlob(txid)}:${vout}`. */
-function lookupSpent(s: Statements, chain: string, blobs: readonly Uint8Array[], found: Map<string, Known>): void {
+function lookupSpent(s: Statements, blobs: readonly Uint8Array[], found: Map<string, Known>): void {
   const take = (rows: unknown[]) => {
     for (const r of rows as OutputRow[]) {
       const script = asBuffer(r.script);
-      found.set(`${keyOfBlob(r.txid)}:${Number(r.vout)}`, { script, key: keyOfBlob(script), amount: BigInt(r.amount) });
+      found.set(`${keyOfBlob(r.txid)}:${Number(r.vout)}`, { script, key: keyOfBlob(script), amount: BigInt(r.amount), created: null });
     }
   };
   let i = 0;
-  for (; i + LOOKUP <= blobs.length; i += LOOKUP) take(s.lookup.all(chain, ...blobs.slice(i, i + LOOKUP)));
-  for (; i < blobs.length; i++) take(s.lookupOne.all(chain, blobs[i]));
+  for (; i + LOOKUP <= blobs.length; i += LOOKUP) take(s.lookup.all(...blobs.slice(i, i + LOOKUP)));
+  for (; i < blobs.length; i++) take(s.lookupOne.all(blobs[i]));
 }
 
 interface Delta {
@@ -85,9 +144,9 @@ function addDelta(deltas: Map<string, Delta>, key: string, script: Uint8Array, a
  * scripts are keyed by their bytes as latin1, which meet where the old hex keys met.
  */
 export function applyEncodedBlocksSqlite(db: BetterSqlite3.Database, chain: string, blocks: readonly EncodedBlock[], confirmedMempoolTxids: readonly string[]): void {
-  const s = statements(db);
+  const s = statements(db, chain);
   for (const txid of confirmedMempoolTxids) {
-    for (const st of [s.dropMempoolOutputs, s.dropMempoolSpends, s.dropMempoolHistory, s.dropMempoolTx]) st.run(chain, txid);
+    for (const st of [s.dropMempoolOutputs, s.dropMempoolSpends, s.dropMempoolHistory, s.dropMempoolTx]) st.run(txid);
   }
 
   // Pass 1: the batch's own txids, and the spent txids that are not among them (to look up).
@@ -120,11 +179,13 @@ export function applyEncodedBlocksSqlite(db: BetterSqlite3.Database, chain: stri
     }
   }
   const known = new Map<string, Known>();
-  lookupSpent(s, chain, [...wanted.values()], known);
+  lookupSpent(s, [...wanted.values()], known);
 
-  // Pass 2: rows in block and tx order, so upserts of repeated keys end as they always did.
+  // Pass 2: rows in block and tx order, so upserts of repeated keys end as they always did. An
+  // output is written at the end, spent already when a later tx of the batch spends it.
   const balances = new Map<string, Delta>();
   const deltas = new Map<string, Delta>();
+  const outputs: NewOutput[] = [];
   k = 0;
   for (const block of blocks) {
     const { height, time } = block;
@@ -143,7 +204,14 @@ export function applyEncodedBlocksSqlite(db: BetterSqlite3.Database, chain: stri
         const prev = known.get(`${key}:${vout}`);
         if (!prev) continue; // not an output of a standard script
         addDelta(deltas, prev.key, prev.script, -prev.amount);
-        s.spend.run(chain, spentTxid, vout, txid, height);
+        const ours = prev.created;
+        if (ours === null) {
+          if (s.spend.run(txid, height, spentTxid, vout).changes !== 1) throw new Error(`${asBuffer(spentTxid).toString('hex')}:${vout} is already spent; block ${height} spends it again`);
+        } else {
+          if (ours.spentTxid !== null) throw new Error(`${ours.txid.toString('hex')}:${vout} is spent twice, in blocks ${ours.spentHeight} and ${height}`);
+          ours.spentTxid = txid;
+          ours.spentHeight = height;
+        }
       }
       for (let n = r.u32(); n > 0; n--) {
         const script = r.script();
@@ -151,17 +219,19 @@ export function applyEncodedBlocksSqlite(db: BetterSqlite3.Database, chain: stri
         const amount = r.amount();
         const key = keyOfBlob(script);
         addDelta(deltas, key, script, amount);
-        known.set(`${txKey}:${vout}`, { script, key, amount });
-        s.output.run(chain, txid, vout, script, amount, height, position);
+        const created: NewOutput = { txid, vout, script, amount, height, position, spentTxid: null, spentHeight: null };
+        outputs.push(created);
+        known.set(`${txKey}:${vout}`, { script, key, amount, created });
       }
       for (const [key, d] of deltas) {
-        s.history.run(chain, d.script, txid, height, position, time, d.delta);
+        writeHistory(s, d.script, txid, height, position, time, d.delta);
         addDelta(balances, key, d.script, d.delta);
       }
     }
   }
-  for (const b of balances.values()) s.balance.run(chain, b.script, b.delta);
-  for (const block of blocks) s.block.run(chain, block.height, block.hash, block.time);
+  for (const o of outputs) writeOutput(s, o);
+  for (const b of balances.values()) s.balance.run(b.script, b.delta);
+  for (const block of blocks) s.block.run(block.height, block.hash, block.time);
 }
 
 /** Must run inside a transaction of `db` (the caller's). */

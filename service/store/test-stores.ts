@@ -19,11 +19,12 @@ export interface TestStore {
   dispose(): Promise<void>;
 }
 
-export async function openTestStore(kind: StoreKind): Promise<TestStore> {
+/** `migrateUpTo`: the first store is left at that migration; `reopen` migrates to the latest. */
+export async function openTestStore(kind: StoreKind, migrateUpTo?: string): Promise<TestStore> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'countersign-store-'));
     const path = join(dir, 'service.sqlite');
-    const opened: Store[] = [await openStore({ kind: 'sqlite', path })];
+    const opened: Store[] = [await openStore({ kind: 'sqlite', path }, migrateUpTo)];
     return {
       store: opened[0]!,
       reopen: async () => {
@@ -40,7 +41,7 @@ export async function openTestStore(kind: StoreKind): Promise<TestStore> {
   const schema = `cs_test_${randomBytes(6).toString('hex')}`;
   let first: Store;
   try {
-    first = await openStore({ kind: 'postgres', url: TEST_POSTGRES_URL, schema, poolSize: 4 });
+    first = await openStore({ kind: 'postgres', url: TEST_POSTGRES_URL, schema, poolSize: 4 }, migrateUpTo);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     throw new Error(

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestStore, STORE_KINDS, type TestStore } from './test-stores.ts';
 import { type IndexedBlock, type IndexedTx, UtxoIndexStore } from './utxo-index.ts';
@@ -63,6 +64,53 @@ describe.each(STORE_KINDS)('UTXO index store on %s', (kind) => {
     await index.applyBlocks([block(1, [coinbase(1, A, 50n)]), block(2, [coinbase(3, A, 7n), spend])], new Set());
     expect(await index.balances([A, B])).toEqual([bal(7n), bal(40n)]);
     expect((await index.unspent([A])).map((u) => u.txid)).toEqual([txid(3)]);
+  });
+
+  it('writes the same rows whether blocks come in one batch or one at a time', async () => {
+    // Spends within a batch are written with their output; spends across batches update it. A
+    // repeated coinbase txid (BIP30) overwrites its output, unspent again, as in the node.
+    const blocks = [
+      block(1, [coinbase(1, A, 100n), coinbase(2, B, 50n)]),
+      block(2, [coinbase(3, A, 1n), { txid: txid(10), inputs: [{ txid: txid(1), vout: 0 }], outputs: [{ vout: 0, script: B, amount: 60n }, { vout: 1, script: A, amount: 30n }] }]),
+      block(3, [coinbase(4, B, 1n), { txid: txid(11), inputs: [{ txid: txid(10), vout: 1 }, { txid: txid(2), vout: 0 }], outputs: [{ vout: 0, script: NOBODY, amount: 70n }] }]),
+      block(4, [coinbase(3, B, 9n), { txid: txid(12), inputs: [{ txid: txid(11), vout: 0 }], outputs: [{ vout: 0, script: A, amount: 65n }] }]),
+    ];
+    const together = new UtxoIndexStore(t.store, 'dash');
+    await together.applyBlocks(blocks, new Set());
+    for (const b of blocks) await index.applyBlock(b, new Set());
+    const tables = async (chain: string) => ({
+      outputs: await t.store.db.selectFrom('chain_outputs').select(['txid', 'vout', 'script', 'amount', 'height', 'position', 'spent_txid', 'spent_height']).where('chain', '=', chain).orderBy('txid').orderBy('vout').execute(),
+      history: await t.store.db.selectFrom('chain_history').select(['script', 'txid', 'height', 'position', 'time', 'delta']).where('chain', '=', chain).orderBy('script').orderBy('txid').execute(),
+      balances: await t.store.db.selectFrom('chain_balances').select(['script', 'confirmed']).where('chain', '=', chain).orderBy('script').execute(),
+    });
+    const one = await tables('litecoin');
+    expect(await tables('dash')).toEqual(one);
+    const spentBy = (n: number, vout: number) => one.outputs.find((o) => Buffer.from(o.txid).equals(Buffer.from(txid(n), 'hex')) && Number(o.vout) === vout);
+    expect(Buffer.from(spentBy(10, 1)!.spent_txid!).toString('hex')).toBe(txid(11));
+    expect(Number(spentBy(10, 1)!.spent_height)).toBe(3);
+    expect(spentBy(10, 0)!.spent_txid).toBeNull();
+    expect(Number(spentBy(3, 0)!.amount)).toBe(9); // the repeated coinbase's output
+    expect((await index.unspent([A, B, NOBODY])).map((u) => [u.txid, u.height])).toEqual([
+      [txid(10), 2],
+      [txid(4), 3],
+      [txid(3), 4],
+      [txid(12), 4],
+    ]);
+  });
+
+  it('refuses blocks that spend an output twice, and writes nothing of them', async () => {
+    const spend = (id: number, height: number) => block(height, [coinbase(100 + height, B, 1n), { txid: txid(id), inputs: [{ txid: txid(1), vout: 0 }], outputs: [{ vout: 0, script: B, amount: 90n }] }]);
+    await index.applyBlock(block(1, [coinbase(1, A, 100n)]), new Set());
+    await index.applyBlock(spend(9, 2), new Set());
+    // across batches: the output is already marked spent
+    await expect(index.applyBlock(spend(10, 3), new Set())).rejects.toThrow(/already spent/);
+    expect(await index.tip()).toEqual({ height: 2, hash: spend(9, 2).hash });
+    expect(await index.balances([A, B])).toEqual([bal(0n), bal(91n)]);
+    // within one batch: the output is created and spent twice in it
+    const again = new UtxoIndexStore(t.store, 'dash');
+    await expect(again.applyBlocks([block(1, [coinbase(1, A, 100n)]), spend(9, 2), spend(10, 3)], new Set())).rejects.toThrow(/spent twice, in blocks 2 and 3/);
+    expect(await again.tip()).toBeNull();
+    expect(await again.balances([A, B])).toEqual([bal(0n), bal(0n)]);
   });
 
   it('keeps amounts above 2^53 exact', async () => {
@@ -148,5 +196,33 @@ describe.each(STORE_KINDS)('UTXO index store on %s', (kind) => {
     expect(first.rows.map((r) => r.height)).toEqual([null, 7, 6]);
     const page = await index.history([A], 3, 3);
     expect(page.rows.map((r) => r.height)).toEqual([5, 4, 3]);
+  });
+  it('moves the spends recorded by older versions onto the outputs they spend (migration 0003)', async () => {
+    const old = await openTestStore(kind, '0002_evm');
+    try {
+      const blobOf = (n: number) => Buffer.from(txid(n), 'hex');
+      const output = (n: number, vout: number, script: Uint8Array, amount: number, height: number) =>
+        sql`insert into chain_outputs (chain, txid, vout, script, amount, height, position) values ('litecoin', ${blobOf(n)}, ${vout}, ${Buffer.from(script)}, ${amount}, ${height}, 0)`;
+      await output(1, 0, A, 100, 1).execute(old.store.db);
+      await output(2, 0, B, 60, 2).execute(old.store.db);
+      await output(2, 1, A, 30, 2).execute(old.store.db);
+      await sql`insert into chain_spends (chain, txid, vout, spent_txid, height) values ('litecoin', ${blobOf(1)}, 0, ${blobOf(2)}, 2)`.execute(old.store.db);
+      await sql`insert into chain_history (chain, script, txid, height, position, time, delta) values
+        ('litecoin', ${Buffer.from(A)}, ${blobOf(1)}, 1, 0, 1, 100), ('litecoin', ${Buffer.from(A)}, ${blobOf(2)}, 2, 0, 2, -70), ('litecoin', ${Buffer.from(B)}, ${blobOf(2)}, 2, 0, 2, 60)`.execute(old.store.db);
+
+      const migrated = new UtxoIndexStore(await old.reopen(), 'litecoin');
+      expect((await migrated.unspent([A, B])).map((u) => [u.txid, u.vout])).toEqual([
+        [txid(2), 0],
+        [txid(2), 1],
+      ]);
+      const rows = await (await old.reopen()).db.selectFrom('chain_outputs').select(['txid', 'vout', 'spent_txid', 'spent_height']).orderBy('txid').orderBy('vout').execute();
+      expect(rows.map((r) => [Buffer.from(r.txid).toString('hex'), Number(r.vout), r.spent_txid && Buffer.from(r.spent_txid).toString('hex'), r.spent_height === null ? null : Number(r.spent_height)])).toEqual([
+        [txid(1), 0, txid(2), 2],
+        [txid(2), 0, null, null],
+        [txid(2), 1, null, null],
+      ]);
+    } finally {
+      await old.dispose();
+    }
   });
 });

@@ -1,5 +1,5 @@
-// The service's own address index of a UTXO chain, keyed by scriptPubKey: confirmed outputs,
-// spends, per-script history and balances, written a batch of blocks at a time inside one database
+// The service's own address index of a UTXO chain, keyed by scriptPubKey: confirmed outputs (each
+// marked with the tx spending it), per-script history and balances, written a batch of blocks at a time inside one database
 // transaction (a crash never leaves half a block); the mempool in tables of its own.
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
@@ -232,7 +232,14 @@ export class UtxoIndexStore {
     const rows = buildIndexRows(c, [block], known);
     for (const o of rows.outputs) await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('txid', '=', o.txid).where('vout', '=', o.vout).execute();
     for (const s of rows.spends) {
-      await trx.deleteFrom('chain_spends').where('chain', '=', c).where('txid', '=', s.txid).where('vout', '=', s.vout).where('spent_txid', '=', s.spent_txid).execute();
+      await trx
+        .updateTable('chain_outputs')
+        .set({ spent_txid: null, spent_height: null })
+        .where('chain', '=', c)
+        .where('txid', '=', s.txid)
+        .where('vout', '=', s.vout)
+        .where('spent_txid', '=', s.spent_txid)
+        .execute();
     }
     for (const h of rows.history) await trx.deleteFrom('chain_history').where('chain', '=', c).where('script', '=', h.script).where('txid', '=', h.txid).execute();
     for (const b of rows.balances) await this.addBalance(trx, b.script, -toBigInt(b.confirmed));
@@ -250,7 +257,7 @@ export class UtxoIndexStore {
       .execute();
     for (const u of undo) await this.addBalance(trx, bytes(u.script), -toBigInt(u.delta));
     await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('height', '>', height).execute();
-    await trx.deleteFrom('chain_spends').where('chain', '=', c).where('height', '>', height).execute();
+    await trx.updateTable('chain_outputs').set({ spent_txid: null, spent_height: null }).where('chain', '=', c).where('spent_height', '>', height).execute();
     await trx.deleteFrom('chain_history').where('chain', '=', c).where('height', '>', height).execute();
   }
 
@@ -364,9 +371,7 @@ export class UtxoIndexStore {
       .select(['o.txid', 'o.vout', 'o.script', 'o.amount', 'o.height'])
       .where('h.chain', '=', c)
       .where('h.script', 'in', list)
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('chain_spends as s').select('s.txid').whereRef('s.chain', '=', 'o.chain').whereRef('s.txid', '=', 'o.txid').whereRef('s.vout', '=', 'o.vout'))),
-      )
+      .where('o.spent_txid', 'is', null)
       .orderBy('o.height')
       .orderBy('o.position')
       .orderBy('o.vout')

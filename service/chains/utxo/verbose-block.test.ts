@@ -65,7 +65,9 @@ describe('verbose block reader', () => {
       },
     ]);
     const rows = buildIndexRows('litecoin', [block], new Map());
-    expect(rows.spends).toHaveLength(1);
+    // the block's second tx spends the first's output: marked on that output's row
+    expect(rows.spends).toHaveLength(0);
+    expect(rows.outputs.map((o) => o.spent_height)).toEqual([block.height, null]);
     expect(readVerboseTx(json.tx[0], 8).outputs).toHaveLength(1);
     expect(() => readVerboseTx({ ...json.tx[0], vout: [{ n: 0, value: 1, scriptPubKey: spk('abc') }] }, 8)).toThrow('a scriptPubKey is not hex');
   });
