@@ -93,33 +93,43 @@ interface OutputRow {
   amount: bigint | number;
 }
 
+/** An output already indexed, as the batch knows it; `key` is its script as a latin1 map key. */
+interface IndexedOutput {
+  fresh: false;
+  script: Uint8Array;
+  key: string;
+  amount: bigint;
+}
+
 /** An output of the batch: written at its end, once the batch's spends of it are known. */
 interface NewOutput {
+  fresh: true;
+  script: Uint8Array;
+  key: string;
+  amount: bigint;
   txid: Buffer;
   vout: number;
-  script: Uint8Array;
-  amount: bigint;
   height: number;
   position: number;
   spentTxid: Buffer | null;
   spentHeight: number | null;
 }
 
-/** An output as the batch knows it; `key` is its script as a latin1 map key. */
-interface Known {
-  script: Uint8Array;
-  key: string;
-  amount: bigint;
-  /** Set for an output of this batch, null for one already indexed. */
-  created: NewOutput | null;
+/** Outputs by their txid's map key, then by vout: no string is built per outpoint. */
+type Known = Map<string, (IndexedOutput | NewOutput)[]>;
+
+function remember(known: Known, txKey: string, vout: number, output: IndexedOutput | NewOutput): void {
+  let outputs = known.get(txKey);
+  if (!outputs) known.set(txKey, (outputs = []));
+  outputs[vout] = output;
 }
 
-/** Outputs of these txids (as their blobs) already in the index, by `${keyOfBlob(txid)}:${vout}`. */
-function lookupSpent(s: Statements, blobs: readonly Uint8Array[], found: Map<string, Known>): void {
+/** Outputs of these txids (as their blobs) already in the index. */
+function lookupSpent(s: Statements, blobs: readonly Uint8Array[], found: Known): void {
   const take = (rows: unknown[]) => {
     for (const r of rows as OutputRow[]) {
       const script = asBuffer(r.script);
-      found.set(`${keyOfBlob(r.txid)}:${Number(r.vout)}`, { script, key: keyOfBlob(script), amount: BigInt(r.amount), created: null });
+      remember(found, keyOfBlob(r.txid), Number(r.vout), { fresh: false, script, key: keyOfBlob(script), amount: BigInt(r.amount) });
     }
   };
   let i = 0;
@@ -178,7 +188,7 @@ export function applyEncodedBlocksSqlite(db: BetterSqlite3.Database, chain: stri
       r.skipOutputs(r.u32());
     }
   }
-  const known = new Map<string, Known>();
+  const known: Known = new Map();
   lookupSpent(s, [...wanted.values()], known);
 
   // Pass 2: rows in block and tx order, so upserts of repeated keys end as they always did. An
@@ -201,16 +211,15 @@ export function applyEncodedBlocksSqlite(db: BetterSqlite3.Database, chain: stri
         const key = inputKeys[k++]!;
         const spentTxid = r.txidBlob();
         const vout = r.f64();
-        const prev = known.get(`${key}:${vout}`);
+        const prev = known.get(key)?.[vout];
         if (!prev) continue; // not an output of a standard script
         addDelta(deltas, prev.key, prev.script, -prev.amount);
-        const ours = prev.created;
-        if (ours === null) {
+        if (!prev.fresh) {
           if (s.spend.run(txid, height, spentTxid, vout).changes !== 1) throw new Error(`${asBuffer(spentTxid).toString('hex')}:${vout} is already spent; block ${height} spends it again`);
         } else {
-          if (ours.spentTxid !== null) throw new Error(`${ours.txid.toString('hex')}:${vout} is spent twice, in blocks ${ours.spentHeight} and ${height}`);
-          ours.spentTxid = txid;
-          ours.spentHeight = height;
+          if (prev.spentTxid !== null) throw new Error(`${prev.txid.toString('hex')}:${vout} is spent twice, in blocks ${prev.spentHeight} and ${height}`);
+          prev.spentTxid = txid;
+          prev.spentHeight = height;
         }
       }
       for (let n = r.u32(); n > 0; n--) {
@@ -219,9 +228,9 @@ export function applyEncodedBlocksSqlite(db: BetterSqlite3.Database, chain: stri
         const amount = r.amount();
         const key = keyOfBlob(script);
         addDelta(deltas, key, script, amount);
-        const created: NewOutput = { txid, vout, script, amount, height, position, spentTxid: null, spentHeight: null };
+        const created: NewOutput = { fresh: true, script, key, amount, txid, vout, height, position, spentTxid: null, spentHeight: null };
         outputs.push(created);
-        known.set(`${txKey}:${vout}`, { script, key, amount, created });
+        remember(known, txKey, vout, created);
       }
       for (const [key, d] of deltas) {
         writeHistory(s, d.script, txid, height, position, time, d.delta);
