@@ -103,10 +103,11 @@ export function buildIndexRows(chain: string, blocks: readonly IndexedBlock[], k
       const deltas: Deltas = new Map();
       const txid = txidBlob(tx.txid);
       for (const input of tx.inputs) {
-        const prev = known.get(outpointKey(input.txid, input.vout));
+        const spentKey = outpointKey(input.txid, input.vout);
+        const prev = known.get(spentKey);
         if (!prev) continue; // not an output of a standard script
         addDelta(deltas, prev.script, -prev.amount);
-        const ours = created.get(outpointKey(input.txid, input.vout));
+        const ours = created.get(spentKey);
         if (ours) {
           if (ours.spent_txid !== null) throw new Error(`${input.txid}:${input.vout} is spent twice, in blocks ${ours.spent_height} and ${block.height}`);
           ours.spent_txid = txid;

@@ -94,7 +94,7 @@ interface OutputRow {
 }
 
 /** An output already indexed, as the batch knows it; `key` is its script as a latin1 map key. */
-interface IndexedOutput {
+interface StoredOutput {
   fresh: false;
   script: Uint8Array;
   key: string;
@@ -116,9 +116,9 @@ interface NewOutput {
 }
 
 /** Outputs by their txid's map key, then by vout: no string is built per outpoint. */
-type Known = Map<string, (IndexedOutput | NewOutput)[]>;
+type Known = Map<string, (StoredOutput | NewOutput)[]>;
 
-function remember(known: Known, txKey: string, vout: number, output: IndexedOutput | NewOutput): void {
+function remember(known: Known, txKey: string, vout: number, output: StoredOutput | NewOutput): void {
   let outputs = known.get(txKey);
   if (!outputs) known.set(txKey, (outputs = []));
   outputs[vout] = output;
