@@ -30,7 +30,7 @@ export interface BestLoad extends LoadResult {
 }
 
 export interface HttpBenchResult {
-  /** The bare route in turns with `balance`, and in turns with `balanceFullCaches`. */
+  /** The bare route in turns with `balance` and `emptyBalance`, and in turns with `balanceFullCaches`. */
   bare: BestLoad;
   bareFullCaches: BestLoad;
   balance: BestLoad;
@@ -116,25 +116,25 @@ export async function benchHttp(input: HttpBenchInput, onCleanup: (fn: () => Pro
     return result;
   };
   const best = (runs: LoadResult[]): BestLoad => ({ ...runs.reduce((a, b) => (b.reqPerSec > a.reqPerSec ? b : a)), runs: runs.map((r) => r.reqPerSec) });
-  const inTurns = async (url: string): Promise<{ bare: BestLoad; target: BestLoad }> => {
+  /** The bare route and then each target, round after round: the best of each. */
+  const inTurns = async (urls: readonly string[]): Promise<{ bare: BestLoad; targets: BestLoad[] }> => {
     const bareRuns: LoadResult[] = [];
-    const runs: LoadResult[] = [];
+    const runs: LoadResult[][] = urls.map(() => []);
     for (let i = 0; i < rounds; i++) {
       bareRuns.push(await load(`${bareUrl}/constant`, {}));
-      runs.push(await load(url, headers));
+      for (const [j, url] of urls.entries()) runs[j]!.push(await load(url, headers));
     }
-    return { bare: best(bareRuns), target: best(runs) };
+    return { bare: best(bareRuns), targets: runs.map(best) };
   };
-  const first = await inTurns(balanceUrl);
-  const emptyResult = best([await load(emptyUrl, headers)]);
+  const first = await inTurns([balanceUrl, emptyUrl]);
   await askManyAddresses(serviceUrl, headers);
-  const full = await inTurns(balanceUrl);
+  const full = await inTurns([balanceUrl]);
   return {
     bare: first.bare,
     bareFullCaches: full.bare,
-    balance: first.target,
-    emptyBalance: emptyResult,
-    balanceFullCaches: full.target,
+    balance: first.targets[0]!,
+    emptyBalance: first.targets[1]!,
+    balanceFullCaches: full.targets[0]!,
     historyRows: Number(rows.n),
   };
 }
