@@ -2,6 +2,7 @@
 // listening on loopback in this process and loaded from a child process: in turns, best of a few
 // runs each, so a busy spell of the machine slows both sides alike rather than one.
 import Fastify from 'fastify';
+import pino from 'pino';
 import type { RegtestNode } from '../dev-chain/litecoind.ts';
 import { createService, type Service } from '../../service/service.ts';
 import { createApiKey } from '../../service/store/api-keys.ts';
@@ -13,6 +14,8 @@ import { chainParams } from '../../shared/coins/coin-table.ts';
 export interface HttpBenchInput {
   node: RegtestNode;
   sqlitePath: string;
+  /** The service's log file: it logs at its default level (info), as deployed. */
+  logPath: string;
   address: string;
   expectedBalance: bigint;
   /** An address without history: separates the per-request cost from the per-history-row cost. */
@@ -73,17 +76,19 @@ export async function benchHttp(input: HttpBenchInput, onCleanup: (fn: () => Pro
   onCleanup(() => bare.close());
   const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 });
 
-  const service: Service = await createService({
-    listen: { host: '127.0.0.1', port: 0 },
-    database: { sqlite: input.sqlitePath },
-    coins: {
-      litecoin: {
-        network: 'regtest',
-        backend: { type: 'node-rpc', url: node.rpcConfig.url, username: node.rpcConfig.username, password: node.rpcConfig.password },
+  const service: Service = await createService(
+    {
+      listen: { host: '127.0.0.1', port: 0 },
+      database: { sqlite: input.sqlitePath },
+      coins: {
+        litecoin: {
+          network: 'regtest',
+          backend: { type: 'node-rpc', url: node.rpcConfig.url, username: node.rpcConfig.username, password: node.rpcConfig.password },
+        },
       },
     },
-    log: { level: 'warn' },
-  });
+    { logger: pino({ level: 'info' }, pino.destination({ dest: input.logPath, sync: true })) },
+  );
   onCleanup(() => service.close());
   const serviceUrl = await service.listen();
   const { key } = await createApiKey(service.store, 'bench');

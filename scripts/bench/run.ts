@@ -194,7 +194,7 @@ async function main(options: BenchOptions): Promise<void> {
   // ---- 2. HTTP ----------------------------------------------------------------------------------
   console.log('\n== 2. Balance queries ==');
   console.log(
-    `workload: GET /address/balance/litecoin/${chain.hot.address} with X-API-KEY, service on the SQLite store of (b) (${fmt(chain.totalTxs)} txs); ` +
+    `workload: GET /address/balance/litecoin/${chain.hot.address} with X-API-KEY, service on the SQLite store of (b) (${fmt(chain.totalTxs)} txs), logging at its default level (info) to a file; ` +
       `vs. GET of a constant JSON object from a bare fastify route; both on 127.0.0.1 in this process; autocannon in a child process, ` +
       `${options.connections} connections, ${options.durationS} s per target in ${ROUNDS} runs taken in turns with the bare route (best of each), each after a 1 s warm-up`,
   );
@@ -202,6 +202,7 @@ async function main(options: BenchOptions): Promise<void> {
     {
       node,
       sqlitePath,
+      logPath: join(work, 'service.log'),
       address: chain.hot.address,
       expectedBalance: chain.hot.balance,
       emptyAddress: chain.emptyAddress,

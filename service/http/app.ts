@@ -5,6 +5,7 @@ import { createSerializerCompiler, validatorCompiler, type ZodTypeProvider } fro
 import { bigintReplacer } from '../../shared/api/json.ts';
 import { Status } from '../../shared/api/schemas.ts';
 import type { Store } from '../store/database.ts';
+import { AccessLog } from './access-log.ts';
 import { installAuth } from './auth.ts';
 import type { ServiceContext } from './context.ts';
 import type { HttpOperations } from '../operations-config.ts';
@@ -42,6 +43,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { maxParamLength, ...limits } = serverLimits(ops.limits);
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    logController: new AccessLog(),
     ...limits,
     // Address lists travel in the path (MAX_ADDRESSES of them).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength },
