@@ -142,12 +142,11 @@ describe('RpcClient failures without a node', () => {
     const port = await listen(server);
     try {
       const client = new RpcClient({ url: `http://127.0.0.1:${port}/`, timeoutMs: 300 });
-      const started = Date.now();
+      // No wall-clock bound: a client that hung would fail this test by its own timeout.
       const err = await rejection(client.call('getblockcount'));
       expect(err).toBeInstanceOf(UpstreamError);
       expect(err).toMatchObject({ kind: 'timeout' });
       expect((err as Error).message).toContain('300 ms');
-      expect(Date.now() - started).toBeLessThan(5_000);
       client.close();
     } finally {
       for (const s of sockets) s.destroy();
