@@ -197,6 +197,7 @@ describe.each(STORE_KINDS)('UTXO index store on %s', (kind) => {
     const page = await index.history([A], 3, 3);
     expect(page.rows.map((r) => r.height)).toEqual([5, 4, 3]);
   });
+
   it('moves the spends recorded by older versions onto the outputs they spend (migration 0003)', async () => {
     const old = await openTestStore(kind, '0002_evm');
     try {
@@ -210,12 +211,13 @@ describe.each(STORE_KINDS)('UTXO index store on %s', (kind) => {
       await sql`insert into chain_history (chain, script, txid, height, position, time, delta) values
         ('litecoin', ${Buffer.from(A)}, ${blobOf(1)}, 1, 0, 1, 100), ('litecoin', ${Buffer.from(A)}, ${blobOf(2)}, 2, 0, 2, -70), ('litecoin', ${Buffer.from(B)}, ${blobOf(2)}, 2, 0, 2, 60)`.execute(old.store.db);
 
-      const migrated = new UtxoIndexStore(await old.reopen(), 'litecoin');
+      const store = await old.reopen();
+      const migrated = new UtxoIndexStore(store, 'litecoin');
       expect((await migrated.unspent([A, B])).map((u) => [u.txid, u.vout])).toEqual([
         [txid(2), 0],
         [txid(2), 1],
       ]);
-      const rows = await (await old.reopen()).db.selectFrom('chain_outputs').select(['txid', 'vout', 'spent_txid', 'spent_height']).orderBy('txid').orderBy('vout').execute();
+      const rows = await store.db.selectFrom('chain_outputs').select(['txid', 'vout', 'spent_txid', 'spent_height']).orderBy('txid').orderBy('vout').execute();
       expect(rows.map((r) => [Buffer.from(r.txid).toString('hex'), Number(r.vout), r.spent_txid && Buffer.from(r.spent_txid).toString('hex'), r.spent_height === null ? null : Number(r.spent_height)])).toEqual([
         [txid(1), 0, txid(2), 2],
         [txid(2), 0, null, null],

@@ -1,6 +1,7 @@
 // The service's own address index of a UTXO chain, keyed by scriptPubKey: confirmed outputs (each
-// marked with the tx spending it), per-script history and balances, written a batch of blocks at a time inside one database
-// transaction (a crash never leaves half a block); the mempool in tables of its own.
+// marked with the tx spending it), per-script history and balances, written a batch of blocks at a
+// time inside one database transaction (a crash never leaves half a block); the mempool in tables
+// of its own.
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { Store } from './database.ts';
