@@ -5,6 +5,7 @@
 // line per poll forever. The line says who asked (the API key's id, never the key), what, the
 // answer's status and how long it took.
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import pino from 'pino';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -12,8 +13,8 @@ export function accessLogLevel(method: string, status: number): 'info' | 'debug'
   return READS.has(method) && status < 400 ? 'debug' : 'info';
 }
 
-const LEVELS: Readonly<Record<string, number>> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
-const enabled = (logger: FastifyBaseLogger, level: 'info' | 'debug'): boolean => (LEVELS[logger.level] ?? 0) <= LEVELS[level]!;
+// pino's own level numbers; 'silent' is not among them and writes nothing.
+const enabled = (logger: FastifyBaseLogger, level: 'info' | 'debug'): boolean => (pino.levels.values[logger.level] ?? Infinity) <= pino.levels.values[level]!;
 
 export class AccessLog extends LogController {
   override incomingRequest(): void {}
