@@ -21,10 +21,15 @@ interface JsonWithRaw {
   rawJSON(text: string): unknown;
 }
 
-// Writes bigints as bare JSON integers (JSON.rawJSON, Node >= 21) instead of throwing.
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+
+// Writes bigints as bare JSON integers instead of throwing. Within 2^53 a double holds the amount
+// exactly and JSON writes it with the same digits, without the object JSON.rawJSON (Node >= 21)
+// allocates through V8's slow path, which showed in every balance answer.
 export function bigintReplacer(_key: string, value: unknown): unknown {
-  if (typeof value === 'bigint') return (JSON as unknown as JsonWithRaw).rawJSON(value.toString());
-  return value;
+  if (typeof value !== 'bigint') return value;
+  if (value <= MAX_EXACT && value >= -MAX_EXACT) return Number(value);
+  return (JSON as unknown as JsonWithRaw).rawJSON(value.toString());
 }
 
 export function stringifyApiJson(value: unknown): string {
