@@ -60,8 +60,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installUrlLimit(app, ops.limits);
   await installCors(app, ops.cors); // before auth: preflights carry no key
   installMetrics(app, options.ctx, ops.metrics);
-  const isOpen = (path: string) => OPEN_PATHS.has(path) || isDocsPath(path) || (options.v1Open === true && path.startsWith('/v1/'));
-  if (options.authRequired) installAuth(app, options.store, (url) => isOpen(url.split('?')[0] ?? ''));
+  const isOpenRoute = (route: string) => OPEN_PATHS.has(route) || isDocsPath(route) || (options.v1Open === true && route.startsWith('/v1/'));
+  if (options.authRequired) installAuth(app, options.store, isOpenRoute);
   await installRateLimit(app, ops.rateLimit, (route) => OPEN_PATHS.has(route));
 
   // before the routes: the OpenAPI documents collect them as they are registered

@@ -4,31 +4,27 @@
 // per app, so several services in one process (tests, the desktop app) never share series.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { isCoinName } from '../../shared/coins/coin-table.ts';
 import { UpstreamFailure } from '../errors.ts';
 import type { MetricsConfig } from '../operations-config.ts';
 import type { ServiceContext } from './context.ts';
 import { ApiError } from './errors.ts';
 import { coinStatuses } from './health.ts';
+import { LatencyHistogram } from './latency-histogram.ts';
 
 export const METRICS_PATH = '/metrics';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
-/** Hooks every route registered afterwards and serves /metrics; returns the registry (tests read it). */
-export function installMetrics(app: FastifyInstance, ctx: ServiceContext, config: MetricsConfig): Registry | null {
-  if (!config.enabled) return null;
+/** Hooks every route registered afterwards and serves /metrics. */
+export function installMetrics(app: FastifyInstance, ctx: ServiceContext, config: MetricsConfig): void {
+  if (!config.enabled) return;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
-  const latency = new Histogram({
-    name: 'countersign_http_request_duration_seconds',
-    help: 'Time to answer an API request, by route pattern and status class',
-    labelNames: ['method', 'route', 'status_class'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
+  // Not in the registry: counted and written by LatencyHistogram (latency-histogram.ts says why).
+  const latency = new LatencyHistogram('countersign_http_request_duration_seconds', 'Time to answer an API request, by route pattern and status class', LATENCY_BUCKETS);
   const upstreamErrors = new Counter({
     name: 'countersign_upstream_errors_total',
     help: 'Requests that failed because a coin upstream (node, Blockbook, Electrum) failed (kind=error, 502) or timed out (kind=timeout, 504)',
@@ -65,7 +61,7 @@ export function installMetrics(app: FastifyInstance, ctx: ServiceContext, config
   // Callback style, not async: it runs on every request and a promise per hook shows in the bench.
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    if (route !== METRICS_PATH) latency.observe({ method: request.method, route, status_class: `${Math.floor(reply.statusCode / 100)}xx` }, reply.elapsedTime / 1000);
+    if (route !== METRICS_PATH) latency.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   app.addHook('onError', async (request, _reply, error) => {
@@ -82,9 +78,8 @@ export function installMetrics(app: FastifyInstance, ctx: ServiceContext, config
       const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
       if (given === undefined || !timingSafeEqual(digest(given), token)) throw new ApiError(401, 'metrics need the metrics token: Authorization: Bearer <metrics.token from the configuration>');
     }
-    return reply.type(registry.contentType).send(await registry.metrics());
+    return reply.type(registry.contentType).send(`${await registry.metrics()}\n${latency.exposition()}`);
   });
-  return registry;
 }
 
 function digest(text: string): Buffer {
