@@ -4,7 +4,7 @@ import { isCoinName } from '../../shared/coins/coin-table.ts';
 import { addressToScript } from '../../shared/coins/address.ts';
 import { bytesToHex } from '../../shared/coins/bytes.ts';
 import { Lru } from '../lru.ts';
-import { unitsToDecimal } from '../../shared/coins/units.ts';
+import { isExactAsNumber, unitsToDecimal } from '../../shared/coins/units.ts';
 import type { UtxoBackend } from '../chains/backend.ts';
 import type { EvmChain } from '../chains/evm/evm-chain.ts';
 import { badRequest, notFound } from './errors.ts';
@@ -87,14 +87,13 @@ export function addressOfScript(queried: readonly QueriedAddress[]): (script: Ui
 
 // Powers of ten a double holds exactly (10^22 is the last).
 const EXACT_POWERS_OF_TEN = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
-const EXACT_INTEGER_LIMIT = 2n ** 53n;
 
 /** Smallest units as the decimal number a person reads (exact digits, then one rounding). */
 export function human(units: bigint, decimals: number): number {
   const divisor = EXACT_POWERS_OF_TEN[decimals];
   // Both operands exact as doubles: IEEE division rounds the exact quotient once, which is the
   // number the decimal text parses to, without building the text.
-  if (divisor !== undefined && units < EXACT_INTEGER_LIMIT && units > -EXACT_INTEGER_LIMIT) return Number(units) / divisor;
+  if (divisor !== undefined && isExactAsNumber(units)) return Number(units) / divisor;
   return Number(unitsToDecimal(units, decimals));
 }
 

@@ -1,3 +1,4 @@
+import { isExactAsNumber } from '../coins/units.ts';
 import { AMOUNT_KEYS } from './amounts.ts';
 
 interface ReviverContext {
@@ -21,14 +22,12 @@ interface JsonWithRaw {
   rawJSON(text: string): unknown;
 }
 
-const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
-
 // Writes bigints as bare JSON integers instead of throwing. Within 2^53 a double holds the amount
 // exactly and JSON writes it with the same digits, without the object JSON.rawJSON (Node >= 21)
 // allocates through V8's slow path, which showed in every balance answer.
 export function bigintReplacer(_key: string, value: unknown): unknown {
   if (typeof value !== 'bigint') return value;
-  if (value <= MAX_EXACT && value >= -MAX_EXACT) return Number(value);
+  if (isExactAsNumber(value)) return Number(value);
   return (JSON as unknown as JsonWithRaw).rawJSON(value.toString());
 }
 

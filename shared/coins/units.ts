@@ -8,3 +8,10 @@ export function unitsToDecimal(units: bigint, decimals: number): string {
   const frac = digits.slice(digits.length - decimals).replace(/0+$/, '');
   return `${negative ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
 }
+
+const MAX_EXACT_NUMBER = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Whether a double holds this amount exactly (|units| < 2^53), so Number(units) loses nothing. */
+export function isExactAsNumber(units: bigint): boolean {
+  return units <= MAX_EXACT_NUMBER && units >= -MAX_EXACT_NUMBER;
+}
