@@ -8,11 +8,12 @@ import { UtxoIndexStore } from '../../service/store/utxo-index.ts';
 import { chainParams } from '../../shared/coins/index.ts';
 import { childMain } from './child.ts';
 import { fetchBlocks } from './fetch-blocks.ts';
-import { memoryOf } from './machine.ts';
+import { cpuMsOf, memoryOf, ownCpuMs } from './machine.ts';
 
+/** `nodePid`: the node's process, whose CPU time in the timed window is reported beside ours. */
 export type ChildInput =
-  | { mode: 'fetch'; rpc: RpcClientConfig; toHeight: number }
-  | { mode: 'index'; rpc: RpcClientConfig; toHeight: number; store: StoreConfig };
+  | { mode: 'fetch'; rpc: RpcClientConfig; toHeight: number; nodePid: number }
+  | { mode: 'index'; rpc: RpcClientConfig; toHeight: number; nodePid: number; store: StoreConfig };
 
 export interface ChildResult {
   ms: number;
@@ -23,6 +24,23 @@ export interface ChildResult {
   /** Index runs: starting the store's writer thread, before the timer (as the service's start does). */
   writerStartMs?: number;
   peakRssKb: number;
+  /** CPU time used in the timed window by this process (all its threads) and by the node. */
+  cpu: WindowCpu;
+}
+
+export interface WindowCpu {
+  ownMs: number;
+  nodeMs: number;
+}
+
+/** Runs `timed` and measures its wall time and the CPU time it and the node used meanwhile. */
+async function measure<T>(nodePid: number, timed: () => Promise<T>): Promise<{ value: T; ms: number; cpu: WindowCpu }> {
+  const own = ownCpuMs();
+  const node = cpuMsOf(nodePid);
+  const started = performance.now();
+  const value = await timed();
+  const ms = performance.now() - started;
+  return { value, ms, cpu: { ownMs: ownCpuMs() - own, nodeMs: cpuMsOf(nodePid) - node } };
 }
 
 /** The node as seen up to `toHeight`: lets the real indexer stop at a chosen height. */
@@ -46,11 +64,9 @@ async function work(raw: unknown): Promise<ChildResult> {
   if (input.mode === 'fetch') {
     const rpc = new RpcClient(input.rpc);
     const startRssKb = memoryOf('self').rssKb;
-    const started = performance.now();
-    const { blocks, txs } = await fetchBlocks(rpc, 0, input.toHeight);
-    const ms = performance.now() - started;
+    const { value, ms, cpu } = await measure(input.nodePid, () => fetchBlocks(rpc, 0, input.toHeight));
     rpc.close();
-    return { ms, blocks, txs, startRssKb, peakRssKb: memoryOf('self').peakKb };
+    return { ms, blocks: value.blocks, txs: value.txs, startRssKb, peakRssKb: memoryOf('self').peakKb, cpu };
   }
 
   const store = await openStore(input.store);
@@ -64,16 +80,14 @@ async function work(raw: unknown): Promise<ChildResult> {
     await index.prepareForBatches();
     const writerStartMs = performance.now() - writerStarted;
     const startRssKb = memoryOf('self').rssKb;
-    const started = performance.now();
-    await indexer.sync();
-    const ms = performance.now() - started;
+    const { ms, cpu } = await measure(input.nodePid, () => indexer.sync());
     const peakRssKb = memoryOf('self').peakKb;
     rpc.close();
     const tip = await index.tip();
     if (tip?.height !== input.toHeight) throw new Error(`the indexer stopped at height ${tip?.height ?? 'none'}, not ${input.toHeight}`);
     const row = await store.db.selectFrom('chain_blocks').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
     // Transactions come from the node's headers in the parent; blocks are checked here.
-    return { ms, blocks: Number(row.n), txs: 0, startRssKb, peakRssKb, writerStartMs };
+    return { ms, blocks: Number(row.n), txs: 0, startRssKb, peakRssKb, writerStartMs, cpu };
   } finally {
     await store.close();
   }

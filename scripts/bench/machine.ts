@@ -25,6 +25,30 @@ export function memoryOf(pid: number | 'self'): { peakKb: number; rssKb: number 
   return { peakKb: field('VmHWM'), rssKb: field('VmRSS') };
 }
 
+// /proc reports CPU times in USER_HZ ticks, 100 per second on every Linux architecture.
+const TICK_MS = 10;
+
+/** utime + stime of a /proc/<pid>/stat line, in ms. */
+export function statCpuMs(stat: string): number {
+  // After the command name in parentheses (which may hold spaces and parentheses itself): state
+  // is field 3, utime 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  if (!Number.isSafeInteger(ticks)) throw new Error(`not a /proc/<pid>/stat line: ${stat.slice(0, 80)}`);
+  return ticks * TICK_MS;
+}
+
+/** CPU time (user + system, all threads) a process has used so far, in ms, from /proc. */
+export function cpuMsOf(pid: number): number {
+  return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/** CPU time this process (all its threads) has used so far, in ms. */
+export function ownCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 export function mb(kb: number): string {
   return `${(kb / 1024).toFixed(0)} MB`;
 }

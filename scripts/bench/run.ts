@@ -11,7 +11,8 @@ import type { StoreConfig } from '../../service/store/database.ts';
 import { buildChain, heightAtShare, type BenchChain } from './chain.ts';
 import { killChildren, runChild, type ChildRun } from './child.ts';
 import { benchHttp, CACHE_FILL } from './http.ts';
-import type { ChildInput, ChildResult } from './index-child.ts';
+import type { ChildInput, ChildResult, WindowCpu } from './index-child.ts';
+import { cpus } from 'node:os';
 import { machineLine, mb } from './machine.ts';
 import { parseOptions, type BenchOptions } from './options.ts';
 import { SERVICE_NODE_FLAGS } from '../../service/node-flags.ts';
@@ -66,7 +67,13 @@ interface IndexRun {
   peakKb: number;
   startKb: number;
   writerStartMs: number;
+  cpu: WindowCpu;
 }
+
+// Both sides share the machine's cores with litecoind, so what each process used while timed tells
+// a slower machine (as many cores busy, for longer) from more work (more CPU time).
+const cpuText = (cpu: WindowCpu, ms: number): string =>
+  `CPU while timed: this process ${fmt(cpu.ownMs)} ms, litecoind ${fmt(cpu.nodeMs)} ms (${((cpu.ownMs + cpu.nodeMs) / ms).toFixed(1)} of ${cpus().length} cores busy)`;
 
 async function postgresReachable(): Promise<string | null> {
   const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
@@ -120,7 +127,7 @@ async function main(options: BenchOptions): Promise<void> {
   const child = (input: ChildInput, prof: string): Promise<ChildRun<ChildResult>> => runChild<ChildResult>('./index-child.ts', input, [...SERVICE_NODE_FLAGS, ...profArgs(prof)]);
 
   const indexRun = async (label: string, store: StoreConfig, toHeight: number, txs: number, prof: string): Promise<IndexRun> => {
-    const run = await child({ mode: 'index', rpc, toHeight, store }, prof);
+    const run = await child({ mode: 'index', rpc, toHeight, store, nodePid: node.pid }, prof);
     if (run.result.blocks !== toHeight + 1) throw new Error(`${label}: indexed ${run.result.blocks} blocks, expected ${toHeight + 1}`);
     return {
       label,
@@ -130,17 +137,18 @@ async function main(options: BenchOptions): Promise<void> {
       peakKb: Math.max(run.result.peakRssKb, run.sampledPeakKb),
       startKb: run.result.startRssKb,
       writerStartMs: run.result.writerStartMs ?? 0,
+      cpu: run.result.cpu,
     };
   };
   const describeRun = (r: IndexRun): string =>
     `${fmt(rate(r.txs, r.ms))} tx/s (${fmt(r.txs)} txs, ${r.blocks} blocks in ${(r.ms / 1000).toFixed(2)} s); ` +
-    `peak RSS ${mb(r.peakKb)} (${mb(r.startKb)} before the first block)` +
+    `peak RSS ${mb(r.peakKb)} (${mb(r.startKb)} before the first block); ${cpuText(r.cpu, r.ms)}` +
     (r.label.startsWith('SQLite') ? `; the store's writer thread started in ${fmt(r.writerStartMs)} ms, before the timer` : '');
 
   // One uncounted fetch first: it reads the block files into the page cache for every run after
   // it. Then fetch and index take turns, best of ROUNDS each, so a busy spell of the machine
   // slows both sides alike rather than one.
-  const fetch = (prof: string) => child({ mode: 'fetch', rpc, toHeight: chain.tipHeight }, prof);
+  const fetch = (prof: string) => child({ mode: 'fetch', rpc, toHeight: chain.tipHeight, nodePid: node.pid }, prof);
   await fetch('fetch-warm-up');
   const fetches: ChildResult[] = [];
   const sqliteRuns: IndexRun[] = [];
@@ -154,7 +162,7 @@ async function main(options: BenchOptions): Promise<void> {
   console.log(
     `(a) baseline, fetch only (getblockhash batches of 200, getblock <hash> 2 with 8 in flight, JSON.parse), child process, best of ${ROUNDS} after a warm-up: ` +
       `${fmt(baselineRate)} tx/s (${fmt(baseline.txs)} txs, ${baseline.blocks} blocks in ${fetches.map((r) => (r.ms / 1000).toFixed(2)).join(' / ')} s; ` +
-      `peak RSS ${mb(baseline.peakRssKb)})`,
+      `peak RSS ${mb(baseline.peakRssKb)}; ${cpuText(baseline.cpu, baseline.ms)})`,
   );
   const half = heightAtShare(chain, 0.5);
   const sqliteHalf = await indexRun('SQLite, half chain', { kind: 'sqlite', path: join(work, 'half.sqlite') }, half.height, half.txs, 'index-sqlite-half');
