@@ -2,7 +2,7 @@
 // queries per second against a bare fastify route, on a freshly built litecoind regtest chain.
 // Prints figures with their workload and machine; exits 0 even when a target is missed.
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -12,7 +12,6 @@ import { buildChain, heightAtShare, type BenchChain } from './chain.ts';
 import { killChildren, runChild, type ChildRun } from './child.ts';
 import { benchHttp, CACHE_FILL } from './http.ts';
 import type { ChildInput, ChildResult, WindowCpu } from './index-child.ts';
-import { cpus } from 'node:os';
 import { machineLine, mb } from './machine.ts';
 import { parseOptions, type BenchOptions } from './options.ts';
 import { SERVICE_NODE_FLAGS } from '../../service/node-flags.ts';
