@@ -32,6 +32,12 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  // Set-up scripts that must run on the old Node they replace: plain CommonJS.
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
   layer(
     ['shared/**'],
     ['service', 'main', 'preload', 'renderer', 'scripts', 'e2e'],
