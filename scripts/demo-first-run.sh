@@ -26,7 +26,7 @@ pid=$!
 deadline=$((SECONDS + limit))
 url=""
 while [ $SECONDS -lt $deadline ]; do
-  url="$(grep -oE 'Open +http://127\.0\.0\.1:[0-9]+/[^ ]*' "$log" | head -n 1 | awk '{print $2}' || true)"
+  url="$(grep -soE 'Open +http://127\.0\.0\.1:[0-9]+/[^ ]*' "$log" | head -n 1 | awk '{print $2}' || true)"
   [ -n "$url" ] && break
   if ! kill -0 "$pid" 2>/dev/null; then
     echo "first-run: FAILED: the demo exited before printing its URL; its output:"; tail -n 40 "$log"; exit 1
@@ -38,4 +38,4 @@ if [ -z "$url" ]; then echo "first-run: FAILED: no URL within ${limit}s; the dem
 status="$(curl -s -o /dev/null -w '%{http_code}' "$url")"
 if [ "$status" != "200" ]; then echo "first-run: FAILED: $url answered $status"; tail -n 40 "$log"; exit 1; fi
 grep -E '^countersign: ' "$log" || true
-echo "first-run: the desk answered 200 at ${url%%\?*} after ${SECONDS}s"
+echo "first-run: the desk answered 200 at ${url%%#*} after ${SECONDS}s"
