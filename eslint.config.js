@@ -5,6 +5,12 @@ import globals from 'globals';
 
 const ours = (...folders) => folders.flatMap((f) => [`**/${f}/**`, `**/${f}`]);
 
+// The development package (dev chains, dev service and desk, demos) is for tests and demos only.
+const DEV_MESSAGE =
+  'Product code never imports the development package dev/ (DESIGN.md); tests, **/testing/**, service/test/, e2e/, scripts/ and dev/ itself may.';
+const devImports = { group: ours('dev'), message: DEV_MESSAGE };
+const TESTS = ['**/*.test.ts', '**/testing/**', 'service/test/**'];
+
 const layer = (files, forbiddenFolders, forbiddenPackages, message) => ({
   files,
   rules: {
@@ -89,6 +95,7 @@ export default tseslint.config(
             { group: ['**/main/bridge/contract.ts'], allowTypeImports: true, message: 'renderer/ imports the bridge contract as types only (import type).' },
             { regex: '(^|/)shared/(?!api/)', message: 'renderer/ may import only shared/api (DESIGN.md).' },
             { group: ['**/service/**', '**/preload/**', '**/scripts/**', '**/e2e/**'], message: 'renderer/ may import only the bridge type and shared/api (DESIGN.md).' },
+            devImports,
             { group: ['electron', 'node:*', 'fs', 'path', 'child_process', 'better-sqlite3', 'fastify', 'pino'], message: 'renderer/ runs in a sandboxed page: no Node, no Electron (DESIGN.md).' },
           ],
         },
@@ -109,6 +116,15 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  // Product files may not import dev/. Its own rule name (the typescript-eslint twin of
+  // no-restricted-imports) so it adds to the folder rules above: flat config replaces a rule's
+  // options wholesale, so the same rule name here would drop them. renderer/src already uses that
+  // twin for its own rules, so it lists dev/ there instead (for its tests too: they run no Node code).
+  {
+    files: ['shared/**', 'service/**', 'main/**', 'preload/**', 'renderer/**'],
+    ignores: [...TESTS, 'renderer/src/**'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [devImports] }] },
   },
   // e2e/ drives the app from outside: never electron, never the renderer's internals.
   layer(['e2e/**'], ['renderer', 'preload'], ['electron'], 'e2e/ tests the renderer through a browser only.'),

@@ -8,8 +8,8 @@
 import { Contract, HDNodeWallet, Wallet, getAddress, type InterfaceAbi } from 'ethers';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundEther, mintedToken } from '../scripts/dev-chain/hardhat.ts';
-import type { DevDesk } from '../main/web/dev-desk.ts';
+import { fundEther, mintedToken } from '../dev/chains/hardhat.ts';
+import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 
 const ETH = 10n ** 18n;

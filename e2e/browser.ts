@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
-import { startDevDesk, type DevDesk, type DevDeskOptions } from '../main/web/dev-desk.ts';
+import { startDevDesk, type DevDesk, type DevDeskOptions } from '../dev/dev-desk.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const ROOT = join(import.meta.dirname, '..');

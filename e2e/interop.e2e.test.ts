@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
 import { formatMultisigDescriptor } from '../shared/files/descriptor.ts';
 import { testCosigner } from '../main/core/testing/keys.ts';
-import type { DevDesk } from '../main/web/dev-desk.ts';
+import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 
 const params = chainParams('litecoin', 'regtest');

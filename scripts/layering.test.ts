@@ -9,6 +9,18 @@ async function restricted(filePath: string, code: string): Promise<string[]> {
   return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
 }
 
+// The dev/ rule has a rule name of its own (see eslint.config.js), so it is counted apart.
+async function devImports(filePath: string, code: string): Promise<number> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId?.endsWith('no-restricted-imports') && m.message.includes('dev/')).length;
+}
+
+// What a file at `from` would write to import dev/chains/litecoind.ts.
+const importDev = (from: string) => {
+  const up = '../'.repeat(from.split('/').length - 1);
+  return `import { fundedNode } from '${up}dev/chains/litecoind.ts';\nexport const x = fundedNode;\n`;
+};
+
 describe('layering rules', () => {
   it('shared/ may not import service/, I/O or server packages', async () => {
     expect(await restricted('shared/coins/probe.ts', "import { buildApp } from '../../service/http/app.ts';\nexport const x = buildApp;\n")).toHaveLength(1);
@@ -21,6 +33,28 @@ describe('layering rules', () => {
     expect(await restricted('main/core/probe.ts', "import { buildApp } from '../../service/http/app.ts';\nexport const x = buildApp;\n")).toHaveLength(1);
     expect(await restricted('main/core/probe.ts', "import { app } from 'electron';\nexport const x = app;\n")).toHaveLength(1);
     expect(await restricted('main/electron/probe.ts', "import { app } from 'electron';\nexport const x = app;\n")).toHaveLength(0);
+  });
+
+  it('product code may not import dev/; tests, testing helpers, e2e/, scripts/ and dev/ may', async () => {
+    const product = ['shared/coins/probe.ts', 'service/http/probe.ts', 'main/core/probe.ts', 'main/web/probe.ts', 'main/electron/probe.ts', 'preload/probe.ts', 'renderer/src/probe.ts', 'renderer/vite.config.ts'];
+    for (const file of product) expect(await devImports(file, importDev(file)), file).toBe(1);
+    const allowed = ['main/core/probe.test.ts', 'service/http/probe.regtest.test.ts', 'main/core/testing/probe.ts', 'main/core/ledger/testing/probe.ts', 'service/test/probe.ts', 'e2e/probe.ts', 'scripts/bench/probe.ts', 'dev/probe.ts'];
+    for (const file of allowed) expect(await devImports(file, importDev(file)), file).toBe(0);
+    // A type-only import or a re-export is still an import of dev/.
+    expect(await devImports('main/core/probe.ts', "import type { RegtestNode } from '../../dev/chains/litecoind.ts';\nexport type X = RegtestNode;\n")).toBe(1);
+    expect(await devImports('service/http/probe.ts', "export * from '../../dev/chains/hardhat.ts';\n")).toBe(1);
+  });
+
+  it('the dev/ rule adds to the folder rules instead of replacing them', async () => {
+    // A product file importing both: both rules report.
+    const both = `${importDev('main/core/probe.ts')}import { buildApp } from '../../service/http/app.ts';\nexport const y = buildApp;\n`;
+    expect(await restricted('main/core/probe.ts', both)).toContainEqual(expect.stringContaining('createService()'));
+    expect(await devImports('main/core/probe.ts', both)).toBe(1);
+    // A test may import dev/, but the folder rules still hold for it.
+    expect(await restricted('service/http/probe.test.ts', "import { x } from '../../main/core/wallets.ts';\nexport const y = x;\n")).toHaveLength(1);
+    expect(await restricted('shared/coins/probe.test.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n")).toHaveLength(1);
+    // dev/ may import product code.
+    expect(await restricted('dev/probe.ts', "import { buildApp } from '../service/http/app.ts';\nexport const x = buildApp;\n")).toHaveLength(0);
   });
 
   it('service/ may import shared/ but not main/ or electron', async () => {

@@ -5,7 +5,7 @@
 // transactions into one coin per "lane"; each lane then pays a small amount to one of a few hot
 // addresses and its change to itself, generation after generation. A block is mined every
 // ~BLOCK_TXS payments, so no unconfirmed chain is deeper than a few transactions (limit 25).
-import type { RegtestNode } from '../dev-chain/litecoind.ts';
+import type { RegtestNode } from '../../dev/chains/litecoind.ts';
 import { coinsToUnits } from '../../service/chains/utxo/rpc-client.ts';
 import { testKey, type TestKey } from '../../service/test/keys.ts';
 import {

@@ -3,7 +3,7 @@
 // runs each, so a busy spell of the machine slows both sides alike rather than one.
 import Fastify from 'fastify';
 import pino from 'pino';
-import type { RegtestNode } from '../dev-chain/litecoind.ts';
+import type { RegtestNode } from '../../dev/chains/litecoind.ts';
 import { createService, type Service } from '../../service/service.ts';
 import { createApiKey } from '../../service/store/api-keys.ts';
 import { runChild } from './child.ts';

@@ -6,7 +6,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { startLitecoind, type RegtestNode } from '../dev-chain/litecoind.ts';
+import { startLitecoind, type RegtestNode } from '../../dev/chains/litecoind.ts';
 import type { StoreConfig } from '../../service/store/database.ts';
 import { buildChain, heightAtShare, type BenchChain } from './chain.ts';
 import { killChildren, runChild, type ChildRun } from './child.ts';

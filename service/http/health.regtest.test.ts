@@ -3,7 +3,7 @@
 // lags and by how much; once it may index and catches up, it is ready again.
 // Needs litecoind and PostgreSQL (fails, naming what is missing).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundedNode, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
+import { fundedNode, type RegtestNode } from '../../dev/chains/litecoind.ts';
 import { advisoryLockKey } from '../leader/advisory-lock.ts';
 import type { Service } from '../service.ts';
 import { sharedSchema, type SharedSchema } from '../test/shared-postgres.ts';

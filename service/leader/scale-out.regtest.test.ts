@@ -4,7 +4,7 @@
 // new blocks; a broadcast through a follower works and does not make it index.
 // Needs litecoind and PostgreSQL (fails, naming what is missing).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundedNode, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
+import { fundedNode, type RegtestNode } from '../../dev/chains/litecoind.ts';
 import { parseApiJson } from '../../shared/api/json.ts';
 import { p2pkhAddressOfPublicKey } from '../../shared/coins/address.ts';
 import { chainParams } from '../../shared/coins/coin-table.ts';

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, p2pkhAddressOfPublicKey } from '../../shared/coins/address.ts';
 import { chainParams } from '../../shared/coins/coin-table.ts';
-import { fundedNode, nodeRpcBackendConfig, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
+import { fundedNode, nodeRpcBackendConfig, type RegtestNode } from '../../dev/chains/litecoind.ts';
 import type { ServiceConfigInput } from '../config.ts';
 import { startTestService, type TestService } from '../test/http-service.ts';
 import { testKey } from '../test/keys.ts';

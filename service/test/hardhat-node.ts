@@ -1,3 +1,3 @@
-// The hardhat dev chain lives in scripts/dev-chain/hardhat.ts (the coordinator and the demo start it
+// The hardhat dev chain lives in dev/chains/hardhat.ts (the coordinator and the demo start it
 // too); the service's tests keep importing it from here.
-export * from '../../scripts/dev-chain/hardhat.ts';
+export * from '../../dev/chains/hardhat.ts';

@@ -1,7 +1,7 @@
 // A real litecoind -regtest node with the service indexing it, configured as the given coins on
 // regtest prefixes (SEMANTICS.md: regtest is a backend configuration, not another coin).
 import type { CoinName } from '../../shared/coins/coin-table.ts';
-import { fundedNode, nodeRpcBackendConfig, type RegtestNode, type StartLitecoindOptions } from '../../scripts/dev-chain/litecoind.ts';
+import { fundedNode, nodeRpcBackendConfig, type RegtestNode, type StartLitecoindOptions } from '../../dev/chains/litecoind.ts';
 import type { NodeRpcBackend } from '../chains/utxo/node-rpc-backend.ts';
 import type { ServiceConfigInput } from '../config.ts';
 import { startTestService, type TestService } from './http-service.ts';

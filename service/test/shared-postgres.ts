@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
-import { nodeRpcBackendConfig, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
+import { nodeRpcBackendConfig, type RegtestNode } from '../../dev/chains/litecoind.ts';
 import type { ServiceConfigInput } from '../config.ts';
 import { createService, type Service } from '../service.ts';
 import { TEST_POSTGRES_URL } from '../store/test-stores.ts';

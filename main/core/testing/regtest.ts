@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiClient } from '../../../shared/api/client.ts';
-import { fundedNode, type RegtestNode } from '../../../scripts/dev-chain/litecoind.ts';
-import { startDevService } from '../dev-service.ts';
+import { fundedNode, type RegtestNode } from '../../../dev/chains/litecoind.ts';
+import { startDevService } from '../../../dev/dev-service.ts';
 
 export interface RegtestDesk {
   node: RegtestNode;

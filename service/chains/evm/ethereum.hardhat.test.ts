@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AbiCoder, Contract, SigningKey, Wallet, computeAddress, getAddress, type InterfaceAbi } from 'ethers';
 import { deploy, presetMinterPauser, sixDecimalsToken, startHardhat, type HardhatNode } from '../../test/hardhat-node.ts';
-import { deployOddToken } from '../../../scripts/dev-chain/odd-tokens.ts';
+import { deployOddToken } from '../../../dev/chains/odd-tokens.ts';
 import { startTestService, type TestService } from '../../test/http-service.ts';
 import type { EvmBackend } from './evm-backend.ts';
 

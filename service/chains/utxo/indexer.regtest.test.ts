@@ -6,7 +6,7 @@ import pino from 'pino';
 import { addressToScript, p2pkhAddressOfPublicKey } from '../../../shared/coins/address.ts';
 import { bytesToHex } from '../../../shared/coins/bytes.ts';
 import { chainParams } from '../../../shared/coins/coin-table.ts';
-import { fundedNode, type RegtestNode } from '../../../scripts/dev-chain/litecoind.ts';
+import { fundedNode, type RegtestNode } from '../../../dev/chains/litecoind.ts';
 import { openTestStore, STORE_KINDS, type TestStore } from '../../store/test-stores.ts';
 import { UtxoIndexStore } from '../../store/utxo-index.ts';
 import { testKey } from '../../test/keys.ts';

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLitecoind, type RegtestNode } from '../../../scripts/dev-chain/litecoind.ts';
+import { startLitecoind, type RegtestNode } from '../../../dev/chains/litecoind.ts';
 import { RpcClient, RpcError, UpstreamError, coinsToUnits, unitsToCoins } from './rpc-client.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {

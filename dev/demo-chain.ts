@@ -1,6 +1,6 @@
 // What both demos do once started: mine a block every few seconds so confirmations move, and on
 // Ctrl-C (or SIGTERM) stop mining, take everything down and exit.
-import type { RegtestNode } from './litecoind.ts';
+import type { RegtestNode } from './chains/litecoind.ts';
 
 export function mineUntilStopped(node: RegtestNode, everySeconds: number, dispose: () => Promise<void>): void {
   const miner = setInterval(() => void node.mine(1).catch(() => undefined), everySeconds * 1000);

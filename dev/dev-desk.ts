@@ -1,19 +1,19 @@
-// A whole desk for development and the e2e test: litecoind -regtest (scripts/dev-chain), the
+// A whole desk for development and the e2e test: litecoind -regtest (dev/chains), the
 // service embedded through createService(), the desk's SQLite store, the bridge, and the web-mode
-// server. `npm run web` and e2e/ start exactly this.
+// server. `npm run demo` (dev/demo-desk.ts) and e2e/ start exactly this.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ApiClient } from '../../shared/api/client.ts';
-import { fundedNode, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
-import { startHardhat, type HardhatNode } from '../../scripts/dev-chain/hardhat.ts';
-import { startDevService } from '../core/dev-service.ts';
-import { ServiceConnection } from '../core/connection.ts';
-import { MemorySecretStore } from '../core/secrets.ts';
-import { memoryAccountSecrets, type AccountSecrets } from '../core/accounts/keys.ts';
-import { openStore, type CoordinatorStore } from '../core/store/store.ts';
-import { createHandlers } from '../bridge/handlers.ts';
-import { startWebServer, type WebServer } from './server.ts';
+import type { ApiClient } from '../shared/api/client.ts';
+import { fundedNode, type RegtestNode } from './chains/litecoind.ts';
+import { startHardhat, type HardhatNode } from './chains/hardhat.ts';
+import { startDevService } from './dev-service.ts';
+import { ServiceConnection } from '../main/core/connection.ts';
+import { MemorySecretStore } from '../main/core/secrets.ts';
+import { memoryAccountSecrets, type AccountSecrets } from '../main/core/accounts/keys.ts';
+import { openStore, type CoordinatorStore } from '../main/core/store/store.ts';
+import { createHandlers } from '../main/bridge/handlers.ts';
+import { startWebServer, type WebServer } from '../main/web/server.ts';
 
 export interface DevDesk {
   node: RegtestNode;

@@ -1,4 +1,4 @@
-// npm run demo: a litecoind regtest chain with funded example addresses, the service indexing it,
+// npm run demo:service: a litecoind regtest chain with funded example addresses, the service indexing it,
 // and an API key — everything printed so the API can be tried at once with curl.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,8 +7,8 @@ import { parseArgs } from 'node:util';
 import { addressToScript, p2pkhAddressOfPublicKey, p2shAddressOfRedeemScript } from '../shared/coins/address.ts';
 import { chainParams } from '../shared/coins/coin-table.ts';
 import { multisigRedeemScript } from '../shared/coins/script.ts';
-import { fundedNode, nodeRpcBackendConfig } from './dev-chain/litecoind.ts';
-import { mineUntilStopped } from './dev-chain/run-demo-chain.ts';
+import { fundedNode, nodeRpcBackendConfig } from './chains/litecoind.ts';
+import { mineUntilStopped } from './demo-chain.ts';
 import { createService } from '../service/service.ts';
 import { createApiKey } from '../service/store/api-keys.ts';
 import { testKey } from '../service/test/keys.ts';

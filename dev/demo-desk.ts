@@ -1,16 +1,16 @@
-// npm run web: a litecoind regtest chain and a hardhat node, the embedded service, a funded example
-// 2-of-3 wallet and an Ether account with a token, and the desk served to a browser on 127.0.0.1.
-// Prints the URL with its per-run token.
+// npm run demo (npm run web is the same): a litecoind regtest chain and a hardhat node, the
+// embedded service, a funded example 2-of-3 wallet and an Ether account with a token, and the desk
+// served to a browser on 127.0.0.1. Prints the URL with its per-run token.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { addressToScript, chainParams } from '../../shared/coins/index.ts';
-import { testCosigner } from '../core/testing/keys.ts';
-import { createWallet, nextReceiveAddress } from '../core/wallets.ts';
-import { addToken, createAccount } from '../core/accounts/accounts.ts';
-import { fundEther, mintedToken } from '../../scripts/dev-chain/hardhat.ts';
+import { addressToScript, chainParams } from '../shared/coins/index.ts';
+import { testCosigner } from '../main/core/testing/keys.ts';
+import { createWallet, nextReceiveAddress } from '../main/core/wallets.ts';
+import { addToken, createAccount } from '../main/core/accounts/accounts.ts';
+import { fundEther, mintedToken } from './chains/hardhat.ts';
 import { startDevDesk } from './dev-desk.ts';
-import { mineUntilStopped } from '../../scripts/dev-chain/run-demo-chain.ts';
+import { mineUntilStopped } from './demo-chain.ts';
 
 const { values } = parseArgs({
   options: {
@@ -19,7 +19,7 @@ const { values } = parseArgs({
     'no-example': { type: 'boolean', default: false },
   },
 });
-const rendererDir = join(import.meta.dirname, '../../dist/renderer');
+const rendererDir = join(import.meta.dirname, '../dist/renderer');
 const COIN = 100_000_000n;
 const ETH = 10n ** 18n;
 // BIP39's published all-"abandon" test vector: for trying the desk, never for real funds.

@@ -3,10 +3,10 @@
 // desk and the core tests run.
 import { join } from 'node:path';
 import pino from 'pino';
-import { ApiClient } from '../../shared/api/client.ts';
-import { nodeRpcBackendConfig, type RegtestNode } from '../../scripts/dev-chain/litecoind.ts';
-import { evmRpcBackendConfig, type HardhatNode } from '../../scripts/dev-chain/hardhat.ts';
-import { createService, type Service } from '../../service/service.ts';
+import { ApiClient } from '../shared/api/client.ts';
+import { nodeRpcBackendConfig, type RegtestNode } from './chains/litecoind.ts';
+import { evmRpcBackendConfig, type HardhatNode } from './chains/hardhat.ts';
+import { createService, type Service } from '../service/service.ts';
 
 export interface DevService {
   service: Service;
