@@ -1,4 +1,4 @@
-// The layering of DESIGN.md, enforced: each folder lists what it may not import.
+// The layering of docs/architecture.md, enforced: each folder lists what it may not import.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -7,7 +7,7 @@ const ours = (...folders) => folders.flatMap((f) => [`**/${f}/**`, `**/${f}`]);
 
 // The development package (dev chains, dev service and desk, demos) is for tests and demos only.
 const DEV_MESSAGE =
-  'Product code never imports the development package dev/ (DESIGN.md); tests, **/testing/**, service/test/, e2e/, scripts/ and dev/ itself may.';
+  'Product code never imports the development package dev/ (docs/architecture.md); tests, **/testing/**, service/test/, e2e/, scripts/ and dev/ itself may.';
 const devImports = { group: ours('dev'), message: DEV_MESSAGE };
 const TESTS = ['**/*.test.ts', '**/testing/**', 'service/test/**'];
 
@@ -48,13 +48,13 @@ export default tseslint.config(
     ['shared/**'],
     ['service', 'main', 'preload', 'renderer', 'scripts', 'e2e'],
     ['electron', 'fastify', 'fastify-*', '@fastify/*', 'kysely', 'better-sqlite3', 'pg', 'pino', 'react', 'react-dom', 'node:fs', 'node:child_process', 'node:net', 'node:http'],
-    'shared/ is pure TypeScript: it imports nothing of ours and no I/O, server or UI package (DESIGN.md).',
+    'shared/ is pure TypeScript: it imports nothing of ours and no I/O, server or UI package (docs/architecture.md).',
   ),
   layer(
     ['service/**'],
     ['main', 'preload', 'renderer', 'e2e'],
     ['electron', 'react', 'react-dom'],
-    'service/ may import only shared/ (DESIGN.md).',
+    'service/ may import only shared/ (docs/architecture.md).',
   ),
   // main/ may start the service only through its public createService() (service/service.ts).
   {
@@ -65,9 +65,9 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/renderer/**', '**/preload/**', '**/e2e/**'], message: 'main/ may import shared/ and service/service.ts only (DESIGN.md).' },
-            { group: ['**/service/**', '!**/service/service.ts'], message: 'main/ reaches the service only through createService() in service/service.ts (DESIGN.md).' },
-            { group: ['electron'], message: 'Only main/electron/* and preload/ import electron (DESIGN.md).' },
+            { group: ['**/renderer/**', '**/preload/**', '**/e2e/**'], message: 'main/ may import shared/ and service/service.ts only (docs/architecture.md).' },
+            { group: ['**/service/**', '!**/service/service.ts'], message: 'main/ reaches the service only through createService() in service/service.ts (docs/architecture.md).' },
+            { group: ['electron'], message: 'Only main/electron/* and preload/ import electron (docs/architecture.md).' },
             { group: ['react', 'react-dom'], message: 'main/ has no UI.' },
           ],
         },
@@ -79,9 +79,9 @@ export default tseslint.config(
     ['main/bridge/**'],
     ['renderer', 'preload', 'e2e', 'main/web', 'main/electron'],
     ['electron', 'react', 'react-dom', 'node:http'],
-    'main/bridge/ is the transport-free bridge over main/core (DESIGN.md).',
+    'main/bridge/ is the transport-free bridge over main/core (docs/architecture.md).',
   ),
-  // The renderer sees only shared/api and the bridge type (DESIGN.md); it runs in a browser.
+  // The renderer sees only shared/api and the bridge type (docs/architecture.md); it runs in a browser.
   {
     files: ['renderer/src/**'],
     languageOptions: { globals: { ...globals.browser } },
@@ -91,12 +91,12 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { regex: '(^|/)main/(?!bridge/contract\\.ts$)', message: 'renderer/ may import only the bridge type (main/bridge/contract.ts) and shared/api (DESIGN.md).' },
+            { regex: '(^|/)main/(?!bridge/contract\\.ts$)', message: 'renderer/ may import only the bridge type (main/bridge/contract.ts) and shared/api (docs/architecture.md).' },
             { group: ['**/main/bridge/contract.ts'], allowTypeImports: true, message: 'renderer/ imports the bridge contract as types only (import type).' },
-            { regex: '(^|/)shared/(?!api/)', message: 'renderer/ may import only shared/api (DESIGN.md).' },
-            { group: ['**/service/**', '**/preload/**', '**/scripts/**', '**/e2e/**'], message: 'renderer/ may import only the bridge type and shared/api (DESIGN.md).' },
+            { regex: '(^|/)shared/(?!api/)', message: 'renderer/ may import only shared/api (docs/architecture.md).' },
+            { group: ['**/service/**', '**/preload/**', '**/scripts/**', '**/e2e/**'], message: 'renderer/ may import only the bridge type and shared/api (docs/architecture.md).' },
             devImports,
-            { group: ['electron', 'node:*', 'fs', 'path', 'child_process', 'better-sqlite3', 'fastify', 'pino'], message: 'renderer/ runs in a sandboxed page: no Node, no Electron (DESIGN.md).' },
+            { group: ['electron', 'node:*', 'fs', 'path', 'child_process', 'better-sqlite3', 'fastify', 'pino'], message: 'renderer/ runs in a sandboxed page: no Node, no Electron (docs/architecture.md).' },
           ],
         },
       ],
@@ -110,8 +110,8 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { regex: '(^|/)main/(?!bridge/(channels|contract)\\.ts$)', message: 'preload/ may import only the channel allow-list and the bridge type (DESIGN.md).' },
-            { group: ['**/shared/**', '**/service/**', '**/renderer/**', '**/e2e/**', '**/scripts/**'], message: 'preload/ exposes exactly the bridge (DESIGN.md).' },
+            { regex: '(^|/)main/(?!bridge/(channels|contract)\\.ts$)', message: 'preload/ may import only the channel allow-list and the bridge type (docs/architecture.md).' },
+            { group: ['**/shared/**', '**/service/**', '**/renderer/**', '**/e2e/**', '**/scripts/**'], message: 'preload/ exposes exactly the bridge (docs/architecture.md).' },
           ],
         },
       ],

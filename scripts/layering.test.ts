@@ -1,4 +1,4 @@
-// The layering of DESIGN.md is a lint rule, not a convention: this proves the rule bites.
+// The layering of docs/architecture.md is a lint rule, not a convention: this proves the rule bites.
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 

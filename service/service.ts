@@ -1,5 +1,5 @@
 // createService(): the whole service as one object, for the CLI and for embedding in the desktop
-// app (DESIGN.md). Listening, and closing in order, live here.
+// app (docs/architecture.md). Listening, and closing in order, live here.
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type { CoinName, UtxoCoinName } from '../shared/coins/coin-table.ts';

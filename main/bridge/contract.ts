@@ -1,4 +1,4 @@
-// The one typed API the renderer sees (DESIGN.md): every channel's input schema (validated at the
+// The one typed API the renderer sees (docs/architecture.md): every channel's input schema (validated at the
 // boundary, whatever the transport) and its answer type. Pure: zod and shared/api only, so the
 // renderer's type-check can follow the type imports here.
 //

@@ -34,14 +34,14 @@ export function canonicalAddress(params: ChainParams, address: string, field: st
   return shown;
 }
 
-/** The outputs a proposal must produce, in the service's order (SEMANTICS.md). Pure. */
+/** The outputs a proposal must produce, in the service's order (docs/api-decisions.md). Pure. */
 export function expectedOutputs(params: ChainParams, p: PaymentProposal, totalInput: bigint, changeAddress: string): { outputs: ExpectedOutput[]; minersFee: bigint } {
   const outputs: ExpectedOutput[] = [{ address: p.to, amount: p.amount, purpose: 'payment' }];
   const fee = p.operatorFee?.amount ?? 0n;
   if (p.operatorFee) outputs.push({ address: p.operatorFee.address, amount: fee, purpose: 'operator_fee' });
   const change = totalInput - p.amount - fee - p.minersFee;
   if (change < 0n) throw new CoordinatorError('proposal_refused', `the inputs bring ${totalInput}, less than the ${p.amount + fee + p.minersFee} asked for`);
-  // Change below dust goes to the miners (SEMANTICS.md).
+  // Change below dust goes to the miners (docs/api-decisions.md).
   if (change >= params.dustLimit) outputs.push({ address: changeAddress, amount: change, purpose: 'change' });
   return { outputs, minersFee: change >= params.dustLimit ? p.minersFee : p.minersFee + change };
 }
@@ -96,7 +96,7 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   }
   const fundedRows = addresses.filter((a) => funded.has(a.address));
   if (fundedRows.length === 0) refuse('the wallet has no unspent funds');
-  // The first redeem script receives the change (SEMANTICS.md): a fresh change address, unfunded.
+  // The first redeem script receives the change (docs/api-decisions.md): a fresh change address, unfunded.
   const change = await nextChangeAddress(deps, walletId, changeInFlight(deps, walletId, params));
   const sourceRows = [change, ...fundedRows.filter((a) => a.address !== change.address)];
   const created = await deps.api.createMultisig(w.coin, {

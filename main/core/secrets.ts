@@ -19,7 +19,7 @@ export interface SecretStore {
 /**
  * The decision behind the Electron store, pure so it is tested without Electron: safeStorage's
  * 'basic_text' backend (Linux without a keyring) "encrypts" with a hard-coded password, which is
- * no protection, so we refuse it as DESIGN.md asks.
+ * no protection, so we refuse it as docs/architecture.md asks.
  */
 export function safeStorageProblem(encryptionAvailable: boolean, backend: string | null): string | null {
   if (!encryptionAvailable) return 'the operating system offers no encrypted storage for secrets, so the desk will not store an API key';

@@ -50,7 +50,7 @@ export interface DerivedAddress extends AddressRow {
 
 export const addressPath = (change: boolean, index: number): string => `${change ? 1 : 0}/${index}`;
 
-/** The P2SH address at (change, index): keys in co-signer order, never sorted (SEMANTICS.md). Pure. */
+/** The P2SH address at (change, index): keys in co-signer order, never sorted (docs/api-decisions.md). Pure. */
 export function deriveAddress(params: ChainParams, m: number, xpubs: readonly string[], change: boolean, index: number): DerivedAddress {
   const path = addressPath(change, index);
   const publicKeys = xpubs.map((x) => derivePublicKey(params, x, path));

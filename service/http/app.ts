@@ -76,7 +76,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await scope.register(erc20TokenRoutes(options.ctx));
     scope.withTypeProvider<ZodTypeProvider>().get('/status', { schema: { response: { 200: Status } } }, async () => ({ coins: await coinStatuses(options.ctx) }));
   };
-  // v2 at the root and under /v2 (SEMANTICS.md)
+  // v2 at the root and under /v2 (docs/api-decisions.md)
   await app.register(api);
   await app.register(api, { prefix: '/v2' });
   // the earlier revision (spec section 9)

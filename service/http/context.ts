@@ -1,4 +1,4 @@
-// What every route needs: the coin's backend, its USD rate and the number formatting of SEMANTICS.md.
+// What every route needs: the coin's backend, its USD rate and the number formatting of docs/api-decisions.md.
 import type { ChainParams, CoinName } from '../../shared/coins/coin-table.ts';
 import { isCoinName } from '../../shared/coins/coin-table.ts';
 import { addressToScript } from '../../shared/coins/address.ts';

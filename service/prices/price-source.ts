@@ -1,4 +1,4 @@
-// Where USD rates come from (SEMANTICS.md "Amounts": usd_balance = human_balance x the coin's rate).
+// Where USD rates come from (docs/api-decisions.md "Amounts": usd_balance = human_balance x the coin's rate).
 // Sources answer per coin; the cache in price-cache.ts is what routes read.
 import type { CoinName } from '../../shared/coins/coin-table.ts';
 

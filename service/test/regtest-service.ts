@@ -1,5 +1,5 @@
 // A real litecoind -regtest node with the service indexing it, configured as the given coins on
-// regtest prefixes (SEMANTICS.md: regtest is a backend configuration, not another coin).
+// regtest prefixes (docs/api-decisions.md: regtest is a backend configuration, not another coin).
 import type { CoinName } from '../../shared/coins/coin-table.ts';
 import { fundedNode, nodeRpcBackendConfig, type RegtestNode, type StartLitecoindOptions } from '../../dev/chains/litecoind.ts';
 import type { NodeRpcBackend } from '../chains/utxo/node-rpc-backend.ts';

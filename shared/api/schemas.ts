@@ -1,4 +1,4 @@
-// The v2 contract (seed/address-transaction-api-v2.md, meaning settled in SEMANTICS.md): the
+// The v2 contract (published as docs/openapi.json, meaning settled in docs/api-decisions.md): the
 // service validates requests with these schemas and the client parses responses with them.
 import { z } from 'zod';
 import { COIN_NAMES } from '../coins/coin-table.ts';
@@ -109,7 +109,7 @@ export const TokenQuery = z.object({
   decimal_places: z.coerce.number().int().min(0).max(77).optional(),
 });
 export const HistoryQuery = TokenQuery.extend({
-  // Extension: paging (SEMANTICS.md).
+  // Extension: paging (docs/api-decisions.md).
   limit: z.coerce.number().int().min(1).max(1000).default(50).describe('Extension beyond the spec: entries per page.').meta({ 'x-countersign-extension': true }),
   offset: z.coerce.number().int().min(0).default(0).describe('Extension beyond the spec: entries to skip, newest first.').meta({ 'x-countersign-extension': true }),
 });
@@ -159,7 +159,7 @@ export const MultiSigPayment = z.object({
 });
 export type MultiSigPayment = z.input<typeof MultiSigPayment>;
 
-// Endpoints 11-14 (Ether and ERC20). Amounts are in GWEI (of the token, for ERC20): SEMANTICS.md.
+// Endpoints 11-14 (Ether and ERC20). Amounts are in GWEI (of the token, for ERC20): docs/api-decisions.md.
 const ethAddress = z.string().min(1);
 export const EthereumCreateQuery = z.object({
   to: ethAddress,

@@ -4,7 +4,8 @@ import { hexToBytes, bytesToHex } from './bytes.ts';
 import { decodeCashAddr, encodeCashAddr, looksLikeCashAddr } from './cashaddr.ts';
 
 describe('CashAddr', () => {
-  it('the known answer of shared/vectors/README.md: the same hash as legacy 1B9UNt...', () => {
+  // Known answer: the legacy <-> CashAddr conversion example of bitcoincashjs/bchaddrjs.
+  it('the published conversion example: the same hash as legacy 1B9UNt...', () => {
     const legacyHash = base58checkDecode('1B9UNtBfkkpgt8kVbwLN9ktE62QKnMbDzR', 1).payload;
     expect(encodeCashAddr('bitcoincash', 'p2pkh', legacyHash)).toBe('bitcoincash:qph5kuz78czq00e3t85ugpgd7xmer5kr7c5f6jdpwk');
     const decoded = decodeCashAddr('bitcoincash:qph5kuz78czq00e3t85ugpgd7xmer5kr7c5f6jdpwk', 'bitcoincash');

@@ -15,7 +15,7 @@ import {
 import type { CoinName, NetworkName, SighashAlgorithmName, TxFormat } from './coin-table.ts';
 import { CoinError } from './errors.ts';
 
-// Expected constants, from SEMANTICS.md and the coins' chainparams.cpp.
+// Expected constants, from docs/api-decisions.md and the coins' chainparams.cpp.
 type Expected = { p2pkh: string; p2sh: string[]; hrp?: string; cashaddr?: string; xpub: number[]; wif: number };
 const TEST_FORK: Expected = { p2pkh: '6f', p2sh: ['c4'], xpub: [0x043587cf], wif: 0xef };
 const ZEC_MAIN: Expected = { p2pkh: '1cb8', p2sh: ['1cbd'], xpub: [0x0488b21e], wif: 0x80 };

@@ -5,7 +5,7 @@
  *
  * Sources: each coin's chainparams.cpp (Bitcoin Core, Litecoin Core, Dash Core, Bitcoin Cash Node,
  * BTCGPU, BitcoinPrivate, zcashd and Zebra, Zclassic), consensus/upgrades.cpp for the Zcash-family
- * branch ids, and SEMANTICS.md.
+ * branch ids, and docs/api-decisions.md.
  */
 import { CoinError } from './errors.ts';
 
@@ -26,7 +26,7 @@ export type CoinName = (typeof COIN_NAMES)[number];
 
 export type UtxoCoinName = Exclude<CoinName, 'ethereum'>;
 
-/** A deployment runs a coin against one of these (SEMANTICS.md: a backend setting, not a coin). */
+/** A deployment runs a coin against one of these (docs/api-decisions.md: a backend setting, not a coin). */
 export const NETWORK_NAMES = ['mainnet', 'testnet', 'regtest'] as const;
 export type NetworkName = (typeof NETWORK_NAMES)[number];
 
@@ -211,7 +211,7 @@ const UTXO_COIN_TABLE: Readonly<Partial<Record<UtxoCoinName, UtxoCoinRow>>> = {
   litecoin: {
     decimals: 8,
     // Litecoin Core relays no output below 5460 litoshis (its dust relay fee is ten times
-    // Bitcoin's): with SEMANTICS.md's 546 the node would reject outputs of 546..5459.
+    // Bitcoin's): with docs/api-decisions.md's 546 the node would reject outputs of 546..5459.
     dustLimit: 5460n,
     bip44CoinType: 2,
     sighash: LEGACY_SIGHASH,

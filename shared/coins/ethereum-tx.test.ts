@@ -16,7 +16,7 @@ import {
   type LegacyTx,
 } from './ethereum-tx.ts';
 
-// EIP-155's worked example (shared/vectors/README.md).
+// EIP-155's worked example (ethereum/EIPs EIPS/eip-155.md, section Example).
 const eip155: LegacyTx = {
   nonce: 9n,
   gasPrice: 20n * 10n ** 9n,

@@ -1,5 +1,5 @@
 // Legacy (type 0) Ethereum transactions with EIP-155 replay protection, as endpoints 11-14 build
-// and sign them (SEMANTICS.md "Ether and ERC20"): RLP, signing hash, ERC20 transfer data, amount
+// and sign them (docs/api-decisions.md "Ether and ERC20"): RLP, signing hash, ERC20 transfer data, amount
 // units, (r, s, v) normalisation and sender recovery.
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import * as ecc from 'tiny-secp256k1';

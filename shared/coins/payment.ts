@@ -1,4 +1,4 @@
-// Builds the unsigned payment of endpoints 6 and 9 as SEMANTICS.md describes the original service:
+// Builds the unsigned payment of endpoints 6 and 9 as docs/api-decisions.md describes the original service:
 // coins taken from each source in the order given, oldest first; outputs `to`, operator fee, change;
 // version and locktime from the coin table; each input's scriptSig holding the script it signs.
 import type { ChainParams } from './coin-table.ts';

@@ -138,7 +138,7 @@ export function witnessScript(version: number, program: Uint8Array): Uint8Array 
 
 /**
  * OP_M <keys in the order given> OP_N OP_CHECKMULTISIG. Keys are never sorted (no BIP67):
- * the order is part of the wallet's identity, as in SEMANTICS.md.
+ * the order is part of the wallet's identity, as in docs/api-decisions.md.
  */
 export function multisigRedeemScript(m: number, pubkeys: readonly Uint8Array[]): Uint8Array {
   const n = pubkeys.length;

@@ -9,9 +9,9 @@ import { spendFixture } from './fixtures/spends.ts';
 import { decodeTx, decodeTxHex, encodeTx, encodeTxHex, hasWitness, newTransparentTx, txidHex } from './tx.ts';
 import type { Tx, ZcashV5Tx } from './tx.ts';
 
-// This file is shared/coins/: three levels up is /work, where shared/vectors lives.
+// The in-repo copies of the published vectors (fixtures/vectors/README.md says whence).
 const vectors = async (name: string) =>
-  ((await loadJson(new URL(`../../../shared/vectors/${name}`, import.meta.url))) as unknown[][]).filter((r) => r.length > 1) as [string, ...unknown[]][];
+  ((await loadJson(new URL(`./fixtures/vectors/${name}`, import.meta.url))) as unknown[][]).filter((r) => r.length > 1) as [string, ...unknown[]][];
 const rows = await vectors('bitcoin-sighash.json');
 const bchRows = await vectors('bch-sighash.json');
 const zip243Rows = await vectors('zcash-zip243.json');

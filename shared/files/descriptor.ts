@@ -1,7 +1,7 @@
 /**
  * The P2SH multisig output descriptor: sh(multi(M,[fp/path]xpub/<0;1>/*,...)) (BIP380/383/389),
  * or the receive-only form with /0/*, or BSMS's template form with /**. Keys keep their order:
- * sortedmulti (BIP67 sorting) is refused, since this desk never sorts keys (SEMANTICS.md).
+ * sortedmulti (BIP67 sorting) is refused, since this desk never sorts keys (docs/api-decisions.md).
  */
 import { withChecksum, checkDescriptorChecksum } from './descriptor-checksum.ts';
 import { normalizeDerivationPath } from './derivation-path.ts';

@@ -1,4 +1,4 @@
-// Amount units of endpoints 11-14 (SEMANTICS.md "Amounts"): the desk holds amounts in the smallest
+// Amount units of endpoints 11-14 (docs/api-decisions.md "Amounts"): the desk holds amounts in the smallest
 // unit (wei, or a token's raw units) and the service takes GWEI (of the token). Exact, pure.
 import { GWEI, tokenGweiToRaw } from '../../../shared/coins/ethereum-tx.ts';
 import { unitsToDecimal } from '../../../shared/coins/units.ts';

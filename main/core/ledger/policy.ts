@@ -1,6 +1,6 @@
 // The wallet policy a Bitcoin app >= 2.1 registers for an M-of-N wallet (app-bitcoin-new
 // doc/wallet.md): `sh(multi(M,@0/**,@1/**,...))` with each key as `[fingerprint/path]xpub`, in the
-// wallet's order (never sorted: the redeem scripts keep co-signer order, SEMANTICS.md).
+// wallet's order (never sorted: the redeem scripts keep co-signer order, docs/api-decisions.md).
 import { WalletPolicy } from 'ledger-bitcoin';
 import { equalBytes } from '../../../shared/coins/index.ts';
 import type { CosignerRow, WalletRow } from '../store/store.ts';

@@ -1,5 +1,5 @@
 // Endpoints 1-3 for ethereum: Ether in wei, or an ERC20 token's units with contract_id and
-// decimal_places (SEMANTICS.md "Amounts"), from the coin's EVM backend.
+// decimal_places (docs/api-decisions.md "Amounts"), from the coin's EVM backend.
 import { bytesToHex } from '../../../shared/coins/bytes.ts';
 import { parseEthereumAddress } from '../../../shared/coins/ethereum-address.ts';
 import type { EvmChain } from '../../chains/evm/evm-chain.ts';
@@ -49,7 +49,7 @@ export function parseEvmAddressList(list: string, field = 'addresses'): QueriedE
 function balanceBody(choice: TokenChoice, b: { confirmed: bigint; unconfirmed: bigint }, etherRate: number) {
   const human_balance = human(b.confirmed, choice.decimals);
   return {
-    // Tokens have no configured rate (SEMANTICS.md: 0 for tokens without a rate).
+    // Tokens have no configured rate (docs/api-decisions.md: 0 for tokens without a rate).
     usd_balance: choice.token === null ? usd(human_balance, etherRate) : 0,
     balance: b.confirmed,
     unconfirmed_balance: b.unconfirmed,

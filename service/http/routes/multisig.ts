@@ -1,4 +1,4 @@
-// Endpoints 9-10: M-of-N P2SH payments. Keys stay in the order given (no BIP67), SEMANTICS.md.
+// Endpoints 9-10: M-of-N P2SH payments. Keys stay in the order given (no BIP67), docs/api-decisions.md.
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CoinParams, HashesToSign, MultiSigPayment, SendStatus, Signatures } from '../../../shared/api/schemas.ts';

@@ -11,8 +11,8 @@ import { SIGHASH_FORKID, SIGHASH_UTXOS, forkIdSighash } from './forkid.ts';
 import { signatureHash } from './index.ts';
 import { legacySighash } from './legacy.ts';
 
-// This file is shared/coins/sighash/: four levels up is /work, where shared/vectors lives.
-const VECTORS = new URL('../../../../shared/vectors/bch-sighash.json', import.meta.url);
+// The in-repo copy of the published vectors (fixtures/vectors/README.md says whence).
+const VECTORS = new URL('../fixtures/vectors/bch-sighash.json', import.meta.url);
 type Row = [string, string, number, number, string, string];
 const rows = ((await loadJson(VECTORS)) as unknown[][]).filter((r): r is Row => r.length === 6);
 

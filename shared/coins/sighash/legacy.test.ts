@@ -13,8 +13,8 @@ import type { Tx } from '../tx.ts';
 import { signatureHash } from './index.ts';
 import { SIGHASH_SINGLE, legacySighash } from './legacy.ts';
 
-// This file is shared/coins/sighash/: four levels up is /work, where shared/vectors lives.
-const VECTORS = new URL('../../../../shared/vectors/bitcoin-sighash.json', import.meta.url);
+// The in-repo copy of the published vectors (fixtures/vectors/README.md says whence).
+const VECTORS = new URL('../fixtures/vectors/bitcoin-sighash.json', import.meta.url);
 type Row = [string, string, number, number, string];
 const rows = ((await loadJson(VECTORS)) as unknown[][]).filter((r): r is Row => r.length === 5);
 

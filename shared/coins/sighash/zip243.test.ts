@@ -9,8 +9,8 @@ import type { ZcashV4Tx } from '../tx.ts';
 import { signatureHash } from './index.ts';
 import { zip243Sighash } from './zip243.ts';
 
-// This file is shared/coins/sighash/: four levels up is /work, where shared/vectors lives.
-const VECTORS = new URL('../../../../shared/vectors/zcash-zip243.json', import.meta.url);
+// The in-repo copy of the published vectors (fixtures/vectors/README.md says whence).
+const VECTORS = new URL('../fixtures/vectors/zcash-zip243.json', import.meta.url);
 type Row = [string, string, number, number, number, number, string];
 const rows = ((await loadJson(VECTORS)) as unknown[][]).filter((r): r is Row => r.length === 7);
 const zcl = chainParams('zclassic', 'mainnet');

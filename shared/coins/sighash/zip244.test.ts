@@ -10,8 +10,8 @@ import { authDigest, txidDigest } from '../zcash/zip244-digests.ts';
 import { signatureHash } from './index.ts';
 import { zip244Sighash } from './zip244.ts';
 
-// This file is shared/coins/sighash/: four levels up is /work, where shared/vectors lives.
-const VECTORS = new URL('../../../../shared/vectors/zcash-zip244.json', import.meta.url);
+// The in-repo copy of the published vectors (fixtures/vectors/README.md says whence).
+const VECTORS = new URL('../fixtures/vectors/zcash-zip244.json', import.meta.url);
 type Hex = string | null;
 type Row = [string, string, string, number[], string[], number | null, string, Hex, Hex, Hex, Hex, Hex, Hex];
 const rows = ((await loadJson(VECTORS)) as unknown[][]).filter((r): r is Row => r.length === 13);
