@@ -70,6 +70,13 @@ describe('window security', () => {
     expect(isTrustedRendererUrl('file:///etc/passwd', own)).toBe(false);
     expect(isTrustedRendererUrl('https://evil.example/', own)).toBe(false);
     expect(isTrustedRendererUrl('not a url', own)).toBe(false);
+    // npm run dev:desktop: the renderer is electron-vite's dev server on loopback, and only it.
+    const dev = 'http://localhost:5173/';
+    expect(isTrustedRendererUrl('http://localhost:5173/#/wallets', dev)).toBe(true);
+    expect(isTrustedRendererUrl('http://localhost:5174/', dev)).toBe(false);
+    expect(isTrustedRendererUrl(own, dev)).toBe(false);
+    expect(isTrustedRendererUrl(dev, own)).toBe(false);
+    expect(isTrustedRendererUrl('http://evil.example/', 'http://evil.example/')).toBe(false);
   });
 });
 

@@ -13,10 +13,13 @@ import { usbConnector } from '../core/ledger/transport.ts';
 import { startEmbeddedService } from '../core/embedded-service.ts';
 import { openStore } from '../core/store/store.ts';
 import { SafeSecretStore } from './secret-store.ts';
-import { CSP, isTrustedRendererUrl, WEB_PREFERENCES } from '../bridge/security.ts';
+import { CSP, DEV_CSP, isTrustedRendererUrl, WEB_PREFERENCES } from '../bridge/security.ts';
 
-const rendererIndex = join(import.meta.dirname, '../renderer/index.html');
-const rendererUrl = pathToFileURL(rendererIndex).href;
+// The built renderer beside this bundle (out/renderer); under `npm run dev:desktop`, electron-vite's
+// dev server (hot reload), which it names in ELECTRON_RENDERER_URL. A packaged app never asks.
+const devServerUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
+const rendererUrl = devServerUrl ?? pathToFileURL(join(import.meta.dirname, '../renderer/index.html')).href;
+const csp = devServerUrl === undefined ? CSP : DEV_CSP;
 
 async function start(): Promise<void> {
   await app.whenReady();
@@ -46,7 +49,7 @@ async function start(): Promise<void> {
   }
 
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } });
   });
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
 

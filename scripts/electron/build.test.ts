@@ -1,16 +1,19 @@
-// The desktop build: bundles are produced, and the bundled main process really starts (in plain
-// Node, with a recording stand-in for the electron module, since Electron cannot start on this
-// machine): the embedded service comes up, every bridge channel is registered, the window is
-// secure and loads the built renderer, and the bridge answers our page and refuses another.
+// The desktop build (`electron-vite build`, electron.vite.config.ts): bundles are produced, and the
+// bundled main process really starts (in plain Node, with a recording stand-in for the electron
+// module, since Electron cannot start on this machine): the embedded service comes up, every
+// bridge channel is registered, the window is secure and loads the built renderer, and the bridge
+// answers our page and refuses another.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, ipcName } from '../../main/bridge/channels.ts';
-import { CSP } from '../../main/bridge/security.ts';
-import { buildDesktop, REPO_ROOT } from './build.ts';
+import { CSP, DEV_CSP } from '../../main/bridge/security.ts';
+
+const REPO_ROOT = join(import.meta.dirname, '../..');
 
 // Inside the repository, so the bundle resolves its npm packages from node_modules as the app does.
 const out = join(REPO_ROOT, '.tmp', `desktop-build-${process.pid}`);
@@ -25,9 +28,9 @@ interface StubReport {
   untrusted: { ok: boolean; error?: { code: string } };
 }
 
-function runBundledMain(userData: string): StubReport {
+function runBundledMain(userData: string, env: Record<string, string> = {}): StubReport {
   const run = spawnSync(process.execPath, ['--import', stubRegistration, join(out, 'main', 'main.mjs')], {
-    env: { ...process.env, COUNTERSIGN_STUB_USER_DATA: userData },
+    env: { ...process.env, COUNTERSIGN_STUB_USER_DATA: userData, ...env },
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -36,8 +39,11 @@ function runBundledMain(userData: string): StubReport {
   return (JSON.parse(line) as { report: StubReport }).report;
 }
 
-beforeAll(async () => {
-  await buildDesktop(out);
+// What `npm run build:desktop` runs, into another folder (each process gets its subfolder of it).
+beforeAll(() => {
+  const cli = join(REPO_ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
+  const run = spawnSync(process.execPath, [cli, 'build', '--outDir', out, '--logLevel', 'warn'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 170_000 });
+  if (run.status !== 0) throw new Error(`electron-vite build failed (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
 }, 180_000);
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
@@ -47,6 +53,21 @@ describe('npm start: the desktop build', () => {
     const preload = readFileSync(join(out, 'preload', 'preload.cjs'), 'utf8');
     // The sandbox allows require('electron') only.
     expect([...preload.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1])).toEqual(['electron']);
+  });
+
+  it('the bundled index writer thread loads beside main.mjs (with the chunk it shares with it) and opens its SQLite file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'countersign-writer-'));
+    const worker = new Worker(join(out, 'main', 'sqlite-index-worker.mjs'), { workerData: { path: join(dir, 'index.sqlite') } });
+    try {
+      const first = await new Promise<unknown>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+      expect(first).toEqual({ ready: true });
+    } finally {
+      await worker.terminate();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('starts the bundled main process: embedded service, every bridge channel, a secure window on the built renderer', () => {
@@ -61,6 +82,23 @@ describe('npm start: the desktop build', () => {
       expect(report.bridge.value?.notice).toContain(`describe them in ${join(userData, 'embedded-service.json')}`);
       expect(report.untrusted).toMatchObject({ ok: false, error: { code: 'forbidden' } });
       expect(existsSync(join(userData, 'desk.sqlite'))).toBe(true);
+    } finally {
+      rmSync(userData, { recursive: true, force: true });
+    }
+  });
+
+  it('under `npm run dev:desktop` loads the dev server, trusts only it, and relaxes the CSP for hot reload; a packaged app ignores it', () => {
+    const userData = mkdtempSync(join(tmpdir(), 'countersign-desktop-'));
+    try {
+      const devServer = 'http://localhost:5173';
+      const dev = runBundledMain(userData, { ELECTRON_RENDERER_URL: devServer });
+      expect(dev.loaded).toBe(devServer);
+      expect(dev.csp).toEqual([DEV_CSP]);
+      expect(dev.bridge).toMatchObject({ ok: true, value: { mode: 'embedded' } });
+      expect(dev.untrusted).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+      const packaged = runBundledMain(userData, { ELECTRON_RENDERER_URL: devServer, COUNTERSIGN_STUB_PACKAGED: '1' });
+      expect(fileURLToPath(packaged.loaded)).toBe(join(out, 'renderer', 'index.html'));
+      expect(packaged.csp).toEqual([CSP]);
     } finally {
       rmSync(userData, { recursive: true, force: true });
     }

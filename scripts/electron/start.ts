@@ -1,11 +1,13 @@
-// `npm start`: builds the desktop app and runs it in Electron. Electron's binary is downloaded by
-// its own install script, which this repository does not run at `npm ci` (allowScripts), so it is
-// fetched here on first start; where that is impossible (this build machine), say what to do.
-import { spawn, spawnSync } from 'node:child_process';
+// `npm start`: builds the desktop app into out/ and runs it in Electron (electron-vite preview).
+// Electron's binary is downloaded by its own install script, which this repository does not run
+// at `npm ci` (allowScripts), so it is fetched here on first start; where that is impossible
+// (this build machine), say what to do.
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { buildDesktop, REPO_ROOT } from './build.ts';
+import { preview } from 'electron-vite';
 
+const REPO_ROOT = join(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
 
 function electronBinary(): string | null {
@@ -33,9 +35,10 @@ function ensureElectron(): string {
 }
 
 try {
-  await buildDesktop();
-  const child = spawn(ensureElectron(), [REPO_ROOT], { stdio: 'inherit' });
-  child.on('exit', (code) => process.exit(code ?? 0));
+  ensureElectron();
+  // Builds with electron.vite.config.ts, then starts Electron on the repository (package.json
+  // "main": out/main/main.mjs) and exits with it.
+  await preview({ root: REPO_ROOT }, {});
 } catch (err) {
   process.stderr.write(`npm start: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);

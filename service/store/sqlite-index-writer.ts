@@ -19,7 +19,7 @@ export type WriterMessage = { ready: true } | ApplyResult;
 
 // From source the worker is TypeScript: Node's own type stripping loads it (half the start-up of
 // the tsx loader, which older Nodes fall back to); its imports use erasable syntax only. In the
-// desktop app's bundle (scripts/electron/build.ts) it is the JavaScript file beside this code.
+// desktop app's bundle (electron.vite.config.ts) it is the JavaScript file beside this code.
 const fromSource = import.meta.url.endsWith('.ts');
 const workerUrl = new URL(fromSource ? './sqlite-index-worker.ts' : './sqlite-index-worker.mjs', import.meta.url);
 const nodeStripsTypes = (process.features as { typescript?: string | false }).typescript === 'strip';

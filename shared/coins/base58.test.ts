@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { base58checkDecode, base58checkEncode, tryDecodeBase58Check } from './base58.ts';
+import { base58checkDecode, base58checkEncode, MAX_BASE58CHECK_LENGTH, tryDecodeBase58Check } from './base58.ts';
+import { decodeAddress } from './address.ts';
+import { allChainParams, chainParams } from './coin-table.ts';
 import { bytesToHex, hexToBytes } from './bytes.ts';
 import { CoinError } from './errors.ts';
 
@@ -38,5 +40,24 @@ describe('base58check', () => {
 
   test('base58checkDecode throws a CoinError', () => {
     expect(() => base58checkDecode('1BgGZ9tcN4rm9KBzDn7KprQz87SZ26SAMJ', 1)).toThrow(/bad checksum/);
+  });
+
+  test('over-long text is refused with our own reason, before @scure/base (which throws its own Error past 4,096 characters)', () => {
+    for (const length of [MAX_BASE58CHECK_LENGTH + 1, 4097, 100_000]) {
+      expect(tryDecodeBase58Check('2'.repeat(length))).toEqual({ ok: false, reason: `too long (${length} characters; base58check text here is at most ${MAX_BASE58CHECK_LENGTH})` });
+      expect(() => base58checkDecode('2'.repeat(length), 1)).toThrow(CoinError);
+    }
+    // An extended key, the longest base58check read anywhere, is well within the bound.
+    const xpub = 'xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8';
+    expect(tryDecodeBase58Check(xpub)).toMatchObject({ ok: true });
+  });
+
+  test('an over-long address in a request is a CoinError naming the field (a 400, not a 500)', () => {
+    expect(() => decodeAddress(chainParams('litecoin', 'mainnet'), 'L'.repeat(5000), 'address')).toThrow(/^address: .*too long \(5000 characters/s);
+    for (const params of allChainParams()) {
+      for (const text of ['3'.repeat(5000), `${params.bech32Hrp ?? 'x'}1${'q'.repeat(5000)}`, `bitcoincash:${'q'.repeat(5000)}`]) {
+        expect(() => decodeAddress(params, text, 'address'), `${params.coin} ${params.network}`).toThrow(expect.objectContaining({ name: 'CoinError', field: 'address' }));
+      }
+    }
   });
 });

@@ -1,6 +1,11 @@
 /**
  * The PSBT fields of a P2SH multisig payment (non-segwit): building the PSBT a co-signer's wallet
  * signs, and reading back the signatures it added. Pure: bytes in, bytes out.
+ *
+ * Entries over our codec (psbt.ts), not bitcoinjs-lib's Psbt.addInput/updateInput and payments:
+ * its addInput refuses a Dash DIP2 special transaction as NON_WITNESS_UTXO ("Transaction has
+ * unexpected data", measured with bitcoinjs-lib 7.0.5), and Dash is a PSBT coin of the desk;
+ * what is left here is a mapping of our fields to BIP174 entries and back.
  */
 import { ByteWriter, bytesToHex, decodeScript, encodeTx, equalBytes, hexToBytes } from '../coins/index.ts';
 import type { BitcoinTx } from '../coins/tx.ts';

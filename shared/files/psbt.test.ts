@@ -4,8 +4,8 @@ import { BIP32Factory } from 'bip32';
 import { Psbt, Transaction, payments } from 'bitcoinjs-lib';
 import * as ecc from 'tiny-secp256k1';
 import { describe, expect, it } from 'vitest';
-import { bytesToHex, decodeTx, encodeTx, sha256 } from '../coins/index.ts';
-import { GLOBAL, INPUT, decodePsbt, encodePsbt, looksLikePsbt, psbtFromBase64, psbtToBase64, txidOfRaw } from './psbt.ts';
+import { bytesToHex, decodeTx, encodeTx, hexToBytes, sha256 } from '../coins/index.ts';
+import { GLOBAL, INPUT, decodePsbt, encodePsbt, looksLikePsbt, outputOfRaw, psbtFromBase64, psbtToBase64, txidOfRaw } from './psbt.ts';
 import { buildMultisigPsbt, decodeKeyOrigin, psbtSignatures } from './psbt-multisig.ts';
 
 const bip32 = BIP32Factory(ecc);
@@ -102,6 +102,23 @@ describe('PSBT codec', () => {
     expect(decodeKeyOrigin(Uint8Array.of(0xde, 0xad, 0xbe, 0xef, 45, 0, 0, 0x80, 1, 0, 0, 0))).toEqual({ fingerprint: 'deadbeef', path: [45 + HARD, 1] });
     const { funding, tx } = fixture();
     expect(bytesToHex(txidOfRaw(funding))).toBe(bytesToHex(tx.inputs[0]!.prevTxid));
+  });
+
+  it('carries a Dash special transaction (DIP2) as a previous transaction, which bitcoinjs-lib refuses (why psbt.ts is ours)', () => {
+    // A ProUpServTx from Dash's documentation (shared/coins/tx-dash.test.ts): a payload follows the lock time.
+    const dip2 = hexToBytes(
+      '0300020001f88750ccc24410679d87ee63df5c8dfd901329aa1fe60a74c183d560eee5218d010000006a473044022029090e49ba2e387e7b39df51fdd6ec1becdd568cdd0de79f5dca6084bee677380220583bb62418aa986d927b4487d6a7f0469c4bc54a0e7baa0c484e8c140c37b3d301210345184cc81d6cd98eef548206f23a1467c27fea65582d519daa0f7a88a6c45666feffffff01e7edd23b000000001976a9147f95c0f808aff27883260bfaf9cfe2b84519a6b288ac00000000b702000000ff92ce2d64657cc3d4d9d82547efca2206ec1d9f5dcf2776624bc0a58b12ed3b00000000000000000000ffffae22e9734e1f0026ad5ada35511fc5b9d762b14b22510325ef8b82d21d59567f8e1c3c9e0c955ab99a62829e6317b1943d97f66191b1c6714146540788e2d26a1007498dce455603f55aebacf1a38131048abf7d5a05d00e9e93c1e91cc8cad239b4301b328f5fe1bcbae829ccd6a3f461e712873a188224829fc4b5fc01fa0fb29014b947d8f7',
+    );
+    const txid = sha256(sha256(dip2));
+    const payment = new Transaction();
+    payment.version = 3;
+    payment.addInput(txid, 0, 0xffffffff);
+    payment.addOutput(p2sh(2), 1_000_000_000n);
+    const psbt = buildMultisigPsbt(decodeTx(payment.toBuffer()), [{ prevTx: dip2, redeemScript: redeem(0), derivations: derivationsAt(0) }], [{}]);
+    const back = psbtFromBase64(psbtToBase64(psbt));
+    const prev = back.inputs[0]!.find((e) => e.type === INPUT.NON_WITNESS_UTXO)!.value;
+    expect(outputOfRaw(prev, 0)?.value).toBe(1_003_679_207n);
+    expect(() => new Psbt().addInput({ hash: txid, index: 0, nonWitnessUtxo: dip2 })).toThrow(/unexpected data/);
   });
 
   describe('refuses malformed PSBTs, saying why', () => {

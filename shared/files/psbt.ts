@@ -4,6 +4,18 @@
  * transaction. Every entry is kept in order as read, unknown ones included, so a file passes
  * through us unchanged except for what we add. Base64 is only at the edges (psbtFromBase64,
  * psbtToBase64); the codec works on bytes.
+ *
+ * Ours, not bitcoinjs-lib's Psbt (7.0.5, measured against it on the fixtures of psbt.test.ts):
+ * - Dash: a previous transaction that is a DIP2 special transaction (masternode and mining
+ *   payouts; payload after the lock time) is refused by its addInput and signing ("Transaction
+ *   has unexpected data"); we read it (outputOfRaw, txidOfRaw).
+ * - Malformed files: of our 13 refusals it makes 9; it accepts trailing bytes, PSBT version 2,
+ *   a version 2 field and (until signing) a previous transaction that is not the one spent, and
+ *   its messages ("Offset is outside the bounds of Uint8Array" for an empty file) name no place.
+ * - Pass-through: it rewrites the maps in its own order (a file with an unknown key first does
+ *   not come back byte for byte); ours does.
+ * - Speed is no reason either way: 35 µs (ours) vs 43 µs to read a 1,235-byte 2-input PSBT.
+ * Values are bigint in both; it stays our independent check in psbt.test.ts.
  */
 import { base64 } from '@scure/base';
 import { ByteReader, ByteWriter, bytesToHex, encodeCompactSize, encodeTx, equalBytes, reverseBytes, sha256d, type CoinError } from '../coins/index.ts';

@@ -5,6 +5,7 @@ const handlers = new Map();
 const report = { channels: [], window: null, loaded: null, csp: null, bridge: null, untrusted: null };
 
 export const app = {
+  isPackaged: process.env.COUNTERSIGN_STUB_PACKAGED === '1',
   whenReady: () => Promise.resolve(),
   getPath: (name) => {
     if (name !== 'userData') throw new Error(`stub: no path ${name}`);
