@@ -6,10 +6,12 @@ import { addressToScript, bytesToHex, chainParams, decodeTx, scriptToAddress } f
 import type { ServiceConnection } from '../core/connection.ts';
 import type { AccountDeps } from '../core/accounts/accounts.ts';
 import { memoryAccountSecrets, type AccountSecrets } from '../core/accounts/keys.ts';
-import { signRequest, softwareKeyFrom } from '../core/cosigner.ts';
+import { signRequest, softwareKeyFrom } from '../core/software-signer.ts';
 import { openSigningRequest, writeSigningRequest } from '../core/files/signing-request.ts';
-import { exportPsbt, exportWalletSetup, importPaymentFiles, readWalletSetup } from '../core/interop.ts';
-import { registerWalletOnLedger, showAddressOnLedger, signPaymentOnLedger } from '../core/ledger/cosigner.ts';
+import { importPaymentFiles } from '../core/payment-files.ts';
+import { exportPsbt } from '../core/psbt-exchange.ts';
+import { exportWalletSetup, readWalletSetup } from '../core/wallet-setup-files.ts';
+import { registerWalletOnLedger, showAddressOnLedger, signPaymentOnLedger } from '../core/ledger/ledger-flows.ts';
 import { LedgerError, ledgerErrorOf } from '../core/ledger/errors.ts';
 import { DEFAULT_ETHER_PATH, ledgerEtherSigner } from '../core/ledger/ether.ts';
 import { defaultAccountPath } from '../core/ledger/paths.ts';

@@ -5,7 +5,7 @@ import { CoordinatorError } from '../errors.ts';
 import { paymentHash, requirePayment } from '../payments.ts';
 import { PreviousTransactions, readPrevious, spendMismatch } from '../previous-transactions.ts';
 import { addressPath, deriveAddress, requireWallet, type CoreDeps } from '../wallets.ts';
-import { parseFile, SIGNING_REQUEST_FORMAT, SigningRequestV1 } from './schemas.ts';
+import { parseFile, SIGNING_REQUEST_FORMAT, SigningRequestV1 } from '../../../shared/files/signing-files.ts';
 import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from './verify.ts';
 
 /**

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { bytesToHex, concatBytes, signDer } from '../../../shared/coins/index.ts';
 import { progress } from '../payments.ts';
 import { deriveAddress } from '../wallets.ts';
-import { registerWalletOnLedger, showAddressOnLedger, signPaymentOnLedger } from './cosigner.ts';
+import { registerWalletOnLedger, showAddressOnLedger, signPaymentOnLedger } from './ledger-flows.ts';
 import {
   appAndVersion,
   ascii,

@@ -6,7 +6,7 @@ import { mnemonicToSeedSync, validateMnemonic, wordlists } from 'bip39';
 import { bytesToHex, equalBytes, parseXpub, signDer, type ChainParams } from '../../shared/coins/index.ts';
 import { CoordinatorError } from './errors.ts';
 import { openSigningRequest, type OpenedRequest } from './files/signing-request.ts';
-import { SIGNATURE_FORMAT, type SignatureFileV1 } from './files/schemas.ts';
+import { SIGNATURE_FORMAT, type SignatureFileV1 } from '../../shared/files/signing-files.ts';
 
 const bip32 = BIP32Factory(ecc);
 const wordlist = wordlists.english!;

@@ -1,7 +1,8 @@
-// The two file formats co-signers exchange (docs/file-formats.md), as zod schemas: every file read
-// from disk goes through these before anything else looks at it.
+// The two file formats co-signers exchange with the desk (docs/file-formats.md), as zod schemas:
+// signing requests and signatures. Every file read from disk goes through these before anything
+// else looks at it.
 import { z } from 'zod';
-import { COIN_NAMES, NETWORK_NAMES } from '../../../shared/coins/index.ts';
+import { COIN_NAMES, NETWORK_NAMES } from '../coins/index.ts';
 
 const hex = (what: string) => z.string().regex(/^([0-9a-f]{2})+$/, `${what} must be lower-case hex`);
 const units = z.string().regex(/^[0-9]{1,30}$/, 'amounts are whole numbers of the smallest unit, as a string of digits');
