@@ -8,7 +8,7 @@ import { ApiClientError } from '../../shared/api/client.ts';
 import { addressToScript, bytesToHex, chainParams, decodeTxHex, encodeTxHex } from '../../shared/coins/index.ts';
 import type { CoordinatorApi } from './api.ts';
 import { signRequest } from './software-signer.ts';
-import { openSigningRequest, writeSigningRequest } from './files/signing-request.ts';
+import { openSigningRequest, writeSigningRequest } from './signing-request.ts';
 import { importSignatureFiles } from './signature-import.ts';
 import { cancelPayment, progress, proposePayment, refreshConfirmations, submitPayment } from './payments.ts';
 import { openStore, type CoordinatorStore } from './store/store.ts';

@@ -11,14 +11,16 @@ import {
   hexToBytes,
   parseMultisigRedeemScript,
   scriptToAddress,
-  sha256,
   type ChainParams,
 } from '../../shared/coins/index.ts';
+import { addressPath, deriveAddress } from '../../shared/coins/multisig-address.ts';
+import { PaymentCheckError } from '../../shared/files/errors.ts';
+import { paymentHash } from '../../shared/files/signing-files.ts';
+import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from '../../shared/files/unsigned-payment.ts';
 import { CoordinatorError } from './errors.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
-import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from './files/verify.ts';
 import type { PaymentRow, PaymentState } from './store/store.ts';
-import { addressPath, deriveAddress, nextChangeAddress, requireWallet, walletParams, type CoreDeps } from './wallets.ts';
+import { nextChangeAddress, requireWallet, walletParams, type CoreDeps } from './wallets.ts';
 
 export interface PaymentProposal {
   to: string;
@@ -46,7 +48,6 @@ export function expectedOutputs(params: ChainParams, p: PaymentProposal, totalIn
   return { outputs, minersFee: change >= params.dustLimit ? p.minersFee : p.minersFee + change };
 }
 
-export const paymentHash = (unsignedTx: Uint8Array): string => bytesToHex(sha256(unsignedTx));
 
 const IN_FLIGHT: readonly PaymentState[] = ['awaiting_signatures', 'ready', 'broadcast'];
 
@@ -144,7 +145,7 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   try {
     verified = verifyUnsignedPayment(params, w.m, xpubs, tx, claims, expected.outputs, expected.minersFee, 'proposal_refused');
   } catch (err) {
-    if (err instanceof CoordinatorError) refuse(err.message);
+    if (err instanceof PaymentCheckError) refuse(err.message);
     throw err;
   }
   checkServiceHashes(verified, created.hashes, refuse);

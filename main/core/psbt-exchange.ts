@@ -14,6 +14,7 @@ import {
   type CoinName,
 } from '../../shared/coins/index.ts';
 import type { BitcoinTx } from '../../shared/coins/tx.ts';
+import { deriveAddress } from '../../shared/coins/multisig-address.ts';
 import { parseDerivationPath } from '../../shared/files/derivation-path.ts';
 import { FileFormatError } from '../../shared/files/errors.ts';
 import { psbtFromBase64, psbtToBase64, withoutWitness, type DecodedPsbt } from '../../shared/files/psbt.ts';
@@ -25,7 +26,7 @@ import { PreviousTransactions } from './previous-transactions.ts';
 import { checkSignature, refused, storeSignatures, type CheckedSignature, type FileResult, type SignatureFileInput } from './signature-import.ts';
 import { progress, requirePayment } from './payments.ts';
 import type { CosignerRow, PaymentRow, WalletRow } from './store/store.ts';
-import { deriveAddress, requireWallet, walletParams, type CoreDeps } from './wallets.ts';
+import { requireWallet, walletParams, type CoreDeps } from './wallets.ts';
 
 /** Coins whose signatures PSBT (BIP174) describes: Bitcoin's legacy sighash with SIGHASH_ALL. */
 export const PSBT_COINS: readonly CoinName[] = ['bitcoin', 'testnet3', 'litecoin', 'dash'];

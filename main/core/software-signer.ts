@@ -4,9 +4,10 @@ import { BIP32Factory, type BIP32Interface } from 'bip32';
 import * as ecc from 'tiny-secp256k1';
 import { mnemonicToSeedSync, validateMnemonic, wordlists } from 'bip39';
 import { bytesToHex, equalBytes, parseXpub, signDer, type ChainParams } from '../../shared/coins/index.ts';
-import { CoordinatorError } from './errors.ts';
-import { openSigningRequest, type OpenedRequest } from './files/signing-request.ts';
+import type { OpenedRequest } from '../../shared/files/signing-request.ts';
 import { SIGNATURE_FORMAT, type SignatureFileV1 } from '../../shared/files/signing-files.ts';
+import { CoordinatorError } from './errors.ts';
+import { openSigningRequest } from './signing-request.ts';
 
 const bip32 = BIP32Factory(ecc);
 const wordlist = wordlists.english!;

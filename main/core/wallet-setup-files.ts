@@ -10,6 +10,7 @@ import {
   type CoinName,
   type NetworkName,
 } from '../../shared/coins/index.ts';
+import { deriveAddress } from '../../shared/coins/multisig-address.ts';
 import { formatBsmsDescriptorRecord, type BsmsKeyRecord } from '../../shared/files/bsms.ts';
 import { caravanNetwork, formatCaravan } from '../../shared/files/caravan.ts';
 import { formatColdcard } from '../../shared/files/coldcard.ts';
@@ -21,7 +22,7 @@ import { CoordinatorError } from './errors.ts';
 import { fileSafe } from './file-names.ts';
 import type { SignatureFileInput } from './signature-import.ts';
 import type { WalletRow } from './store/store.ts';
-import { createWallet, deriveAddress, requireWallet, walletParams, type CoreDeps, type NewWallet } from './wallets.ts';
+import { createWallet, requireWallet, walletParams, type CoreDeps, type NewWallet } from './wallets.ts';
 
 export interface SetupChoice {
   /** Used when the file does not name its chain (only Caravan files do). */

@@ -3,8 +3,8 @@
 // a payment signed as a PSBTv2 whose signatures go through the signature-file verifier.
 import { afterEach, describe, expect, it } from 'vitest';
 import { bytesToHex, concatBytes, signDer } from '../../../shared/coins/index.ts';
+import { deriveAddress } from '../../../shared/coins/multisig-address.ts';
 import { progress } from '../payments.ts';
-import { deriveAddress } from '../wallets.ts';
 import { registerWalletOnLedger, showAddressOnLedger, signPaymentOnLedger } from './ledger-flows.ts';
 import {
   appAndVersion,

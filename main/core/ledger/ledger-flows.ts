@@ -5,11 +5,12 @@
 // goes through the same verification as a signature file (signature-import.ts) before it is stored.
 import { AppClient, type PsbtV2 } from 'ledger-bitcoin';
 import { bytesToHex, type ChainParams, type CoinName } from '../../../shared/coins/index.ts';
+import { deriveAddress } from '../../../shared/coins/multisig-address.ts';
 import { CoordinatorError } from '../errors.ts';
 import { checkSignature, refused, storeSignatures, type CheckedSignature, type FileResult } from '../signature-import.ts';
 import { progress, requirePayment } from '../payments.ts';
 import type { CosignerRow, WalletRow } from '../store/store.ts';
-import { deriveAddress, requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 import { requireApp, type OpenApp } from './app.ts';
 import { LedgerError, type LedgerContext } from './errors.ts';
 import { canSignOnLedger, signLegacy } from './legacy-sign.ts';
