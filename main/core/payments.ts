@@ -7,6 +7,14 @@ import { CoordinatorError } from './errors.ts';
 import type { PaymentRow, PaymentState } from './store/store.ts';
 import { requireWallet, type CoreDeps } from './wallets.ts';
 
+/** States of a payment not yet settled: its coins and change address are taken. */
+export const IN_FLIGHT: readonly PaymentState[] = ['awaiting_signatures', 'ready', 'broadcast'];
+
+/** How many of a wallet's payments are still in flight. */
+export function openPaymentCount(deps: Pick<CoreDeps, 'store'>, walletId: string): number {
+  return deps.store.payments(walletId).filter((p) => IN_FLIGHT.includes(p.state)).length;
+}
+
 const TRANSITIONS: Readonly<Record<PaymentState, readonly PaymentState[]>> = {
   awaiting_signatures: ['ready', 'cancelled', 'failed'],
   ready: ['broadcast', 'cancelled', 'failed'],

@@ -15,8 +15,9 @@ import { PaymentCheckError } from '../../shared/files/errors.ts';
 import { paymentHash } from '../../shared/files/signing-files.ts';
 import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from '../../shared/files/unsigned-payment.ts';
 import { CoordinatorError } from './errors.ts';
+import { IN_FLIGHT } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
-import type { PaymentRow, PaymentState } from './store/store.ts';
+import type { PaymentRow } from './store/store.ts';
 import { nextChangeAddress, requireWallet, walletParams, type CoreDeps } from './wallets.ts';
 
 export interface PaymentProposal {
@@ -45,8 +46,6 @@ export function expectedOutputs(params: ChainParams, p: PaymentProposal, totalIn
   return { outputs, minersFee: change >= params.dustLimit ? p.minersFee : p.minersFee + change };
 }
 
-
-const IN_FLIGHT: readonly PaymentState[] = ['awaiting_signatures', 'ready', 'broadcast'];
 
 /** Change addresses that payments not yet confirmed will pay to: not free for the next payment. */
 function changeInFlight(deps: CoreDeps, walletId: string, params: ChainParams): Set<string> {

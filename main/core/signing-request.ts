@@ -6,6 +6,7 @@ import { PaymentCheckError } from '../../shared/files/errors.ts';
 import { readSigningRequest, type OpenedRequest } from '../../shared/files/signing-request.ts';
 import { paymentHash, SIGNING_REQUEST_FORMAT, type SigningRequestV1 } from '../../shared/files/signing-files.ts';
 import { CoordinatorError } from './errors.ts';
+import { fileSafe } from './file-names.ts';
 import { requirePayment } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import { requireWallet, type CoreDeps } from './wallets.ts';
@@ -62,6 +63,13 @@ export async function writeSigningRequest(deps: Pick<CoreDeps, 'store' | 'api'>,
     created_at: p.createdAt,
   };
   return JSON.stringify(request, null, 2);
+}
+
+/** The request file of a payment, named for its wallet and payment. */
+export async function exportSigningRequest(deps: Pick<CoreDeps, 'store' | 'api'>, paymentId: string): Promise<{ fileName: string; text: string }> {
+  const p = requirePayment(deps, paymentId);
+  const w = requireWallet(deps, p.walletId);
+  return { fileName: `signing-request-${fileSafe(w.name)}-${p.id.slice(0, 8)}.json`, text: await writeSigningRequest(deps, paymentId) };
 }
 
 /** readSigningRequest, its refusal as the desk's CoordinatorError ('malformed' or 'tampered'). */

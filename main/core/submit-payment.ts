@@ -58,3 +58,18 @@ export async function refreshConfirmations(deps: CoreDeps, id: string, required 
   }
   return requirePayment(deps, id);
 }
+
+/**
+ * A broadcast payment's confirmations refreshed, for whoever looks at it. A service that cannot
+ * answer changes nothing: the stored state is still right, and the next look tries again.
+ */
+export async function followPayment(deps: CoreDeps, id: string): Promise<PaymentRow> {
+  const p = requirePayment(deps, id);
+  if (p.state !== 'broadcast') return p;
+  try {
+    return await refreshConfirmations(deps, id);
+  } catch (err) {
+    if (!(err instanceof Error)) throw err;
+    return requirePayment(deps, id);
+  }
+}
