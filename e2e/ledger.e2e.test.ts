@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../shared/api/client.ts';
 import { bytesToHex, concatBytes, signDer } from '../shared/coins/index.ts';
+import { deriveAddress } from '../shared/coins/multisig-address.ts';
 import { createHandlers } from '../main/bridge/handlers.ts';
 import { startWebServer, type WebServer } from '../main/web/server.ts';
 import { ServiceConnection } from '../main/core/connection.ts';
@@ -16,7 +17,6 @@ import { appAndVersion, extendedPubkey, masterFingerprint, registerWallet, repla
 import { hmacOf, policyOf, readsInput, signPsbtCommand } from '../main/core/ledger/testing/bitcoin-expect.ts';
 import { disposeLedgerFixtures, ledgerFixture, type LedgerFixture } from '../main/core/ledger/testing/fixtures.ts';
 import type { LedgerConnector } from '../main/core/ledger/transport.ts';
-import { deriveAddress } from '../main/core/wallets.ts';
 import { buildRenderer, openBrowser, type BrowserSession } from './browser.ts';
 
 let f: LedgerFixture;

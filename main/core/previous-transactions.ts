@@ -3,43 +3,10 @@
 // spends (a txid commits to every output's amount and script), and the output spent must be the
 // one expected. The proposal check, PSBTs, signing requests and the Ledger all rely on this one
 // check instead of the service's word on what an input holds.
-import { bytesToHex, decodeTx, equalBytes, hexToBytes, txidHex, type ChainParams, type CoinName, type TxOutput } from '../../shared/coins/index.ts';
-import { outputOfRaw, txidOfRaw } from '../../shared/files/psbt.ts';
+import { hexToBytes, type ChainParams, type CoinName, type TxOutput } from '../../shared/coins/index.ts';
+import { readPrevious, spendMismatch, type ExpectedSpend } from '../../shared/files/previous-transaction.ts';
 import type { CoordinatorApi } from './api.ts';
 import { CoordinatorError } from './errors.ts';
-
-/**
- * txid and outputs of a serialized transaction. A Bitcoin-format one our codec refuses (a coin's
- * own extension after the outputs) is still read up to its outputs, its txid hashed from the bytes. Pure.
- */
-export function readPrevious(raw: Uint8Array, params: ChainParams): { txid: string; output: (vout: number) => TxOutput | undefined } {
-  try {
-    const tx = decodeTx(raw, params);
-    return { txid: txidHex(tx), output: (vout) => tx.outputs[vout] };
-  } catch (err) {
-    // Only Bitcoin-format transactions have a txid that is the double SHA-256 of their bytes.
-    if (params.txFormat !== 'bitcoin') throw err;
-    return { txid: bytesToHex(txidOfRaw(raw)), output: (vout) => outputOfRaw(raw, vout) };
-  }
-}
-
-/** The output an input is expected to spend: its amount, and the script paying `payee` (words for messages). */
-export interface ExpectedSpend {
-  amount: bigint;
-  script: Uint8Array;
-  payee: string;
-}
-
-/**
- * Why `out`, output `vout` of `txid` as its own transaction has it, is not the output `expected`,
- * or null when it is. The one wording for the proposal, PSBT export, signing requests and the Ledger. Pure.
- */
-export function spendMismatch(out: TxOutput | undefined, txid: string, vout: number, expected: ExpectedSpend): string | null {
-  if (!out) return `transaction ${txid} has no output ${vout}`;
-  if (!equalBytes(out.script, expected.script)) return `output ${vout} of ${txid} does not pay ${expected.payee}`;
-  if (out.value !== expected.amount) return `output ${vout} of ${txid} holds ${out.value}, not the ${expected.amount} expected`;
-  return null;
-}
 
 export class PreviousTransactions {
   private constructor(

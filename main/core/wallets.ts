@@ -4,14 +4,12 @@ import { randomUUID } from 'node:crypto';
 import {
   bytesToHex,
   chainParams,
-  derivePublicKey,
-  multisigRedeemScript,
-  p2shAddressOfRedeemScript,
   parseXpub,
   type ChainParams,
   type CoinName,
   type NetworkName,
 } from '../../shared/coins/index.ts';
+import { deriveAddress, type DerivedAddress } from '../../shared/coins/multisig-address.ts';
 import type { CoordinatorApi } from './api.ts';
 import { CoordinatorError } from './errors.ts';
 import type { AddressRow, CoordinatorStore, CosignerRow, WalletRow } from './store/store.ts';
@@ -40,22 +38,6 @@ export interface CoreDeps {
   api: CoordinatorApi;
   /** Who acts, for the audit log. */
   actor: string;
-}
-
-export interface DerivedAddress extends AddressRow {
-  publicKeys: Uint8Array[];
-  /** Relative to each xpub: 0/i (receive) or 1/i (change). */
-  path: string;
-}
-
-export const addressPath = (change: boolean, index: number): string => `${change ? 1 : 0}/${index}`;
-
-/** The P2SH address at (change, index): keys in co-signer order, never sorted (docs/api-decisions.md). Pure. */
-export function deriveAddress(params: ChainParams, m: number, xpubs: readonly string[], change: boolean, index: number): DerivedAddress {
-  const path = addressPath(change, index);
-  const publicKeys = xpubs.map((x) => derivePublicKey(params, x, path));
-  const redeemScript = multisigRedeemScript(m, publicKeys);
-  return { change, index, path, publicKeys, redeemScript, address: p2shAddressOfRedeemScript(params, redeemScript) };
 }
 
 export function walletParams(w: WalletRow): ChainParams {

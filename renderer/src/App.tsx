@@ -1,6 +1,7 @@
 // The shell: header with navigation and the service's status, and hash routes to the screens.
 import { useEffect, useState } from 'react';
 import { call } from './bridge.ts';
+import { href, parseRoute, type Route } from './navigation.ts';
 import { AccountsDetail } from './screens/AccountsDetail.tsx';
 import { AccountsList } from './screens/AccountsList.tsx';
 import { AccountsNew } from './screens/AccountsNew.tsx';
@@ -14,59 +15,6 @@ import { SERVICE_CHANGED, Settings } from './screens/Settings.tsx';
 import { WalletDetailScreen } from './screens/WalletDetail.tsx';
 import { WalletsList } from './screens/WalletsList.tsx';
 import { useLoad } from './ui.tsx';
-
-export type Route =
-  | { screen: 'wallets' }
-  | { screen: 'new-wallet' }
-  | { screen: 'wallet'; id: string }
-  | { screen: 'propose'; walletId: string }
-  | { screen: 'payments' }
-  | { screen: 'payment'; id: string }
-  | { screen: 'cosigner' }
-  | { screen: 'settings' }
-  | { screen: 'accounts' }
-  | { screen: 'new-account' }
-  | { screen: 'account'; id: string }
-  | { screen: 'account-send'; accountId: string }
-  | { screen: 'account-send-detail'; accountId: string; sendId: string };
-
-export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
-  const [a, b, c, d] = parts;
-  if (a === 'accounts' && b === 'new') return { screen: 'new-account' };
-  if (a === 'accounts' && b && c === 'send' && d) return { screen: 'account-send-detail', accountId: b, sendId: d };
-  if (a === 'accounts' && b && c === 'send') return { screen: 'account-send', accountId: b };
-  if (a === 'accounts' && b) return { screen: 'account', id: b };
-  if (a === 'accounts') return { screen: 'accounts' };
-  if (a === 'wallets' && b === 'new') return { screen: 'new-wallet' };
-  if (a === 'wallets' && b && c === 'pay') return { screen: 'propose', walletId: b };
-  if (a === 'wallets' && b) return { screen: 'wallet', id: b };
-  if (a === 'payments' && b) return { screen: 'payment', id: b };
-  if (a === 'payments') return { screen: 'payments' };
-  if (a === 'cosigner') return { screen: 'cosigner' };
-  if (a === 'settings') return { screen: 'settings' };
-  return { screen: 'wallets' };
-}
-
-export const href = {
-  wallets: '#/wallets',
-  newWallet: '#/wallets/new',
-  wallet: (id: string) => `#/wallets/${encodeURIComponent(id)}`,
-  propose: (id: string) => `#/wallets/${encodeURIComponent(id)}/pay`,
-  payments: '#/payments',
-  payment: (id: string) => `#/payments/${encodeURIComponent(id)}`,
-  cosigner: '#/cosigner',
-  settings: '#/settings',
-  accounts: '#/accounts',
-  newAccount: '#/accounts/new',
-  account: (id: string) => `#/accounts/${encodeURIComponent(id)}`,
-  accountSend: (id: string) => `#/accounts/${encodeURIComponent(id)}/send`,
-  accountSendDetail: (id: string, sendId: string) => `#/accounts/${encodeURIComponent(id)}/send/${encodeURIComponent(sendId)}`,
-};
-
-export const go = (to: string): void => {
-  window.location.hash = to;
-};
 
 function ServiceStatus() {
   const status = useLoad(() => call('service.status', {}), [], 10_000);

@@ -8,3 +8,18 @@ export class FileFormatError extends Error {
     this.name = 'FileFormatError';
   }
 }
+
+/**
+ * An unsigned payment, or a signing request, that does not check out offline. `code` is the
+ * refusal the desk reports ('malformed', 'tampered', or the caller's own); the message says what
+ * differs. The desk turns it into its CoordinatorError with the same code and message.
+ */
+export class PaymentCheckError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PaymentCheckError';
+  }
+}

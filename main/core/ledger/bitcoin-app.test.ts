@@ -3,9 +3,9 @@
 // a payment signed as a PSBTv2 whose signatures go through the signature-file verifier.
 import { afterEach, describe, expect, it } from 'vitest';
 import { bytesToHex, concatBytes, signDer } from '../../../shared/coins/index.ts';
+import { deriveAddress } from '../../../shared/coins/multisig-address.ts';
 import { progress } from '../payments.ts';
-import { deriveAddress } from '../wallets.ts';
-import { registerWalletOnLedger, showAddressOnLedger, signPaymentOnLedger } from './cosigner.ts';
+import { registerWalletOnLedger, showAddressOnLedger, signPaymentOnLedger } from './ledger-flows.ts';
 import {
   appAndVersion,
   ascii,

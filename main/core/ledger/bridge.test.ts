@@ -3,12 +3,12 @@
 // contract shapes them, device errors as { code, message } a treasurer reads.
 import { afterEach, describe, expect, it } from 'vitest';
 import { concatBytes, signDer } from '../../../shared/coins/index.ts';
+import { deriveAddress } from '../../../shared/coins/multisig-address.ts';
 import type { ApiClient } from '../../../shared/api/client.ts';
 import { dispatch } from '../../bridge/dispatch.ts';
 import { createHandlers } from '../../bridge/handlers.ts';
 import { ServiceConnection } from '../connection.ts';
 import { MemorySecretStore } from '../secrets.ts';
-import { deriveAddress } from '../wallets.ts';
 import { HARDENED } from './paths.ts';
 import { appAndVersion, extendedPubkey, masterFingerprint, registerWallet, replay, Session, signPsbt, u8, walletAddress } from './testing/apdu.ts';
 import { hmacOf, policyOf, readsInput, signPsbtCommand } from './testing/bitcoin-expect.ts';

@@ -10,7 +10,7 @@ import { bytesToHex, chainParams, concatBytes, decodeTx, hexToBytes, reverseByte
 import { isBitcoinTx, type BitcoinTx } from '../../../shared/coins/tx.ts';
 import { progress } from '../payments.ts';
 import { serializeOutputs, u32le, u64le } from './apdu-fields.ts';
-import { signPaymentOnLedger } from './cosigner.ts';
+import { signPaymentOnLedger } from './ledger-flows.ts';
 import { canSignOnLedger, ledgerPrevious } from './legacy-sign.ts';
 import { HARDENED } from './paths.ts';
 import { appAndVersion, ascii, dashExtra, hashInputStart, hashInputStartForkid, hashOutputs, hashSign, replay, Session, sha256, trustedInput, trustedInputTxid, u8, walletPublicKey } from './testing/apdu.ts';

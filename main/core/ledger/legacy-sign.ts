@@ -7,17 +7,12 @@ import type { Transaction } from '@ledgerhq/hw-app-btc/lib/types.js';
 import { bytesToHex, concatBytes, decodeTx, encodeCompactSize, equalBytes, hexToBytes, reverseBytes, type ChainParams, type Tx } from '../../../shared/coins/index.ts';
 import { serializeOutputs, u32le, u64le } from './apdu-fields.ts';
 import { LedgerError } from './errors.ts';
+import type { LegacySignature } from './input-signature.ts';
 import { hashOutputFull, signP2SHTransaction, signTransaction, splitTransaction, startUntrustedHashTransactionInput } from './hw-app-btc.ts';
 import type { LedgerInput } from './payment-inputs.ts';
 import { formatPath, parsePath } from './paths.ts';
 import type { Transport } from './transport.ts';
 import { signZcash } from './zcash-sign.ts';
-
-export interface LegacySignature {
-  inputIndex: number;
-  /** DER, without the hash type byte. */
-  signature: Uint8Array;
-}
 
 /** The BIP143-style fork-id apps (Bitcoin Cash, Bitcoin Gold) get the amount with each outpoint; the app adds its fork id. */
 const FORKID_OPTIONS: Readonly<Record<string, string[]>> = { bitcoin_cash: ['cashaddr'], bitcoin_gold: [] };

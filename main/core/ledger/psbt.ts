@@ -4,8 +4,8 @@
 // origins, so the device recognises it as the wallet's own and does not ask to approve it.
 import { PsbtV2 } from 'ledger-bitcoin';
 import { derivePublicKey, equalBytes, hash160, hexToBytes, p2shScript, reverseBytes, type ChainParams, type Tx } from '../../../shared/coins/index.ts';
+import { addressPath } from '../../../shared/coins/multisig-address.ts';
 import type { AddressRow, CosignerRow } from '../store/store.ts';
-import { addressPath } from '../wallets.ts';
 import type { LedgerInput } from './payment-inputs.ts';
 import { parsePath } from './paths.ts';
 import { UNKNOWN_FINGERPRINT } from './policy.ts';

@@ -17,7 +17,7 @@ import { zip244Sighash } from '../../../shared/coins/sighash/zip244.ts';
 import type { ZcashV5Tx } from '../../../shared/coins/tx.ts';
 import { progress } from '../payments.ts';
 import { serializeOutputs, u32le, u64le } from './apdu-fields.ts';
-import { signPaymentOnLedger } from './cosigner.ts';
+import { signPaymentOnLedger } from './ledger-flows.ts';
 import { canSignOnLedger } from './legacy-sign.ts';
 import { defaultAccountPath, HARDENED, parsePath } from './paths.ts';
 import { apdu, appAndVersion, ascii, replay, Session, sha256, u8, varint, walletPublicKey, zcashHashInput, zcashHashSign, zcashOutputs, zcashTrustedInput } from './testing/apdu.ts';

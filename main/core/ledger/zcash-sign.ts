@@ -18,7 +18,7 @@ import { bytesToHex, concatBytes, decodeTx, encodeCompactSize, encodeTx, equalBy
 import type { ZcashV4Tx, ZcashV5Tx } from '../../../shared/coins/tx.ts';
 import { serializeOutputs, u32be, u32le, u64le } from './apdu-fields.ts';
 import { LedgerError } from './errors.ts';
-import type { LegacySignature } from './legacy-sign.ts';
+import type { LegacySignature } from './input-signature.ts';
 import type { LedgerInput } from './payment-inputs.ts';
 import { parsePath, zcashAccountPathProblem } from './paths.ts';
 import type { Transport } from './transport.ts';

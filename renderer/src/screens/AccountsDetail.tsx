@@ -1,5 +1,5 @@
 import type { AccountSendState, Unit } from '../../../main/bridge/contract.ts';
-import { href } from '../App.tsx';
+import { href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { CopyButton } from '../components/CopyButton.tsx';
 import { DataTable } from '../components/DataTable.tsx';

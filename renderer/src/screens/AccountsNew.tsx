@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { go, href } from '../App.tsx';
+import { go, href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { SubmitActions, TextField } from '../components/form.tsx';
 import { Alert, Card, useAction } from '../ui.tsx';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { AccountSendView } from '../../../main/bridge/contract.ts';
-import { go, href } from '../App.tsx';
+import { go, href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { SubmitActions, TextField } from '../components/form.tsx';
 import { formatUnits, parseUnits, usd, when } from '../format.ts';

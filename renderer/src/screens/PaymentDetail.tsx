@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ImportResult, PaymentDetail } from '../../../main/bridge/contract.ts';
-import { href } from '../App.tsx';
+import { href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { when } from '../format.ts';
 import { Alert, Amount, Card, FileDrop, Loading, PaysTable, StateBadge, download, message, useLoad, type PickedFile } from '../ui.tsx';

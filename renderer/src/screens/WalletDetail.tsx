@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { PaymentSummary, Unit } from '../../../main/bridge/contract.ts';
-import { href } from '../App.tsx';
+import { href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { CopyButton } from '../components/CopyButton.tsx';
 import { DataTable } from '../components/DataTable.tsx';

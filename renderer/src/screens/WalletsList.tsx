@@ -1,5 +1,5 @@
 import type { WalletSummary } from '../../../main/bridge/contract.ts';
-import { href } from '../App.tsx';
+import { href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { ListPage } from '../components/ListPage.tsx';
 import { usd } from '../format.ts';

@@ -2,7 +2,7 @@
 // the PSBT it signs, written from BIP174/BIP370 key types and doc/merkle.md, independently of the
 // desk's own builder (main/core/ledger/psbt.ts).
 import { concatBytes, hexToBytes, reverseBytes } from '../../../../shared/coins/index.ts';
-import { deriveAddress } from '../../wallets.ts';
+import { deriveAddress } from '../../../../shared/coins/multisig-address.ts';
 import { u32le } from '../apdu-fields.ts';
 import { HARDENED } from '../paths.ts';
 import { ascii, hex, mapCommitment, mapsRoot, policyId, readMapValue, sha256, u8, varint, type KV, type Policy, type Session } from './apdu.ts';

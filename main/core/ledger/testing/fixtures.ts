@@ -23,11 +23,12 @@ import {
   type UtxoCoinName,
 } from '../../../../shared/coins/index.ts';
 import { newTransparentTx } from '../../../../shared/coins/tx.ts';
+import { deriveAddress } from '../../../../shared/coins/multisig-address.ts';
 import type { CoordinatorApi } from '../../api.ts';
-import { verifyUnsignedPayment } from '../../files/verify.ts';
+import { verifyUnsignedPayment } from '../../../../shared/files/unsigned-payment.ts';
 import { openStore, type CoordinatorStore, type WalletRow } from '../../store/store.ts';
 import { testCosigner, type TestCosigner } from '../../testing/keys.ts';
-import { deriveAddress, type CoreDeps } from '../../wallets.ts';
+import type { CoreDeps } from '../../wallets.ts';
 
 const bip32 = BIP32Factory(ecc);
 

@@ -5,9 +5,9 @@ import {
   equalBytes,
   inspectTransaction,
   type ChainParams,
-} from '../../../shared/coins/index.ts';
-import { CoordinatorError } from '../errors.ts';
-import { deriveAddress } from '../wallets.ts';
+} from '../coins/index.ts';
+import { deriveAddress } from '../coins/multisig-address.ts';
+import { PaymentCheckError } from './errors.ts';
 
 export type OutputPurpose = 'payment' | 'operator_fee' | 'change';
 
@@ -47,7 +47,7 @@ function parsePath(path: string): { change: boolean; index: number } {
   return { change: c === '1', index: Number(i) };
 }
 
-/** Throws CoordinatorError(code) saying what differs; returns the recomputed hashes otherwise. Pure. */
+/** Throws PaymentCheckError(code) saying what differs; returns the recomputed hashes otherwise. Pure. */
 export function verifyUnsignedPayment(
   params: ChainParams,
   m: number,
@@ -59,7 +59,7 @@ export function verifyUnsignedPayment(
   code = 'mismatch',
 ): VerifiedPayment {
   const fail = (why: string): never => {
-    throw new CoordinatorError(code, why);
+    throw new PaymentCheckError(code, why);
   };
   let report;
   try {

@@ -10,7 +10,7 @@ import { formatColdcard } from '../../shared/files/coldcard.ts';
 import { formatMultisigDescriptor } from '../../shared/files/descriptor.ts';
 import { parseSetupFile } from '../../shared/files/setup-file.ts';
 import type { WalletSetup } from '../../shared/files/setup.ts';
-import { readWalletSetup } from './interop.ts';
+import { readWalletSetup } from './wallet-setup-files.ts';
 
 const dir = join(import.meta.dirname, '../../shared/files/fixtures');
 const fixture = (name: string) => readFileSync(join(dir, name), 'utf8');

@@ -2,14 +2,15 @@
 // show an address on the device and compare it with ours, and sign a payment: as a PSBT on the
 // Bitcoin app >= 2.1, input by input on the legacy-protocol apps (the Zcash app among them, which
 // is matched to its co-signer by key rather than master fingerprint). Every signature from the device
-// goes through the same verification as a signature file (imports.ts) before it is stored.
+// goes through the same verification as a signature file (signature-import.ts) before it is stored.
 import { AppClient, type PsbtV2 } from 'ledger-bitcoin';
 import { bytesToHex, type ChainParams, type CoinName } from '../../../shared/coins/index.ts';
+import { deriveAddress } from '../../../shared/coins/multisig-address.ts';
 import { CoordinatorError } from '../errors.ts';
-import { checkSignature, refused, storeSignatures, type CheckedSignature, type FileResult } from '../imports.ts';
+import { checkSignature, refused, storeSignatures, type CheckedSignature, type FileResult } from '../signature-import.ts';
 import { progress, requirePayment } from '../payments.ts';
 import type { CosignerRow, WalletRow } from '../store/store.ts';
-import { deriveAddress, requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 import { requireApp, type OpenApp } from './app.ts';
 import { LedgerError, type LedgerContext } from './errors.ts';
 import { canSignOnLedger, signLegacy } from './legacy-sign.ts';

@@ -1,11 +1,15 @@
-// The two file formats co-signers exchange (docs/file-formats.md), as zod schemas: every file read
-// from disk goes through these before anything else looks at it.
+// The two file formats co-signers exchange with the desk (docs/file-formats.md), as zod schemas:
+// signing requests and signatures. Every file read from disk goes through these before anything
+// else looks at it.
 import { z } from 'zod';
-import { COIN_NAMES, NETWORK_NAMES } from '../../../shared/coins/index.ts';
+import { bytesToHex, COIN_NAMES, NETWORK_NAMES, sha256 } from '../coins/index.ts';
 
 const hex = (what: string) => z.string().regex(/^([0-9a-f]{2})+$/, `${what} must be lower-case hex`);
 const units = z.string().regex(/^[0-9]{1,30}$/, 'amounts are whole numbers of the smallest unit, as a string of digits');
 const relPath = z.string().regex(/^[01]\/[0-9]{1,10}$/, 'paths below the xpubs are 0/i (receive) or 1/i (change)');
+
+/** A file's payment_hash: SHA-256 of the unsigned transaction, binding a signature file to it. */
+export const paymentHash = (unsignedTx: Uint8Array): string => bytesToHex(sha256(unsignedTx));
 
 export const SIGNING_REQUEST_FORMAT = 'countersign-signing-request';
 export const SIGNATURE_FORMAT = 'countersign-signature';

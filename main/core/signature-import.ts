@@ -2,8 +2,8 @@
 // crash mid-batch keeps every file already imported and never half of one.
 import { bytesToHex, equalBytes, hexToBytes, isLowS, decodeDerSignature, verifyDerSignature } from '../../shared/coins/index.ts';
 import { CoordinatorError } from './errors.ts';
-import { parseFile, SignatureFileV1 } from './files/schemas.ts';
-import { paymentHash, progress, promoteIfComplete, type InputProgress } from './payments.ts';
+import { parseFile, paymentHash, SignatureFileV1 } from '../../shared/files/signing-files.ts';
+import { progress, promoteIfComplete, type InputProgress } from './payments.ts';
 import type { CosignerRow, PaymentHashRow } from './store/store.ts';
 import type { CoreDeps } from './wallets.ts';
 

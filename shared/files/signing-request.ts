@@ -1,66 +1,11 @@
-// Signing-request files: written by the treasurer from a stored payment, read and verified offline
-// by a co-signer (docs/file-formats.md).
-import { bytesToHex, chainParams, decodeTx, hash160, hexToBytes, p2shScript, parseXpub, scriptToAddress, type ChainParams } from '../../../shared/coins/index.ts';
-import { CoordinatorError } from '../errors.ts';
-import { paymentHash, requirePayment } from '../payments.ts';
-import { PreviousTransactions, readPrevious, spendMismatch } from '../previous-transactions.ts';
-import { addressPath, deriveAddress, requireWallet, type CoreDeps } from '../wallets.ts';
-import { parseFile, SIGNING_REQUEST_FORMAT, SigningRequestV1 } from './schemas.ts';
-import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from './verify.ts';
-
-/**
- * The request file of a payment awaiting signatures, as JSON text. Each input carries the
- * transaction it spends from (fetched and checked here), so co-signers check amounts offline.
- */
-export async function writeSigningRequest(deps: Pick<CoreDeps, 'store' | 'api'>, paymentId: string): Promise<string> {
-  const { store } = deps;
-  const p = requirePayment({ store }, paymentId);
-  if (p.state !== 'awaiting_signatures') throw new CoordinatorError('stale', `payment ${paymentId} is ${p.state}: it needs no more signatures`);
-  const w = requireWallet({ store }, p.walletId);
-  const params = chainParams(w.coin, w.network);
-  const inputs = store.paymentInputs(paymentId);
-  const hashes = store.paymentHashes(paymentId);
-  const spends = decodeTx(p.unsignedTx, params).inputs.map((i) => bytesToHex(i.prevTxid));
-  const previous = await PreviousTransactions.fetch(deps.api, w.coin, params, spends);
-  const asked = [
-    { address: p.to, amount: p.amount.toString(), purpose: 'payment' as const },
-    ...(p.operatorAddress && p.operatorFee !== null ? [{ address: p.operatorAddress, amount: p.operatorFee.toString(), purpose: 'operator_fee' as const }] : []),
-  ];
-  // Outputs past the asked ones were checked at proposal to be change to one of our addresses.
-  const own = new Map(store.addresses(w.id).map((a) => [a.address, a]));
-  const change = decodeTx(p.unsignedTx, params).outputs.slice(asked.length).map((o) => {
-    const address = scriptToAddress(params, o.script) ?? '';
-    const row = own.get(address);
-    if (!row) throw new CoordinatorError('internal', `payment ${paymentId} pays ${address}, which is not a change address of the wallet`);
-    return { address, amount: o.value.toString(), purpose: 'change' as const, path: addressPath(row.change, row.index) };
-  });
-  const request: SigningRequestV1 = {
-    format: SIGNING_REQUEST_FORMAT,
-    version: 1,
-    request_id: p.id,
-    payment_hash: paymentHash(p.unsignedTx),
-    coin: w.coin,
-    network: w.network,
-    wallet: {
-      name: w.name,
-      m: w.m,
-      cosigners: store.cosigners(w.id).map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivation_path: c.derivationPath })),
-    },
-    unsigned_tx: bytesToHex(p.unsignedTx),
-    inputs: inputs.map((i) => ({
-      index: i.inputIndex,
-      amount: i.amount.toString(),
-      path: addressPath(i.change, i.index),
-      redeem_script: bytesToHex(i.redeemScript),
-      hash: bytesToHex(hashes.find((h) => h.inputIndex === i.inputIndex)!.hash),
-      previous_tx: bytesToHex(previous.raw(spends[i.inputIndex]!)),
-    })),
-    outputs: [...asked, ...change],
-    miners_fee: (p.totalInputValue - [...asked, ...change].reduce((s, o) => s + BigInt(o.amount), 0n)).toString(),
-    created_at: p.createdAt,
-  };
-  return JSON.stringify(request, null, 2);
-}
+// Reading a signing-request file offline, as a co-signer does before signing (docs/file-formats.md):
+// nothing here asks the service or the desk's store; every claim is checked from the file itself.
+import { bytesToHex, chainParams, decodeTx, hash160, hexToBytes, p2shScript, parseXpub, type ChainParams } from '../coins/index.ts';
+import { deriveAddress } from '../coins/multisig-address.ts';
+import { PaymentCheckError } from './errors.ts';
+import { readPrevious, spendMismatch } from './previous-transaction.ts';
+import { parseFile, paymentHash, SigningRequestV1 } from './signing-files.ts';
+import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from './unsigned-payment.ts';
 
 export interface OpenedRequest {
   request: SigningRequestV1;
@@ -72,14 +17,14 @@ export interface OpenedRequest {
 /**
  * Parses and verifies a request offline: decodes the transaction, re-derives every redeem script
  * and change address from the xpubs, recomputes every hash, and checks the outputs are exactly
- * those listed. Throws CoordinatorError 'malformed' or 'tampered' saying why.
+ * those listed. Throws PaymentCheckError 'malformed' or 'tampered' saying why.
  */
-export function openSigningRequest(text: string): OpenedRequest {
+export function readSigningRequest(text: string): OpenedRequest {
   const parsed = parseFile(SigningRequestV1, 'signing-request file', text);
-  if (!parsed.ok) throw new CoordinatorError('malformed', parsed.message);
+  if (!parsed.ok) throw new PaymentCheckError('malformed', parsed.message);
   const r = parsed.value;
   const tampered = (why: string): never => {
-    throw new CoordinatorError('tampered', `the signing request ${r.request_id} was altered or is inconsistent: ${why}`);
+    throw new PaymentCheckError('tampered', `the signing request ${r.request_id} was altered or is inconsistent: ${why}`);
   };
   try {
     const params = chainParams(r.coin, r.network);
@@ -110,7 +55,7 @@ export function openSigningRequest(text: string): OpenedRequest {
     });
     return { request: r, params, verified, outputs };
   } catch (err) {
-    if (err instanceof CoordinatorError) {
+    if (err instanceof PaymentCheckError) {
       if (err.code === 'tampered') throw err;
       return tampered(err.message);
     }

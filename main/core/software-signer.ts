@@ -4,9 +4,11 @@ import { BIP32Factory, type BIP32Interface } from 'bip32';
 import * as ecc from 'tiny-secp256k1';
 import { mnemonicToSeedSync, validateMnemonic, wordlists } from 'bip39';
 import { bytesToHex, equalBytes, parseXpub, signDer, type ChainParams } from '../../shared/coins/index.ts';
+import type { OpenedRequest } from '../../shared/files/signing-request.ts';
+import { SIGNATURE_FORMAT, type SignatureFileV1 } from '../../shared/files/signing-files.ts';
 import { CoordinatorError } from './errors.ts';
-import { openSigningRequest, type OpenedRequest } from './files/signing-request.ts';
-import { SIGNATURE_FORMAT, type SignatureFileV1 } from './files/schemas.ts';
+import { fileSafe } from './file-names.ts';
+import { openSigningRequest } from './signing-request.ts';
 
 const bip32 = BIP32Factory(ecc);
 const wordlist = wordlists.english!;
@@ -72,7 +74,7 @@ function matchCosigner(opened: OpenedRequest, key: SoftwareKey): { node: BIP32In
 }
 
 /** Signs every input of a verified request with the co-signer's key; returns the signature file text. */
-export function signRequest(requestText: string, key: SoftwareKey, now: Date = new Date()): { file: string; opened: OpenedRequest; signer: string } {
+export function signRequest(requestText: string, key: SoftwareKey, now: Date = new Date()): { file: string; fileName: string; opened: OpenedRequest; signer: string } {
   const opened = openSigningRequest(requestText);
   const { node, position } = matchCosigner(opened, key);
   const cosigner = opened.request.wallet.cosigners[position]!;
@@ -93,5 +95,6 @@ export function signRequest(requestText: string, key: SoftwareKey, now: Date = n
     signatures,
     created_at: now.toISOString(),
   };
-  return { file: JSON.stringify(file, null, 2), opened, signer: cosigner.name };
+  const fileName = `signature-${fileSafe(cosigner.name)}-${file.request_id.slice(0, 8)}.json`;
+  return { file: JSON.stringify(file, null, 2), fileName, opened, signer: cosigner.name };
 }

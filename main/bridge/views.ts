@@ -1,0 +1,137 @@
+// Core's rows as the contract's views: what each screen is shown, nothing more. No service calls:
+// the handlers ask core, these shape the answer.
+import QRCode from 'qrcode';
+import { bytesToHex, decodeTx, scriptToAddress } from '../../shared/coins/index.ts';
+import { addressPath } from '../../shared/coins/multisig-address.ts';
+import type { OpenedRequest } from '../../shared/files/signing-request.ts';
+import { paymentHash } from '../../shared/files/signing-files.ts';
+import type { ServiceConnection } from '../core/connection.ts';
+import { progress, requirePayment } from '../core/payments.ts';
+import type { FileResult } from '../core/signature-import.ts';
+import type { AddressRow, PaymentRow, WalletRow } from '../core/store/store.ts';
+import type { SetupRead } from '../core/wallet-setup-files.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../core/wallets.ts';
+import type { ImportResult, OpenedRequestView, OutputView, PaymentDetail, PaymentSummary, ReceiveAddress, ServiceSettings, SetupDraft, WalletSummary } from './contract.ts';
+import { explainPayment } from './explain.ts';
+import { unitOf, uriScheme } from './units.ts';
+
+type StoreDeps = Pick<CoreDeps, 'store'>;
+
+export const settingsView = (connection: ServiceConnection): ServiceSettings => ({
+  mode: connection.mode,
+  service_url: connection.url,
+  embedded_url: connection.embeddedUrl,
+  remote_url: connection.remoteUrl,
+  key_stored: connection.keyStored,
+  key_storage: connection.keyStorage(),
+  notice: connection.notice,
+});
+
+export function walletSummary(deps: StoreDeps, w: WalletRow): WalletSummary {
+  const cosigners = deps.store.cosigners(w.id);
+  return {
+    id: w.id,
+    name: w.name,
+    coin: w.coin,
+    network: w.network,
+    m: w.m,
+    n: cosigners.length,
+    cosigners: cosigners.map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivation_path: c.derivationPath })),
+    created_at: w.createdAt,
+    unit: unitOf(w.coin, w.network, walletParams(w).decimals),
+  };
+}
+
+/** A receive address with its payment URI and that URI as a QR code (SVG data: URL). */
+export async function receiveAddressView(w: Pick<WalletRow, 'coin'>, a: AddressRow): Promise<ReceiveAddress> {
+  const uri = `${uriScheme(w.coin)}:${a.address}`;
+  const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+  return { address: a.address, path: addressPath(a.change, a.index), uri, qr_data_url: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
+}
+
+export function paymentSummary(deps: StoreDeps, p: PaymentRow): PaymentSummary {
+  const w = requireWallet(deps, p.walletId);
+  const prog = progress(deps, p.id);
+  const signed = Math.min(...prog.inputs.map((i) => i.signed));
+  return {
+    id: p.id,
+    wallet_id: w.id,
+    wallet_name: w.name,
+    to: p.to,
+    amount: p.amount,
+    state: p.state,
+    explanation: explainPayment({ state: p.state, m: w.m, signed, reason: p.reason, lastError: p.lastError, confirmations: p.confirmations }),
+    signed,
+    required: w.m,
+    created_at: p.createdAt,
+    updated_at: p.updatedAt,
+    unit: unitOf(w.coin, w.network, walletParams(w).decimals),
+  };
+}
+
+export function paymentDetail(deps: StoreDeps, id: string): PaymentDetail {
+  const { store } = deps;
+  const p = requirePayment(deps, id);
+  const w = requireWallet(deps, p.walletId);
+  const params = walletParams(w);
+  const prog = progress(deps, id);
+  const amounts = new Map(store.paymentInputs(id).map((i) => [i.inputIndex, i.amount]));
+  const asked = p.operatorAddress ? 2 : 1;
+  const outputs: OutputView[] = decodeTx(p.unsignedTx, params).outputs.map((o, i) => ({
+    address: scriptToAddress(params, o.script) ?? `script ${bytesToHex(o.script)}`,
+    amount: o.value,
+    purpose: i === 0 ? 'payment' : i < asked ? 'operator_fee' : 'change',
+  }));
+  const signers = new Set(prog.inputs.flatMap((i) => i.signers));
+  return {
+    ...paymentSummary(deps, p),
+    miners_fee: p.totalInputValue - outputs.reduce((s, o) => s + o.amount, 0n),
+    operator_address: p.operatorAddress,
+    fee_amount: p.operatorFee,
+    total_input_value: p.totalInputValue,
+    payment_hash: paymentHash(p.unsignedTx),
+    reason: p.reason,
+    last_error: p.lastError,
+    txid: p.txid,
+    confirmations: p.confirmations,
+    inputs: prog.inputs.map((i) => ({ input_index: i.inputIndex, amount: amounts.get(i.inputIndex) ?? 0n, required: i.required, signed: i.signed, signers: i.signers })),
+    outputs,
+    cosigners: store.cosigners(w.id).map((c) => ({ name: c.name, signed: signers.has(c.name) })),
+  };
+}
+
+export const importResultView = (r: FileResult): ImportResult => ({
+  file: r.file,
+  status: r.status,
+  refusal: r.refusal ?? null,
+  message: r.message,
+  payment_id: r.paymentId ?? null,
+  added: r.added,
+});
+
+export const setupDraftView = ({ wallet, notes }: SetupRead): SetupDraft => ({
+  name: wallet.name,
+  coin: wallet.coin,
+  network: wallet.network,
+  m: wallet.m,
+  cosigners: wallet.cosigners.map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint ?? '00000000', derivation_path: c.derivationPath ?? 'm' })),
+  notes,
+});
+
+export function openedRequestView({ request, verified, outputs, params }: OpenedRequest): OpenedRequestView {
+  return {
+    request_id: request.request_id,
+    payment_hash: request.payment_hash,
+    coin: request.coin,
+    network: request.network,
+    wallet_name: request.wallet.name,
+    m: request.wallet.m,
+    cosigners: request.wallet.cosigners.map((c) => c.name),
+    inputs: verified.inputs.map((i) => ({ index: i.index, amount: i.amount, path: i.path })),
+    outputs: outputs.map((o, i) => ({ ...o, path: request.outputs[i]?.path ?? null })),
+    miners_fee: verified.totalInput - verified.totalOutput,
+    total_input_value: verified.totalInput,
+    created_at: request.created_at,
+    unit: unitOf(request.coin, request.network, params.decimals),
+  };
+}

@@ -1,0 +1,185 @@
+// Proposing a payment from a wallet: the service builds it, the desk re-checks everything offline
+// (outputs, amounts from the previous transactions, every hash) and stores it awaiting signatures.
+import { randomUUID } from 'node:crypto';
+import {
+  addressToScript,
+  bytesToHex,
+  decodeTx,
+  equalBytes,
+  hexToBytes,
+  scriptToAddress,
+  type ChainParams,
+} from '../../shared/coins/index.ts';
+import { addressPath, deriveAddress } from '../../shared/coins/multisig-address.ts';
+import { PaymentCheckError } from '../../shared/files/errors.ts';
+import { paymentHash } from '../../shared/files/signing-files.ts';
+import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from '../../shared/files/unsigned-payment.ts';
+import { CoordinatorError } from './errors.ts';
+import { IN_FLIGHT } from './payments.ts';
+import { PreviousTransactions } from './previous-transactions.ts';
+import type { PaymentRow } from './store/store.ts';
+import { nextChangeAddress, requireWallet, walletParams, type CoreDeps } from './wallets.ts';
+
+export interface PaymentProposal {
+  to: string;
+  amount: bigint;
+  minersFee: bigint;
+  operatorFee?: { address: string; amount: bigint };
+}
+
+/** The address as this coin shows it (an accepted alternative prefix becomes the shown one). */
+export function canonicalAddress(params: ChainParams, address: string, field: string): string {
+  const shown = scriptToAddress(params, addressToScript(params, address.trim(), field));
+  if (shown === null) throw new CoordinatorError('bad_address', `${field} ${address} has no address form on ${params.coin}`);
+  return shown;
+}
+
+/** The outputs a proposal must produce, in the service's order (docs/api-decisions.md). Pure. */
+export function expectedOutputs(params: ChainParams, p: PaymentProposal, totalInput: bigint, changeAddress: string): { outputs: ExpectedOutput[]; minersFee: bigint } {
+  const outputs: ExpectedOutput[] = [{ address: p.to, amount: p.amount, purpose: 'payment' }];
+  const fee = p.operatorFee?.amount ?? 0n;
+  if (p.operatorFee) outputs.push({ address: p.operatorFee.address, amount: fee, purpose: 'operator_fee' });
+  const change = totalInput - p.amount - fee - p.minersFee;
+  if (change < 0n) throw new CoordinatorError('proposal_refused', `the inputs bring ${totalInput}, less than the ${p.amount + fee + p.minersFee} asked for`);
+  // Change below dust goes to the miners (docs/api-decisions.md).
+  if (change >= params.dustLimit) outputs.push({ address: changeAddress, amount: change, purpose: 'change' });
+  return { outputs, minersFee: change >= params.dustLimit ? p.minersFee : p.minersFee + change };
+}
+
+
+/** Change addresses that payments not yet confirmed will pay to: not free for the next payment. */
+function changeInFlight(deps: CoreDeps, walletId: string, params: ChainParams): Set<string> {
+  const change = new Set(deps.store.addresses(walletId).filter((a) => a.change).map((a) => a.address));
+  const out = new Set<string>();
+  for (const p of deps.store.payments(walletId)) {
+    if (!IN_FLIGHT.includes(p.state)) continue;
+    for (const o of decodeTx(p.unsignedTx, params).outputs) {
+      const address = scriptToAddress(params, o.script);
+      if (address !== null && change.has(address)) out.add(address);
+    }
+  }
+  return out;
+}
+
+const outpoint = (txid: string, vout: number) => `${txid.toLowerCase()}:${vout}`;
+
+/** Asks the service to build the payment, re-checks it offline, and stores it awaiting signatures. */
+export async function proposePayment(deps: CoreDeps, walletId: string, input: PaymentProposal): Promise<PaymentRow> {
+  const w = requireWallet(deps, walletId);
+  const params = walletParams(w);
+  const refuse = (why: string): never => {
+    throw new CoordinatorError('proposal_refused', `refusing the proposed payment: ${why}`);
+  };
+  if (input.amount < params.dustLimit) refuse(`the amount ${input.amount} is below the dust limit ${params.dustLimit}`);
+  if (input.minersFee < 0n) refuse('the miners fee cannot be negative');
+  if (input.operatorFee && input.operatorFee.amount < params.dustLimit) refuse(`an operator fee below the dust limit ${params.dustLimit} cannot be paid as an output`);
+  const proposal: PaymentProposal = {
+    ...input,
+    to: canonicalAddress(params, input.to, 'to'),
+    ...(input.operatorFee ? { operatorFee: { address: canonicalAddress(params, input.operatorFee.address, 'operator fee address'), amount: input.operatorFee.amount } } : {}),
+  };
+  const cosigners = deps.store.cosigners(walletId);
+  const xpubs = cosigners.map((c) => c.xpub);
+  const addresses = deps.store.addresses(walletId);
+  const { utxos } = await deps.api.utxos(w.coin, addresses.map((a) => a.address));
+  const scriptOwner = new Map(addresses.map((a) => [bytesToHex(addressToScript(params, a.address)), a]));
+  const amounts = new Map<string, bigint>();
+  const funded = new Set<string>();
+  for (const u of utxos) {
+    const owner = scriptOwner.get(u.script_pub_key.toLowerCase());
+    if (!owner) continue;
+    amounts.set(outpoint(u.txid, u.vout), u.amount);
+    funded.add(owner.address);
+  }
+  const fundedRows = addresses.filter((a) => funded.has(a.address));
+  if (fundedRows.length === 0) refuse('the wallet has no unspent funds');
+  // The first redeem script receives the change (docs/api-decisions.md): a fresh change address, unfunded.
+  const change = await nextChangeAddress(deps, walletId, changeInFlight(deps, walletId, params));
+  const sourceRows = [change, ...fundedRows.filter((a) => a.address !== change.address)];
+  const created = await deps.api.createMultisig(w.coin, {
+    number_of_required_signatures: w.m,
+    amount: proposal.amount,
+    to: proposal.to,
+    miners_fee: proposal.minersFee,
+    ...(proposal.operatorFee ? { fee_address: proposal.operatorFee.address, fee_amount: proposal.operatorFee.amount } : {}),
+    redeem_scripts: sourceRows.map((a) => ({ public_keys: deriveAddress(params, w.m, xpubs, a.change, a.index).publicKeys.map(bytesToHex) })),
+  });
+
+  let tx: Uint8Array;
+  let decoded;
+  try {
+    tx = hexToBytes(created.tx);
+    decoded = decodeTx(tx, params);
+  } catch (err) {
+    return refuse(`the service's transaction cannot be decoded: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  // Which of our addresses each input spends (its scriptSig is the redeem script), and how much.
+  const prevTxid = (inp: (typeof decoded.inputs)[number]) => bytesToHex(inp.prevTxid);
+  // What each input holds is read from its own transaction (its txid commits to it), not taken on
+  // the service's word: where signatures do not commit to input amounts, a lie would hide a fee.
+  let proven: PreviousTransactions;
+  try {
+    proven = await PreviousTransactions.fetch(deps.api, w.coin, params, decoded.inputs.map(prevTxid));
+  } catch (err) {
+    if (err instanceof CoordinatorError) refuse(err.message);
+    throw err;
+  }
+  const claims = decoded.inputs.map((inp, i) => {
+    const owner = fundedRows.find((a) => equalBytes(a.redeemScript, inp.scriptSig));
+    if (!owner) return refuse(`input ${i} does not spend from this wallet's funded addresses`);
+    const spent = outpoint(prevTxid(inp), inp.vout);
+    const amount = amounts.get(spent);
+    if (amount === undefined) return refuse(`input ${i} spends ${spent}, which is not an unspent output of this wallet`);
+    const mismatch = proven.mismatch(prevTxid(inp), inp.vout, { amount, script: addressToScript(params, owner.address), payee: owner.address });
+    if (mismatch) refuse(`input ${i} as the service listed it: ${mismatch}`);
+    return { amount, path: addressPath(owner.change, owner.index) };
+  });
+  const totalInput = claims.reduce((s, c) => s + c.amount, 0n);
+  if (created.total_input_value !== totalInput) refuse(`the service says the inputs bring ${created.total_input_value}, they bring ${totalInput}`);
+  const expected = expectedOutputs(params, proposal, totalInput, change.address);
+  let verified: VerifiedPayment;
+  try {
+    verified = verifyUnsignedPayment(params, w.m, xpubs, tx, claims, expected.outputs, expected.minersFee, 'proposal_refused');
+  } catch (err) {
+    if (err instanceof PaymentCheckError) refuse(err.message);
+    throw err;
+  }
+  checkServiceHashes(verified, created.hashes, refuse);
+
+  const id = randomUUID();
+  const payment = {
+    id,
+    walletId,
+    to: proposal.to,
+    amount: proposal.amount,
+    minersFee: proposal.minersFee,
+    operatorFee: proposal.operatorFee?.amount ?? null,
+    operatorAddress: proposal.operatorFee?.address ?? null,
+    unsignedTx: tx,
+    totalInputValue: totalInput,
+    inputs: verified.inputs.map((i) => ({ inputIndex: i.index, amount: i.amount, change: i.change, index: i.addressIndex, redeemScript: i.redeemScript })),
+    hashes: verified.inputs.flatMap((i) => i.publicKeys.map((publicKey) => ({ inputIndex: i.index, publicKey, hash: i.hash }))),
+  };
+  deps.store.transaction(() => {
+    deps.store.insertPayment(payment);
+    deps.store.audit(deps.actor, 'payment.propose', `payment ${id}: ${proposal.amount} to ${proposal.to}, miners fee ${proposal.minersFee}${proposal.operatorFee ? `, operator fee ${proposal.operatorFee.amount} to ${proposal.operatorFee.address}` : ''}; hash ${paymentHash(tx)}`);
+  });
+  return deps.store.payment(id)!;
+}
+
+/** Every (input, key) of ours has exactly one hash from the service, equal to the one we computed. */
+function checkServiceHashes(verified: VerifiedPayment, hashes: readonly { input_index: number; public_key: string; hash_to_sign: string }[], refuse: (why: string) => never): void {
+  const want = new Map<string, string>();
+  for (const i of verified.inputs) for (const k of i.publicKeys) want.set(`${i.index}:${bytesToHex(k)}`, bytesToHex(i.hash));
+  const seen = new Set<string>();
+  for (const h of hashes) {
+    const key = `${h.input_index}:${h.public_key.toLowerCase()}`;
+    const ours = want.get(key);
+    if (ours === undefined) refuse(`the service gave a hash for input ${h.input_index} and key ${h.public_key}, which does not sign that input`);
+    if (ours !== h.hash_to_sign.toLowerCase().replace(/^0x/, '')) refuse(`the hash of input ${h.input_index} for key ${h.public_key} is ${h.hash_to_sign}, this app computes ${ours}`);
+    seen.add(key);
+  }
+  for (const key of want.keys()) if (!seen.has(key)) refuse(`the service gave no hash for input/key ${key}`);
+}
+
+// ---- lifecycle ---------------------------------------------------------------------------------

@@ -1,0 +1,83 @@
+// Signing-request files as the treasurer writes them from a stored payment (docs/file-formats.md),
+// and as a co-signer opens them: the offline check itself is shared/files/signing-request.ts.
+import { bytesToHex, chainParams, decodeTx, scriptToAddress } from '../../shared/coins/index.ts';
+import { addressPath } from '../../shared/coins/multisig-address.ts';
+import { PaymentCheckError } from '../../shared/files/errors.ts';
+import { readSigningRequest, type OpenedRequest } from '../../shared/files/signing-request.ts';
+import { paymentHash, SIGNING_REQUEST_FORMAT, type SigningRequestV1 } from '../../shared/files/signing-files.ts';
+import { CoordinatorError } from './errors.ts';
+import { fileSafe } from './file-names.ts';
+import { requirePayment } from './payments.ts';
+import { PreviousTransactions } from './previous-transactions.ts';
+import { requireWallet, type CoreDeps } from './wallets.ts';
+
+/**
+ * The request file of a payment awaiting signatures, as JSON text. Each input carries the
+ * transaction it spends from (fetched and checked here), so co-signers check amounts offline.
+ */
+export async function writeSigningRequest(deps: Pick<CoreDeps, 'store' | 'api'>, paymentId: string): Promise<string> {
+  const { store } = deps;
+  const p = requirePayment({ store }, paymentId);
+  if (p.state !== 'awaiting_signatures') throw new CoordinatorError('stale', `payment ${paymentId} is ${p.state}: it needs no more signatures`);
+  const w = requireWallet({ store }, p.walletId);
+  const params = chainParams(w.coin, w.network);
+  const inputs = store.paymentInputs(paymentId);
+  const hashes = store.paymentHashes(paymentId);
+  const spends = decodeTx(p.unsignedTx, params).inputs.map((i) => bytesToHex(i.prevTxid));
+  const previous = await PreviousTransactions.fetch(deps.api, w.coin, params, spends);
+  const asked = [
+    { address: p.to, amount: p.amount.toString(), purpose: 'payment' as const },
+    ...(p.operatorAddress && p.operatorFee !== null ? [{ address: p.operatorAddress, amount: p.operatorFee.toString(), purpose: 'operator_fee' as const }] : []),
+  ];
+  // Outputs past the asked ones were checked at proposal to be change to one of our addresses.
+  const own = new Map(store.addresses(w.id).map((a) => [a.address, a]));
+  const change = decodeTx(p.unsignedTx, params).outputs.slice(asked.length).map((o) => {
+    const address = scriptToAddress(params, o.script) ?? '';
+    const row = own.get(address);
+    if (!row) throw new CoordinatorError('internal', `payment ${paymentId} pays ${address}, which is not a change address of the wallet`);
+    return { address, amount: o.value.toString(), purpose: 'change' as const, path: addressPath(row.change, row.index) };
+  });
+  const request: SigningRequestV1 = {
+    format: SIGNING_REQUEST_FORMAT,
+    version: 1,
+    request_id: p.id,
+    payment_hash: paymentHash(p.unsignedTx),
+    coin: w.coin,
+    network: w.network,
+    wallet: {
+      name: w.name,
+      m: w.m,
+      cosigners: store.cosigners(w.id).map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivation_path: c.derivationPath })),
+    },
+    unsigned_tx: bytesToHex(p.unsignedTx),
+    inputs: inputs.map((i) => ({
+      index: i.inputIndex,
+      amount: i.amount.toString(),
+      path: addressPath(i.change, i.index),
+      redeem_script: bytesToHex(i.redeemScript),
+      hash: bytesToHex(hashes.find((h) => h.inputIndex === i.inputIndex)!.hash),
+      previous_tx: bytesToHex(previous.raw(spends[i.inputIndex]!)),
+    })),
+    outputs: [...asked, ...change],
+    miners_fee: (p.totalInputValue - [...asked, ...change].reduce((s, o) => s + BigInt(o.amount), 0n)).toString(),
+    created_at: p.createdAt,
+  };
+  return JSON.stringify(request, null, 2);
+}
+
+/** The request file of a payment, named for its wallet and payment. */
+export async function exportSigningRequest(deps: Pick<CoreDeps, 'store' | 'api'>, paymentId: string): Promise<{ fileName: string; text: string }> {
+  const p = requirePayment(deps, paymentId);
+  const w = requireWallet(deps, p.walletId);
+  return { fileName: `signing-request-${fileSafe(w.name)}-${p.id.slice(0, 8)}.json`, text: await writeSigningRequest(deps, paymentId) };
+}
+
+/** readSigningRequest, its refusal as the desk's CoordinatorError ('malformed' or 'tampered'). */
+export function openSigningRequest(text: string): OpenedRequest {
+  try {
+    return readSigningRequest(text);
+  } catch (err) {
+    if (err instanceof PaymentCheckError) throw new CoordinatorError(err.code, err.message);
+    throw err;
+  }
+}

@@ -1,0 +1,75 @@
+// Submitting a fully signed payment to the network through the service, and following it to
+// confirmation.
+import { ApiClientError } from '../../shared/api/client.ts';
+import { bytesToHex, equalBytes, parseMultisigRedeemScript } from '../../shared/coins/index.ts';
+import { deriveAddress } from '../../shared/coins/multisig-address.ts';
+import { CoordinatorError } from './errors.ts';
+import { requirePayment, transition } from './payments.ts';
+import type { PaymentRow } from './store/store.ts';
+import { requireWallet, walletParams, type CoreDeps } from './wallets.ts';
+
+/** Submits a ready payment. A rejected broadcast keeps it ready (retryable) with the node's reason. */
+export async function submitPayment(deps: CoreDeps, id: string): Promise<PaymentRow> {
+  const p = requirePayment(deps, id);
+  if (p.state !== 'ready') throw new CoordinatorError('bad_state', `payment ${id} is ${p.state}, not ready: ${p.state === 'awaiting_signatures' ? 'signatures are missing' : 'nothing to submit'}`);
+  const w = requireWallet(deps, p.walletId);
+  const hashes = deps.store.paymentHashes(id);
+  const sigs = deps.store.signatures(id);
+  const signatures = deps.store.paymentInputs(id).flatMap((inp) => {
+    const keys = parseMultisigRedeemScript(inp.redeemScript)?.pubkeys ?? [];
+    // Exactly M per input, in redeem-script key order.
+    const chosen = keys.flatMap((k) => sigs.filter((s) => s.inputIndex === inp.inputIndex && equalBytes(s.publicKey, k))).slice(0, w.m);
+    return chosen.map((s) => ({
+      input_index: inp.inputIndex,
+      public_key: bytesToHex(s.publicKey),
+      signature: bytesToHex(s.signature),
+      hash_to_sign: bytesToHex(hashes.find((h) => h.inputIndex === inp.inputIndex && equalBytes(h.publicKey, s.publicKey))!.hash),
+    }));
+  });
+  try {
+    const sent = await deps.api.signAndSendMultisig(w.coin, { tx: bytesToHex(p.unsignedTx), signatures });
+    transition(deps, p, 'broadcast', `broadcast as ${sent.message}`, { txid: sent.message, lastError: null });
+  } catch (err) {
+    if (!(err instanceof ApiClientError)) throw err;
+    deps.store.transaction(() => {
+      deps.store.updatePayment(id, { lastError: err.message });
+      deps.store.audit(deps.actor, 'payment.broadcast_rejected', `payment ${id}: ${err.message}`);
+    });
+    throw new CoordinatorError('broadcast_rejected', `the network refused payment ${id} (it stays ready to retry): ${err.message}`);
+  }
+  return requirePayment(deps, id);
+}
+
+/** Reads the broadcast transaction's confirmations from the service's history of the spent addresses. */
+export async function refreshConfirmations(deps: CoreDeps, id: string, required = 1): Promise<PaymentRow> {
+  const p = requirePayment(deps, id);
+  if ((p.state !== 'broadcast' && p.state !== 'confirmed') || !p.txid) return p;
+  const w = requireWallet(deps, p.walletId);
+  const params = walletParams(w);
+  const xpubs = deps.store.cosigners(w.id).map((c) => c.xpub);
+  const spent = [...new Set(deps.store.paymentInputs(id).map((i) => deriveAddress(params, w.m, xpubs, i.change, i.index).address))];
+  const history = await deps.api.history(w.coin, spent, { limit: 1000 });
+  const entry = history.txs.find((t) => t.txid === p.txid);
+  if (!entry) return p;
+  if (p.state === 'broadcast' && entry.confirmations >= required) {
+    transition(deps, p, 'confirmed', `${entry.confirmations} confirmation(s)`, { confirmations: entry.confirmations });
+  } else {
+    deps.store.updatePayment(id, { confirmations: entry.confirmations });
+  }
+  return requirePayment(deps, id);
+}
+
+/**
+ * A broadcast payment's confirmations refreshed, for whoever looks at it. A service that cannot
+ * answer changes nothing: the stored state is still right, and the next look tries again.
+ */
+export async function followPayment(deps: CoreDeps, id: string): Promise<PaymentRow> {
+  const p = requirePayment(deps, id);
+  if (p.state !== 'broadcast') return p;
+  try {
+    return await refreshConfirmations(deps, id);
+  } catch (err) {
+    if (!(err instanceof Error)) throw err;
+    return requirePayment(deps, id);
+  }
+}

@@ -1,0 +1,93 @@
+// What a wallet holds, from the service's address endpoints over every address the desk has
+// derived for it: balances, history (one entry per transaction) and unspent outputs. The service
+// takes at most 200 addresses per request, so each question is asked in batches.
+import type { ApiClient } from '../../shared/api/client.ts';
+import type { HistoryTx } from '../../shared/api/schemas.ts';
+import { addressToScript, bytesToHex } from '../../shared/coins/index.ts';
+import { addressPath } from '../../shared/coins/multisig-address.ts';
+import type { CoordinatorStore } from './store/store.ts';
+import { requireWallet, walletParams } from './wallets.ts';
+
+export interface FundsDeps {
+  store: CoordinatorStore;
+  api: Pick<ApiClient, 'balances' | 'history' | 'utxos'>;
+}
+
+/** The service takes at most 200 addresses per request. */
+export const MAX_ADDRESSES = 200;
+
+/** `items` in batches of at most `size`. Pure. */
+export function chunks<T>(items: readonly T[], size = MAX_ADDRESSES): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export interface Funds {
+  balance: bigint;
+  unconfirmedBalance: bigint;
+  /** USD value of the confirmed balance at the service's rate (0 when it has none). */
+  usdBalance: number;
+}
+
+/** The wallet's balances, summed over every batch of its addresses. */
+export async function walletFunds(deps: FundsDeps, walletId: string): Promise<Funds> {
+  const w = requireWallet(deps, walletId);
+  const funds: Funds = { balance: 0n, unconfirmedBalance: 0n, usdBalance: 0 };
+  for (const batch of chunks(deps.store.addresses(walletId).map((a) => a.address))) {
+    const { totals } = await deps.api.balances(w.coin, batch);
+    funds.balance += totals.balance;
+    funds.unconfirmedBalance += totals.unconfirmed_balance;
+    funds.usdBalance += totals.usd_balance;
+  }
+  return funds;
+}
+
+export interface WalletTx {
+  txid: string;
+  /** Net effect on the wallet: positive received, negative sent. */
+  amount: bigint;
+  confirmations: number;
+  time: number;
+}
+
+/** The wallet's transactions, unconfirmed first, then newest first. */
+export async function walletHistory(deps: FundsDeps, walletId: string): Promise<WalletTx[]> {
+  const w = requireWallet(deps, walletId);
+  const rows: HistoryTx[] = [];
+  for (const batch of chunks(deps.store.addresses(walletId).map((a) => a.address))) rows.push(...(await deps.api.history(w.coin, batch, { limit: 1000 })).txs);
+  // The service lists one entry per (transaction, address); the treasurer wants one per transaction.
+  const byTx = new Map<string, WalletTx>();
+  for (const r of rows) {
+    const txid = r.txid ?? `${r.address}@${r.time}`;
+    const e = byTx.get(txid) ?? { txid, amount: 0n, confirmations: r.confirmations, time: r.time };
+    e.amount += r.is_deposit ? r.amount : -r.amount;
+    byTx.set(txid, e);
+  }
+  return [...byTx.values()].sort((a, b) => a.confirmations - b.confirmations || b.time - a.time);
+}
+
+export interface WalletUtxo {
+  txid: string;
+  vout: number;
+  amount: bigint;
+  address: string;
+  /** Below each co-signer's xpub. */
+  path: string;
+}
+
+/** The wallet's unspent outputs: those the service lists that pay one of the wallet's addresses. */
+export async function walletUnspent(deps: FundsDeps, walletId: string): Promise<WalletUtxo[]> {
+  const w = requireWallet(deps, walletId);
+  const params = walletParams(w);
+  const rows = deps.store.addresses(walletId);
+  const byScript = new Map(rows.map((a) => [bytesToHex(addressToScript(params, a.address)), a]));
+  const out: WalletUtxo[] = [];
+  for (const batch of chunks(rows.map((a) => a.address))) {
+    for (const u of (await deps.api.utxos(w.coin, batch)).utxos) {
+      const row = byScript.get(u.script_pub_key.toLowerCase());
+      if (row) out.push({ txid: u.txid, vout: u.vout, amount: u.amount, address: row.address, path: addressPath(row.change, row.index) });
+    }
+  }
+  return out;
+}
