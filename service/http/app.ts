@@ -7,7 +7,7 @@ import { Status } from '../../shared/api/schemas.ts';
 import type { Store } from '../store/database.ts';
 import { AccessLog } from './access-log.ts';
 import { installAuth } from './auth.ts';
-import type { ServiceContext } from './context.ts';
+import type { ServiceContext } from '../use-cases/service-context.ts';
 import type { HttpOperations } from '../operations-config.ts';
 import { installCors } from './cors.ts';
 import { coinStatuses, HEALTH_PATHS, healthRoutes } from './health.ts';

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Status } from '../../shared/api/schemas.ts';
 import type { BackendStatus } from '../chains/backend.ts';
 import type { ReadinessConfig } from '../operations-config.ts';
-import type { ServiceContext } from './context.ts';
+import type { ServiceContext } from '../use-cases/service-context.ts';
 
 export type CoinStatus = Status['coins'][number];
 

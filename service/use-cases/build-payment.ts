@@ -1,36 +1,47 @@
-// The steps endpoints 6/9 and 7/10 share: coin selection over the index, building with the
-// shared money code, verifying signatures and broadcasting.
+// Endpoints 6/9 (and v1's create): an unsigned payment from single-signature public keys or from
+// M-of-N redeem scripts. Coins are chosen from the backend's unspent outputs, the fee rate comes
+// from the backend, and the shared money code builds the transaction and the hashes to sign.
 import { addressToScript } from '../../shared/coins/address.ts';
-import { assembleSigned } from '../../shared/coins/assemble.ts';
-import { bytesToHex, hexToBytes } from '../../shared/coins/bytes.ts';
+import { hash160 } from '../../shared/coins/hash.ts';
 import { parsePublicKeyHex } from '../../shared/coins/keys.ts';
-import { buildPayment, type PaymentSource, type SpendableOutput } from '../../shared/coins/payment.ts';
-import { decodeTx, encodeTx, type Tx } from '../../shared/coins/tx.ts';
-import { CoinError } from '../../shared/coins/errors.ts';
-import type { ChainParams } from '../../shared/coins/coin-table.ts';
-import type { Signatures } from '../../shared/api/schemas.ts';
+import { buildPayment, type HashToSign, multisigSource, type PaymentSource, type SpendableOutput } from '../../shared/coins/payment.ts';
+import { multisigRedeemScript, p2pkhScript, p2shScript } from '../../shared/coins/script.ts';
+import { encodeTx } from '../../shared/coins/tx.ts';
 import type { UtxoBackend } from '../chains/backend.ts';
-import { ApiError } from '../errors.ts';
-import { outpointKey } from '../store/utxo-index.ts';
-
-export function strip0x(hex: string): string {
-  return hex.startsWith('0x') || hex.startsWith('0X') ? hex.slice(2) : hex;
-}
-
-/** Decodes a transaction given in a request field; a bad one is a 400 naming the field. */
-export function decodeTxField(params: ChainParams, hex: string, field: string): { tx: Tx; bytes: Uint8Array } {
-  const bytes = hexToBytes(strip0x(hex), field);
-  try {
-    return { tx: decodeTx(bytes, params), bytes };
-  } catch (err) {
-    if (err instanceof CoinError) throw new CoinError(`${field} is not a valid transaction: ${err.message}`, field);
-    throw err;
-  }
-}
+import { badRequest } from '../errors.ts';
 
 export async function spendable(backend: UtxoBackend, scriptPubKey: Uint8Array): Promise<SpendableOutput[]> {
   const rows = await backend.unspent([scriptPubKey]);
   return rows.map((r) => ({ txid: r.txid, vout: r.vout, amount: r.amount, scriptPubKey: r.script }));
+}
+
+/** P2PKH sources of the comma-separated public keys in `from` (hex), each with its unspent outputs. */
+export async function singleSigSources(backend: UtxoBackend, from: string): Promise<PaymentSource[]> {
+  const keys = from.split(',').map((k) => k.trim()).filter((k) => k.length > 0);
+  if (keys.length === 0) throw badRequest('from must list at least one public key (hex, comma-separated)');
+  const sources: PaymentSource[] = [];
+  for (const [i, hex] of keys.entries()) {
+    const publicKey = parsePublicKeyHex(hex, keys.length > 1 ? `from[${i}]` : 'from');
+    const scriptPubKey = p2pkhScript(hash160(publicKey));
+    sources.push({ scriptCode: scriptPubKey, publicKeys: [publicKey], required: 1, scriptPubKey, unspent: await spendable(backend, scriptPubKey) });
+  }
+  return sources;
+}
+
+/**
+ * P2SH sources of M-of-N redeem scripts, each given as its public keys (hex). Keys stay in the
+ * order given (no BIP67, SEMANTICS.md).
+ */
+export async function multisigSources(backend: UtxoBackend, required: number, redeemScripts: readonly { public_keys: readonly string[] }[]): Promise<PaymentSource[]> {
+  const sources: PaymentSource[] = [];
+  for (const [i, rs] of redeemScripts.entries()) {
+    const keys = rs.public_keys.map((hex, j) => parsePublicKeyHex(hex, `redeem_scripts[${i}].public_keys[${j}]`));
+    if (required > keys.length) throw badRequest(`redeem_scripts[${i}]: ${required} signatures required but only ${keys.length} public keys given`);
+    const redeemScript = multisigRedeemScript(required, keys);
+    const scriptPubKey = p2shScript(hash160(redeemScript));
+    sources.push(multisigSource(redeemScript, scriptPubKey, await spendable(backend, scriptPubKey)));
+  }
+  return sources;
 }
 
 export interface PaymentTerms {
@@ -41,7 +52,15 @@ export interface PaymentTerms {
   miners_fee?: bigint | undefined;
 }
 
-export async function createPayment(backend: UtxoBackend, sources: PaymentSource[], terms: PaymentTerms) {
+export interface UnsignedPayment {
+  /** The unsigned transaction, encoded. */
+  tx: Uint8Array;
+  totalInputValue: bigint;
+  /** One per signature each input needs. */
+  hashes: HashToSign[];
+}
+
+export async function buildUnsignedPayment(backend: UtxoBackend, sources: PaymentSource[], terms: PaymentTerms): Promise<UnsignedPayment> {
   const { params } = backend;
   const to = { script: addressToScript(params, terms.to, 'to'), amount: terms.amount };
   const operatorFee =
@@ -61,36 +80,8 @@ export async function createPayment(backend: UtxoBackend, sources: PaymentSource
     ...(terms.miners_fee !== undefined ? { minersFee: terms.miners_fee } : {}),
   });
   return {
-    tx: bytesToHex(encodeTx(built.tx)),
-    total_input_value: built.totalInputValue,
-    hashes: built.hashes.map((h) => ({ input_index: h.inputIndex, public_key: bytesToHex(h.publicKey), hash_to_sign: bytesToHex(h.hash) })),
+    tx: encodeTx(built.tx),
+    totalInputValue: built.totalInputValue,
+    hashes: built.hashes,
   };
-}
-
-/**
- * The amounts the inputs spend, from the index, for coins whose digest commits to them (fork-id
- * and Zcash coins); undefined for the legacy digest, which needs none.
- */
-async function spentAmounts(backend: UtxoBackend, tx: Tx): Promise<bigint[] | undefined> {
-  if (backend.params.sighashAlgorithm === 'legacy') return undefined;
-  const outpoints = tx.inputs.map((i) => ({ txid: bytesToHex(i.prevTxid), vout: i.vout }));
-  const known = await backend.outputs(outpoints);
-  return outpoints.map((o, i) => {
-    const found = known.get(outpointKey(o.txid, o.vout));
-    if (!found) throw new ApiError(409, `input ${i} spends ${o.txid}:${o.vout}, an output this service does not know: its amount is needed to check the signatures`);
-    return found.amount;
-  });
-}
-
-export async function signAndSend(backend: UtxoBackend, body: Signatures) {
-  const unsigned = decodeTxField(backend.params, body.tx, 'tx').tx;
-  const signatures = body.signatures.map((s, i) => ({
-    inputIndex: s.input_index,
-    publicKey: parsePublicKeyHex(s.public_key, `signatures[${i}].public_key`),
-    signature: hexToBytes(strip0x(s.signature), `signatures[${i}].signature`),
-    ...(strip0x(s.hash_to_sign).length > 0 ? { hashToSign: hexToBytes(strip0x(s.hash_to_sign), `signatures[${i}].hash_to_sign`) } : {}),
-  }));
-  const signed = assembleSigned(backend.params, unsigned, signatures, await spentAmounts(backend, unsigned));
-  const txid = await backend.broadcast(encodeTx(signed));
-  return { status_code: 200, message: txid };
 }

@@ -1,9 +1,6 @@
 // Endpoints 11-14: Ether and ERC20 transfers signed by the caller as (r, s, v). Create remembers
-// what it chose; sign_and_send rebuilds exactly that transaction, checks who signed, broadcasts.
-import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Erc20CreateQuery, Erc20SendQuery, EthereumCreateQuery, EthereumSendQuery, EthereumToSign, SendStatus } from '../../../shared/api/schemas.ts';
-import { bytesToHex, hexToBytes } from '../../../shared/coins/bytes.ts';
+// what it chose; sign-and-send rebuilds exactly that transaction, checks who signed, broadcasts.
+import { bytesToHex, hexToBytes } from '../../shared/coins/bytes.ts';
 import {
   erc20TransferData,
   gweiToWei,
@@ -15,12 +12,10 @@ import {
   tokenGweiToRaw,
   transactionHash,
   type LegacyTx,
-} from '../../../shared/coins/ethereum-tx.ts';
-import type { EvmChain } from '../../chains/evm/evm-chain.ts';
-import type { PendingCreate } from '../../store/evm-index.ts';
+} from '../../shared/coins/ethereum-tx.ts';
+import type { EvmChain, PendingCreate } from '../chains/evm/evm-chain.ts';
 import { ApiError, badRequest } from '../errors.ts';
-import { evmBackendFor, type ServiceContext } from '../context.ts';
-import { evmAddress } from './evm-address.ts';
+import { evmAddress } from './address-list.ts';
 
 const ETHER_GAS_LIMIT = 21_000n;
 
@@ -36,9 +31,9 @@ interface Transfer {
   data: Uint8Array;
 }
 
-type CreateInput = { from: string; to: string; amount: bigint; gas_price?: bigint | undefined; gas_limit?: bigint | undefined; contract_id?: string; decimal_places?: number };
+export type TransferRequest = { from: string; to: string; amount: bigint; gas_price?: bigint | undefined; gas_limit?: bigint | undefined; contract_id?: string; decimal_places?: number };
 
-async function transferOf(backend: EvmChain, q: CreateInput): Promise<Transfer> {
+async function transferOf(backend: EvmChain, q: TransferRequest): Promise<Transfer> {
   const from = evmAddress(q.from, 'from');
   const to = evmAddress(q.to, 'to');
   if (q.contract_id === undefined) return { from, to, token: '', amount: q.amount, txTo: to, value: gweiToWei(q.amount), data: new Uint8Array(0) };
@@ -52,7 +47,17 @@ function legacyTx(t: Transfer, p: PendingCreate): LegacyTx {
   return { nonce: p.nonce, gasPrice: p.gasPrice, gasLimit: p.gasLimit, to: hexToBytes(t.txTo.slice(2)), value: t.value, data: t.data, chainId: p.chainId };
 }
 
-async function create(backend: EvmChain, q: CreateInput) {
+/** The unsigned transaction (its RLP signing payload) and the hash the sender signs. */
+export interface TransferToSign {
+  payload: Uint8Array;
+  hash: Uint8Array;
+}
+
+/**
+ * Chooses nonce, gas price and gas limit for an Ether or ERC20 transfer and remembers them, so
+ * that sign-and-send rebuilds exactly the transaction whose hash is returned.
+ */
+export async function createTransfer(backend: EvmChain, q: TransferRequest): Promise<TransferToSign> {
   const t = await transferOf(backend, q);
   const [chainId, nonce, gasPrice] = await Promise.all([backend.chainId(), backend.pendingNonce(t.from), q.gas_price ?? backend.gasPrice()]);
   let gasLimit = q.gas_limit;
@@ -65,10 +70,14 @@ async function create(backend: EvmChain, q: CreateInput) {
   const pending: PendingCreate = { from: t.from, to: t.to, token: t.token, amount: t.amount, nonce, gasPrice, gasLimit, chainId };
   await backend.pendingCreates.savePending(pending);
   const tx = legacyTx(t, pending);
-  return { tx: `0x${bytesToHex(signingPayload(tx))}`, hash_to_sign: `0x${bytesToHex(signingHash(tx))}` };
+  return { payload: signingPayload(tx), hash: signingHash(tx) };
 }
 
-async function signAndSend(backend: EvmChain, q: CreateInput & { r: string; s: string; v: string }) {
+/**
+ * Rebuilds the transfer create chose, checks that "from" signed its hash, broadcasts it and
+ * forgets it. Resolves to the txid.
+ */
+export async function signAndSendTransfer(backend: EvmChain, q: TransferRequest & { r: string; s: string; v: string }): Promise<string> {
   const t = await transferOf(backend, q);
   const what = `${t.token === '' ? 'Ether' : `token ${t.token}`} transfer of ${t.amount} GWEI from ${t.from} to ${t.to}`;
   const pending = await backend.pendingCreates.pending(t);
@@ -92,19 +101,5 @@ async function signAndSend(backend: EvmChain, q: CreateInput & { r: string; s: s
   const raw = serializeSigned(tx, sig);
   const txid = (await backend.broadcast(raw)) || transactionHash(raw);
   await backend.pendingCreates.deletePending(t);
-  return { status_code: 200, message: txid };
-}
-
-export function ethereumRoutes(ctx: ServiceContext): FastifyPluginAsync {
-  return async (fastify) => {
-    const app = fastify.withTypeProvider<ZodTypeProvider>();
-    app.post('/ethereum/create/', { schema: { querystring: EthereumCreateQuery, response: { 200: EthereumToSign } } }, async (req) => create(evmBackendFor(ctx), req.query));
-    app.post('/ethereum/sign_and_send/', { schema: { querystring: EthereumSendQuery, response: { 200: SendStatus } } }, async (req) =>
-      signAndSend(evmBackendFor(ctx), req.query),
-    );
-    app.post('/erc20/create/', { schema: { querystring: Erc20CreateQuery, response: { 200: EthereumToSign } } }, async (req) => create(evmBackendFor(ctx), req.query));
-    app.post('/erc20/sign_and_send/', { schema: { querystring: Erc20SendQuery, response: { 200: SendStatus } } }, async (req) =>
-      signAndSend(evmBackendFor(ctx), req.query),
-    );
-  };
+  return txid;
 }
