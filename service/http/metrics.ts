@@ -10,7 +10,7 @@ import { UpstreamFailure } from '../errors.ts';
 import type { MetricsConfig } from '../operations-config.ts';
 import type { ServiceContext } from '../use-cases/service-context.ts';
 import { ApiError } from './errors.ts';
-import { coinStatuses } from './health.ts';
+import { coinStatuses } from '../use-cases/service-status.ts';
 import { LatencyHistogram } from './latency-histogram.ts';
 
 export const METRICS_PATH = '/metrics';
