@@ -26,6 +26,17 @@ const layer = (files, forbiddenFolders, forbiddenPackages, message) => ({
   },
 });
 
+// Every service file's limits; a folder with stricter ones repeats them (a later rule replaces an earlier one).
+const SERVICE_FORBIDDEN = {
+  folders: ['main', 'preload', 'renderer', 'e2e'],
+  packages: ['electron', 'react', 'react-dom'],
+  message: 'service/ may import only shared/ (docs/architecture.md).',
+};
+const serviceForbidden = () => [
+  { group: ours(...SERVICE_FORBIDDEN.folders), message: SERVICE_FORBIDDEN.message },
+  { group: SERVICE_FORBIDDEN.packages, message: SERVICE_FORBIDDEN.message },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'e2e/artifacts/**', '.tmp/**'] },
   js.configs.recommended,
@@ -50,12 +61,41 @@ export default tseslint.config(
     ['electron', 'fastify', 'fastify-*', '@fastify/*', 'kysely', 'better-sqlite3', 'pg', 'pino', 'react', 'react-dom', 'node:fs', 'node:child_process', 'node:net', 'node:http'],
     'shared/ is pure TypeScript: it imports nothing of ours and no I/O, server or UI package (docs/architecture.md).',
   ),
-  layer(
-    ['service/**'],
-    ['main', 'preload', 'renderer', 'e2e'],
-    ['electron', 'react', 'react-dom'],
-    'service/ may import only shared/ (docs/architecture.md).',
-  ),
+  layer(['service/**'], SERVICE_FORBIDDEN.folders, SERVICE_FORBIDDEN.packages, SERVICE_FORBIDDEN.message),
+  // The use cases know nothing of HTTP, and reach chains through the backend interfaces, not the store.
+  {
+    files: ['service/use-cases/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...serviceForbidden(),
+            { group: ['fastify', 'fastify-*', '@fastify/*', ...ours('http')], message: 'service/use-cases/ know nothing of fastify or service/http: routes call them (docs/architecture.md).' },
+            { group: ['kysely', 'better-sqlite3', 'pg', ...ours('store')], message: 'service/use-cases/ reach data through the backends (chains/backend.ts, chains/evm/evm-chain.ts), not the store.' },
+          ],
+        },
+      ],
+    },
+  },
+  // Routes stay thin: they parse, call a use case and shape the answer; no scripts, transactions or rows of their own.
+  {
+    files: ['service/http/routes/**', 'service/http/v1/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...serviceForbidden(),
+            {
+              group: [...ours('store', 'chains'), ...['script', 'payment', 'assemble', 'tx', 'sighash'].flatMap((m) => [`**/shared/coins/${m}.ts`, `**/shared/coins/${m}/**`])],
+              message: 'Routes call service/use-cases/ for scripts, payments, signatures and chain data (docs/architecture.md: routes stay thin).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // main/ may start the service only through its public createService() (service/service.ts).
   {
     files: ['main/**'],

@@ -62,4 +62,27 @@ describe('layering rules', () => {
     expect(await restricted('service/http/probe.ts', "import { x } from '../../main/core/wallets.ts';\nexport const y = x;\n")).toHaveLength(1);
     expect(await restricted('service/http/probe.ts', "import { app } from 'electron';\nexport const y = app;\n")).toHaveLength(1);
   });
+
+  it('service/use-cases/ import neither fastify, service/http nor the store', async () => {
+    const probe = 'service/use-cases/probe.ts';
+    expect(await restricted(probe, "import type { UtxoBackend } from '../chains/backend.ts';\nimport { badRequest } from '../errors.ts';\nexport type X = UtxoBackend;\nexport const y = badRequest;\n")).toHaveLength(0);
+    expect(await restricted(probe, "import Fastify from 'fastify';\nexport const x = Fastify;\n")).toHaveLength(1);
+    expect(await restricted(probe, "import type { FastifyPluginAsync } from 'fastify';\nexport type X = FastifyPluginAsync;\n")).toHaveLength(1);
+    expect(await restricted(probe, "import { badRequest } from '../http/errors.ts';\nexport const x = badRequest;\n")).toHaveLength(1);
+    expect(await restricted(probe, "import { outpointKey } from '../store/utxo-index.ts';\nexport const x = outpointKey;\n")).toHaveLength(1);
+    // the service's own limits still hold here
+    expect(await restricted(probe, "import { x } from '../../main/core/wallets.ts';\nexport const y = x;\n")).toHaveLength(1);
+    expect(await restricted(probe, "import { app } from 'electron';\nexport const y = app;\n")).toHaveLength(1);
+  });
+
+  it('routes call use cases: no scripts, payments, chains or store of their own', async () => {
+    for (const probe of ['service/http/routes/probe.ts', 'service/http/v1/probe.ts']) {
+      expect(await restricted(probe, "import { signAndSend } from '../../use-cases/sign-and-send.ts';\nexport const x = signAndSend;\n")).toHaveLength(0);
+      expect(await restricted(probe, "import { p2shScript } from '../../../shared/coins/script.ts';\nexport const x = p2shScript;\n")).toHaveLength(1);
+      expect(await restricted(probe, "import { buildPayment } from '../../../shared/coins/payment.ts';\nexport const x = buildPayment;\n")).toHaveLength(1);
+      expect(await restricted(probe, "import { outpointKey } from '../../chains/backend.ts';\nexport const x = outpointKey;\n")).toHaveLength(1);
+      expect(await restricted(probe, "import { outpointKey } from '../../store/utxo-index.ts';\nexport const x = outpointKey;\n")).toHaveLength(1);
+      expect(await restricted(probe, "import { app } from 'electron';\nexport const y = app;\n")).toHaveLength(1);
+    }
+  });
 });

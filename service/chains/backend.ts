@@ -1,7 +1,11 @@
-// What the HTTP layer needs from a chain, whatever serves it: a node + our own index, Blockbook or
+// What the use cases need from a chain, whatever serves it: a node + our own index, Blockbook or
 // an Electrum server.
 import type { ChainParams } from '../../shared/coins/coin-table.ts';
 import type { HistoryRow, Outpoint, ScriptBalance, UnspentRow } from '../store/utxo-index.ts';
+
+// The rows the answers are made of, and the key of outputs(): use cases see them here, not in the store.
+export type { HistoryRow, Outpoint, ScriptBalance, UnspentRow };
+export { outpointKey } from '../store/utxo-index.ts';
 
 export interface BackendStatus {
   backend: string;

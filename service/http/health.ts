@@ -2,52 +2,11 @@
 // /healthz says the process answers; /readyz says its answers are current (every coin's index
 // within `maxLagBlocks` of the node's tip, and no backend failing), else 503 naming the coin.
 import type { FastifyInstance } from 'fastify';
-import type { Status } from '../../shared/api/schemas.ts';
-import type { BackendStatus } from '../chains/backend.ts';
 import type { ReadinessConfig } from '../operations-config.ts';
-import type { ServiceContext } from './context.ts';
-
-export type CoinStatus = Status['coins'][number];
+import type { ServiceContext } from '../use-cases/service-context.ts';
+import { coinStatuses, readinessProblems } from '../use-cases/service-status.ts';
 
 export const HEALTH_PATHS = ['/healthz', '/readyz'] as const;
-
-/** Every configured coin's backend, as /status shows it. */
-export async function coinStatuses(ctx: ServiceContext): Promise<CoinStatus[]> {
-  const backends: { coin: string; network: string; status(): Promise<BackendStatus> }[] = [
-    ...[...ctx.utxo.values()].map((b) => ({ coin: b.params.coin, network: b.params.network, status: () => b.status() })),
-    ...(ctx.evm ? [{ coin: 'ethereum', network: ctx.evm.network, status: () => ctx.evm!.status() }] : []),
-  ];
-  return Promise.all(
-    backends.map(async ({ coin, network, status }) => {
-      const s = await status();
-      return {
-        coin,
-        network,
-        backend: s.backend,
-        tip_height: s.tipHeight,
-        indexed_height: s.indexedHeight,
-        lag: s.tipHeight !== null && s.indexedHeight !== null ? Math.max(0, s.tipHeight - s.indexedHeight) : null,
-        mempool_txs: s.mempoolTxs,
-        error: s.error,
-        ...(s.role ? { role: s.role } : {}),
-      };
-    }),
-  );
-}
-
-/** Why each coin is not ready (empty: ready). Pure. */
-export function readinessProblems(coins: readonly CoinStatus[], maxLagBlocks: number): string[] {
-  const problems: string[] = [];
-  for (const c of coins) {
-    if (c.error !== null) problems.push(`${c.coin}: the backend is failing (${c.error})`);
-    else if (c.tip_height === null) problems.push(`${c.coin}: the node's tip is not known yet`);
-    else if (c.indexed_height === null) problems.push(`${c.coin}: nothing indexed yet (the node's tip is ${c.tip_height})`);
-    else if (c.lag !== null && c.lag > maxLagBlocks) {
-      problems.push(`${c.coin}: the index lags the node's tip by ${c.lag} blocks (${c.indexed_height} of ${c.tip_height}; at most ${maxLagBlocks} allowed)`);
-    }
-  }
-  return problems;
-}
 
 export function healthRoutes(ctx: ServiceContext, config: ReadinessConfig) {
   return async (app: FastifyInstance) => {

@@ -8,9 +8,9 @@ import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { isCoinName } from '../../shared/coins/coin-table.ts';
 import { UpstreamFailure } from '../errors.ts';
 import type { MetricsConfig } from '../operations-config.ts';
-import type { ServiceContext } from './context.ts';
+import type { ServiceContext } from '../use-cases/service-context.ts';
 import { ApiError } from './errors.ts';
-import { coinStatuses } from './health.ts';
+import { coinStatuses } from '../use-cases/service-status.ts';
 import { LatencyHistogram } from './latency-histogram.ts';
 
 export const METRICS_PATH = '/metrics';

@@ -1,11 +1,10 @@
-// Operating the service without a chain: rate limits, request size limits, CORS, metrics and the
-// readiness decision. (Readiness and metrics against a real node: health.regtest.test.ts.)
+// Operating the service without a chain: rate limits, request size limits, CORS and metrics. (The
+// readiness decision: use-cases/service-status.test.ts; against a real node: health.regtest.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../test/http-service.ts';
 import { until } from '../test/until.ts';
 import { createApiKey } from '../store/api-keys.ts';
 import { takeToken } from './rate-limit.ts';
-import { readinessProblems, type CoinStatus } from './health.ts';
 
 const DEAD_NODE = { type: 'node-rpc', url: 'http://127.0.0.1:1', username: 'u', password: 'p', pollIntervalMs: 50 } as const;
 const ADDRESS = 'LQTpS3VaYTjCr4s9Y1t5zbeY26zevf7Fb3';
@@ -219,24 +218,5 @@ describe('metrics and readiness without a node', () => {
     const ok = await p.service.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}` } });
     expect(ok.statusCode).toBe(200);
     expect(ok.headers['content-type']).toMatch(/text\/plain/);
-  });
-});
-
-describe('readiness decision', () => {
-  const coin = (over: Partial<CoinStatus>): CoinStatus => ({ coin: 'litecoin', network: 'mainnet', backend: 'node-rpc', tip_height: 100, indexed_height: 100, lag: 0, mempool_txs: 0, error: null, ...over });
-
-  it('is ready when every coin is within the allowed lag', () => {
-    expect(readinessProblems([coin({ lag: 3, indexed_height: 97 }), coin({ coin: 'dash' })], 3)).toEqual([]);
-  });
-
-  it('names the coin that lags, and by how much', () => {
-    expect(readinessProblems([coin({ lag: 4, indexed_height: 96 }), coin({ coin: 'dash' })], 3)).toEqual([
-      "litecoin: the index lags the node's tip by 4 blocks (96 of 100; at most 3 allowed)",
-    ]);
-  });
-
-  it('is not ready before the first look at the node or the first indexed block', () => {
-    expect(readinessProblems([coin({ tip_height: null, lag: null })], 3)).toEqual(["litecoin: the node's tip is not known yet"]);
-    expect(readinessProblems([coin({ indexed_height: null, lag: null })], 3)).toEqual(["litecoin: nothing indexed yet (the node's tip is 100)"]);
   });
 });

@@ -1,8 +1,10 @@
-// What the HTTP layer needs from an EVM chain, whatever serves it: a node with our own transfer
+// What the use cases need from an EVM chain, whatever serves it: a node with our own transfer
 // index (evm-backend.ts) or a Blockbook (blockbook/blockbook-ethereum.ts).
 import type { EvmHistoryRow, PendingCreate } from '../../store/evm-index.ts';
 import type { BackendStatus } from '../backend.ts';
 import type { TokenInfo } from './erc20-metadata.ts';
+
+export type { PendingCreate };
 
 /** What create chose, kept until sign_and_send rebuilds exactly that transaction. */
 export interface PendingCreates {

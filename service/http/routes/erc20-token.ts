@@ -3,8 +3,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ContractParams, Erc20Token } from '../../../shared/api/schemas.ts';
-import { evmBackendFor, type ServiceContext } from '../context.ts';
-import { evmAddress } from './evm-address.ts';
+import { evmAddress } from '../../use-cases/address-list.ts';
+import { evmBackendFor, type ServiceContext } from '../../use-cases/service-context.ts';
 
 export function erc20TokenRoutes(ctx: ServiceContext): FastifyPluginAsync {
   return async (fastify) => {

@@ -1,4 +1,4 @@
-// The earlier revision (spec section 9) under /v1: the same logic as v2, reshaped. Multi-signature
+// The earlier revision (spec section 9) under /v1: the same use cases as v2, reshaped. Multi-signature
 // (9, 10) and the extended-key conversion (5) did not exist then; Ether and ERC20 (11-14) are v2's
 // own routes.
 import type { FastifyPluginAsync } from 'fastify';
@@ -14,21 +14,15 @@ import {
   UtxosV1,
   V1_ARRAY_PARAMS,
 } from '../../../shared/api/schemas-v1.ts';
-import { bytesToHex } from '../../../shared/coins/bytes.ts';
-import { evmBackendFor, parseAddressList, type ServiceContext, utxoBackendFor } from '../context.ts';
+import { addressBalance, addressBalances, unspentOutputs } from '../../use-cases/address-queries.ts';
+import { buildUnsignedPayment, singleSigSources } from '../../use-cases/build-payment.ts';
+import { evmBalance, evmBalances } from '../../use-cases/evm-address-queries.ts';
+import { evmBackendFor, type ServiceContext, utxoBackendFor } from '../../use-cases/service-context.ts';
+import { sendRaw, signAndSend } from '../../use-cases/sign-and-send.ts';
+import { v1History } from '../../use-cases/v1-history.ts';
+import { hashesToSignBody, sentBody, utxoBody } from '../bodies.ts';
 import { badRequest } from '../errors.ts';
-import { createPayment, decodeTxField, signAndSend } from '../payments.ts';
-import { balanceOf } from '../routes/address.ts';
 import { ethereumRoutes } from '../routes/ethereum.ts';
-import { evmBalances } from '../routes/evm-address.ts';
-import { singleSigSources } from '../routes/transaction.ts';
-import { v1Entries } from './history.ts';
-
-function refuseToken(query: { contract_id?: string | undefined; decimal_places?: number | undefined }, coin: string): void {
-  if (query.contract_id !== undefined || query.decimal_places !== undefined) {
-    throw badRequest(`contract_id and decimal_places apply to ethereum tokens only, not to ${coin}`);
-  }
-}
 
 /** v1's integer usd_balance: whole dollars. */
 function v1Balance<T extends { usd_balance: number }>(b: T): T {
@@ -50,55 +44,32 @@ export function v1Routes(ctx: ServiceContext): FastifyPluginAsync {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
     app.get('/address/balance/:coin/:address', { schema: { params: AddressParams, querystring: TokenQuery, response: { 200: BalanceV1 } } }, async (req) => {
-      if (req.params.coin === 'ethereum') {
-        const { addresses } = await evmBalances(ctx, evmBackendFor(ctx), req.params.address, req.query, 'address');
-        const { address: _address, ...balance } = addresses[0]!;
-        return v1Balance(balance);
-      }
-      const backend = utxoBackendFor(ctx, req.params.coin);
-      refuseToken(req.query, req.params.coin);
-      const [queried] = parseAddressList(backend, req.params.address, 'address');
-      const [[b], rate] = await Promise.all([backend.balances([queried!.script]), ctx.usdRate(backend.params.coin)]);
-      return v1Balance(balanceOf(backend, b!, rate));
+      if (req.params.coin === 'ethereum') return v1Balance(await evmBalance(evmBackendFor(ctx), ctx.usdRate, req.params.address, req.query));
+      return v1Balance(await addressBalance(utxoBackendFor(ctx, req.params.coin), ctx.usdRate, req.params.address, req.query));
     });
 
     app.get('/address/balances/:coin/:addresses', { schema: { params: AddressesParams, querystring: TokenQuery, response: { 200: BalancesV1 } } }, async (req) => {
-      if (req.params.coin === 'ethereum') {
-        const body = await evmBalances(ctx, evmBackendFor(ctx), req.params.addresses, req.query);
-        return { totals: v1Balance(body.totals), addresses: body.addresses.map(v1Balance) };
-      }
-      const backend = utxoBackendFor(ctx, req.params.coin);
-      refuseToken(req.query, req.params.coin);
-      const queried = parseAddressList(backend, req.params.addresses);
-      const [rows, rate] = await Promise.all([backend.balances(queried.map((q) => q.script)), ctx.usdRate(backend.params.coin)]);
-      const total = rows.reduce((t, r) => ({ confirmed: t.confirmed + r.confirmed, unconfirmed: t.unconfirmed + r.unconfirmed }), { confirmed: 0n, unconfirmed: 0n });
-      return {
-        totals: v1Balance(balanceOf(backend, total, rate)),
-        addresses: rows.map((r, i) => ({ address: queried[i]!.address, ...v1Balance(balanceOf(backend, r, rate)) })),
-      };
+      const body =
+        req.params.coin === 'ethereum'
+          ? await evmBalances(evmBackendFor(ctx), ctx.usdRate, req.params.addresses, req.query)
+          : await addressBalances(utxoBackendFor(ctx, req.params.coin), ctx.usdRate, req.params.addresses, req.query);
+      return { totals: v1Balance(body.totals), addresses: body.addresses.map(v1Balance) };
     });
 
     app.get('/address/history/:coin/:addresses', { schema: { params: AddressesParams, querystring: HistoryQuery, response: { 200: HistoryV1 } } }, async (req) => {
       if (req.params.coin === 'ethereum') {
         throw badRequest('v1 history entries (vins, vouts, fees) describe UTXO transactions: ethereum history is served by /v2/address/history/ethereum/{addresses}');
       }
-      const backend = utxoBackendFor(ctx, req.params.coin);
-      refuseToken(req.query, req.params.coin);
-      const queried = parseAddressList(backend, req.params.addresses);
-      const page = await backend.history(queried.map((q) => q.script), req.query.limit, req.query.offset);
-      return { total_txs: page.total, txs: await v1Entries(backend, page.rows) };
+      return v1History(utxoBackendFor(ctx, req.params.coin), req.params.addresses, req.query);
     });
 
     app.get('/address/utxo/:coin/:addresses', { schema: { params: AddressesParams, response: { 200: UtxosV1 } } }, async (req) => {
-      const backend = utxoBackendFor(ctx, req.params.coin);
-      const queried = parseAddressList(backend, req.params.addresses);
-      const rows = await backend.unspent(queried.map((q) => q.script));
-      return rows.map((r) => ({ amount: r.amount, vout: r.vout, txid: r.txid, script_pub_key: bytesToHex(r.script) }));
+      return utxoBody(await unspentOutputs(utxoBackendFor(ctx, req.params.coin), req.params.addresses));
     });
 
     app.post('/transaction/create/:coin', { schema: { params: CoinParams, querystring: CreateTransactionQueryV1, response: { 200: HashesToSignV1 } } }, async (req) => {
       const backend = utxoBackendFor(ctx, req.params.coin);
-      const { tx, hashes } = await createPayment(backend, await singleSigSources(backend, req.query.from), req.query);
+      const { tx, hashes } = hashesToSignBody(await buildUnsignedPayment(backend, await singleSigSources(backend, req.query.from), req.query));
       return { tx, hashes };
     });
 
@@ -122,14 +93,12 @@ export function v1Routes(ctx: ServiceContext): FastifyPluginAsync {
           signatures: q.signatures.map((signature, i) => ({ signature, public_key: q.public_keys[i]!, input_index: q.input_indexes[i]!, hash_to_sign: q.hashes_to_sign?.[i] ?? '' })),
         });
         if (!body.success) throw badRequest(`invalid request: ${body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-        return signAndSend(backend, body.data);
+        return sentBody(await signAndSend(backend, body.data));
       },
     );
 
     app.post('/transaction/send_raw/:coin', { schema: { params: CoinParams, querystring: SendRawQuery, response: { 200: SendStatus } } }, async (req) => {
-      const backend = utxoBackendFor(ctx, req.params.coin);
-      const { bytes } = decodeTxField(backend.params, req.query.rawtx, 'rawtx');
-      return { status_code: 200, message: await backend.broadcast(bytes) };
+      return sentBody(await sendRaw(utxoBackendFor(ctx, req.params.coin), req.query.rawtx));
     });
 
     await fastify.register(ethereumRoutes(ctx));

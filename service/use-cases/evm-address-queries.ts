@@ -1,10 +1,11 @@
 // Endpoints 1-3 for ethereum: Ether in wei, or an ERC20 token's units with contract_id and
 // decimal_places (docs/api-decisions.md "Amounts"), from the coin's EVM backend.
-import { bytesToHex } from '../../../shared/coins/bytes.ts';
-import { parseEthereumAddress } from '../../../shared/coins/ethereum-address.ts';
-import type { EvmChain } from '../../chains/evm/evm-chain.ts';
+import type { EvmChain } from '../chains/evm/evm-chain.ts';
 import { badRequest } from '../errors.ts';
-import { human, MAX_ADDRESSES, type ServiceContext, usd } from '../context.ts';
+import { evmAddress, parseEvmAddressList } from './address-list.ts';
+import { human, usd } from './amounts.ts';
+import type { UsdRate } from './service-context.ts';
+import type { TokenQuery } from './address-queries.ts';
 
 export const ETHER_DECIMALS = 18;
 
@@ -14,17 +15,7 @@ export interface TokenChoice {
   decimals: number;
 }
 
-interface QueriedEvmAddress {
-  address: string;
-  lower: string;
-}
-
-/** Lower-case 0x hex of a validated address (the index and the node take this form). */
-export function evmAddress(text: string, field: string): string {
-  return `0x${bytesToHex(parseEthereumAddress(text, field))}`;
-}
-
-export async function tokenChoice(backend: EvmChain, query: { contract_id?: string | undefined; decimal_places?: number | undefined }): Promise<TokenChoice> {
+export async function tokenChoice(backend: EvmChain, query: TokenQuery): Promise<TokenChoice> {
   if (query.contract_id === undefined && query.decimal_places === undefined) return { token: null, decimals: ETHER_DECIMALS };
   if (query.contract_id === undefined || query.decimal_places === undefined) {
     throw badRequest('contract_id and decimal_places go together: pass both for an ERC20 token, neither for Ether');
@@ -32,18 +23,6 @@ export async function tokenChoice(backend: EvmChain, query: { contract_id?: stri
   const token = evmAddress(query.contract_id, 'contract_id');
   await backend.requireContract(token);
   return { token, decimals: query.decimal_places };
-}
-
-export function parseEvmAddressList(list: string, field = 'addresses'): QueriedEvmAddress[] {
-  const texts = list.split(',').map((a) => a.trim()).filter((a) => a.length > 0);
-  if (texts.length === 0) throw badRequest(`${field} is empty`);
-  if (texts.length > MAX_ADDRESSES) throw badRequest(`${field} lists ${texts.length} addresses; at most ${MAX_ADDRESSES} per request`);
-  const byLower = new Map<string, QueriedEvmAddress>();
-  for (const address of texts) {
-    const lower = evmAddress(address, field);
-    if (!byLower.has(lower)) byLower.set(lower, { address, lower });
-  }
-  return [...byLower.values()];
 }
 
 function balanceBody(choice: TokenChoice, b: { confirmed: bigint; unconfirmed: bigint }, etherRate: number) {
@@ -58,10 +37,10 @@ function balanceBody(choice: TokenChoice, b: { confirmed: bigint; unconfirmed: b
   };
 }
 
-export async function evmBalances(ctx: ServiceContext, backend: EvmChain, list: string, query: { contract_id?: string | undefined; decimal_places?: number | undefined }, field = 'addresses') {
+export async function evmBalances(backend: EvmChain, usdRate: UsdRate, list: string, query: TokenQuery, field = 'addresses') {
   const queried = parseEvmAddressList(list, field);
   const choice = await tokenChoice(backend, query);
-  const [rows, rate] = await Promise.all([Promise.all(queried.map((q) => backend.balance(q.lower, choice.token))), choice.token === null ? ctx.usdRate('ethereum') : 0]);
+  const [rows, rate] = await Promise.all([Promise.all(queried.map((q) => backend.balance(q.lower, choice.token))), choice.token === null ? usdRate('ethereum') : 0]);
   const total = rows.reduce((t, r) => ({ confirmed: t.confirmed + r.confirmed, unconfirmed: t.unconfirmed + r.unconfirmed }), { confirmed: 0n, unconfirmed: 0n });
   return {
     totals: balanceBody(choice, total, rate),
@@ -69,11 +48,14 @@ export async function evmBalances(ctx: ServiceContext, backend: EvmChain, list: 
   };
 }
 
-export async function evmHistory(
-  backend: EvmChain,
-  list: string,
-  query: { contract_id?: string | undefined; decimal_places?: number | undefined; limit: number; offset: number },
-) {
+/** One address's balance (the path names it "address"). */
+export async function evmBalance(backend: EvmChain, usdRate: UsdRate, address: string, query: TokenQuery) {
+  const { addresses } = await evmBalances(backend, usdRate, address, query, 'address');
+  const { address: _address, ...balance } = addresses[0]!;
+  return balance;
+}
+
+export async function evmHistory(backend: EvmChain, list: string, query: TokenQuery & { limit: number; offset: number }) {
   const queried = parseEvmAddressList(list);
   const choice = await tokenChoice(backend, query);
   const shown = new Map(queried.map((q) => [q.lower, q.address]));

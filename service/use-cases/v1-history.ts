@@ -1,14 +1,14 @@
 // v1 history entries (spec section 9): one per transaction with its inputs and outputs, rebuilt
 // from the transaction's bytes and the outputs it spends. Amounts of spent outputs come from the
 // index, or from the previous transaction when the index no longer holds them.
-import { scriptToAddress } from '../../../shared/coins/address.ts';
-import { bytesToHex } from '../../../shared/coins/bytes.ts';
-import { decodeTx, type Tx } from '../../../shared/coins/tx.ts';
-import type { HistoryTxV1 } from '../../../shared/api/schemas-v1.ts';
-import type { UtxoBackend } from '../../chains/backend.ts';
-import type { HistoryRow } from '../../store/utxo-index.ts';
-import { outpointKey } from '../../store/utxo-index.ts';
+import { scriptToAddress } from '../../shared/coins/address.ts';
+import { bytesToHex } from '../../shared/coins/bytes.ts';
+import { decodeTx, type Tx } from '../../shared/coins/tx.ts';
+import type { HistoryTxV1 } from '../../shared/api/schemas-v1.ts';
+import { type HistoryRow, outpointKey, type UtxoBackend } from '../chains/backend.ts';
 import { ApiError } from '../errors.ts';
+import { parseAddressList } from './address-list.ts';
+import { refuseToken, type TokenQuery } from './address-queries.ts';
 
 const COINBASE_TXID = '00'.repeat(32);
 
@@ -27,7 +27,7 @@ async function transaction(backend: UtxoBackend, txid: string, cache: Map<string
 }
 
 /** Entries for the rows of one history page, each transaction once, in the page's order. */
-export async function v1Entries(backend: UtxoBackend, rows: readonly HistoryRow[]): Promise<HistoryTxV1[]> {
+async function v1Entries(backend: UtxoBackend, rows: readonly HistoryRow[]): Promise<HistoryTxV1[]> {
   const { params } = backend;
   const address = (script: Uint8Array) => scriptToAddress(params, script) ?? '';
   const firstRows = [...new Map(rows.map((r) => [r.txid, r])).values()];
@@ -65,4 +65,12 @@ export async function v1Entries(backend: UtxoBackend, rows: readonly HistoryRow[
     });
   }
   return entries;
+}
+
+/** One page of the addresses' history as v1 entries (v1 has no ethereum history). */
+export async function v1History(backend: UtxoBackend, addresses: string, query: TokenQuery & { limit: number; offset: number }) {
+  refuseToken(query, backend.params.coin);
+  const queried = parseAddressList(backend, addresses);
+  const page = await backend.history(queried.map((q) => q.script), query.limit, query.offset);
+  return { total_txs: page.total, txs: await v1Entries(backend, page.rows) };
 }

@@ -1,34 +1,14 @@
-// What every route needs: the coin's backend, its USD rate and the number formatting of docs/api-decisions.md.
-import type { ChainParams, CoinName } from '../../shared/coins/coin-table.ts';
-import { isCoinName } from '../../shared/coins/coin-table.ts';
+// Address lists as requests give them (comma-separated text) read into what the backends take:
+// scripts for the UTXO coins, lower-case 0x hex for ethereum. Invalid or too many is a 400.
+import type { ChainParams } from '../../shared/coins/coin-table.ts';
 import { addressToScript } from '../../shared/coins/address.ts';
 import { bytesToHex } from '../../shared/coins/bytes.ts';
+import { parseEthereumAddress } from '../../shared/coins/ethereum-address.ts';
 import { Lru } from '../lru.ts';
-import { isExactAsNumber, unitsToDecimal } from '../../shared/coins/units.ts';
 import type { UtxoBackend } from '../chains/backend.ts';
-import type { EvmChain } from '../chains/evm/evm-chain.ts';
-import { badRequest, notFound } from './errors.ts';
-
-export interface ServiceContext {
-  utxo: ReadonlyMap<CoinName, UtxoBackend>;
-  evm?: EvmChain | null;
-  /** USD per whole coin from the shared price cache; 0 when unknown or the source fails (never throws). */
-  usdRate(coin: CoinName): Promise<number>;
-}
+import { badRequest } from '../errors.ts';
 
 export const MAX_ADDRESSES = 200;
-
-export function utxoBackendFor(ctx: ServiceContext, coin: string): UtxoBackend {
-  if (!isCoinName(coin)) throw notFound(`unknown coin "${coin}": expected one of the API's coins (bitcoin, testnet3, litecoin, dash, ...)`);
-  const backend = ctx.utxo.get(coin);
-  if (!backend) throw notFound(`coin ${coin} is not served by this deployment`);
-  return backend;
-}
-
-export function evmBackendFor(ctx: ServiceContext): EvmChain {
-  if (!ctx.evm) throw notFound('coin ethereum is not served by this deployment');
-  return ctx.evm;
-}
 
 export interface QueriedAddress {
   address: string;
@@ -85,18 +65,24 @@ export function addressOfScript(queried: readonly QueriedAddress[]): (script: Ui
   return (script) => map.get(bytesToHex(script)) ?? '';
 }
 
-// Powers of ten a double holds exactly (10^22 is the last).
-const EXACT_POWERS_OF_TEN = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
-
-/** Smallest units as the decimal number a person reads (exact digits, then one rounding). */
-export function human(units: bigint, decimals: number): number {
-  const divisor = EXACT_POWERS_OF_TEN[decimals];
-  // Both operands exact as doubles: IEEE division rounds the exact quotient once, which is the
-  // number the decimal text parses to, without building the text.
-  if (divisor !== undefined && isExactAsNumber(units)) return Number(units) / divisor;
-  return Number(unitsToDecimal(units, decimals));
+export interface QueriedEvmAddress {
+  address: string;
+  lower: string;
 }
 
-export function usd(humanAmount: number, rate: number): number {
-  return Math.round(humanAmount * rate * 100) / 100;
+/** Lower-case 0x hex of a validated address (the index and the node take this form). */
+export function evmAddress(text: string, field: string): string {
+  return `0x${bytesToHex(parseEthereumAddress(text, field))}`;
+}
+
+export function parseEvmAddressList(list: string, field = 'addresses'): QueriedEvmAddress[] {
+  const texts = list.split(',').map((a) => a.trim()).filter((a) => a.length > 0);
+  if (texts.length === 0) throw badRequest(`${field} is empty`);
+  if (texts.length > MAX_ADDRESSES) throw badRequest(`${field} lists ${texts.length} addresses; at most ${MAX_ADDRESSES} per request`);
+  const byLower = new Map<string, QueriedEvmAddress>();
+  for (const address of texts) {
+    const lower = evmAddress(address, field);
+    if (!byLower.has(lower)) byLower.set(lower, { address, lower });
+  }
+  return [...byLower.values()];
 }

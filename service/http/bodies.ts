@@ -1,0 +1,22 @@
+// Response bodies the use cases' results become: bytes as hex, a sent transaction as SendStatus.
+import { bytesToHex } from '../../shared/coins/bytes.ts';
+import type { UnsignedPayment } from '../use-cases/build-payment.ts';
+
+/** HashesToSign (endpoints 6, 9). */
+export function hashesToSignBody(p: UnsignedPayment) {
+  return {
+    tx: bytesToHex(p.tx),
+    total_input_value: p.totalInputValue,
+    hashes: p.hashes.map((h) => ({ input_index: h.inputIndex, public_key: bytesToHex(h.publicKey), hash_to_sign: bytesToHex(h.hash) })),
+  };
+}
+
+/** SendStatus: the txid of a broadcast transaction. */
+export function sentBody(txid: string) {
+  return { status_code: 200, message: txid };
+}
+
+/** Unspent outputs as endpoint 4 and v1 list them. */
+export function utxoBody(rows: readonly { amount: bigint; vout: number; txid: string; script: Uint8Array }[]) {
+  return rows.map((r) => ({ amount: r.amount, vout: r.vout, txid: r.txid, script_pub_key: bytesToHex(r.script) }));
+}

@@ -1,0 +1,87 @@
+// Endpoints 6/9 (and v1's create): an unsigned payment from single-signature public keys or from
+// M-of-N redeem scripts. Coins are chosen from the backend's unspent outputs, the fee rate comes
+// from the backend, and the shared money code builds the transaction and the hashes to sign.
+import { addressToScript } from '../../shared/coins/address.ts';
+import { hash160 } from '../../shared/coins/hash.ts';
+import { parsePublicKeyHex } from '../../shared/coins/keys.ts';
+import { buildPayment, type HashToSign, multisigSource, type PaymentSource, type SpendableOutput } from '../../shared/coins/payment.ts';
+import { multisigRedeemScript, p2pkhScript, p2shScript } from '../../shared/coins/script.ts';
+import { encodeTx } from '../../shared/coins/tx.ts';
+import type { UtxoBackend } from '../chains/backend.ts';
+import { badRequest } from '../errors.ts';
+
+export async function spendable(backend: UtxoBackend, scriptPubKey: Uint8Array): Promise<SpendableOutput[]> {
+  const rows = await backend.unspent([scriptPubKey]);
+  return rows.map((r) => ({ txid: r.txid, vout: r.vout, amount: r.amount, scriptPubKey: r.script }));
+}
+
+/** P2PKH sources of the comma-separated public keys in `from` (hex), each with its unspent outputs. */
+export async function singleSigSources(backend: UtxoBackend, from: string): Promise<PaymentSource[]> {
+  const keys = from.split(',').map((k) => k.trim()).filter((k) => k.length > 0);
+  if (keys.length === 0) throw badRequest('from must list at least one public key (hex, comma-separated)');
+  const sources: PaymentSource[] = [];
+  for (const [i, hex] of keys.entries()) {
+    const publicKey = parsePublicKeyHex(hex, keys.length > 1 ? `from[${i}]` : 'from');
+    const scriptPubKey = p2pkhScript(hash160(publicKey));
+    sources.push({ scriptCode: scriptPubKey, publicKeys: [publicKey], required: 1, scriptPubKey, unspent: await spendable(backend, scriptPubKey) });
+  }
+  return sources;
+}
+
+/**
+ * P2SH sources of M-of-N redeem scripts, each given as its public keys (hex). Keys stay in the
+ * order given (no BIP67, docs/api-decisions.md).
+ */
+export async function multisigSources(backend: UtxoBackend, required: number, redeemScripts: readonly { public_keys: readonly string[] }[]): Promise<PaymentSource[]> {
+  const sources: PaymentSource[] = [];
+  for (const [i, rs] of redeemScripts.entries()) {
+    const keys = rs.public_keys.map((hex, j) => parsePublicKeyHex(hex, `redeem_scripts[${i}].public_keys[${j}]`));
+    if (required > keys.length) throw badRequest(`redeem_scripts[${i}]: ${required} signatures required but only ${keys.length} public keys given`);
+    const redeemScript = multisigRedeemScript(required, keys);
+    const scriptPubKey = p2shScript(hash160(redeemScript));
+    sources.push(multisigSource(redeemScript, scriptPubKey, await spendable(backend, scriptPubKey)));
+  }
+  return sources;
+}
+
+export interface PaymentTerms {
+  to: string;
+  amount: bigint;
+  fee_address?: string | undefined;
+  fee_amount?: bigint | undefined;
+  miners_fee?: bigint | undefined;
+}
+
+export interface UnsignedPayment {
+  /** The unsigned transaction, encoded. */
+  tx: Uint8Array;
+  totalInputValue: bigint;
+  /** One per signature each input needs. */
+  hashes: HashToSign[];
+}
+
+export async function buildUnsignedPayment(backend: UtxoBackend, sources: PaymentSource[], terms: PaymentTerms): Promise<UnsignedPayment> {
+  const { params } = backend;
+  const to = { script: addressToScript(params, terms.to, 'to'), amount: terms.amount };
+  const operatorFee =
+    terms.fee_address !== undefined && terms.fee_amount !== undefined
+      ? { script: addressToScript(params, terms.fee_address, 'fee_address'), amount: terms.fee_amount }
+      : undefined;
+  const feePerKb = terms.miners_fee === undefined ? await backend.feePerKb() : 0n;
+  // Zcash transactions carry the branch id of the block they are for.
+  const height = ((await backend.indexedHeight()) ?? 0) + 1;
+  const built = buildPayment({
+    params,
+    sources,
+    to,
+    feePerKb,
+    height,
+    ...(operatorFee ? { operatorFee } : {}),
+    ...(terms.miners_fee !== undefined ? { minersFee: terms.miners_fee } : {}),
+  });
+  return {
+    tx: encodeTx(built.tx),
+    totalInputValue: built.totalInputValue,
+    hashes: built.hashes,
+  };
+}

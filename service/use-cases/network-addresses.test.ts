@@ -1,0 +1,35 @@
+// network-addresses without a service: which network each coin's address is rendered for, and
+// which keys it takes, depends only on the backends handed in.
+import { describe, expect, it } from 'vitest';
+import { p2pkhAddressOfPublicKey, p2shAddressOfRedeemScript } from '../../shared/coins/address.ts';
+import { chainParams } from '../../shared/coins/coin-table.ts';
+import { multisigRedeemScript } from '../../shared/coins/script.ts';
+import { networkAddresses } from './network-addresses.ts';
+
+// BIP32 test vector 1, m/0' (an xpub of depth 1)
+const xpub = 'xpub68Gmy5EdvgibQVfPdqkBBCHxA5htiqg55crXYuXoQRKfDBFA1WEjWgP6LHhwBZeNK1VTsfTFUHCdrfp1bgwQ9xv5ski8PX9rL2dZXvgGDnw';
+const regtest = chainParams('litecoin', 'regtest');
+const served = new Map([['litecoin' as const, { params: regtest }]]);
+
+const litecoin = chainParams('litecoin', 'mainnet');
+const of = (entry: ReturnType<typeof networkAddresses>[number] | undefined, coin: string) => entry!.addresses.find((a) => a.coin === coin)?.address;
+
+describe('networkAddresses', () => {
+  it('renders each coin on the network it is served on (mainnet when not served), for keys that network accepts', () => {
+    const [mainnet] = networkAddresses(new Map(), [{ xpub, path: '1' }], 0);
+    const [key] = mainnet!.publicKeys;
+    expect(of(mainnet, 'litecoin')).toBe(p2pkhAddressOfPublicKey(litecoin, key!));
+    expect(of(mainnet, 'bitcoin')).toBe(p2pkhAddressOfPublicKey(chainParams('bitcoin', 'mainnet'), key!));
+    // litecoin served on regtest takes test-network extended keys only: a mainnet xpub has no litecoin address here
+    const [servedRegtest] = networkAddresses(served, [{ xpub, path: '1' }], 0);
+    expect(of(servedRegtest, 'litecoin')).toBeUndefined();
+    expect(of(servedRegtest, 'bitcoin')).toBe(of(mainnet, 'bitcoin'));
+  });
+
+  it('M-of-N: the P2SH of the keys in the order given, with those keys', () => {
+    const [entry] = networkAddresses(new Map(), [{ xpub, path: '2' }, { xpub, path: '0' }], 2);
+    const keys = entry!.publicKeys;
+    expect(keys).toHaveLength(2);
+    expect(of(entry, 'litecoin')).toBe(p2shAddressOfRedeemScript(litecoin, multisigRedeemScript(2, keys)));
+  });
+});

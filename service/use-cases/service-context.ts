@@ -1,0 +1,29 @@
+// What the use cases are handed: each served coin's backend and the USD rate. The HTTP layer
+// holds one and passes its parts to the use cases it calls.
+import type { CoinName } from '../../shared/coins/coin-table.ts';
+import { isCoinName } from '../../shared/coins/coin-table.ts';
+import type { UtxoBackend } from '../chains/backend.ts';
+import type { EvmChain } from '../chains/evm/evm-chain.ts';
+import { notFound } from '../errors.ts';
+
+/** USD per whole coin from the shared price cache; 0 when unknown or the source fails (never throws). */
+export type UsdRate = (coin: CoinName) => Promise<number>;
+
+export interface ServiceContext {
+  utxo: ReadonlyMap<CoinName, UtxoBackend>;
+  evm?: EvmChain | null;
+  usdRate: UsdRate;
+}
+
+/** The backend of a coin named in a request; a 404 for a name that is no coin or not served here. */
+export function utxoBackendFor(ctx: Pick<ServiceContext, 'utxo'>, coin: string): UtxoBackend {
+  if (!isCoinName(coin)) throw notFound(`unknown coin "${coin}": expected one of the API's coins (bitcoin, testnet3, litecoin, dash, ...)`);
+  const backend = ctx.utxo.get(coin);
+  if (!backend) throw notFound(`coin ${coin} is not served by this deployment`);
+  return backend;
+}
+
+export function evmBackendFor(ctx: Pick<ServiceContext, 'evm'>): EvmChain {
+  if (!ctx.evm) throw notFound('coin ethereum is not served by this deployment');
+  return ctx.evm;
+}

@@ -1,0 +1,65 @@
+// Endpoints 7/10 and 8 (and v1's): the caller's signatures checked against the hashes recomputed
+// from the unsigned transaction, the signed transaction assembled and broadcast; or a raw
+// transaction checked to be one and broadcast.
+import { assembleSigned } from '../../shared/coins/assemble.ts';
+import { bytesToHex, hexToBytes } from '../../shared/coins/bytes.ts';
+import type { ChainParams } from '../../shared/coins/coin-table.ts';
+import { CoinError } from '../../shared/coins/errors.ts';
+import { parsePublicKeyHex } from '../../shared/coins/keys.ts';
+import { decodeTx, encodeTx, type Tx } from '../../shared/coins/tx.ts';
+import type { Signatures } from '../../shared/api/schemas.ts';
+import { outpointKey, type UtxoBackend } from '../chains/backend.ts';
+import { ApiError } from '../errors.ts';
+
+export function strip0x(hex: string): string {
+  return hex.startsWith('0x') || hex.startsWith('0X') ? hex.slice(2) : hex;
+}
+
+/** Decodes a transaction given in a request field; a bad one is a 400 naming the field. */
+export function decodeTxField(params: ChainParams, hex: string, field: string): { tx: Tx; bytes: Uint8Array } {
+  const bytes = hexToBytes(strip0x(hex), field);
+  try {
+    return { tx: decodeTx(bytes, params), bytes };
+  } catch (err) {
+    if (err instanceof CoinError) throw new CoinError(`${field} is not a valid transaction: ${err.message}`, field);
+    throw err;
+  }
+}
+
+/**
+ * The amounts the inputs spend, from the backend, for coins whose digest commits to them (fork-id
+ * and Zcash coins); undefined for the legacy digest, which needs none.
+ */
+async function spentAmounts(backend: UtxoBackend, tx: Tx): Promise<bigint[] | undefined> {
+  if (backend.params.sighashAlgorithm === 'legacy') return undefined;
+  const outpoints = tx.inputs.map((i) => ({ txid: bytesToHex(i.prevTxid), vout: i.vout }));
+  const known = await backend.outputs(outpoints);
+  return outpoints.map((o, i) => {
+    const found = known.get(outpointKey(o.txid, o.vout));
+    if (!found) throw new ApiError(409, `input ${i} spends ${o.txid}:${o.vout}, an output this service does not know: its amount is needed to check the signatures`);
+    return found.amount;
+  });
+}
+
+/**
+ * Checks every signature against the hash recomputed for its input and key, assembles the signed
+ * transaction (single-signature or multi-signature inputs alike) and broadcasts it. Resolves to
+ * the txid.
+ */
+export async function signAndSend(backend: UtxoBackend, request: Signatures): Promise<string> {
+  const unsigned = decodeTxField(backend.params, request.tx, 'tx').tx;
+  const signatures = request.signatures.map((s, i) => ({
+    inputIndex: s.input_index,
+    publicKey: parsePublicKeyHex(s.public_key, `signatures[${i}].public_key`),
+    signature: hexToBytes(strip0x(s.signature), `signatures[${i}].signature`),
+    ...(strip0x(s.hash_to_sign).length > 0 ? { hashToSign: hexToBytes(strip0x(s.hash_to_sign), `signatures[${i}].hash_to_sign`) } : {}),
+  }));
+  const signed = assembleSigned(backend.params, unsigned, signatures, await spentAmounts(backend, unsigned));
+  return backend.broadcast(encodeTx(signed));
+}
+
+/** Broadcasts a transaction signed elsewhere: bytes that are no transaction are a 400 before the node sees them. Resolves to the txid. */
+export async function sendRaw(backend: UtxoBackend, rawtx: string): Promise<string> {
+  const { bytes } = decodeTxField(backend.params, rawtx, 'rawtx');
+  return backend.broadcast(bytes);
+}
