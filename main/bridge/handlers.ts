@@ -20,6 +20,7 @@ import type { AddressRow, CoordinatorStore, PaymentRow, WalletRow } from '../cor
 import { addressPath, createWallet, nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../core/wallets.ts';
 import type { HistoryEntry, OutputView, ServiceSettings, PaymentDetail, PaymentSummary, WalletSummary } from './contract.ts';
 import { createAccountHandlers } from './accounts.ts';
+import { coinViews } from './coins.ts';
 import type { Handlers } from './dispatch.ts';
 import { explainPayment } from './explain.ts';
 import { unitOf, uriScheme } from './units.ts';
@@ -160,6 +161,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
         return { mode, service_url: url, ok: false, message: err instanceof Error ? err.message : String(err), coins: [] };
       }
     },
+
+    'coins.list': async () => coinViews(),
 
     'settings.get': async () => settings(),
 

@@ -13,6 +13,7 @@ import {
   hash160,
   parseMultisigRedeemScript,
   parseXpub,
+  PSBT_COIN_NAMES,
   type ChainParams,
   type CoinName,
   type NetworkName,
@@ -37,7 +38,7 @@ import type { CosignerRow, PaymentRow, WalletRow } from './store/store.ts';
 import { createWallet, deriveAddress, requireWallet, walletParams, type CoreDeps, type NewWallet } from './wallets.ts';
 
 /** Coins whose signatures PSBT (BIP174) describes: Bitcoin's legacy sighash with SIGHASH_ALL. */
-export const PSBT_COINS: readonly CoinName[] = ['bitcoin', 'testnet3', 'litecoin', 'dash'];
+export const PSBT_COINS: readonly CoinName[] = PSBT_COIN_NAMES;
 
 const fileSafe = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'wallet';
 

@@ -13,6 +13,7 @@ import {
 } from '../../../shared/api/schemas.ts';
 import type { ScriptBalance } from '../../store/utxo-index.ts';
 import { bytesToHex } from '../../../shared/coins/bytes.ts';
+import { isEvmCoin } from '../../../shared/coins/coin-table.ts';
 import type { UtxoBackend } from '../../chains/backend.ts';
 import { badRequest } from '../errors.ts';
 import { addressOfScript, evmBackendFor, human, parseAddressList, type ServiceContext, usd, utxoBackendFor } from '../context.ts';
@@ -42,7 +43,7 @@ export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
     app.get('/address/balance/:coin/:address', { schema: { params: AddressParams, querystring: TokenQuery, response: { 200: Balance } } }, async (req) => {
-      if (req.params.coin === 'ethereum') {
+      if (isEvmCoin(req.params.coin)) {
         const { addresses } = await evmBalances(ctx, evmBackendFor(ctx), req.params.address, req.query, 'address');
         const { address: _address, ...balance } = addresses[0]!;
         return balance;
@@ -55,7 +56,7 @@ export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
     });
 
     app.get('/address/balances/:coin/:addresses', { schema: { params: AddressesParams, querystring: TokenQuery, response: { 200: Balances } } }, async (req) => {
-      if (req.params.coin === 'ethereum') return evmBalances(ctx, evmBackendFor(ctx), req.params.addresses, req.query);
+      if (isEvmCoin(req.params.coin)) return evmBalances(ctx, evmBackendFor(ctx), req.params.addresses, req.query);
       const backend = utxoBackendFor(ctx, req.params.coin);
       refuseToken(req.query, req.params.coin);
       const queried = parseAddressList(backend, req.params.addresses);
@@ -65,7 +66,7 @@ export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
     });
 
     app.get('/address/history/:coin/:addresses', { schema: { params: AddressesParams, querystring: HistoryQuery, response: { 200: History } } }, async (req) => {
-      if (req.params.coin === 'ethereum') return evmHistory(evmBackendFor(ctx), req.params.addresses, req.query);
+      if (isEvmCoin(req.params.coin)) return evmHistory(evmBackendFor(ctx), req.params.addresses, req.query);
       const backend = utxoBackendFor(ctx, req.params.coin);
       refuseToken(req.query, req.params.coin);
       const queried = parseAddressList(backend, req.params.addresses);

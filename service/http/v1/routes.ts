@@ -15,6 +15,7 @@ import {
   V1_ARRAY_PARAMS,
 } from '../../../shared/api/schemas-v1.ts';
 import { bytesToHex } from '../../../shared/coins/bytes.ts';
+import { isEvmCoin } from '../../../shared/coins/coin-table.ts';
 import { evmBackendFor, parseAddressList, type ServiceContext, utxoBackendFor } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import { createPayment, decodeTxField, signAndSend } from '../payments.ts';
@@ -50,7 +51,7 @@ export function v1Routes(ctx: ServiceContext): FastifyPluginAsync {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
     app.get('/address/balance/:coin/:address', { schema: { params: AddressParams, querystring: TokenQuery, response: { 200: BalanceV1 } } }, async (req) => {
-      if (req.params.coin === 'ethereum') {
+      if (isEvmCoin(req.params.coin)) {
         const { addresses } = await evmBalances(ctx, evmBackendFor(ctx), req.params.address, req.query, 'address');
         const { address: _address, ...balance } = addresses[0]!;
         return v1Balance(balance);
@@ -63,7 +64,7 @@ export function v1Routes(ctx: ServiceContext): FastifyPluginAsync {
     });
 
     app.get('/address/balances/:coin/:addresses', { schema: { params: AddressesParams, querystring: TokenQuery, response: { 200: BalancesV1 } } }, async (req) => {
-      if (req.params.coin === 'ethereum') {
+      if (isEvmCoin(req.params.coin)) {
         const body = await evmBalances(ctx, evmBackendFor(ctx), req.params.addresses, req.query);
         return { totals: v1Balance(body.totals), addresses: body.addresses.map(v1Balance) };
       }
@@ -79,7 +80,7 @@ export function v1Routes(ctx: ServiceContext): FastifyPluginAsync {
     });
 
     app.get('/address/history/:coin/:addresses', { schema: { params: AddressesParams, querystring: HistoryQuery, response: { 200: HistoryV1 } } }, async (req) => {
-      if (req.params.coin === 'ethereum') {
+      if (isEvmCoin(req.params.coin)) {
         throw badRequest('v1 history entries (vins, vouts, fees) describe UTXO transactions: ethereum history is served by /v2/address/history/ethereum/{addresses}');
       }
       const backend = utxoBackendFor(ctx, req.params.coin);
