@@ -20,6 +20,36 @@ const layer = (files, forbiddenFolders, forbiddenPackages, message) => ({
   },
 });
 
+// A coin is one row of the coin table (DESIGN.md): product code reads the row, it never tests a
+// coin's name, and a per-coin map is a complete Record so a missing coin does not compile. The
+// names are those of shared/coins/coin-data.ts (scripts/layering.test.ts checks the list matches).
+const COIN_NAME_LIST = ['bitcoin', 'testnet3', 'litecoin', 'bitcoin_cash', 'bitcoin_gold', 'dash', 'zcash', 'zclassic', 'bitcoin_private', 'ethereum'];
+const anyCoin = `/^(${COIN_NAME_LIST.join('|')})$/`;
+// 'bitcoin' and 'ethereum' also name a transaction format (txFormat, tx.format) and a Ledger
+// protocol: comparisons with those fields are not about coins.
+const vocabulary = '/^(format|txFormat|protocol)$/';
+const notAboutCoins = `:not([left.property.name=${vocabulary}], [right.property.name=${vocabulary}], [left.expression.property.name=${vocabulary}], [right.expression.property.name=${vocabulary}])`;
+const coinMessage = 'A coin is a row of the coin table: read the field of its row (shared/coins/coin-data.ts), do not test a coin name.';
+const partial = "TSTypeReference[typeName.name='Partial'] > TSTypeParameterInstantiation";
+const perCoinRecord = 'TSTypeReference[typeName.name=/^(Readonly)?Record$/] > TSTypeParameterInstantiation > TSTypeReference:first-child[typeName.name=/^(Utxo)?CoinName$/]';
+const coinRules = {
+  files: ['shared/**/*.{ts,tsx}', 'service/**/*.{ts,tsx}', 'main/**/*.{ts,tsx}', 'renderer/**/*.{ts,tsx}', 'preload/**/*.{ts,tsx}'],
+  // Tests and test support (upstream-scenario.ts is shared by two tests, fixtures/ generates test chains).
+  ignores: ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', '**/test/**', '**/fixtures/**', 'service/chains/upstream-scenario.ts', 'shared/coins/coin-data.ts', 'shared/coins/coin-table.ts'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      { selector: `BinaryExpression[operator=/^[!=]==?$/]${notAboutCoins} > Literal[value=${anyCoin}]`, message: coinMessage },
+      { selector: `SwitchCase[test.value=${anyCoin}]`, message: coinMessage },
+      {
+        // Partial<Record<CoinName, ...>>, also with a Readonly<...> inside the Partial.
+        selector: `${partial} > ${perCoinRecord}, ${partial} > TSTypeReference[typeName.name='Readonly'] > TSTypeParameterInstantiation > ${perCoinRecord}`,
+        message: 'A per-coin map is a complete Record<CoinName, ...> (or a field of the coin row), so a missing coin does not compile.',
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'e2e/artifacts/**', '.tmp/**'] },
   js.configs.recommended,
@@ -104,6 +134,7 @@ export default tseslint.config(
       ],
     },
   },
+  coinRules,
   // e2e/ drives the app from outside: never electron, never the renderer's internals.
   layer(['e2e/**'], ['renderer', 'preload'], ['electron'], 'e2e/ tests the renderer through a browser only.'),
 );
