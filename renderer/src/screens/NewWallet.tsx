@@ -121,7 +121,7 @@ export function NewWallet() {
           <TextField label="Name" value={name} onChange={setName} required placeholder="Operating treasury" data-testid="wallet-name" />
           <label>
             Coin
-            <select value={coin} onChange={(e) => setCoin(e.target.value as WalletCoin)}>
+            <select value={coin} onChange={(e) => setCoin(e.target.value as WalletCoin)} data-testid="wallet-coin">
               {walletCoins.map((c) => (
                 <option key={c.coin} value={c.coin}>
                   {c.coin}
