@@ -36,6 +36,37 @@ const serviceForbidden = () => [
   { group: ours(...SERVICE_FORBIDDEN.folders), message: SERVICE_FORBIDDEN.message },
   { group: SERVICE_FORBIDDEN.packages, message: SERVICE_FORBIDDEN.message },
 ];
+// A coin is one row of the coin table (docs/architecture.md): product code reads the row, it never tests a
+// coin's name, and a per-coin map is a complete Record so a missing coin does not compile. The
+// names are read from the table itself (a pure module with no imports; Node 22 strips its types),
+// so a new row is known here too; scripts/layering.test.ts checks each name bites.
+const { COIN_TABLE } = await import('./shared/coins/coin-data.ts');
+const COIN_NAME_LIST = Object.keys(COIN_TABLE);
+const anyCoin = `/^(${COIN_NAME_LIST.join('|')})$/`;
+// 'bitcoin' and 'ethereum' also name a transaction format (txFormat, tx.format) and a Ledger
+// protocol: comparisons with those fields are not about coins.
+const vocabulary = '/^(format|txFormat|protocol)$/';
+const notAboutCoins = `:not([left.property.name=${vocabulary}], [right.property.name=${vocabulary}], [left.expression.property.name=${vocabulary}], [right.expression.property.name=${vocabulary}])`;
+const coinMessage = 'A coin is a row of the coin table: read the field of its row (shared/coins/coin-data.ts), do not test a coin name.';
+const partial = "TSTypeReference[typeName.name='Partial'] > TSTypeParameterInstantiation";
+const perCoinRecord = 'TSTypeReference[typeName.name=/^(Readonly)?Record$/] > TSTypeParameterInstantiation > TSTypeReference:first-child[typeName.name=/^(Utxo)?CoinName$/]';
+const coinRules = {
+  files: ['shared/**/*.{ts,tsx}', 'service/**/*.{ts,tsx}', 'main/**/*.{ts,tsx}', 'renderer/**/*.{ts,tsx}', 'preload/**/*.{ts,tsx}'],
+  // Tests and test support (upstream-scenario.ts is shared by two tests, fixtures/ generates test chains).
+  ignores: ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', '**/test/**', '**/fixtures/**', 'service/chains/upstream-scenario.ts', 'shared/coins/coin-data.ts', 'shared/coins/coin-table.ts'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      { selector: `BinaryExpression[operator=/^[!=]==?$/]${notAboutCoins} > Literal[value=${anyCoin}]`, message: coinMessage },
+      { selector: `SwitchCase[test.value=${anyCoin}]`, message: coinMessage },
+      {
+        // Partial<Record<CoinName, ...>>, also with a Readonly<...> inside the Partial.
+        selector: `${partial} > ${perCoinRecord}, ${partial} > TSTypeReference[typeName.name='Readonly'] > TSTypeParameterInstantiation > ${perCoinRecord}`,
+        message: 'A per-coin map is a complete Record<CoinName, ...> (or a field of the coin row), so a missing coin does not compile.',
+      },
+    ],
+  },
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'e2e/artifacts/**', '.tmp/**'] },
@@ -166,6 +197,7 @@ export default tseslint.config(
     ignores: [...TESTS, 'renderer/src/**'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [devImports] }] },
   },
+  coinRules,
   // e2e/ drives the app from outside: never electron, never the renderer's internals.
   layer(['e2e/**'], ['renderer', 'preload'], ['electron'], 'e2e/ tests the renderer through a browser only.'),
 );

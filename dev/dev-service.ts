@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import pino from 'pino';
 import { ApiClient } from '../shared/api/client.ts';
+import { isEvmCoin, type UtxoCoinName } from '../shared/coins/index.ts';
 import { nodeRpcBackendConfig, type RegtestNode } from './chains/litecoind.ts';
 import { evmRpcBackendConfig, type HardhatNode } from './chains/hardhat.ts';
 import { createService, type Service } from '../service/service.ts';
@@ -18,6 +19,8 @@ export interface DevService {
 
 export interface DevServiceOptions {
   pollIntervalMs: number;
+  /** The coin the regtest node is served as (its prefixes); default litecoin. */
+  utxoCoin?: UtxoCoinName;
   /** Litecoin's USD rate. */
   usdRate?: number;
   /** Serve ethereum from this hardhat node too. */
@@ -27,6 +30,7 @@ export interface DevServiceOptions {
 /** `node` null: no litecoin (an Ether-only service). */
 export async function startDevService(node: RegtestNode | null, dir: string, options: DevServiceOptions): Promise<DevService> {
   const eth = options.ethereum;
+  const utxoCoin: UtxoCoinName = options.utxoCoin ?? 'litecoin';
   const service = await createService(
     {
       listen: { host: '127.0.0.1', port: 0 },
@@ -35,7 +39,7 @@ export async function startDevService(node: RegtestNode | null, dir: string, opt
       coins: {
         ...(node
           ? {
-              litecoin: {
+              [utxoCoin]: {
                 network: 'regtest' as const,
                 ...(options.usdRate !== undefined ? { usdRate: options.usdRate } : {}),
                 backend: nodeRpcBackendConfig(node, options.pollIntervalMs),
@@ -59,11 +63,11 @@ export async function startDevService(node: RegtestNode | null, dir: string, opt
         if (node) {
           const tip = await node.rpc.call<number>('getblockcount');
           const mempool = await node.rpc.call<string[]>('getrawmempool');
-          const status = coins.find((c) => c.coin === 'litecoin');
+          const status = coins.find((c) => c.coin === utxoCoin);
           done = status !== undefined && status.indexed_height === tip && status.mempool_txs === mempool.length;
         }
         if (eth) {
-          const status = coins.find((c) => c.coin === 'ethereum');
+          const status = coins.find((c) => isEvmCoin(c.coin));
           done &&= status !== undefined && status.indexed_height === (await eth.node.blockNumber());
         }
         if (done) return;

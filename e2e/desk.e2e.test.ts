@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressToScript, chainParams } from '../shared/coins/index.ts';
+import { UTXO_COIN_NAMES, addressToScript, chainParams } from '../shared/coins/index.ts';
 import { testCosigner } from '../main/core/testing/keys.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
@@ -38,6 +38,11 @@ describe('the treasurer and two co-signers, in Chromium', () => {
     // Create the wallet from three co-signers' xpubs.
     await page.getByRole('link', { name: 'New wallet' }).click();
     await page.getByTestId('wallet-name').fill('Operating treasury');
+    // The coins offered come from the coin table over the bridge (coins.list): every UTXO coin.
+    await expect.poll(() => page.getByTestId('wallet-coin').locator('option').allTextContents()).toEqual([...UTXO_COIN_NAMES]);
+    expect(await page.getByTestId('wallet-coin').inputValue()).toBe('litecoin');
+    // Litecoin has a Ledger app: each co-signer's key can be read from one.
+    await page.getByTestId('cosigner-ledger-0').waitFor();
     for (const [i, c] of [alice, bob, carol].entries()) {
       await page.getByTestId(`cosigner-name-${i}`).fill(c.name);
       await page.getByTestId(`cosigner-xpub-${i}`).fill(c.xpub);

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { COIN_NAMES, type UtxoCoinName } from '../shared/coins/coin-table.ts';
+import { COIN_NAMES, UTXO_COIN_NAMES } from '../shared/coins/coin-table.ts';
 import { OperationsConfig } from './operations-config.ts';
 
 const NodeRpcBackend = z.object({
@@ -109,7 +109,6 @@ export const PricesConfig = z.object({
 });
 export type PricesConfig = z.infer<typeof PricesConfig>;
 
-const UTXO_COIN_NAMES = COIN_NAMES.filter((c): c is UtxoCoinName => c !== 'ethereum') as [UtxoCoinName, ...UtxoCoinName[]];
 
 export const ServiceConfig = z.object({
   listen: z.object({ host: z.string().default('127.0.0.1'), port: z.number().int().min(0).max(65535).default(8080) }).default({ host: '127.0.0.1', port: 8080 }),

@@ -2,11 +2,14 @@
 // boundary, whatever the transport) and its answer type. Pure: zod and shared/api only, so the
 // renderer's type-check can follow the type imports here.
 //
+// Coin enumerations are built from the coin table (shared/coins), never typed here.
+//
 // Amounts are bigint in the smallest unit. Over HTTP they travel as exact JSON integers; so that
 // shared/api/json.ts revives them, every bigint field is named with one of its AMOUNT_KEYS
 // (amount, balance, unconfirmed_balance, miners_fee, fee_amount, total_input_value).
 import { z } from 'zod';
 import { UnitsIn } from '../../shared/api/amounts.ts';
+import { LEDGER_UTXO_COIN_NAMES, NETWORK_NAMES, UTXO_COIN_NAMES } from '../../shared/coins/coin-table.ts';
 import type { Channel } from './channels.ts';
 
 export { CHANNELS, isChannel, type Channel } from './channels.ts';
@@ -21,6 +24,8 @@ const PickedFile = z.object({ name: z.string().min(1).max(255), text: z.string()
 
 export const inputs = {
   'service.status': none,
+  // The coins this desk knows and what each can do: the renderer's coin list comes from here.
+  'coins.list': none,
   'settings.get': none,
   // The key is tested, stored in the SecretStore and never sent back, logged or echoed.
   'settings.setService': z.discriminatedUnion('mode', [
@@ -40,8 +45,8 @@ export const inputs = {
   'wallets.list': none,
   'wallets.create': z.object({
     name: z.string().trim().min(1, 'the wallet needs a name').max(80),
-    coin: z.enum(['bitcoin', 'testnet3', 'litecoin', 'bitcoin_cash', 'bitcoin_gold', 'dash', 'zcash', 'zclassic', 'bitcoin_private']),
-    network: z.enum(['mainnet', 'testnet', 'regtest']),
+    coin: z.enum(UTXO_COIN_NAMES),
+    network: z.enum(NETWORK_NAMES),
     m: z.number().int().min(1).max(15),
     cosigners: z
       .array(
@@ -63,8 +68,8 @@ export const inputs = {
   // the new-wallet form; coin and network apply when the file does not name its chain.
   'wallets.readSetup': z.object({
     files: z.array(PickedFile).min(1, 'choose a set-up file').max(15),
-    coin: z.enum(['bitcoin', 'testnet3', 'litecoin', 'bitcoin_cash', 'bitcoin_gold', 'dash', 'zcash', 'zclassic', 'bitcoin_private']),
-    network: z.enum(['mainnet', 'testnet', 'regtest']),
+    coin: z.enum(UTXO_COIN_NAMES),
+    network: z.enum(NETWORK_NAMES),
     name: z.string().trim().max(80).optional(),
     m: z.number().int().min(1).max(15).optional(),
   }),
@@ -149,8 +154,8 @@ export const inputs = {
   'ledger.devices': none,
   'ledger.xpub': z
     .object({
-      coin: z.enum(['bitcoin', 'testnet3', 'litecoin', 'bitcoin_cash', 'bitcoin_gold', 'dash', 'zcash']),
-      network: z.enum(['mainnet', 'testnet', 'regtest']),
+      coin: z.enum(LEDGER_UTXO_COIN_NAMES),
+      network: z.enum(NETWORK_NAMES),
       /** The account path to read; the desk's default (m/45'/coin type'/0') when absent. */
       path: z.string().trim().regex(/^m(\/[0-9]{1,9}'?){1,6}$/, "derivation path looks like m/45'/0'/0'").optional(),
     })
@@ -175,6 +180,25 @@ export interface ServiceStatus {
   ok: boolean;
   message: string;
   coins: { coin: string; network: string; tip_height: number | null; indexed_height: number | null; lag: number | null; error: string | null }[];
+}
+
+/** One coin of the table as the screens need it (shared/coins/coin-data.ts has the meaning of each field). */
+export interface CoinView {
+  coin: string;
+  /** 'utxo': multi-signature wallets; 'evm': accounts (ethereum). */
+  family: 'utxo' | 'evm';
+  ticker: string;
+  decimals: number;
+  /** A Ledger app the desk reads co-signer keys from and signs on. */
+  ledger: boolean;
+  /** Payments export as PSBT files. */
+  psbt: boolean;
+  /** Caravan reads and writes its wallets. */
+  caravan: boolean;
+  segwit: boolean;
+  bip125: boolean;
+  /** The coin itself is a test chain (testnet3). */
+  test_coin: boolean;
 }
 
 export interface ServiceSettings {
@@ -465,6 +489,7 @@ export interface LedgerAddress {
 
 export interface Outputs {
   'service.status': ServiceStatus;
+  'coins.list': CoinView[];
   'settings.get': ServiceSettings;
   'settings.setService': ServiceSettings;
   'wallets.list': WalletSummary[];

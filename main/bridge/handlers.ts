@@ -23,6 +23,7 @@ import { walletFunds, walletHistory, walletUnspent } from '../core/wallet-funds.
 import { exportWalletSetup, readWalletSetup } from '../core/wallet-setup-files.ts';
 import { createWallet, nextReceiveAddress, requireWallet, type CoreDeps } from '../core/wallets.ts';
 import { createAccountHandlers } from './accounts.ts';
+import { coinViews } from './coins.ts';
 import type { Handlers } from './dispatch.ts';
 import { importResultView, openedRequestView, paymentDetail, paymentSummary, receiveAddressView, settingsView, setupDraftView, walletSummary } from './views.ts';
 
@@ -67,6 +68,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       const { mode, url } = connection;
       return { mode, service_url: url, ...(await serviceHealth(api)) };
     },
+
+    'coins.list': async () => coinViews(),
 
     'settings.get': async () => settings(),
 

@@ -10,6 +10,7 @@ import {
   p2shScript,
   hash160,
   parseMultisigRedeemScript,
+  PSBT_COIN_NAMES,
   type ChainParams,
   type CoinName,
 } from '../../shared/coins/index.ts';
@@ -29,7 +30,7 @@ import type { CosignerRow, PaymentRow, WalletRow } from './store/store.ts';
 import { requireWallet, walletParams, type CoreDeps } from './wallets.ts';
 
 /** Coins whose signatures PSBT (BIP174) describes: Bitcoin's legacy sighash with SIGHASH_ALL. */
-export const PSBT_COINS: readonly CoinName[] = ['bitcoin', 'testnet3', 'litecoin', 'dash'];
+export const PSBT_COINS: readonly CoinName[] = PSBT_COIN_NAMES;
 
 function requirePsbtCoin(w: WalletRow): void {
   if (!PSBT_COINS.includes(w.coin)) {

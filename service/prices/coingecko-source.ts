@@ -1,23 +1,16 @@
 // CoinGecko's simple price endpoint: GET {base}/simple/price?ids=<id>&vs_currencies=usd answers
 // {"<id>": {"usd": 67187.34}}, or {} for an id it does not list.
 import { z } from 'zod';
-import type { CoinName } from '../../shared/coins/coin-table.ts';
+import { COIN_NAMES, coinRow, type CoinName } from '../../shared/coins/coin-table.ts';
 import { UpstreamFailure } from '../errors.ts';
 import { httpJson } from '../upstream/http-json.ts';
 import { priceOrNull, type PriceSource } from './price-source.ts';
 
-/** CoinGecko's ids for the API's coins; testnet3 has no market price. Operators may override. */
-export const COINGECKO_IDS: Readonly<Partial<Record<CoinName, string>>> = {
-  bitcoin: 'bitcoin',
-  litecoin: 'litecoin',
-  ethereum: 'ethereum',
-  bitcoin_cash: 'bitcoin-cash',
-  bitcoin_gold: 'bitcoin-gold',
-  bitcoin_private: 'bitcoin-private',
-  dash: 'dash',
-  zcash: 'zcash',
-  zclassic: 'zclassic',
-};
+/** CoinGecko's id of every coin, from its row (null: no listing, e.g. testnet3). */
+export const COINGECKO_IDS: Readonly<Record<CoinName, string | null>> = Object.fromEntries(COIN_NAMES.map((c) => [c, coinRow(c).coingeckoId])) as Record<CoinName, string | null>;
+
+/** Ids an operator sets in place of the table's: only the coins named (partial by nature). */
+export type CoinGeckoIdOverrides = Readonly<{ [C in CoinName]?: string }>;
 
 export const COINGECKO_DEFAULT_URL = 'https://api.coingecko.com/api/v3';
 
@@ -28,7 +21,7 @@ export interface CoinGeckoOptions {
   url: string;
   timeoutMs: number;
   apiKey?: string | undefined;
-  ids?: Readonly<Partial<Record<CoinName, string>>>;
+  ids?: CoinGeckoIdOverrides;
 }
 
 /** The key header CoinGecko expects: its pro host takes a pro key, the public host a demo key. */
@@ -38,14 +31,14 @@ function keyHeader(url: string, apiKey: string | undefined): Record<string, stri
 }
 
 export function coinGeckoSource(options: CoinGeckoOptions): PriceSource {
-  const ids = { ...COINGECKO_IDS, ...options.ids };
+  const ids: Readonly<Record<CoinName, string | null | undefined>> = { ...COINGECKO_IDS, ...options.ids };
   const base = options.url.replace(/\/+$/, '');
   const http = { name: 'coingecko price source', timeoutMs: options.timeoutMs, retries: 1, backoffMs: 200, headers: keyHeader(base, options.apiKey) };
   return {
     name: 'coingecko',
     async usdPrice(coin) {
       const id = ids[coin];
-      if (id === undefined) return null;
+      if (id === undefined || id === null) return null;
       const url = `${base}/simple/price?ids=${encodeURIComponent(id)}&vs_currencies=usd`;
       const parsed = SimplePrice.safeParse(await httpJson(url, {}, http));
       if (!parsed.success) throw new UpstreamFailure(false, `coingecko price source answered in an unexpected shape for ${id}`);

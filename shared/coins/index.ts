@@ -2,15 +2,22 @@
 export { CoinError } from './errors.ts';
 export {
   COIN_NAMES,
+  EVM_COIN_NAMES,
+  LEDGER_UTXO_COIN_NAMES,
   NETWORK_NAMES,
+  PSBT_COIN_NAMES,
+  UTXO_COIN_NAMES,
   chainParams,
   allChainParams,
+  coinRow,
   describeChain,
   implementedUtxoCoins,
   isCoinName,
+  isEvmCoin,
   isUtxoCoin,
+  utxoCoinRow,
 } from './coin-table.ts';
-export type { ChainParams, CoinName, NetworkName, SighashAlgorithmName, UtxoCoinName } from './coin-table.ts';
+export type { ChainParams, CoinName, CoinRow, LedgerAppRow, NetworkName, SighashAlgorithmName, UtxoCoinName, UtxoCoinRow, UtxoLedgerAppRow } from './coin-table.ts';
 export {
   ByteReader,
   ByteWriter,

@@ -119,7 +119,7 @@ function decodeBitcoinTx(bytes: Uint8Array, allowWitness: boolean, dash = false)
 }
 
 /** Which codec a coin's transactions need: its table's format (and Dash's special transactions). */
-export type TxCodecChoice = Pick<ChainParams, 'txFormat'> & Partial<Pick<ChainParams, 'coin'>>;
+export type TxCodecChoice = Pick<ChainParams, 'txFormat'> & Partial<Pick<ChainParams, 'coin' | 'specialTx'>>;
 
 /**
  * Parses exactly one transaction. Without `chain`, or for a Bitcoin-format coin, it is a legacy
@@ -130,7 +130,7 @@ export type TxCodecChoice = Pick<ChainParams, 'txFormat'> & Partial<Pick<ChainPa
 export function decodeTx(bytes: Uint8Array): BitcoinTx;
 export function decodeTx(bytes: Uint8Array, chain: TxCodecChoice | undefined): Tx;
 export function decodeTx(bytes: Uint8Array, chain?: TxCodecChoice): Tx {
-  if (chain === undefined || chain.txFormat === 'bitcoin') return decodeBitcoinTx(bytes, true, chain?.coin === 'dash');
+  if (chain === undefined || chain.txFormat === 'bitcoin') return decodeBitcoinTx(bytes, true, chain?.specialTx === 'dash-dip2');
   if (isOverwinteredHeader(bytes)) return decodeZcashTx(bytes);
   const tx = decodeBitcoinTx(bytes, false);
   if (tx.version !== 1) {

@@ -5,6 +5,7 @@
  * Fields we do not use (client, uuid, method, ledgerPolicyHmacs) are accepted and ignored.
  */
 import { z } from 'zod';
+import { isUtxoCoin, utxoCoinRow } from '../coins/coin-table.ts';
 import { normalizeDerivationPath } from './derivation-path.ts';
 import { FileFormatError } from './errors.ts';
 import { checkSetup, type SetupKey, type WalletSetup } from './setup.ts';
@@ -67,9 +68,10 @@ export function parseCaravan(text: string): WalletSetup {
 
 /** Caravan's network name for a Bitcoin chain, or null for a coin Caravan does not know. */
 export function caravanNetwork(coin: string, network: string): 'mainnet' | 'testnet' | 'regtest' | null {
-  if (coin !== 'bitcoin' && coin !== 'testnet3') return null;
+  const row = isUtxoCoin(coin) ? utxoCoinRow(coin) : null;
+  if (row === null || !row.caravan) return null;
   if (network === 'regtest') return 'regtest';
-  return coin === 'testnet3' || network === 'testnet' ? 'testnet' : 'mainnet';
+  return row.testCoin || network === 'testnet' ? 'testnet' : 'mainnet';
 }
 
 export function formatCaravan(name: string, network: 'mainnet' | 'testnet' | 'regtest', m: number, keys: readonly SetupKey[]): string {

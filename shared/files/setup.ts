@@ -3,7 +3,7 @@
  * co-signers' keys in the wallet's order, and whatever the file says of its chain. The checks
  * every format shares live here: xpubs only (never a private key), one network, a possible policy.
  */
-import { allChainParams, looksLikePrivateKey, tryDecodeBase58Check, type NetworkName } from '../coins/index.ts';
+import { allChainParams, looksLikePrivateKey, tryDecodeBase58Check, utxoCoinRow, type NetworkName } from '../coins/index.ts';
 import { FileFormatError } from './errors.ts';
 
 export interface SetupKey {
@@ -55,7 +55,7 @@ export function keyNetworkOf(xpub: string, what: string): KeyNetwork {
   if (slip) throw new FileFormatError(`${what} is a ${slip} key, made for segwit scripts; this desk makes P2SH multisig wallets and needs plain xpub/tpub keys`);
   const chains = allChainParams().filter((p) => p.xpubVersions.includes(version));
   if (chains.length === 0) throw new FileFormatError(`${what} has an unknown extended key version 0x${version.toString(16).padStart(8, '0')}`);
-  return chains.some((p) => p.network === 'mainnet' && p.coin !== 'testnet3') ? 'mainnet' : 'test';
+  return chains.some((p) => p.network === 'mainnet' && !utxoCoinRow(p.coin).testCoin) ? 'mainnet' : 'test';
 }
 
 /** The checks every format shares; returns the keys' network. */

@@ -1,7 +1,7 @@
 // Which Ledger app a coin needs, which one is open (the GET_APP_AND_VERSION APDU, CLA 0xB0 INS
 // 0x01, answered by the dashboard and by every app), and so which protocol to speak with it.
 import { getAppAndVersion } from './hw-app-btc.ts';
-import type { CoinName, NetworkName } from '../../../shared/coins/index.ts';
+import { coinRow, isUtxoCoin, utxoCoinRow, type CoinName, type NetworkName, type UtxoLedgerAppRow } from '../../../shared/coins/index.ts';
 import { LedgerError, wrongApp, type LedgerContext } from './errors.ts';
 import type { Transport } from './transport.ts';
 
@@ -19,45 +19,21 @@ export interface OpenApp {
   protocol: LedgerProtocol;
 }
 
-interface AppRule {
-  /** Names GET_APP_AND_VERSION reports for the app this coin needs; the first is what we ask people to open. */
-  names: readonly string[];
-  /** Oldest version the desk works with. */
-  minimum: string;
-  /** From this version on the app speaks the PSBT protocol (Bitcoin only). */
-  psbtFrom?: string;
+/** The coin's Ledger app on this network, from its row (shared/coins/coin-data.ts). */
+function ruleFor(coin: CoinName, network: NetworkName): { names: readonly string[]; minimum: string; psbtFrom?: string; protocol: 'legacy' | 'ethereum' } {
+  const app = coinRow(coin).ledger;
+  if (app === null) throw new LedgerError('ledger_wrong_app', `${coin} has no Ledger app: sign its payments with files instead`);
+  const names = network !== 'mainnet' && app.testNames ? app.testNames : app.names;
+  return { ...app, names };
 }
 
-const BITCOIN_PSBT_FROM = '2.1.0';
+const utxoApp = (coin: CoinName): UtxoLedgerAppRow | null => (isUtxoCoin(coin) ? utxoCoinRow(coin).ledger : null);
 
-function ruleFor(coin: CoinName, network: NetworkName): AppRule {
-  const test = network !== 'mainnet';
-  switch (coin) {
-    case 'bitcoin':
-    case 'testnet3':
-      return test || coin === 'testnet3'
-        ? { names: ['Bitcoin Test', 'Bitcoin Test Legacy'], minimum: '1.3.0', psbtFrom: BITCOIN_PSBT_FROM }
-        : { names: ['Bitcoin', 'Bitcoin Legacy'], minimum: '1.3.0', psbtFrom: BITCOIN_PSBT_FROM };
-    case 'litecoin':
-      return { names: ['Litecoin'], minimum: '1.3.0' };
-    case 'dash':
-      return { names: ['Dash'], minimum: '1.3.0' };
-    case 'bitcoin_cash':
-      return { names: ['Bitcoin Cash'], minimum: '1.3.0' };
-    case 'bitcoin_gold':
-      return { names: ['Bitcoin Gold'], minimum: '1.3.0' };
-    case 'zcash':
-      // The v5 (NU5) trusted-input stream the desk sends ends with the shielded counts, which the
-      // Zcash app reads from 2.4.0 on (app-zcash: C app 2.4.0, July 2025; the Rust app 3.x too);
-      // 2.1-2.3 take the count byte for the locktime and fail.
-      return { names: ['Zcash'], minimum: '2.4.0' };
-    case 'ethereum':
-      // EIP-155 chain ids above 255 and the v it returns for them: app-ethereum 1.9.x on.
-      return { names: ['Ethereum'], minimum: '1.9.0' };
-    default:
-      throw new LedgerError('ledger_wrong_app', `${coin} has no Ledger app: sign its payments with files instead`);
-  }
-}
+/** The address format the coin's app is asked to display ('cashaddr': Bitcoin Cash). */
+export const ledgerAddressFormat = (coin: CoinName): 'legacy' | 'cashaddr' => utxoApp(coin)?.addressFormat ?? 'legacy';
+
+/** The coin's app derives only Zcash account keys (m/44'/133'/a') and exports no master key. */
+export const derivesAccountKeysOnly = (coin: CoinName): boolean => utxoApp(coin)?.keyPath === 'zcash-account';
 
 /** The app a person must open for this coin (for messages). */
 export const neededApp = (coin: CoinName, network: NetworkName): string => ruleFor(coin, network).names[0]!;
@@ -92,7 +68,7 @@ export async function requireApp(transport: Transport, coin: CoinName, network: 
     throw new LedgerError('ledger_app_too_old', `the ${name} app on the Ledger is version ${version}; the desk needs ${rule.minimum} or later: update it with Ledger Live`);
   }
   const legacyNamed = name.endsWith('Legacy');
-  const protocol: LedgerProtocol = coin === 'ethereum' ? 'ethereum' : rule.psbtFrom && !legacyNamed && compareVersions(version, rule.psbtFrom) >= 0 ? 'psbt' : 'legacy';
+  const protocol: LedgerProtocol = rule.protocol === 'ethereum' ? 'ethereum' : rule.psbtFrom && !legacyNamed && compareVersions(version, rule.psbtFrom) >= 0 ? 'psbt' : 'legacy';
   if (need === 'psbt' && protocol !== 'psbt') {
     throw new LedgerError(
       'ledger_app_too_old',

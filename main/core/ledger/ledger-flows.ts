@@ -11,7 +11,7 @@ import { checkSignature, refused, storeSignatures, type CheckedSignature, type F
 import { progress, requirePayment } from '../payments.ts';
 import type { CosignerRow, WalletRow } from '../store/store.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
-import { requireApp, type OpenApp } from './app.ts';
+import { derivesAccountKeysOnly, requireApp, type OpenApp } from './app.ts';
 import { LedgerError, type LedgerContext } from './errors.ts';
 import { canSignOnLedger, signLegacy } from './legacy-sign.ts';
 import { ledgerPayment, type LedgerPayment } from './payment-inputs.ts';
@@ -121,14 +121,14 @@ export async function signPaymentOnLedger(deps: CoreDeps, connector: LedgerConne
   }
   // Before touching the device: the previous transactions, checked against their txids.
   const payment = await ledgerPayment(deps.api, params, w.coin, p, deps.store.paymentInputs(p.id));
-  if (w.coin === 'zcash') zcashBeforeDevice(params, payment, cosigners, w);
+  if (derivesAccountKeysOnly(w.coin)) zcashBeforeDevice(params, payment, cosigners, w);
   const ctx: LedgerContext = { doing: `signing payment ${p.id.slice(0, 8)}` };
   // The signature of input `inputIndex` is checked against co-signer `position`'s key.
   const hashRows = deps.store.paymentHashes(p.id);
   const keyOf = (inputIndex: number, position: number) => hashRows.filter((h) => h.inputIndex === inputIndex)[position]!.publicKey;
   const { offered, position, fingerprint } = await withLedger(connector, ctx, async (transport) => {
     const app = await requireApp(transport, w.coin, w.network, ctx);
-    if (w.coin === 'zcash') {
+    if (derivesAccountKeysOnly(w.coin)) {
       // The Zcash app exports no master key: the device is told by the key it derives at each co-signer's path.
       const holder = await zcashKeyHolder(transport, w.coin, w.network, cosigners);
       if (!holder) throw new LedgerError('ledger_wrong_key', `this Ledger's Zcash app derives none of the keys of wallet "${w.name}" at their paths: connect the co-signer's own device`);

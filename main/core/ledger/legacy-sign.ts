@@ -4,8 +4,9 @@
 // ZIP-244 flow in zcash-sign.ts) speak variants of the same commands. The app returns DER
 // signatures; the caller verifies each against our own hash before anything is stored.
 import type { Transaction } from '@ledgerhq/hw-app-btc/lib/types.js';
-import { bytesToHex, concatBytes, decodeTx, encodeCompactSize, equalBytes, hexToBytes, reverseBytes, type ChainParams, type Tx } from '../../../shared/coins/index.ts';
+import { bytesToHex, coinRow, concatBytes, decodeTx, encodeCompactSize, equalBytes, hexToBytes, reverseBytes, type ChainParams, type Tx } from '../../../shared/coins/index.ts';
 import { serializeOutputs, u32le, u64le } from './apdu-fields.ts';
+import { derivesAccountKeysOnly, ledgerAddressFormat } from './app.ts';
 import { LedgerError } from './errors.ts';
 import type { LegacySignature } from './input-signature.ts';
 import { hashOutputFull, signP2SHTransaction, signTransaction, splitTransaction, startUntrustedHashTransactionInput } from './hw-app-btc.ts';
@@ -15,13 +16,15 @@ import type { Transport } from './transport.ts';
 import { signZcash } from './zcash-sign.ts';
 
 /** The BIP143-style fork-id apps (Bitcoin Cash, Bitcoin Gold) get the amount with each outpoint; the app adds its fork id. */
-const FORKID_OPTIONS: Readonly<Record<string, string[]>> = { bitcoin_cash: ['cashaddr'], bitcoin_gold: [] };
+const forkidOptions = (params: ChainParams): string[] => (ledgerAddressFormat(params.coin) === 'cashaddr' ? ['cashaddr'] : []);
 
 /** Zcash's v5 payments are signed by the Zcash app over ZIP-244; zclassic's v4 (ZIP-243) has no Ledger app. */
-const isZcashV5 = (params: ChainParams): boolean => params.coin === 'zcash' && params.sighashAlgorithm === 'zip244' && params.txFormat === 'zcash-v5';
+const isZcashV5 = (params: ChainParams): boolean => derivesAccountKeysOnly(params.coin) && params.sighashAlgorithm === 'zip244' && params.txFormat === 'zcash-v5';
 
-export const canSignOnLedger = (params: ChainParams): boolean =>
-  params.sighashAlgorithm === 'legacy' || (params.sighashAlgorithm === 'forkid' && params.coin in FORKID_OPTIONS) || isZcashV5(params);
+/** A fork-id coin whose app the desk drives through the BIP143-style flow. */
+const isForkidApp = (params: ChainParams): boolean => params.sighashAlgorithm === 'forkid' && coinRow(params.coin).ledger !== null;
+
+export const canSignOnLedger = (params: ChainParams): boolean => params.sighashAlgorithm === 'legacy' || isForkidApp(params) || isZcashV5(params);
 
 /**
  * Fork-id coins through hw-app-btc's lower-level calls (as its own BIP143 flow, plus the coin's
@@ -37,7 +40,7 @@ async function signForkid(transport: Transport, params: ChainParams, tx: Tx, inp
     return b;
   };
   const values = inputs.map((i) => ({ trustedInput: false, value: Buffer.from(concatBytes(reverseBytes(hexToBytes(i.prevTxid)), u32le(i.vout), u64le(i.amount))) }));
-  const options = FORKID_OPTIONS[params.coin] ?? [];
+  const options = forkidOptions(params);
   const all = { version, inputs: inputs.map((i) => ({ prevout: Buffer.alloc(0), script: Buffer.alloc(0), sequence: sequence(i.sequence) })) };
   await startUntrustedHashTransactionInput(transport, true, all, values, true, false, options);
   await hashOutputFull(transport, Buffer.from(serializeOutputs(tx.outputs)));
@@ -55,7 +58,7 @@ async function signForkid(transport: Transport, params: ChainParams, tx: Tx, inp
 
 /** The payload of a Dash special transaction (DIP2), or undefined for any other transaction. */
 function dashPayload(params: ChainParams, prevTx: Uint8Array): Uint8Array | undefined {
-  if (params.coin !== 'dash') return undefined;
+  if (params.specialTx !== 'dash-dip2') return undefined;
   try {
     const tx = decodeTx(prevTx, params);
     return 'extraPayload' in tx ? tx.extraPayload : undefined;
@@ -92,7 +95,7 @@ export function ledgerPrevious(params: ChainParams, prevTx: Uint8Array): Transac
 }
 
 export async function signLegacy(transport: Transport, params: ChainParams, tx: Tx, inputs: readonly LedgerInput[], accountPath: string): Promise<LegacySignature[]> {
-  if (params.sighashAlgorithm === 'forkid' && params.coin in FORKID_OPTIONS) return signForkid(transport, params, tx, inputs, parsePath(accountPath));
+  if (isForkidApp(params)) return signForkid(transport, params, tx, inputs, parsePath(accountPath));
   if (isZcashV5(params)) return signZcash(transport, params, tx, inputs, accountPath);
   if (params.sighashAlgorithm !== 'legacy' || tx.format !== undefined && tx.format !== 'bitcoin') {
     throw new LedgerError('ledger_failed', `signing ${params.coin} payments on a Ledger is not supported by the desk yet (its ${params.sighashAlgorithm} signature hash needs another device flow): sign with a signature file instead`);

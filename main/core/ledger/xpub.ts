@@ -8,7 +8,7 @@ import { getWalletPublicKey } from './hw-app-btc.ts';
 import { AppClient } from 'ledger-bitcoin';
 import * as ecc from 'tiny-secp256k1';
 import { bytesToHex, chainParams, encodeXpub, equalBytes, hash160, hexToBytes, parseXpub, type CoinName, type NetworkName } from '../../../shared/coins/index.ts';
-import { requireApp, type OpenApp } from './app.ts';
+import { derivesAccountKeysOnly, ledgerAddressFormat, requireApp, type OpenApp } from './app.ts';
 import { LedgerError } from './errors.ts';
 import { HARDENED, formatPath, parsePath, zcashAccountPathProblem } from './paths.ts';
 import { UNKNOWN_FINGERPRINT } from './policy.ts';
@@ -43,7 +43,7 @@ const compress = (key: Uint8Array): Uint8Array => {
 const fingerprintOf = (publicKey: Uint8Array): number => new DataView(hash160(compress(publicKey)).buffer).getUint32(0);
 
 async function legacyKey(transport: Transport, steps: readonly number[], coin: CoinName) {
-  const r = await getWalletPublicKey(transport, { path: steps.length ? formatPath(steps).slice(2) : '', verify: false, format: coin === 'bitcoin_cash' ? 'cashaddr' : 'legacy' });
+  const r = await getWalletPublicKey(transport, { path: steps.length ? formatPath(steps).slice(2) : '', verify: false, format: ledgerAddressFormat(coin) });
   return { publicKey: compress(hexToBytes(r.publicKey)), chainCode: hexToBytes(r.chainCode) };
 }
 
@@ -65,7 +65,7 @@ export async function readXpubFrom(transport: Transport, coin: CoinName, network
     if (key.depth !== steps.length || key.index !== steps.at(-1)) throw new LedgerError('ledger_failed', `the Ledger returned a key of another path than ${path}`);
     return { xpub, fingerprint, path: formatPath(steps) };
   }
-  if (coin === 'zcash') {
+  if (derivesAccountKeysOnly(coin)) {
     const problem = zcashAccountPathProblem(path);
     if (problem) throw new LedgerError('ledger_failed', problem);
     // m/44'/133' and m/44'/133'/a': both within the app's prefix. The master key is not.
@@ -120,7 +120,7 @@ export async function zcashKeyHolder(
 /** Opens the device, checks the coin's app is open, and reads the xpub at `path`. */
 export async function readLedgerXpub(connector: LedgerConnector, coin: CoinName, network: NetworkName, path: string): Promise<LedgerXpub> {
   // A path the Zcash app cannot derive is refused here, before the device is asked anything.
-  const problem = coin === 'zcash' ? zcashAccountPathProblem(path) : null;
+  const problem = derivesAccountKeysOnly(coin) ? zcashAccountPathProblem(path) : null;
   if (problem) throw new LedgerError('ledger_failed', `${problem}: read the co-signer's key at m/44'/133'/0' (or another account, m/44'/133'/1', ...)`);
   return withLedger(connector, { doing: 'reading the co-signer key' }, async (transport, ctx) => {
     const app = await requireApp(transport, coin, network, ctx);

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { go, href } from '../navigation.ts';
+import type { BridgeInput } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
 import { SubmitActions, TextField } from '../components/form.tsx';
-import { Alert, Card, FileDrop, message, useAction, type PickedFile } from '../ui.tsx';
+import { Alert, Card, FileDrop, message, useAction, useLoad, type PickedFile } from '../ui.tsx';
 
 interface Row {
   name: string;
@@ -12,14 +13,17 @@ interface Row {
 }
 
 const emptyRow = (): Row => ({ name: '', xpub: '', fingerprint: '', path: '' });
-const COINS = ['litecoin', 'bitcoin', 'testnet3', 'dash', 'bitcoin_cash', 'bitcoin_gold', 'zcash', 'zclassic', 'bitcoin_private'] as const;
 const NETWORKS = ['regtest', 'testnet', 'mainnet'] as const;
-/** Coins with a Ledger app the desk can read an xpub from. */
-const LEDGER_COINS = ['bitcoin', 'testnet3', 'litecoin', 'bitcoin_cash', 'bitcoin_gold', 'dash', 'zcash'] as const;
+/** The coins a wallet can be made for and those a Ledger reads xpubs for: the bridge's enumerations. */
+type WalletCoin = BridgeInput<'wallets.create'>['coin'];
+type LedgerCoin = BridgeInput<'ledger.xpub'>['coin'];
 
 export function NewWallet() {
   const [name, setName] = useState('');
-  const [coin, setCoin] = useState<(typeof COINS)[number]>('litecoin');
+  // The coin table, from the desk: the multi-signature (UTXO) coins and what each can do.
+  const coins = useLoad(() => call('coins.list', {}), []);
+  const walletCoins = (coins.data ?? []).filter((c) => c.family === 'utxo');
+  const [coin, setCoin] = useState<WalletCoin>('litecoin');
   const [network, setNetwork] = useState<(typeof NETWORKS)[number]>('regtest');
   const [m, setM] = useState(2);
   const [rows, setRows] = useState<Row[]>([emptyRow(), emptyRow(), emptyRow()]);
@@ -32,7 +36,7 @@ export function NewWallet() {
     try {
       const d = await call('wallets.readSetup', { files, coin, network, m, ...(name.trim() ? { name } : {}) });
       setName(d.name);
-      if ((COINS as readonly string[]).includes(d.coin)) setCoin(d.coin as (typeof COINS)[number]);
+      if (walletCoins.some((c) => c.coin === d.coin)) setCoin(d.coin as WalletCoin);
       if ((NETWORKS as readonly string[]).includes(d.network)) setNetwork(d.network as (typeof NETWORKS)[number]);
       setM(d.m);
       setRows(d.cosigners.map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint === '00000000' ? '' : c.fingerprint, path: c.derivation_path === 'm' ? '' : c.derivation_path })));
@@ -44,7 +48,7 @@ export function NewWallet() {
   const set = (i: number, patch: Partial<Row>) => setRows((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   // A co-signer at the desk with a Ledger: read the xpub (and its fingerprint and path) from the device.
   const [reading, setReading] = useState<number | null>(null);
-  const ledgerCoin = LEDGER_COINS.find((c) => c === coin);
+  const ledgerCoin = walletCoins.find((c) => c.coin === coin && c.ledger)?.coin as LedgerCoin | undefined;
   const readFromLedger = async (i: number) => {
     if (!ledgerCoin) return;
     setError(null);
@@ -117,9 +121,11 @@ export function NewWallet() {
           <TextField label="Name" value={name} onChange={setName} required placeholder="Operating treasury" data-testid="wallet-name" />
           <label>
             Coin
-            <select value={coin} onChange={(e) => setCoin(e.target.value as (typeof COINS)[number])}>
-              {COINS.map((c) => (
-                <option key={c}>{c}</option>
+            <select value={coin} onChange={(e) => setCoin(e.target.value as WalletCoin)} data-testid="wallet-coin">
+              {walletCoins.map((c) => (
+                <option key={c.coin} value={c.coin}>
+                  {c.coin}
+                </option>
               ))}
             </select>
           </label>

@@ -103,6 +103,9 @@ const SETUP_FORMATS = [
 /** The wallet as other multisig wallets import it (keys in this wallet's order). */
 function ExportSetup({ walletId, coin }: { walletId: string; coin: string }) {
   const [error, setError] = useState<string | null>(null);
+  // Caravan is offered for the coins whose row says Caravan reads them (Bitcoin only).
+  const coins = useLoad(() => call('coins.list', {}), []);
+  const caravan = coins.data?.find((c) => c.coin === coin)?.caravan ?? false;
   const save = async (format: (typeof SETUP_FORMATS)[number]['format']) => {
     setError(null);
     try {
@@ -116,7 +119,7 @@ function ExportSetup({ walletId, coin }: { walletId: string; coin: string }) {
     <Card title="Set up other wallets">
       <p className="muted small">Co-signers who use another multisig wallet import one of these to watch this wallet and sign its PSBTs.</p>
       <ul className="plain">
-        {SETUP_FORMATS.filter((f) => f.format !== 'caravan' || coin === 'bitcoin' || coin === 'testnet3').map((f) => (
+        {SETUP_FORMATS.filter((f) => f.format !== 'caravan' || caravan).map((f) => (
           <li key={f.format}>
             <button type="button" onClick={() => void save(f.format)} data-testid={`export-setup-${f.format}`}>
               {f.label}

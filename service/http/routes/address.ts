@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AddressesParams, AddressParams, Balance, Balances, History, HistoryQuery, TokenQuery, Utxos } from '../../../shared/api/schemas.ts';
+import { isEvmCoin } from '../../../shared/coins/coin-table.ts';
 import { addressBalance, addressBalances, addressHistory, unspentOutputs } from '../../use-cases/address-queries.ts';
 import { evmBalance, evmBalances, evmHistory } from '../../use-cases/evm-address-queries.ts';
 import { evmBackendFor, type ServiceContext, utxoBackendFor } from '../../use-cases/service-context.ts';
@@ -13,17 +14,17 @@ export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
     app.get('/address/balance/:coin/:address', { schema: { params: AddressParams, querystring: TokenQuery, response: { 200: Balance } } }, async (req) => {
-      if (req.params.coin === 'ethereum') return evmBalance(evmBackendFor(ctx), ctx.usdRate, req.params.address, req.query);
+      if (isEvmCoin(req.params.coin)) return evmBalance(evmBackendFor(ctx), ctx.usdRate, req.params.address, req.query);
       return addressBalance(utxoBackendFor(ctx, req.params.coin), ctx.usdRate, req.params.address, req.query);
     });
 
     app.get('/address/balances/:coin/:addresses', { schema: { params: AddressesParams, querystring: TokenQuery, response: { 200: Balances } } }, async (req) => {
-      if (req.params.coin === 'ethereum') return evmBalances(evmBackendFor(ctx), ctx.usdRate, req.params.addresses, req.query);
+      if (isEvmCoin(req.params.coin)) return evmBalances(evmBackendFor(ctx), ctx.usdRate, req.params.addresses, req.query);
       return addressBalances(utxoBackendFor(ctx, req.params.coin), ctx.usdRate, req.params.addresses, req.query);
     });
 
     app.get('/address/history/:coin/:addresses', { schema: { params: AddressesParams, querystring: HistoryQuery, response: { 200: History } } }, async (req) => {
-      if (req.params.coin === 'ethereum') return evmHistory(evmBackendFor(ctx), req.params.addresses, req.query);
+      if (isEvmCoin(req.params.coin)) return evmHistory(evmBackendFor(ctx), req.params.addresses, req.query);
       return addressHistory(utxoBackendFor(ctx, req.params.coin), req.params.addresses, req.query);
     });
 

@@ -4,6 +4,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AddressesParams, AddressParams, CoinParams, HistoryQuery, SendRawQuery, SendStatus, Signatures, TokenQuery } from '../../../shared/api/schemas.ts';
+import { isEvmCoin } from '../../../shared/coins/coin-table.ts';
 import {
   BalancesV1,
   BalanceV1,
@@ -44,20 +45,20 @@ export function v1Routes(ctx: ServiceContext): FastifyPluginAsync {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
     app.get('/address/balance/:coin/:address', { schema: { params: AddressParams, querystring: TokenQuery, response: { 200: BalanceV1 } } }, async (req) => {
-      if (req.params.coin === 'ethereum') return v1Balance(await evmBalance(evmBackendFor(ctx), ctx.usdRate, req.params.address, req.query));
+      if (isEvmCoin(req.params.coin)) return v1Balance(await evmBalance(evmBackendFor(ctx), ctx.usdRate, req.params.address, req.query));
       return v1Balance(await addressBalance(utxoBackendFor(ctx, req.params.coin), ctx.usdRate, req.params.address, req.query));
     });
 
     app.get('/address/balances/:coin/:addresses', { schema: { params: AddressesParams, querystring: TokenQuery, response: { 200: BalancesV1 } } }, async (req) => {
       const body =
-        req.params.coin === 'ethereum'
+        isEvmCoin(req.params.coin)
           ? await evmBalances(evmBackendFor(ctx), ctx.usdRate, req.params.addresses, req.query)
           : await addressBalances(utxoBackendFor(ctx, req.params.coin), ctx.usdRate, req.params.addresses, req.query);
       return { totals: v1Balance(body.totals), addresses: body.addresses.map(v1Balance) };
     });
 
     app.get('/address/history/:coin/:addresses', { schema: { params: AddressesParams, querystring: HistoryQuery, response: { 200: HistoryV1 } } }, async (req) => {
-      if (req.params.coin === 'ethereum') {
+      if (isEvmCoin(req.params.coin)) {
         throw badRequest('v1 history entries (vins, vouts, fees) describe UTXO transactions: ethereum history is served by /v2/address/history/ethereum/{addresses}');
       }
       return v1History(utxoBackendFor(ctx, req.params.coin), req.params.addresses, req.query);
