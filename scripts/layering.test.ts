@@ -35,6 +35,13 @@ describe('layering rules', () => {
     expect(await restricted('main/electron/probe.ts', "import { app } from 'electron';\nexport const x = app;\n")).toHaveLength(0);
   });
 
+  it('main/bridge/ keeps main/\'s limits beside its own', async () => {
+    expect(await restricted('main/bridge/probe.ts', "import { buildApp } from '../../service/http/app.ts';\nexport const x = buildApp;\n")).toHaveLength(1);
+    expect(await restricted('main/bridge/probe.ts', "import { createService } from '../../service/service.ts';\nexport const x = createService;\n")).toHaveLength(0);
+    expect(await restricted('main/bridge/probe.ts', "import { createServer } from 'node:http';\nexport const x = createServer;\n")).toHaveLength(1);
+    expect(await restricted('main/bridge/probe.ts', "import { serve } from '../web/server.ts';\nexport const x = serve;\n")).toHaveLength(1);
+  });
+
   it('product code may not import dev/; tests, testing helpers, e2e/, scripts/ and dev/ may', async () => {
     const product = ['shared/coins/probe.ts', 'service/http/probe.ts', 'main/core/probe.ts', 'main/web/probe.ts', 'main/electron/probe.ts', 'preload/probe.ts', 'renderer/src/probe.ts', 'renderer/vite.config.ts'];
     for (const file of product) expect(await devImports(file, importDev(file)), file).toBe(1);
