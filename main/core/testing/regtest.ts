@@ -1,15 +1,19 @@
 // Test support: a real litecoind -regtest node, the service embedded as in the app (createService
-// on 127.0.0.1 port 0, litecoin on regtest), and an ApiClient pointed at it.
+// on 127.0.0.1 port 0, litecoin on regtest unless another Bitcoin-rules coin is asked for), and an
+// ApiClient pointed at it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiClient } from '../../../shared/api/client.ts';
+import type { UtxoCoinName } from '../../../shared/coins/index.ts';
 import { fundedNode, type RegtestNode } from '../../../dev/chains/litecoind.ts';
 import { startDevService } from '../../../dev/dev-service.ts';
 
 export interface RegtestDesk {
   node: RegtestNode;
   api: ApiClient;
+  /** The service's base URL (for a ServiceConnection, as the app makes one). */
+  url: string;
   dir: string;
   /** Waits until the service's index has the node's tip and mempool. */
   synced(): Promise<void>;
@@ -17,14 +21,16 @@ export interface RegtestDesk {
   dispose(): Promise<void>;
 }
 
-export async function startRegtestDesk(): Promise<RegtestDesk> {
+/** `utxoCoin`: the coin the node is served as (its prefixes); default litecoin. */
+export async function startRegtestDesk(options: { utxoCoin?: UtxoCoinName } = {}): Promise<RegtestDesk> {
   const dir = mkdtempSync(join(tmpdir(), 'countersign-core-'));
   const node = await fundedNode();
   try {
-    const { service, api, synced } = await startDevService(node, dir, { pollIntervalMs: 100 });
+    const { service, api, url, synced } = await startDevService(node, dir, { pollIntervalMs: 100, ...options });
     return {
       node,
       api,
+      url,
       dir,
       synced,
       mine: async (blocks = 1) => {
