@@ -11,6 +11,8 @@ import { startDevDesk, type DevDesk, type DevDeskOptions } from '../dev/dev-desk
 export const CHROMIUM = '/usr/bin/chromium';
 const ROOT = join(import.meta.dirname, '..');
 export const ARTIFACTS = join(import.meta.dirname, 'artifacts');
+/** Chromium's flags for this closed network, for every browser a test starts. */
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export interface BrowserSession {
   page: Page;
@@ -42,7 +44,7 @@ export async function openBrowser(built: { rendererDir: string; work: string }, 
     headless: true,
     acceptDownloads: true,
     viewport: { width: 1280, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: CHROMIUM_ARGS,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(30_000);

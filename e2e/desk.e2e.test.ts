@@ -4,12 +4,13 @@
 // imports both files at once, submits, and sees the payment confirmed. Screenshots of every screen
 // go to e2e/artifacts/.
 import { readFileSync } from 'node:fs';
-import type { Page } from 'playwright-core';
+import { join } from 'node:path';
+import { chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UTXO_COIN_NAMES, addressToScript, chainParams } from '../shared/coins/index.ts';
 import { testCosigner } from '../main/core/testing/keys.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
-import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
+import { ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
@@ -18,6 +19,8 @@ const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCos
 let session: DeskInBrowser;
 let desk: DevDesk;
 let page: Page;
+/** The payment the first test makes, for the session test to open in other tabs. */
+let paymentUrl = '';
 const shot = (name: string) => session.browser.shot(name);
 const download = (click: () => Promise<void>, name: string) => session.browser.download(click, name);
 
@@ -72,7 +75,7 @@ describe('the treasurer and two co-signers, in Chromium', () => {
     await page.getByTestId('propose').click();
     // The first proposal derives and cross-checks the wallet's first 20 change addresses.
     await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('awaiting_signatures');
-    const paymentUrl = page.url();
+    paymentUrl = page.url();
     await shot('06-payment-awaiting');
     const request = await download(() => page.getByTestId('export-request').click(), 'signing-request.json');
     expect(JSON.parse(readFileSync(request, 'utf8'))).toMatchObject({ format: 'countersign-signing-request', wallet: { m: 2 } });
@@ -167,4 +170,43 @@ describe('the treasurer and two co-signers, in Chromium', () => {
     expect(await page.getByTestId('service-mode').getAttribute('data-mode')).toBe('embedded');
     await shot('16-settings-refused');
   }, 60_000);
+});
+
+describe('the web-mode session, in Chromium', () => {
+  it('keeps the session in a new tab of the same browser, and refuses a browser that never opened the printed URL', async () => {
+    expect(paymentUrl).toMatch(/#\/payments\//);
+    const route = new URL(paymentUrl).hash;
+    // The printed URL, opened once in a tab of its own, then the payment from there.
+    const first = await session.browser.context.newPage();
+    await first.goto(desk.web.openUrl);
+    await expect.poll(() => first.getByTestId('service-status').textContent()).toMatch(/connected/);
+    await first.goto(`${desk.web.url}/${route}`);
+    await expect.poll(() => first.getByTestId('payment-state').getAttribute('data-state')).toBe('confirmed');
+
+    // The payment's address pasted in a NEW tab: no fragment token, no sessionStorage of its own.
+    const tab = await session.browser.context.newPage();
+    await tab.goto(`${desk.web.url}/${route}`);
+    await expect.poll(() => tab.getByTestId('payment-state').getAttribute('data-state')).toBe('confirmed');
+    expect(await tab.evaluate(() => (globalThis as unknown as { sessionStorage: { length: number } }).sessionStorage.length)).toBe(0);
+    expect(await tab.getByTestId('service-status').textContent()).toMatch(/connected/);
+    expect(await tab.locator('body').textContent()).not.toContain('no access token');
+    // The cookie is HttpOnly: the page itself cannot read it.
+    expect(await tab.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie)).toBe('');
+    await tab.screenshot({ path: join(ARTIFACTS, '17-session-new-tab.png'), fullPage: true });
+    await tab.close();
+    await first.close();
+
+    // A fresh browser (no cookie) with the bare URL is refused with the existing message.
+    const other = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    try {
+      const stranger = await (await other.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+      await stranger.goto(`${desk.web.url}/${route}`);
+      await expect.poll(() => stranger.getByRole('alert').textContent()).toMatch(/this page has no access token: open the URL the desk printed when it started/);
+      expect(await stranger.getByTestId('service-status').textContent()).toMatch(/no access token/);
+      expect(await stranger.getByTestId('payment-state').count()).toBe(0);
+      await stranger.screenshot({ path: join(ARTIFACTS, '18-session-fresh-browser-refused.png'), fullPage: true });
+    } finally {
+      await other.close();
+    }
+  }, 120_000);
 });

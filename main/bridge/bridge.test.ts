@@ -1,5 +1,5 @@
 // The bridge boundary without a chain: allow-list, zod validation, error mapping, state sentences,
-// and the web-mode server's token, host check, static files and exact bigint JSON.
+// and the web-mode server's token, session cookie, host and origin checks, static files and exact bigint JSON.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,6 +122,50 @@ describe('web-mode server', () => {
     });
     expect(rebound).toBe(421);
     expect(await (await post('no.such', '{}')).json()).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+  });
+
+  it('trades the token for an HttpOnly SameSite=Strict cookie, only from its own page', async () => {
+    const origin = web.url;
+    const open = (headers: Record<string, string>) => fetch(`${web.url}/session`, { method: 'POST', headers });
+    expect((await open({ origin, authorization: 'Bearer nope' })).status).toBe(401);
+    expect((await open({ origin: 'https://evil.example', authorization: `Bearer ${web.token}` })).status).toBe(403);
+    expect((await open({ authorization: `Bearer ${web.token}` })).status).toBe(403); // no Origin: not a page of ours
+    expect((await fetch(`${web.url}/session`, { headers: { origin, authorization: `Bearer ${web.token}` } })).status).toBe(405);
+    const res = await open({ origin, authorization: `Bearer ${web.token}` });
+    expect(res.status).toBe(204);
+    const setCookie = res.headers.get('set-cookie') ?? '';
+    expect(setCookie).toMatch(new RegExp(`^${web.cookieName}=[A-Za-z0-9_-]{40,}; HttpOnly; SameSite=Strict; Path=/$`));
+    expect(web.cookieName).toBe(`countersign_session_${new URL(web.url).port}`);
+    expect(setCookie).not.toContain(web.token);
+  });
+
+  it('accepts the cookie in place of the token, from its own origin only', async () => {
+    const opened = await fetch(`${web.url}/session`, { method: 'POST', headers: { origin: web.url, authorization: `Bearer ${web.token}` } });
+    const jar = (opened.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const withCookie = (headers: Record<string, string>) => post('wallets.get', '{"wallet_id":"w"}', { authorization: '', cookie: jar, ...headers });
+    const localhost = web.url.replace('127.0.0.1', 'localhost');
+    expect(await (await withCookie({ origin: web.url })).json()).toMatchObject({ ok: true });
+    expect((await withCookie({ origin: localhost, host: new URL(localhost).host })).status).toBe(200);
+    // Another site's page (CSRF), or no Origin at all, gets nothing for the cookie.
+    expect((await withCookie({ origin: 'https://evil.example' })).status).toBe(403);
+    expect((await withCookie({})).status).toBe(401);
+    expect((await withCookie({ origin: web.url, cookie: `${web.cookieName}=forged` })).status).toBe(401);
+    // The token still works alone; a wrong Origin is refused even with it.
+    expect((await post('wallets.get', '{"wallet_id":"w"}', { origin: web.url })).status).toBe(200);
+    expect((await post('wallets.get', '{"wallet_id":"w"}', { origin: 'null' })).status).toBe(403);
+  });
+
+  it('gives a cookie worthless to another desk process (a new token each run)', async () => {
+    const other = await startWebServer({ handlers, rendererDir: dir });
+    try {
+      const opened = await fetch(`${web.url}/session`, { method: 'POST', headers: { origin: web.url, authorization: `Bearer ${web.token}` } });
+      const value = (opened.headers.get('set-cookie') ?? '').split(';')[0]!.split('=')[1]!;
+      expect(other.token).not.toBe(web.token);
+      const res = await fetch(`${other.url}/bridge/wallets.list`, { method: 'POST', headers: { 'content-type': 'application/json', origin: other.url, cookie: `${other.cookieName}=${value}` }, body: '{}' });
+      expect(res.status).toBe(401);
+    } finally {
+      await other.close();
+    }
   });
 
   it('serves the renderer with a strict CSP and no path traversal', async () => {

@@ -14,6 +14,9 @@ import { startEmbeddedService } from '../core/embedded-service.ts';
 import { openStore } from '../core/store/store.ts';
 import { SafeSecretStore } from './secret-store.ts';
 import { CSP, DEV_CSP, isTrustedRendererUrl, WEB_PREFERENCES } from '../bridge/security.ts';
+import { DOCUMENTATION_BASE_URLS } from '../bridge/external-links.ts';
+import { explorerBaseUrls } from '../core/explorer-settings.ts';
+import { installWebContentsGuards } from './web-contents-guards.ts';
 
 // The built renderer beside this bundle (out/renderer); under `npm run dev:desktop`, electron-vite's
 // dev server (hot reload), which it names in ELECTRON_RENDERER_URL. A packaged app never asks.
@@ -33,6 +36,20 @@ async function start(): Promise<void> {
   const secrets = new SafeSecretStore(join(userData, 'service-api-key.bin'));
   const connection = new ServiceConnection({ store, secrets, embeddedUrl: serviceUrl, actor: 'treasurer' });
   connection.notice ??= notice;
+  // Before any window exists (the default session is usable once the app is ready), so every web
+  // contents, the main window's too, gets the guards.
+  installWebContentsGuards({
+    app,
+    session: session.defaultSession,
+    rendererUrl,
+    allowedLinkBases: () => {
+      const explorers = explorerBaseUrls(store);
+      if (explorers.problem) log.warn(explorers.problem);
+      return [...DOCUMENTATION_BASE_URLS, ...explorers.urls];
+    },
+    openExternal: (url) => shell.openExternal(url),
+    log,
+  });
   // Ledgers over USB: @ledgerhq/hw-transport-node-hid is imported the first time a person asks for a device.
   // Software Ether keys: one safeStorage-encrypted file per account, like the service key.
   const accountSecrets = (accountId: string) => new SafeSecretStore(join(userData, 'account-keys', `${accountId}.bin`));
@@ -51,7 +68,6 @@ async function start(): Promise<void> {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } });
   });
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
 
   const win = new BrowserWindow({
     width: 1280,
@@ -59,15 +75,6 @@ async function start(): Promise<void> {
     title: 'Countersign',
     show: false,
     webPreferences: { ...WEB_PREFERENCES, preload: join(import.meta.dirname, '../preload/preload.cjs') },
-  });
-  win.webContents.on('will-navigate', (event, url) => {
-    if (!isTrustedRendererUrl(url, rendererUrl)) event.preventDefault();
-  });
-  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    // Links to documentation open in the user's browser; the app itself never opens windows.
-    if (url.startsWith('https://')) void shell.openExternal(url);
-    return { action: 'deny' };
   });
   win.once('ready-to-show', () => win.show());
   await win.loadURL(rendererUrl);

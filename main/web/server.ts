@@ -1,7 +1,8 @@
 // Web mode: the bridge over HTTP on 127.0.0.1, plus the built renderer. Every bridge call carries
-// the per-run random token (Authorization: Bearer); the Host header must name this server, so a
-// page on another origin (or a DNS-rebound name) cannot reach the bridge.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+// the per-run random token (Authorization: Bearer) or the session cookie the page got for it; the
+// Host header must name this server and a browser's Origin must be this server, so a page on
+// another origin (or a DNS-rebound name) cannot reach the bridge.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,6 +40,8 @@ export interface WebServer {
   url: string;
   /** What to open: the token rides in the fragment, which browsers never send to a server. */
   openUrl: string;
+  /** The session cookie's name (one per port: browsers share cookies across ports of a host). */
+  cookieName: string;
   close(): Promise<void>;
 }
 
@@ -63,6 +66,15 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
 
 const sendJson = (res: ServerResponse, status: number, value: unknown) => send(res, status, 'application/json; charset=utf-8', stringifyApiJson(value));
 
+/** The value of cookie `name` in a Cookie header, if present. */
+function cookie(header: string | undefined, name: string): string | null {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
 async function readBody(req: IncomingMessage): Promise<string> {
   const parts: Buffer[] = [];
   let size = 0;
@@ -77,7 +89,16 @@ async function readBody(req: IncomingMessage): Promise<string> {
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? randomBytes(32).toString('base64url');
   const root = normalize(options.rendererDir);
+  // Bound to this run's token: a cookie from another desk process (another token) is worthless here.
+  const sessionValue = createHmac('sha256', token).update('countersign web session').digest('base64url');
   let allowedHosts: ReadonlySet<string> = new Set();
+  let allowedOrigins: ReadonlySet<string> = new Set();
+  let cookieName = '';
+  const forbidden = (res: ServerResponse, status: number, message: string) => sendJson(res, status, { ok: false, error: { code: 'forbidden', message } });
+  const bearerOk = (req: IncomingMessage): boolean => {
+    const auth = req.headers.authorization ?? '';
+    return auth.startsWith('Bearer ') && sameSecret(auth.slice(7), token);
+  };
 
   const serveStatic = async (res: ServerResponse, pathname: string): Promise<void> => {
     const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname.slice(1));
@@ -100,10 +121,23 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!allowedHosts.has(req.headers.host ?? '')) return send(res, 421, 'text/plain', 'wrong host');
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    // Browsers name the page's origin on every POST: another site's (CSRF) is refused outright.
+    const origin = req.headers.origin;
+    const sameOrigin = origin !== undefined && allowedOrigins.has(origin);
+    if (url.pathname === '/session') {
+      // The page trades the token of the printed URL for an HttpOnly cookie once, so other tabs of
+      // the same browser share the session for as long as this desk process runs.
+      if (req.method !== 'POST') return forbidden(res, 405, 'the session is opened with POST');
+      if (!sameOrigin) return forbidden(res, 403, 'the session is opened only by the desk page itself');
+      if (!bearerOk(req)) return forbidden(res, 401, 'missing or wrong token: open the URL printed when the desk started');
+      return send(res, 204, 'text/plain', '', { 'set-cookie': `${cookieName}=${sessionValue}; HttpOnly; SameSite=Strict; Path=/` });
+    }
     if (url.pathname.startsWith('/bridge/')) {
       if (req.method !== 'POST') return sendJson(res, 405, { ok: false, error: { code: 'forbidden', message: 'bridge calls are POST' } });
-      const auth = req.headers.authorization ?? '';
-      if (!auth.startsWith('Bearer ') || !sameSecret(auth.slice(7), token)) {
+      if (origin !== undefined && !sameOrigin) return forbidden(res, 403, 'bridge calls come only from the desk page itself');
+      // The cookie counts only with this server's Origin, which a browser always sends on a POST.
+      const cookieOk = sameOrigin && sameSecret(cookie(req.headers.cookie, cookieName) ?? '', sessionValue);
+      if (!bearerOk(req) && !cookieOk) {
         return sendJson(res, 401, { ok: false, error: { code: 'forbidden', message: 'missing or wrong token: open the URL printed when the desk started' } });
       }
       // A JSON content type forces a CORS preflight from other origins, which this server never answers.
@@ -137,12 +171,15 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   });
   const { port } = server.address() as AddressInfo;
   allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  allowedOrigins = new Set([...allowedHosts].map((h) => `http://${h}`));
+  cookieName = `countersign_session_${port}`;
   const url = `http://127.0.0.1:${port}`;
   return {
     server,
     token,
     url,
     openUrl: `${url}/#token=${token}`,
+    cookieName,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,5 +1,5 @@
 // The renderer's side of the bridge: Electron's preload object when present, otherwise HTTP to the
-// web-mode server with the per-run token. Both satisfy the one Bridge type.
+// web-mode server with the per-run token or the session cookie. Both satisfy the one Bridge type.
 import { parseApiJson, stringifyApiJson } from '../../shared/api/json.ts';
 import type { Bridge, BridgeInput, BridgeOutput, BridgeResult, Channel } from '../../main/bridge/contract.ts';
 
@@ -10,32 +10,50 @@ declare global {
 }
 
 const TOKEN_KEY = 'countersign.token';
+const NO_TOKEN = 'this page has no access token: open the URL the desk printed when it started';
 
-/** Takes the token from the URL fragment once, then keeps it for this tab only and clears the URL. */
-function webToken(): string | null {
+interface WebSession {
+  /** This tab's token, when it came in the printed URL. */
+  token: string | null;
+  /** Settles once the token has been traded for the session cookie (at once when there is none to trade). */
+  ready: Promise<void>;
+}
+
+/**
+ * Takes the token from the URL fragment once, keeps it for this tab and clears the URL, and trades
+ * it for the desk's HttpOnly session cookie, so a link opened in another tab of this browser works
+ * for as long as the desk runs.
+ */
+function webSession(): WebSession {
   const match = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(window.location.hash);
-  if (match?.[1]) {
-    sessionStorage.setItem(TOKEN_KEY, match[1]);
-    window.history.replaceState(null, '', `${window.location.pathname}#/`);
-  }
-  return sessionStorage.getItem(TOKEN_KEY);
+  if (!match?.[1]) return { token: sessionStorage.getItem(TOKEN_KEY), ready: Promise.resolve() };
+  const token = match[1];
+  sessionStorage.setItem(TOKEN_KEY, token);
+  window.history.replaceState(null, '', `${window.location.pathname}#/`);
+  const ready = fetch('./session', { method: 'POST', headers: { authorization: `Bearer ${token}` } }).then(
+    () => undefined,
+    () => undefined,
+  );
+  return { token, ready };
 }
 
 function httpBridge(): Bridge {
-  const token = webToken();
+  const { token, ready } = webSession();
   return {
     async invoke<C extends Channel>(channel: C, input: BridgeInput<C>): Promise<BridgeResult<BridgeOutput<C>>> {
-      if (!token) return { ok: false, error: { code: 'forbidden', message: 'this page has no access token: open the URL the desk printed when it started' } };
+      await ready;
       let res: Response;
       try {
+        // Without a token of its own, the tab relies on the session cookie (sent with same-origin requests).
         res = await fetch(`./bridge/${channel}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
           body: stringifyApiJson(input),
         });
       } catch {
         return { ok: false, error: { code: 'offline', message: 'the desk cannot be reached: is it still running?' } };
       }
+      if (res.status === 401 && !token) return { ok: false, error: { code: 'forbidden', message: NO_TOKEN } };
       return parseApiJson(await res.text()) as BridgeResult<BridgeOutput<C>>;
     },
   };

@@ -2,7 +2,7 @@
 // bundled main process really starts (in plain Node, with a recording stand-in for the electron
 // module, since Electron cannot start on this machine): the embedded service comes up, every
 // bridge channel is registered, the window is secure and loads the built renderer, and the bridge
-// answers our page and refuses another.
+// answers our page and refuses another; every web contents gets the app-wide guards.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,8 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, ipcName } from '../../main/bridge/channels.ts';
 import { CSP, DEV_CSP } from '../../main/bridge/security.ts';
+import { EXPLORER_SETTING } from '../../main/core/explorer-settings.ts';
+import { openStore } from '../../main/core/store/store.ts';
 
 const REPO_ROOT = join(import.meta.dirname, '../..');
 
@@ -26,6 +28,23 @@ interface StubReport {
   csp: string[];
   bridge: { ok: boolean; value?: { mode: string; notice: string | null } };
   untrusted: { ok: boolean; error?: { code: string } };
+  guards: {
+    webContentsListeners: number;
+    /** For each web contents: whether each hostile step was prevented, and what window.open answered. */
+    contents: {
+      navigateAway: boolean;
+      navigateOwn: boolean;
+      redirectAway: boolean;
+      attachWebview: boolean;
+      openEvil: { action: string } | null;
+      openFile: { action: string } | null;
+      openAllowed: { action: string } | null;
+    }[];
+    permissionRequest: boolean | null;
+    permissionCheck: boolean[] | null;
+  };
+  /** What reached shell.openExternal. */
+  opened: string[];
 }
 
 function runBundledMain(userData: string, env: Record<string, string> = {}): StubReport {
@@ -99,6 +118,31 @@ describe('npm start: the desktop build', () => {
       const packaged = runBundledMain(userData, { ELECTRON_RENDERER_URL: devServer, COUNTERSIGN_STUB_PACKAGED: '1' });
       expect(fileURLToPath(packaged.loaded)).toBe(join(out, 'renderer', 'index.html'));
       expect(packaged.csp).toEqual([CSP]);
+    } finally {
+      rmSync(userData, { recursive: true, force: true });
+    }
+  });
+
+  it('guards every web contents app-wide: no navigation or redirect away, no webview, no window, no permission; links open only through the allow-list', () => {
+    const userData = mkdtempSync(join(tmpdir(), 'countersign-desktop-'));
+    const denied = { navigateAway: true, navigateOwn: false, redirectAway: true, attachWebview: true, openEvil: { action: 'deny' }, openFile: { action: 'deny' }, openAllowed: { action: 'deny' } };
+    try {
+      // No explorer configured (the default): nothing opens, not even an explorer link.
+      const fresh = runBundledMain(userData);
+      expect(fresh.guards.webContentsListeners).toBe(1);
+      // The window's web contents and a second one, each with every guard.
+      expect(fresh.guards.contents).toEqual([denied, denied]);
+      expect(fresh.guards.permissionRequest).toBe(false);
+      expect(fresh.guards.permissionCheck).toEqual([false, false, false, false]);
+      expect(fresh.opened).toEqual([]);
+
+      // An explorer in the settings: its links open in the browser (the window itself still never opens); others do not.
+      const store = openStore(join(userData, 'desk.sqlite'));
+      store.setSettings({ [EXPLORER_SETTING]: JSON.stringify(['https://explorer.example/']) });
+      store.close();
+      const configured = runBundledMain(userData, { COUNTERSIGN_STUB_ALLOWED_LINK: 'https://explorer.example/tx/ab' });
+      expect(configured.guards.contents).toEqual([denied, denied]);
+      expect(configured.opened).toEqual(['https://explorer.example/tx/ab', 'https://explorer.example/tx/ab']);
     } finally {
       rmSync(userData, { recursive: true, force: true });
     }
