@@ -1,3 +1,4 @@
+import { bech32 } from '@scure/base';
 import { payments } from 'bitcoinjs-lib';
 import type { Network } from 'bitcoinjs-lib';
 import { describe, expect, test } from 'vitest';
@@ -223,5 +224,26 @@ describe('Bitcoin Cash addresses', () => {
     expect(() => decodeAddress(BCH, reg, 'to')).toThrow(/to: .*it is a bitcoin_cash regtest address/);
     expect(() => decodeAddress(BTC, cash)).toThrow(/it is a bitcoin_cash address/);
     expect(() => decodeAddress(BCH, cash.replace('qph5', 'qph6'))).toThrow(/checksum/);
+  });
+});
+
+describe('segwit addresses per coin row', () => {
+  const h32 = new Uint8Array(32).fill(7);
+  const ltcReg = chainParams('litecoin', 'regtest');
+
+  test('P2WSH on the coin\'s own hrp, both ways; a prefix no coin uses is said in words', () => {
+    const address = encodeAddress(ltcReg, { type: 'p2wsh', hash: h32 });
+    expect(address.startsWith('rltc1q')).toBe(true);
+    expect(bytesToHex(addressToScript(ltcReg, address))).toBe(`0020${bytesToHex(h32)}`);
+    const foreign = bech32.encode('xyz', [0, ...bech32.toWords(h32)]);
+    expect(() => decodeAddress(ltcReg, foreign)).toThrow(/its segwit prefix "xyz" belongs to no coin of this service \(litecoin regtest segwit addresses start with "rltc1"\)/);
+    expect(() => decodeAddress(chainParams('dash', 'mainnet'), foreign)).toThrow(/dash has no segwit addresses/);
+  });
+
+  test('a coin without segwit reads no bech32 address and renders none', () => {
+    const dash = chainParams('dash', 'mainnet');
+    const btc = encodeAddress(chainParams('bitcoin', 'mainnet'), { type: 'p2wsh', hash: h32 });
+    expect(() => decodeAddress(dash, btc)).toThrow(/it is a bitcoin segwit address/);
+    expect(scriptToAddress(dash, witnessScript(0, h32))).toBeNull();
   });
 });

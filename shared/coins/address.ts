@@ -35,12 +35,18 @@ export function encodeAddress(params: ChainParams, address: DecodedAddress): str
   if (params.cashAddrPrefix !== undefined && (type === 'p2pkh' || type === 'p2sh')) return encodeCashAddr(params.cashAddrPrefix, type, hash);
   if (type === 'p2pkh') return base58checkEncode(params.p2pkhVersion, hash);
   if (type === 'p2sh') return base58checkEncode(params.p2shVersion, hash);
-  if (params.bech32Hrp === undefined) {
+  const hrp = segwitHrp(params);
+  if (hrp === undefined) {
     throw new CoinError(`${describeChain(params)} has no segwit (${type}) addresses`);
   }
   const version = WITNESS_VERSION[type];
   const words = [version, ...bech32.toWords(hash)];
-  return version === 0 ? bech32.encode(params.bech32Hrp, words) : bech32m.encode(params.bech32Hrp, words);
+  return version === 0 ? bech32.encode(hrp, words) : bech32m.encode(hrp, words);
+}
+
+/** The bech32 prefix of a network whose coin has segwit (its row's `segwit`), else undefined. */
+function segwitHrp(params: ChainParams): string | undefined {
+  return params.segwit ? params.bech32Hrp : undefined;
 }
 
 function owners(match: (p: ChainParams) => boolean, params: ChainParams): { coin: UtxoCoinName; network: NetworkName }[] {
@@ -69,10 +75,13 @@ function decodeSegwit(params: ChainParams, text: string, field?: string): Decode
   const decoded = v0 ?? v1;
   if (!decoded) return null;
   const prefix = decoded.prefix.toLowerCase();
-  if (prefix !== params.bech32Hrp) {
-    const others = owners((p) => p.bech32Hrp === prefix, params);
-    if (others.length === 0) return null;
-    throw invalid(params, text, `it is a ${describeOwners(others)} segwit address`, field);
+  const hrp = segwitHrp(params);
+  if (prefix !== hrp) {
+    const others = owners((p) => segwitHrp(p) === prefix, params);
+    if (others.length > 0) throw invalid(params, text, `it is a ${describeOwners(others)} segwit address`, field);
+    // A well-formed bech32 string whose prefix no coin here uses: say so rather than a base58 error.
+    const expected = hrp === undefined ? `${describeChain(params)} has no segwit addresses` : `${describeChain(params)} segwit addresses start with "${hrp}1"`;
+    throw invalid(params, text, `its segwit prefix "${prefix}" belongs to no coin of this service (${expected})`, field);
   }
   const [version, ...rest] = decoded.words;
   const program = bech32.fromWordsUnsafe(rest);
@@ -101,7 +110,8 @@ export function decodeAddress(params: ChainParams, text: string, field?: string)
   // bech32 strings contain "1" after the prefix and may contain characters base58 lacks (0, l).
   const segwit = decodeSegwit(params, text, field);
   if (segwit) return segwit;
-  if (params.bech32Hrp !== undefined && text.toLowerCase().startsWith(`${params.bech32Hrp}1`)) {
+  const hrp = segwitHrp(params);
+  if (hrp !== undefined && text.toLowerCase().startsWith(`${hrp}1`)) {
     throw invalid(params, text, 'bad segwit checksum, mixed case or invalid characters (a character is mistyped or missing)', field);
   }
 
@@ -176,7 +186,8 @@ export function addressToScript(params: ChainParams, text: string, field?: strin
 export function scriptToAddress(params: ChainParams, script: Uint8Array): string | null {
   const c = classifyOutputScript(script);
   if (c.type === 'other') return null;
-  if (c.type !== 'p2pkh' && c.type !== 'p2sh' && params.bech32Hrp === undefined) return null;
+  // Segwit v0 (P2WPKH, P2WSH) as bech32 and v1 (taproot) as bech32m, where the coin has segwit.
+  if (c.type !== 'p2pkh' && c.type !== 'p2sh' && segwitHrp(params) === undefined) return null;
   return encodeAddress(params, c);
 }
 

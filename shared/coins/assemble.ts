@@ -42,7 +42,8 @@ export function spentScriptPubKey(spend: InputSpend): Uint8Array {
   return spend.kind === 'p2pkh' ? spend.scriptCode : p2shScript(hash160(spend.scriptCode));
 }
 
-function derOf(params: ChainParams, signature: Uint8Array, where: string): Uint8Array {
+/** The DER part of a supplied signature: a trailing byte equal to the coin's hash type is tolerated. */
+export function derOf(params: ChainParams, signature: Uint8Array, where: string): Uint8Array {
   try {
     parseSignatureDer(signature);
     return signature;

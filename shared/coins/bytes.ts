@@ -43,6 +43,16 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+/** Lexicographic order of byte strings (a shorter prefix first): for sorting keys (BIP67). */
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+}
+
 /** A reversed copy (txids are shown byte-reversed); the input is left untouched. */
 export function reverseBytes(bytes: Uint8Array): Uint8Array {
   return Uint8Array.from(bytes).reverse();

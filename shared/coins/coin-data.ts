@@ -217,7 +217,7 @@ export interface UtxoCoinRow extends CoinRowCommon {
   readonly testCoin: boolean;
   /** PSBT (BIP174) describes its signatures: Bitcoin's legacy sighash with SIGHASH_ALL. */
   readonly psbt: boolean;
-  /** Segwit is active on its chain (a field only for now: the desk makes P2SH wallets). */
+  /** Segwit is active on its chain: shared/coins builds P2WSH and P2SH-P2WSH multisig for it (the desk still makes P2SH wallets). */
   readonly segwit: boolean;
   /** Its nodes relay BIP125 replacements. */
   readonly bip125: boolean;

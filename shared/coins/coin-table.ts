@@ -86,6 +86,8 @@ export interface ChainParams {
   /** Every version accepted for P2SH on input, the shown one first. */
   readonly p2shVersions: readonly Uint8Array[];
   readonly wifVersion: number;
+  /** Segwit is active on the coin's chain (its row's `segwit`): P2WSH and P2SH-P2WSH multisig, bech32 addresses. */
+  readonly segwit: boolean;
   readonly bech32Hrp?: string;
   /** Bitcoin Cash: the CashAddr prefix ('bitcoincash', 'bchtest', 'bchreg'). */
   readonly cashAddrPrefix?: string;
@@ -142,6 +144,7 @@ export function chainParams(coin: CoinName, network: NetworkName): ChainParams {
     p2shVersion: Uint8Array.from(net.p2sh),
     p2shVersions,
     wifVersion: net.wif,
+    segwit: coinRowOf.segwit,
     ...(net.bech32Hrp === undefined ? {} : { bech32Hrp: net.bech32Hrp }),
     ...(net.cashAddrPrefix === undefined ? {} : { cashAddrPrefix: net.cashAddrPrefix }),
     xpubVersions: [...net.xpub],

@@ -22,6 +22,7 @@ export {
   ByteReader,
   ByteWriter,
   bytesToHex,
+  compareBytes,
   concatBytes,
   encodeCompactSize,
   equalBytes,
@@ -49,11 +50,13 @@ export {
 export type { ExtendedPublicKey } from './xpub.ts';
 export {
   MAX_MULTISIG_KEYS,
+  MAX_WITNESS_MULTISIG_KEYS,
   OP,
   classifyOutputScript,
   compileScript,
   decodeScript,
   multisigRedeemScript,
+  multisigScript,
   p2pkhScript,
   p2shScript,
   parseMultisigRedeemScript,
@@ -72,10 +75,27 @@ export {
   scriptToAddress,
 } from './address.ts';
 export type { AddressType, DecodedAddress } from './address.ts';
-export { decodeTx, decodeTxHex, encodeTx, encodeTxHex, hasWitness, txidHex } from './tx.ts';
+export { decodeTx, decodeTxHex, encodeTx, encodeTxHex, hasWitness, txidHex, txVsize, txWeight, wtxidHex } from './tx.ts';
 export type { Tx, TxInput, TxOutput } from './tx.ts';
-export { signatureHash } from './sighash/index.ts';
-export type { SighashContext } from './sighash/index.ts';
+export { checkWitnessScript, segwitSignatureHash, signatureHash } from './sighash/index.ts';
+export type { SegwitSighashContext, SighashContext } from './sighash/index.ts';
+export { bip143Sighash } from './sighash/bip143.ts';
+export {
+  MAX_REDEEM_SCRIPT_SIZE,
+  MAX_STANDARD_WITNESS_SCRIPT_SIZE,
+  MULTISIG_SCRIPT_TYPES,
+  isMultisigScriptType,
+  isSegwitScriptType,
+  multisigScripts,
+  p2wshScript,
+  requireScriptType,
+  sortPublicKeysBip67,
+} from './multisig-script.ts';
+export type { MultisigScriptOptions, MultisigScriptType, MultisigScripts, SegwitMultisigScriptType } from './multisig-script.ts';
+export { assembleMultisigSpend, checkMultisigSignature, multisigInputHash } from './assemble-multisig.ts';
+export type { MultisigInputSpend } from './assemble-multisig.ts';
+export { estimateVsize, multisigScriptLength } from './tx-size.ts';
+export type { VsizeInput } from './tx-size.ts';
 export {
   SIGHASH_ALL,
   SIGHASH_ANYONECANPAY,

@@ -136,17 +136,33 @@ export function witnessScript(version: number, program: Uint8Array): Uint8Array 
   return concatBytes(Uint8Array.of(smallIntOpcode(version), program.length), program);
 }
 
+/** CHECKMULTISIG's consensus limit, and so the most keys a P2WSH multisig witness script holds. */
+export const MAX_WITNESS_MULTISIG_KEYS = 20;
+
+/** A count in a multisig script: OP_1..OP_16, or the minimal one-byte push of 17..20. */
+function countChunk(n: number): number | Uint8Array {
+  return n <= 16 ? smallIntOpcode(n) : Uint8Array.of(n);
+}
+
+function countValue(chunk: ScriptChunk): number | null {
+  const small = smallIntValue(chunk.opcode);
+  if (small !== null) return small;
+  const d = chunk.data;
+  return chunk.opcode === 1 && d !== undefined && (d[0] ?? 0) > 16 && (d[0] ?? 0) <= MAX_WITNESS_MULTISIG_KEYS ? (d[0] ?? 0) : null;
+}
+
 /**
- * OP_M <keys in the order given> OP_N OP_CHECKMULTISIG. Keys are never sorted (no BIP67):
- * the order is part of the wallet's identity, as in docs/api-decisions.md.
+ * OP_M <keys in the order given> OP_N OP_CHECKMULTISIG, with at most `maxKeys` compressed keys.
+ * Keys are never sorted here: the order is part of the wallet's identity (docs/api-decisions.md),
+ * and BIP67 sorting is the caller's explicit choice (multisig-script.ts, sortKeys).
  */
-export function multisigRedeemScript(m: number, pubkeys: readonly Uint8Array[]): Uint8Array {
+export function multisigScript(m: number, pubkeys: readonly Uint8Array[], maxKeys: number = MAX_MULTISIG_KEYS): Uint8Array {
   const n = pubkeys.length;
   if (!Number.isInteger(m) || m < 1) {
     throw new CoinError(`the number of required signatures must be at least 1, got ${m}`);
   }
-  if (n < 1 || n > MAX_MULTISIG_KEYS) {
-    throw new CoinError(`a multisig wallet needs 1 to ${MAX_MULTISIG_KEYS} public keys, got ${n}`);
+  if (n < 1 || n > maxKeys) {
+    throw new CoinError(`a multisig wallet needs 1 to ${maxKeys} public keys, got ${n}`);
   }
   if (m > n) {
     throw new CoinError(`${m} required signatures cannot be met by ${n} public key(s)`);
@@ -156,10 +172,18 @@ export function multisigRedeemScript(m: number, pubkeys: readonly Uint8Array[]):
       throw new CoinError(`public key #${i + 1} of the multisig is not a valid compressed public key`);
     }
   });
-  return compileScript([smallIntOpcode(m), ...pubkeys, smallIntOpcode(n), OP.OP_CHECKMULTISIG]);
+  return compileScript([countChunk(m), ...pubkeys, countChunk(n), OP.OP_CHECKMULTISIG]);
 }
 
-/** {m, pubkeys} when `script` is exactly a bare multisig script (keys of 33 or 65 bytes), else null. */
+/** The P2SH multisig redeem script: multisigScript with P2SH's limit of 15 keys. */
+export function multisigRedeemScript(m: number, pubkeys: readonly Uint8Array[]): Uint8Array {
+  return multisigScript(m, pubkeys, MAX_MULTISIG_KEYS);
+}
+
+/**
+ * {m, pubkeys} when `script` is exactly a bare multisig script (keys of 33 or 65 bytes), else
+ * null. Counts 17..20 (witness scripts only) are read as the minimal pushes multisigScript makes.
+ */
 export function parseMultisigRedeemScript(script: Uint8Array): { m: number; pubkeys: Uint8Array[] } | null {
   let chunks: ScriptChunk[];
   try {
@@ -173,8 +197,8 @@ export function parseMultisigRedeemScript(script: Uint8Array): { m: number; pubk
   const last = chunks[chunks.length - 1];
   if (first === undefined || nChunk === undefined || last === undefined) return null;
   if (last.opcode !== OP.OP_CHECKMULTISIG) return null;
-  const m = smallIntValue(first.opcode);
-  const n = smallIntValue(nChunk.opcode);
+  const m = countValue(first);
+  const n = countValue(nChunk);
   if (m === null || n === null || m < 1 || n < m) return null;
   const keyChunks = chunks.slice(1, -2);
   if (keyChunks.length !== n) return null;

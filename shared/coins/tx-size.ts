@@ -1,6 +1,7 @@
 // Serialized sizes for fee estimation, at their largest (72-byte DER signatures + hash type).
 import { encodeCompactSize } from './bytes.ts';
 import type { ChainParams } from './coin-table.ts';
+import type { MultisigScriptType } from './multisig-script.ts';
 
 const MAX_SIG_PUSH = 1 + 73;
 const OUTPOINT_AND_SEQUENCE = 32 + 4 + 4;
@@ -31,4 +32,42 @@ export function multisigInputSize(required: number, redeemScriptLength: number):
 
 export function outputSize(scriptLength: number): number {
   return 8 + encodeCompactSize(scriptLength).length + scriptLength;
+}
+
+/** An input of a payment, for vsize estimation: single-sig P2PKH, or M-of-N multisig of a script type. */
+export type VsizeInput = { readonly scriptType: 'p2pkh' } | { readonly scriptType: MultisigScriptType; readonly m: number; readonly n: number };
+
+const SIG_ITEM = 73; // 72-byte DER signature + hash type, the largest low-S signature
+const countLength = (k: number): number => (k <= 16 ? 1 : 2); // OP_k, or the push of 17..20
+
+/** Length of OP_M <n compressed keys> OP_N OP_CHECKMULTISIG. */
+export function multisigScriptLength(m: number, n: number): number {
+  return countLength(m) + n * 34 + countLength(n) + 1;
+}
+
+function inputParts(input: VsizeInput): { scriptSig: number; witness: number } {
+  if (input.scriptType === 'p2pkh') return { scriptSig: 1 + MAX_SIG_PUSH + 1 + 33, witness: 0 };
+  const script = multisigScriptLength(input.m, input.n);
+  if (input.scriptType === 'p2sh') return { scriptSig: 1 + input.m * MAX_SIG_PUSH + pushSize(script), witness: 0 };
+  // Witness: item count, the empty dummy, M signatures, the witness script; each item length-prefixed.
+  const witness = encodeCompactSize(input.m + 2).length + 1 + input.m * (1 + SIG_ITEM) + encodeCompactSize(script).length + script;
+  return { scriptSig: input.scriptType === 'p2sh-p2wsh' ? 1 + 34 : 0, witness };
+}
+
+/**
+ * The virtual size (weight / 4, rounded up) of a payment with these inputs and outputs (the
+ * outputs' scriptPubKey lengths), with every signature at its largest (73 bytes with the hash
+ * type): fee = rate per vbyte x this never underpays. A real transaction is smaller by up to
+ * a quarter byte per shorter segwit signature, a byte per shorter P2SH signature.
+ */
+export function estimateVsize(params: Pick<ChainParams, 'txFormat'>, inputs: readonly VsizeInput[], outputScriptLengths: readonly number[]): number {
+  const parts = inputs.map(inputParts);
+  const segwit = parts.some((p) => p.witness > 0);
+  const base =
+    txOverheadSize(params, inputs.length, outputScriptLengths.length) +
+    parts.reduce((sum, p) => sum + OUTPOINT_AND_SEQUENCE + encodeCompactSize(p.scriptSig).length + p.scriptSig, 0) +
+    outputScriptLengths.reduce((sum, len) => sum + outputSize(len), 0);
+  // Marker and flag, then one stack per input (an empty one is its zero count).
+  const witness = segwit ? 2 + parts.reduce((sum, p) => sum + (p.witness > 0 ? p.witness : 1), 0) : 0;
+  return Math.ceil((base * 4 + witness) / 4);
 }

@@ -158,6 +158,24 @@ export function txidHex(tx: Tx): string {
   return bytesToHex(reverseBytes(digest));
 }
 
+/**
+ * The wtxid (BIP141): sha256d of the full serialization, witnesses included, byte-reversed. Equal
+ * to the txid for a transaction without witnesses. Bitcoin format only.
+ */
+export function wtxidHex(tx: BitcoinTx): string {
+  return bytesToHex(reverseBytes(sha256d(encodeTx(tx))));
+}
+
+/** BIP141 weight: the serialization without witnesses counts 4 per byte, the witness part 1. */
+export function txWeight(tx: BitcoinTx): number {
+  return encodeTx(tx, { witness: false }).length * 3 + encodeTx(tx).length;
+}
+
+/** Virtual size: weight / 4, rounded up (what fee rates per virtual byte multiply). */
+export function txVsize(tx: BitcoinTx): number {
+  return Math.ceil(txWeight(tx) / 4);
+}
+
 export interface TransparentTxParts {
   inputs: TxInput[];
   outputs: TxOutput[];

@@ -1,55 +1,13 @@
 /**
  * The fork-id signature hash of Bitcoin Cash and Bitcoin Gold: BIP143's digest (amount of the
  * spent output included) applied to non-segwit inputs, with the fork id in bits 8..31 of the
- * hash type it commits to. Bitcoin Cash Node's SignatureHash with SIGHASH_FORKID, BTCGPU's with
- * FORKID_BTG.
+ * hash type it commits to. The digest itself is bip143.ts: segwit inputs hash the same way.
  */
-import { ByteWriter, concatBytes } from '../bytes.ts';
-import { CoinError } from '../errors.ts';
-import { sha256d } from '../hash.ts';
-import { encodeOutpoint, encodeOutput } from '../tx-transparent.ts';
-import type { BitcoinTx } from '../tx.ts';
-import { SIGHASH_ANYONECANPAY, SIGHASH_NONE, SIGHASH_SINGLE } from './legacy.ts';
+import { bip143Sighash } from './bip143.ts';
 
 export const SIGHASH_FORKID = 0x40;
 /** Bitcoin Cash's 2023 flag committing to every spent output; never set by this service. */
 export const SIGHASH_UTXOS = 0x20;
 
-const ZERO32: Uint8Array = new Uint8Array(32);
-
-/**
- * The 32-byte digest (natural order) a fork-id signature of input `inputIndex` commits to.
- * `hashTypeInDigest` is the full 32-bit value hashed, e.g. 0x00000041 (BCH) or 0x00004F41 (BTG);
- * its low byte selects ALL / NONE / SINGLE and ANYONECANPAY. `scriptCode` is hashed as given:
- * the redeem script of a P2SH spend, the scriptPubKey of a P2PKH one. Bit 0x20 (SIGHASH_UTXOS)
- * is hashed as part of the type but changes nothing else, as before Bitcoin Cash's 2023
- * upgrade (the vectors are made so); signatureHash refuses it for a coin.
- */
-export function forkIdSighash(tx: BitcoinTx, inputIndex: number, scriptCode: Uint8Array, amount: bigint, hashTypeInDigest: number): Uint8Array {
-  const input = tx.inputs[inputIndex];
-  if (!Number.isInteger(inputIndex) || input === undefined) {
-    throw new CoinError(`input index ${inputIndex} is out of range: the transaction has ${tx.inputs.length} input(s)`);
-  }
-  if (amount < 0n || amount > 0xffffffffffffffffn) throw new CoinError(`input ${inputIndex}: amount out of range: ${amount}`);
-  const type = hashTypeInDigest >>> 0;
-  const base = type & 0x1f;
-  const anyoneCanPay = (type & SIGHASH_ANYONECANPAY) !== 0;
-  const singleOrNone = base === SIGHASH_SINGLE || base === SIGHASH_NONE;
-
-  const hashPrevouts = anyoneCanPay ? ZERO32 : sha256d(concatBytes(...tx.inputs.map((i, n) => encodeOutpoint(i, n))));
-  const hashSequence = anyoneCanPay || singleOrNone ? ZERO32 : sha256d(concatBytes(...tx.inputs.map((i) => u32(i.sequence))));
-  let hashOutputs = ZERO32;
-  const sameIndexOutput = tx.outputs[inputIndex];
-  if (!singleOrNone) hashOutputs = sha256d(concatBytes(...tx.outputs.map((o, n) => encodeOutput(o, n))));
-  else if (base === SIGHASH_SINGLE && sameIndexOutput !== undefined) hashOutputs = sha256d(encodeOutput(sameIndexOutput, inputIndex));
-
-  const w = new ByteWriter();
-  w.writeU32LE(tx.version >>> 0).writeBytes(hashPrevouts).writeBytes(hashSequence);
-  w.writeBytes(encodeOutpoint(input, inputIndex)).writeVarBytes(scriptCode).writeU64LE(amount).writeU32LE(input.sequence);
-  w.writeBytes(hashOutputs).writeU32LE(tx.locktime).writeU32LE(type);
-  return sha256d(w.toBytes());
-}
-
-function u32(v: number): Uint8Array {
-  return new ByteWriter().writeU32LE(v).toBytes();
-}
+/** bip143Sighash under its fork-id name: `hashTypeInDigest` carries the fork id (sighashTypeInDigest). */
+export const forkIdSighash: typeof bip143Sighash = bip143Sighash;

@@ -7,10 +7,11 @@ import { equalBytes } from '../bytes.ts';
 import { describeChain, latestConsensusBranchId, sighashTypeInDigest } from '../coin-table.ts';
 import type { ChainParams, SighashAlgorithmName, TxFormat } from '../coin-table.ts';
 import { CoinError } from '../errors.ts';
-import { hash160 } from '../hash.ts';
-import { classifyOutputScript } from '../script.ts';
+import { hash160, sha256 } from '../hash.ts';
+import { classifyOutputScript, witnessScript as witnessOutputScript } from '../script.ts';
 import { isBitcoinTx, txFormatOf } from '../tx.ts';
 import type { BitcoinTx, Tx, ZcashV4Tx, ZcashV5Tx } from '../tx.ts';
+import { bip143Sighash } from './bip143.ts';
 import { SIGHASH_UTXOS, forkIdSighash } from './forkid.ts';
 import { legacyForkIdSighash } from './legacy-forkid.ts';
 import { legacySighash } from './legacy.ts';
@@ -177,4 +178,38 @@ export function signatureHash(params: ChainParams, tx: Tx, inputIndex: number, c
   checkFormat(params, tx);
   checkIndex(tx, inputIndex);
   return ALGORITHMS[params.sighashAlgorithm](params, tx, inputIndex, context);
+}
+
+/** What a segwit v0 (P2WSH or P2SH-P2WSH) signature commits to besides the transaction. */
+export interface SegwitSighashContext {
+  /** The witness script (the multisig script): BIP143's script code for P2WSH. */
+  witnessScript: Uint8Array;
+  /** The amount of the output this input spends, as the chain has it: the digest commits to it. */
+  amount: bigint;
+  /** The spent scriptPubKey, when known: the witness script is then checked to hash to it. */
+  scriptPubKey?: Uint8Array;
+}
+
+/**
+ * The 32-byte digest to sign for segwit v0 input `inputIndex` (BIP143). It commits to the
+ * coin's hash type: SIGHASH_ALL (0x01) on bitcoin and litecoin, and bitcoin_gold's fork-id type
+ * (0x00004F41), which its nodes demand on segwit inputs too. Refused on a coin without segwit.
+ */
+export function segwitSignatureHash(params: ChainParams, tx: Tx, inputIndex: number, context: SegwitSighashContext): Uint8Array {
+  if (!params.segwit) throw new CoinError(`${describeChain(params)} has no segwit: its inputs cannot be signed as P2WSH or P2SH-P2WSH`);
+  checkFormat(params, tx);
+  checkIndex(tx, inputIndex);
+  if (context.scriptPubKey !== undefined) checkWitnessScript(inputIndex, context.witnessScript, context.scriptPubKey);
+  return bip143Sighash(asBitcoin(tx), inputIndex, context.witnessScript, context.amount, sighashTypeInDigest(params));
+}
+
+/** The witness script must hash to the spent output: P2WSH directly, P2SH-P2WSH through its 0020 program. */
+export function checkWitnessScript(inputIndex: number, witnessScript: Uint8Array, scriptPubKey: Uint8Array): void {
+  const program = witnessOutputScript(0, sha256(witnessScript));
+  const spent = classifyOutputScript(scriptPubKey);
+  const matches =
+    (spent.type === 'p2wsh' && equalBytes(spent.hash, program.subarray(2))) || (spent.type === 'p2sh' && equalBytes(spent.hash, hash160(program)));
+  if (!matches) {
+    throw new CoinError(`input ${inputIndex}: the witness script does not hash to the output this input spends (neither its P2WSH nor its P2SH-P2WSH script)`);
+  }
 }
