@@ -120,7 +120,7 @@ describe('a new treasurer\'s mistakes, in Chromium', () => {
     await fillWallet('Copy of the treasury');
     await page.getByTestId('create-wallet').click();
     await expect.poll(() => text('wallet-refusal')).toBe(
-      'these co-signers\' keys, threshold (2-of-3) and script already make the wallet "Operating treasury": a second wallet would share its coins, so the treasury would count them twice. Open "Operating treasury" instead.',
+      'These co-signers\' keys, threshold (2-of-3) and script already make the wallet "Operating treasury": a second wallet would share its coins, so the treasury would count them twice. Open "Operating treasury" instead.',
     );
     await shot('06-duplicate-wallet');
     await page.getByTestId('existing-wallet-link').click();

@@ -57,7 +57,7 @@ describe('a second wallet from the same keys is refused', () => {
     const existing = storeWallet('Operating treasury', 'litecoin', 'regtest', 2, xpubs);
     const attempt = createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Copy', m: 2, cosigners: [alice, bob, carol] });
     await expect(attempt).rejects.toThrow(
-      'these co-signers\' keys, threshold (2-of-3) and script already make the wallet "Operating treasury": a second wallet would share its coins, so the treasury would count them twice. Open "Operating treasury" instead.',
+      'These co-signers\' keys, threshold (2-of-3) and script already make the wallet "Operating treasury": a second wallet would share its coins, so the treasury would count them twice. Open "Operating treasury" instead.',
     );
     await attempt.catch((err: unknown) => {
       expect(err).toBeInstanceOf(CoordinatorError);

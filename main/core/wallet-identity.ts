@@ -44,7 +44,7 @@ export function refuseExistingWallet(store: CoordinatorStore, wanted: WalletKeys
   if (!w) return;
   throw new CoordinatorError(
     'duplicate_wallet',
-    `these co-signers' keys, threshold (${wanted.m}-of-${wanted.xpubs.length}) and script already make the wallet "${w.name}": a second wallet would share its coins, so the treasury would count them twice. Open "${w.name}" instead.`,
+    `These co-signers' keys, threshold (${wanted.m}-of-${wanted.xpubs.length}) and script already make the wallet "${w.name}": a second wallet would share its coins, so the treasury would count them twice. Open "${w.name}" instead.`,
     { walletId: w.id },
   );
 }
