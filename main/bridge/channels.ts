@@ -15,6 +15,7 @@ export const CHANNELS = [
   'wallets.exportSetup',
   'payments.list',
   'payments.get',
+  'payments.checkDraft',
   'payments.propose',
   'payments.exportRequest',
   'payments.exportPsbt',

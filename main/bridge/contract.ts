@@ -83,6 +83,15 @@ export const inputs = {
     miners_fee: UnitsIn,
     operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
   }),
+  // A payment as it is typed, checked field by field (address for the wallet's coin and network,
+  // amount against the dust limit and what the wallet holds); absent fields are not checked.
+  'payments.checkDraft': z.object({
+    wallet_id: id,
+    to: z.string().max(200).optional(),
+    amount: UnitsIn.optional(),
+    miners_fee: UnitsIn.optional(),
+    operator: z.object({ address: z.string().max(200).optional(), fee_amount: UnitsIn.optional() }).optional(),
+  }),
   'payments.exportRequest': z.object({ payment_id: id }),
   'payments.exportPsbt': z.object({ payment_id: id }),
   'payments.importSignatures': z.object({ files: z.array(PickedFile).min(1, 'choose at least one signature file').max(50) }),
@@ -322,6 +331,18 @@ export interface PaymentDetail extends PaymentSummary {
   cosigners: { name: string; signed: boolean }[];
 }
 
+/** A field of a payment draft the desk refuses, and why, in words (amounts in the coin's unit). */
+export interface FieldRefusal {
+  /** The payments.propose input name: to, amount, miners_fee, operator.address, operator.fee_amount. */
+  field: string;
+  message: string;
+}
+
+export interface DraftCheck {
+  /** Empty when every field given is acceptable. */
+  refusals: FieldRefusal[];
+}
+
 export interface ExportedFile {
   file_name: string;
   text: string;
@@ -502,6 +523,7 @@ export interface Outputs {
   'wallets.exportSetup': ExportedFile;
   'payments.list': PaymentSummary[];
   'payments.get': PaymentDetail;
+  'payments.checkDraft': DraftCheck;
   'payments.propose': PaymentDetail;
   'payments.exportRequest': ExportedFile;
   'payments.exportPsbt': ExportedFile;
@@ -534,6 +556,10 @@ export interface BridgeFailure {
   /** A CoordinatorError code, 'bad_input', 'service' (the service failed), 'forbidden' or 'internal'. */
   code: string;
   message: string;
+  /** The input field the refusal concerns, by its channel input name, when it concerns one. */
+  field?: string;
+  /** The wallet the refusal names (e.g. the one a new wallet would duplicate), to link to it. */
+  wallet_id?: string;
 }
 
 export type BridgeResult<T> = { ok: true; value: T } | { ok: false; error: BridgeFailure };

@@ -11,6 +11,7 @@ import { defaultAccountPath } from '../core/ledger/paths.ts';
 import { usbConnector, type LedgerConnector } from '../core/ledger/transport.ts';
 import { readLedgerXpub } from '../core/ledger/xpub.ts';
 import { importPaymentFiles } from '../core/payment-files.ts';
+import { checkPaymentDraft } from '../core/payment-draft.ts';
 import { cancelPayment, openPaymentCount } from '../core/payments.ts';
 import { proposePayment } from '../core/propose-payment.ts';
 import { exportPsbt } from '../core/psbt-exchange.ts';
@@ -20,11 +21,13 @@ import { signRequest, softwareKeyFrom } from '../core/software-signer.ts';
 import type { CoordinatorStore, WalletRow } from '../core/store/store.ts';
 import { followPayment, submitPayment } from '../core/submit-payment.ts';
 import { walletFunds, walletHistory, walletUnspent } from '../core/wallet-funds.ts';
-import { exportWalletSetup, readWalletSetup } from '../core/wallet-setup-files.ts';
+import { exportWalletSetup, readNewWalletSetup } from '../core/wallet-setup-files.ts';
 import { createWallet, nextReceiveAddress, requireWallet, type CoreDeps } from '../core/wallets.ts';
 import { createAccountHandlers } from './accounts.ts';
 import { coinViews } from './coins.ts';
 import type { Handlers } from './dispatch.ts';
+import { draftRefusalWords } from './refusals.ts';
+import { unitOf } from './units.ts';
 import { importResultView, openedRequestView, paymentDetail, paymentSummary, receiveAddressView, settingsView, setupDraftView, walletSummary } from './views.ts';
 
 export interface BridgeDeps {
@@ -125,13 +128,23 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       return paymentDetail(core, payment_id);
     },
 
+    'payments.checkDraft': async ({ wallet_id, to, amount, miners_fee, operator }) => {
+      const { params, refusals } = await checkPaymentDraft(funds, wallet_id, {
+        ...(to !== undefined ? { to } : {}),
+        ...(amount !== undefined ? { amount } : {}),
+        ...(miners_fee !== undefined ? { minersFee: miners_fee } : {}),
+        ...(operator ? { operatorFee: { ...(operator.address !== undefined ? { address: operator.address } : {}), ...(operator.fee_amount !== undefined ? { amount: operator.fee_amount } : {}) } } : {}),
+      });
+      return { refusals: refusals.map((r) => ({ field: r.field, message: draftRefusalWords(r, unitOf(params.coin, params.network, params.decimals)) })) };
+    },
+
     'payments.propose': async ({ wallet_id, to, amount, miners_fee, operator }) => {
       const p = await proposePayment(core, wallet_id, { to, amount, minersFee: miners_fee, ...(operator ? { operatorFee: { address: operator.address, amount: operator.fee_amount } } : {}) });
       return paymentDetail(core, p.id);
     },
 
     'wallets.readSetup': async ({ files, coin, network, name, m }) =>
-      setupDraftView(readWalletSetup(files, { coin, network, ...(name ? { name } : {}), ...(m !== undefined ? { m } : {}) })),
+      setupDraftView(readNewWalletSetup(core, files, { coin, network, ...(name ? { name } : {}), ...(m !== undefined ? { m } : {}) })),
 
     'wallets.exportSetup': async ({ wallet_id, format }) => {
       const f = exportWalletSetup(core, wallet_id, format);

@@ -15,6 +15,7 @@ import { PaymentCheckError } from '../../shared/files/errors.ts';
 import { paymentHash } from '../../shared/files/signing-files.ts';
 import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from '../../shared/files/unsigned-payment.ts';
 import { CoordinatorError } from './errors.ts';
+import { DraftRefusedError, refuseDraft } from './payment-draft.ts';
 import { IN_FLIGHT } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import type { PaymentRow } from './store/store.ts';
@@ -70,9 +71,9 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   const refuse = (why: string): never => {
     throw new CoordinatorError('proposal_refused', `refusing the proposed payment: ${why}`);
   };
-  if (input.amount < params.dustLimit) refuse(`the amount ${input.amount} is below the dust limit ${params.dustLimit}`);
-  if (input.minersFee < 0n) refuse('the miners fee cannot be negative');
-  if (input.operatorFee && input.operatorFee.amount < params.dustLimit) refuse(`an operator fee below the dust limit ${params.dustLimit} cannot be paid as an output`);
+  // The same checks the form runs as it is typed: refused here with the field they concern.
+  const [early] = refuseDraft(params, input, null);
+  if (early) throw new DraftRefusedError(early, params);
   const proposal: PaymentProposal = {
     ...input,
     to: canonicalAddress(params, input.to, 'to'),
@@ -92,6 +93,9 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
     funded.add(owner.address);
   }
   const fundedRows = addresses.filter((a) => funded.has(a.address));
+  const holds = [...amounts.values()].reduce((sum, a) => sum + a, 0n);
+  const [short] = refuseDraft(params, input, holds);
+  if (short) throw new DraftRefusedError(short, params);
   if (fundedRows.length === 0) refuse('the wallet has no unspent funds');
   // The first redeem script receives the change (docs/api-decisions.md): a fresh change address, unfunded.
   const change = await nextChangeAddress(deps, walletId, changeInFlight(deps, walletId, params));

@@ -22,6 +22,7 @@ import { CoordinatorError } from './errors.ts';
 import { fileSafe } from './file-names.ts';
 import type { SignatureFileInput } from './signature-import.ts';
 import type { WalletRow } from './store/store.ts';
+import { refuseExistingWallet } from './wallet-identity.ts';
 import { createWallet, requireWallet, walletParams, type CoreDeps, type NewWallet } from './wallets.ts';
 
 export interface SetupChoice {
@@ -115,6 +116,14 @@ export function readWalletSetup(files: readonly SignatureFileInput[], choice: Se
     },
     notes,
   };
+}
+
+/** Reads a set-up file for the new-wallet form; one that describes a wallet this desk has is refused, naming it. */
+export function readNewWalletSetup(deps: Pick<CoreDeps, 'store'>, files: readonly SignatureFileInput[], choice: SetupChoice): SetupRead {
+  const read = readWalletSetup(files, choice);
+  const { coin, network, m, cosigners } = read.wallet;
+  refuseExistingWallet(deps.store, { params: chainParams(coin, network), m, xpubs: cosigners.map((c) => c.xpub) });
+  return read;
 }
 
 /** Creates the wallet a set-up file describes (createWallet checks every address with the service). */

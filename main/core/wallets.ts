@@ -13,6 +13,7 @@ import { deriveAddress, type DerivedAddress } from '../../shared/coins/multisig-
 import type { CoordinatorApi } from './api.ts';
 import { CoordinatorError } from './errors.ts';
 import type { AddressRow, CoordinatorStore, CosignerRow, WalletRow } from './store/store.ts';
+import { refuseExistingWallet } from './wallet-identity.ts';
 
 export const GAP_LIMIT = 20;
 
@@ -95,6 +96,7 @@ export async function createWallet(deps: CoreDeps, input: NewWallet): Promise<Wa
     return { position, name: c.name, xpub: c.xpub.trim(), fingerprint: c.fingerprint ?? '00000000', derivationPath: c.derivationPath ?? 'm' };
   });
   const xpubs = cosigners.map((c) => c.xpub);
+  refuseExistingWallet(deps.store, { params, m: input.m, xpubs });
   // Before storing anything: the service must agree on the first receive and change addresses.
   const first = [deriveAddress(params, input.m, xpubs, false, 0), deriveAddress(params, input.m, xpubs, true, 0)];
   for (const a of first) await crossCheck(deps.api, input.coin, input.m, xpubs, a);

@@ -65,6 +65,10 @@ export class BridgeCallError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** The input field the refusal concerns, if one. */
+    readonly field: string | null = null,
+    /** The wallet the refusal names, to link to. */
+    readonly walletId: string | null = null,
   ) {
     super(message);
   }
@@ -73,6 +77,6 @@ export class BridgeCallError extends Error {
 /** Calls a channel and returns its value, or throws its message for the screen to show. */
 export async function call<C extends Channel>(channel: C, input: BridgeInput<C>): Promise<BridgeOutput<C>> {
   const result = await bridge.invoke(channel, input);
-  if (!result.ok) throw new BridgeCallError(result.error.code, result.error.message);
+  if (!result.ok) throw new BridgeCallError(result.error.code, result.error.message, result.error.field ?? null, result.error.wallet_id ?? null);
   return result.value;
 }

@@ -1,6 +1,7 @@
 // Small shared pieces of the screens: loading data with polling, alerts, state badges, files.
 import { useCallback, useEffect, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import type { PaymentState, Unit } from '../../main/bridge/contract.ts';
+import { BridgeCallError } from './bridge.ts';
 import { amount } from './format.ts';
 
 export interface Loaded<T> {
@@ -39,30 +40,46 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[], pol
   return { data, error, reload };
 }
 
+/** A refusal as the screen places it: beside its field, with a link to the wallet it names. */
+export interface Refusal {
+  message: string;
+  field: string | null;
+  walletId: string | null;
+}
+
 export interface Action {
   busy: boolean;
   error: string | null;
+  /** The last error with what it concerns (its field, the wallet it names). */
+  refusal: Refusal | null;
   setError: (error: string | null) => void;
+  /** Shows what a call outside `run` threw, with what it concerns. */
+  fail: (err: unknown) => void;
   /** Runs `work` once: clears the error, is busy meanwhile, and shows what it throws as the error. */
   run: (work: () => Promise<void>) => Promise<void>;
 }
 
+export const refusalOf = (err: unknown): Refusal =>
+  err instanceof BridgeCallError ? { message: err.message, field: err.field, walletId: err.walletId } : { message: message(err), field: null, walletId: null };
+
 /** The state of a form's submit: busy while the desk works, then the error it met, if any. */
 export function useAction(): Action {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const setError = useCallback((error: string | null) => setRefusal(error === null ? null : { message: error, field: null, walletId: null }), []);
   const run = async (work: () => Promise<void>) => {
-    setError(null);
+    setRefusal(null);
     setBusy(true);
     try {
       await work();
     } catch (err) {
-      setError(message(err));
+      setRefusal(refusalOf(err));
     } finally {
       setBusy(false);
     }
   };
-  return { busy, error, setError, run };
+  const fail = useCallback((err: unknown) => setRefusal(refusalOf(err)), []);
+  return { busy, error: refusal?.message ?? null, refusal, setError, fail, run };
 }
 
 export function Alert({ kind = 'error', children }: { kind?: 'error' | 'info' | 'success'; children: ReactNode }) {

@@ -1,7 +1,8 @@
 // A table of rows described by their columns: one place for the header row, number alignment,
 // row test ids and what shows instead while there are no rows, so each screen says only what a
 // column shows.
-import type { ReactNode } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
+import { go } from '../navigation.ts';
 
 export interface Column<R> {
   head: ReactNode;
@@ -16,8 +17,14 @@ export interface Column<R> {
   title?: (row: R) => string;
 }
 
-export function DataTable<R>(props: { columns: readonly Column<R>[]; rows: readonly R[]; rowKey: (row: R) => string; empty: string; testId?: string; rowTestId?: string }) {
-  const { columns, rows, rowKey, empty, testId, rowTestId } = props;
+/** A click anywhere on a row opens `rowHref`; keyboard users reach the same place by the link a cell holds. */
+export function DataTable<R>(props: { columns: readonly Column<R>[]; rows: readonly R[]; rowKey: (row: R) => string; empty: string; testId?: string; rowTestId?: string; rowHref?: (row: R) => string }) {
+  const { columns, rows, rowKey, empty, testId, rowTestId, rowHref } = props;
+  const open = (r: R) => (e: MouseEvent) => {
+    // A link or button inside the row does its own thing; so does selecting text in it.
+    if (!rowHref || (e.target instanceof Element && e.target.closest('a, button, input, select, textarea')) || window.getSelection()?.toString()) return;
+    go(rowHref(r));
+  };
   if (rows.length === 0) return <p className="muted">{empty}</p>;
   return (
     <table {...(testId ? { 'data-testid': testId } : {})}>
@@ -32,7 +39,7 @@ export function DataTable<R>(props: { columns: readonly Column<R>[]; rows: reado
       </thead>
       <tbody>
         {rows.map((r) => (
-          <tr key={rowKey(r)} {...(rowTestId ? { 'data-testid': rowTestId } : {})}>
+          <tr key={rowKey(r)} {...(rowTestId ? { 'data-testid': rowTestId } : {})} {...(rowHref ? { className: 'row-link', onClick: open(r) } : {})}>
             {columns.map((c, i) => {
               const cell = { className: [c.num ? 'num' : '', c.className ?? ''].filter(Boolean).join(' ') || undefined, title: c.title?.(r) };
               return c.rowHeader ? (

@@ -27,7 +27,7 @@ export function NewWallet() {
   const [network, setNetwork] = useState<(typeof NETWORKS)[number]>('regtest');
   const [m, setM] = useState(2);
   const [rows, setRows] = useState<Row[]>([emptyRow(), emptyRow(), emptyRow()]);
-  const { busy, error, setError, run } = useAction();
+  const { busy, refusal, setError, fail, run } = useAction();
   const [notes, setNotes] = useState<string[]>([]);
   // A set-up file from another wallet fills the form; the treasurer reviews it, then creates.
   const importSetup = async (files: PickedFile[]) => {
@@ -42,7 +42,7 @@ export function NewWallet() {
       setRows(d.cosigners.map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint === '00000000' ? '' : c.fingerprint, path: c.derivation_path === 'm' ? '' : c.derivation_path })));
       setNotes(d.notes);
     } catch (err) {
-      setError(message(err));
+      fail(err);
     }
   };
   const set = (i: number, patch: Partial<Row>) => setRows((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
@@ -175,7 +175,19 @@ export function NewWallet() {
           ))}
         </ol>
       </Card>
-      {error && <Alert>{error}</Alert>}
+      {refusal && (
+        <Alert>
+          <span data-testid="wallet-refusal">{refusal.message}</span>
+          {refusal.walletId && (
+            <>
+              {' '}
+              <a href={href.wallet(refusal.walletId)} data-testid="existing-wallet-link">
+                Open the existing wallet
+              </a>
+            </>
+          )}
+        </Alert>
+      )}
       <SubmitActions label={`Create ${m}-of-${rows.length} wallet`} busyLabel="Checking addresses with the service…" busy={busy} testId="create-wallet" cancelHref={href.wallets} />
     </form>
   );

@@ -1,9 +1,49 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { FieldRefusal } from '../../../main/bridge/contract.ts';
 import { go, href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { SubmitActions, TextField } from '../components/form.tsx';
 import { amount, parseUnits } from '../format.ts';
 import { Alert, Card, Loading, useAction, useLoad } from '../ui.tsx';
+
+/** How long typing pauses before the draft is checked: one check per pause, not per key. */
+const CHECK_AFTER_MS = 350;
+
+interface Draft {
+  to: string;
+  amount: bigint | null;
+  fee: bigint | null;
+  operator: { address: string; fee: bigint | null } | null;
+}
+
+/** The desk's refusals of the draft as typed, by field; stale answers are dropped. */
+function useDraftCheck(walletId: string, draft: Draft): FieldRefusal[] {
+  const [refusals, setRefusals] = useState<FieldRefusal[]>([]);
+  const key = JSON.stringify(draft, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  useEffect(() => {
+    let live = true;
+    const t = setTimeout(() => {
+      const { to, amount: units, fee, operator } = draft;
+      call('payments.checkDraft', {
+        wallet_id: walletId,
+        ...(to.trim() ? { to: to.trim() } : {}),
+        ...(units !== null ? { amount: units } : {}),
+        ...(fee !== null ? { miners_fee: fee } : {}),
+        ...(operator ? { operator: { ...(operator.address.trim() ? { address: operator.address.trim() } : {}), ...(operator.fee !== null ? { fee_amount: operator.fee } : {}) } } : {}),
+      }).then(
+        (c) => live && setRefusals(c.refusals),
+        // The check is a help, not a gate: a failure of it leaves the final check to Propose.
+        () => live && setRefusals([]),
+      );
+    }, CHECK_AFTER_MS);
+    return () => {
+      live = false;
+      clearTimeout(t);
+    };
+    // `key` is the draft's value: the effect runs again only when what was typed changes.
+  }, [walletId, key]);
+  return refusals;
+}
 
 export function ProposePayment({ walletId }: { walletId: string }) {
   const wallet = useLoad(() => call('wallets.get', { wallet_id: walletId }), [walletId]);
@@ -13,26 +53,43 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const [withOperator, setWithOperator] = useState(false);
   const [opAddress, setOpAddress] = useState('');
   const [opFee, setOpFee] = useState('');
-  const { busy, error, setError, run } = useAction();
+  const { busy, refusal, setError, run } = useAction();
+  const d = wallet.data?.unit.decimals ?? 0;
+  const units = value.trim() ? parseUnits(value, d) : null;
+  const feeUnits = parseUnits(fee, d);
+  const opUnits = withOperator && opFee.trim() ? parseUnits(opFee, d) : null;
+  const refusals = useDraftCheck(walletId, { to, amount: units, fee: feeUnits, operator: withOperator ? { address: opAddress, fee: opUnits } : null });
+  // A refusal from Propose stands beside its field until the draft changes.
+  useEffect(() => setError(null), [to, value, fee, withOperator, opAddress, opFee, setError]);
   const w = wallet.data;
   if (wallet.error) return <Alert>{wallet.error}</Alert>;
   if (!w) return <Loading what="the wallet" />;
-  const d = w.unit.decimals;
-  const units = parseUnits(value, d);
-  const feeUnits = parseUnits(fee, d);
-  const opUnits = withOperator ? parseUnits(opFee, d) : 0n;
-  const total = units !== null && feeUnits !== null && opUnits !== null ? units + feeUnits + opUnits : null;
+  const notANumber = `amounts are numbers of ${w.unit.ticker} with at most ${d} decimals`;
+  const errorOf = (field: string, text: string): string | null => {
+    if (text.trim() && parseUnits(text, d) === null && field !== 'to' && field !== 'operator.address') return notANumber;
+    return refusals.find((r) => r.field === field)?.message ?? (refusal?.field === field ? refusal.message : null);
+  };
+  const errors = {
+    to: errorOf('to', to),
+    amount: errorOf('amount', value),
+    miners_fee: errorOf('miners_fee', fee),
+    'operator.address': withOperator ? errorOf('operator.address', opAddress) : null,
+    'operator.fee_amount': withOperator ? errorOf('operator.fee_amount', opFee) : null,
+  };
+  const refused = Object.values(errors).some((e) => e !== null);
+  const total = units !== null && feeUnits !== null && (!withOperator || opUnits !== null) ? units + feeUnits + (opUnits ?? 0n) : null;
+  const fieldless = refusal && (refusal.field === null || !(refusal.field in errors)) ? refusal.message : null;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (units === null || feeUnits === null || opUnits === null) return setError(`amounts are numbers of ${w.unit.ticker} with at most ${d} decimals`);
+    if (units === null || feeUnits === null || (withOperator && opUnits === null)) return setError(notANumber);
     return run(async () => {
       const p = await call('payments.propose', {
         wallet_id: walletId,
         to,
         amount: units,
         miners_fee: feeUnits,
-        ...(withOperator ? { operator: { address: opAddress, fee_amount: opUnits } } : {}),
+        ...(withOperator ? { operator: { address: opAddress, fee_amount: opUnits ?? 0n } } : {}),
       });
       go(href.payment(p.id));
     });
@@ -56,26 +113,26 @@ export function ProposePayment({ walletId }: { walletId: string }) {
           Available: <strong>{amount(w.funds.balance, w.unit)}</strong>
           {w.funds.unconfirmed_balance !== 0n && <span className="muted"> (and {amount(w.funds.unconfirmed_balance, w.unit)} unconfirmed)</span>}
         </p>
-        <TextField label="Pay to (address)" value={to} onChange={setTo} required spellCheck={false} className="mono" data-testid="pay-to" />
+        <TextField label="Pay to (address)" value={to} onChange={setTo} required spellCheck={false} className="mono" data-testid="pay-to" error={errors.to} errorTestId="pay-to-error" />
         <div className="grid-2">
-          <TextField label={`Amount (${w.unit.ticker})`} value={value} onChange={setValue} required inputMode="decimal" placeholder="0.00" aria-invalid={value !== '' && units === null} data-testid="pay-amount" />
-          <TextField label={`Miners' fee (${w.unit.ticker})`} value={fee} onChange={setFee} required inputMode="decimal" aria-invalid={feeUnits === null} data-testid="pay-fee" />
+          <TextField label={`Amount (${w.unit.ticker})`} value={value} onChange={setValue} required inputMode="decimal" placeholder="0.00" data-testid="pay-amount" error={errors.amount} errorTestId="pay-amount-error" />
+          <TextField label={`Miners' fee (${w.unit.ticker})`} value={fee} onChange={setFee} required inputMode="decimal" data-testid="pay-fee" error={errors.miners_fee} errorTestId="pay-fee-error" />
         </div>
         <label className="inline">
           <input type="checkbox" checked={withOperator} onChange={(e) => setWithOperator(e.target.checked)} /> Add an operator fee output
         </label>
         {withOperator && (
           <div className="grid-2">
-            <TextField label="Operator fee address" value={opAddress} onChange={setOpAddress} required className="mono" />
-            <TextField label={`Operator fee (${w.unit.ticker})`} value={opFee} onChange={setOpFee} required inputMode="decimal" />
+            <TextField label="Operator fee address" value={opAddress} onChange={setOpAddress} required className="mono" error={errors['operator.address']} errorTestId="pay-operator-address-error" />
+            <TextField label={`Operator fee (${w.unit.ticker})`} value={opFee} onChange={setOpFee} required inputMode="decimal" error={errors['operator.fee_amount']} errorTestId="pay-operator-fee-error" />
           </div>
         )}
         <p className="total" aria-live="polite">
           Total leaving the wallet: <strong>{total === null ? '—' : amount(total, w.unit)}</strong>
         </p>
       </Card>
-      {error && <Alert>{error}</Alert>}
-      <SubmitActions label="Propose payment" busyLabel="Building and checking…" busy={busy} testId="propose" cancelHref={href.wallet(w.id)} />
+      {fieldless && <Alert>{fieldless}</Alert>}
+      <SubmitActions label="Propose payment" busyLabel="Building and checking…" busy={busy} disabled={refused} testId="propose" cancelHref={href.wallet(w.id)} />
     </form>
   );
 }

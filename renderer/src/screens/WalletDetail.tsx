@@ -6,9 +6,10 @@ import { CopyButton } from '../components/CopyButton.tsx';
 import { DataTable } from '../components/DataTable.tsx';
 import { FundsCard } from '../components/FundsCard.tsx';
 import { HistoryTable } from '../components/HistoryTable.tsx';
-import { shortId, when } from '../format.ts';
+import { amount, shortId, when } from '../format.ts';
 import { Alert, Amount, Card, Loading, StateBadge, download, message, useAction, useLoad } from '../ui.tsx';
 
+/** Each payment as a treasurer recognises it: whom it pays, how much, and where it stands; the whole row opens it. */
 export function PaymentsTable({ payments, unitOf }: { payments: PaymentSummary[]; unitOf?: (p: PaymentSummary) => Unit }) {
   return (
     <DataTable
@@ -16,18 +17,23 @@ export function PaymentsTable({ payments, unitOf }: { payments: PaymentSummary[]
       rowTestId="payment-row"
       rows={payments}
       rowKey={(p) => p.id}
+      rowHref={(p) => href.payment(p.id)}
       columns={[
         {
-          head: 'Payment',
+          head: 'Pays',
+          rowHeader: true,
+          title: (p) => `payment ${p.id} to ${p.to}`,
           cell: (p) => (
             <>
-              <a href={href.payment(p.id)}>{shortId(p.id)}</a>
-              <div className="muted small">{p.wallet_name}</div>
+              <a href={href.payment(p.id)} className="mono small address-cell" aria-label={`Payment of ${amount(p.amount, unitOf?.(p) ?? p.unit)} to ${p.to}`}>
+                {p.to}
+              </a>
+              <div className="muted small">from {p.wallet_name}</div>
             </>
           ),
         },
-        { head: 'To', className: 'mono small', cell: (p) => p.to },
         { head: 'Amount', num: true, cell: (p) => <Amount units={p.amount} unit={unitOf?.(p) ?? p.unit} /> },
+        { head: 'State', cell: (p) => <StateBadge state={p.state} /> },
         {
           head: 'Signatures',
           cell: (p) => (
@@ -36,7 +42,6 @@ export function PaymentsTable({ payments, unitOf }: { payments: PaymentSummary[]
             </>
           ),
         },
-        { head: 'State', cell: (p) => <StateBadge state={p.state} /> },
         { head: 'Updated', className: 'small', cell: (p) => when(p.updated_at) },
       ]}
     />

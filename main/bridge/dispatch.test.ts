@@ -1,0 +1,41 @@
+// The bridge boundary words every refusal for the screen and names the field it concerns; only
+// real bugs become the generic message (and go to the log).
+import { describe, expect, it } from 'vitest';
+import { ApiClientError } from '../../shared/api/client.ts';
+import { CoinError, chainParams } from '../../shared/coins/index.ts';
+import { CoordinatorError } from '../core/errors.ts';
+import { DraftRefusedError } from '../core/payment-draft.ts';
+import { dispatch, type Handlers } from './dispatch.ts';
+
+const throwing = (err: unknown) => ({ 'payments.get': () => Promise.reject(err) }) as unknown as Handlers;
+const failure = async (err: unknown) => {
+  const reported: unknown[] = [];
+  const r = await dispatch(throwing(err), 'payments.get', { payment_id: 'p1' }, (e) => reported.push(e));
+  if (r.ok) throw new Error('expected a failure');
+  return { ...r.error, reported: reported.length };
+};
+
+describe('failures become words the treasurer reads', () => {
+  it('carries a coin codec refusal through with its words and field', async () => {
+    const err = new CoinError('to: address "QNotAnAddress123" is not a valid litecoin regtest address: bad checksum (a character is mistyped or missing)', 'to');
+    expect(await failure(err)).toEqual({ code: 'bad_input', message: err.message, field: 'to', reported: 0 });
+  });
+
+  it('words a draft refusal in the coin unit, at its field', async () => {
+    const err = new DraftRefusedError({ field: 'amount', kind: 'insufficient', holds: 1_300_000_000n, needs: 5_000_020_000n, operatorFee: false }, chainParams('litecoin', 'regtest'));
+    expect(await failure(err)).toEqual({ code: 'proposal_refused', message: "The wallet holds 13 LTC (regtest); this payment needs 50.0002 LTC (regtest) for the amount and the miners' fee.", field: 'amount', reported: 0 });
+  });
+
+  it('names the wallet a refusal concerns', async () => {
+    expect(await failure(new CoordinatorError('duplicate_wallet', 'already the wallet "A"', { walletId: 'w1' }))).toEqual({ code: 'duplicate_wallet', message: 'already the wallet "A"', wallet_id: 'w1', reported: 0 });
+  });
+
+  it("passes the service's own words when it refuses a request, and says when it failed", async () => {
+    expect(await failure(new ApiClientError(400, 'amount 1 is below the dust limit of 5460'))).toMatchObject({ code: 'service_refused', message: 'the service refused: amount 1 is below the dust limit of 5460' });
+    expect(await failure(new ApiClientError(502, 'the node did not answer'))).toMatchObject({ code: 'service', message: 'the service failed: the node did not answer' });
+  });
+
+  it('keeps the generic message for real bugs, and reports them', async () => {
+    expect(await failure(new TypeError('x is undefined'))).toEqual({ code: 'internal', message: 'something unexpected went wrong in the desk; see its log', reported: 1 });
+  });
+});

@@ -1,0 +1,87 @@
+// A wallet is its addresses: keys, threshold and script the same as a stored wallet's make the
+// same wallet, refused by name before the service is asked anything. Pure: SQLite and no service.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chainParams } from '../../shared/coins/index.ts';
+import type { CoordinatorApi } from './api.ts';
+import { CoordinatorError } from './errors.ts';
+import { openStore, type CoordinatorStore } from './store/store.ts';
+import { testCosigner } from './testing/keys.ts';
+import { walletIdentity } from './wallet-identity.ts';
+import { readNewWalletSetup } from './wallet-setup-files.ts';
+import { createWallet, type CoreDeps } from './wallets.ts';
+
+const regtest = chainParams('litecoin', 'regtest');
+const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
+const xpubs = [alice.xpub, bob.xpub, carol.xpub];
+// A refusal must come before any question to the service: this one answers nothing.
+const noService = new Proxy({}, { get: (_t, name) => () => Promise.reject(new Error(`the service was asked ${String(name)}`)) }) as CoordinatorApi;
+
+let dir: string;
+let store: CoordinatorStore;
+let deps: CoreDeps;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'countersign-identity-'));
+  store = openStore(join(dir, 'desk.sqlite'));
+  deps = { store, api: noService, actor: 'test' };
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function storeWallet(name: string, coin: 'litecoin' | 'bitcoin', network: 'regtest' | 'mainnet', m: number, keys: readonly string[]): string {
+  const id = `w-${name}`;
+  store.insertWallet(
+    { id, coin, network, name, m, createdAt: new Date(0).toISOString() },
+    keys.map((xpub, position) => ({ position, name: `key ${position}`, xpub, fingerprint: '00000000', derivationPath: 'm' })),
+  );
+  return id;
+}
+
+describe('the identity of a wallet', () => {
+  it('is its coin, network, script, threshold and keys in script order', () => {
+    const id = walletIdentity({ params: regtest, m: 2, xpubs });
+    expect(walletIdentity({ params: regtest, m: 2, xpubs: xpubs.map((x) => ` ${x} `) })).toBe(id);
+    expect(walletIdentity({ params: regtest, m: 3, xpubs })).not.toBe(id);
+    // Keys go into the script in co-signer order: another order is another wallet.
+    expect(walletIdentity({ params: regtest, m: 2, xpubs: [bob.xpub, alice.xpub, carol.xpub] })).not.toBe(id);
+    expect(walletIdentity({ params: chainParams('litecoin', 'testnet'), m: 2, xpubs })).not.toBe(id);
+  });
+});
+
+describe('a second wallet from the same keys is refused', () => {
+  it('names the existing wallet and links to it, whatever the new name, fingerprints and paths', async () => {
+    const existing = storeWallet('Operating treasury', 'litecoin', 'regtest', 2, xpubs);
+    const attempt = createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Copy', m: 2, cosigners: [alice, bob, carol] });
+    await expect(attempt).rejects.toThrow(
+      'These co-signers\' keys, threshold (2-of-3) and script already make the wallet "Operating treasury": a second wallet would share its coins, so the treasury would count them twice. Open "Operating treasury" instead.',
+    );
+    await attempt.catch((err: unknown) => {
+      expect(err).toBeInstanceOf(CoordinatorError);
+      expect(err).toMatchObject({ code: 'duplicate_wallet', subject: { walletId: existing } });
+    });
+    expect(store.wallets()).toHaveLength(1);
+  });
+
+  it('lets another threshold or key order through to the service', async () => {
+    storeWallet('Operating treasury', 'litecoin', 'regtest', 2, xpubs);
+    await expect(createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Stricter', m: 3, cosigners: [alice, bob, carol] })).rejects.toThrow(/the service was asked/);
+    await expect(createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Reordered', m: 2, cosigners: [bob, alice, carol] })).rejects.toThrow(/the service was asked/);
+  });
+
+  it('refuses a set-up file (Caravan) that describes a stored wallet', () => {
+    const caravan = readFileSync(join(import.meta.dirname, '../../shared/files/fixtures/caravan-2of3.json'), 'utf8');
+    const choice = { coin: 'bitcoin', network: 'mainnet' } as const;
+    const read = readNewWalletSetup(deps, [{ name: 'caravan-2of3.json', text: caravan }], choice);
+    const existing = storeWallet('Board treasury (imported)', 'bitcoin', 'mainnet', read.wallet.m, read.wallet.cosigners.map((c) => c.xpub));
+    expect(() => readNewWalletSetup(deps, [{ name: 'caravan-2of3.json', text: caravan }], choice)).toThrow(/already make the wallet "Board treasury \(imported\)"/);
+    try {
+      readNewWalletSetup(deps, [{ name: 'caravan-2of3.json', text: caravan }], choice);
+    } catch (err) {
+      expect(err).toMatchObject({ code: 'duplicate_wallet', subject: { walletId: existing } });
+    }
+  });
+});
