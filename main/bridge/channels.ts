@@ -35,6 +35,8 @@ export const CHANNELS = [
   'accounts.addToken',
   'accounts.history',
   'accounts.send',
+  'audit.list',
+  'audit.export',
 ] as const;
 
 export type Channel = (typeof CHANNELS)[number];

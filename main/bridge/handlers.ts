@@ -23,6 +23,7 @@ import { walletFunds, walletHistory, walletUnspent } from '../core/wallet-funds.
 import { exportWalletSetup, readWalletSetup } from '../core/wallet-setup-files.ts';
 import { createWallet, nextReceiveAddress, requireWallet, type CoreDeps } from '../core/wallets.ts';
 import { createAccountHandlers } from './accounts.ts';
+import { createAuditHandlers } from './audit.ts';
 import { coinViews } from './coins.ts';
 import type { Handlers } from './dispatch.ts';
 import { importResultView, openedRequestView, paymentDetail, paymentSummary, receiveAddressView, settingsView, setupDraftView, walletSummary } from './views.ts';
@@ -63,6 +64,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
 
   return {
     ...accounts,
+    ...createAuditHandlers(store),
 
     'service.status': async () => {
       const { mode, url } = connection;

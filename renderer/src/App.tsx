@@ -6,6 +6,7 @@ import { AccountsDetail } from './screens/AccountsDetail.tsx';
 import { AccountsList } from './screens/AccountsList.tsx';
 import { AccountsNew } from './screens/AccountsNew.tsx';
 import { AccountsSend, AccountsSendReview } from './screens/AccountsSend.tsx';
+import { AuditLog } from './screens/AuditLog.tsx';
 import { CosignerMode } from './screens/CosignerMode.tsx';
 import { NewWallet } from './screens/NewWallet.tsx';
 import { PaymentDetailScreen } from './screens/PaymentDetail.tsx';
@@ -45,7 +46,7 @@ export function App() {
   useEffect(() => {
     document.getElementById('main')?.focus();
   }, [route]);
-  const section = route.screen === 'payments' || route.screen === 'payment' ? 'payments' : route.screen === 'cosigner' ? 'cosigner' : route.screen === 'settings' ? 'settings' : route.screen.includes('account') ? 'accounts' : 'wallets';
+  const section = route.screen === 'payments' || route.screen === 'payment' ? 'payments' : route.screen === 'cosigner' ? 'cosigner' : route.screen === 'settings' ? 'settings' : route.screen === 'audit' ? 'audit' : route.screen.includes('account') ? 'accounts' : 'wallets';
   return (
     <div className="app">
       <a className="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
@@ -68,6 +69,9 @@ export function App() {
           <a href={href.cosigner} aria-current={section === 'cosigner' ? 'page' : undefined}>
             Co-signer mode
           </a>
+          <a href={href.audit} aria-current={section === 'audit' ? 'page' : undefined}>
+            Audit log
+          </a>
           <a href={href.settings} aria-current={section === 'settings' ? 'page' : undefined}>
             Settings
           </a>
@@ -83,6 +87,7 @@ export function App() {
         {route.screen === 'payment' && <PaymentDetailScreen id={route.id} />}
         {route.screen === 'cosigner' && <CosignerMode />}
         {route.screen === 'settings' && <Settings />}
+        {route.screen === 'audit' && <AuditLog />}
         {route.screen === 'accounts' && <AccountsList />}
         {route.screen === 'new-account' && <AccountsNew />}
         {route.screen === 'account' && <AccountsDetail id={route.id} />}
