@@ -190,7 +190,8 @@ export interface ServiceStatus {
   service_url: string;
   ok: boolean;
   message: string;
-  coins: { coin: string; network: string; tip_height: number | null; indexed_height: number | null; lag: number | null; error: string | null }[];
+  /** index_final false: the coin's balances and history are not final yet (provisional on screen). */
+  coins: { coin: string; network: string; tip_height: number | null; indexed_height: number | null; lag: number | null; error: string | null; index_final: boolean }[];
 }
 
 /** One coin of the table as the screens need it (shared/coins/coin-data.ts has the meaning of each field). */
@@ -253,7 +254,8 @@ export interface WalletFunds {
 }
 
 export interface WalletDetail extends WalletSummary {
-  funds: WalletFunds;
+  /** null: the service refused the balance query while its index catches up (HTTP 503). */
+  funds: WalletFunds | null;
   open_payments: number;
 }
 

@@ -1,6 +1,5 @@
 // The shell: header with navigation and the service's status, and hash routes to the screens.
 import { useEffect, useState } from 'react';
-import { call } from './bridge.ts';
 import { href, parseRoute, type Route } from './navigation.ts';
 import { AccountsDetail } from './screens/AccountsDetail.tsx';
 import { AccountsList } from './screens/AccountsList.tsx';
@@ -12,18 +11,13 @@ import { NewWallet } from './screens/NewWallet.tsx';
 import { PaymentDetailScreen } from './screens/PaymentDetail.tsx';
 import { PaymentsList } from './screens/PaymentsList.tsx';
 import { ProposePayment } from './screens/ProposePayment.tsx';
-import { SERVICE_CHANGED, Settings } from './screens/Settings.tsx';
+import { Settings } from './screens/Settings.tsx';
 import { WalletDetailScreen } from './screens/WalletDetail.tsx';
 import { WalletsList } from './screens/WalletsList.tsx';
-import { useLoad } from './ui.tsx';
+import { SyncBar, SyncProvider, useSync } from './sync.tsx';
 
 function ServiceStatus() {
-  const status = useLoad(() => call('service.status', {}), [], 10_000);
-  const { reload } = status;
-  useEffect(() => {
-    window.addEventListener(SERVICE_CHANGED, reload);
-    return () => window.removeEventListener(SERVICE_CHANGED, reload);
-  }, [reload]);
+  const { status } = useSync();
   const s = status.data;
   const ok = s?.ok ?? false;
   const text = status.error ?? (s ? (ok ? `Service ${s.mode === 'embedded' ? '(embedded)' : s.service_url}: connected` : `Service: ${s.message}`) : 'Service: checking…');
@@ -36,7 +30,7 @@ function ServiceStatus() {
   );
 }
 
-export function App() {
+function Desk() {
   const [route, setRoute] = useState<Route>(() => parseRoute(window.location.hash));
   useEffect(() => {
     const onHash = () => setRoute(parseRoute(window.location.hash));
@@ -78,6 +72,7 @@ export function App() {
         </nav>
         <ServiceStatus />
       </header>
+      <SyncBar />
       <main id="main" tabIndex={-1}>
         {route.screen === 'wallets' && <WalletsList />}
         {route.screen === 'new-wallet' && <NewWallet />}
@@ -95,5 +90,13 @@ export function App() {
         {route.screen === 'account-send-detail' && <AccountsSendReview accountId={route.accountId} sendId={route.sendId} />}
       </main>
     </div>
+  );
+}
+
+export function App() {
+  return (
+    <SyncProvider>
+      <Desk />
+    </SyncProvider>
   );
 }

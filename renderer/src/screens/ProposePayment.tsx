@@ -3,6 +3,7 @@ import { go, href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { SubmitActions, TextField } from '../components/form.tsx';
 import { amount, parseUnits } from '../format.ts';
+import { ProvisionalBadge, useSync } from '../sync.tsx';
 import { Alert, Card, Loading, useAction, useLoad } from '../ui.tsx';
 
 export function ProposePayment({ walletId }: { walletId: string }) {
@@ -14,9 +15,11 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const [opAddress, setOpAddress] = useState('');
   const [opFee, setOpFee] = useState('');
   const { busy, error, setError, run } = useAction();
+  const { coins } = useSync();
   const w = wallet.data;
   if (wallet.error) return <Alert>{wallet.error}</Alert>;
   if (!w) return <Loading what="the wallet" />;
+  const sync = coins.find((c) => c.coin === w.coin && c.network === w.network);
   const d = w.unit.decimals;
   const units = parseUnits(value, d);
   const feeUnits = parseUnits(fee, d);
@@ -53,8 +56,15 @@ export function ProposePayment({ walletId }: { walletId: string }) {
       </div>
       <Card>
         <p>
-          Available: <strong>{amount(w.funds.balance, w.unit)}</strong>
-          {w.funds.unconfirmed_balance !== 0n && <span className="muted"> (and {amount(w.funds.unconfirmed_balance, w.unit)} unconfirmed)</span>}
+          {w.funds ? (
+            <>
+              Available: <strong className={sync && !sync.final ? 'provisional' : undefined}>{amount(w.funds.balance, w.unit)}</strong>
+              {w.funds.unconfirmed_balance !== 0n && <span className="muted"> (and {amount(w.funds.unconfirmed_balance, w.unit)} unconfirmed)</span>}
+              {sync && !sync.final && <> <ProvisionalBadge /></>}
+            </>
+          ) : (
+            <>Available: not known until the service's index catches up.</>
+          )}
         </p>
         <TextField label="Pay to (address)" value={to} onChange={setTo} required spellCheck={false} className="mono" data-testid="pay-to" />
         <div className="grid-2">
