@@ -140,9 +140,9 @@ function AuditTable({ entries }: { entries: AuditEntryView[] }) {
       columns={[
         { head: 'Time', className: 'small nowrap', title: (e) => e.at, cell: (e) => when(e.at) },
         { head: 'Actor', className: 'small', cell: (e) => e.actor },
-        { head: 'Action', className: 'mono small', cell: (e) => e.action },
+        { head: 'Action', className: 'mono small nowrap', cell: (e) => e.action },
         { head: 'Wallet', className: 'small', cell: (e) => (e.wallet_id ? <a href={href.wallet(e.wallet_id)}>{e.wallet_name ?? shortId(e.wallet_id)}</a> : '—') },
-        { head: 'Payment', className: 'mono small', title: (e) => e.payment_id ?? '', cell: (e) => (e.payment_id ? <a href={href.payment(e.payment_id)}>{shortId(e.payment_id)}</a> : '—') },
+        { head: 'Payment', className: 'mono small nowrap', title: (e) => e.payment_id ?? '', cell: (e) => (e.payment_id ? <a href={href.payment(e.payment_id)}>{shortId(e.payment_id)}</a> : '—') },
         { head: 'Co-signer', className: 'small', cell: (e) => e.cosigner ?? '—' },
         {
           head: 'Details',

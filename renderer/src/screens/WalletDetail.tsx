@@ -190,7 +190,7 @@ export function WalletDetailScreen({ id }: { id: string }) {
         {history.data && <HistoryTable entries={history.data.entries} unitOf={() => w.unit} empty="No transactions yet. Send funds to the receive address above." testId="history" />}
       </Card>
       <div className="grid-2">
-        <Card title="Unspent outputs">
+        <Card title="Unspent outputs" actions={indexing ? <ProvisionalBadge /> : undefined}>
           {unspent.data && (
             <DataTable
               empty="None."
