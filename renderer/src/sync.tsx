@@ -10,6 +10,8 @@ import { addSample, describeTimeLeft, timeLeft, type Sample } from './sync-estim
 
 export interface CoinSync {
   coin: string;
+  /** From coins.list: 'evm' coins are the Ether accounts' chains. null until the list is loaded. */
+  family: 'utxo' | 'evm' | null;
   network: string;
   tip: number | null;
   indexed: number | null;
@@ -31,7 +33,7 @@ const SyncContext = createContext<SyncState | null>(null);
 const key = (coin: string, network: string) => `${coin}/${network}`;
 const n = (x: number) => x.toLocaleString('en-US');
 
-function coinSync(c: ServiceStatus['coins'][number], samples: readonly Sample[]): CoinSync {
+function coinSync(c: ServiceStatus['coins'][number], samples: readonly Sample[], family: CoinSync['family']): CoinSync {
   const fraction = c.tip_height !== null && c.indexed_height !== null && c.tip_height > 0 ? Math.min(1, c.indexed_height / c.tip_height) : null;
   const state = c.error
     ? `the service reports: ${c.error}`
@@ -42,6 +44,7 @@ function coinSync(c: ServiceStatus['coins'][number], samples: readonly Sample[])
       : `${n(c.lag)} block${c.lag === 1 ? '' : 's'} behind the node`;
   return {
     coin: c.coin,
+    family,
     network: c.network,
     tip: c.tip_height,
     indexed: c.indexed_height,
@@ -75,7 +78,9 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     window.addEventListener(SERVICE_CHANGED, reload);
     return () => window.removeEventListener(SERVICE_CHANGED, reload);
   }, [reload]);
-  const coins = (status.data?.coins ?? []).map((c) => coinSync(c, samples.current.get(key(c.coin, c.network)) ?? []));
+  const coinList = useLoad(() => call('coins.list', {}), []);
+  const familyOf = (coin: string) => coinList.data?.find((c) => c.coin === coin)?.family ?? null;
+  const coins = (status.data?.coins ?? []).map((c) => coinSync(c, samples.current.get(key(c.coin, c.network)) ?? [], familyOf(c.coin)));
   const anyBehind = coins.some((c) => !c.final);
   useEffect(() => setBehind(anyBehind), [anyBehind]);
   return <SyncContext.Provider value={{ status, coins }}>{children}</SyncContext.Provider>;
@@ -90,6 +95,11 @@ export function useSync(): SyncState {
 /** The coin's indexing state; null until the service's status is known or when it does not serve the coin. */
 export function useCoinSync(coin: string, network: string): CoinSync | null {
   return useSync().coins.find((c) => c.coin === coin && c.network === network) ?? null;
+}
+
+/** The indexing state of the chain Ether accounts on `network` live on. */
+export function useEtherSync(network: string): CoinSync | null {
+  return useSync().coins.find((c) => c.family === 'evm' && c.network === network) ?? null;
 }
 
 /** The progress bar of every coin still indexing, under the header. */
