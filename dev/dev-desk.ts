@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { ApiClient } from '../shared/api/client.ts';
 import { fundedNode, type RegtestNode } from './chains/litecoind.ts';
 import { startHardhat, type HardhatNode } from './chains/hardhat.ts';
+import { startSlowRpc, type SlowRpc } from './chains/slow-rpc.ts';
 import { startDevService } from './dev-service.ts';
 import { ServiceConnection } from '../main/core/connection.ts';
 import { MemorySecretStore } from '../main/core/secrets.ts';
@@ -29,6 +30,8 @@ export interface DevDesk {
   accountSecrets: AccountSecrets;
   web: WebServer;
   dir: string;
+  /** The proxy slowing the indexer's block reads, when started with `slowIndexer` (set its delayMs to 0 to let it catch up). */
+  slowRpc: SlowRpc | null;
   /** Waits until the service has indexed the node's tip and mempool. */
   synced(): Promise<void>;
   dispose(): Promise<void>;
@@ -39,6 +42,10 @@ export interface DevDeskOptions {
   port?: number;
   usdRate?: number;
   log?: (line: string) => void;
+  /** Blocks mined after the first 101 and before the service starts: a chain the service must index first. */
+  premine?: number;
+  /** The service reads the node's blocks through a proxy that holds each block request this long (dev/chains/slow-rpc.ts). */
+  slowIndexer?: { delayMs: number };
   /** Serve ethereum too, from a hardhat node (mining a block every `intervalMs` besides one per transaction). */
   ethereum?: { usdRate?: number; intervalMs?: number };
 }
@@ -57,8 +64,16 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
       eth = started;
       cleanups.splice(1, 0, () => started.stop());
     }
+    if (options.premine) await node.mine(options.premine);
+    let slowRpc: SlowRpc | null = null;
+    if (options.slowIndexer) {
+      const proxy = await startSlowRpc(node.rpcConfig.url, options.slowIndexer.delayMs);
+      slowRpc = proxy;
+      cleanups.splice(1, 0, () => proxy.close());
+    }
     const { service, url: serviceUrl, api, synced } = await startDevService(node, dir, {
       pollIntervalMs: 250,
+      ...(slowRpc ? { nodeRpcUrl: slowRpc.url } : {}),
       usdRate: options.usdRate ?? 80,
       ...(eth ? { ethereum: { node: eth, usdRate: options.ethereum?.usdRate ?? 2000 } } : {}),
     });
@@ -76,7 +91,7 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
       report: (err) => options.log?.(`bridge error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
     });
     cleanups.splice(1, 0, () => web.close());
-    return { node, eth, api, serviceUrl, store, connection, accountSecrets, web, dir, synced, dispose };
+    return { node, eth, api, serviceUrl, store, connection, accountSecrets, web, dir, slowRpc, synced, dispose };
   } catch (err) {
     await dispose();
     throw err;

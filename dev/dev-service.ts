@@ -23,6 +23,8 @@ export interface DevServiceOptions {
   utxoCoin?: UtxoCoinName;
   /** Litecoin's USD rate. */
   usdRate?: number;
+  /** Where the service reaches the node's JSON-RPC, when not directly (a slowing proxy: dev/chains/slow-rpc.ts). */
+  nodeRpcUrl?: string;
   /** Serve ethereum from this hardhat node too. */
   ethereum?: { node: Pick<HardhatNode, 'url' | 'blockNumber'>; usdRate?: number };
 }
@@ -42,7 +44,7 @@ export async function startDevService(node: RegtestNode | null, dir: string, opt
               [utxoCoin]: {
                 network: 'regtest' as const,
                 ...(options.usdRate !== undefined ? { usdRate: options.usdRate } : {}),
-                backend: nodeRpcBackendConfig(node, options.pollIntervalMs),
+                backend: { ...nodeRpcBackendConfig(node, options.pollIntervalMs), ...(options.nodeRpcUrl ? { url: options.nodeRpcUrl } : {}) },
               },
             }
           : {}),

@@ -36,6 +36,8 @@ export const CHANNELS = [
   'accounts.addToken',
   'accounts.history',
   'accounts.send',
+  'audit.list',
+  'audit.export',
 ] as const;
 
 export type Channel = (typeof CHANNELS)[number];

@@ -20,6 +20,14 @@ const hexFingerprint = z.string().regex(/^[0-9a-f]{8}$/, 'fingerprint must be 8 
 /** A file the user picked: its name and its text (files are small JSON documents). */
 const accountName = z.string().trim().min(1, 'the account needs a name').max(80);
 const etherAddress = (what: string) => z.string().trim().min(1, `${what} is required`).max(60);
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a date looks like 2026-01-31')
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'not a calendar date');
+/** Which audit entries: each field narrows; dates are UTC days, both inclusive. */
+const AuditFilter = z
+  .object({ wallet_id: id.optional(), payment_id: id.optional(), cosigner: z.string().trim().min(1).max(80).optional(), from: day.optional(), to: day.optional() })
+  .strict();
 const PickedFile = z.object({ name: z.string().min(1).max(255), text: z.string().max(1_000_000, 'a file above 1 MB is not a Countersign file') });
 
 export const inputs = {
@@ -172,6 +180,9 @@ export const inputs = {
   'ledger.registerWallet': z.object({ wallet_id: id }).strict(),
   'ledger.showAddress': z.object({ wallet_id: id, change: z.boolean().default(false), index: z.number().int().min(0).max(0x7fffffff) }).strict(),
   'ledger.signPayment': z.object({ payment_id: id }).strict(),
+  // The audit log, newest first, a page at a time; the export has every entry the filter keeps.
+  'audit.list': AuditFilter.extend({ limit: z.number().int().min(1).max(500).default(50), offset: z.number().int().min(0).default(0) }),
+  'audit.export': AuditFilter,
 } satisfies Record<Channel, z.ZodType>;
 
 // ---- answers -----------------------------------------------------------------------------------
@@ -188,7 +199,8 @@ export interface ServiceStatus {
   service_url: string;
   ok: boolean;
   message: string;
-  coins: { coin: string; network: string; tip_height: number | null; indexed_height: number | null; lag: number | null; error: string | null }[];
+  /** index_final false: the coin's balances and history are not final yet (provisional on screen). */
+  coins: { coin: string; network: string; tip_height: number | null; indexed_height: number | null; lag: number | null; error: string | null; index_final: boolean }[];
 }
 
 /** One coin of the table as the screens need it (shared/coins/coin-data.ts has the meaning of each field). */
@@ -251,7 +263,8 @@ export interface WalletFunds {
 }
 
 export interface WalletDetail extends WalletSummary {
-  funds: WalletFunds;
+  /** null: the service refused the balance query while its index catches up (HTTP 503). */
+  funds: WalletFunds | null;
   open_payments: number;
 }
 
@@ -508,6 +521,31 @@ export interface LedgerAddress {
   cosigner: string;
 }
 
+export interface AuditEntryView {
+  id: number;
+  /** ISO 8601, UTC. */
+  at: string;
+  actor: string;
+  action: string;
+  wallet_id: string | null;
+  wallet_name: string | null;
+  payment_id: string | null;
+  cosigner: string | null;
+  detail: string;
+  /** The file or device the action came from, if any. */
+  source: string | null;
+}
+
+export interface AuditPage {
+  /** How many entries the filter keeps (the page has at most `limit` of them). */
+  total: number;
+  entries: AuditEntryView[];
+  /** The filter's choices. */
+  wallets: { id: string; name: string }[];
+  payments: { id: string; wallet_id: string; label: string }[];
+  cosigners: string[];
+}
+
 export interface Outputs {
   'service.status': ServiceStatus;
   'coins.list': CoinView[];
@@ -545,6 +583,9 @@ export interface Outputs {
   'accounts.addToken': AccountSummary;
   'accounts.history': AccountHistoryView;
   'accounts.send': AccountSendView;
+  'audit.list': AuditPage;
+  /** A CSV file of the filtered entries. */
+  'audit.export': ExportedFile;
 }
 
 export type Inputs = typeof inputs;

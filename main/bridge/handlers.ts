@@ -20,10 +20,11 @@ import { exportSigningRequest, openSigningRequest } from '../core/signing-reques
 import { signRequest, softwareKeyFrom } from '../core/software-signer.ts';
 import type { CoordinatorStore, WalletRow } from '../core/store/store.ts';
 import { followPayment, submitPayment } from '../core/submit-payment.ts';
-import { walletFunds, walletHistory, walletUnspent } from '../core/wallet-funds.ts';
+import { walletFundsOnceIndexed, walletHistory, walletUnspent } from '../core/wallet-funds.ts';
 import { exportWalletSetup, readNewWalletSetup } from '../core/wallet-setup-files.ts';
 import { createWallet, nextReceiveAddress, requireWallet, type CoreDeps } from '../core/wallets.ts';
 import { createAccountHandlers } from './accounts.ts';
+import { createAuditHandlers } from './audit.ts';
 import { coinViews } from './coins.ts';
 import type { Handlers } from './dispatch.ts';
 import { draftRefusalWords } from './refusals.ts';
@@ -66,6 +67,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
 
   return {
     ...accounts,
+    ...createAuditHandlers(store),
 
     'service.status': async () => {
       const { mode, url } = connection;
@@ -101,10 +103,10 @@ export function createHandlers(deps: BridgeDeps): Handlers {
 
     'wallets.get': async ({ wallet_id }) => {
       const w = requireWallet(core, wallet_id);
-      const f = await walletFunds(funds, wallet_id);
+      const f = await walletFundsOnceIndexed(funds, wallet_id);
       return {
         ...summary(w),
-        funds: { balance: f.balance, unconfirmed_balance: f.unconfirmedBalance, usd_balance: f.usdBalance },
+        funds: f && { balance: f.balance, unconfirmed_balance: f.unconfirmedBalance, usd_balance: f.usdBalance },
         open_payments: openPaymentCount(core, wallet_id),
       };
     },

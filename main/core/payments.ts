@@ -35,7 +35,7 @@ export function transition(deps: CoreDeps, p: PaymentRow, to: PaymentState, deta
   if (!TRANSITIONS[p.state].includes(to)) throw new CoordinatorError('bad_state', `payment ${p.id} is ${p.state}: it cannot become ${to}`);
   deps.store.transaction(() => {
     deps.store.updatePayment(p.id, { state: to, ...extra });
-    deps.store.audit(deps.actor, `payment.${to}`, `payment ${p.id}: ${detail}`);
+    deps.store.audit(deps.actor, `payment.${to}`, `payment ${p.id}: ${detail}`, null, { paymentId: p.id, walletId: p.walletId });
   });
 }
 

@@ -166,7 +166,7 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   };
   deps.store.transaction(() => {
     deps.store.insertPayment(payment);
-    deps.store.audit(deps.actor, 'payment.propose', `payment ${id}: ${proposal.amount} to ${proposal.to}, miners fee ${proposal.minersFee}${proposal.operatorFee ? `, operator fee ${proposal.operatorFee.amount} to ${proposal.operatorFee.address}` : ''}; hash ${paymentHash(tx)}`);
+    deps.store.audit(deps.actor, 'payment.propose', `payment ${id}: ${proposal.amount} to ${proposal.to}, miners fee ${proposal.minersFee}${proposal.operatorFee ? `, operator fee ${proposal.operatorFee.amount} to ${proposal.operatorFee.address}` : ''}; hash ${paymentHash(tx)}`, null, { paymentId: id });
   });
   return deps.store.payment(id)!;
 }

@@ -85,7 +85,7 @@ export async function exportPsbt(deps: CoreDeps, paymentId: string): Promise<{ f
   });
   const xpubs = cosigners.map((c) => ({ xpub: parseXpubLike(c.xpub).bytes, origin: { fingerprint: c.fingerprint, path: parseDerivationPath(c.derivationPath) } }));
   const base64 = psbtToBase64(buildMultisigPsbt(tx, inputs, outputs, xpubs));
-  deps.store.audit(deps.actor, 'payment.export_psbt', `payment ${p.id}: PSBT for ${cosigners.length} co-signers`);
+  deps.store.audit(deps.actor, 'payment.export_psbt', `payment ${p.id}: PSBT for ${cosigners.length} co-signers`, null, { paymentId: p.id, walletId: w.id });
   return { fileName: `payment-${fileSafe(w.name)}-${p.id.slice(0, 8)}.psbt`, base64 };
 }
 

@@ -1,5 +1,6 @@
 // Whether the service the desk talks to is up and its index current: a coin counts as behind when
-// it reports an error or lags more than 2 blocks.
+// it reports an error, does not know the node's tip (lag null: the node is unreachable) or lags
+// more than 2 blocks. A coin behind has no final figures: the desk marks its balances provisional.
 import type { ApiClient } from '../../shared/api/client.ts';
 
 export interface CoinStatus {
@@ -9,7 +10,14 @@ export interface CoinStatus {
   indexed_height: number | null;
   lag: number | null;
   error: string | null;
+  /** The index has the node's tip (within MAX_FINAL_LAG): balances and history of this coin are final. */
+  index_final: boolean;
 }
+
+/** A poll interval's worth of blocks: a service that keeps up lags by this much between polls. */
+export const MAX_FINAL_LAG = 2;
+
+const isFinal = (c: { lag: number | null; error: string | null }): boolean => c.error === null && c.lag !== null && c.lag <= MAX_FINAL_LAG;
 
 export interface ServiceHealth {
   ok: boolean;
@@ -22,11 +30,11 @@ export interface ServiceHealth {
 export async function serviceHealth(api: Pick<ApiClient, 'status'>): Promise<ServiceHealth> {
   try {
     const status = await api.status();
-    const behind = status.coins.filter((c) => c.error !== null || (c.lag ?? 0) > 2);
+    const behind = status.coins.filter((c) => !isFinal(c));
     return {
       ok: behind.length === 0,
-      message: behind.length === 0 ? 'connected; the index is up to date' : behind.map((c) => `${c.coin}: ${c.error ?? `${c.lag} blocks behind`}`).join('; '),
-      coins: status.coins.map((c) => ({ coin: c.coin, network: c.network, tip_height: c.tip_height, indexed_height: c.indexed_height, lag: c.lag, error: c.error })),
+      message: behind.length === 0 ? 'connected; the index is up to date' : behind.map((c) => `${c.coin}: ${c.error ?? (c.lag === null ? 'the node cannot be reached' : `${c.lag} blocks behind`)}`).join('; '),
+      coins: status.coins.map((c) => ({ coin: c.coin, network: c.network, tip_height: c.tip_height, indexed_height: c.indexed_height, lag: c.lag, error: c.error, index_final: isFinal(c) })),
     };
   } catch (err) {
     return { ok: false, message: err instanceof Error ? err.message : String(err), coins: [] };

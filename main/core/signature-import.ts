@@ -74,7 +74,7 @@ export function storeSignatures(deps: CoreDeps, paymentId: string, sigs: readonl
   deps.store.transaction(() => {
     for (const s of sigs) if (deps.store.insertSignature(paymentId, { ...s, source })) added++;
     if (added > 0) {
-      deps.store.audit(deps.actor, 'signature.import', `payment ${paymentId}: ${added} signature(s) by ${who}`, source);
+      deps.store.audit(deps.actor, 'signature.import', `payment ${paymentId}: ${added} signature(s) by ${who}`, source, { paymentId, cosigner: who });
       promoteIfComplete(deps, paymentId);
     }
   });

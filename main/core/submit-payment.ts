@@ -33,7 +33,7 @@ export async function submitPayment(deps: CoreDeps, id: string): Promise<Payment
     if (!(err instanceof ApiClientError)) throw err;
     deps.store.transaction(() => {
       deps.store.updatePayment(id, { lastError: err.message });
-      deps.store.audit(deps.actor, 'payment.broadcast_rejected', `payment ${id}: ${err.message}`);
+      deps.store.audit(deps.actor, 'payment.broadcast_rejected', `payment ${id}: ${err.message}`, null, { paymentId: id });
     });
     throw new CoordinatorError('broadcast_rejected', `the network refused payment ${id} (it stays ready to retry): ${err.message}`);
   }

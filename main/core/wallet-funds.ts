@@ -1,7 +1,7 @@
 // What a wallet holds, from the service's address endpoints over every address the desk has
 // derived for it: balances, history (one entry per transaction) and unspent outputs. The service
 // takes at most 200 addresses per request, so each question is asked in batches.
-import type { ApiClient } from '../../shared/api/client.ts';
+import { ApiClientError, type ApiClient } from '../../shared/api/client.ts';
 import type { HistoryTx } from '../../shared/api/schemas.ts';
 import { addressToScript, bytesToHex } from '../../shared/coins/index.ts';
 import { addressPath } from '../../shared/coins/multisig-address.ts';
@@ -41,6 +41,19 @@ export async function walletFunds(deps: FundsDeps, walletId: string): Promise<Fu
     funds.usdBalance += totals.usd_balance;
   }
   return funds;
+}
+
+/**
+ * The wallet's balances, or null when the service refuses address queries because its index is
+ * still catching up (HTTP 503): the desk then shows the indexing progress, not an error.
+ */
+export async function walletFundsOnceIndexed(deps: FundsDeps, walletId: string): Promise<Funds | null> {
+  try {
+    return await walletFunds(deps, walletId);
+  } catch (err) {
+    if (err instanceof ApiClientError && err.status === 503) return null;
+    throw err;
+  }
 }
 
 export interface WalletTx {

@@ -130,7 +130,7 @@ export function readNewWalletSetup(deps: Pick<CoreDeps, 'store'>, files: readonl
 export async function importWalletSetup(deps: CoreDeps, files: readonly SignatureFileInput[], choice: SetupChoice): Promise<WalletRow> {
   const { wallet, notes } = readWalletSetup(files, choice);
   const created = await createWallet(deps, wallet);
-  deps.store.audit(deps.actor, 'wallet.import_setup', `wallet ${created.id} from ${notes.join('; ')}`, files.map((f) => f.name).join(', '));
+  deps.store.audit(deps.actor, 'wallet.import_setup', `wallet ${created.id} from ${notes.join('; ')}`, files.map((f) => f.name).join(', '), { walletId: created.id });
   return created;
 }
 

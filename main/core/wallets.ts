@@ -105,7 +105,7 @@ export async function createWallet(deps: CoreDeps, input: NewWallet): Promise<Wa
   deps.store.transaction(() => {
     deps.store.insertWallet(wallet, cosigners);
     deps.store.insertAddresses(wallet.id, first);
-    deps.store.audit(deps.actor, 'wallet.create', `${input.m}-of-${n} ${input.coin} ${input.network} wallet "${input.name}" (${wallet.id})`);
+    deps.store.audit(deps.actor, 'wallet.create', `${input.m}-of-${n} ${input.coin} ${input.network} wallet "${input.name}" (${wallet.id})`, null, { walletId: wallet.id });
   });
   return wallet;
 }

@@ -1,28 +1,23 @@
 // The shell: header with navigation and the service's status, and hash routes to the screens.
 import { useEffect, useState } from 'react';
-import { call } from './bridge.ts';
 import { href, parseRoute, type Route } from './navigation.ts';
 import { AccountsDetail } from './screens/AccountsDetail.tsx';
 import { AccountsList } from './screens/AccountsList.tsx';
 import { AccountsNew } from './screens/AccountsNew.tsx';
 import { AccountsSend, AccountsSendReview } from './screens/AccountsSend.tsx';
+import { AuditLog } from './screens/AuditLog.tsx';
 import { CosignerMode } from './screens/CosignerMode.tsx';
 import { NewWallet } from './screens/NewWallet.tsx';
 import { PaymentDetailScreen } from './screens/PaymentDetail.tsx';
 import { PaymentsList } from './screens/PaymentsList.tsx';
 import { ProposePayment } from './screens/ProposePayment.tsx';
-import { SERVICE_CHANGED, Settings } from './screens/Settings.tsx';
+import { Settings } from './screens/Settings.tsx';
 import { WalletDetailScreen } from './screens/WalletDetail.tsx';
 import { WalletsList } from './screens/WalletsList.tsx';
-import { useLoad } from './ui.tsx';
+import { SyncBar, SyncProvider, useSync } from './sync.tsx';
 
 function ServiceStatus() {
-  const status = useLoad(() => call('service.status', {}), [], 10_000);
-  const { reload } = status;
-  useEffect(() => {
-    window.addEventListener(SERVICE_CHANGED, reload);
-    return () => window.removeEventListener(SERVICE_CHANGED, reload);
-  }, [reload]);
+  const { status } = useSync();
   const s = status.data;
   const ok = s?.ok ?? false;
   const text = status.error ?? (s ? (ok ? `Service ${s.mode === 'embedded' ? '(embedded)' : s.service_url}: connected` : `Service: ${s.message}`) : 'Service: checking…');
@@ -35,7 +30,7 @@ function ServiceStatus() {
   );
 }
 
-export function App() {
+function Desk() {
   const [route, setRoute] = useState<Route>(() => parseRoute(window.location.hash));
   useEffect(() => {
     const onHash = () => setRoute(parseRoute(window.location.hash));
@@ -45,7 +40,7 @@ export function App() {
   useEffect(() => {
     document.getElementById('main')?.focus();
   }, [route]);
-  const section = route.screen === 'payments' || route.screen === 'payment' ? 'payments' : route.screen === 'cosigner' ? 'cosigner' : route.screen === 'settings' ? 'settings' : route.screen.includes('account') ? 'accounts' : 'wallets';
+  const section = route.screen === 'payments' || route.screen === 'payment' ? 'payments' : route.screen === 'cosigner' ? 'cosigner' : route.screen === 'settings' ? 'settings' : route.screen === 'audit' ? 'audit' : route.screen.includes('account') ? 'accounts' : 'wallets';
   return (
     <div className="app">
       <a className="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
@@ -68,12 +63,16 @@ export function App() {
           <a href={href.cosigner} aria-current={section === 'cosigner' ? 'page' : undefined}>
             Co-signer mode
           </a>
+          <a href={href.audit} aria-current={section === 'audit' ? 'page' : undefined}>
+            Audit log
+          </a>
           <a href={href.settings} aria-current={section === 'settings' ? 'page' : undefined}>
             Settings
           </a>
         </nav>
         <ServiceStatus />
       </header>
+      <SyncBar />
       <main id="main" tabIndex={-1}>
         {route.screen === 'wallets' && <WalletsList />}
         {route.screen === 'new-wallet' && <NewWallet />}
@@ -83,6 +82,7 @@ export function App() {
         {route.screen === 'payment' && <PaymentDetailScreen id={route.id} />}
         {route.screen === 'cosigner' && <CosignerMode />}
         {route.screen === 'settings' && <Settings />}
+        {route.screen === 'audit' && <AuditLog />}
         {route.screen === 'accounts' && <AccountsList />}
         {route.screen === 'new-account' && <AccountsNew />}
         {route.screen === 'account' && <AccountsDetail id={route.id} />}
@@ -90,5 +90,13 @@ export function App() {
         {route.screen === 'account-send-detail' && <AccountsSendReview accountId={route.accountId} sendId={route.sendId} />}
       </main>
     </div>
+  );
+}
+
+export function App() {
+  return (
+    <SyncProvider>
+      <Desk />
+    </SyncProvider>
   );
 }

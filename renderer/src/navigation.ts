@@ -9,6 +9,7 @@ export type Route =
   | { screen: 'payment'; id: string }
   | { screen: 'cosigner' }
   | { screen: 'settings' }
+  | { screen: 'audit' }
   | { screen: 'accounts' }
   | { screen: 'new-account' }
   | { screen: 'account'; id: string }
@@ -30,6 +31,7 @@ export function parseRoute(hash: string): Route {
   if (a === 'payments') return { screen: 'payments' };
   if (a === 'cosigner') return { screen: 'cosigner' };
   if (a === 'settings') return { screen: 'settings' };
+  if (a === 'audit') return { screen: 'audit' };
   return { screen: 'wallets' };
 }
 
@@ -42,6 +44,7 @@ export const href = {
   payment: (id: string) => `#/payments/${encodeURIComponent(id)}`,
   cosigner: '#/cosigner',
   settings: '#/settings',
+  audit: '#/audit',
   accounts: '#/accounts',
   newAccount: '#/accounts/new',
   account: (id: string) => `#/accounts/${encodeURIComponent(id)}`,

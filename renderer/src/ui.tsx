@@ -133,7 +133,8 @@ export function Loading({ what }: { what: string }) {
 /** Saves text as a file (the browser's download; Electron shows its save dialog); base64 text is saved as its bytes. */
 export function download(fileName: string, text: string, encoding?: 'base64'): void {
   const body = encoding === 'base64' ? Uint8Array.from(atob(text), (c) => c.charCodeAt(0)) : text;
-  const url = URL.createObjectURL(new Blob([body], { type: encoding === 'base64' ? 'application/octet-stream' : 'application/json' }));
+  const type = encoding === 'base64' ? 'application/octet-stream' : fileName.endsWith('.csv') ? 'text/csv' : 'application/json';
+  const url = URL.createObjectURL(new Blob([body], { type }));
   const a = document.createElement('a');
   a.href = url;
   a.download = fileName;

@@ -52,7 +52,7 @@ async function register(deps: CoreDeps, client: AppClient, w: WalletRow, cosigne
   const registeredAt = new Date().toISOString();
   deps.store.transaction(() => {
     deps.store.ledger.put(w.id, { position, policyName: parts.name, descriptorTemplate: parts.descriptorTemplate, keyInfos: parts.keyInfos, policyId: new Uint8Array(id), hmac: new Uint8Array(hmac), registeredAt });
-    deps.store.audit(deps.actor, 'ledger.register', `wallet ${w.id} registered on ${cosigners[position]!.name}'s Ledger (${fingerprint}) as "${parts.name}", policy ${bytesToHex(id)}`, `Ledger ${fingerprint}`);
+    deps.store.audit(deps.actor, 'ledger.register', `wallet ${w.id} registered on ${cosigners[position]!.name}'s Ledger (${fingerprint}) as "${parts.name}", policy ${bytesToHex(id)}`, `Ledger ${fingerprint}`, { walletId: w.id, cosigner: cosigners[position]!.name });
   });
   return { position, cosigner: cosigners[position]!.name, policy_id: bytesToHex(id), registered_at: registeredAt };
 }
@@ -83,7 +83,7 @@ export async function showAddressOnLedger(deps: CoreDeps, connector: LedgerConne
     const position = positions.find((p) => rows.some((r) => r.position === p)) ?? positions[0]!;
     const { policy, hmac } = registrationFor(w, cosigners, rows, position);
     const shown = await client.getWalletAddress(policy, Buffer.from(hmac), change ? 1 : 0, index, true);
-    deps.store.audit(deps.actor, 'ledger.show_address', `wallet ${walletId}: ${ours.address} (${ours.path}) shown on ${cosigners[position]!.name}'s Ledger, which derived ${shown}`, `Ledger ${fingerprint}`);
+    deps.store.audit(deps.actor, 'ledger.show_address', `wallet ${walletId}: ${ours.address} (${ours.path}) shown on ${cosigners[position]!.name}'s Ledger, which derived ${shown}`, `Ledger ${fingerprint}`, { walletId, cosigner: cosigners[position]!.name });
     if (shown !== ours.address) {
       throw new CoordinatorError('address_mismatch', `the Ledger derives ${shown} at ${ours.path} but this app derives ${ours.address}: do not use this address; one of them is wrong`);
     }

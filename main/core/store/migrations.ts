@@ -148,4 +148,13 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (wallet_id, position)
   );
   `,
+  // 5: what an audit entry is about (wallet, payment, co-signer), so the audit screen can filter on
+  // them. Added columns only: entries written before stay as they were (the log is append-only).
+  `
+  ALTER TABLE audit_log ADD COLUMN wallet_id TEXT;
+  ALTER TABLE audit_log ADD COLUMN payment_id TEXT;
+  ALTER TABLE audit_log ADD COLUMN cosigner TEXT;
+  CREATE INDEX audit_log_wallet ON audit_log (wallet_id);
+  CREATE INDEX audit_log_payment ON audit_log (payment_id);
+  `,
 ];

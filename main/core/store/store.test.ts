@@ -46,6 +46,36 @@ describe('coordinator store', () => {
     expect(again.auditLog()).toHaveLength(1);
     again.close();
   });
+
+  it('tells what an entry is about and pages the log newest first through a filter', () => {
+    const store = openStore(tempDb());
+    for (const id of ['w1', 'w2']) {
+      store.insertWallet({ id, coin: 'litecoin', network: 'regtest', name: id, m: 1, createdAt: '2026-01-01T00:00:00Z' }, [
+        { position: 0, name: 'alice', xpub: `x${id}`, fingerprint: '00000000', derivationPath: 'm' },
+      ]);
+    }
+    store.insertPayment({
+      id: 'p1', walletId: 'w2', to: 'addr', amount: 1n, minersFee: 1n, operatorFee: null, operatorAddress: null,
+      unsignedTx: new Uint8Array([1]), totalInputValue: 2n, inputs: [], hashes: [],
+    });
+    store.audit('me', 'wallet.create', 'w1', null, { walletId: 'w1' });
+    store.audit('me', 'wallet.create', 'w2', null, { walletId: 'w2' });
+    store.audit('me', 'signature.import', 'p1 by alice', 'a.json', { paymentId: 'p1', cosigner: 'alice' });
+    store.audit('me', 'service.connect', 'embedded');
+    const log = store.auditTrail;
+    // The payment's wallet is filled in from the payment.
+    expect(log.all()[2]).toMatchObject({ walletId: 'w2', paymentId: 'p1', cosigner: 'alice', source: 'a.json' });
+    expect(log.page({}, 2, 0)).toMatchObject({ total: 4, entries: [{ action: 'service.connect' }, { action: 'signature.import' }] });
+    expect(log.page({}, 2, 2).entries.map((e) => e.detail)).toEqual(['w2', 'w1']);
+    expect(log.page({ walletId: 'w2' }, 50, 0).entries.map((e) => e.action)).toEqual(['signature.import', 'wallet.create']);
+    expect(log.matching({ paymentId: 'p1' })).toHaveLength(1);
+    expect(log.matching({ cosigner: 'alice', walletId: 'w1' })).toHaveLength(0);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(log.matching({ fromDay: today, toDay: today })).toHaveLength(4);
+    expect(log.matching({ toDay: '2020-01-01' })).toHaveLength(0);
+    expect(log.cosigners()).toEqual(['alice']);
+    store.close();
+  });
 });
 
 describe('expectedOutputs', () => {

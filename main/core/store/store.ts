@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import type { CoinName, NetworkName } from '../../../shared/coins/index.ts';
 import { AccountStore } from '../accounts/account-store.ts';
 import { LedgerRegistrations } from '../ledger/registrations.ts';
+import { AuditLog, type AuditAbout, type AuditEntry } from './audit-log.ts';
 import { MIGRATIONS } from './migrations.ts';
 
 export type PaymentState = 'awaiting_signatures' | 'ready' | 'broadcast' | 'confirmed' | 'cancelled' | 'failed';
@@ -75,14 +76,7 @@ export interface SignatureRow {
   createdAt: string;
 }
 
-export interface AuditEntry {
-  id: number;
-  at: string;
-  actor: string;
-  action: string;
-  detail: string;
-  source: string | null;
-}
+export type { AuditAbout, AuditEntry, AuditFilter } from './audit-log.ts';
 
 const bytes = (b: unknown): Uint8Array => new Uint8Array(b as Buffer);
 const now = (): string => new Date().toISOString();
@@ -139,6 +133,8 @@ export class CoordinatorStore {
   readonly accounts: AccountStore;
   /** Wallet policies registered on co-signers' Ledgers (main/core/ledger), on this same connection. */
   readonly ledger: LedgerRegistrations;
+  /** The append-only audit log (audit-log.ts), on this same connection. */
+  readonly auditTrail: AuditLog;
 
   constructor(path: string) {
     this.db = new Database(path);
@@ -149,6 +145,7 @@ export class CoordinatorStore {
     this.migrate();
     this.accounts = new AccountStore(this.db);
     this.ledger = new LedgerRegistrations(this.db);
+    this.auditTrail = new AuditLog(this.db);
   }
 
   private migrate(): void {
@@ -326,12 +323,13 @@ export class CoordinatorStore {
 
   // ---- audit -----------------------------------------------------------------------------------
 
-  audit(actor: string, action: string, detail: string, source: string | null = null): void {
-    this.db.prepare('INSERT INTO audit_log (at, actor, action, detail, source) VALUES (?, ?, ?, ?, ?)').run(now(), actor, action, detail, source);
+  /** Appends an entry; `about` says which wallet, payment or co-signer it concerns (for the audit screen's filters). */
+  audit(actor: string, action: string, detail: string, source: string | null = null, about: AuditAbout = {}): void {
+    this.auditTrail.append({ at: now(), actor, action, detail, source }, about);
   }
 
   auditLog(): AuditEntry[] {
-    return this.db.prepare('SELECT id, at, actor, action, detail, source FROM audit_log ORDER BY id').all() as AuditEntry[];
+    return this.auditTrail.all();
   }
 }
 

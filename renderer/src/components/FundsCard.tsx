@@ -1,12 +1,16 @@
 import type { ReactNode } from 'react';
 import { usd } from '../format.ts';
+import { ProvisionalBadge } from '../sync.tsx';
 import { Card } from '../ui.tsx';
 
 /** The balance at a glance, its USD value at the service's rate, and what is still pending. */
-export function FundsCard({ title, shown, testId, usdBalance, pending }: { title: string; shown: ReactNode; testId?: string; usdBalance: number; pending: ReactNode }) {
+/** `provisional`: the service's index is behind, so the figures are muted and badged (`notice` says why). */
+export function FundsCard(props: { title: string; shown: ReactNode; testId?: string; usdBalance: number; pending: ReactNode; provisional?: boolean; notice?: ReactNode }) {
+  const { title, shown, testId, usdBalance, pending, provisional = false, notice } = props;
   return (
-    <Card title={title}>
-      <p className="balance" {...(testId ? { 'data-testid': testId } : {})}>
+    <Card title={title} actions={provisional ? <ProvisionalBadge /> : undefined} className={provisional ? 'funds-provisional' : undefined}>
+      {notice}
+      <p className={`balance${provisional ? ' provisional' : ''}`} {...(testId ? { 'data-testid': testId } : {})}>
         {shown}
       </p>
       <p className="muted">

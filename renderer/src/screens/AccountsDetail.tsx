@@ -7,6 +7,7 @@ import { FollowToken } from '../components/FollowToken.tsx';
 import { FundsCard } from '../components/FundsCard.tsx';
 import { HistoryTable } from '../components/HistoryTable.tsx';
 import { formatUnits, usd, when } from '../format.ts';
+import { ProvisionalBadge, ProvisionalNotice, useSync } from '../sync.tsx';
 import { Alert, Amount, Card, Loading, useLoad } from '../ui.tsx';
 
 /**
@@ -40,9 +41,11 @@ export const sendBadgeClass = (s: AccountSendState): string =>
 export function AccountsDetail({ id }: { id: string }) {
   const account = useLoad(() => call('accounts.get', { account_id: id }), [id], 4_000);
   const history = useLoad(() => call('accounts.history', { account_id: id, limit: 50 }), [id], 4_000);
+  const { coins } = useSync();
   const a = account.data;
   if (account.error && !a) return <Alert>{account.error}</Alert>;
   if (!a) return <Loading what="the account" />;
+  const indexing = coins.find((c) => c.family === 'evm' && c.network === a.network && !c.final) ?? null;
   return (
     <>
       <div className="page-head">
@@ -67,6 +70,8 @@ export function AccountsDetail({ id }: { id: string }) {
       <div className="grid-2">
         <FundsCard
           title="Ether"
+          provisional={indexing !== null}
+          notice={indexing && <ProvisionalNotice sync={indexing} what="The balances" />}
           shown={<Balance units={a.ether.balance} unit={a.unit} testId="ether-balance" />}
           usdBalance={a.ether.usd_balance}
           pending={
@@ -85,7 +90,7 @@ export function AccountsDetail({ id }: { id: string }) {
           <CopyButton text={a.address} />
         </Card>
       </div>
-      <Card title="Tokens">
+      <Card title="Tokens" actions={indexing ? <ProvisionalBadge /> : undefined}>
         <DataTable
           empty="No tokens followed. Follow a token by its contract address to see its balance and send it."
           testId="tokens"

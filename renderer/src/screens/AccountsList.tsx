@@ -3,11 +3,13 @@ import { href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { ListPage } from '../components/ListPage.tsx';
 import { usd } from '../format.ts';
+import { ProvisionalBadge, useEtherSync } from '../sync.tsx';
 import { Amount, useLoad } from '../ui.tsx';
 import { Balance } from './AccountsDetail.tsx';
 
 function AccountCard({ account }: { account: AccountSummary }) {
   const detail = useLoad(() => call('accounts.get', { account_id: account.id }), [account.id], 10_000);
+  const sync = useEtherSync(account.network);
   const d = detail.data;
   return (
     <li>
@@ -17,7 +19,10 @@ function AccountCard({ account }: { account: AccountSummary }) {
           {account.kind === 'ledger' ? 'Ledger' : 'Software key'} · ethereum {account.network}
         </span>
         <span className="mono small muted">{account.address}</span>
-        <span className="wallet-balance">{d ? <Balance units={d.ether.balance} unit={d.unit} /> : detail.error ? <span className="muted">balance unavailable</span> : '…'}</span>
+        <span className={`wallet-balance${sync && !sync.final ? ' provisional' : ''}`}>
+          {d ? <Balance units={d.ether.balance} unit={d.unit} /> : detail.error ? <span className="muted">balance unavailable</span> : '…'}
+          {sync && !sync.final && <> <ProvisionalBadge /></>}
+        </span>
         {d && <span className="muted">{usd(d.ether.usd_balance)}</span>}
         {d && d.token_balances.length > 0 && (
           <span className="small">

@@ -4,6 +4,7 @@ import { go, href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { SubmitActions, TextField } from '../components/form.tsx';
 import { amount, parseUnits } from '../format.ts';
+import { ProvisionalBadge, useSync } from '../sync.tsx';
 import { Alert, Card, Loading, useAction, useLoad } from '../ui.tsx';
 
 /** How long typing pauses before the draft is checked: one check per pause, not per key. */
@@ -54,6 +55,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const [opAddress, setOpAddress] = useState('');
   const [opFee, setOpFee] = useState('');
   const { busy, refusal, setError, run } = useAction();
+  const { coins } = useSync();
   const d = wallet.data?.unit.decimals ?? 0;
   const units = value.trim() ? parseUnits(value, d) : null;
   const feeUnits = parseUnits(fee, d);
@@ -64,6 +66,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const w = wallet.data;
   if (wallet.error) return <Alert>{wallet.error}</Alert>;
   if (!w) return <Loading what="the wallet" />;
+  const sync = coins.find((c) => c.coin === w.coin && c.network === w.network);
   const notANumber = `amounts are numbers of ${w.unit.ticker} with at most ${d} decimals`;
   const errorOf = (field: string, text: string): string | null => {
     if (text.trim() && parseUnits(text, d) === null && field !== 'to' && field !== 'operator.address') return notANumber;
@@ -110,8 +113,15 @@ export function ProposePayment({ walletId }: { walletId: string }) {
       </div>
       <Card>
         <p>
-          Available: <strong>{amount(w.funds.balance, w.unit)}</strong>
-          {w.funds.unconfirmed_balance !== 0n && <span className="muted"> (and {amount(w.funds.unconfirmed_balance, w.unit)} unconfirmed)</span>}
+          {w.funds ? (
+            <>
+              Available: <strong className={sync && !sync.final ? 'provisional' : undefined}>{amount(w.funds.balance, w.unit)}</strong>
+              {w.funds.unconfirmed_balance !== 0n && <span className="muted"> (and {amount(w.funds.unconfirmed_balance, w.unit)} unconfirmed)</span>}
+              {sync && !sync.final && <> <ProvisionalBadge /></>}
+            </>
+          ) : (
+            <>Available: not known until the service's index catches up.</>
+          )}
         </p>
         <TextField label="Pay to (address)" value={to} onChange={setTo} required spellCheck={false} className="mono" data-testid="pay-to" error={errors.to} errorTestId="pay-to-error" />
         <div className="grid-2">

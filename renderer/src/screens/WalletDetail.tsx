@@ -7,6 +7,7 @@ import { DataTable } from '../components/DataTable.tsx';
 import { FundsCard } from '../components/FundsCard.tsx';
 import { HistoryTable } from '../components/HistoryTable.tsx';
 import { amount, shortId, when } from '../format.ts';
+import { ProvisionalBadge, ProvisionalNotice, useSync } from '../sync.tsx';
 import { Alert, Amount, Card, Loading, StateBadge, download, message, useAction, useLoad } from '../ui.tsx';
 
 /** Each payment as a treasurer recognises it: whom it pays, how much, and where it stands; the whole row opens it. */
@@ -143,9 +144,15 @@ export function WalletDetailScreen({ id }: { id: string }) {
   const history = useLoad(() => call('wallets.history', { wallet_id: id, limit: 50 }), [id], 4_000);
   const unspent = useLoad(() => call('wallets.unspent', { wallet_id: id }), [id], 4_000);
   const payments = useLoad(() => call('payments.list', { wallet_id: id }), [id], 4_000);
+  const { coins } = useSync();
   const w = wallet.data;
   if (wallet.error && !w) return <Alert>{wallet.error}</Alert>;
   if (!w) return <Loading what="the wallet" />;
+  // While the coin's index is behind, every figure below is provisional, and a query the service
+  // refuses meanwhile (503) shows that progress rather than an error.
+  const sync = coins.find((c) => c.coin === w.coin && c.network === w.network);
+  const indexing = sync !== undefined && !sync.final ? sync : null;
+  const funds = w.funds;
   return (
     <>
       <div className="page-head">
@@ -166,12 +173,15 @@ export function WalletDetailScreen({ id }: { id: string }) {
         <FundsCard
           title="Balance"
           testId="balance"
-          shown={<Amount units={w.funds.balance} unit={w.unit} />}
-          usdBalance={w.funds.usd_balance}
+          provisional={indexing !== null}
+          notice={indexing && <ProvisionalNotice sync={indexing} what="The balance" />}
+          shown={funds ? <Amount units={funds.balance} unit={w.unit} /> : <span className="muted">known once the index catches up</span>}
+          usdBalance={funds?.usd_balance ?? 0}
           pending={
-            w.funds.unconfirmed_balance !== 0n && (
+            funds &&
+            funds.unconfirmed_balance !== 0n && (
               <span data-testid="unconfirmed">
-                <Amount units={w.funds.unconfirmed_balance} unit={w.unit} signed /> unconfirmed
+                <Amount units={funds.unconfirmed_balance} unit={w.unit} signed /> unconfirmed
               </span>
             )
           }
@@ -179,12 +189,13 @@ export function WalletDetailScreen({ id }: { id: string }) {
         <Receive walletId={w.id} />
       </div>
       <Card title="Payments">{payments.data ? <PaymentsTable payments={payments.data} /> : <Loading what="payments" />}</Card>
-      <Card title="History">
-        {history.error && <Alert>{history.error}</Alert>}
+      <Card title="History" actions={indexing ? <ProvisionalBadge /> : undefined}>
+        {history.error && !indexing && <Alert>{history.error}</Alert>}
+        {history.error && indexing && <p className="muted">The history is shown once the service's index catches up.</p>}
         {history.data && <HistoryTable entries={history.data.entries} unitOf={() => w.unit} empty="No transactions yet. Send funds to the receive address above." testId="history" />}
       </Card>
       <div className="grid-2">
-        <Card title="Unspent outputs">
+        <Card title="Unspent outputs" actions={indexing ? <ProvisionalBadge /> : undefined}>
           {unspent.data && (
             <DataTable
               empty="None."

@@ -1,0 +1,145 @@
+// The service's indexing progress for the whole desk: one poll of service.status shared by the
+// status bar and every wallet panel, faster while a coin's index is behind, with the samples the
+// time-left estimate needs. A wallet whose coin is behind shows its figures as provisional.
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { ServiceStatus } from '../../main/bridge/contract.ts';
+import { call } from './bridge.ts';
+import { SERVICE_CHANGED } from './screens/Settings.tsx';
+import { useLoad, type Loaded } from './ui.tsx';
+import { addSample, describeTimeLeft, timeLeft, type Sample } from './sync-estimate.ts';
+
+export interface CoinSync {
+  coin: string;
+  /** From coins.list: 'evm' coins are the Ether accounts' chains. null until the list is loaded. */
+  family: 'utxo' | 'evm' | null;
+  network: string;
+  tip: number | null;
+  indexed: number | null;
+  /** Figures of this coin are final: the index has the node's tip. */
+  final: boolean;
+  /** What holds it back, in words, when not final. */
+  state: string;
+  /** 0..1 when both heights are known. */
+  fraction: number | null;
+  timeLeft: string;
+}
+
+interface SyncState {
+  status: Loaded<ServiceStatus>;
+  coins: CoinSync[];
+}
+
+const SyncContext = createContext<SyncState | null>(null);
+const key = (coin: string, network: string) => `${coin}/${network}`;
+const n = (x: number) => x.toLocaleString('en-US');
+
+function coinSync(c: ServiceStatus['coins'][number], samples: readonly Sample[], family: CoinSync['family']): CoinSync {
+  const fraction = c.tip_height !== null && c.indexed_height !== null && c.tip_height > 0 ? Math.min(1, c.indexed_height / c.tip_height) : null;
+  const state = c.error
+    ? `the service reports: ${c.error}`
+    : c.lag === null
+      ? c.tip_height === null
+        ? "the node cannot be reached, so the index's progress is unknown"
+        : 'the index has not started yet'
+      : `${n(c.lag)} block${c.lag === 1 ? '' : 's'} behind the node`;
+  return {
+    coin: c.coin,
+    family,
+    network: c.network,
+    tip: c.tip_height,
+    indexed: c.indexed_height,
+    final: c.index_final,
+    state,
+    fraction,
+    timeLeft: c.tip_height === null ? '' : describeTimeLeft(timeLeft(samples, c.tip_height)),
+  };
+}
+
+export function SyncProvider({ children }: { children: ReactNode }) {
+  const samples = useRef(new Map<string, Sample[]>());
+  const [behind, setBehind] = useState(false);
+  // Every 2 s while a coin is behind (the bar moves and the estimate has samples), else every 10 s.
+  const status = useLoad(
+    async () => {
+      const s = await call('service.status', {});
+      const at = Date.now();
+      for (const c of s.coins) {
+        const k = key(c.coin, c.network);
+        if (c.indexed_height === null) samples.current.delete(k);
+        else samples.current.set(k, addSample(samples.current.get(k) ?? [], { at, indexed: c.indexed_height }));
+      }
+      return s;
+    },
+    [],
+    behind ? 2_000 : 10_000,
+  );
+  const { reload } = status;
+  useEffect(() => {
+    window.addEventListener(SERVICE_CHANGED, reload);
+    return () => window.removeEventListener(SERVICE_CHANGED, reload);
+  }, [reload]);
+  const coinList = useLoad(() => call('coins.list', {}), []);
+  const familyOf = (coin: string) => coinList.data?.find((c) => c.coin === coin)?.family ?? null;
+  const coins = (status.data?.coins ?? []).map((c) => coinSync(c, samples.current.get(key(c.coin, c.network)) ?? [], familyOf(c.coin)));
+  const anyBehind = coins.some((c) => !c.final);
+  useEffect(() => setBehind(anyBehind), [anyBehind]);
+  return <SyncContext.Provider value={{ status, coins }}>{children}</SyncContext.Provider>;
+}
+
+export function useSync(): SyncState {
+  const s = useContext(SyncContext);
+  if (!s) throw new Error('useSync outside SyncProvider');
+  return s;
+}
+
+/** The coin's indexing state; null until the service's status is known or when it does not serve the coin. */
+export function useCoinSync(coin: string, network: string): CoinSync | null {
+  return useSync().coins.find((c) => c.coin === coin && c.network === network) ?? null;
+}
+
+/** The indexing state of the chain Ether accounts on `network` live on. */
+export function useEtherSync(network: string): CoinSync | null {
+  return useSync().coins.find((c) => c.family === 'evm' && c.network === network) ?? null;
+}
+
+/** The progress bar of every coin still indexing, under the header. */
+export function SyncBar() {
+  const behind = useSync().coins.filter((c) => !c.final);
+  if (behind.length === 0) return null;
+  return (
+    <div className="sync-bar" role="status" data-testid="sync-bar">
+      {behind.map((c) => (
+        <div className="sync-coin" key={key(c.coin, c.network)} data-testid="sync-coin">
+          <strong>
+            Indexing {c.coin} {c.network}
+          </strong>
+          {c.fraction !== null && <progress max={1} value={c.fraction} aria-label={`${c.coin} index progress`} />}
+          <span data-testid="sync-heights">
+            {c.indexed !== null && c.tip !== null ? `block ${n(c.indexed)} of ${n(c.tip)} (${Math.floor((c.fraction ?? 0) * 100)}%)` : c.state}
+          </span>
+          {c.indexed !== null && c.tip !== null && <span data-testid="sync-eta">{c.timeLeft}</span>}
+          <span className="muted">balances of {c.coin} wallets are provisional until it is done</span>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** On a wallet whose coin's index is behind: its figures are not final yet, and why. */
+export function ProvisionalNotice({ sync, what }: { sync: CoinSync; what: string }) {
+  return (
+    <div className="alert alert-info provisional-notice" role="status" data-testid="provisional-notice">
+      <strong>Not final yet.</strong> The service is still indexing {sync.coin} {sync.network}
+      {sync.indexed !== null && sync.tip !== null ? ` (block ${n(sync.indexed)} of ${n(sync.tip)}, ${sync.timeLeft})` : ''}: {sync.state}. {what} may be missing
+      transactions until it catches up; do not rely on {what === 'The balance' ? 'it' : 'them'}.
+    </div>
+  );
+}
+
+export function ProvisionalBadge() {
+  return (
+    <span className="badge badge-provisional" data-testid="provisional-badge" title="The service's index has not reached the node's tip: this figure may change">
+      provisional
+    </span>
+  );
+}
