@@ -19,6 +19,8 @@ export interface IndexerOptions {
   prefetch?: number;
   /** False while another instance writes this index (service/leader): then only watch. */
   leading?: () => boolean;
+  /** Called after each successful pass with its number (passes are numbered from 1 as they start). */
+  afterPass?: (pass: number) => Promise<void>;
 }
 
 export interface IndexerProgress {
@@ -44,6 +46,7 @@ export class UtxoIndexer {
   private mempool: Set<string> | null = null;
   private progress: Omit<IndexerProgress, 'error'> = { tipHeight: null, indexedHeight: null, mempoolTxs: 0 };
   private stopped = false;
+  private passes = 0;
 
   constructor(private readonly o: IndexerOptions) {
     // Six blocks in flight keep the node busy while the writer thread works (three left it idle a
@@ -80,14 +83,24 @@ export class UtxoIndexer {
     return this.loop.sync();
   }
 
+  /** The number of the pass under way, or of the last one started (0: none yet). */
+  get passesStarted(): number {
+    return this.passes;
+  }
+
   private leads(): boolean {
     return this.o.leading?.() ?? true;
   }
 
   private async syncPass(): Promise<void> {
-    if (!this.leads()) return this.watch();
-    await this.catchUp();
-    if (this.leads()) await this.syncMempool();
+    const pass = ++this.passes;
+    if (!this.leads()) {
+      await this.watch();
+    } else {
+      await this.catchUp();
+      if (this.leads()) await this.syncMempool();
+    }
+    await this.o.afterPass?.(pass);
   }
 
   /** Another instance writes the index: follow the node's tip and the shared tables, write nothing. */
