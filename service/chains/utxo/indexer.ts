@@ -47,6 +47,12 @@ export class UtxoIndexer {
   private progress: Omit<IndexerProgress, 'error'> = { tipHeight: null, indexedHeight: null, mempoolTxs: 0 };
   private stopped = false;
   private passes = 0;
+  /**
+   * Test-only knobs: a regtest chain of a few hundred blocks indexes in one batch, too fast to
+   * observe a lagging index. Smaller batches and a pause before each batch's write let a test ask
+   * the service while the first sync is under way. Production never sets them.
+   */
+  readonly testKnobs: { batchTxs: number; beforeBatchWrite: (() => Promise<void>) | null } = { batchTxs: BATCH_TXS, beforeBatchWrite: null };
 
   constructor(private readonly o: IndexerOptions) {
     // Six blocks in flight keep the node busy while the writer thread works (three left it idle a
@@ -200,11 +206,12 @@ export class UtxoIndexer {
     // Blocks are committed in batches while catching up, each batch in one transaction, written
     // (by the index writer thread) while the next blocks are read from the node.
     const pipeline = new BatchPipeline<ReadBlock>(async (blocks) => {
+      await this.testKnobs.beforeBatchWrite?.();
       await index.applyBlocks(blocks, mempool);
       for (const b of blocks) for (const t of b.txs) mempool.delete(t.txid);
       this.progress.indexedHeight = blocks[blocks.length - 1]!.height;
       for (const b of blocks) txs += b.txs.length;
-    }, BATCH_TXS);
+    }, this.testKnobs.batchTxs);
 
     await refill();
     let reorganised = false;

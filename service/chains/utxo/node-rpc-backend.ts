@@ -7,7 +7,7 @@ import { decodeTx, txidHex } from '../../../shared/coins/tx.ts';
 import type { Store } from '../../store/database.ts';
 import { type Outpoint, outpointKey, UtxoIndexStore } from '../../store/utxo-index.ts';
 import { ApiError, UpstreamFailure } from '../../errors.ts';
-import { type BackendStatus, feeRateWithFloor, type UtxoBackend } from '../backend.ts';
+import { type BackendStatus, feeRateWithFloor, type IndexFreshness, type UtxoBackend } from '../backend.ts';
 import { decodeVerifiedTx } from '../upstream-utxo.ts';
 import { UtxoIndexer } from './indexer.ts';
 import { BroadcastSpends } from './broadcast-spends.ts';
@@ -156,6 +156,11 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
       }
       throw upstream(err);
     }
+  }
+
+  indexFreshness(): IndexFreshness {
+    const p = this.indexer.status();
+    return { indexedHeight: p.indexedHeight, tipHeight: p.error === null ? p.tipHeight : null };
   }
 
   async status(): Promise<BackendStatus> {
