@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { ChainParams } from '../../../shared/coins/coin-table.ts';
 import type { UtxoIndexStore } from '../../store/utxo-index.ts';
-import { type RpcClient, RpcError } from './rpc-client.ts';
+import { type RpcClient, RpcError, UpstreamError } from './rpc-client.ts';
 import { PollLoop } from '../poll-loop.ts';
 import { BatchPipeline } from './batch-pipeline.ts';
 import { readVerboseBlock, readVerboseTx, type ReadBlock } from './verbose-block.ts';
@@ -65,6 +65,7 @@ export class UtxoIndexer {
         if (first) o.log.warn({ coin, err: message }, 'index: sync failed, retrying');
       },
       onRecovered: () => o.log.info({ coin }, 'index: node reachable again'),
+      isPassing: isNodeRestarting,
     });
   }
 
@@ -265,6 +266,16 @@ export class UtxoIndexer {
     }
     this.progress.mempoolTxs = mempool.size;
   }
+}
+
+const RPC_IN_WARMUP = -28;
+
+/**
+ * The node is restarting: warming up (-28: loading the block index, verifying blocks, loading the
+ * wallet) or not listening yet. Either ends by itself within seconds.
+ */
+export function isNodeRestarting(err: unknown): boolean {
+  return (err instanceof RpcError && err.code === RPC_IN_WARMUP) || (err instanceof UpstreamError && err.kind === 'unreachable');
 }
 
 function topologicalOrder(txids: readonly string[], depends: (txid: string) => readonly string[]): string[] {
