@@ -12,6 +12,22 @@ export class ApiError extends Error {
 export const badRequest = (message: string) => new ApiError(400, message);
 export const notFound = (message: string) => new ApiError(404, message);
 
+/**
+ * The coin's index is too far behind its node for an answer to be the truth (during the first
+ * sync, or after a long outage): 503 with Retry-After (docs/api-decisions.md).
+ */
+export class IndexLagging extends ApiError {
+  readonly retryAfterSeconds = 10;
+  constructor(
+    readonly coin: string,
+    readonly indexedHeight: number | null,
+    readonly tipHeight: number,
+  ) {
+    const at = indexedHeight === null ? 'has indexed no block yet' : `is at ${indexedHeight.toLocaleString('en-US')}`;
+    super(503, `the ${coin} index ${at} of ${tipHeight.toLocaleString('en-US')} blocks; try again later`);
+  }
+}
+
 /** An upstream node or indexer failed (502) or timed out (504). */
 export class UpstreamFailure extends ApiError {
   constructor(timeout: boolean, message: string) {

@@ -29,6 +29,11 @@ export interface StartLitecoindOptions {
   startupTimeoutMs?: number;
   /** Default 'countersign'. */
   walletName?: string;
+  /**
+   * Restarting a node (with `datadir`) where its clients expect it: the RPC port and credentials of
+   * the earlier run (RegtestNode.rpcPort, .rpcConfig). Default: a free port, new credentials.
+   */
+  rpc?: { port: number; username: string; password: string };
 }
 
 export type AddressType = 'legacy' | 'bech32';
@@ -101,13 +106,14 @@ export async function startLitecoind(options: StartLitecoindOptions = {}): Promi
   const tempDatadir = options.datadir === undefined;
   const datadir = options.datadir ?? (await mkdtemp(join(tmpdir(), 'countersign-litecoind-')));
   if (!tempDatadir) await mkdir(datadir, { recursive: true });
-  const username = `countersign-${randomBytes(4).toString('hex')}`;
-  const password = randomBytes(24).toString('hex');
+  const username = options.rpc?.username ?? `countersign-${randomBytes(4).toString('hex')}`;
+  const password = options.rpc?.password ?? randomBytes(24).toString('hex');
 
   let started: Started | undefined;
   try {
     for (let attempt = 1; ; attempt++) {
-      const [rpcPort, p2pPort] = await freePortPair();
+      const [freePort, p2pPort] = await freePortPair();
+      const rpcPort = options.rpc?.port ?? freePort;
       const outcome = await launch({ binary, datadir, rpcPort, p2pPort, username, password, options, log, tempDatadir });
       if (outcome.ok) {
         started = outcome.started;

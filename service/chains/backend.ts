@@ -17,6 +17,12 @@ export interface BackendStatus {
   role?: 'leader' | 'follower';
 }
 
+/** null: not known yet (nothing indexed, or the node not answering). */
+export interface IndexFreshness {
+  indexedHeight: number | null;
+  tipHeight: number | null;
+}
+
 export interface FeeRates {
   /** Rate used when the upstream has no estimate (regtest, a quiet chain), units per 1000 bytes. */
   fallbackFeePerKb: bigint;
@@ -47,6 +53,11 @@ export interface UtxoBackend {
   /** Broadcasts; resolves to the txid, also when the node already has the transaction. */
   broadcast(rawTx: Uint8Array): Promise<string>;
   status(): Promise<BackendStatus>;
+  /**
+   * Backends with an index of their own: how far it is and where the node's tip is, from memory
+   * (asked on every address request). Absent where the upstream indexes (Blockbook, Electrum).
+   */
+  indexFreshness?(): IndexFreshness;
   start(): void;
   stop(): Promise<void>;
 }

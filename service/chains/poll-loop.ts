@@ -6,6 +6,20 @@ export interface PollLoopOptions {
   maxBackoffMs?: number;
   onError(message: string, firstInARow: boolean): void;
   onRecovered?(): void;
+  /**
+   * Failures that end by themselves within seconds (a node warming up after a restart): retried
+   * about once a second instead of backing off, so the index follows the node as soon as it answers.
+   */
+  isPassing?(err: unknown): boolean;
+}
+
+/** Retry of a passing failure: about once a second (never slower than the regular poll). */
+export const BRISK_RETRY_MS = 1_000;
+
+/** How long to wait before the next pass. Pure. */
+export function nextDelayMs(o: Pick<PollLoopOptions, 'pollIntervalMs' | 'maxBackoffMs'>, failures: number, passing: boolean): number {
+  if (failures > 0 && passing) return Math.min(BRISK_RETRY_MS, o.pollIntervalMs);
+  return Math.min(o.pollIntervalMs * 2 ** Math.min(failures, 5), o.maxBackoffMs ?? 60_000);
 }
 
 export class PollLoop {
@@ -46,6 +60,7 @@ export class PollLoop {
 
   private async run(): Promise<void> {
     let failures = 0;
+    let passing = false;
     while (this.running) {
       try {
         await this.sync();
@@ -54,12 +69,13 @@ export class PollLoop {
         failures = 0;
       } catch (err) {
         failures++;
+        passing = this.o.isPassing?.(err) ?? false;
         const message = err instanceof Error ? err.message : String(err);
         this.o.onError(message, this.error !== message);
         this.error = message;
       }
       if (!this.running) break;
-      const delay = Math.min(this.o.pollIntervalMs * 2 ** Math.min(failures, 5), this.o.maxBackoffMs ?? 60_000);
+      const delay = nextDelayMs(this.o, failures, passing);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delay);
         this.wake = () => {

@@ -16,6 +16,7 @@ import { installUrlLimit, serverLimits } from './limits.ts';
 import { installMetrics, METRICS_PATH } from './metrics.ts';
 import { installRateLimit } from './rate-limit.ts';
 import { installErrorHandling } from './errors.ts';
+import { installIndexFreshness } from './index-freshness.ts';
 import { installApiDocs, isDocsPath } from './openapi.ts';
 import { v1Routes } from './v1/routes.ts';
 import { addressRoutes } from './routes/address.ts';
@@ -61,6 +62,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installUrlLimit(app, ops.limits);
   await installCors(app, ops.cors); // before auth: preflights carry no key
   installMetrics(app, options.ctx, ops.metrics);
+  installIndexFreshness(app, options.ctx, ops.readiness);
   const isOpenRoute = (route: string) => OPEN_PATHS.has(route) || isDocsPath(route) || (options.v1Open === true && route.startsWith('/v1/'));
   if (options.authRequired) installAuth(app, options.store, isOpenRoute);
   await installRateLimit(app, ops.rateLimit, (route) => OPEN_PATHS.has(route));

@@ -4,20 +4,24 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { CoinError } from '../../shared/coins/errors.ts';
 
-import { ApiError } from '../errors.ts';
+import { ApiError, IndexLagging } from '../errors.ts';
 
 export { ApiError, badRequest, notFound } from '../errors.ts';
 
+const MAX_PROBLEMS_SHOWN = 5;
 const SEND_ROUTES = /\/(sign_and_send|send_raw)\b/;
 
 function describeValidation(error: FastifyError): string {
   if (hasZodFastifySchemaValidationErrors(error)) {
-    const parts = error.validation.map((v) => {
+    // A body of many bad entries has many problems: the first few say enough, and the answer stays small.
+    const shown = error.validation.slice(0, MAX_PROBLEMS_SHOWN);
+    const parts = shown.map((v) => {
       const field = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
       const where = error.validationContext === 'body' ? 'body' : error.validationContext === 'params' ? 'path' : 'query';
       return `${field ? `${where} field "${field}"` : where}: ${v.message}`;
     });
-    return `invalid request: ${parts.join('; ')}`;
+    const more = error.validation.length - shown.length;
+    return `invalid request: ${parts.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
   }
   return `invalid request: ${error.message}`;
 }
@@ -41,6 +45,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     const { status, message, internal } = statusAndMessage(error);
     if (internal) request.log.error({ err: error }, 'unhandled error');
     else if (status >= 500) request.log.warn({ status, message }, 'upstream error');
+    if (error instanceof IndexLagging) void reply.header('retry-after', String(error.retryAfterSeconds));
     const body = SEND_ROUTES.test(request.url) ? { status_code: status, message } : { message };
     void reply.status(status).send(body);
   });

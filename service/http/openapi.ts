@@ -7,7 +7,9 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ACCEPT_PROVISIONAL_HEADER } from '../../shared/api/client.ts';
 import { ErrorMessage, SendStatus } from '../../shared/api/schemas.ts';
+import { isIndexedRoute } from './index-freshness.ts';
 
 export const OPENAPI_PATHS = ['/openapi.json', '/v1/openapi.json'] as const;
 export const DOCS_PREFIX = '/docs';
@@ -29,6 +31,19 @@ interface OperationDoc {
   /** Response schemas for routes that have none of their own (documentation only). */
   responses?: Record<string, z.ZodType>;
 }
+
+// While a coin's index lags its node (http/index-freshness.ts): documentation of the 503 and of the opt-in.
+const ProvisionalRequest = z.object({
+  [ACCEPT_PROVISIONAL_HEADER]: z
+    .literal('1')
+    .optional()
+    .describe('Extension: 1 takes the answer while the index is still catching up, marked X-Countersign-Provisional: true with X-Countersign-Indexed-Height and X-Countersign-Node-Height.'),
+});
+const IndexLaggingAnswer = ErrorMessage.describe(
+  "The coin's index is more than the readiness lag behind its node (first sync, or after an outage): the message gives both heights; retry after the Retry-After header's seconds.",
+);
+const PROVISIONAL_NOTE =
+  "While the coin's index is more than the readiness lag (readiness.maxLagBlocks) behind its node this answers 503 with Retry-After, unless the request sends X-Countersign-Accept-Provisional: 1; then the answer comes as far as indexed, with the headers X-Countersign-Provisional: true, X-Countersign-Indexed-Height and X-Countersign-Node-Height (docs/api-decisions.md).";
 
 // Documentation-only shapes of the probes (their routes send plain objects).
 const Health = z.object({ status: z.literal('ok') });
@@ -162,11 +177,13 @@ function transformFor(revision: Revision): SwaggerTransform {
     const responses = own.response ?? doc?.responses;
     // Routes without a documented answer (e.g. metrics in Prometheus' text format) stay out.
     if (!responses || own.hide) return hidden;
+    const indexed = isIndexedRoute(path);
     const schema: Record<string, unknown> = {
       ...own,
-      response: { ...responses, default: (SEND_ROUTE.test(path) ? SendStatus : ErrorMessage).describe('Error') },
+      ...(indexed ? { headers: ProvisionalRequest } : {}),
+      response: { ...responses, ...(indexed ? { 503: IndexLaggingAnswer } : {}), default: (SEND_ROUTE.test(path) ? SendStatus : ErrorMessage).describe('Error') },
       ...(doc ? { tags: [doc.tag], summary: doc.summary } : {}),
-      ...(doc?.description || doc?.extension ? { description: [doc.extension, doc.description].filter(Boolean).join(' ') } : {}),
+      ...(doc?.description || doc?.extension || indexed ? { description: [doc?.extension, doc?.description, indexed ? PROVISIONAL_NOTE : undefined].filter(Boolean).join(' ') } : {}),
       ...(doc?.extension ? { [EXTENSION]: true } : {}),
       ...(doc?.open ? { security: [] } : {}),
     };

@@ -2,6 +2,7 @@
 // holds one and passes its parts to the use cases it calls.
 import type { CoinName } from '../../shared/coins/coin-table.ts';
 import { isCoinName } from '../../shared/coins/coin-table.ts';
+import { quoted } from '../../shared/coins/errors.ts';
 import type { UtxoBackend } from '../chains/backend.ts';
 import type { EvmChain } from '../chains/evm/evm-chain.ts';
 import { notFound } from '../errors.ts';
@@ -17,7 +18,7 @@ export interface ServiceContext {
 
 /** The backend of a coin named in a request; a 404 for a name that is no coin or not served here. */
 export function utxoBackendFor(ctx: Pick<ServiceContext, 'utxo'>, coin: string): UtxoBackend {
-  if (!isCoinName(coin)) throw notFound(`unknown coin "${coin}": expected one of the API's coins (bitcoin, testnet3, litecoin, dash, ...)`);
+  if (!isCoinName(coin)) throw notFound(`unknown coin ${quoted(coin)}: expected one of the API's coins (bitcoin, testnet3, litecoin, dash, ...)`);
   const backend = ctx.utxo.get(coin);
   if (!backend) throw notFound(`coin ${coin} is not served by this deployment`);
   return backend;

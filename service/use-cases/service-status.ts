@@ -21,7 +21,8 @@ export async function coinStatuses(ctx: ServiceContext): Promise<CoinStatus[]> {
         backend: s.backend,
         tip_height: s.tipHeight,
         indexed_height: s.indexedHeight,
-        lag: s.tipHeight !== null && s.indexedHeight !== null ? Math.max(0, s.tipHeight - s.indexedHeight) : null,
+        // A failing backend's last tip may be long gone (a restarted node): its lag is unknown.
+        lag: s.error === null && s.tipHeight !== null && s.indexedHeight !== null ? Math.max(0, s.tipHeight - s.indexedHeight) : null,
         mempool_txs: s.mempoolTxs,
         error: s.error,
         ...(s.role ? { role: s.role } : {}),

@@ -24,6 +24,9 @@ import {
   type Signatures,
 } from './schemas.ts';
 
+/** The request header by which a client takes answers from an index still catching up. */
+export const ACCEPT_PROVISIONAL_HEADER = 'x-countersign-accept-provisional';
+
 export class ApiClientError extends Error {
   constructor(
     readonly status: number,
@@ -38,6 +41,11 @@ export interface ApiClientOptions {
   apiKey?: string;
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /**
+   * Send X-Countersign-Accept-Provisional: while the service's index is still catching up, address
+   * answers come back (figures as far as indexed) instead of a 503 (docs/api-decisions.md).
+   */
+  acceptProvisional?: boolean;
 }
 
 type Query = Record<string, string | number | bigint | undefined>;
@@ -72,6 +80,7 @@ export class ApiClient {
         headers: {
           accept: 'application/json',
           ...(this.options.apiKey ? { 'x-api-key': this.options.apiKey } : {}),
+          ...(this.options.acceptProvisional ? { [ACCEPT_PROVISIONAL_HEADER]: '1' } : {}),
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
         ...(body !== undefined ? { body: stringifyApiJson(body) } : {}),

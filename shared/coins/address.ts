@@ -4,7 +4,7 @@ import { bytesToHex, equalBytes } from './bytes.ts';
 import { decodeCashAddr, encodeCashAddr, looksLikeCashAddr } from './cashaddr.ts';
 import { allChainParams, describeChain } from './coin-table.ts';
 import type { ChainParams, NetworkName, UtxoCoinName } from './coin-table.ts';
-import { CoinError } from './errors.ts';
+import { CoinError, quoted } from './errors.ts';
 import { hash160 } from './hash.ts';
 import { refusePrivateKey } from './keys.ts';
 import { classifyOutputScript, p2pkhScript, p2shScript, witnessScript } from './script.ts';
@@ -65,7 +65,7 @@ function describeOwners(list: { coin: UtxoCoinName; network: NetworkName }[]): s
 
 function invalid(params: ChainParams, text: string, reason: string, field?: string): CoinError {
   const where = field === undefined ? '' : `${field}: `;
-  return new CoinError(`${where}address "${text}" is not a valid ${describeChain(params)} address: ${reason}`, field);
+  return new CoinError(`${where}address ${quoted(text)} is not a valid ${describeChain(params)} address: ${reason}`, field);
 }
 
 function decodeSegwit(params: ChainParams, text: string, field?: string): DecodedAddress | null {

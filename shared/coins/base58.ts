@@ -6,7 +6,7 @@
 // 7.7 µs (ours) vs 6.1 µs (its) to decode an xpub on the build machine.
 import { base58 } from '@scure/base';
 import { concatBytes, equalBytes } from './bytes.ts';
-import { CoinError } from './errors.ts';
+import { CoinError, quoted } from './errors.ts';
 import { sha256d } from './hash.ts';
 
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -64,7 +64,7 @@ export function base58checkDecode(
   versionLength: 1 | 2,
 ): { version: Uint8Array; payload: Uint8Array } {
   const r = tryDecodeBase58Check(text);
-  if (!r.ok) throw new CoinError(`"${text}" is not valid base58check: ${r.reason}`);
-  if (r.data.length < versionLength) throw new CoinError(`"${text}" is not valid base58check: too short`);
+  if (!r.ok) throw new CoinError(`${quoted(text)} is not valid base58check: ${r.reason}`);
+  if (r.data.length < versionLength) throw new CoinError(`${quoted(text)} is not valid base58check: too short`);
   return { version: r.data.slice(0, versionLength), payload: r.data.slice(versionLength) };
 }

@@ -17,3 +17,12 @@ export class CoinError extends Error {
 export function subject(field: string | undefined, fallback: string): string {
   return field === undefined ? fallback : `field "${field}"`;
 }
+
+/** Longest caller text an error message repeats whole; longer text is shortened (a field may hold megabytes). */
+const QUOTED_MAX = 120;
+
+/** `text` in double quotes for an error message, shortened with its length when over-long. */
+export function quoted(text: string): string {
+  if (text.length <= QUOTED_MAX) return `"${text}"`;
+  return `"${text.slice(0, QUOTED_MAX / 2)}…" (${text.length} characters)`;
+}

@@ -2,7 +2,7 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import * as ecc from 'tiny-secp256k1';
 import { bytesToHex } from './bytes.ts';
-import { CoinError } from './errors.ts';
+import { CoinError, quoted } from './errors.ts';
 
 export function checksumEthereumAddress(lowerHex40: string): string {
   const digest = bytesToHex(keccak_256(new TextEncoder().encode(lowerHex40)));
@@ -27,11 +27,11 @@ export function ethereumAddressOfPublicKey(publicKey: Uint8Array): string {
  */
 export function parseEthereumAddress(text: string, field: string): Uint8Array {
   const m = /^0x([0-9a-fA-F]{40})$/.exec(text.trim());
-  if (!m) throw new CoinError(`field "${field}": "${text}" is not an Ethereum address (0x followed by 40 hex digits)`, field);
+  if (!m) throw new CoinError(`field "${field}": ${quoted(text)} is not an Ethereum address (0x followed by 40 hex digits)`, field);
   const body = m[1]!;
   const lower = body.toLowerCase();
   if (body !== lower && body !== body.toUpperCase() && checksumEthereumAddress(lower) !== `0x${body}`) {
-    throw new CoinError(`field "${field}": "${text}" fails its EIP-55 checksum (expected ${checksumEthereumAddress(lower)})`, field);
+    throw new CoinError(`field "${field}": ${quoted(text)} fails its EIP-55 checksum (expected ${checksumEthereumAddress(lower)})`, field);
   }
   const out = new Uint8Array(20);
   for (let i = 0; i < 20; i++) out[i] = parseInt(lower.slice(2 * i, 2 * i + 2), 16);

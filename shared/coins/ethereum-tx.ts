@@ -4,7 +4,7 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import * as ecc from 'tiny-secp256k1';
 import { bytesToHex, concatBytes } from './bytes.ts';
-import { CoinError } from './errors.ts';
+import { CoinError, quoted } from './errors.ts';
 import { formatEthereumAddress } from './ethereum-address.ts';
 
 export interface LegacyTx {
@@ -144,7 +144,7 @@ export function normaliseSignature(r: string, s: string, v: string, chainId: big
   try {
     vn = BigInt(v.trim());
   } catch {
-    throw new CoinError(`field "v": "${v}" is not a number`, 'v');
+    throw new CoinError(`field "v": ${quoted(String(v))} is not a number`, 'v');
   }
   let recoveryId: bigint;
   if (vn === 27n || vn === 28n) recoveryId = vn - 27n;

@@ -8,7 +8,7 @@ import { base58checkEncode, tryDecodeBase58Check } from './base58.ts';
 import { bytesToHex } from './bytes.ts';
 import { allChainParams, describeChain } from './coin-table.ts';
 import type { ChainParams } from './coin-table.ts';
-import { CoinError, subject } from './errors.ts';
+import { CoinError, quoted, subject } from './errors.ts';
 import { hash160, hmacSha512 } from './hash.ts';
 import { looksLikePrivateKey, privateKeyRefused } from './keys.ts';
 
@@ -24,6 +24,7 @@ export interface ExtendedPublicKey {
 }
 
 const HARDENED = 0x80000000;
+const MAX_DEPTH = 255;
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 function hex8(v: number): string {
@@ -117,16 +118,19 @@ export function parseXpubPath(path: string, field?: string): number[] {
   let rest = path.trim();
   if (rest === '' || rest === 'm' || rest === 'M') return [];
   if (rest.startsWith('m/') || rest.startsWith('M/')) rest = rest.slice(2);
-  return rest.split('/').map((step) => {
+  const steps = rest.split('/');
+  // An extended key's depth is one byte: no path goes deeper (and each step is a curve multiplication).
+  if (steps.length > MAX_DEPTH) throw new CoinError(`${what} ${quoted(path)} has ${steps.length} steps; an extended key's depth is at most ${MAX_DEPTH}`, field);
+  return steps.map((step) => {
     if (/^\d+['hH]$/.test(step)) {
       throw new CoinError(
-        `${what} "${path}" has the hardened step "${step}": an xpub cannot derive hardened children (derive those on the signing device and share the resulting xpub)`,
+        `${what} ${quoted(path)} has the hardened step ${quoted(step)}: an xpub cannot derive hardened children (derive those on the signing device and share the resulting xpub)`,
         field,
       );
     }
-    if (!/^\d+$/.test(step)) throw new CoinError(`${what} "${path}" has an invalid step "${step}": expected a number such as 0 or 5`, field);
+    if (!/^\d+$/.test(step)) throw new CoinError(`${what} ${quoted(path)} has an invalid step ${quoted(step)}: expected a number such as 0 or 5`, field);
     const n = Number(step);
-    if (n >= HARDENED) throw new CoinError(`${what} "${path}" has the step ${step}, beyond the largest non-hardened index ${HARDENED - 1}`, field);
+    if (n >= HARDENED) throw new CoinError(`${what} ${quoted(path)} has the step ${step}, beyond the largest non-hardened index ${HARDENED - 1}`, field);
     return n;
   });
 }

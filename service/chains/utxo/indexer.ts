@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { ChainParams } from '../../../shared/coins/coin-table.ts';
 import type { UtxoIndexStore } from '../../store/utxo-index.ts';
-import { type RpcClient, RpcError } from './rpc-client.ts';
+import { type RpcClient, RpcError, UpstreamError } from './rpc-client.ts';
 import { PollLoop } from '../poll-loop.ts';
 import { BatchPipeline } from './batch-pipeline.ts';
 import { readVerboseBlock, readVerboseTx, type ReadBlock } from './verbose-block.ts';
@@ -19,6 +19,8 @@ export interface IndexerOptions {
   prefetch?: number;
   /** False while another instance writes this index (service/leader): then only watch. */
   leading?: () => boolean;
+  /** Called after each successful pass with its number (passes are numbered from 1 as they start). */
+  afterPass?: (pass: number) => Promise<void>;
 }
 
 export interface IndexerProgress {
@@ -44,6 +46,13 @@ export class UtxoIndexer {
   private mempool: Set<string> | null = null;
   private progress: Omit<IndexerProgress, 'error'> = { tipHeight: null, indexedHeight: null, mempoolTxs: 0 };
   private stopped = false;
+  private passes = 0;
+  /**
+   * Test-only knobs: a regtest chain of a few hundred blocks indexes in one batch, too fast to
+   * observe a lagging index. Smaller batches and a pause before each batch's write let a test ask
+   * the service while the first sync is under way. Production never sets them.
+   */
+  readonly testKnobs: { batchTxs: number; beforeBatchWrite: (() => Promise<void>) | null } = { batchTxs: BATCH_TXS, beforeBatchWrite: null };
 
   constructor(private readonly o: IndexerOptions) {
     // Six blocks in flight keep the node busy while the writer thread works (three left it idle a
@@ -56,6 +65,7 @@ export class UtxoIndexer {
         if (first) o.log.warn({ coin, err: message }, 'index: sync failed, retrying');
       },
       onRecovered: () => o.log.info({ coin }, 'index: node reachable again'),
+      isPassing: isNodeRestarting,
     });
   }
 
@@ -80,14 +90,24 @@ export class UtxoIndexer {
     return this.loop.sync();
   }
 
+  /** The number of the pass under way, or of the last one started (0: none yet). */
+  get passesStarted(): number {
+    return this.passes;
+  }
+
   private leads(): boolean {
     return this.o.leading?.() ?? true;
   }
 
   private async syncPass(): Promise<void> {
-    if (!this.leads()) return this.watch();
-    await this.catchUp();
-    if (this.leads()) await this.syncMempool();
+    const pass = ++this.passes;
+    if (!this.leads()) {
+      await this.watch();
+    } else {
+      await this.catchUp();
+      if (this.leads()) await this.syncMempool();
+    }
+    await this.o.afterPass?.(pass);
   }
 
   /** Another instance writes the index: follow the node's tip and the shared tables, write nothing. */
@@ -187,11 +207,12 @@ export class UtxoIndexer {
     // Blocks are committed in batches while catching up, each batch in one transaction, written
     // (by the index writer thread) while the next blocks are read from the node.
     const pipeline = new BatchPipeline<ReadBlock>(async (blocks) => {
+      await this.testKnobs.beforeBatchWrite?.();
       await index.applyBlocks(blocks, mempool);
       for (const b of blocks) for (const t of b.txs) mempool.delete(t.txid);
       this.progress.indexedHeight = blocks[blocks.length - 1]!.height;
       for (const b of blocks) txs += b.txs.length;
-    }, BATCH_TXS);
+    }, this.testKnobs.batchTxs);
 
     await refill();
     let reorganised = false;
@@ -245,6 +266,16 @@ export class UtxoIndexer {
     }
     this.progress.mempoolTxs = mempool.size;
   }
+}
+
+const RPC_IN_WARMUP = -28;
+
+/**
+ * The node is restarting: warming up (-28: loading the block index, verifying blocks, loading the
+ * wallet) or not listening yet. Either ends by itself within seconds.
+ */
+export function isNodeRestarting(err: unknown): boolean {
+  return (err instanceof RpcError && err.code === RPC_IN_WARMUP) || (err instanceof UpstreamError && err.kind === 'unreachable');
 }
 
 function topologicalOrder(txids: readonly string[], depends: (txid: string) => readonly string[]): string[] {

@@ -5,11 +5,12 @@ import type { ChainParams } from '../../../shared/coins/coin-table.ts';
 import { bytesToHex, hexToBytes } from '../../../shared/coins/bytes.ts';
 import { decodeTx, txidHex } from '../../../shared/coins/tx.ts';
 import type { Store } from '../../store/database.ts';
-import { type Outpoint, UtxoIndexStore } from '../../store/utxo-index.ts';
+import { type Outpoint, outpointKey, UtxoIndexStore } from '../../store/utxo-index.ts';
 import { ApiError, UpstreamFailure } from '../../errors.ts';
-import { type BackendStatus, feeRateWithFloor, type UtxoBackend } from '../backend.ts';
+import { type BackendStatus, feeRateWithFloor, type IndexFreshness, type UtxoBackend } from '../backend.ts';
 import { decodeVerifiedTx } from '../upstream-utxo.ts';
 import { UtxoIndexer } from './indexer.ts';
+import { BroadcastSpends } from './broadcast-spends.ts';
 import type { IndexWriter } from '../../leader/leadership.ts';
 import { coinsToUnits, RpcClient, type RpcClientConfig, RpcError, UpstreamError } from './rpc-client.ts';
 
@@ -37,13 +38,15 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
   readonly indexer: UtxoIndexer;
   readonly indexName: string;
   private leading = true;
+  /** Outputs our accepted broadcasts spent, until the index sees those transactions. */
+  private readonly spends = new BroadcastSpends();
 
   constructor(private readonly o: NodeRpcBackendOptions) {
     this.params = o.params;
     this.rpc = new RpcClient(o.rpc);
     this.index = new UtxoIndexStore(o.store, o.params.coin);
     this.indexName = this.index.chain;
-    this.indexer = new UtxoIndexer({ rpc: this.rpc, index: this.index, params: o.params, log: o.log, pollIntervalMs: o.pollIntervalMs, leading: () => this.leading });
+    this.indexer = new UtxoIndexer({ rpc: this.rpc, index: this.index, params: o.params, log: o.log, pollIntervalMs: o.pollIntervalMs, leading: () => this.leading, afterPass: (pass) => this.settleSpends(pass) });
   }
 
   /** Scale-out (service/leader): only the leader writes the index and may cache its balances. */
@@ -75,8 +78,20 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
     return this.index.history(scripts, limit, offset);
   }
 
-  unspent(scripts: readonly Uint8Array[]) {
-    return this.index.unspent(scripts);
+  async unspent(scripts: readonly Uint8Array[]) {
+    const rows = await this.index.unspent(scripts);
+    if (this.spends.size === 0) return rows;
+    return rows.filter((r) => !this.spends.isSpent(outpointKey(r.txid, r.vout)));
+  }
+
+  /** After an index pass: our broadcasts the index now holds need no exclusion of their own. */
+  private async settleSpends(pass: number): Promise<void> {
+    const txids = this.spends.settleable(pass);
+    if (txids.length === 0) return;
+    const mempool = await this.index.mempoolTxids();
+    const known = new Set<string>();
+    for (const txid of txids) if (mempool.has(txid) || (await this.index.confirmedHeight(txid)) !== null) known.add(txid);
+    this.spends.settle(pass, known);
   }
 
   outputs(outpoints: readonly Outpoint[]) {
@@ -122,9 +137,12 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
   }
 
   async broadcast(rawTx: Uint8Array): Promise<string> {
-    const txid = txidHex(decodeTx(rawTx, this.params));
+    const tx = decodeTx(rawTx, this.params);
+    const txid = txidHex(tx);
     try {
       const accepted = await this.rpc.call<string>('sendrawtransaction', [bytesToHex(rawTx)]);
+      // its inputs leave coin selection now, not at the next poll
+      this.spends.add(accepted, tx.inputs.map((i) => outpointKey(bytesToHex(i.prevTxid), i.vout)), this.indexer.passesStarted);
       // show it as unconfirmed without waiting for the poll (on a follower: only a look at the tip)
       void this.indexer.sync().catch(() => undefined);
       return accepted;
@@ -138,6 +156,11 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
       }
       throw upstream(err);
     }
+  }
+
+  indexFreshness(): IndexFreshness {
+    const p = this.indexer.status();
+    return { indexedHeight: p.indexedHeight, tipHeight: p.error === null ? p.tipHeight : null };
   }
 
   async status(): Promise<BackendStatus> {

@@ -1,0 +1,45 @@
+// The address endpoints (balances, history, unspent outputs) and the create endpoints (whose coin
+// selection reads the same index) of the UTXO coins answer 503 with Retry-After while the coin's
+// index lags its node, or, to a client sending X-Countersign-Accept-Provisional: 1, the answer
+// marked provisional with both heights (use-cases/index-freshness.ts, docs/api-decisions.md).
+import type { FastifyInstance } from 'fastify';
+import { ACCEPT_PROVISIONAL_HEADER } from '../../shared/api/client.ts';
+import { isCoinName } from '../../shared/coins/coin-table.ts';
+import type { ReadinessConfig } from '../operations-config.ts';
+import { checkFreshness } from '../use-cases/index-freshness.ts';
+import type { ServiceContext } from '../use-cases/service-context.ts';
+
+export const PROVISIONAL_HEADERS = {
+  provisional: 'x-countersign-provisional',
+  indexedHeight: 'x-countersign-indexed-height',
+  nodeHeight: 'x-countersign-node-height',
+} as const;
+
+/** The routes whose answers come from a coin's index, in v2 (at the root and /v2) and v1. */
+const INDEXED_ROUTE = /^(\/v[12])?\/(address\/(balance|balances|history|utxos?)|transaction\/create|multi_sig\/create)\/:coin(\/|$)/;
+
+/** True for a route (as registered, e.g. /address/balance/:coin/:address) answered from a coin's index. */
+export function isIndexedRoute(route: string): boolean {
+  return INDEXED_ROUTE.test(route);
+}
+
+export function installIndexFreshness(app: FastifyInstance, ctx: ServiceContext, config: ReadinessConfig): void {
+  app.addHook('preHandler', (request, reply, done) => {
+    const route = request.routeOptions.url;
+    const coin = (request.params as { coin?: unknown } | undefined)?.coin;
+    if (route === undefined || !isIndexedRoute(route) || typeof coin !== 'string' || !isCoinName(coin)) return done();
+    const backend = ctx.utxo.get(coin);
+    if (!backend) return done(); // the route answers the 404
+    try {
+      const lag = checkFreshness(backend, config.maxLagBlocks, request.headers[ACCEPT_PROVISIONAL_HEADER] === '1');
+      if (lag) {
+        void reply.header(PROVISIONAL_HEADERS.provisional, 'true');
+        void reply.header(PROVISIONAL_HEADERS.indexedHeight, String(lag.indexedHeight ?? -1));
+        void reply.header(PROVISIONAL_HEADERS.nodeHeight, String(lag.tipHeight));
+      }
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
+  });
+}
