@@ -72,7 +72,9 @@ export class ServiceConnection {
   }
 
   private make(baseUrl: string, apiKey?: string): ApiClient {
-    return this.options.client?.(baseUrl, apiKey) ?? new ApiClient({ baseUrl, ...(apiKey ? { apiKey } : {}), timeoutMs: 30_000 });
+    // The desk marks every figure provisional while the service's index lags (its sync bar reads
+    // /status), so it takes the provisional answers rather than a 503 per panel.
+    return this.options.client?.(baseUrl, apiKey) ?? new ApiClient({ baseUrl, ...(apiKey ? { apiKey } : {}), timeoutMs: 30_000, acceptProvisional: true });
   }
 
   private saved(): { mode: ServiceMode; url: string | null } {

@@ -53,6 +53,13 @@ describe('an index that lags its node', () => {
     }
     const create = await t.service.app.inject({ method: 'POST', url: `/transaction/create/litecoin?to=${address}&from=${alice.publicKeyHex}&amount=1000`, headers: { 'x-api-key': t.apiKey } });
     expect([create.statusCode, create.json<{ message: string }>().message]).toEqual([503, message]);
+    // A payment is never built from a lagging index, even for a client that shows provisional figures.
+    const provisionalCreate = await t.service.app.inject({
+      method: 'POST',
+      url: `/transaction/create/litecoin?to=${address}&from=${alice.publicKeyHex}&amount=1000`,
+      headers: { 'x-api-key': t.apiKey, 'x-countersign-accept-provisional': '1' },
+    });
+    expect([provisionalCreate.statusCode, provisionalCreate.json<{ message: string }>().message]).toEqual([503, message]);
     // what does not read the index answers as usual
     expect((await get('/status')).statusCode).toBe(200);
   });

@@ -1,7 +1,8 @@
 // The address endpoints (balances, history, unspent outputs) and the create endpoints (whose coin
 // selection reads the same index) of the UTXO coins answer 503 with Retry-After while the coin's
-// index lags its node, or, to a client sending X-Countersign-Accept-Provisional: 1, the answer
-// marked provisional with both heights (use-cases/index-freshness.ts, docs/api-decisions.md).
+// index lags its node, or, to a client sending X-Countersign-Accept-Provisional: 1, the address
+// answers marked provisional with both heights (use-cases/index-freshness.ts, docs/api-decisions.md).
+// The create endpoints answer 503 while the index lags, whatever the client accepts.
 import type { FastifyInstance } from 'fastify';
 import { ACCEPT_PROVISIONAL_HEADER } from '../../shared/api/client.ts';
 import { isCoinName } from '../../shared/coins/coin-table.ts';
@@ -18,6 +19,9 @@ export const PROVISIONAL_HEADERS = {
 /** The routes whose answers come from a coin's index, in v2 (at the root and /v2) and v1. */
 const INDEXED_ROUTE = /^(\/v[12])?\/(address\/(balance|balances|history|utxos?)|transaction\/create|multi_sig\/create)\/:coin(\/|$)/;
 
+/** The routes that build a payment: never from a lagging index, provisional or not. */
+const BUILDING_ROUTE = /^(\/v[12])?\/(transaction\/create|multi_sig\/create)\/:coin(\/|$)/;
+
 /** True for a route (as registered, e.g. /address/balance/:coin/:address) answered from a coin's index. */
 export function isIndexedRoute(route: string): boolean {
   return INDEXED_ROUTE.test(route);
@@ -31,7 +35,10 @@ export function installIndexFreshness(app: FastifyInstance, ctx: ServiceContext,
     const backend = ctx.utxo.get(coin);
     if (!backend) return done(); // the route answers the 404
     try {
-      const lag = checkFreshness(backend, config.maxLagBlocks, request.headers[ACCEPT_PROVISIONAL_HEADER] === '1');
+      // Coins chosen from a lagging index may already be spent in blocks it has not read: a payment
+      // built from them wastes every co-signer's work, so create waits for the index whatever the caller accepts.
+      const acceptsProvisional = request.headers[ACCEPT_PROVISIONAL_HEADER] === '1' && !BUILDING_ROUTE.test(route);
+      const lag = checkFreshness(backend, config.maxLagBlocks, acceptsProvisional);
       if (lag) {
         void reply.header(PROVISIONAL_HEADERS.provisional, 'true');
         void reply.header(PROVISIONAL_HEADERS.indexedHeight, String(lag.indexedHeight ?? -1));
