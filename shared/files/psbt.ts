@@ -109,6 +109,18 @@ export function outputOfRaw(raw: Uint8Array, vout: number): TxOutput | undefined
   return readOutputs(r)[vout];
 }
 
+/** A WITNESS_UTXO value: the spent output's 8-byte amount and its script. */
+export function decodeWitnessUtxo(value: Uint8Array, where = 'witness UTXO'): TxOutput {
+  const r = new ByteReader(value, where);
+  const out = { value: r.readU64LE(), script: r.readVarBytes() };
+  if (!r.done()) fail(`${where}: ${r.remaining()} byte(s) follow the output`);
+  return out;
+}
+
+export function encodeWitnessUtxo(output: TxOutput): Uint8Array {
+  return new ByteWriter().writeU64LE(output.value).writeVarBytes(output.script).toBytes();
+}
+
 function readMap(r: ByteReader, where: string): PsbtMap {
   const map: PsbtMap = [];
   const seen = new Set<string>();
@@ -163,6 +175,32 @@ function checkInput(e: PsbtEntry, index: number, tx: BitcoinTx): void {
     const txid = txidOfRaw(e.value);
     if (!equalBytes(txid, prev)) fail(`input ${index}: its previous transaction is not ${bytesToHex(prev)} (it hashes to ${bytesToHex(txid)})`);
   }
+  if (e.type === INPUT.WITNESS_UTXO) decodeWitnessUtxo(e.value, `input ${index}'s witness UTXO`);
+}
+
+/**
+ * An input carrying both UTXO forms: the witness UTXO must be the previous transaction's output
+ * it spends. Signers read the amount from either; the 2020 segwit fee attack lived in the gap.
+ */
+function checkUtxosAgree(map: PsbtMap, index: number, tx: BitcoinTx): void {
+  const full = findEntry(map, INPUT.NON_WITNESS_UTXO);
+  const witness = findEntry(map, INPUT.WITNESS_UTXO);
+  if (!full || !witness) return;
+  const vout = tx.inputs[index]!.vout;
+  let spent: TxOutput | undefined;
+  try {
+    spent = outputOfRaw(full.value, vout);
+  } catch (err) {
+    return fail(`input ${index}: its previous transaction cannot be read (${(err as CoinError).message})`);
+  }
+  if (!spent) return fail(`input ${index}: its previous transaction has no output ${vout}`);
+  const claimed = decodeWitnessUtxo(witness.value, `input ${index}'s witness UTXO`);
+  if (claimed.value !== spent.value || !equalBytes(claimed.script, spent.script)) {
+    fail(
+      `input ${index}: its witness UTXO (${claimed.value} to script ${bytesToHex(claimed.script)}) disagrees with its non-witness UTXO ` +
+        `(output ${vout} of the previous transaction pays ${spent.value} to script ${bytesToHex(spent.script)})`,
+    );
+  }
 }
 
 function checkOutput(e: PsbtEntry, index: number): void {
@@ -198,7 +236,10 @@ export function decodePsbt(bytes: Uint8Array): DecodedPsbt {
       if (inp.scriptSig.length > 0) fail(`input ${i} of its unsigned transaction has a script (a PSBT's transaction leaves them empty)`);
     });
     const inputs = tx.inputs.map((_, i) => readMap(r, `map of input ${i}`));
-    inputs.forEach((map, i) => map.forEach((e) => checkInput(e, i, tx)));
+    inputs.forEach((map, i) => {
+      map.forEach((e) => checkInput(e, i, tx));
+      checkUtxosAgree(map, i, tx);
+    });
     const outputs = tx.outputs.map((_, i) => readMap(r, `map of output ${i}`));
     outputs.forEach((map, i) => map.forEach((e) => checkOutput(e, i)));
     if (!r.done()) fail(`${r.remaining()} byte(s) follow the last output map`);
