@@ -40,7 +40,7 @@ export interface SetupRead {
   notes: string[];
 }
 
-const formatName: Record<WalletSetup['format'], string> = { descriptor: 'output descriptor', bsms: 'BSMS descriptor record', caravan: 'Caravan wallet file', coldcard: 'Coldcard/Electrum multisig file' };
+const formatName: Record<WalletSetup['format'], string> = { descriptor: 'output descriptor', bsms: 'BSMS descriptor record', caravan: 'Caravan wallet file', coldcard: 'Coldcard/Electrum multisig file', specter: 'Specter wallet file' };
 
 /**
  * Reads one wallet file, or several BSMS key records (one co-signer each, in the order given),
@@ -71,7 +71,7 @@ export function readWalletSetup(files: readonly SignatureFileInput[], choice: Se
     if (choice.m === undefined) throw new CoordinatorError('bad_input', 'BSMS key records carry one key each and no policy: say how many signatures are required');
     const keys = keyRecords.map((k) => k.record.key);
     try {
-      setup = { format: 'bsms', name: null, m: choice.m, keys, keyNetwork: checkSetup(choice.m, keys), chain: null, firstAddress: null };
+      setup = { format: 'bsms', name: null, m: choice.m, keys, keyNetwork: checkSetup(choice.m, keys), chain: null, firstAddress: null, scriptType: 'p2sh', sortKeys: false };
     } catch (err) {
       if (err instanceof FileFormatError) throw new CoordinatorError('malformed', err.message);
       throw err;

@@ -8,14 +8,18 @@
  *   <description, up to 80 chars>      <the wallet's first address>
  *   <signature of the 4 lines above>
  *
- * Encrypted records (hex MAC || ciphertext, .dat files) need the session's TOKEN and are refused.
+ * The descriptor may be any multisig descriptor this desk reads (sh/wsh/sh(wsh), multi/sortedmulti).
+ * The first address is checked against the one the descriptor gives, on the chain the address is
+ * written for. Encrypted records (hex MAC || ciphertext, .dat files) need the session's TOKEN and are refused.
  */
+import { addressToScript, allChainParams, describeChain, equalBytes, type ChainParams } from '../coins/index.ts';
+import { deriveAddress } from '../coins/multisig-address.ts';
 import { parseXpubLike } from './xpub-bytes.ts';
-import { parseMultisigDescriptor, formatMultisigDescriptor } from './descriptor.ts';
+import { parseMultisigDescriptor, formatMultisigDescriptor, type MultisigDescriptor } from './descriptor.ts';
 import { normalizeDerivationPath } from './derivation-path.ts';
 import { FileFormatError } from './errors.ts';
 import { verifyMessage } from './signed-message.ts';
-import { keyNetworkOf, type SetupKey, type WalletSetup } from './setup.ts';
+import { keyNetworkOf, P2SH_GIVEN_ORDER, type SetupKey, type WalletScript, type WalletSetup } from './setup.ts';
 
 export const BSMS_VERSION = 'BSMS 1.0';
 const RESTRICTIONS = '/0/*,/1/*';
@@ -80,13 +84,47 @@ export function parseBsmsDescriptorRecord(text: string): WalletSetup {
   if (!template && restrictions !== 'No path restrictions' && restrictions !== RESTRICTIONS) fail(`its path restrictions line "${restrictions}" is not understood`);
   const d = parseMultisigDescriptor(descriptorLine, { template });
   if (!template && d.branches !== '/<0;1>/*' && d.branches !== '/0/*') fail('its descriptor does not describe the receive addresses (/0/* or /<0;1>/*)');
-  if (!/^[1-9A-HJ-NP-Za-km-z]{25,40}$/.test(firstAddress)) fail(`its fourth line "${firstAddress.slice(0, 40)}" is not an address`);
-  return { format: 'bsms', name: null, m: d.m, keys: d.keys, keyNetwork: d.keyNetwork, chain: null, firstAddress };
+  checkFirstAddress(d, firstAddress);
+  return { format: 'bsms', name: null, m: d.m, keys: d.keys, keyNetwork: d.keyNetwork, chain: null, firstAddress, scriptType: d.scriptType, sortKeys: d.sortKeys };
+}
+
+/** The first receive address of the descriptor on `params`, or null where its keys or script type do not fit. */
+function firstAddressOn(params: ChainParams, d: MultisigDescriptor): string | null {
+  try {
+    return deriveAddress(params, d.m, d.keys.map((k) => k.xpub), false, 0, { scriptType: d.scriptType, sortKeys: d.sortKeys }).address;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The record names no chain, but its address does: on one of the chains that read the address,
+ * the descriptor's first address must be it. A record whose address no chain reads is refused.
+ */
+function checkFirstAddress(d: MultisigDescriptor, address: string): void {
+  if (!/^[0-9A-Za-z]{25,90}$/.test(address)) fail(`its fourth line "${address.slice(0, 40)}" is not an address`);
+  const readers = allChainParams().flatMap((params) => {
+    try {
+      return [{ params, script: addressToScript(params, address) }];
+    } catch {
+      return [];
+    }
+  });
+  if (readers.length === 0) fail(`its fourth line "${address.slice(0, 40)}" is not an address of any chain this desk knows`);
+  let ours: { chain: string; address: string } | null = null;
+  for (const { params, script } of readers) {
+    const derived = firstAddressOn(params, d);
+    if (derived === null) continue;
+    if (equalBytes(addressToScript(params, derived), script)) return;
+    ours ??= { chain: describeChain(params), address: derived };
+  }
+  if (ours === null) fail(`its first address ${address} is for ${readers.map((r) => describeChain(r.params)).join(', ')}, where its keys make no ${d.scriptType} wallet`);
+  fail(`the record's first address ${address} is not the first address ${ours!.address} its descriptor gives (on ${ours!.chain}): the record was altered, or belongs to another wallet`);
 }
 
 /** The descriptor record of a wallet: template with /**, restrictions /0/*,/1/*, first address. */
-export function formatBsmsDescriptorRecord(m: number, keys: readonly SetupKey[], firstAddress: string): string {
-  return [BSMS_VERSION, formatMultisigDescriptor(m, keys, '/**', false), RESTRICTIONS, firstAddress].join('\n') + '\n';
+export function formatBsmsDescriptorRecord(m: number, keys: readonly SetupKey[], firstAddress: string, script: WalletScript = P2SH_GIVEN_ORDER): string {
+  return [BSMS_VERSION, formatMultisigDescriptor(m, keys, '/**', false, script), RESTRICTIONS, firstAddress].join('\n') + '\n';
 }
 
 /** A key record line 3: [fingerprint/path]xpub (for tests and for co-signers' own records). */

@@ -1,14 +1,18 @@
 /**
  * Caravan's wallet configuration JSON (Unchained's multisig coordinator): name, addressType,
  * network, quorum {requiredSigners, totalSigners}, extendedPublicKeys [{name, bip32Path, xpub,
- * xfp}], startingAddressIndex. Caravan is Bitcoin-only; this desk reads and writes P2SH wallets.
+ * xfp}], startingAddressIndex. Caravan is Bitcoin-only. addressType is P2SH, P2SH-P2WSH or P2WSH,
+ * and Caravan always sorts the keys (BIP67), so its wallets are sortedmulti.
  * Fields we do not use (client, uuid, method, ledgerPolicyHmacs) are accepted and ignored.
  */
 import { z } from 'zod';
 import { isUtxoCoin, utxoCoinRow } from '../coins/coin-table.ts';
 import { normalizeDerivationPath } from './derivation-path.ts';
 import { FileFormatError } from './errors.ts';
-import { checkSetup, type SetupKey, type WalletSetup } from './setup.ts';
+import type { MultisigScriptType } from '../coins/index.ts';
+import { checkSetup, SCRIPT_TYPE_LABEL, type SetupKey, type WalletScript, type WalletSetup } from './setup.ts';
+
+const ADDRESS_TYPES: Readonly<Record<string, MultisigScriptType>> = { P2SH: 'p2sh', 'P2SH-P2WSH': 'p2sh-p2wsh', P2WSH: 'p2wsh' };
 
 const CaravanKey = z.looseObject({
   name: z.string().min(1, 'every key needs a name').max(80),
@@ -50,7 +54,8 @@ export function parseCaravan(text: string): WalletSetup {
     return fail(`${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
   }
   const c = parsed.data;
-  if (c.addressType !== 'P2SH') fail(`its address type ${c.addressType} is not P2SH (this desk makes P2SH multisig wallets; P2WSH and P2SH-P2WSH are segwit)`);
+  const scriptType = ADDRESS_TYPES[c.addressType];
+  if (!scriptType) return fail(`its address type "${c.addressType}" is not P2SH, P2SH-P2WSH or P2WSH`);
   const chain = NETWORKS[c.network as keyof typeof NETWORKS];
   if (!chain) return fail(`its network "${c.network}" is not mainnet, testnet or regtest`);
   if (c.quorum.totalSigners !== c.extendedPublicKeys.length) fail(`its quorum says ${c.quorum.totalSigners} signers but it lists ${c.extendedPublicKeys.length} keys`);
@@ -63,7 +68,7 @@ export function parseCaravan(text: string): WalletSetup {
   }));
   const keyNetwork = checkSetup(c.quorum.requiredSigners, keys);
   if (keyNetwork !== chain.keys) fail(`the file says ${c.network} but its keys are ${keyNetwork === 'mainnet' ? 'mainnet' : 'test network'} keys`);
-  return { format: 'caravan', name: c.name || null, m: c.quorum.requiredSigners, keys, keyNetwork, chain: { coin: chain.coin, network: chain.network }, firstAddress: null };
+  return { format: 'caravan', name: c.name || null, m: c.quorum.requiredSigners, keys, keyNetwork, chain: { coin: chain.coin, network: chain.network }, firstAddress: null, scriptType, sortKeys: true };
 }
 
 /** Caravan's network name for a Bitcoin chain, or null for a coin Caravan does not know. */
@@ -74,10 +79,12 @@ export function caravanNetwork(coin: string, network: string): 'mainnet' | 'test
   return row.testCoin || network === 'testnet' ? 'testnet' : 'mainnet';
 }
 
-export function formatCaravan(name: string, network: 'mainnet' | 'testnet' | 'regtest', m: number, keys: readonly SetupKey[]): string {
+/** Caravan sorts keys, so a wallet whose keys keep their order cannot be written (Caravan would show other addresses). */
+export function formatCaravan(name: string, network: 'mainnet' | 'testnet' | 'regtest', m: number, keys: readonly SetupKey[], script: WalletScript = { scriptType: 'p2sh', sortKeys: true }): string {
+  if (!script.sortKeys) throw new FileFormatError('Caravan always sorts the keys (BIP67); a wallet whose keys keep their given order has other addresses there: export it as a descriptor or a BSMS record');
   const config = {
     name,
-    addressType: 'P2SH',
+    addressType: SCRIPT_TYPE_LABEL[script.scriptType],
     network,
     client: { type: 'public' },
     quorum: { requiredSigners: m, totalSigners: keys.length },

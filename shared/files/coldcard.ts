@@ -5,15 +5,19 @@
  *   Name: Treasury
  *   Policy: 2 of 3
  *   Derivation: m/48'/0'/0'/1'     (applies to the keys below it; may repeat)
- *   Format: P2SH
+ *   Format: P2WSH                  (P2SH, P2SH-P2WSH or P2WSH; P2WSH-P2SH is an alias)
  *
  *   0F056943: xpub6...
  *
- * Bitcoin-only. A file without a Derivation line leaves each key's path unknown ('m').
+ * Coldcard and the wallets that share the file (Nunchuk, Sparrow, Electrum) always sort the keys
+ * (BIP67). Bitcoin-only. A file without a Derivation line leaves each key's path unknown ('m').
  */
 import { normalizeDerivationPath } from './derivation-path.ts';
 import { FileFormatError } from './errors.ts';
-import { checkSetup, type SetupKey, type WalletSetup } from './setup.ts';
+import type { MultisigScriptType } from '../coins/index.ts';
+import { checkSetup, SCRIPT_TYPE_LABEL, type SetupKey, type WalletScript, type WalletSetup } from './setup.ts';
+
+const FORMATS: Readonly<Record<string, MultisigScriptType>> = { P2SH: 'p2sh', 'P2SH-P2WSH': 'p2sh-p2wsh', 'P2WSH-P2SH': 'p2sh-p2wsh', P2WSH: 'p2wsh' };
 
 const fail = (line: number | null, why: string): never => {
   throw new FileFormatError(`not a usable multisig set-up file: ${line === null ? '' : `line ${line}: `}${why}`);
@@ -62,16 +66,19 @@ export function parseColdcard(text: string): WalletSetup {
         break;
     }
   });
-  if (format !== 'P2SH') fail(null, `its format ${format} is not P2SH (this desk makes P2SH multisig wallets; P2WSH and P2SH-P2WSH are segwit)`);
+  const scriptType = FORMATS[format];
+  if (!scriptType) return fail(null, `its format "${format}" is not P2SH, P2SH-P2WSH or P2WSH`);
   const p = policy as { m: number; n: number } | null;
   if (!p) return fail(null, 'it has no "Policy: M of N" line');
   if (p.n !== keys.length) fail(null, `its policy says ${p.m} of ${p.n} but it lists ${keys.length} keys`);
   const keyNetwork = checkSetup(p.m, keys);
-  return { format: 'coldcard', name, m: p.m, keys, keyNetwork, chain: null, firstAddress: null };
+  return { format: 'coldcard', name, m: p.m, keys, keyNetwork, chain: null, firstAddress: null, scriptType, sortKeys: true };
 }
 
-export function formatColdcard(name: string, m: number, keys: readonly SetupKey[]): string {
-  const out = ['# Multisig set-up file written by Countersign', `Name: ${name.replace(/[^\x20-\x7e]/g, '').slice(0, 20)}`, `Policy: ${m} of ${keys.length}`, 'Format: P2SH', ''];
+/** Coldcard sorts keys, so a wallet whose keys keep their order cannot be written (the device would show other addresses). */
+export function formatColdcard(name: string, m: number, keys: readonly SetupKey[], script: WalletScript = { scriptType: 'p2sh', sortKeys: true }): string {
+  if (!script.sortKeys) throw new FileFormatError('Coldcard always sorts the keys (BIP67); a wallet whose keys keep their given order has other addresses there: export it as a descriptor or a BSMS record');
+  const out = ['# Multisig set-up file written by Countersign', `Name: ${name.replace(/[^\x20-\x7e]/g, '').slice(0, 20)}`, `Policy: ${m} of ${keys.length}`, `Format: ${SCRIPT_TYPE_LABEL[script.scriptType]}`, ''];
   let derivation = '';
   for (const k of keys) {
     const path = normalizeDerivationPath(k.derivationPath);

@@ -65,6 +65,8 @@ export function checkDescriptorChecksum(text: string): { descriptor: string; che
     throw new FileFormatError(`the descriptor checksum "${checksum}" is not 8 checksum characters`);
   }
   const symbols = [...expand(descriptor), ...[...checksum].map((c) => CHECKSUM_CHARSET.indexOf(c))];
-  if (polymod(symbols) !== 1n) throw new FileFormatError(`the descriptor checksum "${checksum}" does not match the descriptor: it was altered or mistyped`);
+  if (polymod(symbols) !== 1n) {
+    throw new FileFormatError(`the descriptor checksum "${checksum}" does not match the descriptor: it was altered or mistyped (expected "${descriptorChecksum(descriptor)}", given "${checksum}")`);
+  }
   return { descriptor, checksum };
 }

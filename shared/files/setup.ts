@@ -1,9 +1,10 @@
 /**
- * What every wallet set-up format (descriptor, BSMS, Caravan, Coldcard) reads into: M, the
- * co-signers' keys in the wallet's order, and whatever the file says of its chain. The checks
- * every format shares live here: xpubs only (never a private key), one network, a possible policy.
+ * What every wallet set-up format (descriptor, BSMS, Caravan, Coldcard, Specter) reads into: M,
+ * the co-signers' keys in the file's order, the script type and key order (given or BIP67-sorted),
+ * and whatever the file says of its chain. The checks every format shares live here: xpubs only
+ * (never a private key), one network, a possible policy.
  */
-import { allChainParams, looksLikePrivateKey, tryDecodeBase58Check, utxoCoinRow, type NetworkName } from '../coins/index.ts';
+import { allChainParams, looksLikePrivateKey, tryDecodeBase58Check, utxoCoinRow, type MultisigScriptType, type NetworkName } from '../coins/index.ts';
 import { FileFormatError } from './errors.ts';
 
 export interface SetupKey {
@@ -18,9 +19,22 @@ export interface SetupKey {
 /** Whether a key is for a main network or a test network (testnet, regtest share versions). */
 export type KeyNetwork = 'mainnet' | 'test';
 
-export type SetupFormat = 'descriptor' | 'bsms' | 'caravan' | 'coldcard';
+export type SetupFormat = 'descriptor' | 'bsms' | 'caravan' | 'coldcard' | 'specter';
 
-export interface WalletSetup {
+/** How a wallet's keys make its scripts: the script type, and whether the keys are sorted (BIP67). */
+export interface WalletScript {
+  scriptType: MultisigScriptType;
+  /** True: sortedmulti (BIP67 order, as Caravan, Coldcard, Sparrow, Nunchuk, Specter make); false: multi, keys in the order given. */
+  sortKeys: boolean;
+}
+
+/** This desk's wallets before script types: P2SH, keys in the order given. */
+export const P2SH_GIVEN_ORDER: WalletScript = Object.freeze({ scriptType: 'p2sh', sortKeys: false });
+
+/** What the formats write and their readers say, per script type. */
+export const SCRIPT_TYPE_LABEL: Readonly<Record<MultisigScriptType, string>> = { p2sh: 'P2SH', 'p2sh-p2wsh': 'P2SH-P2WSH', p2wsh: 'P2WSH' };
+
+export interface WalletSetup extends WalletScript {
   format: SetupFormat;
   name: string | null;
   m: number;
@@ -52,7 +66,7 @@ export function keyNetworkOf(xpub: string, what: string): KeyNetwork {
   if (!decoded.ok || decoded.data.length !== 78) throw new FileFormatError(`${what} "${xpub.slice(0, 12)}..." is not an extended public key`);
   const version = new DataView(decoded.data.buffer, decoded.data.byteOffset).getUint32(0);
   const slip = SLIP132[version];
-  if (slip) throw new FileFormatError(`${what} is a ${slip} key, made for segwit scripts; this desk makes P2SH multisig wallets and needs plain xpub/tpub keys`);
+  if (slip) throw new FileFormatError(`${what} is a ${slip} key, made for segwit scripts; write it as a plain xpub/tpub key (the descriptor or the file's format says the script type)`);
   const chains = allChainParams().filter((p) => p.xpubVersions.includes(version));
   if (chains.length === 0) throw new FileFormatError(`${what} has an unknown extended key version 0x${version.toString(16).padStart(8, '0')}`);
   return chains.some((p) => p.network === 'mainnet' && !utxoCoinRow(p.coin).testCoin) ? 'mainnet' : 'test';
@@ -62,7 +76,10 @@ export function keyNetworkOf(xpub: string, what: string): KeyNetwork {
 export function checkSetup(m: number, keys: readonly SetupKey[]): KeyNetwork {
   const n = keys.length;
   if (n === 0) throw new FileFormatError('the file lists no keys');
-  if (!Number.isInteger(m) || m < 1 || m > n || n > 15) throw new FileFormatError(`the policy ${m} of ${n} is impossible: a wallet needs 1 <= M <= N <= 15`);
+  if (!Number.isInteger(m) || m < 1 || m > n || n > 15) {
+    const why = Number.isInteger(m) && m > n ? ` (the threshold ${m} is larger than the ${n} keys)` : '';
+    throw new FileFormatError(`the policy ${m} of ${n} is impossible: a wallet needs 1 <= M <= N <= 15${why}`);
+  }
   const networks = keys.map((k, i) => keyNetworkOf(k.xpub, `key ${i + 1} (${k.name})`));
   const first = networks[0]!;
   const other = networks.findIndex((x) => x !== first);
