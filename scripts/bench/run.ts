@@ -8,13 +8,14 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { startLitecoind, type RegtestNode } from '../../dev/chains/litecoind.ts';
 import type { StoreConfig } from '../../service/store/database.ts';
-import { buildChain, heightAtShare, type BenchChain } from './chain.ts';
+import { buildChain, heightAtShare, params as chainParamsOfBench, type BenchChain } from './chain.ts';
 import { killChildren, runChild, type ChildRun } from './child.ts';
 import { benchHttp, CACHE_FILL } from './http.ts';
 import type { ChildInput, ChildResult, WindowCpu } from './index-child.ts';
 import { machineLine, mb } from './machine.ts';
 import { parseOptions, type BenchOptions } from './options.ts';
 import { SERVICE_NODE_FLAGS } from '../../service/node-flags.ts';
+import { vaultPaymentSizes } from './vault-size.ts';
 
 const PG_URL = process.env.COUNTERSIGN_BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const INDEXER_RATIO_TARGET = 0.5;
@@ -22,6 +23,7 @@ const RSS_TARGET_MB = 300;
 const HTTP_RATIO_TARGET = 0.5;
 // Five, not three: on a shared two-core host a busy spell can outlast three runs of one side.
 const ROUNDS = 5;
+const VAULT_FEE_RATE = 10n;
 
 const cleanups: Array<() => Promise<void>> = [];
 let cleaning: Promise<void> | undefined;
@@ -236,6 +238,20 @@ async function main(options: BenchOptions): Promise<void> {
       `ratio ${ratioText(fullRatio)} (target >= ${HTTP_RATIO_TARGET}) ${verdict(fullRatio >= HTTP_RATIO_TARGET)}`,
   );
 
+  // ---- 3. vault payment size ----------------------------------------------------------------------
+  console.log('\n== 3. Vault payment size ==');
+  console.log(`workload: one 2-of-3 payment (1 input, 2 outputs: recipient and change), signed, per script type; fee at ${VAULT_FEE_RATE} litoshi/vbyte`);
+  const sizes = vaultPaymentSizes(chainParamsOfBench, await node.newAddress('bech32'), VAULT_FEE_RATE);
+  for (const s of sizes) {
+    // The node decodes the same bytes: its vsize is the one miners charge for.
+    const decoded = await node.rpc.call<{ vsize: number }>('decoderawtransaction', [s.hex]);
+    if (decoded.vsize !== s.vsize) throw new Error(`${s.scriptType}: the node says vsize ${decoded.vsize}, we say ${s.vsize}`);
+    console.log(`${s.scriptType.padEnd(10)} vsize ${s.vsize} (weight ${s.weight}), fee ${fmt(Number(s.fee))} litoshi`);
+  }
+  const legacy = sizes.find((s) => s.scriptType === 'p2sh')!;
+  const native = sizes.find((s) => s.scriptType === 'p2wsh')!;
+  console.log(`native segwit pays ${ratioText(native.vsize / legacy.vsize)} of the legacy P2SH fee`);
+
   // ---- summary ----------------------------------------------------------------------------------
   const rows: Array<[string, string, string, string]> = [
     ['indexer / fetch, SQLite', ratioText(sqliteRatio), `>= ${INDEXER_RATIO_TARGET}`, verdict(sqliteRatio >= INDEXER_RATIO_TARGET)],
@@ -249,6 +265,7 @@ async function main(options: BenchOptions): Promise<void> {
     ['indexer peak RSS, half chain', mb(sqliteHalf.peakKb), '(flat)', ''],
     ['balance / bare fastify req/s', ratioText(httpRatio), `>= ${HTTP_RATIO_TARGET}`, verdict(httpRatio >= HTTP_RATIO_TARGET)],
     ['  the same, caches full', ratioText(fullRatio), `>= ${HTTP_RATIO_TARGET}`, verdict(fullRatio >= HTTP_RATIO_TARGET)],
+    ...sizes.map((v): [string, string, string, string] => [`2-of-3 payment vsize, ${v.scriptType}`, `${v.vsize} vB`, '(extra)', '']),
   ];
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), ['figure', 'value', 'target'][i]!.length));
   const line = (r: readonly string[]): string => r.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c)).join('  ').trimEnd();
