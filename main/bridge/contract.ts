@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { UnitsIn } from '../../shared/api/amounts.ts';
 import { LEDGER_UTXO_COIN_NAMES, NETWORK_NAMES, UTXO_COIN_NAMES } from '../../shared/coins/coin-table.ts';
+import { MULTISIG_SCRIPT_TYPES } from '../../shared/coins/multisig-script.ts';
 import type { Channel } from './channels.ts';
 
 export { CHANNELS, isChannel, type Channel } from './channels.ts';
@@ -67,6 +68,10 @@ export const inputs = {
       )
       .min(1)
       .max(15),
+    /** Optional: p2sh when absent (the desk's original wallets); segwit types only where the coin has segwit. */
+    script_type: z.enum(MULTISIG_SCRIPT_TYPES).optional(),
+    /** Optional: BIP67 key order; absent: the co-signers' order. */
+    sort_keys: z.boolean().optional(),
   }),
   'wallets.get': z.object({ wallet_id: id }),
   'wallets.receiveAddress': z.object({ wallet_id: id }),
@@ -253,6 +258,10 @@ export interface WalletSummary {
   cosigners: CosignerView[];
   created_at: string;
   unit: Unit;
+  /** How the wallet's addresses pay: p2sh (legacy), p2sh-p2wsh (nested segwit) or p2wsh (native segwit). */
+  script_type: 'p2sh' | 'p2sh-p2wsh' | 'p2wsh';
+  /** Keys sorted by BIP67 in every script; false: the co-signers' order. */
+  sort_keys: boolean;
 }
 
 export interface WalletFunds {

@@ -97,6 +97,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
           ...(c.fingerprint ? { fingerprint: c.fingerprint } : {}),
           ...(c.derivation_path ? { derivationPath: c.derivation_path } : {}),
         })),
+        ...(input.script_type !== undefined ? { scriptType: input.script_type } : {}),
+        ...(input.sort_keys !== undefined ? { sortKeys: input.sort_keys } : {}),
       });
       return summary(w);
     },

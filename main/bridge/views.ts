@@ -39,6 +39,8 @@ export function walletSummary(deps: StoreDeps, w: WalletRow): WalletSummary {
     cosigners: cosigners.map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivation_path: c.derivationPath })),
     created_at: w.createdAt,
     unit: unitOf(w.coin, w.network, walletParams(w).decimals),
+    script_type: w.scriptType,
+    sort_keys: w.sortKeys,
   };
 }
 
