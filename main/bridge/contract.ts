@@ -180,6 +180,8 @@ export const inputs = {
       network: z.enum(NETWORK_NAMES),
       /** The account path to read; the desk's default (m/45'/coin type'/0') when absent. */
       path: z.string().trim().regex(/^m(\/[0-9]{1,9}'?){1,6}$/, "derivation path looks like m/45'/0'/0'").optional(),
+      /** Without a path: the default for this script type (BIP48 m/48'/coin'/0'/2' or /1' for segwit, m/45'/coin'/0' for P2SH). */
+      script_type: z.enum(MULTISIG_SCRIPT_TYPES).optional(),
     })
     .strict(),
   'ledger.registerWallet': z.object({ wallet_id: id }).strict(),
@@ -340,6 +342,10 @@ export interface PaymentSummary {
 
 export interface PaymentDetail extends PaymentSummary {
   miners_fee: bigint;
+  /** Virtual size of the signed transaction (weight / 4), estimated with the largest signatures. */
+  vsize: number;
+  /** miners_fee / vsize in the coin's smallest unit per vbyte, one decimal (a lower bound: the real vsize is at most this). */
+  fee_rate: string;
   operator_address: string | null;
   fee_amount: bigint | null;
   total_input_value: bigint;
