@@ -51,6 +51,10 @@ describe('the treasurer and two co-signers, in Chromium', () => {
       await page.getByTestId(`cosigner-xpub-${i}`).fill(c.xpub);
       await page.getByTestId(`cosigner-path-${i}`).fill(c.derivationPath);
     }
+    // Litecoin has segwit: native segwit with BIP67-sorted keys is the default; this treasury picks nested segwit.
+    expect(await page.getByTestId('wallet-script-type').inputValue()).toBe('p2wsh');
+    expect(await page.getByTestId('wallet-key-order').inputValue()).toBe('sorted');
+    await page.getByTestId('wallet-script-type').selectOption('p2sh-p2wsh');
     await shot('02-new-wallet');
     await page.getByTestId('create-wallet').click();
     const address = (await page.getByTestId('receive-address').textContent())!.trim();
@@ -76,6 +80,8 @@ describe('the treasurer and two co-signers, in Chromium', () => {
     // The first proposal derives and cross-checks the wallet's first 20 change addresses.
     await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('awaiting_signatures');
     paymentUrl = page.url();
+    // The review shows the virtual size and the fee rate beside the fee.
+    expect(await page.getByTestId('fee-rate').textContent()).toMatch(/^\d+ vbytes · \d+\.\d per vbyte/);
     await shot('06-payment-awaiting');
     const request = await download(() => page.getByTestId('export-request').click(), 'signing-request.json');
     expect(JSON.parse(readFileSync(request, 'utf8'))).toMatchObject({ format: 'countersign-signing-request', wallet: { m: 2 } });

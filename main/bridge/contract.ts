@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { UnitsIn } from '../../shared/api/amounts.ts';
 import { LEDGER_UTXO_COIN_NAMES, NETWORK_NAMES, UTXO_COIN_NAMES } from '../../shared/coins/coin-table.ts';
+import { MULTISIG_SCRIPT_TYPES } from '../../shared/coins/multisig-script.ts';
 import type { Channel } from './channels.ts';
 
 export { CHANNELS, isChannel, type Channel } from './channels.ts';
@@ -67,6 +68,10 @@ export const inputs = {
       )
       .min(1)
       .max(15),
+    /** Optional: p2sh when absent (the desk's original wallets); segwit types only where the coin has segwit. */
+    script_type: z.enum(MULTISIG_SCRIPT_TYPES).optional(),
+    /** Optional: BIP67 key order; absent: the co-signers' order. */
+    sort_keys: z.boolean().optional(),
   }),
   'wallets.get': z.object({ wallet_id: id }),
   'wallets.receiveAddress': z.object({ wallet_id: id }),
@@ -175,6 +180,8 @@ export const inputs = {
       network: z.enum(NETWORK_NAMES),
       /** The account path to read; the desk's default (m/45'/coin type'/0') when absent. */
       path: z.string().trim().regex(/^m(\/[0-9]{1,9}'?){1,6}$/, "derivation path looks like m/45'/0'/0'").optional(),
+      /** Without a path: the default for this script type (BIP48 m/48'/coin'/0'/2' or /1' for segwit, m/45'/coin'/0' for P2SH). */
+      script_type: z.enum(MULTISIG_SCRIPT_TYPES).optional(),
     })
     .strict(),
   'ledger.registerWallet': z.object({ wallet_id: id }).strict(),
@@ -253,6 +260,10 @@ export interface WalletSummary {
   cosigners: CosignerView[];
   created_at: string;
   unit: Unit;
+  /** How the wallet's addresses pay: p2sh (legacy), p2sh-p2wsh (nested segwit) or p2wsh (native segwit). */
+  script_type: 'p2sh' | 'p2sh-p2wsh' | 'p2wsh';
+  /** Keys sorted by BIP67 in every script; false: the co-signers' order. */
+  sort_keys: boolean;
 }
 
 export interface WalletFunds {
@@ -331,6 +342,10 @@ export interface PaymentSummary {
 
 export interface PaymentDetail extends PaymentSummary {
   miners_fee: bigint;
+  /** Virtual size of the signed transaction (weight / 4), estimated with the largest signatures. */
+  vsize: number;
+  /** miners_fee / vsize in the coin's smallest unit per vbyte, one decimal (a lower bound: the real vsize is at most this). */
+  fee_rate: string;
   operator_address: string | null;
   fee_amount: bigint | null;
   total_input_value: bigint;

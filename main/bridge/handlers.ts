@@ -7,7 +7,7 @@ import type { ServiceConnection } from '../core/connection.ts';
 import { LedgerError, ledgerErrorOf } from '../core/ledger/errors.ts';
 import { DEFAULT_ETHER_PATH, ledgerEtherSigner } from '../core/ledger/ether.ts';
 import { registerWalletOnLedger, showAddressOnLedger, signPaymentOnLedger } from '../core/ledger/ledger-flows.ts';
-import { defaultAccountPath } from '../core/ledger/paths.ts';
+import { defaultAccountPath, scriptAccountPath } from '../core/ledger/paths.ts';
 import { usbConnector, type LedgerConnector } from '../core/ledger/transport.ts';
 import { readLedgerXpub } from '../core/ledger/xpub.ts';
 import { importPaymentFiles } from '../core/payment-files.ts';
@@ -97,6 +97,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
           ...(c.fingerprint ? { fingerprint: c.fingerprint } : {}),
           ...(c.derivation_path ? { derivationPath: c.derivation_path } : {}),
         })),
+        ...(input.script_type !== undefined ? { scriptType: input.script_type } : {}),
+        ...(input.sort_keys !== undefined ? { sortKeys: input.sort_keys } : {}),
       });
       return summary(w);
     },
@@ -185,8 +187,9 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       }
     },
 
-    'ledger.xpub': async ({ coin, network, path }) => {
-      const got = await readLedgerXpub(ledger, coin, network, path ?? defaultAccountPath(chainParams(coin, network).bip44CoinType));
+    'ledger.xpub': async ({ coin, network, path, script_type }) => {
+      const coinType = chainParams(coin, network).bip44CoinType;
+      const got = await readLedgerXpub(ledger, coin, network, path ?? (script_type ? scriptAccountPath(coinType, script_type) : defaultAccountPath(coinType)));
       return { xpub: got.xpub, fingerprint: got.fingerprint, derivation_path: got.path, app: `${got.app.name} ${got.app.version}` };
     },
 

@@ -3,6 +3,7 @@
 import QRCode from 'qrcode';
 import { bytesToHex, decodeTx, scriptToAddress } from '../../shared/coins/index.ts';
 import { addressPath } from '../../shared/coins/multisig-address.ts';
+import { estimateVsize } from '../../shared/coins/tx-size.ts';
 import type { OpenedRequest } from '../../shared/files/signing-request.ts';
 import { paymentHash } from '../../shared/files/signing-files.ts';
 import type { ServiceConnection } from '../core/connection.ts';
@@ -39,6 +40,8 @@ export function walletSummary(deps: StoreDeps, w: WalletRow): WalletSummary {
     cosigners: cosigners.map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivation_path: c.derivationPath })),
     created_at: w.createdAt,
     unit: unitOf(w.coin, w.network, walletParams(w).decimals),
+    script_type: w.scriptType,
+    sort_keys: w.sortKeys,
   };
 }
 
@@ -69,6 +72,12 @@ export function paymentSummary(deps: StoreDeps, p: PaymentRow): PaymentSummary {
   };
 }
 
+/** units / vbytes with one decimal, rounded down. */
+export function feeRate(units: bigint, vsize: number): string {
+  const tenths = (units * 10n) / BigInt(Math.max(vsize, 1));
+  return `${tenths / 10n}.${tenths % 10n}`;
+}
+
 export function paymentDetail(deps: StoreDeps, id: string): PaymentDetail {
   const { store } = deps;
   const p = requirePayment(deps, id);
@@ -83,9 +92,15 @@ export function paymentDetail(deps: StoreDeps, id: string): PaymentDetail {
     purpose: i === 0 ? 'payment' : i < asked ? 'operator_fee' : 'change',
   }));
   const signers = new Set(prog.inputs.flatMap((i) => i.signers));
+  const minersFee = p.totalInputValue - outputs.reduce((s, o) => s + o.amount, 0n);
+  const n = store.cosigners(w.id).length;
+  const tx = decodeTx(p.unsignedTx, params);
+  const vsize = estimateVsize(params, tx.inputs.map(() => ({ scriptType: w.scriptType, m: w.m, n })), tx.outputs.map((o) => o.script.length));
   return {
     ...paymentSummary(deps, p),
-    miners_fee: p.totalInputValue - outputs.reduce((s, o) => s + o.amount, 0n),
+    miners_fee: minersFee,
+    vsize,
+    fee_rate: feeRate(minersFee, vsize),
     operator_address: p.operatorAddress,
     fee_amount: p.operatorFee,
     total_input_value: p.totalInputValue,

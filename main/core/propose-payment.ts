@@ -10,7 +10,8 @@ import {
   scriptToAddress,
   type ChainParams,
 } from '../../shared/coins/index.ts';
-import { addressPath, deriveAddress } from '../../shared/coins/multisig-address.ts';
+import { addressPath } from '../../shared/coins/multisig-address.ts';
+import { readUnsignedMultisigInput } from '../../shared/coins/unsigned-witness.ts';
 import { PaymentCheckError } from '../../shared/files/errors.ts';
 import { paymentHash } from '../../shared/files/signing-files.ts';
 import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from '../../shared/files/unsigned-payment.ts';
@@ -20,6 +21,7 @@ import { IN_FLIGHT } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import type { PaymentRow } from './store/store.ts';
 import { nextChangeAddress, requireWallet, walletParams, type CoreDeps } from './wallets.ts';
+import { scriptOptions, walletAddress } from './wallet-script.ts';
 
 export interface PaymentProposal {
   to: string;
@@ -106,7 +108,12 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
     to: proposal.to,
     miners_fee: proposal.minersFee,
     ...(proposal.operatorFee ? { fee_address: proposal.operatorFee.address, fee_amount: proposal.operatorFee.amount } : {}),
-    redeem_scripts: sourceRows.map((a) => ({ public_keys: deriveAddress(params, w.m, xpubs, a.change, a.index).publicKeys.map(bytesToHex) })),
+    // Keys in co-signer order; a segwit or sorted wallet says so (the original request otherwise).
+    redeem_scripts: sourceRows.map((a) => ({
+      public_keys: walletAddress(params, w, xpubs, a.change, a.index).publicKeys.map(bytesToHex),
+      ...(w.scriptType !== 'p2sh' ? { script_type: w.scriptType } : {}),
+      ...(w.sortKeys ? { sort_keys: true } : {}),
+    })),
   });
 
   let tx: Uint8Array;
@@ -129,13 +136,27 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
     throw err;
   }
   const claims = decoded.inputs.map((inp, i) => {
-    const owner = fundedRows.find((a) => equalBytes(a.redeemScript, inp.scriptSig));
+    let read;
+    try {
+      read = readUnsignedMultisigInput(inp, i);
+    } catch (err) {
+      return refuse(err instanceof Error ? err.message : String(err));
+    }
+    if (!read) return refuse(`input ${i} is not an unsigned multisig input`);
+    if (read.scriptType !== w.scriptType) return refuse(`input ${i} is spent as ${read.scriptType}, this wallet is ${w.scriptType}`);
+    const owner = fundedRows.find((a) => equalBytes(a.redeemScript, read.multisigScript));
     if (!owner) return refuse(`input ${i} does not spend from this wallet's funded addresses`);
     const spent = outpoint(prevTxid(inp), inp.vout);
     const amount = amounts.get(spent);
     if (amount === undefined) return refuse(`input ${i} spends ${spent}, which is not an unspent output of this wallet`);
     const mismatch = proven.mismatch(prevTxid(inp), inp.vout, { amount, script: addressToScript(params, owner.address), payee: owner.address });
     if (mismatch) refuse(`input ${i} as the service listed it: ${mismatch}`);
+    // The service's statement of what the input spends must agree with the previous transaction.
+    const stated = created.inputs?.[i];
+    if (w.scriptType !== 'p2sh' && stated === undefined) refuse(`the service did not state what input ${i} spends`);
+    if (stated !== undefined && (stated.amount !== amount || stated.txid.toLowerCase() !== prevTxid(inp) || stated.vout !== inp.vout)) {
+      refuse(`the service says input ${i} spends ${stated.amount} at ${stated.txid}:${stated.vout}; the previous transaction says ${amount} at ${spent}`);
+    }
     return { amount, path: addressPath(owner.change, owner.index) };
   });
   const totalInput = claims.reduce((s, c) => s + c.amount, 0n);
@@ -143,7 +164,7 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   const expected = expectedOutputs(params, proposal, totalInput, change.address);
   let verified: VerifiedPayment;
   try {
-    verified = verifyUnsignedPayment(params, w.m, xpubs, tx, claims, expected.outputs, expected.minersFee, 'proposal_refused');
+    verified = verifyUnsignedPayment(params, w.m, xpubs, tx, claims, expected.outputs, expected.minersFee, 'proposal_refused', scriptOptions(w));
   } catch (err) {
     if (err instanceof PaymentCheckError) refuse(err.message);
     throw err;

@@ -2,7 +2,7 @@
 // confirmation.
 import { ApiClientError } from '../../shared/api/client.ts';
 import { bytesToHex, equalBytes, parseMultisigRedeemScript } from '../../shared/coins/index.ts';
-import { deriveAddress } from '../../shared/coins/multisig-address.ts';
+import { walletAddress } from './wallet-script.ts';
 import { CoordinatorError } from './errors.ts';
 import { requirePayment, transition } from './payments.ts';
 import type { PaymentRow } from './store/store.ts';
@@ -47,7 +47,7 @@ export async function refreshConfirmations(deps: CoreDeps, id: string, required 
   const w = requireWallet(deps, p.walletId);
   const params = walletParams(w);
   const xpubs = deps.store.cosigners(w.id).map((c) => c.xpub);
-  const spent = [...new Set(deps.store.paymentInputs(id).map((i) => deriveAddress(params, w.m, xpubs, i.change, i.index).address))];
+  const spent = [...new Set(deps.store.paymentInputs(id).map((i) => walletAddress(params, w, xpubs, i.change, i.index).address))];
   const history = await deps.api.history(w.coin, spent, { limit: 1000 });
   const entry = history.txs.find((t) => t.txid === p.txid);
   if (!entry) return p;

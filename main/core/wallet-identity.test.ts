@@ -52,6 +52,28 @@ describe('the identity of a wallet', () => {
   });
 });
 
+describe('script type and key order', () => {
+  it('another script type is another wallet; with sorted keys the co-signers\' order does not matter', () => {
+    const legacy = walletIdentity({ params: regtest, m: 2, xpubs });
+    expect(walletIdentity({ params: regtest, m: 2, xpubs, scriptType: 'p2sh', sortKeys: false })).toBe(legacy);
+    const native = walletIdentity({ params: regtest, m: 2, xpubs, scriptType: 'p2wsh', sortKeys: true });
+    expect(native).not.toBe(legacy);
+    expect(walletIdentity({ params: regtest, m: 2, xpubs, scriptType: 'p2sh-p2wsh', sortKeys: true })).not.toBe(native);
+    expect(walletIdentity({ params: regtest, m: 2, xpubs: [carol.xpub, alice.xpub, bob.xpub], scriptType: 'p2wsh', sortKeys: true })).toBe(native);
+  });
+
+  it('a stored wallet is read back as P2SH with keys as given when made without a choice (migration 6)', () => {
+    const id = storeWallet('Old', 'litecoin', 'regtest', 2, xpubs);
+    expect(store.wallet(id)).toMatchObject({ scriptType: 'p2sh', sortKeys: false });
+  });
+
+  it('a sorted segwit wallet of the same keys in another order is refused as the same wallet', async () => {
+    store.insertWallet({ id: 'w-native', coin: 'litecoin', network: 'regtest', name: 'Native', m: 2, createdAt: new Date(0).toISOString(), scriptType: 'p2wsh', sortKeys: true }, xpubs.map((xpub, position) => ({ position, name: `key ${position}`, xpub, fingerprint: '00000000', derivationPath: 'm' })));
+    const attempt = createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Copy', m: 2, cosigners: [carol, bob, alice], scriptType: 'p2wsh', sortKeys: true });
+    await expect(attempt).rejects.toThrow(/already make the wallet "Native"/);
+  });
+});
+
 describe('a second wallet from the same keys is refused', () => {
   it('names the existing wallet and links to it, whatever the new name, fingerprints and paths', async () => {
     const existing = storeWallet('Operating treasury', 'litecoin', 'regtest', 2, xpubs);

@@ -1,31 +1,38 @@
 // What makes two wallets the same wallet: the addresses they derive. Two wallets with one identity
 // share every coin (the treasury total would count them twice, and two people could propose from
 // the same funds), so a second one is refused. The identity is built from how the script uses the
-// keys: a later script type or key-sorting option joins it by changing MULTISIG_SCRIPT's fields.
+// keys: the script type and the key order (sorted keys make the co-signers' order irrelevant).
 import { bytesToHex, chainParams, parseXpub, type ChainParams } from '../../shared/coins/index.ts';
+import type { MultisigScriptType } from '../../shared/coins/multisig-script.ts';
 import { CoordinatorError } from './errors.ts';
 import type { CoordinatorStore, WalletRow } from './store/store.ts';
 
-/** How this desk's wallets put keys into scripts (shared/coins/multisig-address.ts): P2SH, co-signer order. */
+/** How a wallet made without a script choice puts keys into scripts: P2SH, co-signer order. */
 export const MULTISIG_SCRIPT = { type: 'p2sh', keyOrder: 'as-given' } as const;
 
 export interface WalletKeys {
   params: ChainParams;
   m: number;
   xpubs: readonly string[];
+  /** Default MULTISIG_SCRIPT.type. */
+  scriptType?: MultisigScriptType;
+  /** Default false (MULTISIG_SCRIPT.keyOrder). */
+  sortKeys?: boolean;
 }
 
 /**
  * One string per set of addresses. Keys count by public key and chain code (what derivation uses),
  * so the same key written with another version prefix, fingerprint or path is the same key. Pure.
  */
-export function walletIdentity({ params, m, xpubs }: WalletKeys): string {
+export function walletIdentity({ params, m, xpubs, scriptType, sortKeys }: WalletKeys): string {
   const keys = xpubs.map((x) => {
     const k = parseXpub(params, x.trim());
     return `${bytesToHex(k.publicKey)}:${bytesToHex(k.chainCode)}`;
   });
-  const ordered = MULTISIG_SCRIPT.keyOrder === 'as-given' ? keys : [...keys].sort();
-  return JSON.stringify([params.coin, params.network, MULTISIG_SCRIPT.type, MULTISIG_SCRIPT.keyOrder, m, ordered]);
+  const keyOrder = sortKeys === true ? 'sorted' : MULTISIG_SCRIPT.keyOrder;
+  // Sorted keys: every address sorts its derived keys, so the co-signers' order changes nothing.
+  const ordered = keyOrder === 'as-given' ? keys : [...keys].sort();
+  return JSON.stringify([params.coin, params.network, scriptType ?? MULTISIG_SCRIPT.type, keyOrder, m, ordered]);
 }
 
 /** The stored wallet these keys, threshold and script already make, if any. */
@@ -33,7 +40,8 @@ export function existingWallet(store: CoordinatorStore, wanted: WalletKeys): Wal
   const id = walletIdentity(wanted);
   for (const w of store.wallets()) {
     if (w.coin !== wanted.params.coin || w.network !== wanted.params.network || w.m !== wanted.m) continue;
-    if (walletIdentity({ params: chainParams(w.coin, w.network), m: w.m, xpubs: store.cosigners(w.id).map((c) => c.xpub) }) === id) return w;
+    const stored = { params: chainParams(w.coin, w.network), m: w.m, xpubs: store.cosigners(w.id).map((c) => c.xpub), scriptType: w.scriptType, sortKeys: w.sortKeys };
+    if (walletIdentity(stored) === id) return w;
   }
   return null;
 }

@@ -9,11 +9,12 @@ import {
   type CoinName,
   type NetworkName,
 } from '../../shared/coins/index.ts';
-import { deriveAddress, type DerivedAddress } from '../../shared/coins/multisig-address.ts';
+import { requireScriptType, type MultisigScriptType } from '../../shared/coins/multisig-script.ts';
 import type { CoordinatorApi } from './api.ts';
 import { CoordinatorError } from './errors.ts';
 import type { AddressRow, CoordinatorStore, CosignerRow, WalletRow } from './store/store.ts';
 import { refuseExistingWallet } from './wallet-identity.ts';
+import { walletAddress, type WalletAddress, type WalletScript } from './wallet-script.ts';
 
 export const GAP_LIMIT = 20;
 
@@ -32,6 +33,10 @@ export interface NewWallet {
   name: string;
   m: number;
   cosigners: readonly CosignerInput[];
+  /** Default p2sh (what the desk always made); the new-wallet screen asks for p2wsh where the coin has segwit. */
+  scriptType?: MultisigScriptType;
+  /** BIP67 key order; default false (co-signer order, as clients of the original API expect). */
+  sortKeys?: boolean;
 }
 
 export interface CoreDeps {
@@ -45,9 +50,15 @@ export function walletParams(w: WalletRow): ChainParams {
   return chainParams(w.coin, w.network);
 }
 
-/** Asks the service for the same address and refuses loudly when it differs from ours. */
-async function crossCheck(api: CoordinatorApi, coin: CoinName, m: number, xpubs: readonly string[], ours: DerivedAddress): Promise<void> {
-  const answer = await api.toNetworkAddresses({ number_of_required_signatures: m, master_keys: xpubs.map((xpub) => ({ xpub, path: `m/${ours.path}` })) });
+/** Asks the service for the same address (same script type and key order) and refuses loudly when it differs from ours. */
+async function crossCheck(api: CoordinatorApi, coin: CoinName, w: WalletScript, xpubs: readonly string[], ours: WalletAddress): Promise<void> {
+  const answer = await api.toNetworkAddresses({
+    number_of_required_signatures: w.m,
+    master_keys: xpubs.map((xpub) => ({ xpub, path: `m/${ours.path}` })),
+    // The original request when the wallet is P2SH with keys as given.
+    ...(w.scriptType !== 'p2sh' ? { script_type: w.scriptType } : {}),
+    ...(w.sortKeys ? { sort_keys: true } : {}),
+  });
   const theirs = answer[0]?.addresses.find((a) => a.coin === coin)?.network_address;
   const theirKeys = answer[0]?.public_keys.map((k) => k.toLowerCase()) ?? [];
   const ourKeys = ours.publicKeys.map(bytesToHex);
@@ -62,14 +73,14 @@ async function crossCheck(api: CoordinatorApi, coin: CoinName, m: number, xpubs:
 }
 
 /** Derives, cross-checks with the service and stores the addresses of one chain in [from, to). */
-export async function ensureAddresses(deps: CoreDeps, walletId: string, change: boolean, from: number, to: number): Promise<DerivedAddress[]> {
+export async function ensureAddresses(deps: CoreDeps, walletId: string, change: boolean, from: number, to: number): Promise<WalletAddress[]> {
   const w = requireWallet(deps, walletId);
   const xpubs = deps.store.cosigners(walletId).map((c) => c.xpub);
   const params = walletParams(w);
-  const out: DerivedAddress[] = [];
-  for (let i = from; i < to; i++) out.push(deriveAddress(params, w.m, xpubs, change, i));
+  const out: WalletAddress[] = [];
+  for (let i = from; i < to; i++) out.push(walletAddress(params, w, xpubs, change, i));
   // Asked together: a gap-limit batch is 20 round trips otherwise.
-  await Promise.all(out.map((a) => crossCheck(deps.api, w.coin, w.m, xpubs, a)));
+  await Promise.all(out.map((a) => crossCheck(deps.api, w.coin, w, xpubs, a)));
   deps.store.insertAddresses(walletId, out);
   return out;
 }
@@ -96,16 +107,31 @@ export async function createWallet(deps: CoreDeps, input: NewWallet): Promise<Wa
     return { position, name: c.name, xpub: c.xpub.trim(), fingerprint: c.fingerprint ?? '00000000', derivationPath: c.derivationPath ?? 'm' };
   });
   const xpubs = cosigners.map((c) => c.xpub);
-  refuseExistingWallet(deps.store, { params, m: input.m, xpubs });
+  const script: WalletScript = { m: input.m, scriptType: input.scriptType ?? 'p2sh', sortKeys: input.sortKeys === true };
+  try {
+    requireScriptType(params, script.scriptType);
+  } catch (err) {
+    throw new CoordinatorError('bad_wallet', err instanceof Error ? err.message : String(err));
+  }
+  refuseExistingWallet(deps.store, { params, m: input.m, xpubs, scriptType: script.scriptType, sortKeys: script.sortKeys });
   // Before storing anything: the service must agree on the first receive and change addresses.
-  const first = [deriveAddress(params, input.m, xpubs, false, 0), deriveAddress(params, input.m, xpubs, true, 0)];
-  for (const a of first) await crossCheck(deps.api, input.coin, input.m, xpubs, a);
+  const first = [walletAddress(params, script, xpubs, false, 0), walletAddress(params, script, xpubs, true, 0)];
+  for (const a of first) await crossCheck(deps.api, input.coin, script, xpubs, a);
 
-  const wallet: WalletRow = { id: randomUUID(), coin: input.coin, network: input.network, name: input.name, m: input.m, createdAt: new Date().toISOString() };
+  const wallet: WalletRow = {
+    id: randomUUID(),
+    coin: input.coin,
+    network: input.network,
+    name: input.name,
+    m: input.m,
+    createdAt: new Date().toISOString(),
+    scriptType: script.scriptType,
+    sortKeys: script.sortKeys,
+  };
   deps.store.transaction(() => {
     deps.store.insertWallet(wallet, cosigners);
     deps.store.insertAddresses(wallet.id, first);
-    deps.store.audit(deps.actor, 'wallet.create', `${input.m}-of-${n} ${input.coin} ${input.network} wallet "${input.name}" (${wallet.id})`, null, { walletId: wallet.id });
+    deps.store.audit(deps.actor, 'wallet.create', `${input.m}-of-${n} ${input.coin} ${input.network} ${script.scriptType}${script.sortKeys ? ' sorted-keys' : ''} wallet "${input.name}" (${wallet.id})`, null, { walletId: wallet.id });
   });
   return wallet;
 }

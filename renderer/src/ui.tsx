@@ -211,8 +211,10 @@ export function PaysTable(props: {
   spentLabel: ReactNode;
   unit: Unit;
   testId?: string;
+  /** The transaction's virtual size and the fee rate it makes (smallest units per vbyte), shown beside the fee. */
+  size?: { vsize: number; feeRate: string };
 }) {
-  const { outputs, minersFee, spent, spentLabel, unit, testId } = props;
+  const { outputs, minersFee, spent, spentLabel, unit, testId, size } = props;
   return (
     <table {...(testId ? { 'data-testid': testId } : {})}>
       <tbody>
@@ -228,7 +230,14 @@ export function PaysTable(props: {
           </tr>
         ))}
         <tr>
-          <th scope="row">Miners&apos; fee</th>
+          <th scope="row">
+            Miners&apos; fee
+            {size ? (
+              <div className="small muted" data-testid="fee-rate">
+                {size.vsize} vbytes · {size.feeRate} per vbyte (smallest units of {unit.ticker})
+              </div>
+            ) : null}
+          </th>
           <td className="num">
             <Amount units={minersFee} unit={unit} />
           </td>

@@ -3,11 +3,24 @@ import { bytesToHex } from '../../shared/coins/bytes.ts';
 import type { UnsignedPayment } from '../use-cases/build-payment.ts';
 
 /** HashesToSign (endpoints 6, 9). */
-export function hashesToSignBody(p: UnsignedPayment) {
+/** HashesToSign; `withInputs` adds the extension's per-input statement (docs/api-decisions.md). */
+export function hashesToSignBody(p: UnsignedPayment, withInputs = false) {
   return {
     tx: bytesToHex(p.tx),
     total_input_value: p.totalInputValue,
     hashes: p.hashes.map((h) => ({ input_index: h.inputIndex, public_key: bytesToHex(h.publicKey), hash_to_sign: bytesToHex(h.hash) })),
+    ...(withInputs
+      ? {
+          inputs: p.inputs.map((i) => ({
+            txid: i.txid,
+            vout: i.vout,
+            amount: i.amount,
+            script_type: i.scriptType,
+            script: bytesToHex(i.script),
+            script_pub_key: bytesToHex(i.scriptPubKey),
+          })),
+        }
+      : {}),
   };
 }
 

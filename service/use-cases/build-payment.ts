@@ -5,7 +5,9 @@ import { addressToScript } from '../../shared/coins/address.ts';
 import { hash160 } from '../../shared/coins/hash.ts';
 import { parsePublicKeyHex } from '../../shared/coins/keys.ts';
 import { buildPayment, type HashToSign, multisigSource, type PaymentSource, type SpendableOutput } from '../../shared/coins/payment.ts';
-import { multisigRedeemScript, p2pkhScript, p2shScript } from '../../shared/coins/script.ts';
+import { CoinError } from '../../shared/coins/errors.ts';
+import { multisigScripts, type MultisigScriptType } from '../../shared/coins/multisig-script.ts';
+import { p2pkhScript } from '../../shared/coins/script.ts';
 import { encodeTx } from '../../shared/coins/tx.ts';
 import type { UtxoBackend } from '../chains/backend.ts';
 import { badRequest } from '../errors.ts';
@@ -28,20 +30,45 @@ export async function singleSigSources(backend: UtxoBackend, from: string): Prom
   return sources;
 }
 
+/** One redeem script entry of endpoint 9; `script_type` and `sort_keys` are extensions (docs/api-decisions.md). */
+export interface RedeemScriptEntry {
+  public_keys: readonly string[];
+  script_type?: MultisigScriptType | undefined;
+  sort_keys?: boolean | undefined;
+}
+
 /**
- * P2SH sources of M-of-N redeem scripts, each given as its public keys (hex). Keys stay in the
- * order given (no BIP67, docs/api-decisions.md).
+ * Sources of M-of-N scripts, each given as its public keys (hex). Without the extension fields:
+ * P2SH with the keys in the order given (no BIP67, docs/api-decisions.md), as always. A segwit
+ * type on a coin without segwit is a 400 naming the coin.
  */
-export async function multisigSources(backend: UtxoBackend, required: number, redeemScripts: readonly { public_keys: readonly string[] }[]): Promise<PaymentSource[]> {
+export async function multisigSources(backend: UtxoBackend, required: number, redeemScripts: readonly RedeemScriptEntry[]): Promise<PaymentSource[]> {
   const sources: PaymentSource[] = [];
   for (const [i, rs] of redeemScripts.entries()) {
     const keys = rs.public_keys.map((hex, j) => parsePublicKeyHex(hex, `redeem_scripts[${i}].public_keys[${j}]`));
     if (required > keys.length) throw badRequest(`redeem_scripts[${i}]: ${required} signatures required but only ${keys.length} public keys given`);
-    const redeemScript = multisigRedeemScript(required, keys);
-    const scriptPubKey = p2shScript(hash160(redeemScript));
-    sources.push(multisigSource(redeemScript, scriptPubKey, await spendable(backend, scriptPubKey)));
+    let scripts;
+    try {
+      scripts = multisigScripts(backend.params, required, keys, { scriptType: rs.script_type ?? 'p2sh', sortKeys: rs.sort_keys === true });
+    } catch (err) {
+      if (err instanceof CoinError) throw badRequest(`redeem_scripts[${i}]: ${err.message}`);
+      throw err;
+    }
+    const unspent = await spendable(backend, scripts.scriptPubKey);
+    sources.push(multisigSource(scripts.multisigScript, scripts.scriptPubKey, unspent, rs.script_type ?? 'p2sh'));
   }
   return sources;
+}
+
+/** What one input spends, as the chain has it: stated so a co-signer can check it offline. */
+export interface InputSpent {
+  txid: string;
+  vout: number;
+  amount: bigint;
+  scriptType: MultisigScriptType | 'p2pkh';
+  /** The redeem script (p2sh), the witness script (segwit) or the P2PKH scriptPubKey. */
+  script: Uint8Array;
+  scriptPubKey: Uint8Array;
 }
 
 export interface PaymentTerms {
@@ -58,6 +85,8 @@ export interface UnsignedPayment {
   totalInputValue: bigint;
   /** One per signature each input needs. */
   hashes: HashToSign[];
+  /** What each input spends (amounts from the backend's chain data, never the caller's). */
+  inputs: InputSpent[];
 }
 
 export async function buildUnsignedPayment(backend: UtxoBackend, sources: PaymentSource[], terms: PaymentTerms): Promise<UnsignedPayment> {
@@ -83,5 +112,13 @@ export async function buildUnsignedPayment(backend: UtxoBackend, sources: Paymen
     tx: encodeTx(built.tx),
     totalInputValue: built.totalInputValue,
     hashes: built.hashes,
+    inputs: built.spends.map((s) => ({
+      txid: s.txid,
+      vout: s.vout,
+      amount: s.amount,
+      scriptType: s.source.scriptType ?? (s.source.publicKeys.length === 1 && s.source.required === 1 ? 'p2pkh' : 'p2sh'),
+      script: s.source.scriptCode,
+      scriptPubKey: s.scriptPubKey,
+    })),
   };
 }

@@ -1,11 +1,12 @@
 // Endpoint 5: extended public keys (each with a derivation path) to the addresses they give on
-// every coin that can hold them: each key's own P2PKH and Ethereum addresses, or one M-of-N P2SH
-// address per coin whose xpub versions every key is valid for.
-import { p2pkhAddressOfPublicKey, p2shAddressOfRedeemScript } from '../../shared/coins/address.ts';
+// every coin that can hold them: each key's own P2PKH and Ethereum addresses, or one M-of-N
+// address per coin whose xpub versions every key is valid for: P2SH by default, a segwit type
+// (extension) only on the coins with segwit.
+import { p2pkhAddressOfPublicKey, scriptToAddress } from '../../shared/coins/address.ts';
 import { type ChainParams, type CoinName, chainParams, implementedUtxoCoins } from '../../shared/coins/coin-table.ts';
 import { CoinError } from '../../shared/coins/errors.ts';
 import { ethereumAddressOfPublicKey } from '../../shared/coins/ethereum-address.ts';
-import { multisigRedeemScript } from '../../shared/coins/script.ts';
+import { multisigScripts, type MultisigScriptOptions } from '../../shared/coins/multisig-script.ts';
 import { deriveXpubPath, parseXpub } from '../../shared/coins/xpub.ts';
 import type { UtxoBackend } from '../chains/backend.ts';
 import { badRequest } from '../errors.ts';
@@ -53,13 +54,19 @@ export interface NetworkAddresses {
 
 /**
  * `required` 0: one entry per key with its single-signature addresses. Otherwise one entry: the
- * M-of-N P2SH address on each coin all keys belong to.
+ * M-of-N address of `script` (default P2SH, keys as given) on each coin all keys belong to and,
+ * for a segwit type, that has segwit; `publicKeys` stay in the order given either way.
  */
 export function networkAddresses(
   served: ReadonlyMap<CoinName, Pick<UtxoBackend, 'params'>>,
   masterKeys: readonly { xpub: string; path: string }[],
   required: number,
+  script: MultisigScriptOptions = {},
 ): NetworkAddresses[] {
+  const scriptType = script.scriptType ?? 'p2sh';
+  if (required === 0 && (scriptType !== 'p2sh' || script.sortKeys === true)) {
+    throw badRequest('script_type and sort_keys apply to M-of-N addresses: give number_of_required_signatures of at least 1');
+  }
   const chains = displayChains(served);
   const keys = masterKeys.map((k, i) => derive(chains, k.xpub, k.path, i));
   if (required === 0) {
@@ -72,7 +79,11 @@ export function networkAddresses(
     }));
   }
   if (required > keys.length) throw badRequest(`number_of_required_signatures is ${required} but only ${keys.length} master keys were given`);
-  const redeemScript = multisigRedeemScript(required, keys.map((k) => k.publicKey));
-  const common = chains.filter((p) => keys.every((k) => k.chains.includes(p)));
-  return [{ addresses: common.map((p) => ({ address: p2shAddressOfRedeemScript(p, redeemScript), coin: p.coin })), publicKeys: keys.map((k) => k.publicKey) }];
+  const publicKeys = keys.map((k) => k.publicKey);
+  const common = chains.filter((p) => keys.every((k) => k.chains.includes(p)) && (scriptType === 'p2sh' || p.segwit));
+  const addresses = common.flatMap((p) => {
+    const address = scriptToAddress(p, multisigScripts(p, required, publicKeys, { scriptType, sortKeys: script.sortKeys === true }).scriptPubKey);
+    return address === null ? [] : [{ address, coin: p.coin }];
+  });
+  return [{ addresses, publicKeys }];
 }

@@ -1,12 +1,14 @@
 // Endpoints 7/10 and 8 (and v1's): the caller's signatures checked against the hashes recomputed
 // from the unsigned transaction, the signed transaction assembled and broadcast; or a raw
 // transaction checked to be one and broadcast.
-import { assembleSigned } from '../../shared/coins/assemble.ts';
+import { assembleSigned, type SuppliedSignature } from '../../shared/coins/assemble.ts';
+import { assembleMultisigSpend, type MultisigInputSpend } from '../../shared/coins/assemble-multisig.ts';
+import { hasWitnessPlaceholder, readUnsignedMultisigInput } from '../../shared/coins/unsigned-witness.ts';
 import { bytesToHex, hexToBytes } from '../../shared/coins/bytes.ts';
 import type { ChainParams } from '../../shared/coins/coin-table.ts';
 import { CoinError } from '../../shared/coins/errors.ts';
 import { parsePublicKeyHex } from '../../shared/coins/keys.ts';
-import { decodeTx, encodeTx, type Tx } from '../../shared/coins/tx.ts';
+import { type BitcoinTx, decodeTx, encodeTx, isBitcoinTx, type Tx } from '../../shared/coins/tx.ts';
 import type { Signatures } from '../../shared/api/schemas.ts';
 import { outpointKey, type UtxoBackend } from '../chains/backend.ts';
 import { ApiError } from '../errors.ts';
@@ -54,8 +56,31 @@ export async function signAndSend(backend: UtxoBackend, request: Signatures): Pr
     signature: hexToBytes(strip0x(s.signature), `signatures[${i}].signature`),
     ...(strip0x(s.hash_to_sign).length > 0 ? { hashToSign: hexToBytes(strip0x(s.hash_to_sign), `signatures[${i}].hash_to_sign`) } : {}),
   }));
+  if (isBitcoinTx(unsigned) && unsigned.inputs.some(hasWitnessPlaceholder)) {
+    return backend.broadcast(encodeTx(await assembleWithWitnesses(backend, unsigned, signatures)));
+  }
   const signed = assembleSigned(backend.params, unsigned, signatures, await spentAmounts(backend, unsigned));
   return backend.broadcast(encodeTx(signed));
+}
+
+/**
+ * A multisig payment with segwit inputs (docs/api-decisions.md, section 8): each input's script
+ * type and script are read from the unsigned transaction, the amount and scriptPubKey it spends
+ * from the chain (never from the caller). Every signature is checked against its input's digest
+ * (BIP143 with the chain's amount for segwit inputs) before anything is broadcast.
+ */
+async function assembleWithWitnesses(backend: UtxoBackend, unsigned: BitcoinTx, signatures: readonly SuppliedSignature[]) {
+  const outpoints = unsigned.inputs.map((i) => ({ txid: bytesToHex(i.prevTxid), vout: i.vout }));
+  const known = await backend.outputs(outpoints);
+  const spends: MultisigInputSpend[] = unsigned.inputs.map((input, i) => {
+    const read = readUnsignedMultisigInput(input, i);
+    if (!read) throw new CoinError(`input ${i} of tx is not an unsigned multisig input as create returns it (its redeem script, or its witness script as the witness)`, 'tx');
+    const o = outpoints[i]!;
+    const found = known.get(outpointKey(o.txid, o.vout));
+    if (!found) throw new ApiError(409, `input ${i} spends ${o.txid}:${o.vout}, an output this service does not know: its amount is needed to check the signatures`);
+    return { ...read, amount: found.amount, scriptPubKey: found.script };
+  });
+  return assembleMultisigSpend(backend.params, unsigned, spends, signatures);
 }
 
 /** Broadcasts a transaction signed elsewhere: bytes that are no transaction are a 400 before the node sees them. Resolves to the txid. */

@@ -8,6 +8,7 @@ import {
   Erc20Token,
   EthereumToSign,
   HashesToSign,
+  MultisigHashesToSign,
   History,
   NetworkAddressesList,
   SendStatus,
@@ -143,7 +144,7 @@ export class ApiClient {
   }
 
   createMultisig(coin: string, payment: MultiSigPayment) {
-    return this.request(HashesToSign, 'POST', `/multi_sig/create/${coin}`, payment);
+    return this.request(MultisigHashesToSign, 'POST', `/multi_sig/create/${coin}`, payment);
   }
 
   signAndSendMultisig(coin: string, body: Signatures) {

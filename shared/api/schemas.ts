@@ -2,6 +2,7 @@
 // service validates requests with these schemas and the client parses responses with them.
 import { z } from 'zod';
 import { COIN_NAMES } from '../coins/coin-table.ts';
+import { MULTISIG_SCRIPT_TYPES } from '../coins/multisig-script.ts';
 import { SignedUnitsOut, UnitsIn, UnitsOut } from './amounts.ts';
 
 export const Coin = z.enum(COIN_NAMES);
@@ -54,8 +55,33 @@ export const NetworkAddressesList = z.array(NetworkAddresses);
 
 export const HashToSign = z.object({ input_index: index, public_key: z.string(), hash_to_sign: z.string() });
 export type HashToSign = z.infer<typeof HashToSign>;
+const ext = { 'x-countersign-extension': true } as const;
+// Extension: how the multisig script pays (docs/api-decisions.md, section 8). Absent: p2sh, keys as given.
+export const ScriptType = z.enum(MULTISIG_SCRIPT_TYPES);
+const scriptTypeField = ScriptType.optional()
+  .describe('Extension beyond the spec: p2sh (the default), p2sh-p2wsh or p2wsh; the segwit types only on coins with segwit.')
+  .meta(ext);
+const sortKeysField = z.boolean().optional().describe('Extension beyond the spec: sort the keys by BIP67 (default false: the order given).').meta(ext);
+export const InputSpent = z.object({
+  txid: z.string(),
+  vout: index,
+  amount: UnitsOut,
+  script_type: z.enum(['p2pkh', ...MULTISIG_SCRIPT_TYPES]),
+  script: z.string().describe('The redeem script (p2sh), the witness script (segwit types) or the P2PKH scriptPubKey, hex.'),
+  script_pub_key: z.string(),
+});
+export type InputSpent = z.infer<typeof InputSpent>;
 export const HashesToSign = z.object({ tx: z.string(), total_input_value: UnitsOut, hashes: z.array(HashToSign) });
 export type HashesToSign = z.infer<typeof HashesToSign>;
+/** Endpoint 9's answer: HashesToSign, with the per-input statement when the extension fields are used. */
+export const MultisigHashesToSign = HashesToSign.extend({
+  inputs: z
+    .array(InputSpent)
+    .optional()
+    .describe('Extension beyond the spec, present when a redeem script says script_type or sort_keys: what each input spends, amounts read from the chain.')
+    .meta(ext),
+});
+export type MultisigHashesToSign = z.infer<typeof MultisigHashesToSign>;
 
 export const EthereumToSign = z.object({ tx: z.string(), hash_to_sign: z.string() });
 export type EthereumToSign = z.infer<typeof EthereumToSign>;
@@ -118,6 +144,8 @@ export const ExtendedKey = z.object({ xpub: z.string().min(1), path: z.string().
 export const ExtendedKeys = z.object({
   number_of_required_signatures: z.number().int().min(0).max(15).default(0),
   master_keys: z.array(ExtendedKey).min(1, 'master_keys needs at least one key').max(15),
+  script_type: scriptTypeField,
+  sort_keys: sortKeysField,
 });
 export type ExtendedKeys = z.infer<typeof ExtendedKeys>;
 export type ExtendedKeysInput = z.input<typeof ExtendedKeys>;
@@ -147,7 +175,7 @@ export type Signatures = z.infer<typeof Signatures>;
 
 export const SendRawQuery = z.object({ rawtx: hex('rawtx').min(2, 'rawtx is empty') });
 
-export const RedeemScript = z.object({ public_keys: z.array(z.string()).min(1).max(15) });
+export const RedeemScript = z.object({ public_keys: z.array(z.string()).min(1).max(15), script_type: scriptTypeField, sort_keys: sortKeysField });
 export const MultiSigPayment = z.object({
   number_of_required_signatures: z.number().int().min(1).max(15),
   amount: UnitsIn,

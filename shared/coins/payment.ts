@@ -3,10 +3,13 @@
 // version and locktime from the coin table; each input's scriptSig holding the script it signs.
 import type { ChainParams } from './coin-table.ts';
 import { CoinError } from './errors.ts';
-import { hexToBytes } from './bytes.ts';
-import { multisigInputSize, outputSize, P2PKH_INPUT_SIZE, txOverheadSize } from './tx-size.ts';
+import { encodeCompactSize, hexToBytes } from './bytes.ts';
+import { isSegwitScriptType } from './multisig-script.ts';
+import type { MultisigScriptType } from './multisig-script.ts';
+import { multisigInputSize, outputSize, P2PKH_INPUT_SIZE, txOverheadSize, vsizeInputParts } from './tx-size.ts';
 import { parseMultisigRedeemScript } from './script.ts';
-import { signatureHash } from './sighash/index.ts';
+import { segwitSignatureHash, signatureHash } from './sighash/index.ts';
+import { unsignedWitnessInput } from './unsigned-witness.ts';
 import { unitsToDecimal } from './units.ts';
 import { newTransparentTx, type Tx, type TxInput, type TxOutput } from './tx.ts';
 
@@ -19,8 +22,10 @@ export interface SpendableOutput {
 }
 
 export interface PaymentSource {
-  /** The P2PKH scriptPubKey (single-sig) or the redeem script (multisig): what each input signs. */
+  /** The P2PKH scriptPubKey (single-sig) or the multisig script (redeem or witness script): what each input signs. */
   scriptCode: Uint8Array;
+  /** Multisig sources: how the script is paid to. Absent: P2SH (or P2PKH for single-sig), as always. */
+  scriptType?: MultisigScriptType;
   /** Keys that must sign each input of this source, in redeem-script order. */
   publicKeys: Uint8Array[];
   /** Signatures needed per input (1 for single-sig). */
@@ -57,14 +62,23 @@ export interface BuiltPayment {
   hashes: HashToSign[];
   /** Amount of each input, in order (the amount-committing digests need them). */
   inputAmounts: bigint[];
+  /** What each input spends, in order: the outpoint, its amount and script, and the source it belongs to. */
+  spends: { txid: string; vout: number; amount: bigint; scriptPubKey: Uint8Array; source: PaymentSource }[];
 }
 
 const SEQUENCE_FINAL = 0xffffffff;
 
-function inputSize(source: PaymentSource): number {
-  return source.required === 1 && source.publicKeys.length === 1
-    ? P2PKH_INPUT_SIZE
-    : multisigInputSize(source.required, source.scriptCode.length);
+/**
+ * An input's bytes outside the witness and its witness bytes. P2PKH and P2SH inputs are sized as
+ * they always were (so their fees do not change); segwit inputs by estimateVsize's parts.
+ */
+function inputSize(source: PaymentSource): { base: number; witness: number } {
+  if (source.scriptType !== undefined && isSegwitScriptType(source.scriptType)) {
+    const parts = vsizeInputParts({ scriptType: source.scriptType, m: source.required, n: source.publicKeys.length });
+    return { base: 32 + 4 + 4 + encodeCompactSize(parts.scriptSig).length + parts.scriptSig, witness: parts.witness };
+  }
+  const base = source.required === 1 && source.publicKeys.length === 1 ? P2PKH_INPUT_SIZE : multisigInputSize(source.required, source.scriptCode.length);
+  return { base, witness: 0 };
 }
 
 function feeFor(bytes: number, feePerKb: bigint): bigint {
@@ -90,11 +104,20 @@ export function buildPayment(req: PaymentRequest): BuiltPayment {
   const chosen: { source: PaymentSource; utxo: SpendableOutput }[] = [];
   let total = 0n;
   let inputBytes = 0;
-  const sizeWith = (inputs: number, withChange: boolean) =>
-    txOverheadSize(params, inputs, fixedOutputs.length + (withChange ? 1 : 0)) +
-    inputBytes +
-    fixedOutputs.reduce((n, o) => n + outputSize(o.script.length), 0) +
-    (withChange ? outputSize(changeScript.length) : 0);
+  // Witness bytes: marker and flag, then each input's stack (an empty one is its zero count).
+  let witnessBytes = 0;
+  let witnessInputs = 0;
+  // Virtual size; without witness inputs exactly the byte size the fee was always computed from.
+  const sizeWith = (inputs: number, withChange: boolean) => {
+    const base =
+      txOverheadSize(params, inputs, fixedOutputs.length + (withChange ? 1 : 0)) +
+      inputBytes +
+      fixedOutputs.reduce((n, o) => n + outputSize(o.script.length), 0) +
+      (withChange ? outputSize(changeScript.length) : 0);
+    if (witnessInputs === 0) return base;
+    const witness = 2 + witnessBytes + (inputs - witnessInputs);
+    return Math.ceil((base * 4 + witness) / 4);
+  };
   const minersFeeFor = (withChange: boolean) => req.minersFee ?? feeFor(sizeWith(chosen.length, withChange), req.feePerKb);
 
   let settled: { minersFee: bigint; change: bigint } | null = null;
@@ -102,7 +125,12 @@ export function buildPayment(req: PaymentRequest): BuiltPayment {
     for (const utxo of source.unspent) {
       chosen.push({ source, utxo });
       total += utxo.amount;
-      inputBytes += inputSize(source);
+      const size = inputSize(source);
+      inputBytes += size.base;
+      if (size.witness > 0) {
+        witnessBytes += size.witness;
+        witnessInputs += 1;
+      }
       const feeWithChange = minersFeeFor(true);
       if (total >= target + feeWithChange) {
         const change = total - target - feeWithChange;
@@ -132,7 +160,10 @@ export function buildPayment(req: PaymentRequest): BuiltPayment {
   const inputs: TxInput[] = chosen.map(({ source, utxo }) => ({
     prevTxid: hexToBytes(utxo.txid, 'txid'),
     vout: utxo.vout,
-    scriptSig: source.scriptCode,
+    // What each input signs travels in the transaction (module unsigned-witness.ts).
+    ...(source.scriptType !== undefined && isSegwitScriptType(source.scriptType)
+      ? unsignedWitnessInput(source.scriptType, source.scriptCode)
+      : { scriptSig: source.scriptCode }),
     sequence: SEQUENCE_FINAL,
   }));
   const outputs = [...fixedOutputs];
@@ -141,16 +172,27 @@ export function buildPayment(req: PaymentRequest): BuiltPayment {
   const prevouts = chosen.map(({ utxo }) => ({ amount: utxo.amount, scriptPubKey: utxo.scriptPubKey }));
 
   const hashes: HashToSign[] = [];
-  chosen.forEach(({ source }, inputIndex) => {
-    const hash = signatureHash(params, tx, inputIndex, { scriptCode: source.scriptCode, prevouts });
+  chosen.forEach(({ source, utxo }, inputIndex) => {
+    const hash =
+      source.scriptType !== undefined && isSegwitScriptType(source.scriptType)
+        ? segwitSignatureHash(params, tx, inputIndex, { witnessScript: source.scriptCode, amount: utxo.amount, scriptPubKey: utxo.scriptPubKey })
+        : signatureHash(params, tx, inputIndex, { scriptCode: source.scriptCode, prevouts });
     for (const publicKey of source.publicKeys) hashes.push({ inputIndex, publicKey, hash });
   });
-  return { tx, totalInputValue: total, minersFee: settled.minersFee, change: settled.change, hashes, inputAmounts: chosen.map((c) => c.utxo.amount) };
+  return {
+    tx,
+    totalInputValue: total,
+    minersFee: settled.minersFee,
+    change: settled.change,
+    hashes,
+    inputAmounts: chosen.map((c) => c.utxo.amount),
+    spends: chosen.map(({ source, utxo }) => ({ txid: utxo.txid, vout: utxo.vout, amount: utxo.amount, scriptPubKey: utxo.scriptPubKey, source })),
+  };
 }
 
 /** The keys and threshold a multisig source's redeem script commits to. */
-export function multisigSource(redeemScript: Uint8Array, scriptPubKey: Uint8Array, unspent: SpendableOutput[]): PaymentSource {
+export function multisigSource(redeemScript: Uint8Array, scriptPubKey: Uint8Array, unspent: SpendableOutput[], scriptType?: MultisigScriptType): PaymentSource {
   const parsed = parseMultisigRedeemScript(redeemScript);
   if (!parsed) throw new CoinError('not a multisig redeem script', 'redeem_scripts');
-  return { scriptCode: redeemScript, publicKeys: parsed.pubkeys, required: parsed.m, scriptPubKey, unspent };
+  return { scriptCode: redeemScript, publicKeys: parsed.pubkeys, required: parsed.m, scriptPubKey, unspent, ...(scriptType !== undefined ? { scriptType } : {}) };
 }

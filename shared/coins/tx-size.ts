@@ -45,7 +45,8 @@ export function multisigScriptLength(m: number, n: number): number {
   return countLength(m) + n * 34 + countLength(n) + 1;
 }
 
-function inputParts(input: VsizeInput): { scriptSig: number; witness: number } {
+/** The scriptSig and witness lengths of one input at its largest (witness 0: none). */
+export function vsizeInputParts(input: VsizeInput): { scriptSig: number; witness: number } {
   if (input.scriptType === 'p2pkh') return { scriptSig: 1 + MAX_SIG_PUSH + 1 + 33, witness: 0 };
   const script = multisigScriptLength(input.m, input.n);
   if (input.scriptType === 'p2sh') return { scriptSig: 1 + input.m * MAX_SIG_PUSH + pushSize(script), witness: 0 };
@@ -61,7 +62,7 @@ function inputParts(input: VsizeInput): { scriptSig: number; witness: number } {
  * a quarter byte per shorter segwit signature, a byte per shorter P2SH signature.
  */
 export function estimateVsize(params: Pick<ChainParams, 'txFormat'>, inputs: readonly VsizeInput[], outputScriptLengths: readonly number[]): number {
-  const parts = inputs.map(inputParts);
+  const parts = inputs.map(vsizeInputParts);
   const segwit = parts.some((p) => p.witness > 0);
   const base =
     txOverheadSize(params, inputs.length, outputScriptLengths.length) +

@@ -3,6 +3,7 @@
 // else looks at it.
 import { z } from 'zod';
 import { bytesToHex, COIN_NAMES, NETWORK_NAMES, sha256 } from '../coins/index.ts';
+import { MULTISIG_SCRIPT_TYPES } from '../coins/multisig-script.ts';
 
 const hex = (what: string) => z.string().regex(/^([0-9a-f]{2})+$/, `${what} must be lower-case hex`);
 const units = z.string().regex(/^[0-9]{1,30}$/, 'amounts are whole numbers of the smallest unit, as a string of digits');
@@ -25,7 +26,12 @@ export const RequestInput = z.object({
   index: z.number().int().nonnegative(),
   amount: units,
   path: relPath,
+  /** The multisig script the signatures check: the redeem script (p2sh) or the witness script (segwit types). */
   redeem_script: hex('redeem_script'),
+  /** Optional (absent: p2sh); must be the wallet's script type. */
+  script_type: z.enum(MULTISIG_SCRIPT_TYPES).optional(),
+  /** Segwit inputs: the witness script (equal to redeem_script), signed with BIP143 over `amount`. */
+  witness_script: hex('witness_script').optional(),
   hash: hex('hash'),
   /** The transaction this input spends from, so a co-signer can check the amount offline. */
   previous_tx: hex('previous_tx').optional(),
@@ -46,7 +52,15 @@ export const SigningRequestV1 = z.object({
   payment_hash: hex('payment_hash'),
   coin: z.enum(COIN_NAMES),
   network: z.enum(NETWORK_NAMES),
-  wallet: z.object({ name: z.string(), m: z.number().int().min(1).max(15), cosigners: z.array(RequestCosigner).min(1).max(15) }),
+  wallet: z.object({
+    name: z.string(),
+    m: z.number().int().min(1).max(15),
+    cosigners: z.array(RequestCosigner).min(1).max(15),
+    /** Optional: how the wallet's addresses pay (absent: p2sh, as in every file written before). */
+    script_type: z.enum(MULTISIG_SCRIPT_TYPES).optional(),
+    /** Optional: BIP67 key order in every script (absent: false, the co-signers' order). */
+    sort_keys: z.boolean().optional(),
+  }),
   unsigned_tx: hex('unsigned_tx'),
   inputs: z.array(RequestInput).min(1),
   outputs: z.array(RequestOutput).min(1),

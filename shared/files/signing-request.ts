@@ -2,6 +2,7 @@
 // nothing here asks the service or the desk's store; every claim is checked from the file itself.
 import { bytesToHex, chainParams, decodeTx, hash160, hexToBytes, p2shScript, parseXpub, type ChainParams } from '../coins/index.ts';
 import { deriveAddress } from '../coins/multisig-address.ts';
+import { isSegwitScriptType, type MultisigScriptOptions } from '../coins/multisig-script.ts';
 import { PaymentCheckError } from './errors.ts';
 import { readPrevious, spendMismatch } from './previous-transaction.ts';
 import { parseFile, paymentHash, SigningRequestV1 } from './signing-files.ts';
@@ -36,20 +37,23 @@ export function readSigningRequest(text: string): OpenedRequest {
       if (inp.index !== i) tampered(`inputs are not listed in order (entry ${i} says ${inp.index})`);
     });
     const xpubs = r.wallet.cosigners.map((c) => c.xpub);
+    const script = requestScript(r);
     const outputs = r.outputs.map((o): ExpectedOutput => {
       if (o.purpose === 'change') {
         const [c, i] = (o.path ?? '').split('/');
         if (o.path === undefined) tampered(`the change output to ${o.address} has no path`);
-        const derived = deriveAddress(params, r.wallet.m, xpubs, c === '1', Number(i)).address;
+        const derived = deriveAddress(params, r.wallet.m, xpubs, c === '1', Number(i), script).address;
         if (derived !== o.address) tampered(`the change output pays ${o.address}, but the wallet's address at ${o.path} is ${derived}`);
       }
       return { address: o.address, amount: BigInt(o.amount), purpose: o.purpose };
     });
-    checkPreviousTransactions(r, params, tx, tampered);
+    checkPreviousTransactions(r, params, tx, xpubs, script, tampered);
     const claims = r.inputs.map((i) => ({ amount: BigInt(i.amount), path: i.path }));
-    const verified = verifyUnsignedPayment(params, r.wallet.m, xpubs, tx, claims, outputs, BigInt(r.miners_fee), 'tampered');
+    const verified = verifyUnsignedPayment(params, r.wallet.m, xpubs, tx, claims, outputs, BigInt(r.miners_fee), 'tampered', script);
     verified.inputs.forEach((v, i) => {
       const inp = r.inputs[i]!;
+      if ((inp.script_type ?? 'p2sh') !== script.scriptType) tampered(`input ${i} says ${inp.script_type ?? 'p2sh'}, the wallet is ${script.scriptType}`);
+      if (isSegwitScriptType(script.scriptType) && inp.witness_script !== bytesToHex(v.redeemScript)) tampered(`input ${i}'s witness script is not the wallet's at ${inp.path}`);
       if (bytesToHex(v.redeemScript) !== inp.redeem_script) tampered(`input ${i}'s redeem script is not the wallet's at ${inp.path}`);
       if (bytesToHex(v.hash) !== inp.hash) tampered(`input ${i}'s hash is ${inp.hash}, the transaction gives ${bytesToHex(v.hash)}`);
     });
@@ -63,12 +67,24 @@ export function readSigningRequest(text: string): OpenedRequest {
   }
 }
 
+/** The wallet's script type and key order as the request states them (absent: P2SH, keys as given). */
+function requestScript(r: SigningRequestV1): Required<MultisigScriptOptions> {
+  return { scriptType: r.wallet.script_type ?? 'p2sh', sortKeys: r.wallet.sort_keys === true };
+}
+
 /**
  * Each input's amount against the transaction it spends from, carried in the request. Required
  * where signatures do not commit to input amounts (legacy digests, with or without fork id): there a false amount would
  * hide a miners' fee from the co-signer; elsewhere a false amount only makes signatures invalid.
  */
-function checkPreviousTransactions(r: SigningRequestV1, params: ChainParams, tx: Uint8Array, tampered: (why: string) => never): void {
+function checkPreviousTransactions(
+  r: SigningRequestV1,
+  params: ChainParams,
+  tx: Uint8Array,
+  xpubs: readonly string[],
+  script: Required<MultisigScriptOptions>,
+  tampered: (why: string) => never,
+): void {
   const spends = decodeTx(tx, params).inputs;
   r.inputs.forEach((inp, i) => {
     const spend = spends[i];
@@ -82,7 +98,12 @@ function checkPreviousTransactions(r: SigningRequestV1, params: ChainParams, tx:
     if (read.txid !== txid) tampered(`input ${i}'s previous transaction hashes to ${read.txid}, but the input spends ${txid}`);
     const mismatch = spendMismatch(read.output(spend.vout), txid, spend.vout, {
       amount: BigInt(inp.amount),
-      script: p2shScript(hash160(hexToBytes(inp.redeem_script))),
+      // P2SH: the output of the file's redeem script, as always; other types: the output the wallet's
+      // script at this path pays to, in the wallet's type.
+      script:
+        script.scriptType === 'p2sh' && !script.sortKeys
+          ? p2shScript(hash160(hexToBytes(inp.redeem_script)))
+          : deriveAddress(params, r.wallet.m, xpubs, inp.path.startsWith('1/'), Number(inp.path.split('/')[1]), script).scriptPubKey,
       payee: `the wallet's address at ${inp.path}`,
     });
     if (mismatch) tampered(`input ${i}: ${mismatch}`);

@@ -5,7 +5,7 @@
 // goes through the same verification as a signature file (signature-import.ts) before it is stored.
 import { AppClient, type PsbtV2 } from 'ledger-bitcoin';
 import { bytesToHex, type ChainParams, type CoinName } from '../../../shared/coins/index.ts';
-import { deriveAddress } from '../../../shared/coins/multisig-address.ts';
+import { walletAddress } from '../wallet-script.ts';
 import { CoordinatorError } from '../errors.ts';
 import { checkSignature, refused, storeSignatures, type CheckedSignature, type FileResult } from '../signature-import.ts';
 import { progress, requirePayment } from '../payments.ts';
@@ -73,7 +73,7 @@ export async function registerWalletOnLedger(deps: CoreDeps, connector: LedgerCo
 export async function showAddressOnLedger(deps: CoreDeps, connector: LedgerConnector, walletId: string, change: boolean, index: number): Promise<{ address: string; path: string; cosigner: string }> {
   const w = requireWallet(deps, walletId);
   const cosigners = deps.store.cosigners(walletId);
-  const ours = deriveAddress(walletParams(w), w.m, cosigners.map((c) => c.xpub), change, index);
+  const ours = walletAddress(walletParams(w), w, cosigners.map((c) => c.xpub), change, index);
   return withLedger(connector, { doing: 'showing the address on the device' }, async (transport, ctx) => {
     await requireApp(transport, w.coin, w.network, ctx, 'psbt');
     const client = new AppClient(transport);

@@ -38,6 +38,13 @@ export const defaultAccountPath = (bip44CoinType: number, account = 0): string =
   bip44CoinType === ZCASH_COIN_TYPE ? `m/44'/${ZCASH_COIN_TYPE}'/${account}'` : `m/45'/${bip44CoinType}'/${account}'`;
 
 /**
+ * The default account path for a wallet's script type: BIP48's m/48'/coin'/account'/2' (native
+ * segwit P2WSH) or /1' (nested P2SH-P2WSH); legacy P2SH keeps BIP45's path above.
+ */
+export const scriptAccountPath = (bip44CoinType: number, scriptType: 'p2sh' | 'p2sh-p2wsh' | 'p2wsh', account = 0): string =>
+  scriptType === 'p2sh' ? defaultAccountPath(bip44CoinType, account) : `m/48'/${bip44CoinType}'/${account}'/${scriptType === 'p2wsh' ? 2 : 1}'`;
+
+/**
  * Why the Zcash app cannot use `path` as a co-signer's account path, or null when it can. The app
  * signs only at five-step paths m/44'/133'/…/…/… (app-zcash src/utils.rs check_bip44_compliance),
  * and the desk signs at account/change/index: so the account path is exactly m/44'/133'/a', with a

@@ -157,4 +157,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX audit_log_wallet ON audit_log (wallet_id);
   CREATE INDEX audit_log_payment ON audit_log (payment_id);
   `,
+  // 6: a wallet's script type and key order (docs/api-decisions.md, section 8). Wallets made before
+  // are what the desk always made: P2SH, keys in co-signer order. Addresses' redeem_script holds
+  // the multisig script either way (the redeem script, or the witness script of the segwit types).
+  `
+  ALTER TABLE wallets ADD COLUMN script_type TEXT NOT NULL DEFAULT 'p2sh' CHECK (script_type IN ('p2sh','p2sh-p2wsh','p2wsh'));
+  ALTER TABLE wallets ADD COLUMN sort_keys INTEGER NOT NULL DEFAULT 0 CHECK (sort_keys IN (0, 1));
+  `,
 ];

@@ -2,6 +2,7 @@
 // signatures and the audit log. Writes that belong together go through transaction().
 import Database from 'better-sqlite3';
 import type { CoinName, NetworkName } from '../../../shared/coins/index.ts';
+import type { MultisigScriptType } from '../../../shared/coins/multisig-script.ts';
 import { AccountStore } from '../accounts/account-store.ts';
 import { LedgerRegistrations } from '../ledger/registrations.ts';
 import { AuditLog, type AuditAbout, type AuditEntry } from './audit-log.ts';
@@ -16,7 +17,14 @@ export interface WalletRow {
   name: string;
   m: number;
   createdAt: string;
+  /** How the wallet's addresses pay to the multisig script (migration 6; older wallets: p2sh). */
+  scriptType: MultisigScriptType;
+  /** BIP67 key order in every script; false: co-signer order (older wallets, the original API). */
+  sortKeys: boolean;
 }
+
+/** A wallet to store: without a script type and key order it is P2SH with keys as given. */
+export type NewWalletRow = Omit<WalletRow, 'scriptType' | 'sortKeys'> & Partial<Pick<WalletRow, 'scriptType' | 'sortKeys'>>;
 
 export interface CosignerRow {
   position: number;
@@ -32,6 +40,10 @@ export interface AddressRow {
   change: boolean;
   index: number;
   address: string;
+  /**
+   * The multisig script the signatures are checked against: the redeem script (p2sh), the witness
+   * script (p2wsh, and p2sh-p2wsh, whose redeem script 0020<sha256(it)> follows from it).
+   */
   redeemScript: Uint8Array;
 }
 
@@ -169,9 +181,11 @@ export class CoordinatorStore {
 
   // ---- wallets ---------------------------------------------------------------------------------
 
-  insertWallet(w: WalletRow, cosigners: readonly CosignerRow[]): void {
+  insertWallet(w: NewWalletRow, cosigners: readonly CosignerRow[]): void {
     this.transaction(() => {
-      this.db.prepare('INSERT INTO wallets (id, coin, network, name, m, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(w.id, w.coin, w.network, w.name, w.m, w.createdAt);
+      this.db
+        .prepare('INSERT INTO wallets (id, coin, network, name, m, created_at, script_type, sort_keys) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(w.id, w.coin, w.network, w.name, w.m, w.createdAt, w.scriptType ?? 'p2sh', w.sortKeys === true ? 1 : 0);
       const ins = this.db.prepare('INSERT INTO cosigners (wallet_id, position, name, xpub, fingerprint, derivation_path) VALUES (?, ?, ?, ?, ?, ?)');
       for (const c of cosigners) ins.run(w.id, c.position, c.name, c.xpub, c.fingerprint, c.derivationPath);
     });
@@ -179,9 +193,11 @@ export class CoordinatorStore {
 
   wallet(id: string): WalletRow | null {
     const r = this.db.prepare('SELECT * FROM wallets WHERE id = ?').get(id) as
-      | { id: string; coin: CoinName; network: NetworkName; name: string; m: number; created_at: string }
+      | { id: string; coin: CoinName; network: NetworkName; name: string; m: number; created_at: string; script_type: MultisigScriptType; sort_keys: number }
       | undefined;
-    return r ? { id: r.id, coin: r.coin, network: r.network, name: r.name, m: r.m, createdAt: r.created_at } : null;
+    return r
+      ? { id: r.id, coin: r.coin, network: r.network, name: r.name, m: r.m, createdAt: r.created_at, scriptType: r.script_type, sortKeys: r.sort_keys === 1 }
+      : null;
   }
 
   wallets(): WalletRow[] {

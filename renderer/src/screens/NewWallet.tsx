@@ -17,6 +17,13 @@ const NETWORKS = ['regtest', 'testnet', 'mainnet'] as const;
 /** The coins a wallet can be made for and those a Ledger reads xpubs for: the bridge's enumerations. */
 type WalletCoin = BridgeInput<'wallets.create'>['coin'];
 type LedgerCoin = BridgeInput<'ledger.xpub'>['coin'];
+type ScriptType = NonNullable<BridgeInput<'wallets.create'>['script_type']>;
+
+const SCRIPT_TYPES: { value: ScriptType; label: string; path: string }[] = [
+  { value: 'p2wsh', label: 'Native segwit (P2WSH)', path: "m/48'/coin'/0'/2'" },
+  { value: 'p2sh-p2wsh', label: 'Nested segwit (P2SH-P2WSH)', path: "m/48'/coin'/0'/1'" },
+  { value: 'p2sh', label: 'Legacy (P2SH)', path: "m/45'/coin'/0'" },
+];
 
 export function NewWallet() {
   const [name, setName] = useState('');
@@ -27,6 +34,14 @@ export function NewWallet() {
   const [network, setNetwork] = useState<(typeof NETWORKS)[number]>('regtest');
   const [m, setM] = useState(2);
   const [rows, setRows] = useState<Row[]>([emptyRow(), emptyRow(), emptyRow()]);
+  // Address type and key order: native segwit with sorted keys where the coin has segwit, legacy
+  // P2SH in the co-signers' order otherwise; null = that default (it follows the coin).
+  const hasSegwit = walletCoins.find((c) => c.coin === coin)?.segwit ?? false;
+  const [chosenType, setChosenType] = useState<ScriptType | null>(null);
+  const [chosenSort, setChosenSort] = useState<boolean | null>(null);
+  const scriptType: ScriptType = chosenType !== null && (hasSegwit || chosenType === 'p2sh') ? chosenType : hasSegwit ? 'p2wsh' : 'p2sh';
+  const sortKeys = chosenSort ?? scriptType !== 'p2sh';
+  const pathHint = SCRIPT_TYPES.find((t) => t.value === scriptType)!.path;
   const { busy, refusal, setError, fail, run } = useAction();
   const [notes, setNotes] = useState<string[]>([]);
   // A set-up file from another wallet fills the form; the treasurer reviews it, then creates.
@@ -40,6 +55,9 @@ export function NewWallet() {
       if ((NETWORKS as readonly string[]).includes(d.network)) setNetwork(d.network as (typeof NETWORKS)[number]);
       setM(d.m);
       setRows(d.cosigners.map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint === '00000000' ? '' : c.fingerprint, path: c.derivation_path === 'm' ? '' : c.derivation_path })));
+      // The set-up files read here describe P2SH wallets with keys in the file's order.
+      setChosenType('p2sh');
+      setChosenSort(false);
       setNotes(d.notes);
     } catch (err) {
       fail(err);
@@ -55,7 +73,7 @@ export function NewWallet() {
     setReading(i);
     try {
       const path = rows[i]!.path.trim();
-      const k = await call('ledger.xpub', { coin: ledgerCoin, network, ...(path ? { path } : {}) });
+      const k = await call('ledger.xpub', { coin: ledgerCoin, network, ...(path ? { path } : { script_type: scriptType }) });
       set(i, { xpub: k.xpub, fingerprint: k.fingerprint, path: k.derivation_path });
     } catch (err) {
       setError(message(err));
@@ -78,6 +96,8 @@ export function NewWallet() {
           ...(r.fingerprint.trim() ? { fingerprint: r.fingerprint.trim().toLowerCase() } : {}),
           ...(r.path.trim() ? { derivation_path: r.path.trim() } : {}),
         })),
+        script_type: scriptType,
+        sort_keys: sortKeys,
       });
       go(href.wallet(w.id));
     });
@@ -138,6 +158,29 @@ export function NewWallet() {
             </select>
           </label>
         </div>
+        <div className="grid-3">
+          <label>
+            Address type
+            <select value={scriptType} onChange={(e) => setChosenType(e.target.value as ScriptType)} data-testid="wallet-script-type">
+              {SCRIPT_TYPES.filter((t) => hasSegwit || t.value === 'p2sh').map((t) => (
+                <option key={t.value} value={t.value}>
+                  {t.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Key order
+            <select value={sortKeys ? 'sorted' : 'given'} onChange={(e) => setChosenSort(e.target.value === 'sorted')} data-testid="wallet-key-order">
+              <option value="sorted">Sorted (BIP67)</option>
+              <option value="given">As the co-signers are listed</option>
+            </select>
+          </label>
+          <p className="muted small">
+            {scriptType === 'p2sh' ? 'Legacy P2SH, the only type on coins without segwit.' : 'Segwit payments are smaller, so they pay lower fees.'} Keep the co-signers&apos; order for a wallet shared with
+            clients of the original API. Default key path: <span className="mono">{pathHint}</span>.
+          </p>
+        </div>
         <label className="inline">
           Signatures required
           <input type="number" min={1} max={rows.length} value={m} onChange={(e) => setM(Number(e.target.value))} className="narrow" data-testid="wallet-m" />
@@ -161,7 +204,7 @@ export function NewWallet() {
                 <TextField label="Name" value={r.name} onChange={(name) => set(i, { name })} required data-testid={`cosigner-name-${i}`} />
                 <TextField label="Extended public key (xpub)" value={r.xpub} onChange={(xpub) => set(i, { xpub })} required spellCheck={false} className="mono" data-testid={`cosigner-xpub-${i}`} />
                 <TextField label="Fingerprint" value={r.fingerprint} onChange={(fingerprint) => set(i, { fingerprint })} placeholder="optional: d34db33f" className="mono" />
-                <TextField label="Path" value={r.path} onChange={(path) => set(i, { path })} placeholder="optional: m/45'/0'" className="mono" data-testid={`cosigner-path-${i}`} />
+                <TextField label="Path" value={r.path} onChange={(path) => set(i, { path })} placeholder={`optional: ${pathHint}`} className="mono" data-testid={`cosigner-path-${i}`} />
               </div>
               {ledgerCoin && (
                 <button type="button" className="link" onClick={() => void readFromLedger(i)} disabled={reading !== null} aria-label={`Read co-signer ${i + 1}'s key from a Ledger`} data-testid={`cosigner-ledger-${i}`}>

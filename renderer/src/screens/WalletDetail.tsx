@@ -11,6 +11,8 @@ import { ProvisionalBadge, ProvisionalNotice, useSync } from '../sync.tsx';
 import { Alert, Amount, Card, Loading, StateBadge, download, message, useAction, useLoad } from '../ui.tsx';
 
 /** Each payment as a treasurer recognises it: whom it pays, how much, and where it stands; the whole row opens it. */
+const SCRIPT_LABEL = { p2wsh: 'native segwit (P2WSH)', 'p2sh-p2wsh': 'nested segwit (P2SH-P2WSH)', p2sh: 'legacy P2SH' } as const;
+
 export function PaymentsTable({ payments, unitOf }: { payments: PaymentSummary[]; unitOf?: (p: PaymentSummary) => Unit }) {
   return (
     <DataTable
@@ -162,7 +164,7 @@ export function WalletDetailScreen({ id }: { id: string }) {
           </a>
           <h1>{w.name}</h1>
           <p className="muted">
-            {w.m}-of-{w.n} multi-signature · {w.coin} {w.network} · co-signers {w.cosigners.map((c) => c.name).join(', ')}
+            {w.m}-of-{w.n} multi-signature · {w.coin} {w.network} · <span data-testid="wallet-script">{SCRIPT_LABEL[w.script_type]}{w.sort_keys ? ', keys sorted (BIP67)' : ''}</span> · co-signers {w.cosigners.map((c) => c.name).join(', ')}
           </p>
         </div>
         <a className="button primary" href={href.propose(w.id)} data-testid="propose-link">

@@ -3,7 +3,9 @@
 // local HTTP server replaying Blockbook API v2 answers (fixtures/<coin>.json); then what the
 // service does when that Blockbook is down, silent, or answers garbage.
 import { describe, expect, it } from 'vitest';
+import { scriptToAddress } from '../../../shared/coins/address.ts';
 import { chainParams, type UtxoCoinName } from '../../../shared/coins/coin-table.ts';
+import { multisigScripts } from '../../../shared/coins/multisig-script.ts';
 import { decodeTxHex } from '../../../shared/coins/tx.ts';
 import { coinsToUnits } from '../utxo/rpc-client.ts';
 import { fixtureUpstreamFlows, withFixtureUpstream } from '../upstream-scenario.ts';
@@ -22,6 +24,26 @@ describe.each(coins)('blockbook backend for %s', (coin) => {
   const params = chainParams(coin, 'mainnet');
 
   fixtureUpstreamFlows(coin, s);
+
+  it('asks Blockbook for a P2WSH or P2SH-P2WSH vault by its address on the coin\'s own prefix (bech32 for native segwit); none on coins without segwit', async () => {
+    const keys = scenarioKeys.cosigners.map((k) => k.publicKey);
+    if (!params.segwit) {
+      // A coin without segwit has no such address to ask for.
+      expect(() => multisigScripts(params, 2, keys, { scriptType: 'p2wsh' })).toThrow(/has no segwit/);
+      return;
+    }
+    for (const scriptType of ['p2wsh', 'p2sh-p2wsh'] as const) {
+      const address = scriptToAddress(params, multisigScripts(params, 2, keys, { scriptType, sortKeys: true }).scriptPubKey)!;
+      if (scriptType === 'p2wsh') expect(address.startsWith(`${params.bech32Hrp}1q`)).toBe(true);
+      s.fixture.address[address] = { address, balance: '123456', unconfirmedBalance: '0', txs: 0, unconfirmedTxs: 0, transactions: [] };
+      // Given in upper case (bech32 allows it): the same script, asked by its canonical form.
+      const asked = scriptType === 'p2wsh' ? address.toUpperCase() : address;
+      const res = await s.t.request('GET', `/address/balance/${coin}/${asked}`);
+      expect(res.status).toBe(200);
+      expect((res.json as { balance: bigint }).balance).toBe(123456n);
+      expect(s.server.requests.some((r) => r.startsWith(`GET /api/v2/address/${address}?`))).toBe(true);
+    }
+  });
 
   it('asks Blockbook by the coin\'s own address form (CashAddr on Bitcoin Cash) and pages its history', async () => {
     const seen = s.server.requests.filter((r) => r.startsWith('GET /api/v2/address/'));

@@ -1,8 +1,8 @@
-// Endpoints 9-10: M-of-N P2SH payments (use-cases/build-payment.ts, sign-and-send.ts). Keys stay in
-// the order given (no BIP67), docs/api-decisions.md.
+// Endpoints 9-10: M-of-N payments (use-cases/build-payment.ts, sign-and-send.ts). Without the
+// extension fields: P2SH, keys in the order given (no BIP67); docs/api-decisions.md, section 8.
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { CoinParams, HashesToSign, MultiSigPayment, SendStatus, Signatures } from '../../../shared/api/schemas.ts';
+import { CoinParams, MultisigHashesToSign, MultiSigPayment, SendStatus, Signatures } from '../../../shared/api/schemas.ts';
 import { buildUnsignedPayment, multisigSources } from '../../use-cases/build-payment.ts';
 import { type ServiceContext, utxoBackendFor } from '../../use-cases/service-context.ts';
 import { signAndSend } from '../../use-cases/sign-and-send.ts';
@@ -12,10 +12,11 @@ export function multisigRoutes(ctx: ServiceContext): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-    app.post('/multi_sig/create/:coin', { schema: { params: CoinParams, body: MultiSigPayment, response: { 200: HashesToSign } } }, async (req) => {
+    app.post('/multi_sig/create/:coin', { schema: { params: CoinParams, body: MultiSigPayment, response: { 200: MultisigHashesToSign } } }, async (req) => {
       const backend = utxoBackendFor(ctx, req.params.coin);
       const sources = await multisigSources(backend, req.body.number_of_required_signatures, req.body.redeem_scripts);
-      return hashesToSignBody(await buildUnsignedPayment(backend, sources, req.body));
+      const extended = req.body.redeem_scripts.some((rs) => rs.script_type !== undefined || rs.sort_keys !== undefined);
+      return hashesToSignBody(await buildUnsignedPayment(backend, sources, req.body), extended);
     });
 
     app.post('/multi_sig/sign_and_send/:coin', { schema: { params: CoinParams, body: Signatures, response: { 200: SendStatus } } }, async (req) => {

@@ -1,0 +1,46 @@
+// A wallet's addresses in its own script type and key order: every place the desk derives one of
+// its wallets' addresses goes through here, so a segwit wallet never gets a P2SH address by mistake.
+import type { ChainParams } from '../../shared/coins/index.ts';
+import { deriveAddress } from '../../shared/coins/multisig-address.ts';
+import type { MultisigScriptOptions, MultisigScriptType } from '../../shared/coins/multisig-script.ts';
+
+export interface WalletScript {
+  m: number;
+  scriptType: MultisigScriptType;
+  sortKeys: boolean;
+}
+
+/** One derived address of a wallet, shaped as the store keeps it. */
+export interface WalletAddress {
+  change: boolean;
+  index: number;
+  address: string;
+  /** Relative to each xpub: 0/i or 1/i. */
+  path: string;
+  /** In co-signer order (the order of the xpubs). */
+  publicKeys: Uint8Array[];
+  /** The multisig script: the redeem script (p2sh) or the witness script (segwit types). */
+  redeemScript: Uint8Array;
+  /** The keys in script order (BIP67 when the wallet sorts). */
+  scriptKeys: readonly Uint8Array[];
+  scriptPubKey: Uint8Array;
+  scriptType: MultisigScriptType;
+}
+
+export const scriptOptions = (w: Pick<WalletScript, 'scriptType' | 'sortKeys'>): Required<MultisigScriptOptions> => ({ scriptType: w.scriptType, sortKeys: w.sortKeys });
+
+/** The wallet's address at (change, index). Pure. */
+export function walletAddress(params: ChainParams, w: WalletScript, xpubs: readonly string[], change: boolean, index: number): WalletAddress {
+  const d = deriveAddress(params, w.m, xpubs, change, index, scriptOptions(w));
+  return {
+    change,
+    index,
+    address: d.address,
+    path: d.path,
+    publicKeys: d.publicKeys,
+    redeemScript: d.multisigScript,
+    scriptKeys: d.keys,
+    scriptPubKey: d.scriptPubKey,
+    scriptType: d.scriptType,
+  };
+}
