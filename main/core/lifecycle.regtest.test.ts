@@ -15,7 +15,7 @@ import { refreshConfirmations, submitPayment } from './submit-payment.ts';
 import { cancelPayment, progress } from './payments.ts';
 import { openStore, type CoordinatorStore } from './store/store.ts';
 import { testCosigner } from './testing/keys.ts';
-import { startRegtestDesk, type RegtestDesk } from './testing/regtest.ts';
+import { startRegtestDesk, type RegtestDesk, apiWith } from './testing/regtest.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from './wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
@@ -29,20 +29,8 @@ let deps: CoreDeps;
 let walletId: string;
 let dbPath: string;
 
-// A wrapper around the real client: the given methods replace the real ones.
-const withApi = (api: Partial<CoordinatorApi>): CoreDeps => {
-  const real = desk.api;
-  const bound: CoordinatorApi = {
-    toNetworkAddresses: (k) => real.toNetworkAddresses(k),
-    history: (c, a, p) => real.history(c, a, p),
-    utxos: (c, a) => real.utxos(c, a),
-    createMultisig: (c, b) => real.createMultisig(c, b),
-    signAndSendMultisig: (c, b) => real.signAndSendMultisig(c, b),
-    rawTransaction: (c, t) => real.rawTransaction(c, t),
-    tokenInfo: (c) => real.tokenInfo(c),
-  };
-  return { ...deps, api: { ...bound, ...api } };
-};
+// The real client, the given methods replacing its own.
+const withApi = (api: Partial<CoordinatorApi>): CoreDeps => ({ ...deps, api: apiWith(desk.api, api) });
 const fund = async (address: string, amount: bigint) => desk.node.fundScript(addressToScript(params, address), amount);
 
 beforeAll(async () => {

@@ -21,7 +21,7 @@ import { signRequest } from './software-signer.ts';
 import { openStore, type CoordinatorStore } from './store/store.ts';
 import { refreshConfirmations, submitPayment } from './submit-payment.ts';
 import { testCosigner } from './testing/keys.ts';
-import { startRegtestDesk, type RegtestDesk } from './testing/regtest.ts';
+import { startRegtestDesk, type RegtestDesk, apiWith } from './testing/regtest.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from './wallets.ts';
 import { walletAddress } from './wallet-script.ts';
 
@@ -36,19 +36,7 @@ let deps: CoreDeps;
 const wallets: Record<string, string> = {};
 const vsizes: Record<string, number> = {};
 
-const withApi = (api: Partial<CoordinatorApi>): CoreDeps => {
-  const real = desk.api;
-  const bound: CoordinatorApi = {
-    toNetworkAddresses: (k) => real.toNetworkAddresses(k),
-    history: (c, a, p) => real.history(c, a, p),
-    utxos: (c, a) => real.utxos(c, a),
-    createMultisig: (c, b) => real.createMultisig(c, b),
-    signAndSendMultisig: (c, b) => real.signAndSendMultisig(c, b),
-    rawTransaction: (c, t) => real.rawTransaction(c, t),
-    tokenInfo: (c) => real.tokenInfo(c),
-  };
-  return { ...deps, api: { ...bound, ...api } };
-};
+const withApi = (api: Partial<CoordinatorApi>): CoreDeps => ({ ...deps, api: apiWith(desk.api, api) });
 
 interface Decoded {
   txid: string;

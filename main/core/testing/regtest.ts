@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiClient } from '../../../shared/api/client.ts';
+import type { CoordinatorApi } from '../api.ts';
 import type { UtxoCoinName } from '../../../shared/coins/index.ts';
 import { fundedNode, type RegtestNode } from '../../../dev/chains/litecoind.ts';
 import { startDevService } from '../../../dev/dev-service.ts';
@@ -48,4 +49,18 @@ export async function startRegtestDesk(options: { utxoCoin?: UtxoCoinName } = {}
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
+}
+
+/** The real client with some of its methods replaced: a service that lies, refuses or forges, for one call. */
+export function apiWith(real: CoordinatorApi, replaced: Partial<CoordinatorApi>): CoordinatorApi {
+  const bound: CoordinatorApi = {
+    toNetworkAddresses: (k) => real.toNetworkAddresses(k),
+    history: (c, a, p) => real.history(c, a, p),
+    utxos: (c, a) => real.utxos(c, a),
+    createMultisig: (c, b) => real.createMultisig(c, b),
+    signAndSendMultisig: (c, b) => real.signAndSendMultisig(c, b),
+    rawTransaction: (c, t) => real.rawTransaction(c, t),
+    tokenInfo: (c) => real.tokenInfo(c),
+  };
+  return { ...bound, ...replaced };
 }
