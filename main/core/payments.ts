@@ -5,7 +5,8 @@
 import { equalBytes, parseMultisigRedeemScript } from '../../shared/coins/index.ts';
 import { CoordinatorError } from './errors.ts';
 import type { PaymentRow, PaymentState } from './store/store.ts';
-import { requireWallet, type CoreDeps } from './wallets.ts';
+import { walletAddress } from './wallet-script.ts';
+import { requireWallet, walletParams, type CoreDeps } from './wallets.ts';
 
 /** States of a payment not yet settled: its coins and change address are taken. */
 export const IN_FLIGHT: readonly PaymentState[] = ['awaiting_signatures', 'ready', 'broadcast'];
@@ -61,8 +62,12 @@ export function progress(deps: Pick<CoreDeps, 'store'>, id: string): { state: Pa
   const w = requireWallet(deps, p.walletId);
   const cosigners = deps.store.cosigners(w.id);
   const sigs = deps.store.signatures(id);
+  const params = walletParams(w);
+  const xpubs = cosigners.map((c) => c.xpub);
   const inputs = deps.store.paymentInputs(id).map((inp) => {
-    const keys = parseMultisigRedeemScript(inp.redeemScript)?.pubkeys ?? [];
+    // The keys in co-signer order: a wallet with sorted keys (BIP67) holds them in another order in its script.
+    const derived = w.sortKeys ? walletAddress(params, w, xpubs, inp.change, inp.index) : null;
+    const keys = derived && equalBytes(derived.redeemScript, inp.redeemScript) ? derived.publicKeys : (parseMultisigRedeemScript(inp.redeemScript)?.pubkeys ?? []);
     const signers = keys.flatMap((k, pos) => (sigs.some((s) => s.inputIndex === inp.inputIndex && equalBytes(s.publicKey, k)) ? [cosigners[pos]?.name ?? `key ${pos}`] : []));
     return { inputIndex: inp.inputIndex, required: w.m, signed: signers.length, signers };
   });

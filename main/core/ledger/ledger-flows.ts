@@ -13,7 +13,7 @@ import type { CosignerRow, WalletRow } from '../store/store.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 import { derivesAccountKeysOnly, requireApp, type OpenApp } from './app.ts';
 import { LedgerError, type LedgerContext } from './errors.ts';
-import { canSignOnLedger, signLegacy } from './legacy-sign.ts';
+import { canSignOnLedger, legacySegwitProblem, signLegacy } from './legacy-sign.ts';
 import { ledgerPayment, type LedgerPayment } from './payment-inputs.ts';
 import { zcashAccountPathProblem } from './paths.ts';
 import { policyOf, positionsOf, registrationFor, walletPolicy } from './policy.ts';
@@ -120,7 +120,7 @@ export async function signPaymentOnLedger(deps: CoreDeps, connector: LedgerConne
     throw new LedgerError('ledger_failed', `signing ${w.coin} payments on a Ledger is not supported by the desk yet (its ${params.sighashAlgorithm} signature hash needs another device flow): sign with a signature file instead`);
   }
   // Before touching the device: the previous transactions, checked against their txids.
-  const payment = await ledgerPayment(deps.api, params, w.coin, p, deps.store.paymentInputs(p.id));
+  const payment = await ledgerPayment(deps.api, params, w.coin, p, deps.store.paymentInputs(p.id), w.scriptType);
   if (derivesAccountKeysOnly(w.coin)) zcashBeforeDevice(params, payment, cosigners, w);
   const ctx: LedgerContext = { doing: `signing payment ${p.id.slice(0, 8)}` };
   // The signature of input `inputIndex` is checked against co-signer `position`'s key.
@@ -128,6 +128,9 @@ export async function signPaymentOnLedger(deps: CoreDeps, connector: LedgerConne
   const keyOf = (inputIndex: number, position: number) => hashRows.filter((h) => h.inputIndex === inputIndex)[position]!.publicKey;
   const { offered, position, fingerprint } = await withLedger(connector, ctx, async (transport) => {
     const app = await requireApp(transport, w.coin, w.network, ctx);
+    // An app that cannot sign this wallet's segwit inputs is told nothing of the payment.
+    const segwitProblem = app.protocol === 'legacy' ? legacySegwitProblem(params, app, w.scriptType) : null;
+    if (segwitProblem) throw new LedgerError('ledger_app_too_old', segwitProblem);
     if (derivesAccountKeysOnly(w.coin)) {
       // The Zcash app exports no master key: the device is told by the key it derives at each co-signer's path.
       const holder = await zcashKeyHolder(transport, w.coin, w.network, cosigners);
@@ -147,7 +150,7 @@ export async function signPaymentOnLedger(deps: CoreDeps, connector: LedgerConne
         rows = deps.store.ledger.list(w.id);
       }
       const { policy, hmac } = registrationFor(w, cosigners, rows, position);
-      const psbt: PsbtV2 = paymentPsbt(params, payment.tx, payment.inputs, cosigners, deps.store.addresses(w.id));
+      const psbt: PsbtV2 = paymentPsbt(params, payment.tx, payment.inputs, cosigners, deps.store.addresses(w.id), w.scriptType);
       const partial = await client.signPsbt(psbt.serialize(), policy, Buffer.from(hmac));
       const offered = partial.map(([inputIndex, s]) => {
         const sig = new Uint8Array(s.signature);

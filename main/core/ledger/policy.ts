@@ -1,6 +1,8 @@
 // The wallet policy a Bitcoin app >= 2.1 registers for an M-of-N wallet (app-bitcoin-new
-// doc/wallet.md): `sh(multi(M,@0/**,@1/**,...))` with each key as `[fingerprint/path]xpub`, in the
-// wallet's order (never sorted: the redeem scripts keep co-signer order, docs/api-decisions.md).
+// doc/wallet.md): the wallet's script type around `multi(M,@0/**,@1/**,...)` (keys in co-signer
+// order, as the original API's redeem scripts keep them, docs/api-decisions.md) or `sortedmulti`
+// (BIP67 order, the wallet's choice): `sh(...)`, `sh(wsh(...))` or `wsh(...)`, each key as
+// `[fingerprint/path]xpub` in the wallet's order.
 import { WalletPolicy } from 'ledger-bitcoin';
 import { equalBytes } from '../../../shared/coins/index.ts';
 import type { CosignerRow, WalletRow } from '../store/store.ts';
@@ -27,10 +29,18 @@ export function policyNameOf(walletName: string): string {
   return ascii || 'Countersign';
 }
 
+/** The descriptor template of the wallet's script type and key order. */
+export function descriptorTemplateOf(w: Pick<WalletRow, 'm' | 'scriptType' | 'sortKeys'>, keyCount: number): string {
+  const multi = `${w.sortKeys ? 'sortedmulti' : 'multi'}(${w.m},${Array.from({ length: keyCount }, (_, i) => `@${i}/**`).join(',')})`;
+  if (w.scriptType === 'p2wsh') return `wsh(${multi})`;
+  if (w.scriptType === 'p2sh-p2wsh') return `sh(wsh(${multi}))`;
+  return `sh(${multi})`;
+}
+
 export function policyOf(w: WalletRow, cosigners: readonly CosignerRow[]): PolicyParts {
   return {
     name: policyNameOf(w.name),
-    descriptorTemplate: `sh(multi(${w.m},${cosigners.map((_, i) => `@${i}/**`).join(',')}))`,
+    descriptorTemplate: descriptorTemplateOf(w, cosigners.length),
     keyInfos: cosigners.map(keyInfoOf),
   };
 }

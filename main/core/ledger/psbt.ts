@@ -1,14 +1,18 @@
 // The payment as a PSBTv2 (BIP370) for the Bitcoin app >= 2.1, built with ledger-bitcoin's own
 // PsbtV2 from what the desk stored: each input's whole previous transaction (legacy P2SH needs
-// it), its redeem script and every co-signer's key origin; the change output's script and key
-// origins, so the device recognises it as the wallet's own and does not ask to approve it.
+// it; the app also asks it of segwit inputs, whose amount it proves), for segwit inputs the spent
+// output (amount and script) and the witness script, the redeem script (P2SH and nested segwit),
+// every co-signer's key origin; the change output's key origins (and redeem script), so the
+// device recognises it as the wallet's own from its policy and does not ask to approve it.
 import { PsbtV2 } from 'ledger-bitcoin';
-import { derivePublicKey, equalBytes, hash160, hexToBytes, p2shScript, reverseBytes, type ChainParams, type Tx } from '../../../shared/coins/index.ts';
+import { derivePublicKey, equalBytes, hexToBytes, reverseBytes, type ChainParams, type Tx } from '../../../shared/coins/index.ts';
+import type { MultisigScriptType } from '../../../shared/coins/multisig-script.ts';
 import { addressPath } from '../../../shared/coins/multisig-address.ts';
 import type { AddressRow, CosignerRow } from '../store/store.ts';
 import type { LedgerInput } from './payment-inputs.ts';
 import { parsePath } from './paths.ts';
 import { UNKNOWN_FINGERPRINT } from './policy.ts';
+import { spendScripts } from './spend-scripts.ts';
 
 /** Key origins of the wallet's keys at [change, index], for the co-signers whose origin is known. */
 function origins(params: ChainParams, cosigners: readonly CosignerRow[], change: number, index: number) {
@@ -24,7 +28,7 @@ const amountOf = (v: bigint): number => {
   return Number(v);
 };
 
-export function paymentPsbt(params: ChainParams, tx: Tx, inputs: readonly LedgerInput[], cosigners: readonly CosignerRow[], walletAddresses: readonly AddressRow[]): PsbtV2 {
+export function paymentPsbt(params: ChainParams, tx: Tx, inputs: readonly LedgerInput[], cosigners: readonly CosignerRow[], walletAddresses: readonly AddressRow[], scriptType: MultisigScriptType = 'p2sh'): PsbtV2 {
   const psbt = new PsbtV2();
   psbt.setGlobalPsbtVersion(2);
   psbt.setGlobalTxVersion(tx.version);
@@ -38,16 +42,23 @@ export function paymentPsbt(params: ChainParams, tx: Tx, inputs: readonly Ledger
     psbt.setInputOutputIndex(i, input.vout);
     psbt.setInputSequence(i, input.sequence);
     psbt.setInputNonWitnessUtxo(i, Buffer.from(input.prevTx));
-    psbt.setInputRedeemScript(i, Buffer.from(input.redeemScript));
+    const { spend } = input;
+    if (spend.witnessScript) {
+      psbt.setInputWitnessUtxo(i, amountOf(input.amount), Buffer.from(spend.scriptPubKey));
+      psbt.setInputWitnessScript(i, Buffer.from(spend.witnessScript));
+    }
+    if (spend.redeemScript) psbt.setInputRedeemScript(i, Buffer.from(spend.redeemScript));
     for (const o of origins(params, cosigners, ...input.below)) psbt.setInputBip32Derivation(i, o.pubkey, o.fingerprint, o.path);
   }
   tx.outputs.forEach((out, i) => {
     psbt.setOutputAmount(i, amountOf(out.value));
     psbt.setOutputScript(i, Buffer.from(out.script));
-    const own = walletAddresses.find((a) => equalBytes(p2shScript(hash160(a.redeemScript)), out.script));
+    const own = walletAddresses.map((a) => ({ a, spend: spendScripts(scriptType, a.redeemScript) })).find(({ spend }) => equalBytes(spend.scriptPubKey, out.script));
     if (own) {
-      psbt.setOutputRedeemScript(i, Buffer.from(own.redeemScript));
-      for (const o of origins(params, cosigners, own.change ? 1 : 0, own.index)) psbt.setOutputBip32Derivation(i, o.pubkey, o.fingerprint, o.path);
+      // ledger-bitcoin's PsbtV2 has no setter for an output's witness script; the app checks change by its policy and the key origins.
+      if (own.spend.redeemScript) psbt.setOutputRedeemScript(i, Buffer.from(own.spend.redeemScript));
+      const { a } = own;
+      for (const o of origins(params, cosigners, a.change ? 1 : 0, a.index)) psbt.setOutputBip32Derivation(i, o.pubkey, o.fingerprint, o.path);
     }
   });
   return psbt;

@@ -374,6 +374,21 @@ export function hashInputStartForkid(s: Session, newTransaction: boolean, option
 }
 
 /**
+ * HASH INPUT START in segwit mode with trusted inputs (btc.asc; app-bitcoin >= 1.4.0 takes a segwit
+ * input's amount only so): each input as 01 || length || trusted input (which carries the amount).
+ * P2 02 on a new transaction, 80 when continuing one (one input at a time, with its script code).
+ */
+export function hashInputStartTrusted(s: Session, newTransaction: boolean, version: Uint8Array, entries: readonly { trusted: Uint8Array; script: Uint8Array; sequence: Uint8Array }[]): Session {
+  const p2 = newTransaction ? 0x02 : 0x80;
+  s.x(apdu(0xe0, 0x44, 0x00, p2, hex(version, varint(entries.length))), OK);
+  for (const e of entries) {
+    s.x(apdu(0xe0, 0x44, 0x80, p2, hex(u8(0x01), u8(e.trusted.length), e.trusted, varint(e.script.length))), OK);
+    for (const blk of blocks(e.script, e.sequence)) s.x(apdu(0xe0, 0x44, 0x80, p2, blk), OK);
+  }
+  return s;
+}
+
+/**
  * HASH INPUT FINALIZE FULL: the serialized outputs in 50-byte chunks, the last with P1 = 80. The
  * app answers RFU (00) to each chunk, and RFU plus "no user validation requested" (00) to the last.
  */

@@ -2,7 +2,9 @@
 // service): the same rows proposePayment stores, with the hashes our own sighash computes. The
 // first co-signer is "the Ledger": its keys sign the device's answers in the replayed exchanges.
 // For zcash the transactions are v5 (NU5 and later) and the device's key is where the Zcash app
-// derives it, m/44'/133'/0', stored with the unknown master fingerprint that app leaves.
+// derives it, m/44'/133'/0', stored with the unknown master fingerprint that app leaves. With a
+// segwit script type the wallet pays to P2WSH / P2SH-P2WSH and the unsigned payment carries the
+// witness script as its placeholder (shared/coins/unsigned-witness.ts), as the service makes it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +25,9 @@ import {
   type UtxoCoinName,
 } from '../../../../shared/coins/index.ts';
 import { newTransparentTx } from '../../../../shared/coins/tx.ts';
-import { deriveAddress } from '../../../../shared/coins/multisig-address.ts';
+import { isSegwitScriptType, type MultisigScriptType } from '../../../../shared/coins/multisig-script.ts';
+import { unsignedWitnessInput } from '../../../../shared/coins/unsigned-witness.ts';
+import { walletAddress } from '../../wallet-script.ts';
 import type { CoordinatorApi } from '../../api.ts';
 import { verifyUnsignedPayment } from '../../../../shared/files/unsigned-payment.ts';
 import { openStore, type CoordinatorStore, type WalletRow } from '../../store/store.ts';
@@ -47,7 +51,10 @@ export interface LedgerFixture {
   prevTx: Uint8Array;
   prevTxid: string;
   unsignedTx: Tx;
+  /** The multisig script (the witness script of a segwit wallet). */
   redeemScript: Uint8Array;
+  /** What the spent output (prev's output 1) pays to. */
+  scriptPubKey: Uint8Array;
   hash: Uint8Array;
   /** What the service's raw-transaction endpoint was asked. */
   asked: string[];
@@ -75,6 +82,9 @@ export function ledgerFixture(
     deviceAccountPath?: string;
     /** Reshapes the previous transaction (e.g. into a Dash special transaction) before it is hashed and served; its output 1 must stay the wallet's 100 000. */
     reshapePrev?: (prev: Tx) => Tx;
+    /** Default p2sh with keys as given (the wallets made before segwit). */
+    scriptType?: MultisigScriptType;
+    sortKeys?: boolean;
   } = {},
 ): LedgerFixture {
   const params = chainParams(coin, network);
@@ -89,14 +99,14 @@ export function ledgerFixture(
   const dir = mkdtempSync(join(tmpdir(), 'countersign-ledger-'));
   const store = openStore(join(dir, 'desk.sqlite'));
   made.push({ store, dir });
-  const wallet: WalletRow = { id: 'w-ledger', coin: coin as CoinName as UtxoCoinName, network, name: options.walletName ?? 'Treasury', m: 2, createdAt: '2026-01-01T00:00:00.000Z', scriptType: 'p2sh', sortKeys: false };
+  const wallet: WalletRow = { id: 'w-ledger', coin: coin as CoinName as UtxoCoinName, network, name: options.walletName ?? 'Treasury', m: 2, createdAt: '2026-01-01T00:00:00.000Z', scriptType: options.scriptType ?? 'p2sh', sortKeys: options.sortKeys ?? false };
   store.insertWallet(
     wallet,
     cosigners.map((c, position) => ({ position, name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivationPath: c.derivationPath })),
   );
   const xpubs = cosigners.map((c) => c.xpub);
-  const receive = deriveAddress(params, 2, xpubs, false, 0);
-  const change = deriveAddress(params, 2, xpubs, true, 0);
+  const receive = walletAddress(params, wallet, xpubs, false, 0);
+  const change = walletAddress(params, wallet, xpubs, true, 0);
   store.insertAddresses(wallet.id, [receive, change]);
 
   // Zcash: v5 transactions at a height past the newest network upgrade (its branch id in the header).
@@ -114,7 +124,11 @@ export function ledgerFixture(
   const prevTxid = txidHex(prev);
   const to = scriptToAddress(params, p2pkhScript(hash160(Uint8Array.of(1, 2, 3))))!;
   const unsigned = txOf({
-    inputs: [{ prevTxid: Buffer.from(prevTxid, 'hex'), vout: 1, scriptSig: receive.redeemScript, sequence: 0xffffffff }],
+    inputs: [
+      isSegwitScriptType(wallet.scriptType)
+        ? { prevTxid: Buffer.from(prevTxid, 'hex'), vout: 1, ...unsignedWitnessInput(wallet.scriptType, receive.redeemScript), sequence: 0xffffffff }
+        : { prevTxid: Buffer.from(prevTxid, 'hex'), vout: 1, scriptSig: receive.redeemScript, sequence: 0xffffffff },
+    ],
     outputs: [
       { value: 60_000n, script: addressToScript(params, to) },
       { value: 39_000n, script: addressToScript(params, change.address) },
@@ -124,7 +138,7 @@ export function ledgerFixture(
   const verified = verifyUnsignedPayment(params, 2, xpubs, txBytes, [{ amount: 100_000n, path: '0/0' }], [
     { address: to, amount: 60_000n, purpose: 'payment' },
     { address: change.address, amount: 39_000n, purpose: 'change' },
-  ], 1_000n);
+  ], 1_000n, 'mismatch', { scriptType: wallet.scriptType, sortKeys: wallet.sortKeys });
   const input = verified.inputs[0]!;
   store.insertPayment({
     id: 'p-ledger',
@@ -162,6 +176,7 @@ export function ledgerFixture(
     prevTxid,
     unsignedTx: unsigned,
     redeemScript: input.redeemScript,
+    scriptPubKey: receive.scriptPubKey,
     hash: input.hash,
     asked,
   };
