@@ -81,7 +81,7 @@ describe('the treasurer and two co-signers, in Chromium', () => {
     await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('awaiting_signatures');
     paymentUrl = page.url();
     // The review shows the virtual size and the fee rate beside the fee.
-    expect(await page.getByTestId('fee-rate').textContent()).toMatch(/^\d+ vbytes · \d+\.\d per vbyte/);
+    expect(await page.getByTestId('fee-rate').textContent()).toMatch(/^\d+ vbytes · \d+\.\d litoshi\/vB$/);
     await shot('06-payment-awaiting');
     const request = await download(() => page.getByTestId('export-request').click(), 'signing-request.json');
     expect(JSON.parse(readFileSync(request, 'utf8'))).toMatchObject({ format: 'countersign-signing-request', wallet: { m: 2 } });

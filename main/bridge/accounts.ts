@@ -14,7 +14,7 @@ import { unitOf } from './units.ts';
 type AccountChannels = 'accounts.list' | 'accounts.create' | 'accounts.get' | 'accounts.tokenInfo' | 'accounts.addToken' | 'accounts.history' | 'accounts.send';
 
 const etherUnit = (a: AccountRow): Unit => unitOf('ethereum', networkOfChain(a.chainId), 18);
-const tokenView = (t: TokenRow): TokenView => ({ contract: t.contract, symbol: t.symbol, decimals: t.decimals, unit: { ticker: t.symbol, decimals: t.decimals } });
+const tokenView = (t: TokenRow): TokenView => ({ contract: t.contract, symbol: t.symbol, decimals: t.decimals, unit: { ticker: t.symbol, decimals: t.decimals, smallest: `${t.symbol} base unit` } });
 
 function explainSend(s: SendRow, a: AccountRow): string {
   switch (s.state) {

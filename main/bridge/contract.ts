@@ -199,6 +199,8 @@ export type PaymentState = 'awaiting_signatures' | 'ready' | 'broadcast' | 'conf
 export interface Unit {
   ticker: string;
   decimals: number;
+  /** The smallest unit's name, for fee rates: "sat", "litoshi", "duff", "zat", "wei". */
+  smallest: string;
 }
 
 export interface ServiceStatus {

@@ -5,8 +5,8 @@ import type { Unit } from './contract.ts';
 
 /** Regtest and testnet coins are shown with their network so nobody mistakes them for real funds. */
 export function unitOf(coin: CoinName, network: string, decimals: number): Unit {
-  const ticker = coinRow(coin).ticker;
-  return { ticker: network === 'mainnet' ? ticker : `${ticker} (${network})`, decimals };
+  const { ticker, smallestUnit } = coinRow(coin);
+  return { ticker: network === 'mainnet' ? ticker : `${ticker} (${network})`, decimals, smallest: smallestUnit };
 }
 
 /** Payment URI scheme per coin (BIP21-style), for the receive QR code. */

@@ -21,6 +21,7 @@ vi.mock('../../shared/coins/coin-data.ts', async (importOriginal) => {
     decimals: 8,
     coingeckoId: null,
     uriScheme: 'woofcoin',
+    smallestUnit: 'shibe',
     ledger: null,
     testCoin: false,
     psbt: false,

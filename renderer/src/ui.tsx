@@ -234,7 +234,7 @@ export function PaysTable(props: {
             Miners&apos; fee
             {size ? (
               <div className="small muted" data-testid="fee-rate">
-                {size.vsize} vbytes · {size.feeRate} per vbyte (smallest units of {unit.ticker})
+                {size.vsize} vbytes · {size.feeRate} {unit.smallest}/vB
               </div>
             ) : null}
           </th>

@@ -203,6 +203,8 @@ interface CoinRowCommon {
   readonly coingeckoId: string | null;
   /** Scheme of payment URIs (BIP21-style) in receive QR codes. */
   readonly uriScheme: string;
+  /** The name of the smallest unit, for fee rates ("litoshi/vB"). */
+  readonly smallestUnit: string;
   /** null: no Ledger app the desk supports (sign with files). */
   readonly ledger: LedgerAppRow | null;
 }
@@ -257,6 +259,7 @@ export const COIN_TABLE = {
     decimals: 8,
     coingeckoId: 'bitcoin',
     uriScheme: 'bitcoin',
+    smallestUnit: 'sat',
     ledger: BITCOIN_LEDGER,
     testCoin: false,
     psbt: true,
@@ -284,6 +287,7 @@ export const COIN_TABLE = {
     decimals: 8,
     coingeckoId: null,
     uriScheme: 'bitcoin',
+    smallestUnit: 'sat',
     ledger: BITCOIN_TEST_LEDGER,
     testCoin: true,
     psbt: true,
@@ -306,6 +310,7 @@ export const COIN_TABLE = {
     decimals: 8,
     coingeckoId: 'litecoin',
     uriScheme: 'litecoin',
+    smallestUnit: 'litoshi',
     ledger: legacyApp('Litecoin'),
     testCoin: false,
     psbt: true,
@@ -342,6 +347,7 @@ export const COIN_TABLE = {
     decimals: 8,
     coingeckoId: 'bitcoin-cash',
     uriScheme: 'bitcoincash',
+    smallestUnit: 'sat',
     ledger: { ...legacyApp('Bitcoin Cash'), addressFormat: 'cashaddr' },
     testCoin: false,
     psbt: false,
@@ -368,6 +374,7 @@ export const COIN_TABLE = {
     decimals: 8,
     coingeckoId: 'bitcoin-gold',
     uriScheme: 'bitcoingold',
+    smallestUnit: 'sat',
     ledger: legacyApp('Bitcoin Gold'),
     testCoin: false,
     psbt: false,
@@ -395,6 +402,7 @@ export const COIN_TABLE = {
     decimals: 8,
     coingeckoId: 'dash',
     uriScheme: 'dash',
+    smallestUnit: 'duff',
     ledger: legacyApp('Dash'),
     testCoin: false,
     psbt: true,
@@ -422,6 +430,7 @@ export const COIN_TABLE = {
     decimals: 8,
     coingeckoId: 'zcash',
     uriScheme: 'zcash',
+    smallestUnit: 'zat',
     ledger: ZCASH_LEDGER,
     testCoin: false,
     psbt: false,
@@ -449,6 +458,7 @@ export const COIN_TABLE = {
     decimals: 8,
     coingeckoId: 'zclassic',
     uriScheme: 'zclassic',
+    smallestUnit: 'zat',
     ledger: null,
     testCoin: false,
     psbt: false,
@@ -476,6 +486,7 @@ export const COIN_TABLE = {
     decimals: 8,
     coingeckoId: 'bitcoin-private',
     uriScheme: 'bitcoinprivate',
+    smallestUnit: 'sat',
     ledger: null,
     testCoin: false,
     psbt: false,
@@ -504,6 +515,7 @@ export const COIN_TABLE = {
     decimals: 18,
     coingeckoId: 'ethereum',
     uriScheme: 'ethereum',
+    smallestUnit: 'wei',
     // EIP-155 chain ids above 255 and the v it returns for them: app-ethereum 1.9.x on.
     ledger: { names: ['Ethereum'], minimum: '1.9.0', protocol: 'ethereum' },
   },
