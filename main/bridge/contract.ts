@@ -85,8 +85,11 @@ export const inputs = {
     network: z.enum(NETWORK_NAMES),
     name: z.string().trim().max(80).optional(),
     m: z.number().int().min(1).max(15).optional(),
+    /** For BSMS key records (no policy): the address type and key order chosen on the form; every other file says its own. */
+    script_type: z.enum(MULTISIG_SCRIPT_TYPES).optional(),
+    sort_keys: z.boolean().optional(),
   }),
-  'wallets.exportSetup': z.object({ wallet_id: id, format: z.enum(['bsms', 'descriptor', 'caravan', 'coldcard']) }),
+  'wallets.exportSetup': z.object({ wallet_id: id, format: z.enum(['bsms', 'descriptor', 'caravan', 'coldcard', 'specter']) }),
   'payments.list': z.object({ wallet_id: id.optional() }),
   'payments.get': z.object({ payment_id: id }),
   'payments.propose': z.object({
@@ -387,6 +390,9 @@ export interface SetupDraft {
   network: string;
   m: number;
   cosigners: CosignerView[];
+  /** The file's address type and key order: the form's selectors take them. */
+  script_type: 'p2sh' | 'p2sh-p2wsh' | 'p2wsh';
+  sort_keys: boolean;
   /** What was read and checked, one line each. */
   notes: string[];
 }

@@ -147,8 +147,10 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       return paymentDetail(core, p.id);
     },
 
-    'wallets.readSetup': async ({ files, coin, network, name, m }) =>
-      setupDraftView(readNewWalletSetup(core, files, { coin, network, ...(name ? { name } : {}), ...(m !== undefined ? { m } : {}) })),
+    'wallets.readSetup': async ({ files, coin, network, name, m, script_type, sort_keys }) =>
+      setupDraftView(
+        readNewWalletSetup(core, files, { coin, network, ...(name ? { name } : {}), ...(m !== undefined ? { m } : {}), ...(script_type ? { scriptType: script_type } : {}), ...(sort_keys !== undefined ? { sortKeys: sort_keys } : {}) }),
+      ),
 
     'wallets.exportSetup': async ({ wallet_id, format }) => {
       const f = exportWalletSetup(core, wallet_id, format);

@@ -130,6 +130,8 @@ export const setupDraftView = ({ wallet, notes }: SetupRead): SetupDraft => ({
   network: wallet.network,
   m: wallet.m,
   cosigners: wallet.cosigners.map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint ?? '00000000', derivation_path: c.derivationPath ?? 'm' })),
+  script_type: wallet.scriptType ?? 'p2sh',
+  sort_keys: wallet.sortKeys === true,
   notes,
 });
 

@@ -7,27 +7,27 @@ import {
   decodeTx,
   encodeTx,
   equalBytes,
-  p2shScript,
-  hash160,
-  parseMultisigRedeemScript,
+  p2wshScript,
   PSBT_COIN_NAMES,
   type ChainParams,
   type CoinName,
+  type MultisigInputSpend,
 } from '../../shared/coins/index.ts';
 import type { BitcoinTx } from '../../shared/coins/tx.ts';
-import { deriveAddress } from '../../shared/coins/multisig-address.ts';
 import { parseDerivationPath } from '../../shared/files/derivation-path.ts';
-import { FileFormatError } from '../../shared/files/errors.ts';
+import { FileFormatError, PaymentCheckError } from '../../shared/files/errors.ts';
 import { psbtFromBase64, psbtToBase64, withoutWitness, type DecodedPsbt } from '../../shared/files/psbt.ts';
-import { buildMultisigPsbt, psbtSignatures, withEmptyScripts, type KeyDerivation, type MultisigPsbtOutput } from '../../shared/files/psbt-multisig.ts';
+import { psbtMultisigSpends, verifyPsbtSignatures, type VerifiedPsbtSignature } from '../../shared/files/psbt-finalize.ts';
+import { buildMultisigPsbt, psbtSignatures, withEmptyScripts, type KeyDerivation, type MultisigPsbtInput, type MultisigPsbtOutput } from '../../shared/files/psbt-multisig.ts';
 import { parseXpubLike } from '../../shared/files/xpub-bytes.ts';
 import { CoordinatorError } from './errors.ts';
 import { fileSafe } from './file-names.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
-import { checkSignature, refused, storeSignatures, type CheckedSignature, type FileResult, type SignatureFileInput } from './signature-import.ts';
+import { checkSignature, refused, storeSignatures, type CheckedSignature, type FileResult, type RefusalKind, type SignatureFileInput } from './signature-import.ts';
 import { progress, requirePayment } from './payments.ts';
 import type { CosignerRow, PaymentRow, WalletRow } from './store/store.ts';
 import { requireWallet, walletParams, type CoreDeps } from './wallets.ts';
+import { walletAddress } from './wallet-script.ts';
 
 /** Coins whose signatures PSBT (BIP174) describes: Bitcoin's legacy sighash with SIGHASH_ALL. */
 export const PSBT_COINS: readonly CoinName[] = PSBT_COIN_NAMES;
@@ -38,24 +38,29 @@ function requirePsbtCoin(w: WalletRow): void {
   }
 }
 
-/** The co-signers' keys of one address, each with where its master key derives it. */
-function derivations(params: ChainParams, w: WalletRow, cosigners: readonly CosignerRow[], change: boolean, index: number): { redeemScript: Uint8Array; derivations: KeyDerivation[] } {
-  const a = deriveAddress(params, w.m, cosigners.map((c) => c.xpub), change, index);
-  return {
-    redeemScript: a.redeemScript,
-    derivations: a.publicKeys.map((publicKey, i) => ({
-      publicKey,
-      origin: { fingerprint: cosigners[i]!.fingerprint, path: [...parseDerivationPath(cosigners[i]!.derivationPath), change ? 1 : 0, index] },
-    })),
-  };
+/**
+ * One address of the wallet as a PSBT describes it: its scripts in the wallet's type (P2SH: the
+ * redeem script; P2WSH: the witness script; P2SH-P2WSH: both, the redeem script being the program)
+ * and every co-signer's key with where its master key derives it, in script order.
+ */
+function addressScripts(params: ChainParams, w: WalletRow, cosigners: readonly CosignerRow[], change: boolean, index: number): MultisigPsbtOutput & { derivations: KeyDerivation[]; scriptPubKey: Uint8Array } {
+  const a = walletAddress(params, w, cosigners.map((c) => c.xpub), change, index);
+  const derivations = a.scriptKeys.map((publicKey) => {
+    const c = cosigners[a.publicKeys.findIndex((k) => equalBytes(k, publicKey))]!;
+    return { publicKey, origin: { fingerprint: c.fingerprint, path: [...parseDerivationPath(c.derivationPath), change ? 1 : 0, index] } };
+  });
+  const scripts =
+    a.scriptType === 'p2sh' ? { redeemScript: a.redeemScript } : a.scriptType === 'p2wsh' ? { witnessScript: a.redeemScript } : { redeemScript: p2wshScript(a.redeemScript), witnessScript: a.redeemScript };
+  return { ...scripts, derivations, scriptPubKey: a.scriptPubKey };
 }
 
 // ---- PSBT out -------------------------------------------------------------------------------------
 
 /**
  * The PSBT of a payment awaiting signatures: every input with its whole previous transaction
- * (from the service, checked to hash to the txid it spends and to pay the amount stored), its
- * redeem script and every co-signer's key origin; change outputs marked as the wallet's own.
+ * (from the service, checked to hash to the txid it spends and to pay the amount stored; segwit
+ * inputs also with its witness UTXO, written from it), its redeem and/or witness script and every
+ * co-signer's key origin; change outputs marked as the wallet's own with the same fields.
  */
 export async function exportPsbt(deps: CoreDeps, paymentId: string): Promise<{ fileName: string; base64: string }> {
   const p = requirePayment(deps, paymentId);
@@ -73,18 +78,27 @@ export async function exportPsbt(deps: CoreDeps, paymentId: string): Promise<{ f
     const row = stored.find((s) => s.inputIndex === i);
     if (!row) throw new CoordinatorError('internal', `payment ${p.id} has no stored input ${i}`);
     const txid = bytesToHex(inp.prevTxid);
-    const d = derivations(params, w, cosigners, row.change, row.index);
-    const mismatch = previous.mismatch(txid, inp.vout, { amount: row.amount, script: p2shScript(hash160(d.redeemScript)), payee: "the wallet's address" });
+    const { scriptPubKey, ...d } = addressScripts(params, w, cosigners, row.change, row.index);
+    const mismatch = previous.mismatch(txid, inp.vout, { amount: row.amount, script: scriptPubKey, payee: "the wallet's address" });
     if (mismatch) throw new CoordinatorError('service_mismatch', `input ${i}: ${mismatch}`);
-    return { prevTx: withoutWitness(previous.raw(txid)), ...d };
+    return { prevTx: withoutWitness(previous.raw(txid)), ...d } satisfies MultisigPsbtInput;
   });
   const own = new Map(deps.store.addresses(w.id).map((a) => [bytesToHex(addressToScript(params, a.address)), a]));
   const outputs = tx.outputs.map((o): MultisigPsbtOutput => {
     const mine = own.get(bytesToHex(o.script));
-    return mine ? derivations(params, w, cosigners, mine.change, mine.index) : {};
+    if (!mine) return {};
+    const { scriptPubKey: _, ...scripts } = addressScripts(params, w, cosigners, mine.change, mine.index);
+    return scripts;
   });
   const xpubs = cosigners.map((c) => ({ xpub: parseXpubLike(c.xpub).bytes, origin: { fingerprint: c.fingerprint, path: parseDerivationPath(c.derivationPath) } }));
-  const base64 = psbtToBase64(buildMultisigPsbt(tx, inputs, outputs, xpubs));
+  let base64: string;
+  try {
+    base64 = psbtToBase64(buildMultisigPsbt(tx, inputs, outputs, xpubs));
+  } catch (err) {
+    // The scripts are the wallet's and the previous transactions checked: this is a desk bug.
+    if (err instanceof FileFormatError) throw new CoordinatorError('internal', `the PSBT of payment ${p.id} cannot be built: ${err.message}`);
+    throw err;
+  }
   deps.store.audit(deps.actor, 'payment.export_psbt', `payment ${p.id}: PSBT for ${cosigners.length} co-signers`, null, { paymentId: p.id, walletId: w.id });
   return { fileName: `payment-${fileSafe(w.name)}-${p.id.slice(0, 8)}.psbt`, base64 };
 }
@@ -103,6 +117,11 @@ function difference(ours: BitcoinTx, theirs: BitcoinTx): string {
   return 'its version, lock time or input sequence numbers differ';
 }
 
+/** A refusal of the PSBT checks (shared/files/psbt-finalize.ts) as the desk's kind of refusal. */
+function refusalKind(code: string): RefusalKind {
+  return code === 'tampered' || code === 'foreign' ? code : 'malformed';
+}
+
 /** Which payment a PSBT is for: the one whose transaction it carries, or a refusal saying why none. */
 function matchPayment(deps: CoreDeps, name: string, psbt: DecodedPsbt): PaymentRow | FileResult {
   const payments = deps.store.payments().filter((p) => PSBT_COINS.includes(requireWallet(deps, p.walletId).coin));
@@ -119,8 +138,11 @@ function matchPayment(deps: CoreDeps, name: string, psbt: DecodedPsbt): PaymentR
 
 /**
  * Imports the signatures a co-signer's wallet added to a PSBT (PARTIAL_SIG entries, or the
- * signatures of inputs it already finalized): each is verified against the payment's stored
- * hash for its input and key exactly like a signature file's, then all are stored or none.
+ * signatures of inputs it already finalized), P2SH or segwit: what the PSBT says each input spends
+ * must be the payment's; each signature is verified against the payment's stored hash for its
+ * input and key exactly like a signature file's, and against the digest recomputed from the PSBT;
+ * then all are stored or none. A PSBT whose witness UTXO disagrees with its previous transaction
+ * is refused when it is read (decodePsbt).
  */
 export function importPsbtFile(deps: CoreDeps, input: SignatureFileInput): FileResult {
   let psbt: DecodedPsbt;
@@ -138,9 +160,25 @@ export function importPsbtFile(deps: CoreDeps, input: SignatureFileInput): FileR
   if (p.state !== 'awaiting_signatures') return refused(input.name, 'stale', `payment ${p.id} is ${p.state}, no longer awaiting signatures`, p.id);
 
   const stored = deps.store.paymentInputs(p.id);
+  const cosigners = deps.store.cosigners(w.id);
+  // The desk's statement of what each input spends (stored when proposed, checked with the chain):
+  // the PSBT's own statement (its previous transactions and scripts) must be exactly this.
+  const addresses = psbt.tx.inputs.map((_, i) => {
+    const row = stored.find((s) => s.inputIndex === i);
+    if (!row) throw new CoordinatorError('internal', `payment ${p.id} has no stored input ${i}`);
+    return { row, address: walletAddress(params, w, cosigners.map((c) => c.xpub), row.change, row.index) };
+  });
+  const ours: MultisigInputSpend[] = addresses.map(({ row, address }) => ({ scriptType: w.scriptType, multisigScript: row.redeemScript, amount: row.amount, scriptPubKey: address.scriptPubKey }));
+  let spends: MultisigInputSpend[];
+  try {
+    spends = psbtMultisigSpends(params, psbt, ours);
+  } catch (err) {
+    if (err instanceof PaymentCheckError) return refused(input.name, refusalKind(err.code), err.message, p.id);
+    throw err;
+  }
   let found;
   try {
-    found = psbtSignatures(psbt, psbt.tx.inputs.map((_, i) => stored.find((s) => s.inputIndex === i)?.redeemScript ?? new Uint8Array(0)));
+    found = psbtSignatures(psbt, spends.map((s) => s.multisigScript));
   } catch (err) {
     if (err instanceof FileFormatError) return refused(input.name, 'tampered', err.message, p.id);
     throw err;
@@ -152,24 +190,30 @@ export function importPsbtFile(deps: CoreDeps, input: SignatureFileInput): FileR
   if (badType) return refused(input.name, 'tampered', `a signature of input ${badType.inputIndex} has hash type 0x${badType.hashType.toString(16)}, not SIGHASH_ALL (0x01)`, p.id);
   if (found.partial.length + found.final.length === 0) return refused(input.name, 'malformed', 'it carries no signatures yet: a co-signer signs it first', p.id);
 
+  // Each named signature against the payment's stored hash of its input and key, as a signature file's.
   const hashes = deps.store.paymentHashes(p.id);
-  const sigs: CheckedSignature[] = [];
   for (const s of found.partial) {
+    const checked = checkSignature(hashes, s, p.id);
+    if (!checked.ok) return refused(input.name, checked.refusal, checked.message, p.id);
+  }
+  // Then every signature, finalized inputs' too, against the digest recomputed from the PSBT's own
+  // transaction and spends (BIP143 with the amount for segwit inputs): two independent checks agree.
+  let verified: VerifiedPsbtSignature[];
+  try {
+    verified = verifyPsbtSignatures(params, psbt, spends);
+  } catch (err) {
+    if (err instanceof PaymentCheckError) return refused(input.name, refusalKind(err.code), err.message, p.id);
+    throw err;
+  }
+  const sigs: CheckedSignature[] = [];
+  for (const s of verified) {
     const checked = checkSignature(hashes, s, p.id);
     if (!checked.ok) return refused(input.name, checked.refusal, checked.message, p.id);
     sigs.push(checked.value);
   }
-  // A finalized input names no keys: each signature must verify for one of the input's keys.
-  for (const s of found.final) {
-    const keys = parseMultisigRedeemScript(stored.find((x) => x.inputIndex === s.inputIndex)!.redeemScript)?.pubkeys ?? [];
-    const match = keys.map((publicKey) => checkSignature(hashes, { ...s, publicKey }, p.id)).find((c) => c.ok);
-    if (!match || !match.ok) return refused(input.name, 'tampered', `a signature in input ${s.inputIndex}'s final script verifies for none of its keys`, p.id);
-    sigs.push(match.value);
-  }
-  const cosigners = deps.store.cosigners(w.id);
+  // Named by whose derived key signed (co-signer order), whatever order the script puts keys in.
   const signers = [...new Set(sigs.map((s) => {
-    const keys = hashes.filter((h) => h.inputIndex === s.inputIndex);
-    const pos = keys.findIndex((h) => equalBytes(h.publicKey, s.publicKey));
+    const pos = addresses[s.inputIndex]!.address.publicKeys.findIndex((k) => equalBytes(k, s.publicKey));
     return cosigners[pos]?.name ?? `key ${bytesToHex(s.publicKey)}`;
   }))];
   const added = storeSignatures(deps, p.id, sigs, input.name, signers.join(', '));

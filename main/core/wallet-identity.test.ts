@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chainParams } from '../../shared/coins/index.ts';
 import type { CoordinatorApi } from './api.ts';
 import { CoordinatorError } from './errors.ts';
-import { openStore, type CoordinatorStore } from './store/store.ts';
+import { openStore, type CoordinatorStore, type NewWalletRow } from './store/store.ts';
 import { testCosigner } from './testing/keys.ts';
 import { walletIdentity } from './wallet-identity.ts';
 import { readNewWalletSetup } from './wallet-setup-files.ts';
@@ -32,10 +32,10 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function storeWallet(name: string, coin: 'litecoin' | 'bitcoin', network: 'regtest' | 'mainnet', m: number, keys: readonly string[]): string {
+function storeWallet(name: string, coin: 'litecoin' | 'bitcoin', network: 'regtest' | 'mainnet', m: number, keys: readonly string[], script: Partial<Pick<NewWalletRow, 'scriptType' | 'sortKeys'>> = {}): string {
   const id = `w-${name}`;
   store.insertWallet(
-    { id, coin, network, name, m, createdAt: new Date(0).toISOString() },
+    { id, coin, network, name, m, createdAt: new Date(0).toISOString(), ...script },
     keys.map((xpub, position) => ({ position, name: `key ${position}`, xpub, fingerprint: '00000000', derivationPath: 'm' })),
   );
   return id;
@@ -98,7 +98,9 @@ describe('a second wallet from the same keys is refused', () => {
     const caravan = readFileSync(join(import.meta.dirname, '../../shared/files/fixtures/caravan-2of3.json'), 'utf8');
     const choice = { coin: 'bitcoin', network: 'mainnet' } as const;
     const read = readNewWalletSetup(deps, [{ name: 'caravan-2of3.json', text: caravan }], choice);
-    const existing = storeWallet('Board treasury (imported)', 'bitcoin', 'mainnet', read.wallet.m, read.wallet.cosigners.map((c) => c.xpub));
+    // A Caravan file's wallet has sorted keys (Caravan always sorts): the stored wallet is that one.
+    expect(read.wallet).toMatchObject({ scriptType: 'p2sh', sortKeys: true });
+    const existing = storeWallet('Board treasury (imported)', 'bitcoin', 'mainnet', read.wallet.m, read.wallet.cosigners.map((c) => c.xpub), { scriptType: 'p2sh', sortKeys: true });
     expect(() => readNewWalletSetup(deps, [{ name: 'caravan-2of3.json', text: caravan }], choice)).toThrow(/already make the wallet "Board treasury \(imported\)"/);
     try {
       readNewWalletSetup(deps, [{ name: 'caravan-2of3.json', text: caravan }], choice);

@@ -61,6 +61,40 @@ describe('each import format reads its hand-written fixture', () => {
   });
 });
 
+describe('segwit and sorted set-up files read into wallets of their script type and key order', () => {
+  // Once refused (the desk made P2SH wallets with keys as given only), now wallets like any other.
+  it.each([
+    ['descriptor-sortedmulti.txt', 'p2sh', true, 2, 3],
+    ['descriptor-wsh.txt', 'p2wsh', false, 2, 2],
+    ['caravan-p2wsh.json', 'p2wsh', true, 1, 1],
+    ['coldcard-p2wsh.txt', 'p2wsh', true, 2, 3],
+  ] as const)('%s: %s, sorted %s, %i of %i', (name, scriptType, sortKeys, m, n) => {
+    const read = readWalletSetup([{ name, text: fixture(name) }], bitcoin);
+    expect(read.wallet).toMatchObject({ coin: 'bitcoin', network: 'mainnet', m, scriptType, sortKeys });
+    expect(read.wallet.cosigners.map((c) => c.xpub)).toEqual(KEYS.slice(0, n).map((k) => k.xpub));
+    expect(read.notes[0]).toContain(`${name}: `);
+  });
+
+  it("a BSMS record of a P2WSH wallet: its first address checked in the wallet's type and order", () => {
+    const text = fixture('bsms-p2wsh-2of3.bsms');
+    const read = readWalletSetup([{ name: 'vault.bsms', text }], bitcoin);
+    expect(read.wallet).toMatchObject({ scriptType: 'p2wsh', sortKeys: true, m: 2 });
+    const first = text.split('\n')[3]!;
+    expect(first).toMatch(/^bc1q/);
+    expect(read.notes).toContain(`first address ${first} matches the record`);
+    expect(read.notes[0]).toContain('P2WSH, keys sorted (BIP67)');
+    // The same keys' P2SH first address in a record that says wsh(...): another wallet, refused.
+    expect(() => readWalletSetup([{ name: 'mixed.bsms', text: text.replace(first, FIRST_ADDRESS) }], bitcoin)).toThrow(/mixed\.bsms: .*first address 3GVg.* is not the first address bc1q.* its descriptor gives/);
+  });
+
+  it('taproot and miniscript descriptors are refused naming what they are; a segwit file on a coin without segwit too', () => {
+    const key = `[${KEYS[0]!.fingerprint}/48'/0'/0'/2']${KEYS[0]!.xpub}/<0;1>/*`;
+    expect(() => readWalletSetup([{ name: 'tr.txt', text: `tr(${KEYS[1]!.xpub}/<0;1>/*)` }], bitcoin)).toThrow(/tr\.txt: unsupported descriptor: tr\(\.\.\.\) is taproot/);
+    expect(() => readWalletSetup([{ name: 'ms.txt', text: `wsh(and_v(v:pk(${key}),older(144)))` }], bitcoin)).toThrow(/ms\.txt: .*is miniscript/);
+    expect(() => readWalletSetup([{ name: 'vault.bsms', text: fixture('bsms-p2wsh-2of3.bsms') }], { coin: 'dash', network: 'mainnet' })).toThrow(/P2WSH wallet/);
+  });
+});
+
 describe('round trips through the formats the desk exports', () => {
   const named = KEYS.map((k, i) => ({ ...k, name: `Signer ${i + 1}` }));
   it('descriptor (multipath, with checksum) reads back to the same keys and equals the fixture', () => {
@@ -84,8 +118,6 @@ describe('round trips through the formats the desk exports', () => {
 describe('malformed files are refused, saying why', () => {
   const refusals: Record<string, RegExp> = {
     'descriptor-bad-checksum.txt': /checksum "c3s7d8zw" does not match the descriptor: it was altered or mistyped/,
-    'descriptor-sortedmulti.txt': /sortedmulti sorts the keys \(BIP67\), and this desk keeps keys in the wallet's order/,
-    'descriptor-wsh.txt': /wsh\(\.\.\.\) is native segwit \(P2WSH\); this desk makes P2SH multisig wallets/,
     'descriptor-xprv.txt': /key 1 \(Key 1 \(3442193e\)\) is an extended private key \(xprv\.\.\.\): a set-up file must carry public keys only/,
     'descriptor-mixed-networks.txt': /the keys mix networks: key 1 .* is a mainnet key, key 2 .* is not/,
     'descriptor-m-above-n.txt': /the policy 3 of 2 is impossible/,
@@ -94,11 +126,9 @@ describe('malformed files are refused, saying why', () => {
     'bsms-descriptor-restrictions.bsms': /path restrictions "\/0\/\*,\/1\/\*,\/2\/\*" are not \/0\/\*,\/1\/\*/,
     'bsms-version-2.bsms': /version "2.0" is not supported \(only 1.0\)/,
     'bsms-encrypted.dat': /it is encrypted .* ask for the unencrypted record/,
-    'caravan-p2wsh.json': /address type P2WSH is not P2SH/,
     'caravan-wrong-count.json': /its quorum says 3 signers but it lists 2 keys/,
     'caravan-network-mismatch.json': /the file says testnet but its keys are mainnet keys/,
     'coldcard-wrong-policy.txt': /its policy says 2 of 4 but it lists 3 keys/,
-    'coldcard-p2wsh.txt': /its format P2WSH is not P2SH/,
     'coldcard-xprv.txt': /is an extended private key .* public keys only/,
   };
 

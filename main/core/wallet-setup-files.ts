@@ -10,19 +10,21 @@ import {
   type CoinName,
   type NetworkName,
 } from '../../shared/coins/index.ts';
-import { deriveAddress } from '../../shared/coins/multisig-address.ts';
+import { requireScriptType, type MultisigScriptType } from '../../shared/coins/multisig-script.ts';
 import { formatBsmsDescriptorRecord, type BsmsKeyRecord } from '../../shared/files/bsms.ts';
 import { caravanNetwork, formatCaravan } from '../../shared/files/caravan.ts';
 import { formatColdcard } from '../../shared/files/coldcard.ts';
 import { formatMultisigDescriptor } from '../../shared/files/descriptor.ts';
 import { FileFormatError } from '../../shared/files/errors.ts';
-import { checkSetup, type SetupKey, type WalletSetup } from '../../shared/files/setup.ts';
+import { checkSetup, SCRIPT_TYPE_LABEL, type SetupKey, type WalletScript, type WalletSetup } from '../../shared/files/setup.ts';
 import { parseSetupFile } from '../../shared/files/setup-file.ts';
+import { formatSpecter } from '../../shared/files/specter.ts';
 import { CoordinatorError } from './errors.ts';
 import { fileSafe } from './file-names.ts';
 import type { SignatureFileInput } from './signature-import.ts';
 import type { WalletRow } from './store/store.ts';
 import { refuseExistingWallet } from './wallet-identity.ts';
+import { walletAddress } from './wallet-script.ts';
 import { createWallet, requireWallet, walletParams, type CoreDeps, type NewWallet } from './wallets.ts';
 
 export interface SetupChoice {
@@ -32,6 +34,9 @@ export interface SetupChoice {
   name?: string;
   /** Required for BSMS key records, which carry one key each and no policy. */
   m?: number;
+  /** For BSMS key records only (every other file says its script): default P2SH, keys as given. */
+  scriptType?: MultisigScriptType;
+  sortKeys?: boolean;
 }
 
 export interface SetupRead {
@@ -51,7 +56,8 @@ export function readWalletSetup(files: readonly SignatureFileInput[], choice: Se
   if (files.length === 0) throw new CoordinatorError('bad_input', 'choose a set-up file');
   const read = files.map((f) => {
     try {
-      return { file: f.name, parsed: parseSetupFile(f.text) };
+      // Every multisig script type and key order: the wallet takes the file's.
+      return { file: f.name, parsed: parseSetupFile(f.text, 'any-multisig') };
     } catch (err) {
       if (err instanceof FileFormatError) throw new CoordinatorError('malformed', `${f.name}: ${err.message}`);
       throw err;
@@ -66,12 +72,12 @@ export function readWalletSetup(files: readonly SignatureFileInput[], choice: Se
   const notes: string[] = [];
   if (walletFiles.length === 1) {
     setup = walletFiles[0]!.setup;
-    notes.push(`${walletFiles[0]!.file}: ${formatName[setup.format]}, ${setup.m} of ${setup.keys.length}`);
+    notes.push(`${walletFiles[0]!.file}: ${formatName[setup.format]}, ${setup.m} of ${setup.keys.length}, ${scriptWords(setup)}`);
   } else {
     if (choice.m === undefined) throw new CoordinatorError('bad_input', 'BSMS key records carry one key each and no policy: say how many signatures are required');
     const keys = keyRecords.map((k) => k.record.key);
     try {
-      setup = { format: 'bsms', name: null, m: choice.m, keys, keyNetwork: checkSetup(choice.m, keys), chain: null, firstAddress: null, scriptType: 'p2sh', sortKeys: false };
+      setup = { format: 'bsms', name: null, m: choice.m, keys, keyNetwork: checkSetup(choice.m, keys), chain: null, firstAddress: null, scriptType: choice.scriptType ?? 'p2sh', sortKeys: choice.sortKeys === true };
     } catch (err) {
       if (err instanceof FileFormatError) throw new CoordinatorError('malformed', err.message);
       throw err;
@@ -86,6 +92,11 @@ export function readWalletSetup(files: readonly SignatureFileInput[], choice: Se
   } catch (err) {
     throw new CoordinatorError('bad_input', err instanceof Error ? err.message : String(err));
   }
+  try {
+    requireScriptType(params, setup.scriptType);
+  } catch (err) {
+    throw new CoordinatorError('bad_wallet', `${err instanceof Error ? err.message : String(err)} (the file describes a ${SCRIPT_TYPE_LABEL[setup.scriptType]} wallet)`);
+  }
   for (const k of setup.keys) {
     try {
       parseXpub(params, k.xpub, `co-signer ${k.name}'s xpub`);
@@ -94,7 +105,8 @@ export function readWalletSetup(files: readonly SignatureFileInput[], choice: Se
     }
   }
   if (setup.firstAddress !== null) {
-    const ours = deriveAddress(params, setup.m, setup.keys.map((k) => k.xpub), false, 0);
+    // In the wallet's own script type and key order: a record of another wallet of the same keys does not match.
+    const ours = walletAddress(params, setup, setup.keys.map((k) => k.xpub), false, 0);
     let theirs: Uint8Array | null;
     try {
       theirs = addressToScript(params, setup.firstAddress);
@@ -113,6 +125,8 @@ export function readWalletSetup(files: readonly SignatureFileInput[], choice: Se
       name: choice.name?.trim() || setup.name || 'Imported wallet',
       m: setup.m,
       cosigners: setup.keys.map((k) => ({ name: k.name, xpub: k.xpub, fingerprint: k.fingerprint, derivationPath: k.derivationPath })),
+      scriptType: setup.scriptType,
+      sortKeys: setup.sortKeys,
     },
     notes,
   };
@@ -121,8 +135,8 @@ export function readWalletSetup(files: readonly SignatureFileInput[], choice: Se
 /** Reads a set-up file for the new-wallet form; one that describes a wallet this desk has is refused, naming it. */
 export function readNewWalletSetup(deps: Pick<CoreDeps, 'store'>, files: readonly SignatureFileInput[], choice: SetupChoice): SetupRead {
   const read = readWalletSetup(files, choice);
-  const { coin, network, m, cosigners } = read.wallet;
-  refuseExistingWallet(deps.store, { params: chainParams(coin, network), m, xpubs: cosigners.map((c) => c.xpub) });
+  const { coin, network, m, cosigners, scriptType, sortKeys } = read.wallet;
+  refuseExistingWallet(deps.store, { params: chainParams(coin, network), m, xpubs: cosigners.map((c) => c.xpub), ...(scriptType ? { scriptType } : {}), ...(sortKeys !== undefined ? { sortKeys } : {}) });
   return read;
 }
 
@@ -136,27 +150,46 @@ export async function importWalletSetup(deps: CoreDeps, files: readonly Signatur
 
 // ---- wallet set-up out ----------------------------------------------------------------------------
 
-export type SetupExportFormat = 'bsms' | 'descriptor' | 'caravan' | 'coldcard';
+export type SetupExportFormat = 'bsms' | 'descriptor' | 'caravan' | 'coldcard' | 'specter';
 
-/** The wallet as another wallet imports it; keys always in the wallet's order. */
+/** How the wallet's scripts read in words, for notes and refusals. */
+function scriptWords(w: WalletScript): string {
+  return `${SCRIPT_TYPE_LABEL[w.scriptType]}, ${w.sortKeys ? 'keys sorted (BIP67)' : 'keys in the given order'}`;
+}
+
+/** The wallet as another wallet imports it: its script type and key order, keys in the wallet's order. */
 export function exportWalletSetup(deps: Pick<CoreDeps, 'store'>, walletId: string, format: SetupExportFormat): { fileName: string; text: string } {
   const w = requireWallet(deps, walletId);
   const params = walletParams(w);
   const keys: SetupKey[] = deps.store.cosigners(w.id).map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivationPath: c.derivationPath }));
+  const script: WalletScript = { scriptType: w.scriptType, sortKeys: w.sortKeys };
   const base = fileSafe(w.name);
-  switch (format) {
-    case 'descriptor':
-      return { fileName: `${base}-descriptor.txt`, text: `${formatMultisigDescriptor(w.m, keys, '/<0;1>/*')}\n` };
-    case 'bsms': {
-      const first = deriveAddress(params, w.m, keys.map((k) => k.xpub), false, 0).address;
-      return { fileName: `${base}.bsms`, text: formatBsmsDescriptorRecord(w.m, keys, first) };
+  // Caravan and Coldcard always sort the keys: a given-order wallet has other addresses there.
+  const sortedOnly = (product: string) => {
+    if (!w.sortKeys) throw new CoordinatorError('unsupported', `${product} always sorts the keys (BIP67), and this wallet keeps its co-signers' order: there it would have other addresses. Export it as a BSMS record or a descriptor`);
+  };
+  try {
+    switch (format) {
+      case 'descriptor':
+        return { fileName: `${base}-descriptor.txt`, text: `${formatMultisigDescriptor(w.m, keys, '/<0;1>/*', true, script)}\n` };
+      case 'bsms': {
+        const first = walletAddress(params, w, keys.map((k) => k.xpub), false, 0).address;
+        return { fileName: `${base}.bsms`, text: formatBsmsDescriptorRecord(w.m, keys, first, script) };
+      }
+      case 'caravan': {
+        const network = caravanNetwork(w.coin, w.network);
+        if (network === null) throw new CoordinatorError('unsupported', `Caravan handles Bitcoin wallets only; export this ${w.coin} wallet as a BSMS record or a descriptor`);
+        sortedOnly('Caravan');
+        return { fileName: `${base}-caravan.json`, text: formatCaravan(w.name, network, w.m, keys, script) };
+      }
+      case 'coldcard':
+        sortedOnly('Coldcard');
+        return { fileName: `${base}-multisig.txt`, text: formatColdcard(w.name, w.m, keys, script) };
+      case 'specter':
+        return { fileName: `${base}-specter.json`, text: formatSpecter(w.name, w.m, keys, script) };
     }
-    case 'caravan': {
-      const network = caravanNetwork(w.coin, w.network);
-      if (network === null) throw new CoordinatorError('unsupported', `Caravan handles Bitcoin wallets only; export this ${w.coin} wallet as a BSMS record or a descriptor`);
-      return { fileName: `${base}-caravan.json`, text: formatCaravan(w.name, network, w.m, keys) };
-    }
-    case 'coldcard':
-      return { fileName: `${base}-multisig.txt`, text: formatColdcard(w.name, w.m, keys) };
+  } catch (err) {
+    if (err instanceof FileFormatError) throw new CoordinatorError('unsupported', err.message);
+    throw err;
   }
 }

@@ -49,15 +49,16 @@ export function NewWallet() {
     setError(null);
     setNotes([]);
     try {
-      const d = await call('wallets.readSetup', { files, coin, network, m, ...(name.trim() ? { name } : {}) });
+      // The form's address type and key order apply to BSMS key records only; other files say their own.
+      const d = await call('wallets.readSetup', { files, coin, network, m, script_type: scriptType, sort_keys: sortKeys, ...(name.trim() ? { name } : {}) });
       setName(d.name);
       if (walletCoins.some((c) => c.coin === d.coin)) setCoin(d.coin as WalletCoin);
       if ((NETWORKS as readonly string[]).includes(d.network)) setNetwork(d.network as (typeof NETWORKS)[number]);
       setM(d.m);
       setRows(d.cosigners.map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint === '00000000' ? '' : c.fingerprint, path: c.derivation_path === 'm' ? '' : c.derivation_path })));
-      // The set-up files read here describe P2SH wallets with keys in the file's order.
-      setChosenType('p2sh');
-      setChosenSort(false);
+      // The file's address type and key order (a different choice would be another wallet).
+      setChosenType(d.script_type);
+      setChosenSort(d.sort_keys);
       setNotes(d.notes);
     } catch (err) {
       fail(err);
@@ -119,7 +120,7 @@ export function NewWallet() {
       <Card title="From another wallet (optional)">
         <FileDrop
           label="Import set-up file"
-          hint="a BSMS record, an sh(multi(…)) descriptor, a Caravan wallet file, a Coldcard/Electrum multisig file, or the co-signers' BSMS key records"
+          hint="a BSMS record, a multisig descriptor (sh, sh(wsh) or wsh; multi or sortedmulti), a Caravan or Specter wallet file, a Coldcard/Nunchuk/Electrum multisig file, or the co-signers' BSMS key records"
           multiple
           accept=".bsms,.txt,.json,.dat"
           onFiles={(f) => void importSetup(f)}
@@ -134,7 +135,7 @@ export function NewWallet() {
             ))}
           </ul>
         )}
-        <p className="muted small">The form below is filled in from the file: check it, then create the wallet. Keys keep the file's order.</p>
+        <p className="muted small">The form below is filled in from the file: check it, then create the wallet. Keys keep the file's order; the address type and key order are the file's.</p>
       </Card>
       <Card title="Wallet">
         <div className="grid-3">

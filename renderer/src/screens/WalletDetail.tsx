@@ -105,7 +105,8 @@ const SETUP_FORMATS = [
   { format: 'bsms', label: 'BSMS record', hint: 'BIP129: Coldcard, Nunchuk, Sparrow' },
   { format: 'descriptor', label: 'Descriptor', hint: 'Sparrow, Bitcoin Core, Electrum' },
   { format: 'caravan', label: 'Caravan', hint: 'Bitcoin wallets only' },
-  { format: 'coldcard', label: 'Coldcard file', hint: 'Coldcard, Electrum' },
+  { format: 'coldcard', label: 'Coldcard file', hint: 'Coldcard, Nunchuk, Electrum' },
+  { format: 'specter', label: 'Specter file', hint: 'Specter Desktop' },
 ] as const;
 
 /** The wallet as other multisig wallets import it (keys in this wallet's order). */
