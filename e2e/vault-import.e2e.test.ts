@@ -102,7 +102,7 @@ describe('a P2WSH vault another wallet made, in Chromium', () => {
     await page.getByTestId('propose').click();
     await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('awaiting_signatures');
     const paymentUrl = page.url();
-    expect(await page.getByTestId('fee-rate').textContent()).toMatch(/^\d+ vbytes · \d+\.\d per vbyte/);
+    expect(await page.getByTestId('fee-rate').textContent()).toMatch(/^\d+ vbytes · \d+\.\d litoshi\/vB$/);
     await shot('vault-03-review');
 
     // Ann signs the PSBT in the other wallet, which finds her key through the PSBT's key origins.
