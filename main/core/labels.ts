@@ -70,6 +70,8 @@ export function exportLabels(store: CoordinatorStore, walletId: string): { fileN
     }
     records.push({ type: r.type, ref: r.ref, label: r.label, origin, ...(r.type === 'output' && r.spendable !== null ? { spendable: r.spendable } : {}) });
   }
+  // by type, then reference: the same labels write the same file, whichever way they came
+  records.sort((a, b) => (a.type === b.type ? (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0) : a.type < b.type ? -1 : 1));
   return { fileName: `${fileSafe(w.name)}-labels.jsonl`, text: writeBip329(records), count: records.length };
 }
 
