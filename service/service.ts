@@ -12,6 +12,7 @@ import { indexElection, type IndexElection } from './leader/leadership.ts';
 import { openStore, type Store, type StoreConfig } from './store/database.ts';
 import { priceSourceFromConfig } from './prices/from-config.ts';
 import { PriceCache } from './prices/price-cache.ts';
+import { PriceHistoryCache } from './prices/price-history.ts';
 
 export type { ServiceConfigInput } from './config.ts';
 
@@ -56,9 +57,12 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
   // Before any indexer starts: on PostgreSQL every index writer waits for its lock.
   const election = indexElection({ database: config.database, retrySeconds: config.leader.retrySeconds, backends: [...backends.values(), evm], log });
 
-  const prices = new PriceCache({ source: priceSourceFromConfig(config), ttlMs: config.prices.ttlSeconds * 1000, log: log.child({ component: 'prices' }) });
+  const priceSource = priceSourceFromConfig(config);
+  const priceLog = log.child({ component: 'prices' });
+  const prices = new PriceCache({ source: priceSource, ttlMs: config.prices.ttlSeconds * 1000, log: priceLog });
+  const pastPrices = new PriceHistoryCache({ source: priceSource, ttlMs: config.prices.ttlSeconds * 1000, log: priceLog });
   const app = await buildApp({
-    ctx: { utxo: backends, evm, usdRate: (coin) => prices.usdRate(coin) },
+    ctx: { utxo: backends, evm, usdRate: (coin) => prices.usdRate(coin), usdRateAt: (coin, at) => pastPrices.usdRateAt(coin, at) },
     store,
     authRequired: config.auth.required,
     operations: config,

@@ -38,6 +38,12 @@ export const CHANNELS = [
   'accounts.send',
   'audit.list',
   'audit.export',
+  'labels.list',
+  'labels.set',
+  'labels.export',
+  'labels.import',
+  'books.series',
+  'books.export',
 ] as const;
 
 export type Channel = (typeof CHANNELS)[number];

@@ -193,6 +193,22 @@ export const inputs = {
   // The audit log, newest first, a page at a time; the export has every entry the filter keeps.
   'audit.list': AuditFilter.extend({ limit: z.number().int().min(1).max(500).default(50), offset: z.number().int().min(0).default(0) }),
   'audit.export': AuditFilter,
+  // Labels (BIP329 types, and 'payment': a payment's purpose, ref = its id); an empty label removes one.
+  'labels.list': z.object({ wallet_id: id }).strict(),
+  'labels.set': z
+    .object({
+      wallet_id: id,
+      type: z.enum(['tx', 'addr', 'pubkey', 'input', 'output', 'xpub', 'payment']),
+      ref: z.string().trim().min(1).max(200),
+      label: z.string().trim().max(255, 'a label has at most 255 characters'),
+      spendable: z.boolean().optional(),
+    })
+    .strict(),
+  'labels.export': z.object({ wallet_id: id }).strict(),
+  'labels.import': z.object({ wallet_id: id, file: PickedFile }).strict(),
+  // The books: every confirmed transaction with its balance after and USD value (the chart), and as CSV for a date range.
+  'books.series': z.object({ wallet_id: id }).strict(),
+  'books.export': z.object({ wallet_id: id, from: day.optional(), to: day.optional() }).strict(),
 } satisfies Record<Channel, z.ZodType>;
 
 // ---- answers -----------------------------------------------------------------------------------
@@ -569,6 +585,30 @@ export interface AuditPage {
   cosigners: string[];
 }
 
+export interface LabelView {
+  type: 'tx' | 'addr' | 'pubkey' | 'input' | 'output' | 'xpub' | 'payment';
+  ref: string;
+  label: string;
+  spendable: boolean | null;
+}
+
+export interface LabelImportView {
+  imported: number;
+  ignored: number;
+  message: string;
+}
+
+/** One confirmed transaction of the books: the balance after it, in the coin and in USD that day. */
+export interface BooksPoint {
+  time: number;
+  txid: string;
+  amount: bigint;
+  balance: bigint;
+  /** USD value of the balance after, at that day's rate; null without a rate. */
+  usd_value: number | null;
+  label: string;
+}
+
 export interface Outputs {
   'service.status': ServiceStatus;
   'coins.list': CoinView[];
@@ -609,6 +649,15 @@ export interface Outputs {
   'audit.list': AuditPage;
   /** A CSV file of the filtered entries. */
   'audit.export': ExportedFile;
+  'labels.list': LabelView[];
+  'labels.set': LabelView[];
+  /** A BIP329 JSON lines file. */
+  'labels.export': ExportedFile;
+  'labels.import': LabelImportView;
+  /** Oldest first; the last point's balance is the confirmed balance. */
+  'books.series': BooksPoint[];
+  /** A CSV file. */
+  'books.export': ExportedFile;
 }
 
 export type Inputs = typeof inputs;

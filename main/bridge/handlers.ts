@@ -25,6 +25,7 @@ import { exportWalletSetup, readNewWalletSetup } from '../core/wallet-setup-file
 import { createWallet, nextReceiveAddress, requireWallet, type CoreDeps } from '../core/wallets.ts';
 import { createAccountHandlers } from './accounts.ts';
 import { createAuditHandlers } from './audit.ts';
+import { createLabelHandlers } from './labels.ts';
 import { coinViews } from './coins.ts';
 import type { Handlers } from './dispatch.ts';
 import { draftRefusalWords } from './refusals.ts';
@@ -68,6 +69,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
   return {
     ...accounts,
     ...createAuditHandlers(store),
+    ...createLabelHandlers({ store, api, actor: deps.actor }),
 
     'service.status': async () => {
       const { mode, url } = connection;

@@ -24,6 +24,7 @@ import { erc20TokenRoutes } from './routes/erc20-token.ts';
 import { ethereumRoutes } from './routes/ethereum.ts';
 import { multisigRoutes } from './routes/multisig.ts';
 import { networkAddressRoutes } from './routes/network-addresses.ts';
+import { priceRoutes } from './routes/prices.ts';
 import { transactionRoutes } from './routes/transaction.ts';
 
 export interface AppOptions {
@@ -77,6 +78,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await scope.register(multisigRoutes(options.ctx));
     await scope.register(ethereumRoutes(options.ctx));
     await scope.register(erc20TokenRoutes(options.ctx));
+    await scope.register(priceRoutes(options.ctx));
     scope.withTypeProvider<ZodTypeProvider>().get('/status', { schema: { response: { 200: Status } } }, async () => ({ coins: await coinStatuses(options.ctx) }));
   };
   // v2 at the root and under /v2 (docs/api-decisions.md)

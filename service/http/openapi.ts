@@ -100,6 +100,12 @@ const V2_OPERATIONS: Record<string, OperationDoc> = {
     extension:
       'Extension beyond the spec: what the token contract on ethereum reports of itself, so clients need not type decimal_places. name and symbol are null when the contract has none fit to show; a contract without decimals() is refused with 422, a non-contract address with 400.',
   },
+  'GET /prices/history/:coin': {
+    tag: OPS,
+    summary: 'USD rates at past times',
+    extension:
+      "Extension beyond the spec: USD per whole coin on the UTC day of each time asked (at=unix seconds, comma-separated, at most 500), from the price source usd_balance uses (a pinned rate is the rate at every time), cached per (coin, day). usd_rate is null when the source has no rate or does not answer.",
+  },
   'GET /status': {
     tag: OPS,
     summary: 'Backend and index progress per coin',

@@ -51,5 +51,6 @@ export function priceSourceFromConfig(config: ServiceConfig): PriceSource {
   return {
     name: live.name,
     usdPrice: async (coin) => (pinned.has(coin) ? fixed.usdPrice(coin) : live.usdPrice(coin)),
+    usdPriceAt: async (coin, at) => (pinned.has(coin) ? fixed.usdPriceAt(coin, at) : live.usdPriceAt(coin, at)),
   };
 }

@@ -152,6 +152,7 @@ describe('price cache', () => {
         if (coin === 'dash') throw new Error('down');
         return coin === 'litecoin' ? 80 : null;
       },
+      usdPriceAt: async () => null,
     };
     const cache = new PriceCache({ source, ttlMs: 1000, log: recordingLog(), now: () => 0 });
     expect(await Promise.all([cache.usdRate('litecoin'), cache.usdRate('dash'), cache.usdRate('bitcoin'), cache.usdRate('litecoin')])).toEqual([80, 0, 0, 80]);

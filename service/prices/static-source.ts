@@ -6,5 +6,7 @@ export function staticPriceSource(rates: ReadonlyMap<CoinName, number>): PriceSo
   return {
     name: 'static',
     usdPrice: async (coin) => priceOrNull(rates.get(coin)),
+    // A pinned rate is the rate at every time.
+    usdPriceAt: async (coin) => priceOrNull(rates.get(coin)),
   };
 }

@@ -14,6 +14,8 @@ export interface ServiceContext {
   utxo: ReadonlyMap<CoinName, UtxoBackend>;
   evm?: EvmChain | null;
   usdRate: UsdRate;
+  /** USD per whole coin on the UTC day of a unix time; null when unknown (never throws). Absent: no rates. */
+  usdRateAt?: (coin: CoinName, at: number) => Promise<number | null>;
 }
 
 /** The backend of a coin named in a request; a 404 for a name that is no coin or not served here. */

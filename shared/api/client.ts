@@ -11,6 +11,7 @@ import {
   MultisigHashesToSign,
   History,
   NetworkAddressesList,
+  PriceHistory,
   SendStatus,
   RawTransaction,
   Status,
@@ -116,6 +117,11 @@ export class ApiClient {
 
   history(coin: string, addresses: readonly string[], page: { limit?: number; offset?: number } = {}) {
     return this.request(History, 'GET', `/address/history/${coin}/${addresses.map(encodeURIComponent).join(',')}${queryString(page)}`);
+  }
+
+  /** Extension: USD per whole coin on the UTC day of each time (unix seconds). */
+  priceHistory(coin: string, at: readonly number[]) {
+    return this.request(PriceHistory, 'GET', `/prices/history/${coin}${queryString({ at: at.join(',') })}`);
   }
 
   utxos(coin: string, addresses: readonly string[]) {

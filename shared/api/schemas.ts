@@ -211,3 +211,20 @@ export const Erc20CreateQuery = EthereumCreateQuery.extend({
 export type Erc20CreateQuery = z.input<typeof Erc20CreateQuery>;
 export const Erc20SendQuery = Erc20CreateQuery.extend(rsv);
 export type Erc20SendQuery = z.input<typeof Erc20SendQuery>;
+
+// ---- extension: historical USD rates (docs/api-decisions.md) --------------------------------------
+
+/** Unix seconds, comma-separated: one or more times (at most 500) whose daily USD rate is asked. */
+export const PriceHistoryQuery = z.object({
+  at: z
+    .string()
+    .regex(/^\d{1,12}(,\d{1,12}){0,499}$/, 'at is one or more unix times in seconds, comma-separated (at most 500)')
+    .describe('Extension beyond the spec: unix times in seconds, comma-separated (at most 500).'),
+});
+export const PriceAt = z.object({
+  at: z.number().int().describe('the time asked, unix seconds'),
+  day: z.string().describe('its UTC day (YYYY-MM-DD): rates are daily'),
+  usd_rate: z.number().nullable().describe("USD per whole coin that day; null when the price source has none or does not answer"),
+});
+export const PriceHistory = z.object({ coin: z.string(), rates: z.array(PriceAt) });
+export type PriceHistory = z.infer<typeof PriceHistory>;

@@ -164,4 +164,18 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE wallets ADD COLUMN script_type TEXT NOT NULL DEFAULT 'p2sh' CHECK (script_type IN ('p2sh','p2sh-p2wsh','p2wsh'));
   ALTER TABLE wallets ADD COLUMN sort_keys INTEGER NOT NULL DEFAULT 0 CHECK (sort_keys IN (0, 1));
   `,
+  // 7: labels (main/core/labels.ts) on the wallet's addresses, transactions, outputs, co-signers'
+  // xpubs and on its payments (a payment's purpose). One label per (wallet, type, ref); an empty
+  // label is a removed one. BIP329 types, plus 'payment' (ref: the payment's id), which is ours.
+  `
+  CREATE TABLE labels (
+    wallet_id TEXT NOT NULL REFERENCES wallets(id),
+    type TEXT NOT NULL CHECK (type IN ('tx','addr','pubkey','input','output','xpub','payment')),
+    ref TEXT NOT NULL,
+    label TEXT NOT NULL,
+    spendable INTEGER CHECK (spendable IN (0, 1)),
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (wallet_id, type, ref)
+  );
+  `,
 ];

@@ -6,6 +6,7 @@ import type { MultisigScriptType } from '../../../shared/coins/multisig-script.t
 import { AccountStore } from '../accounts/account-store.ts';
 import { LedgerRegistrations } from '../ledger/registrations.ts';
 import { AuditLog, type AuditAbout, type AuditEntry } from './audit-log.ts';
+import { LabelStore } from './labels.ts';
 import { MIGRATIONS } from './migrations.ts';
 
 export type PaymentState = 'awaiting_signatures' | 'ready' | 'broadcast' | 'confirmed' | 'cancelled' | 'failed';
@@ -147,6 +148,8 @@ export class CoordinatorStore {
   readonly ledger: LedgerRegistrations;
   /** The append-only audit log (audit-log.ts), on this same connection. */
   readonly auditTrail: AuditLog;
+  /** Labels on a wallet's addresses, transactions, outputs, xpubs and payments (labels.ts). */
+  readonly labels: LabelStore;
 
   constructor(path: string) {
     this.db = new Database(path);
@@ -158,6 +161,7 @@ export class CoordinatorStore {
     this.accounts = new AccountStore(this.db);
     this.ledger = new LedgerRegistrations(this.db);
     this.auditTrail = new AuditLog(this.db);
+    this.labels = new LabelStore(this.db);
   }
 
   private migrate(): void {
