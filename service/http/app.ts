@@ -25,6 +25,7 @@ import { ethereumRoutes } from './routes/ethereum.ts';
 import { multisigRoutes } from './routes/multisig.ts';
 import { networkAddressRoutes } from './routes/network-addresses.ts';
 import { transactionRoutes } from './routes/transaction.ts';
+import { feeRoutes } from './routes/fees.ts';
 
 export interface AppOptions {
   ctx: ServiceContext;
@@ -75,6 +76,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await scope.register(networkAddressRoutes(options.ctx));
     await scope.register(transactionRoutes(options.ctx));
     await scope.register(multisigRoutes(options.ctx));
+    await scope.register(feeRoutes(options.ctx));
     await scope.register(ethereumRoutes(options.ctx));
     await scope.register(erc20TokenRoutes(options.ctx));
     scope.withTypeProvider<ZodTypeProvider>().get('/status', { schema: { response: { 200: Status } } }, async () => ({ coins: await coinStatuses(options.ctx) }));

@@ -85,9 +85,7 @@ const V2_OPERATIONS: Record<string, OperationDoc> = {
   },
   'GET /address/utxos/:coin/:addresses': { tag: ADDRESS, summary: 'Unspent outputs of addresses (4)' },
   'POST /address/to_network_addresses': { tag: ADDRESS, summary: 'Extended public keys to single- or multi-signature addresses (5)' },
-  'POST /transaction/create/:coin': { tag: TX, summary: 'Build a payment from public keys and return the hashes to sign (6)' },
   'POST /transaction/sign_and_send/:coin': { tag: TX, summary: 'Verify signatures, assemble and broadcast (7)' },
-  'POST /multi_sig/create/:coin': { tag: MULTISIG, summary: 'Build an M-of-N P2SH payment and return the hashes to sign (9)' },
   'POST /multi_sig/sign_and_send/:coin': { tag: MULTISIG, summary: 'Verify M signatures per input, assemble and broadcast (10)' },
   'GET /transaction/raw/:coin/:txid': {
     tag: TX,
@@ -99,6 +97,24 @@ const V2_OPERATIONS: Record<string, OperationDoc> = {
     summary: 'An ERC20 token\'s name, symbol and decimals',
     extension:
       'Extension beyond the spec: what the token contract on ethereum reports of itself, so clients need not type decimal_places. name and symbol are null when the contract has none fit to show; a contract without decimals() is refused with 422, a non-contract address with 400.',
+  },
+  'GET /fee_estimates/:coin': {
+    tag: TX,
+    summary: 'Fee rates for 1, 6 and 24 blocks, in units per vbyte',
+    extension:
+      "Extension beyond the spec: the node's estimatesmartfee per target, converted exactly (bigint) from coins per 1000 vbytes and rounded up to a whole unit per vbyte; source fallback where the node has no estimate (regtest, a quiet chain), at the configured fallback rate. 501 over a backend that cannot estimate per target (Electrum).",
+  },
+  'POST /transaction/create/:coin': {
+    tag: TX,
+    summary: 'Build a payment from public keys and return the hashes to sign (6)',
+    description:
+      'Extensions beyond the spec come in an optional JSON body: outputs (several recipients, instead of to and amount), inputs (coin control), allow_unconfirmed, fee_rate (units per vbyte, instead of miners_fee) and replaceable (BIP125).',
+  },
+  'POST /multi_sig/create/:coin': {
+    tag: MULTISIG,
+    summary: 'Build an M-of-N payment and return the hashes to sign (9)',
+    description:
+      'Extensions beyond the spec: script_type and sort_keys per redeem script; outputs (instead of to and amount), inputs (coin control), allow_unconfirmed, fee_rate (instead of miners_fee) and replaceable (BIP125).',
   },
   'GET /status': {
     tag: OPS,
