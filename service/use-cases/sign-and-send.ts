@@ -85,6 +85,15 @@ async function broadcastChecked(backend: UtxoBackend, tx: Tx, bytes: Uint8Array 
       }
       const fee = inValue - tx.outputs.reduce((sum, o) => sum + o.value, 0n);
       checkReplacementFees(fee, isBitcoinTx(tx) ? txVsize(tx) : bytes.length, conflicts);
+      try {
+        return await backend.broadcast(bytes);
+      } catch (err) {
+        // Litecoin Core signals BIP125 but replaces only with -mempoolreplacement=1 (default 0).
+        if (err instanceof ApiError && err.statusCode === 422 && err.message.includes('txn-mempool-conflict')) {
+          throw new ApiError(422, `${err.message}: the node does not accept this replacement of ${conflicts.map((c) => c.txid).join(', ')}; a node with replacement turned off (litecoind: -mempoolreplacement=1 turns it on) keeps the first`);
+        }
+        throw err;
+      }
     }
   }
   return backend.broadcast(bytes);

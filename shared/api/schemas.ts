@@ -193,7 +193,7 @@ export const OutpointIn = z
       .regex(/^[0-9a-fA-F]{64}:[0-9]{1,10}$/, 'an input is txid:vout (64 hex digits, a colon, the output index)')
       .transform((v) => ({ txid: v.slice(0, 64), vout: Number(v.slice(65)) })),
     z.object({ txid: txidText, vout: index }),
-  ])
+  ], { error: 'an input is "txid:vout" (64 hex digits, a colon, the output index) or {txid, vout}' })
   .transform((o) => ({ txid: o.txid.toLowerCase(), vout: o.vout }));
 export const PaymentOutputIn = z.object({ to: z.string().min(1, 'to is required'), amount: UnitsIn });
 export const TreasuryFields = z.object({
