@@ -208,6 +208,18 @@ function transformFor(revision: Revision): SwaggerTransform {
   };
 }
 
+// @fastify/swagger marks every request body required; these take the original query alone too.
+const OPTIONAL_BODIES: readonly string[] = ['/transaction/create/{coin}'];
+
+function optionalBodies<T>(document: T): T {
+  const paths = (document as { paths?: Record<string, { post?: { requestBody?: { required?: boolean } } }> }).paths ?? {};
+  for (const path of OPTIONAL_BODIES) {
+    const body = paths[path]?.post?.requestBody;
+    if (body) body.required = false;
+  }
+  return document;
+}
+
 export interface ApiDocsOptions {
   /** The deployment asks for X-API-KEY (false: the embedded desk service). */
   authRequired: boolean;
@@ -239,6 +251,7 @@ export async function installApiDocs(app: FastifyInstance, options: ApiDocsOptio
   await app.register(fastifySwagger, {
     ...document('Countersign Address & Transaction API (v2)', '2', INFO_DESCRIPTION, options.authRequired, '/'),
     transform: transformFor({ prefix: '', operations: V2_OPERATIONS }),
+    transformObject: (doc) => optionalBodies('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject),
   });
   await app.register(fastifySwagger, {
     ...document('Countersign Address & Transaction API (v1, earlier revision)', '1', V1_DESCRIPTION, options.authRequired && !options.v1Open, '/v1'),
