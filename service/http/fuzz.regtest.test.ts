@@ -54,6 +54,7 @@ const SPECS: Record<string, Spec> = {
   'POST /erc20/create/': { query: { ...ethCreate, ...tokenQuery } },
   'POST /erc20/sign_and_send/': { query: { ...ethSend, ...tokenQuery } },
   'GET /erc20/token/{contract}': { path: { contract: 'contract' } },
+  'GET /fee_estimates/{coin}': { path: { coin: 'coin' } },
   'GET /status': {},
   'GET /healthz': {},
   'GET /readyz': {},

@@ -12,7 +12,7 @@ import { type BitcoinTx, decodeTx, encodeTx, isBitcoinTx, type Tx, txidHex, txVs
 import type { Signatures } from '../../shared/api/schemas.ts';
 import { outpointKey, type UtxoBackend } from '../chains/backend.ts';
 import { ApiError } from '../errors.ts';
-import { checkReplaceable, checkReplacementFees, distinctConflicts, relaysReplacements } from './replacement.ts';
+import { checkReplacementFees, distinctConflicts, relaysReplacements } from './replacement.ts';
 
 export function strip0x(hex: string): string {
   return hex.startsWith('0x') || hex.startsWith('0X') ? hex.slice(2) : hex;
@@ -65,17 +65,17 @@ export async function signAndSend(backend: UtxoBackend, request: Signatures): Pr
 }
 
 /**
- * A transaction whose inputs mempool transactions spend is a BIP125 replacement: before it goes to
- * the node, the conflicts as the node now sees them must signal, and it must pay a higher absolute
- * fee and a higher rate than they do (docs/api-decisions.md, section 8). Otherwise broadcast as always.
+ * A transaction whose inputs replaceable mempool transactions spend is a BIP125 replacement: before
+ * it goes to the node it must pay a higher absolute fee and a higher rate than those transactions,
+ * as the node now sees them (docs/api-decisions.md, section 8). Otherwise broadcast as always.
  */
 async function broadcastChecked(backend: UtxoBackend, tx: Tx, bytes: Uint8Array = encodeTx(tx)): Promise<string> {
   if (backend.mempoolSpenders && relaysReplacements(backend.params)) {
     const outpoints = tx.inputs.map((i) => ({ txid: bytesToHex(i.prevTxid), vout: i.vout }));
     const own = txidHex(tx);
     const conflicts = distinctConflicts((await backend.mempoolSpenders(outpoints)).values()).filter((c) => c.txid !== own);
-    if (conflicts.length > 0) {
-      checkReplaceable(backend.params, conflicts);
+    // A conflict that does not signal is a plain double spend: the node refuses it, as it always did (422).
+    if (conflicts.length > 0 && conflicts.every((c) => c.replaceable)) {
       const known = await backend.outputs(outpoints);
       let inValue = 0n;
       for (const [i, o] of outpoints.entries()) {
