@@ -36,6 +36,27 @@ export function feeRateWithFloor(estimate: bigint | null, rates: FeeRates): bigi
   return rate < rates.minFeePerKb ? rates.minFeePerKb : rate;
 }
 
+/** A mempool transaction that spends an output a payment wants (BIP125 replacement), as the node sees it. */
+export interface MempoolConflict {
+  txid: string;
+  /** Its own fee (the node's modified fee), smallest units. */
+  fee: bigint;
+  vsize: number;
+  /** Its fee and size with every mempool descendant, which a replacement evicts too. */
+  descendantFee: bigint;
+  descendantVsize: number;
+  /** Whether the node lets it be replaced (BIP125 signalling, its own or inherited). */
+  replaceable: boolean;
+}
+
+/** The upstream's fee estimates per confirmation target: decimal text in coins per 1000 vbytes, null where it has none. */
+export interface UpstreamFeeEstimates {
+  backend: string;
+  estimates: (string | null)[];
+  /** Used where there is no estimate: units per 1000 bytes. */
+  fallbackFeePerKb: bigint;
+}
+
 export interface UtxoBackend {
   readonly params: ChainParams;
   /** Height of the newest block the answers below reflect (for confirmations). */
@@ -50,6 +71,13 @@ export interface UtxoBackend {
   rawTransaction(txid: string): Promise<Uint8Array | null>;
   /** Fee rate in smallest units per 1000 bytes. */
   feePerKb(): Promise<bigint>;
+  /** Extension: estimates for these confirmation targets. Absent: the backend cannot give them per target. */
+  feeEstimates?(blocks: readonly number[]): Promise<UpstreamFeeEstimates>;
+  /**
+   * The mempool transactions spending these outpoints, keyed by outpointKey, as the node sees them
+   * (fees and replaceability). Absent: the backend cannot tell, so no replacement is built over it.
+   */
+  mempoolSpenders?(outpoints: readonly Outpoint[]): Promise<Map<string, MempoolConflict>>;
   /** Broadcasts; resolves to the txid, also when the node already has the transaction. */
   broadcast(rawTx: Uint8Array): Promise<string>;
   status(): Promise<BackendStatus>;

@@ -15,7 +15,7 @@ import { coinStatuses } from '../use-cases/service-status.ts';
 import { installUrlLimit, serverLimits } from './limits.ts';
 import { installMetrics, METRICS_PATH } from './metrics.ts';
 import { installRateLimit } from './rate-limit.ts';
-import { installErrorHandling } from './errors.ts';
+import { installErrorHandling, shortened } from './errors.ts';
 import { installIndexFreshness } from './index-freshness.ts';
 import { installApiDocs, isDocsPath } from './openapi.ts';
 import { v1Routes } from './v1/routes.ts';
@@ -26,6 +26,7 @@ import { multisigRoutes } from './routes/multisig.ts';
 import { networkAddressRoutes } from './routes/network-addresses.ts';
 import { priceRoutes } from './routes/prices.ts';
 import { transactionRoutes } from './routes/transaction.ts';
+import { feeRoutes } from './routes/fees.ts';
 
 export interface AppOptions {
   ctx: ServiceContext;
@@ -51,7 +52,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Address lists travel in the path (MAX_ADDRESSES of them).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength },
     frameworkErrors: (error, _request, reply) => {
-      void (reply as FastifyReply).code(error.statusCode ?? 400).send({ message: error.message });
+      void (reply as FastifyReply).code(error.statusCode ?? 400).send({ message: shortened(error.message) });
     },
     requestTimeout: 60_000,
     // request.ip (the rate limits' key without auth) from X-Forwarded-For only through trusted proxies
@@ -76,6 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await scope.register(networkAddressRoutes(options.ctx));
     await scope.register(transactionRoutes(options.ctx));
     await scope.register(multisigRoutes(options.ctx));
+    await scope.register(feeRoutes(options.ctx));
     await scope.register(ethereumRoutes(options.ctx));
     await scope.register(erc20TokenRoutes(options.ctx));
     await scope.register(priceRoutes(options.ctx));

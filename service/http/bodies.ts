@@ -2,13 +2,16 @@
 import { bytesToHex } from '../../shared/coins/bytes.ts';
 import type { UnsignedPayment } from '../use-cases/build-payment.ts';
 
-/** HashesToSign (endpoints 6, 9). */
-/** HashesToSign; `withInputs` adds the extension's per-input statement (docs/api-decisions.md). */
+/**
+ * HashesToSign (endpoints 6, 9); `withInputs` adds the extension's per-input statement, and a
+ * treasury field in the request the fee, vsize and replaced transactions (docs/api-decisions.md).
+ */
 export function hashesToSignBody(p: UnsignedPayment, withInputs = false) {
   return {
     tx: bytesToHex(p.tx),
     total_input_value: p.totalInputValue,
     hashes: p.hashes.map((h) => ({ input_index: h.inputIndex, public_key: bytesToHex(h.publicKey), hash_to_sign: bytesToHex(h.hash) })),
+    ...(p.extended ? { miners_fee: p.minersFee, vsize: p.vsize, replaces: p.replaces } : {}),
     ...(withInputs
       ? {
           inputs: p.inputs.map((i) => ({

@@ -9,6 +9,7 @@ import { ApiError, IndexLagging } from '../errors.ts';
 export { ApiError, badRequest, notFound } from '../errors.ts';
 
 const MAX_PROBLEMS_SHOWN = 5;
+const MAX_FRAMEWORK_MESSAGE = 400;
 const SEND_ROUTES = /\/(sign_and_send|send_raw)\b/;
 
 function describeValidation(error: FastifyError): string {
@@ -26,6 +27,11 @@ function describeValidation(error: FastifyError): string {
   return `invalid request: ${error.message}`;
 }
 
+/** Framework messages that quote the caller's input whole, cut to a readable length. */
+export function shortened(message: string): string {
+  return message.length <= MAX_FRAMEWORK_MESSAGE ? message : `${message.slice(0, MAX_FRAMEWORK_MESSAGE / 2)}… (${message.length} characters)`;
+}
+
 export function statusAndMessage(error: unknown): { status: number; message: string; internal: boolean } {
   if (error instanceof ApiError) return { status: error.statusCode, message: error.message, internal: false };
   if (error instanceof CoinError) return { status: 400, message: error.message, internal: false };
@@ -34,8 +40,9 @@ export function statusAndMessage(error: unknown): { status: number; message: str
     return { status: 400, message: describeValidation(fe as FastifyError), internal: false };
   }
   if (typeof fe?.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-    // fastify's own client errors: bad JSON, body too large, unsupported media type
-    return { status: fe.statusCode, message: fe.message ?? 'bad request', internal: false };
+    // fastify's own client errors: bad JSON, body too large, unsupported media type, a malformed
+    // %-escape in the path (whose message repeats the whole URL: shortened)
+    return { status: fe.statusCode, message: shortened(fe.message ?? 'bad request'), internal: false };
   }
   return { status: 500, message: 'internal error: the service failed to handle this request (logged)', internal: true };
 }

@@ -30,7 +30,7 @@ type Fields = Record<string, Kind>;
 interface Spec {
   path?: Fields;
   query?: Fields;
-  body?: 'signatures' | 'multisig' | 'network';
+  body?: 'signatures' | 'multisig' | 'network' | 'treasury';
 }
 
 const tokenQuery: Fields = { contract_id: 'contract', decimal_places: 'smallint' };
@@ -43,7 +43,7 @@ const SPECS: Record<string, Spec> = {
   'GET /address/utxos/{coin}/{addresses}': { path: { coin: 'coin', addresses: 'addresses' } },
   'GET /address/utxo/{coin}/{addresses}': { path: { coin: 'coin', addresses: 'addresses' } },
   'POST /address/to_network_addresses': { body: 'network' },
-  'POST /transaction/create/{coin}': { path: { coin: 'coin' }, query: { to: 'address', from: 'from', amount: 'units', fee_address: 'address', fee_amount: 'units', miners_fee: 'units' } },
+  'POST /transaction/create/{coin}': { path: { coin: 'coin' }, query: { to: 'address', from: 'from', amount: 'units', fee_address: 'address', fee_amount: 'units', miners_fee: 'units' }, body: 'treasury' },
   'POST /transaction/sign_and_send/{coin}': { path: { coin: 'coin' }, body: 'signatures' },
   'POST /transaction/send_raw/{coin}': { path: { coin: 'coin' }, query: { rawtx: 'hex' } },
   'GET /transaction/raw/{coin}/{txid}': { path: { coin: 'coin', txid: 'txid' } },
@@ -54,6 +54,7 @@ const SPECS: Record<string, Spec> = {
   'POST /erc20/create/': { query: { ...ethCreate, ...tokenQuery } },
   'POST /erc20/sign_and_send/': { query: { ...ethSend, ...tokenQuery } },
   'GET /erc20/token/{contract}': { path: { contract: 'contract' } },
+  'GET /fee_estimates/{coin}': { path: { coin: 'coin' } },
   'GET /status': {},
   'GET /healthz': {},
   'GET /readyz': {},
@@ -136,8 +137,26 @@ function fields(random: Random, spec: Fields | undefined, dropOptional = true): 
   });
 }
 
+/** The treasury extension fields (outputs, inputs, fee_rate, ...), each present half the time or so. */
+function treasuryFields(random: Random, anyOf: (k: Kind) => unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const amount = () => (random.chance(0.5) ? anyOf('units') : random.pick([1000, -5, 1e30, 0.5]));
+  if (random.chance(0.5)) out.outputs = Array.from({ length: random.pick([0, 1, 2, 50, 1001]) }, () => (random.chance(0.1) ? wrongType(random) : { to: anyOf('address'), amount: amount() }));
+  if (random.chance(0.5)) {
+    out.inputs = Array.from({ length: random.pick([0, 1, 2]) }, () => {
+      const vout = random.pick([0, 1, -1, 2 ** 32, 1.5]);
+      return random.pick([`${String(anyOf('txid'))}:${vout}`, { txid: anyOf('txid'), vout }, wrongType(random)]);
+    });
+  }
+  if (random.chance(0.3)) out.allow_unconfirmed = random.chance(0.8) ? random.pick([true, false]) : wrongType(random);
+  if (random.chance(0.5)) out.fee_rate = amount();
+  if (random.chance(0.3)) out.replaceable = random.chance(0.8) ? random.pick([true, false]) : wrongType(random);
+  return out;
+}
+
 function body(random: Random, kind: Spec['body']): unknown {
   if (kind === undefined) return random.chance(badness / 5) ? wrongType(random) : undefined;
+  if (kind === 'treasury' && random.chance(0.3)) return undefined; // the original request: no body
   if (random.chance(badness / 5)) return wrongType(random);
   const anyOf = (k: Kind) => (random.chance(badness / 4) ? wrongType(random) : value(random, k));
   let out: Record<string, unknown>;
@@ -156,8 +175,11 @@ function body(random: Random, kind: Spec['body']): unknown {
       fee_address: anyOf('address'),
       fee_amount: anyOf('units'),
       redeem_scripts: Array.from({ length: random.pick([0, 1, 2]) }, () => ({ public_keys: Array.from({ length: random.pick([0, 1, 3, 16]) }, () => anyOf('pubkey')) })),
+      ...(random.chance(0.5) ? treasuryFields(random, anyOf) : {}),
     };
     if (random.chance(0.5)) delete out.fee_address;
+  } else if (kind === 'treasury') {
+    out = treasuryFields(random, anyOf);
   } else {
     out = {
       number_of_required_signatures: random.chance(0.8) ? random.pick([0, 1, 2, 15, 16, -1]) : wrongType(random),

@@ -85,9 +85,7 @@ const V2_OPERATIONS: Record<string, OperationDoc> = {
   },
   'GET /address/utxos/:coin/:addresses': { tag: ADDRESS, summary: 'Unspent outputs of addresses (4)' },
   'POST /address/to_network_addresses': { tag: ADDRESS, summary: 'Extended public keys to single- or multi-signature addresses (5)' },
-  'POST /transaction/create/:coin': { tag: TX, summary: 'Build a payment from public keys and return the hashes to sign (6)' },
   'POST /transaction/sign_and_send/:coin': { tag: TX, summary: 'Verify signatures, assemble and broadcast (7)' },
-  'POST /multi_sig/create/:coin': { tag: MULTISIG, summary: 'Build an M-of-N P2SH payment and return the hashes to sign (9)' },
   'POST /multi_sig/sign_and_send/:coin': { tag: MULTISIG, summary: 'Verify M signatures per input, assemble and broadcast (10)' },
   'GET /transaction/raw/:coin/:txid': {
     tag: TX,
@@ -105,6 +103,24 @@ const V2_OPERATIONS: Record<string, OperationDoc> = {
     summary: 'USD rates at past times',
     extension:
       "Extension beyond the spec: USD per whole coin on the UTC day of each time asked (at=unix seconds, comma-separated, at most 500), from the price source usd_balance uses (a pinned rate is the rate at every time), cached per (coin, day). usd_rate is null when the source has no rate or does not answer.",
+  },
+  'GET /fee_estimates/:coin': {
+    tag: TX,
+    summary: 'Fee rates for 1, 6 and 24 blocks, in units per vbyte',
+    extension:
+      "Extension beyond the spec: the node's estimatesmartfee per target, converted exactly (bigint) from coins per 1000 vbytes and rounded up to a whole unit per vbyte; source fallback where the node has no estimate (regtest, a quiet chain), at the configured fallback rate. 501 over a backend that cannot estimate per target (Electrum).",
+  },
+  'POST /transaction/create/:coin': {
+    tag: TX,
+    summary: 'Build a payment from public keys and return the hashes to sign (6)',
+    description:
+      'Extensions beyond the spec come in an optional JSON body: outputs (several recipients, instead of to and amount), inputs (coin control), allow_unconfirmed, fee_rate (units per vbyte, instead of miners_fee) and replaceable (BIP125).',
+  },
+  'POST /multi_sig/create/:coin': {
+    tag: MULTISIG,
+    summary: 'Build an M-of-N payment and return the hashes to sign (9)',
+    description:
+      'Extensions beyond the spec: script_type and sort_keys per redeem script; outputs (instead of to and amount), inputs (coin control), allow_unconfirmed, fee_rate (instead of miners_fee) and replaceable (BIP125).',
   },
   'GET /status': {
     tag: OPS,
@@ -198,6 +214,18 @@ function transformFor(revision: Revision): SwaggerTransform {
   };
 }
 
+// @fastify/swagger marks every request body required; these take the original query alone too.
+const OPTIONAL_BODIES: readonly string[] = ['/transaction/create/{coin}'];
+
+function optionalBodies<T>(document: T): T {
+  const paths = (document as { paths?: Record<string, { post?: { requestBody?: { required?: boolean } } }> }).paths ?? {};
+  for (const path of OPTIONAL_BODIES) {
+    const body = paths[path]?.post?.requestBody;
+    if (body) body.required = false;
+  }
+  return document;
+}
+
 export interface ApiDocsOptions {
   /** The deployment asks for X-API-KEY (false: the embedded desk service). */
   authRequired: boolean;
@@ -229,6 +257,7 @@ export async function installApiDocs(app: FastifyInstance, options: ApiDocsOptio
   await app.register(fastifySwagger, {
     ...document('Countersign Address & Transaction API (v2)', '2', INFO_DESCRIPTION, options.authRequired, '/'),
     transform: transformFor({ prefix: '', operations: V2_OPERATIONS }),
+    transformObject: (doc) => optionalBodies('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject),
   });
   await app.register(fastifySwagger, {
     ...document('Countersign Address & Transaction API (v1, earlier revision)', '1', V1_DESCRIPTION, options.authRequired && !options.v1Open, '/v1'),

@@ -407,6 +407,20 @@ export class UtxoIndexStore {
     return row ? toNumber(row.height) : null;
   }
 
+  /** The mempool transaction spending each of these outpoints, by outpointKey (absent: none known). */
+  async mempoolSpenders(outpoints: readonly Outpoint[]): Promise<Map<string, string>> {
+    const wanted = new Set(outpoints.map((o) => key(o.txid, o.vout)));
+    const found = new Map<string, string>();
+    for (const part of chunks([...new Set(outpoints.map((o) => o.txid))], LOOKUP)) {
+      const rows = await this.store.db.selectFrom('mempool_spends').select(['txid', 'vout', 'spent_txid']).where('chain', '=', this.chain).where('txid', 'in', part).execute();
+      for (const r of rows) {
+        const k = key(r.txid, toNumber(r.vout));
+        if (wanted.has(k)) found.set(k, r.spent_txid);
+      }
+    }
+    return found;
+  }
+
   /** Amount and script of outputs by outpoint, confirmed or in the mempool, spent or not. */
   async outputs(outpoints: readonly Outpoint[]): Promise<Map<string, Spent>> {
     return this.lookupSpent(this.store.db, [...new Set(outpoints.map((o) => o.txid))], true);

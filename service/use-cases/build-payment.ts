@@ -4,13 +4,15 @@
 import { addressToScript } from '../../shared/coins/address.ts';
 import { hash160 } from '../../shared/coins/hash.ts';
 import { parsePublicKeyHex } from '../../shared/coins/keys.ts';
-import { buildPayment, type HashToSign, multisigSource, type PaymentSource, type SpendableOutput } from '../../shared/coins/payment.ts';
+import { buildPayment, type HashToSign, multisigSource, type PaymentSource, SEQUENCE_REPLACEABLE, type SpendableOutput } from '../../shared/coins/payment.ts';
 import { CoinError } from '../../shared/coins/errors.ts';
 import { multisigScripts, type MultisigScriptType } from '../../shared/coins/multisig-script.ts';
 import { p2pkhScript } from '../../shared/coins/script.ts';
 import { encodeTx } from '../../shared/coins/tx.ts';
-import type { UtxoBackend } from '../chains/backend.ts';
+import type { MempoolConflict, Outpoint, UtxoBackend } from '../chains/backend.ts';
 import { badRequest } from '../errors.ts';
+import { confirmedOnly, controlledInputs } from './coin-control.ts';
+import { checkReplacementFees, relaysReplacements } from './replacement.ts';
 
 export async function spendable(backend: UtxoBackend, scriptPubKey: Uint8Array): Promise<SpendableOutput[]> {
   const rows = await backend.unspent([scriptPubKey]);
@@ -72,11 +74,30 @@ export interface InputSpent {
 }
 
 export interface PaymentTerms {
-  to: string;
-  amount: bigint;
+  to?: string | undefined;
+  amount?: bigint | undefined;
   fee_address?: string | undefined;
   fee_amount?: bigint | undefined;
   miners_fee?: bigint | undefined;
+  // The treasury extensions (docs/api-decisions.md, section 8).
+  outputs?: readonly { to: string; amount: bigint }[] | undefined;
+  inputs?: readonly Outpoint[] | undefined;
+  allow_unconfirmed?: boolean | undefined;
+  fee_rate?: bigint | undefined;
+  replaceable?: boolean | undefined;
+}
+
+/** Whether any treasury extension field is given (the answer then states fee, vsize and replacements). */
+export function usesTreasuryFields(t: PaymentTerms): boolean {
+  return t.outputs !== undefined || t.inputs !== undefined || t.allow_unconfirmed !== undefined || t.fee_rate !== undefined || t.replaceable !== undefined;
+}
+
+/** Fields that exclude each other, and a coin that cannot do what is asked: 400s before any lookup. */
+function checkTerms(params: UtxoBackend['params'], t: PaymentTerms): void {
+  if (t.outputs !== undefined && (t.to !== undefined || t.amount !== undefined)) throw badRequest('give either to and amount, or outputs, not both');
+  if (t.outputs === undefined && (t.to === undefined || t.amount === undefined)) throw badRequest('to and amount are required (or outputs, a list of {to, amount})');
+  if (t.fee_rate !== undefined && t.miners_fee !== undefined) throw badRequest('give either miners_fee (a total) or fee_rate (units per vbyte), not both');
+  if (t.replaceable === true && !relaysReplacements(params)) throw badRequest(`replaceable is refused on ${params.coin}: its nodes do not relay replacements (BIP125)`);
 }
 
 export interface UnsignedPayment {
@@ -87,28 +108,56 @@ export interface UnsignedPayment {
   hashes: HashToSign[];
   /** What each input spends (amounts from the backend's chain data, never the caller's). */
   inputs: InputSpent[];
+  minersFee: bigint;
+  /** The virtual size the fee was computed for. */
+  vsize: number;
+  /** Mempool transactions this payment replaces (BIP125). */
+  replaces: string[];
+  /** A treasury extension field was used: the answer states fee, vsize and replacements. */
+  extended: boolean;
 }
 
 export async function buildUnsignedPayment(backend: UtxoBackend, sources: PaymentSource[], terms: PaymentTerms): Promise<UnsignedPayment> {
   const { params } = backend;
-  const to = { script: addressToScript(params, terms.to, 'to'), amount: terms.amount };
+  checkTerms(params, terms);
+  const recipients =
+    terms.outputs !== undefined
+      ? { outputs: terms.outputs.map((o, i) => ({ script: addressToScript(params, o.to, `outputs[${i}].to`), amount: o.amount })) }
+      : { to: { script: addressToScript(params, terms.to!, 'to'), amount: terms.amount! } };
+  let conflicts: MempoolConflict[] = [];
+  if (terms.inputs !== undefined) {
+    const controlled = await controlledInputs(backend, sources, terms.inputs, terms.allow_unconfirmed !== false);
+    sources = controlled.sources;
+    conflicts = controlled.conflicts;
+  } else if (terms.allow_unconfirmed === false) {
+    sources = await confirmedOnly(backend, sources);
+  }
   const operatorFee =
     terms.fee_address !== undefined && terms.fee_amount !== undefined
       ? { script: addressToScript(params, terms.fee_address, 'fee_address'), amount: terms.fee_amount }
       : undefined;
-  const feePerKb = terms.miners_fee === undefined ? await backend.feePerKb() : 0n;
+  const feePerKb = terms.miners_fee === undefined && terms.fee_rate === undefined ? await backend.feePerKb() : 0n;
   // Zcash transactions carry the branch id of the block they are for.
   const height = ((await backend.indexedHeight()) ?? 0) + 1;
   const built = buildPayment({
     params,
     sources,
-    to,
+    ...recipients,
     feePerKb,
     height,
     ...(operatorFee ? { operatorFee } : {}),
     ...(terms.miners_fee !== undefined ? { minersFee: terms.miners_fee } : {}),
+    ...(terms.fee_rate !== undefined ? { feePerVbyte: terms.fee_rate } : {}),
+    ...(terms.inputs !== undefined ? { spendAll: true } : {}),
+    ...(terms.replaceable === true ? { sequence: SEQUENCE_REPLACEABLE } : {}),
   });
+  // Checked on the fee about to be built (signatures at their largest, so the rate is not overstated).
+  checkReplacementFees(built.minersFee, built.estimatedVsize, conflicts);
   return {
+    minersFee: built.minersFee,
+    vsize: built.estimatedVsize,
+    replaces: conflicts.map((c) => c.txid),
+    extended: usesTreasuryFields(terms),
     tx: encodeTx(built.tx),
     totalInputValue: built.totalInputValue,
     hashes: built.hashes,

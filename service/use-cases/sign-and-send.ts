@@ -8,10 +8,11 @@ import { bytesToHex, hexToBytes } from '../../shared/coins/bytes.ts';
 import type { ChainParams } from '../../shared/coins/coin-table.ts';
 import { CoinError } from '../../shared/coins/errors.ts';
 import { parsePublicKeyHex } from '../../shared/coins/keys.ts';
-import { type BitcoinTx, decodeTx, encodeTx, isBitcoinTx, type Tx } from '../../shared/coins/tx.ts';
+import { type BitcoinTx, decodeTx, encodeTx, isBitcoinTx, type Tx, txidHex, txVsize } from '../../shared/coins/tx.ts';
 import type { Signatures } from '../../shared/api/schemas.ts';
 import { outpointKey, type UtxoBackend } from '../chains/backend.ts';
 import { ApiError } from '../errors.ts';
+import { checkReplacementFees, distinctConflicts, relaysReplacements } from './replacement.ts';
 
 export function strip0x(hex: string): string {
   return hex.startsWith('0x') || hex.startsWith('0X') ? hex.slice(2) : hex;
@@ -57,10 +58,45 @@ export async function signAndSend(backend: UtxoBackend, request: Signatures): Pr
     ...(strip0x(s.hash_to_sign).length > 0 ? { hashToSign: hexToBytes(strip0x(s.hash_to_sign), `signatures[${i}].hash_to_sign`) } : {}),
   }));
   if (isBitcoinTx(unsigned) && unsigned.inputs.some(hasWitnessPlaceholder)) {
-    return backend.broadcast(encodeTx(await assembleWithWitnesses(backend, unsigned, signatures)));
+    return broadcastChecked(backend, await assembleWithWitnesses(backend, unsigned, signatures));
   }
   const signed = assembleSigned(backend.params, unsigned, signatures, await spentAmounts(backend, unsigned));
-  return backend.broadcast(encodeTx(signed));
+  return broadcastChecked(backend, signed);
+}
+
+/**
+ * A transaction whose inputs replaceable mempool transactions spend is a BIP125 replacement: before
+ * it goes to the node it must pay a higher absolute fee and a higher rate than those transactions,
+ * as the node now sees them (docs/api-decisions.md, section 8). Otherwise broadcast as always.
+ */
+async function broadcastChecked(backend: UtxoBackend, tx: Tx, bytes: Uint8Array = encodeTx(tx)): Promise<string> {
+  if (backend.mempoolSpenders && relaysReplacements(backend.params)) {
+    const outpoints = tx.inputs.map((i) => ({ txid: bytesToHex(i.prevTxid), vout: i.vout }));
+    const own = txidHex(tx);
+    const conflicts = distinctConflicts((await backend.mempoolSpenders(outpoints)).values()).filter((c) => c.txid !== own);
+    // A conflict that does not signal is a plain double spend: the node refuses it, as it always did (422).
+    if (conflicts.length > 0 && conflicts.every((c) => c.replaceable)) {
+      const known = await backend.outputs(outpoints);
+      let inValue = 0n;
+      for (const [i, o] of outpoints.entries()) {
+        const found = known.get(outpointKey(o.txid, o.vout));
+        if (!found) throw new ApiError(409, `input ${i} spends ${o.txid}:${o.vout}, an output this service does not know: the replacement's fee cannot be checked`);
+        inValue += found.amount;
+      }
+      const fee = inValue - tx.outputs.reduce((sum, o) => sum + o.value, 0n);
+      checkReplacementFees(fee, isBitcoinTx(tx) ? txVsize(tx) : bytes.length, conflicts);
+      try {
+        return await backend.broadcast(bytes);
+      } catch (err) {
+        // Litecoin Core signals BIP125 but replaces only with -mempoolreplacement=1 (default 0).
+        if (err instanceof ApiError && err.statusCode === 422 && err.message.includes('txn-mempool-conflict')) {
+          throw new ApiError(422, `${err.message}: the node does not accept this replacement of ${conflicts.map((c) => c.txid).join(', ')}; a node with replacement turned off (litecoind: -mempoolreplacement=1 turns it on) keeps the first`);
+        }
+        throw err;
+      }
+    }
+  }
+  return backend.broadcast(bytes);
 }
 
 /**
@@ -85,6 +121,6 @@ async function assembleWithWitnesses(backend: UtxoBackend, unsigned: BitcoinTx, 
 
 /** Broadcasts a transaction signed elsewhere: bytes that are no transaction are a 400 before the node sees them. Resolves to the txid. */
 export async function sendRaw(backend: UtxoBackend, rawtx: string): Promise<string> {
-  const { bytes } = decodeTxField(backend.params, rawtx, 'rawtx');
-  return backend.broadcast(bytes);
+  const { tx, bytes } = decodeTxField(backend.params, rawtx, 'rawtx');
+  return broadcastChecked(backend, tx, bytes);
 }

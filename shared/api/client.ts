@@ -16,7 +16,9 @@ import {
   RawTransaction,
   Status,
   Utxos,
-  type CreateTransactionQuery,
+  type CreateTransactionQueryV2,
+  FeeEstimates,
+  type TreasuryFieldsInput,
   type Erc20CreateQuery,
   type Erc20SendQuery,
   type EthereumCreateQuery,
@@ -132,8 +134,14 @@ export class ApiClient {
     return this.request(NetworkAddressesList, 'POST', '/address/to_network_addresses', keys);
   }
 
-  createTransaction(coin: string, query: CreateTransactionQuery) {
-    return this.request(HashesToSign, 'POST', `/transaction/create/${coin}${queryString(query as Query)}`);
+  /** `extensions`: the treasury fields (outputs, inputs, fee_rate, replaceable...), sent as the JSON body. */
+  createTransaction(coin: string, query: CreateTransactionQueryV2, extensions?: TreasuryFieldsInput) {
+    return this.request(HashesToSign, 'POST', `/transaction/create/${coin}${queryString(query as Query)}`, extensions);
+  }
+
+  /** Extension: fee rates for 1, 6 and 24 blocks, units per vbyte. */
+  feeEstimates(coin: string) {
+    return this.request(FeeEstimates, 'GET', `/fee_estimates/${coin}`);
   }
 
   signAndSend(coin: string, body: Signatures) {

@@ -49,7 +49,7 @@ export const CreateTransactionQueryV1 = CreateTransactionQuery.extend({
 export type CreateTransactionQueryV1 = z.input<typeof CreateTransactionQueryV1>;
 
 /** v1 create response: no total_input_value. */
-export const HashesToSignV1 = HashesToSign.omit({ total_input_value: true });
+export const HashesToSignV1 = HashesToSign.omit({ total_input_value: true, miners_fee: true, vsize: true, replaces: true });
 export type HashesToSignV1 = z.infer<typeof HashesToSignV1>;
 
 const hexList = (what: string) => z.array(z.string().regex(/^(0x)?([0-9a-fA-F]{2})*$/, `${what} must be hex`)).max(10_000);

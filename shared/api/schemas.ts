@@ -71,7 +71,24 @@ export const InputSpent = z.object({
   script_pub_key: z.string(),
 });
 export type InputSpent = z.infer<typeof InputSpent>;
-export const HashesToSign = z.object({ tx: z.string(), total_input_value: UnitsOut, hashes: z.array(HashToSign) });
+export const HashesToSign = z.object({
+  tx: z.string(),
+  total_input_value: UnitsOut,
+  hashes: z.array(HashToSign),
+  // Extension, present when a treasury field (outputs, inputs, fee_rate, replaceable) was used.
+  miners_fee: UnitsOut.optional().describe('Extension beyond the spec, present when a treasury field is used: the network fee the transaction pays.').meta(ext),
+  vsize: z
+    .number()
+    .int()
+    .optional()
+    .describe('Extension beyond the spec, present when a treasury field is used: the virtual size the fee was computed for, signatures at their largest.')
+    .meta(ext),
+  replaces: z
+    .array(z.string())
+    .optional()
+    .describe('Extension beyond the spec: the mempool transactions this one replaces (BIP125), when its inputs are spent by them.')
+    .meta(ext),
+});
 export type HashesToSign = z.infer<typeof HashesToSign>;
 /** Endpoint 9's answer: HashesToSign, with the per-input statement when the extension fields are used. */
 export const MultisigHashesToSign = HashesToSign.extend({
@@ -104,6 +121,21 @@ export type Erc20Token = z.infer<typeof Erc20Token>;
 
 export const ErrorMessage = z.object({ message: z.string() });
 export type ErrorMessage = z.infer<typeof ErrorMessage>;
+
+/** Extension: the fee rates to build with, per confirmation target. */
+export const FeeEstimate = z.object({
+  blocks: z.number().int().describe('the confirmation target asked for'),
+  fee_rate: z.number().int().describe("smallest units per virtual byte, rounded up to a whole unit: what create's fee_rate takes"),
+  units_per_kvbyte: z.number().int().describe('the same rate exactly, in smallest units per 1000 virtual bytes'),
+  source: z.enum(['node', 'fallback']).describe("node: the node's own estimate; fallback: the node has none (regtest, a quiet chain) and the configured fallback rate is given"),
+});
+export const FeeEstimates = z.object({
+  coin: z.string(),
+  backend: z.string(),
+  fallback_fee_rate: z.number().int().describe('the configured fallback, smallest units per virtual byte (rounded up)'),
+  estimates: z.array(FeeEstimate),
+});
+export type FeeEstimates = z.infer<typeof FeeEstimates>;
 
 // Extension: indexer progress per coin.
 export const CoinStatus = z.object({
@@ -150,6 +182,53 @@ export const ExtendedKeys = z.object({
 export type ExtendedKeys = z.infer<typeof ExtendedKeys>;
 export type ExtendedKeysInput = z.input<typeof ExtendedKeys>;
 
+// Extensions: treasury payments (docs/api-decisions.md, section 8).
+export const MAX_PAYMENT_OUTPUTS = 1000;
+export const MAX_PAYMENT_INPUTS = 1000;
+const txidText = z.string().regex(/^[0-9a-fA-F]{64}$/, 'txid must be 64 hex digits');
+export const OutpointIn = z
+  .union([
+    z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}:[0-9]{1,10}$/, 'an input is txid:vout (64 hex digits, a colon, the output index)')
+      .transform((v) => ({ txid: v.slice(0, 64), vout: Number(v.slice(65)) })),
+    z.object({ txid: txidText, vout: index }),
+  ], { error: 'an input is "txid:vout" (64 hex digits, a colon, the output index) or {txid, vout}' })
+  .transform((o) => ({ txid: o.txid.toLowerCase(), vout: o.vout }));
+export const PaymentOutputIn = z.object({ to: z.string().min(1, 'to is required'), amount: UnitsIn });
+export const TreasuryFields = z.object({
+  outputs: z
+    .array(PaymentOutputIn)
+    .min(1, 'outputs needs at least one recipient')
+    .max(MAX_PAYMENT_OUTPUTS, `at most ${MAX_PAYMENT_OUTPUTS} outputs per payment`)
+    .optional()
+    .describe('Extension beyond the spec: several recipients [{to, amount}], paid in this order; instead of to and amount.')
+    .meta(ext),
+  inputs: z
+    .array(OutpointIn)
+    .min(1, 'inputs needs at least one outpoint')
+    .max(MAX_PAYMENT_INPUTS, `at most ${MAX_PAYMENT_INPUTS} inputs per payment`)
+    .optional()
+    .describe('Extension beyond the spec (coin control): the outputs to spend, each "txid:vout" or {txid, vout}; all of them are spent, no others.')
+    .meta(ext),
+  allow_unconfirmed: z
+    .boolean()
+    .optional()
+    .describe('Extension beyond the spec: with inputs, false refuses an input whose transaction is unconfirmed (default true).')
+    .meta(ext),
+  fee_rate: UnitsIn.refine((v) => v >= 1n, 'fee_rate must be at least 1 unit per vbyte')
+    .optional()
+    .describe("Extension beyond the spec: the fee rate in the coin's smallest units per virtual byte; instead of miners_fee.")
+    .meta(ext),
+  replaceable: z
+    .boolean()
+    .optional()
+    .describe('Extension beyond the spec: BIP125 opt-in replacement, sequence 0xFFFFFFFD on every input (default false); only on coins whose nodes relay replacements.')
+    .meta(ext),
+});
+export type TreasuryFields = z.infer<typeof TreasuryFields>;
+export type TreasuryFieldsInput = z.input<typeof TreasuryFields>;
+
 export const CreateTransactionQuery = z.object({
   to: z.string().min(1),
   from: z.string().min(1),
@@ -159,6 +238,14 @@ export const CreateTransactionQuery = z.object({
   miners_fee: UnitsIn.optional(),
 });
 export type CreateTransactionQuery = z.input<typeof CreateTransactionQuery>;
+/** v2's endpoint 6: to and amount may give way to the body's outputs (extension). */
+export const CreateTransactionQueryV2 = CreateTransactionQuery.extend({
+  to: z.string().min(1).optional().describe('The recipient; required unless the body gives outputs.'),
+  amount: UnitsIn.optional().describe('The amount; required unless the body gives outputs.'),
+});
+export type CreateTransactionQueryV2 = z.input<typeof CreateTransactionQueryV2>;
+/** v2's endpoint 6 takes the treasury extensions as an optional JSON body (a query cannot hold 1,000 outputs). */
+export const CreateTransactionBody = TreasuryFields.nullish(); // no body at all: fastify hands null
 
 export const Signature = z.object({
   hash_to_sign: hex('hash_to_sign'),
@@ -176,10 +263,10 @@ export type Signatures = z.infer<typeof Signatures>;
 export const SendRawQuery = z.object({ rawtx: hex('rawtx').min(2, 'rawtx is empty') });
 
 export const RedeemScript = z.object({ public_keys: z.array(z.string()).min(1).max(15), script_type: scriptTypeField, sort_keys: sortKeysField });
-export const MultiSigPayment = z.object({
+export const MultiSigPayment = TreasuryFields.extend({
   number_of_required_signatures: z.number().int().min(1).max(15),
-  amount: UnitsIn,
-  to: z.string().min(1),
+  amount: UnitsIn.optional().describe('The amount; required unless outputs is given.'),
+  to: z.string().min(1).optional().describe('The recipient; required unless outputs is given.'),
   fee_amount: UnitsIn.optional(),
   fee_address: z.string().min(1).optional(),
   miners_fee: UnitsIn.optional(),

@@ -1,12 +1,14 @@
 // Builds the unsigned payment of endpoints 6 and 9 as docs/api-decisions.md describes the original service:
 // coins taken from each source in the order given, oldest first; outputs `to`, operator fee, change;
 // version and locktime from the coin table; each input's scriptSig holding the script it signs.
+// The treasury extensions (section 8) add: several recipients, spending exactly the outputs given
+// (coin control), a fee rate per vbyte over estimateVsize, and a sequence (BIP125 signalling).
 import type { ChainParams } from './coin-table.ts';
 import { CoinError } from './errors.ts';
 import { encodeCompactSize, hexToBytes } from './bytes.ts';
 import { isSegwitScriptType } from './multisig-script.ts';
 import type { MultisigScriptType } from './multisig-script.ts';
-import { multisigInputSize, outputSize, P2PKH_INPUT_SIZE, txOverheadSize, vsizeInputParts } from './tx-size.ts';
+import { estimateVsize, multisigInputSize, outputSize, P2PKH_INPUT_SIZE, txOverheadSize, type VsizeInput, vsizeInputParts } from './tx-size.ts';
 import { parseMultisigRedeemScript } from './script.ts';
 import { segwitSignatureHash, signatureHash } from './sighash/index.ts';
 import { unsignedWitnessInput } from './unsigned-witness.ts';
@@ -36,14 +38,28 @@ export interface PaymentSource {
   unspent: SpendableOutput[];
 }
 
+export interface PaymentOutput {
+  script: Uint8Array;
+  amount: bigint;
+}
+
 export interface PaymentRequest {
   params: ChainParams;
   sources: PaymentSource[];
-  to: { script: Uint8Array; amount: bigint };
-  operatorFee?: { script: Uint8Array; amount: bigint };
-  /** Fixed network fee; when absent it is estimated from `feePerKb` and the size. */
+  /** The one recipient of the original API; or `outputs`. */
+  to?: PaymentOutput;
+  /** Several recipients, in this order (extension); the field of a row named `outputs[i]` in errors. */
+  outputs?: readonly PaymentOutput[];
+  operatorFee?: PaymentOutput;
+  /** Fixed network fee; when absent it is estimated from `feePerVbyte`, else `feePerKb`, and the size. */
   minersFee?: bigint;
   feePerKb: bigint;
+  /** Fee rate in smallest units per virtual byte, applied to estimateVsize over the real input types. */
+  feePerVbyte?: bigint;
+  /** Spend every unspent output of the sources, no more and no fewer (coin control). */
+  spendAll?: boolean;
+  /** Every input's sequence; default 0xFFFFFFFF (BIP125 signalling: 0xFFFFFFFD). */
+  sequence?: number;
   /** Height of the block the payment is for (tip + 1): Zcash transactions carry its branch id. */
   height?: number;
 }
@@ -56,6 +72,8 @@ export interface HashToSign {
 
 export interface BuiltPayment {
   tx: Tx;
+  /** The virtual size the fee was computed from (signatures at their largest). */
+  estimatedVsize: number;
   totalInputValue: bigint;
   minersFee: bigint;
   change: bigint;
@@ -66,7 +84,9 @@ export interface BuiltPayment {
   spends: { txid: string; vout: number; amount: bigint; scriptPubKey: Uint8Array; source: PaymentSource }[];
 }
 
-const SEQUENCE_FINAL = 0xffffffff;
+export const SEQUENCE_FINAL = 0xffffffff;
+/** BIP125: any sequence below 0xFFFFFFFE signals replaceability; this is the one wallets use. */
+export const SEQUENCE_REPLACEABLE = 0xfffffffd;
 
 /**
  * An input's bytes outside the witness and its witness bytes. P2PKH and P2SH inputs are sized as
@@ -81,6 +101,12 @@ function inputSize(source: PaymentSource): { base: number; witness: number } {
   return { base, witness: 0 };
 }
 
+/** How estimateVsize sees an input of this source. */
+export function vsizeInputOf(source: PaymentSource): VsizeInput {
+  if (source.scriptType === undefined && source.required === 1 && source.publicKeys.length === 1) return { scriptType: 'p2pkh' };
+  return { scriptType: source.scriptType ?? 'p2sh', m: source.required, n: source.publicKeys.length };
+}
+
 function feeFor(bytes: number, feePerKb: bigint): bigint {
   return (BigInt(bytes) * feePerKb + 999n) / 1000n;
 }
@@ -93,13 +119,19 @@ export function buildPayment(req: PaymentRequest): BuiltPayment {
   const { params } = req;
   const dust = params.dustLimit;
   if (req.sources.length === 0) throw new CoinError('no source to pay from', 'from');
-  if (req.to.amount < dust) throw new CoinError(`amount ${req.to.amount} is below the dust limit of ${dust}: the network would not relay the output`, 'amount');
+  const recipients = req.outputs ?? (req.to ? [req.to] : []);
+  if (recipients.length === 0) throw new CoinError('nothing to pay: give a recipient', 'outputs');
+  recipients.forEach((o, i) => {
+    const field = req.outputs ? `outputs[${i}].amount` : 'amount';
+    if (o.amount < dust) throw new CoinError(`${req.outputs ? `outputs[${i}]: ` : ''}amount ${o.amount} is below the dust limit of ${dust}: the network would not relay the output`, field);
+  });
   const feeOut = req.operatorFee && req.operatorFee.amount >= dust ? req.operatorFee : undefined;
 
-  const fixedOutputs: TxOutput[] = [{ value: req.to.amount, script: req.to.script }];
+  const fixedOutputs: TxOutput[] = recipients.map((o) => ({ value: o.amount, script: o.script }));
   if (feeOut) fixedOutputs.push({ value: feeOut.amount, script: feeOut.script });
   const changeScript = req.sources[0]!.scriptPubKey;
-  const target = req.to.amount + (feeOut?.amount ?? 0n);
+  const paid = recipients.reduce((sum, o) => sum + o.amount, 0n);
+  const target = paid + (feeOut?.amount ?? 0n);
 
   const chosen: { source: PaymentSource; utxo: SpendableOutput }[] = [];
   let total = 0n;
@@ -118,42 +150,53 @@ export function buildPayment(req: PaymentRequest): BuiltPayment {
     const witness = 2 + witnessBytes + (inputs - witnessInputs);
     return Math.ceil((base * 4 + witness) / 4);
   };
-  const minersFeeFor = (withChange: boolean) => req.minersFee ?? feeFor(sizeWith(chosen.length, withChange), req.feePerKb);
+  // The fee-rate extension sizes the transaction with estimateVsize over the chosen inputs' types.
+  const vsizeWith = (withChange: boolean) =>
+    estimateVsize(
+      params,
+      chosen.map((c) => vsizeInputOf(c.source)),
+      [...fixedOutputs.map((o) => o.script.length), ...(withChange ? [changeScript.length] : [])],
+    );
+  const minersFeeFor = (withChange: boolean) =>
+    req.minersFee ?? (req.feePerVbyte !== undefined ? req.feePerVbyte * BigInt(vsizeWith(withChange)) : feeFor(sizeWith(chosen.length, withChange), req.feePerKb));
+  const amountsText = () =>
+    req.outputs ? `${recipients.length} outputs totalling ${paid}` : `amount ${paid}`;
 
   let settled: { minersFee: bigint; change: bigint } | null = null;
-  outer: for (const source of req.sources) {
-    for (const utxo of source.unspent) {
-      chosen.push({ source, utxo });
-      total += utxo.amount;
-      const size = inputSize(source);
-      inputBytes += size.base;
-      if (size.witness > 0) {
-        witnessBytes += size.witness;
-        witnessInputs += 1;
+  const all = req.sources.flatMap((source) => source.unspent.map((utxo) => ({ source, utxo })));
+  for (const [n, { source, utxo }] of all.entries()) {
+    chosen.push({ source, utxo });
+    total += utxo.amount;
+    const size = inputSize(source);
+    inputBytes += size.base;
+    if (size.witness > 0) {
+      witnessBytes += size.witness;
+      witnessInputs += 1;
+    }
+    // Coin control: every output given is spent, so nothing settles before the last.
+    if (req.spendAll === true && n < all.length - 1) continue;
+    const feeWithChange = minersFeeFor(true);
+    if (total >= target + feeWithChange) {
+      const change = total - target - feeWithChange;
+      if (change >= dust) {
+        settled = { minersFee: feeWithChange, change };
+        break;
       }
-      const feeWithChange = minersFeeFor(true);
-      if (total >= target + feeWithChange) {
-        const change = total - target - feeWithChange;
-        if (change >= dust) {
-          settled = { minersFee: feeWithChange, change };
-          break outer;
-        }
-      }
-      const feeNoChange = minersFeeFor(false);
-      if (total >= target + feeNoChange) {
-        // change below dust goes to the miners
-        settled = { minersFee: total - target, change: 0n };
-        break outer;
-      }
+    }
+    const feeNoChange = minersFeeFor(false);
+    if (total >= target + feeNoChange) {
+      // change below dust goes to the miners
+      settled = { minersFee: total - target, change: 0n };
+      break;
     }
   }
   if (!settled) {
     const available = req.sources.reduce((sum, s) => sum + s.unspent.reduce((t, u) => t + u.amount, 0n), 0n);
     const needed = target + minersFeeFor(false);
     throw new CoinError(
-      `insufficient funds: available ${formatUnits(params, available)}, needed ${formatUnits(params, needed)} ` +
-        `(amount ${req.to.amount}${feeOut ? ` + operator fee ${feeOut.amount}` : ''} + miners fee ${needed - target})`,
-      'amount',
+      `insufficient funds: ${req.spendAll === true ? 'the inputs given hold' : 'available'} ${formatUnits(params, available)}, needed ${formatUnits(params, needed)} ` +
+        `(${amountsText()}${feeOut ? ` + operator fee ${feeOut.amount}` : ''} + miners fee ${needed - target})`,
+      req.spendAll === true ? 'inputs' : req.outputs ? 'outputs' : 'amount',
     );
   }
 
@@ -164,7 +207,7 @@ export function buildPayment(req: PaymentRequest): BuiltPayment {
     ...(source.scriptType !== undefined && isSegwitScriptType(source.scriptType)
       ? unsignedWitnessInput(source.scriptType, source.scriptCode)
       : { scriptSig: source.scriptCode }),
-    sequence: SEQUENCE_FINAL,
+    sequence: req.sequence ?? SEQUENCE_FINAL,
   }));
   const outputs = [...fixedOutputs];
   if (settled.change > 0n) outputs.push({ value: settled.change, script: changeScript });
@@ -181,6 +224,7 @@ export function buildPayment(req: PaymentRequest): BuiltPayment {
   });
   return {
     tx,
+    estimatedVsize: req.feePerVbyte !== undefined ? vsizeWith(settled.change > 0n) : sizeWith(chosen.length, settled.change > 0n),
     totalInputValue: total,
     minersFee: settled.minersFee,
     change: settled.change,

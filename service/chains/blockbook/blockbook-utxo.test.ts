@@ -70,6 +70,16 @@ describe.each(coins)('blockbook backend for %s', (coin) => {
     expect(fee).toBeLessThanOrEqual((perKb * 450n) / 1000n);
   });
 
+  it('gives fee estimates per target from estimatefee, converted exactly to units per vbyte (extension)', async () => {
+    const res = await s.t.request('GET', `/fee_estimates/${coin}`);
+    expect(res.status).toBe(200);
+    const perKb = coinsToUnits(s.fixture.estimatefee.result, params.decimals);
+    const body = res.json as { backend: string; estimates: { blocks: number; fee_rate: number; units_per_kvbyte: number; source: string }[] };
+    expect(body.backend).toBe('blockbook');
+    expect(body.estimates).toEqual([1, 6, 24].map((blocks) => ({ blocks, fee_rate: Number((perKb + 999n) / 1000n), units_per_kvbyte: Number(perKb), source: 'node' })));
+    expect(s.server.requests).toEqual(expect.arrayContaining(['GET /api/v2/estimatefee/1', 'GET /api/v2/estimatefee/24']));
+  });
+
   it('/status names the backend and its heights', async () => {
     const res = await s.t.request('GET', '/status');
     expect((res.json as { coins: unknown[] }).coins).toEqual([

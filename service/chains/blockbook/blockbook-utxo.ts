@@ -8,7 +8,7 @@ import type { ChainParams } from '../../../shared/coins/coin-table.ts';
 import { txidHex, decodeTx } from '../../../shared/coins/tx.ts';
 import { ApiError, UpstreamFailure } from '../../errors.ts';
 import type { HistoryRow, Outpoint, ScriptBalance, UnspentRow } from '../../store/utxo-index.ts';
-import { type BackendStatus, type FeeRates, feeRateWithFloor, type UtxoBackend } from '../backend.ts';
+import { type BackendStatus, type FeeRates, feeRateWithFloor, type UpstreamFeeEstimates, type UtxoBackend } from '../backend.ts';
 import { coinsToUnits } from '../utxo/rpc-client.ts';
 import { classifyRefusal, decodeVerifiedTx, mapLimited, mergeHistory, VerifiedTxCache } from '../upstream-utxo.ts';
 import { BlockbookApi, type BlockbookTx, type UpstreamTiming } from './blockbook-api.ts';
@@ -181,6 +181,16 @@ export class BlockbookUtxoBackend implements UtxoBackend {
     }
     // bitcoind's "no estimate" is -1 (Blockbook passes it on)
     return feeRateWithFloor(estimate > 0n ? estimate : null, this.o.fees);
+  }
+
+  /** Blockbook's estimatefee per target, its text as given (coins per kB); -1 or less: none. */
+  async feeEstimates(blocks: readonly number[]): Promise<UpstreamFeeEstimates> {
+    const estimates: (string | null)[] = [];
+    for (const target of blocks) {
+      const text = (await this.api.estimateFee(target)).trim();
+      estimates.push(text.startsWith('-') || /^0*\.?0*$/.test(text) ? null : text);
+    }
+    return { backend: 'blockbook', estimates, fallbackFeePerKb: this.o.fees.fallbackFeePerKb };
   }
 
   async broadcast(rawTx: Uint8Array): Promise<string> {

@@ -42,6 +42,12 @@ describe.each(coins)('electrum backend for %s', (coin) => {
   const { scenario, fixture } = s;
   const params = chainParams(coin, 'mainnet');
 
+  it('gives no fee estimates per target (extension): 501 naming the electrum backend', async () => {
+    const res = await s.t.request('GET', `/fee_estimates/${coin}`);
+    expect(res.status).toBe(501);
+    expect((res.json as { message: string }).message).toMatch(new RegExp(`not available over the electrum backend of ${coin}`));
+  });
+
   it('a P2WSH or P2SH-P2WSH vault address is asked by the scripthash of its own scriptPubKey (coins with segwit; none without)', async () => {
     const keys = scenarioKeys.cosigners.map((k) => k.publicKey);
     if (!params.segwit) {

@@ -35,6 +35,11 @@ export class BroadcastSpends {
     return this.spentBy.has(outpoint);
   }
 
+  /** The txid of our broadcast that spent this outpoint, if one did and the index has not seen it yet. */
+  spender(outpoint: string): string | undefined {
+    return this.spentBy.get(outpoint);
+  }
+
   /** The transactions a pass numbered `pass` may settle (broadcast before it started). */
   settleable(pass: number): string[] {
     return [...this.byTxid.entries()].filter(([, e]) => e.afterPass < pass).map(([txid]) => txid);

@@ -7,7 +7,7 @@ import { decodeTx, txidHex } from '../../../shared/coins/tx.ts';
 import type { Store } from '../../store/database.ts';
 import { type Outpoint, outpointKey, UtxoIndexStore } from '../../store/utxo-index.ts';
 import { ApiError, UpstreamFailure } from '../../errors.ts';
-import { type BackendStatus, feeRateWithFloor, type IndexFreshness, type UtxoBackend } from '../backend.ts';
+import { type BackendStatus, feeRateWithFloor, type IndexFreshness, type MempoolConflict, type UpstreamFeeEstimates, type UtxoBackend } from '../backend.ts';
 import { decodeVerifiedTx } from '../upstream-utxo.ts';
 import { UtxoIndexer } from './indexer.ts';
 import { BroadcastSpends } from './broadcast-spends.ts';
@@ -134,6 +134,59 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
       if (err instanceof RpcError) return null; // no such method, or no estimate
       throw upstream(err);
     }
+  }
+
+  /** estimatesmartfee per target, its feerate as the node wrote it (exact text); none: the fallback. */
+  async feeEstimates(blocks: readonly number[]): Promise<UpstreamFeeEstimates> {
+    const estimates: (string | null)[] = [];
+    for (const target of blocks) {
+      try {
+        const r = await this.rpc.call<{ feerate?: unknown }>('estimatesmartfee', [target], { exactNumbers: true });
+        const rate = r.feerate;
+        estimates.push(typeof rate === 'string' || typeof rate === 'number' ? String(rate) : null);
+      } catch (err) {
+        if (err instanceof RpcError) estimates.push(null);
+        else throw upstream(err);
+      }
+    }
+    return { backend: 'node-rpc', estimates, fallbackFeePerKb: this.o.fallbackFeePerKb };
+  }
+
+  /**
+   * Spenders from our own broadcasts not indexed yet, else the index's mempool; their fees, sizes
+   * and replaceability from the node's getmempoolentry (a spender the node no longer holds is none).
+   */
+  async mempoolSpenders(outpoints: readonly Outpoint[]): Promise<Map<string, MempoolConflict>> {
+    const indexed = await this.index.mempoolSpenders(outpoints);
+    const entries = new Map<string, MempoolConflict | null>();
+    const found = new Map<string, MempoolConflict>();
+    for (const o of outpoints) {
+      const k = outpointKey(o.txid, o.vout);
+      const spender = this.spends.spender(k) ?? indexed.get(k);
+      if (spender === undefined) continue;
+      if (!entries.has(spender)) entries.set(spender, await this.mempoolEntry(spender));
+      const entry = entries.get(spender);
+      if (entry) found.set(k, entry);
+    }
+    return found;
+  }
+
+  private async mempoolEntry(txid: string): Promise<MempoolConflict | null> {
+    type Entry = { vsize?: unknown; descendantsize?: unknown; fees?: { modified?: unknown; descendant?: unknown }; 'bip125-replaceable'?: unknown };
+    let e: Entry;
+    try {
+      e = await this.rpc.call<Entry>('getmempoolentry', [txid], { exactNumbers: true });
+    } catch (err) {
+      if (err instanceof RpcError && err.code === RPC_INVALID_ADDRESS_OR_KEY) return null; // not in the mempool (any more)
+      throw upstream(err);
+    }
+    const amount = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? coinsToUnits(v, this.params.decimals) : null);
+    const fee = amount(e.fees?.modified);
+    const descendantFee = amount(e.fees?.descendant);
+    if (fee === null || descendantFee === null || typeof e.vsize !== 'number' || typeof e.descendantsize !== 'number') {
+      throw new UpstreamFailure(false, `the coin's node answered getmempoolentry ${txid} without fees and sizes`);
+    }
+    return { txid, fee, vsize: e.vsize, descendantFee, descendantVsize: e.descendantsize, replaceable: e['bip125-replaceable'] === true };
   }
 
   async broadcast(rawTx: Uint8Array): Promise<string> {

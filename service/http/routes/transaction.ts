@@ -2,7 +2,7 @@
 // (extension). The work is in use-cases/build-payment.ts, sign-and-send.ts, raw-transaction.ts.
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { CoinParams, CreateTransactionQuery, HashesToSign, RawTransaction, SendRawQuery, SendStatus, Signatures, TxidParams } from '../../../shared/api/schemas.ts';
+import { CoinParams, CreateTransactionBody, CreateTransactionQueryV2, HashesToSign, RawTransaction, SendRawQuery, SendStatus, Signatures, TxidParams } from '../../../shared/api/schemas.ts';
 import { bytesToHex } from '../../../shared/coins/bytes.ts';
 import { buildUnsignedPayment, singleSigSources } from '../../use-cases/build-payment.ts';
 import { rawTransaction } from '../../use-cases/raw-transaction.ts';
@@ -14,11 +14,16 @@ export function transactionRoutes(ctx: ServiceContext): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-    app.post('/transaction/create/:coin', { schema: { params: CoinParams, querystring: CreateTransactionQuery, response: { 200: HashesToSign } } }, async (req) => {
-      const backend = utxoBackendFor(ctx, req.params.coin);
-      const sources = await singleSigSources(backend, req.query.from);
-      return hashesToSignBody(await buildUnsignedPayment(backend, sources, req.query));
-    });
+    // The treasury extensions come as an optional JSON body (docs/api-decisions.md, section 8).
+    app.post(
+      '/transaction/create/:coin',
+      { schema: { params: CoinParams, querystring: CreateTransactionQueryV2, body: CreateTransactionBody, response: { 200: HashesToSign } } },
+      async (req) => {
+        const backend = utxoBackendFor(ctx, req.params.coin);
+        const sources = await singleSigSources(backend, req.query.from);
+        return hashesToSignBody(await buildUnsignedPayment(backend, sources, { ...req.query, ...req.body }));
+      },
+    );
 
     app.post('/transaction/sign_and_send/:coin', { schema: { params: CoinParams, body: Signatures, response: { 200: SendStatus } } }, async (req) => {
       return sentBody(await signAndSend(utxoBackendFor(ctx, req.params.coin), req.body));

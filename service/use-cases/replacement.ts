@@ -1,0 +1,56 @@
+// BIP125 replacements (docs/api-decisions.md, section 8): a payment whose inputs are spent by
+// mempool transactions replaces them, only when they signal replaceability and it pays both a
+// higher absolute fee (rule 3, counting the descendants it evicts) and a higher fee rate than each.
+import { type ChainParams, utxoCoinRow } from '../../shared/coins/coin-table.ts';
+import type { MempoolConflict } from '../chains/backend.ts';
+import { ApiError, badRequest } from '../errors.ts';
+
+/** fee / vsize with two decimals, exactly rounded down (bigint). */
+export function rateText(fee: bigint, vsize: number): string {
+  const hundredths = (fee * 100n) / BigInt(vsize);
+  return `${hundredths / 100n}.${String(hundredths % 100n).padStart(2, '0')}`;
+}
+
+/** The distinct transactions among the conflicts, in the order first met. */
+export function distinctConflicts(conflicts: Iterable<MempoolConflict>): MempoolConflict[] {
+  const byTxid = new Map<string, MempoolConflict>();
+  for (const c of conflicts) if (!byTxid.has(c.txid)) byTxid.set(c.txid, c);
+  return [...byTxid.values()];
+}
+
+/** Refuses a replacement on a coin whose nodes do not relay them, or of a transaction that does not signal. */
+/** The coin row's `bip125`: whether its nodes relay opt-in replacements. */
+export function relaysReplacements(params: Pick<ChainParams, 'coin'>): boolean {
+  return utxoCoinRow(params.coin).bip125;
+}
+
+export function checkReplaceable(params: Pick<ChainParams, 'coin'>, conflicts: readonly MempoolConflict[]): void {
+  if (conflicts.length === 0) return;
+  if (!relaysReplacements(params)) throw badRequest(`${params.coin} nodes do not relay replacements (BIP125): its inputs are spent by ${conflicts.map((c) => c.txid).join(', ')}`);
+  const final = conflicts.filter((c) => !c.replaceable);
+  if (final.length > 0) {
+    throw new ApiError(409, `the inputs are spent by mempool transaction ${final.map((c) => c.txid).join(', ')}, which does not signal replaceability (BIP125): it cannot be replaced`);
+  }
+}
+
+/**
+ * BIP125 rules 3 and 4 as this service applies them: the replacement's fee above the sum of what
+ * the conflicts and their descendants pay, and its rate (fee / vsize) above each conflict's own.
+ * Rates are compared exactly by cross-multiplying.
+ */
+export function checkReplacementFees(fee: bigint, vsize: number, conflicts: readonly MempoolConflict[]): void {
+  if (conflicts.length === 0) return;
+  const oldFee = conflicts.reduce((sum, c) => sum + c.descendantFee, 0n);
+  const top = conflicts.reduce((a, c) => (c.fee * BigInt(a.vsize) > a.fee * BigInt(c.vsize) ? c : a));
+  const feeOk = fee > oldFee;
+  const rateOk = fee * BigInt(top.vsize) > top.fee * BigInt(vsize);
+  if (feeOk && rateOk) return;
+  const txids = conflicts.map((c) => c.txid).join(', ');
+  throw new ApiError(
+    409,
+    `a replacement must pay a higher absolute fee and a higher fee rate than what it replaces (BIP125 rules 3 and 4): ` +
+      `this one pays ${fee} at ${rateText(fee, vsize)} units/vbyte (${vsize} vbytes); ` +
+      `${txids} ${conflicts.length > 1 ? 'pay' : 'pays'} ${oldFee} in total (with descendants) at ${rateText(top.fee, top.vsize)} units/vbyte` +
+      `${feeOk ? '' : '; the fee is not higher'}${rateOk ? '' : '; the rate is not higher'}`,
+  );
+}
