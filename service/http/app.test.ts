@@ -48,6 +48,11 @@ describe('routing and validation', () => {
     const res = await t.request('GET', '/nope');
     expect(res.status).toBe(404);
     expect(res.json).toEqual({ message: 'no such route: GET /nope' });
+    // A long unknown path is not repeated whole.
+    const long = await t.request('GET', `/nope/${'x'.repeat(10_000)}`);
+    expect(long.status).toBe(404);
+    expect((long.json as { message: string }).message).toMatch(/^no such route: GET \/nope\/x+… \(\d+ characters\)$/);
+    expect((long.json as { message: string }).message.length).toBeLessThan(600);
   });
 
   it('400s an invalid address, naming it', async () => {

@@ -57,6 +57,6 @@ export function installErrorHandling(app: FastifyInstance): void {
     void reply.status(status).send(body);
   });
   app.setNotFoundHandler((request, reply) => {
-    void reply.status(404).send({ message: `no such route: ${request.method} ${request.url.split('?')[0] ?? ''}` });
+    void reply.status(404).send({ message: shortened(`no such route: ${request.method} ${request.url.split('?')[0] ?? ''}`) });
   });
 }

@@ -28,6 +28,9 @@ export async function startRegtestDesk(options: { utxoCoin?: UtxoCoinName } = {}
   const node = await fundedNode();
   try {
     const { service, api, url, synced } = await startDevService(node, dir, { pollIntervalMs: 100, ...options });
+    // The service answers address queries with 503 until its index has the node's blocks: tests
+    // start from a desk whose service has caught up, as a treasurer's would after the first sync.
+    await synced();
     return {
       node,
       api,
