@@ -19,7 +19,7 @@ import { parseCsv } from '../main/core/testing/csv-reader.ts';
 import { testCosigner } from '../main/core/testing/keys.ts';
 import { walletUnspent } from '../main/core/wallet-funds.ts';
 import { createWallet, nextReceiveAddress } from '../main/core/wallets.ts';
-import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
+import { ARTIFACTS, openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
@@ -162,12 +162,14 @@ describe('the books on screen', () => {
     await expect.poll(() => page.getByTestId('books-chart-last').getAttribute('data-value')).toBe('1.4998 LTC (regtest)');
     await page.getByTestId('books-chart').scrollIntoViewIfNeeded();
     await shot('07-books-coin');
+    await page.getByTestId('books-chart').screenshot({ path: join(ARTIFACTS, 'books-07-chart-coin.png') });
 
     await page.getByTestId('books-in-usd').click();
     const usdText = await text('balance-usd');
     expect(usdText).toBe('$119.98'); // 1.4998 LTC at 80 USD
     await expect.poll(() => page.getByTestId('books-chart-last').getAttribute('data-value')).toBe(usdText);
     await shot('08-books-usd');
+    await page.getByTestId('books-chart').screenshot({ path: join(ARTIFACTS, 'books-08-chart-usd.png') });
 
     const today = new Date().toISOString().slice(0, 10);
     await page.getByTestId('books-from').fill(startDay);

@@ -10,15 +10,17 @@ export interface ChartPoint {
   value: number;
 }
 
-const W = 760;
-const H = 280;
+const W = 900;
+const H = 260;
 const M = { left: 86, right: 28, top: 34, bottom: 40 };
 
 export function BalanceChart(props: { points: readonly ChartPoint[]; lastText: string; tickText: (v: number) => string; unitName: string; testId: string; title: string }) {
   const { points, lastText, tickText, unitName, testId, title } = props;
   if (points.length === 0) return <p className="muted">No confirmed transactions yet: the chart starts with the first.</p>;
   const t0 = points[0]!.time;
-  const t1 = Math.max(points[points.length - 1]!.time, t0 + 60);
+  const tLast = points[points.length - 1]!.time;
+  // The line runs from the first transaction to now; a single instant gets a minute to stand in.
+  const t1 = tLast > t0 ? tLast : t0 + 60;
   const values = points.map((p) => p.value);
   const yTicks = niceTicks(Math.min(...values), Math.max(...values));
   const yMin = yTicks[0]!;
@@ -57,7 +59,8 @@ export function BalanceChart(props: { points: readonly ChartPoint[]; lastText: s
       <path className="area" d={`${line}V${y(yMin)}H${xy[0]!.x}Z`} />
       <path className="line" d={line} />
       <circle className="last" cx={last.x} cy={last.y} r={5} data-testid={`${testId}-last`} data-value={lastText} />
-      <text className="last-label" x={last.x - 8} y={Math.max(last.y - 10, 14)} textAnchor="end">
+      {/* Beside the point, on the side with room: left of it near the right edge, right of it otherwise. */}
+      <text className="last-label" x={last.x > W / 2 ? last.x - 10 : last.x + 10} y={Math.max(last.y - 10, M.top - 4)} textAnchor={last.x > W / 2 ? 'end' : 'start'}>
         {lastText}
       </text>
     </svg>

@@ -38,7 +38,8 @@ export function WalletBooks({ w }: { w: WalletDetail }) {
 
   const rows = series.data ?? [];
   const lastRow = rows[rows.length - 1];
-  const now = Math.floor(Date.now() / 1000);
+  // Block times may run ahead of this clock (a node's clock, or regtest's quick blocks): now is never before the last block.
+  const now = Math.max(Math.floor(Date.now() / 1000), lastRow?.time ?? 0);
   // The last point is now: the confirmed balance and its value at the service's rate, as above.
   const coinPoints: ChartPoint[] = rows.map((r) => ({ time: r.time, value: Number(r.balance) / scale }));
   const usdPoints: ChartPoint[] = rows.filter((r) => r.usd_value !== null).map((r) => ({ time: r.time, value: r.usd_value! }));
