@@ -98,6 +98,8 @@ export const inputs = {
     amount: UnitsIn,
     miners_fee: UnitsIn,
     operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
+    /** What the payment is for: stored as its 'payment' label with the proposal, in one write. */
+    purpose: z.string().trim().max(255, 'a purpose has at most 255 characters').optional(),
   }),
   // A payment as it is typed, checked field by field (address for the wallet's coin and network,
   // amount against the dust limit and what the wallet holds); absent fields are not checked.
@@ -359,6 +361,8 @@ export interface PaymentSummary {
   created_at: string;
   updated_at: string;
   unit: Unit;
+  /** What the payment is for (its 'payment' label); null when nobody said. */
+  purpose: string | null;
 }
 
 export interface PaymentDetail extends PaymentSummary {

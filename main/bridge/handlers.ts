@@ -144,8 +144,14 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       return { refusals: refusals.map((r) => ({ field: r.field, message: draftRefusalWords(r, unitOf(params.coin, params.network, params.decimals)) })) };
     },
 
-    'payments.propose': async ({ wallet_id, to, amount, miners_fee, operator }) => {
-      const p = await proposePayment(core, wallet_id, { to, amount, minersFee: miners_fee, ...(operator ? { operatorFee: { address: operator.address, amount: operator.fee_amount } } : {}) });
+    'payments.propose': async ({ wallet_id, to, amount, miners_fee, operator, purpose }) => {
+      const p = await proposePayment(core, wallet_id, {
+        to,
+        amount,
+        minersFee: miners_fee,
+        ...(operator ? { operatorFee: { address: operator.address, amount: operator.fee_amount } } : {}),
+        ...(purpose ? { purpose } : {}),
+      });
       return paymentDetail(core, p.id);
     },
 

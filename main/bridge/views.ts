@@ -69,6 +69,7 @@ export function paymentSummary(deps: StoreDeps, p: PaymentRow): PaymentSummary {
     created_at: p.createdAt,
     updated_at: p.updatedAt,
     unit: unitOf(w.coin, w.network, walletParams(w).decimals),
+    purpose: deps.store.labels.get(w.id, 'payment', p.id)?.label ?? null,
   };
 }
 

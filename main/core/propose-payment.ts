@@ -28,6 +28,8 @@ export interface PaymentProposal {
   amount: bigint;
   minersFee: bigint;
   operatorFee?: { address: string; amount: bigint };
+  /** What the payment is for: its 'payment' label, written with the payment (never one without the other). */
+  purpose?: string;
 }
 
 /** The address as this coin shows it (an accepted alternative prefix becomes the shown one). */
@@ -185,9 +187,14 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
     inputs: verified.inputs.map((i) => ({ inputIndex: i.index, amount: i.amount, change: i.change, index: i.addressIndex, redeemScript: i.redeemScript })),
     hashes: verified.inputs.flatMap((i) => i.publicKeys.map((publicKey) => ({ inputIndex: i.index, publicKey, hash: i.hash }))),
   };
+  const purpose = proposal.purpose?.trim() ?? '';
   deps.store.transaction(() => {
     deps.store.insertPayment(payment);
     deps.store.audit(deps.actor, 'payment.propose', `payment ${id}: ${proposal.amount} to ${proposal.to}, miners fee ${proposal.minersFee}${proposal.operatorFee ? `, operator fee ${proposal.operatorFee.amount} to ${proposal.operatorFee.address}` : ''}; hash ${paymentHash(tx)}`, null, { paymentId: id });
+    if (purpose !== '') {
+      deps.store.labels.put(walletId, { type: 'payment', ref: id, label: purpose, spendable: null }, new Date().toISOString());
+      deps.store.audit(deps.actor, 'label.set', `payment ${id}: "${purpose}"`, null, { walletId, paymentId: id });
+    }
   });
   return deps.store.payment(id)!;
 }

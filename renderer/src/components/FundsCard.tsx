@@ -14,7 +14,7 @@ export function FundsCard(props: { title: string; shown: ReactNode; testId?: str
         {shown}
       </p>
       <p className="muted">
-        {usd(usdBalance)} at the service's rate
+        <span {...(testId ? { 'data-testid': `${testId}-usd` } : {})}>{usd(usdBalance)}</span> at the service's rate
         {pending && (
           <>
             {' · '}

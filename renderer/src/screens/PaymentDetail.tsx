@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ImportResult, PaymentDetail } from '../../../main/bridge/contract.ts';
 import { href } from '../navigation.ts';
 import { call } from '../bridge.ts';
+import { InlineLabel } from '../components/InlineLabel.tsx';
 import { when } from '../format.ts';
 import { Alert, Amount, Card, FileDrop, Loading, PaysTable, StateBadge, download, message, useLoad, type PickedFile } from '../ui.tsx';
 
@@ -115,6 +116,19 @@ export function PaymentDetailScreen({ id }: { id: string }) {
             Payment of <Amount units={p.amount} unit={p.unit} />
           </h1>
           <p className="mono small muted">to {p.to}</p>
+          <p className="purpose">
+            <span className="muted small">Purpose: </span>
+            <InlineLabel
+              value={p.purpose ?? ''}
+              onSave={async (label) => {
+                await call('labels.set', { wallet_id: p.wallet_id, type: 'payment', ref: p.id, label });
+                payment.reload();
+              }}
+              what="this payment"
+              testId="payment-purpose-edit"
+              placeholder="Say what it is for"
+            />
+          </p>
         </div>
         <StateBadge state={p.state} />
       </div>

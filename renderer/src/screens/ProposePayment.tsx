@@ -54,6 +54,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const [withOperator, setWithOperator] = useState(false);
   const [opAddress, setOpAddress] = useState('');
   const [opFee, setOpFee] = useState('');
+  const [purpose, setPurpose] = useState('');
   const { busy, refusal, setError, run } = useAction();
   const { coins } = useSync();
   const d = wallet.data?.unit.decimals ?? 0;
@@ -93,6 +94,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
         amount: units,
         miners_fee: feeUnits,
         ...(withOperator ? { operator: { address: opAddress, fee_amount: opUnits ?? 0n } } : {}),
+        ...(purpose.trim() ? { purpose: purpose.trim() } : {}),
       });
       go(href.payment(p.id));
     });
@@ -128,6 +130,19 @@ export function ProposePayment({ walletId }: { walletId: string }) {
           <TextField label={`Amount (${w.unit.ticker})`} value={value} onChange={setValue} required inputMode="decimal" placeholder="0.00" data-testid="pay-amount" error={errors.amount} errorTestId="pay-amount-error" />
           <TextField label={`Miners' fee (${w.unit.ticker})`} value={fee} onChange={setFee} required inputMode="decimal" data-testid="pay-fee" error={errors.miners_fee} errorTestId="pay-fee-error" />
         </div>
+        <TextField
+          label={
+            <>
+              Purpose <span className="muted small">(optional: what the payment is for, shown in the lists and the books)</span>
+            </>
+          }
+          value={purpose}
+          onChange={setPurpose}
+          maxLength={255}
+          placeholder="e.g. March payroll, invoice 2026-114"
+          data-testid="pay-purpose"
+          error={refusal?.field === 'purpose' ? refusal.message : null}
+        />
         <label className="inline">
           <input type="checkbox" checked={withOperator} onChange={(e) => setWithOperator(e.target.checked)} /> Add an operator fee output
         </label>

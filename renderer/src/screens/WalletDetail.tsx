@@ -6,9 +6,13 @@ import { CopyButton } from '../components/CopyButton.tsx';
 import { DataTable } from '../components/DataTable.tsx';
 import { FundsCard } from '../components/FundsCard.tsx';
 import { HistoryTable } from '../components/HistoryTable.tsx';
+import { InlineLabel } from '../components/InlineLabel.tsx';
+import { useWalletLabels, type WalletLabels } from '../labels.ts';
 import { amount, shortId, when } from '../format.ts';
 import { ProvisionalBadge, ProvisionalNotice, useSync } from '../sync.tsx';
 import { Alert, Amount, Card, Loading, StateBadge, download, message, useAction, useLoad } from '../ui.tsx';
+import { WalletBooks } from './WalletBooks.tsx';
+import { WalletLabelsFile } from './WalletLabelsFile.tsx';
 
 /** Each payment as a treasurer recognises it: whom it pays, how much, and where it stands; the whole row opens it. */
 const SCRIPT_LABEL = { p2wsh: 'native segwit (P2WSH)', 'p2sh-p2wsh': 'nested segwit (P2SH-P2WSH)', p2sh: 'legacy P2SH' } as const;
@@ -31,6 +35,11 @@ export function PaymentsTable({ payments, unitOf }: { payments: PaymentSummary[]
               <a href={href.payment(p.id)} className="mono small address-cell" aria-label={`Payment of ${amount(p.amount, unitOf?.(p) ?? p.unit)} to ${p.to}`}>
                 {p.to}
               </a>
+              {p.purpose && (
+                <div className="purpose" data-testid="payment-purpose">
+                  {p.purpose}
+                </div>
+              )}
               <div className="muted small">from {p.wallet_name}</div>
             </>
           ),
@@ -51,7 +60,7 @@ export function PaymentsTable({ payments, unitOf }: { payments: PaymentSummary[]
   );
 }
 
-function Receive({ walletId }: { walletId: string }) {
+function Receive({ walletId, labels }: { walletId: string; labels: WalletLabels }) {
   const addr = useLoad(() => call('wallets.receiveAddress', { wallet_id: walletId }), [walletId], 15_000);
   return (
     <Card title="Receive">
@@ -64,6 +73,9 @@ function Receive({ walletId }: { walletId: string }) {
             <p className="muted small">Next unused address (path {addr.data.path} below each xpub)</p>
             <p className="mono address" data-testid="receive-address">
               {addr.data.address}
+            </p>
+            <p className="small">
+              <InlineLabel value={labels.of('addr', addr.data.address)} onSave={(l) => labels.set('addr', addr.data!.address, l)} what={`address ${addr.data.address}`} testId="receive-label" placeholder="Add a label (who pays here, what for)" />
             </p>
             <CopyButton text={addr.data.address} />
             <CheckOnLedger walletId={walletId} path={addr.data.path} />
@@ -147,6 +159,7 @@ export function WalletDetailScreen({ id }: { id: string }) {
   const history = useLoad(() => call('wallets.history', { wallet_id: id, limit: 50 }), [id], 4_000);
   const unspent = useLoad(() => call('wallets.unspent', { wallet_id: id }), [id], 4_000);
   const payments = useLoad(() => call('payments.list', { wallet_id: id }), [id], 4_000);
+  const labels = useWalletLabels(id);
   const { coins } = useSync();
   const w = wallet.data;
   if (wallet.error && !w) return <Alert>{wallet.error}</Alert>;
@@ -189,13 +202,18 @@ export function WalletDetailScreen({ id }: { id: string }) {
             )
           }
         />
-        <Receive walletId={w.id} />
+        <Receive walletId={w.id} labels={labels} />
       </div>
       <Card title="Payments">{payments.data ? <PaymentsTable payments={payments.data} /> : <Loading what="payments" />}</Card>
       <Card title="History" actions={indexing ? <ProvisionalBadge /> : undefined}>
         {history.error && !indexing && <Alert>{history.error}</Alert>}
         {history.error && indexing && <p className="muted">The history is shown once the service's index catches up.</p>}
-        {history.data && <HistoryTable entries={history.data.entries} unitOf={() => w.unit} empty="No transactions yet. Send funds to the receive address above." testId="history" />}
+        {history.data && (
+          <HistoryTable
+            entries={history.data.entries} unitOf={() => w.unit} empty="No transactions yet. Send funds to the receive address above." testId="history"
+            label={(e) => <InlineLabel value={labels.of('tx', e.txid)} onSave={(l) => labels.set('tx', e.txid, l)} what={`transaction ${e.txid}`} testId={`tx-label-${e.txid}`} />}
+          />
+        )}
       </Card>
       <div className="grid-2">
         <Card title="Unspent outputs" actions={indexing ? <ProvisionalBadge /> : undefined}>
@@ -215,6 +233,10 @@ export function WalletDetailScreen({ id }: { id: string }) {
                     </>
                   ),
                 },
+                {
+                  head: 'Label',
+                  cell: (u) => <InlineLabel value={labels.of('output', `${u.txid}:${u.vout}`)} onSave={(l) => labels.set('output', `${u.txid}:${u.vout}`, l)} what={`output ${u.txid}:${u.vout}`} testId={`output-label-${u.txid}:${u.vout}`} />,
+                },
                 { head: 'Path', className: 'mono small', cell: (u) => u.path },
                 { head: 'Amount', num: true, cell: (u) => <Amount units={u.amount} unit={w.unit} /> },
               ]}
@@ -232,6 +254,9 @@ export function WalletDetailScreen({ id }: { id: string }) {
           </ol>
         </Card>
       </div>
+      <WalletBooks w={w} />
+      {labels.error && <Alert>{labels.error}</Alert>}
+      <WalletLabelsFile walletId={w.id} onImported={labels.reload} />
       <ExportSetup walletId={w.id} coin={w.coin} />
     </>
   );
