@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, chainParams, decodeTx, hexToBytes } from '../../shared/coins/index.ts';
 import { childFee, proposeCpfp, rateText } from './cpfp.ts';
+import { replacementView } from '../bridge/replacement-view.ts';
 import { progress } from './payments.ts';
+import { proposePayment } from './propose-payment.ts';
 import { proposeBump, proposeCancel, whyNotReplaceable } from './replace-payment.ts';
 import { importSignatureFiles } from './signature-import.ts';
 import { writeSigningRequest } from './signing-request.ts';
@@ -91,6 +93,7 @@ describe('a fee bump', () => {
     const original = await stuckPayment(await outputOf(2n * COIN), COIN / 2n);
     expect(await mempool()).toContain(original.txid);
     expect(whyNotReplaceable(deps, original)).toBeNull();
+    expect(replacementView(deps, original)).toMatchObject({ relief: 'replace', replaced_by: null, not_replaceable: null });
 
     // A bump that pays no more: refused in the service's words, with both figures; nothing stored.
     const before = store.payments(walletId).length;
@@ -117,6 +120,8 @@ describe('a fee bump', () => {
 
     const sent = await signAndSend(bump);
     expect(sent.state).toBe('broadcast');
+    expect(replacementView(deps, store.payment(original.id)!)).toMatchObject({ replaced_by: bump.id, relief: null });
+    expect(replacementView(deps, sent)).toMatchObject({ kind: 'bump', replaces: original.id });
     const pool = await mempool();
     expect(pool).toContain(sent.txid);
     expect(pool).not.toContain(original.txid);
@@ -130,6 +135,7 @@ describe('a fee bump', () => {
     expect(followed).toMatchObject({ state: 'failed', droppedBy: bump.id });
     expect(followed.reason).toMatch(/^dropped: payment .* spent the same inputs and confirmed/);
     expect(store.payment(bump.id)).toMatchObject({ state: 'confirmed' });
+    expect(replacementView(deps, followed)).toMatchObject({ replaced_by: bump.id, dropped_by: bump.id, relief: null });
   });
 });
 
@@ -190,5 +196,18 @@ describe('child pays for parent', () => {
     expect(units(e.fees.ancestor) / BigInt(e.ancestorsize)).toBeGreaterThanOrEqual(target);
     await desk.mine(1);
     await expect(proposeCpfp(deps, walletId, { txid: sent.txid!, vout: 0 }, target)).rejects.toThrow(/already has 1 confirmation/);
+  });
+
+  it('is what a payment sent without BIP125 is offered, from its change', async () => {
+    const p = await proposePayment(deps, walletId, { to: await desk.node.newAddress('legacy'), amount: COIN / 10n, minersFee: 5_000n });
+    const sent = await signAndSend(p);
+    await desk.synced();
+    const view = replacementView(deps, sent);
+    expect(view.relief).toBe('cpfp');
+    expect(view.not_replaceable).toMatch(/sent without signalling replacement \(sequence 0xffffffff\)/);
+    expect(view.change_output).toEqual({ txid: sent.txid, vout: 1 });
+    await expect(proposeBump(deps, sent.id, 20n)).rejects.toThrow(/refusing the replacement: .*without signalling replacement/);
+    await desk.mine(1);
+    expect(await refreshConfirmations(deps, sent.id)).toMatchObject({ state: 'confirmed' });
   });
 });
