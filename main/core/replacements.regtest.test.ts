@@ -71,17 +71,19 @@ async function outputOf(amount: bigint): Promise<{ txid: string; vout: number }>
   return { txid: u.txid, vout: u.vout };
 }
 
+/** A new output of `amount` to the wallet's next receive address, confirmed. */
+async function fundedOutput(amount: bigint): Promise<{ txid: string; vout: number }> {
+  const a = await nextReceiveAddress(deps, walletId);
+  await desk.node.fundScript(addressToScript(params, a.address), amount);
+  await desk.mine(1);
+  return outputOf(amount);
+}
+
 beforeAll(async () => {
   desk = await startRegtestDesk({ node: { extraArgs: ['-mempoolreplacement=1'] } });
   store = openStore(`${desk.dir}/desk.sqlite`);
   deps = { store, api: desk.api, actor: 'treasurer' };
   walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Treasury', m: 2, cosigners: [alice, bob, carol] })).id;
-  for (const amount of [2n * COIN, 3n * COIN, 4n * COIN]) {
-    const a = await nextReceiveAddress(deps, walletId);
-    await desk.node.fundScript(addressToScript(params, a.address), amount);
-    await desk.synced();
-  }
-  await desk.mine(1);
 });
 afterAll(async () => {
   store?.close();
@@ -90,7 +92,7 @@ afterAll(async () => {
 
 describe('a fee bump', () => {
   it('replaces a payment stuck at 1 unit/vbyte with one at 20; a block confirms it and the original is dropped', async () => {
-    const original = await stuckPayment(await outputOf(2n * COIN), COIN / 2n);
+    const original = await stuckPayment(await fundedOutput(2n * COIN), COIN / 2n);
     expect(await mempool()).toContain(original.txid);
     expect(whyNotReplaceable(deps, original)).toBeNull();
     expect(replacementView(deps, original)).toMatchObject({ relief: 'replace', replaced_by: null, not_replaceable: null });
@@ -115,7 +117,7 @@ describe('a fee bump', () => {
     const stale = JSON.parse(aliceFiles.get(original.id)!) as { request_id: string };
     const misdirected = importSignatureFiles(deps, [{ name: 'alice-for-original.json', text: JSON.stringify({ ...stale, request_id: bump.id }) }])[0]!;
     expect(misdirected).toMatchObject({ status: 'refused', refusal: 'tampered' });
-    expect(misdirected.message).toMatch(/is not the hash of payment .*'s transaction/);
+    expect(misdirected.message).toMatch(new RegExp(`it signs payment ${original.id}, which payment ${bump.id} replaces: the hashes differ`));
     expect(store.signatures(bump.id)).toHaveLength(0);
 
     const sent = await signAndSend(bump);
@@ -139,9 +141,28 @@ describe('a fee bump', () => {
   });
 });
 
+describe('a fee bump the change cannot pay', () => {
+  it('adds another of the wallet\'s outputs', async () => {
+    // Nearly all of it paid: the change is below the dust limit and goes to the miners.
+    const original = await stuckPayment(await fundedOutput(COIN), COIN - 600n);
+    expect(decodeTx(original.unsignedTx, params).outputs).toHaveLength(1);
+    const bump = await proposeBump(deps, original.id, 20n);
+    const tx = decodeTx(bump.unsignedTx, params);
+    expect(tx.inputs).toHaveLength(2);
+    expect(tx.outputs.map((o) => o.value)[0]).toBe(COIN - 600n);
+    expect(bump.totalInputValue).toBeGreaterThan(COIN);
+    const sent = await signAndSend(bump);
+    const pool = await mempool();
+    expect(pool).toContain(sent.txid);
+    expect(pool).not.toContain(original.txid);
+    await desk.mine(1);
+    expect(await refreshConfirmations(deps, original.id)).toMatchObject({ state: 'failed', droppedBy: bump.id });
+  });
+});
+
 describe('a cancel', () => {
   it('pays everything back to one fresh change address at a higher fee and rate', async () => {
-    const original = await stuckPayment(await outputOf(3n * COIN), COIN);
+    const original = await stuckPayment(await fundedOutput(3n * COIN), COIN);
     const cancel = await proposeCancel(deps, original.id, 10n);
     const tx = decodeTx(cancel.unsignedTx, params);
     expect(tx.outputs).toHaveLength(1);
@@ -161,7 +182,7 @@ describe('a cancel', () => {
 
 describe('child pays for parent', () => {
   it('pulls a stuck payment through by its change, to the package rate the node reports', async () => {
-    const parent = await stuckPayment(await outputOf(4n * COIN), COIN);
+    const parent = await stuckPayment(await fundedOutput(5n * COIN), COIN);
     const parentTx = decodeTx(parent.unsignedTx, params);
     const changeVout = parentTx.outputs.length - 1;
     const target = 25n;
