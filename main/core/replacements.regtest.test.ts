@@ -81,6 +81,8 @@ async function fundedOutput(amount: bigint): Promise<{ txid: string; vout: numbe
 
 beforeAll(async () => {
   desk = await startRegtestDesk({ node: { extraArgs: ['-mempoolreplacement=1'] } });
+  // The index may still be catching up with the node's first 101 blocks on a busy machine.
+  await desk.synced();
   store = openStore(`${desk.dir}/desk.sqlite`);
   deps = { store, api: desk.api, actor: 'treasurer' };
   walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Treasury', m: 2, cosigners: [alice, bob, carol] })).id;
