@@ -29,6 +29,8 @@ export async function startRegtestDesk(options: { utxoCoin?: UtxoCoinName; node?
   const node = await fundedNode(nodeOptions);
   try {
     const { service, api, url, synced } = await startDevService(node, dir, { pollIntervalMs: 100, ...serviceOptions });
+    // The index starts behind the node's first 101 blocks: address queries answer 503 until it catches up.
+    await synced();
     return {
       node,
       api,
