@@ -61,12 +61,12 @@ describe('a stuck payment on its detail screen', () => {
     await page.getByRole('group', { name: 'Fee rate presets' }).getByRole('button').first().waitFor();
     await shot('01-stuck');
 
-    await page.getByTestId('fee-rate').fill('1');
+    await page.getByTestId('stuck-rate').fill('1');
     await page.getByTestId('bump').click();
     await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/refusing the fee bump: .*this one pays \d+ at 1\.\d\d units\/vbyte.*the fee is not higher/);
     await shot('02-bump-refused');
 
-    await page.getByTestId('fee-rate').fill('20');
+    await page.getByTestId('stuck-rate').fill('20');
     await page.getByTestId('bump').click();
     await expect.poll(() => page.url()).not.toContain(original.id);
     const bumpId = decodeURIComponent(new URL(page.url()).hash.split('/').pop()!);

@@ -47,7 +47,7 @@ function RateField({ walletId, value, onChange, label }: { walletId: string; val
     <div>
       <label>
         {label} (units per vbyte)
-        <input inputMode="numeric" value={value} onChange={(e) => onChange(e.target.value.trim())} data-testid="fee-rate" />
+        <input inputMode="numeric" value={value} onChange={(e) => onChange(e.target.value.trim())} data-testid="stuck-rate" />
       </label>
       {presets.data && (
         <div className="presets" role="group" aria-label="Fee rate presets">
