@@ -86,4 +86,18 @@ describe('a stuck payment on its detail screen', () => {
     expect(await page.getByTestId('payment-state').getAttribute('data-state')).toBe('failed');
     await shot('05-original-dropped');
   });
+
+  it('offers an unconfirmed deposit a child that pays for it, and states the package rate', async () => {
+    const w = desk.store.wallets().find((x) => x.name === 'Stuck treasury')!;
+    const a = await nextReceiveAddress(deps, w.id);
+    await desk.node.fundScript(addressToScript(params, a.address), COIN);
+    await desk.synced();
+    await page.goto(`${desk.web.url}/#/wallets/${w.id}`);
+    await page.getByText('Unconfirmed deposits').waitFor({ timeout: 30_000 });
+    await page.getByTestId('deposit-rate').fill('50');
+    await page.getByTestId('deposit-cpfp').click();
+    await expect.poll(() => page.getByTestId('stuck-deposit').textContent()).toMatch(/Child proposed: fee .* the pair pays \d+\.\d\d units\/vbyte/);
+    await shot('06-deposit-cpfp');
+    expect(desk.store.payments(w.id).some((p) => p.kind === 'cpfp' && p.state === 'awaiting_signatures')).toBe(true);
+  });
 });

@@ -114,11 +114,12 @@ export const inputs = {
   'payments.importSignatures': z.object({ files: z.array(PickedFile).min(1, 'choose at least one signature file').max(50) }),
   'payments.submit': z.object({ payment_id: id }),
   'payments.cancel': z.object({ payment_id: id, reason: z.string().trim().min(1, 'say why the payment is cancelled').max(500) }),
-  // A stuck payment: rates to choose from; a bump or cancel (BIP125 replacement); a child paying for its parent.
+  // A stuck payment: rates to choose from; a bump or cancel (BIP125 replacement); a child paying for
+  // its parent (without vout: the parent's first output paying the wallet, for a deposit).
   'payments.feeEstimates': z.object({ wallet_id: id }).strict(),
   'payments.replace': z.object({ payment_id: id, action: z.enum(['bump', 'cancel']), fee_rate: feeRateIn }).strict(),
   'payments.cpfp': z
-    .object({ wallet_id: id, txid: z.string().trim().regex(/^[0-9a-fA-F]{64}$/, 'txid must be 64 hex digits'), vout: z.number().int().min(0).max(0xffffffff), target_rate: feeRateIn })
+    .object({ wallet_id: id, txid: z.string().trim().regex(/^[0-9a-fA-F]{64}$/, 'txid must be 64 hex digits'), vout: z.number().int().min(0).max(0xffffffff).optional(), target_rate: feeRateIn })
     .strict(),
   'cosigner.open': z.object({ text: PickedFile.shape.text }),
   // The key (an xprv or a BIP39 mnemonic) is used for this one call and dropped: it is never
@@ -406,17 +407,16 @@ export interface ReplacementView {
 }
 
 export interface FeeRatePresets {
-  /** Units per vbyte for 1, 6 and 24 blocks, as the service estimates them. */
-  presets: { blocks: number; fee_rate: bigint; source: string }[];
-  fallback_fee_rate: bigint;
+  /** Units per vbyte for 1, 6 and 24 blocks, as the service estimates them (whole units: plain numbers). */
+  presets: { blocks: number; fee_rate: number; source: string }[];
+  fallback_fee_rate: number;
 }
 
 export interface CpfpView {
   payment: PaymentDetail;
-  parent_fee: bigint;
-  parent_vsize: number;
-  child_fee: bigint;
-  child_vsize: number;
+  /** The fee each pays (miners_fee: a revived bigint key) and its virtual size. */
+  parent: { miners_fee: bigint; vsize: number };
+  child: { miners_fee: bigint; vsize: number };
   /** (parent fee + child fee) / (parent vsize + child vsize), units per vbyte, two decimals. */
   package_rate: string;
 }

@@ -11,20 +11,18 @@ export function createReplacementHandlers(core: CoreDeps): Pick<Handlers, 'payme
   return {
     'payments.feeEstimates': async ({ wallet_id }) => {
       const f = await core.api.feeEstimates(requireWallet(core, wallet_id).coin);
-      return { presets: f.estimates.map((e) => ({ blocks: e.blocks, fee_rate: BigInt(e.fee_rate), source: e.source })), fallback_fee_rate: BigInt(f.fallback_fee_rate) };
+      return { presets: f.estimates.map((e) => ({ blocks: e.blocks, fee_rate: e.fee_rate, source: e.source })), fallback_fee_rate: f.fallback_fee_rate };
     },
     'payments.replace': async ({ payment_id, action, fee_rate }) => {
       const p = action === 'bump' ? await proposeBump(core, payment_id, fee_rate) : await proposeCancel(core, payment_id, fee_rate);
       return paymentDetail(core, p.id);
     },
     'payments.cpfp': async ({ wallet_id, txid, vout, target_rate }) => {
-      const { payment, package: pkg } = await proposeCpfp(core, wallet_id, { txid: txid.toLowerCase(), vout }, target_rate);
+      const { payment, package: pkg } = await proposeCpfp(core, wallet_id, { txid: txid.toLowerCase(), ...(vout !== undefined ? { vout } : {}) }, target_rate);
       return {
         payment: paymentDetail(core, payment.id),
-        parent_fee: pkg.parentFee,
-        parent_vsize: pkg.parentVsize,
-        child_fee: pkg.childFee,
-        child_vsize: pkg.childVsize,
+        parent: { miners_fee: pkg.parentFee, vsize: pkg.parentVsize },
+        child: { miners_fee: pkg.childFee, vsize: pkg.childVsize },
         package_rate: pkg.rate,
       };
     },

@@ -3,7 +3,7 @@
 // target rate. Miners judge the package: (parent fee + child fee) / (parent vsize + child vsize).
 // Used where replacement is impossible (the coin's nodes do not relay BIP125, the parent did not
 // signal it) and for deposits, whose transaction the wallet did not make.
-import { bytesToHex, decodeTx, type ChainParams, type CoinName } from '../../shared/coins/index.ts';
+import { addressToScript, bytesToHex, decodeTx, equalBytes, type ChainParams, type CoinName } from '../../shared/coins/index.ts';
 import { isBitcoinTx, txVsize, type Tx } from '../../shared/coins/tx.ts';
 import { CoordinatorError } from './errors.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
@@ -58,12 +58,21 @@ export async function parentFigures(deps: CoreDeps, coin: CoinName, params: Chai
  * Proposes a child spending `output` (an unconfirmed output paying the wallet) back to a fresh
  * change address of the wallet, at the fee that brings parent + child to `targetRate`.
  */
-export async function proposeCpfp(deps: CoreDeps, walletId: string, output: Outpoint, targetRate: bigint): Promise<{ payment: PaymentRow; package: PackageRate }> {
+export async function proposeCpfp(deps: CoreDeps, walletId: string, spent: { txid: string; vout?: number }, targetRate: bigint): Promise<{ payment: PaymentRow; package: PackageRate }> {
   const w = requireWallet(deps, walletId);
   const params = walletParams(w);
   const refuse = (why: string): never => {
     throw new CoordinatorError('proposal_refused', `refusing the child-pays-for-parent: ${why}`);
   };
+  // Without an output index (a deposit picked from the history): the parent's first output paying the wallet.
+  let vout = spent.vout;
+  if (vout === undefined) {
+    const raw = (await PreviousTransactions.fetch(deps.api, w.coin, params, [spent.txid])).raw(spent.txid);
+    const scripts = deps.store.addresses(walletId).map((a) => addressToScript(params, a.address));
+    vout = decodeTx(raw, params).outputs.findIndex((o) => scripts.some((sc) => equalBytes(sc, o.script)));
+    if (vout < 0) return refuse(`${spent.txid} pays none of this wallet's addresses`);
+  }
+  const output: Outpoint = { txid: spent.txid.toLowerCase(), vout };
   if (targetRate < 1n) refuse('the target rate must be at least 1 unit per vbyte');
   const { owners, amounts } = await ownersOf(deps, w, [output]).catch((err: unknown) => (err instanceof CoordinatorError ? refuse(err.message) : Promise.reject(err)));
   const value = amounts[0]!;

@@ -212,7 +212,9 @@ describe('child pays for parent', () => {
     await desk.synced();
     const vout = decodeTx(hexToBytes((await desk.api.rawTransaction('litecoin', txid)).hex), params).outputs.findIndex((o) => o.value === COIN);
     const target = 60n;
-    const { payment, package: pkg } = await proposeCpfp(deps, walletId, { txid, vout }, target);
+    // Picked from the history, without an output index: the output paying the wallet is found.
+    const { payment, package: pkg } = await proposeCpfp(deps, walletId, { txid }, target);
+    expect(decodeTx(payment.unsignedTx, params).inputs[0]!.vout).toBe(vout);
     const sent = await signAndSend(payment);
     const e = await entry(sent.txid!);
     expect(units(e.fees.ancestor)).toBe(pkg.parentFee + pkg.childFee);

@@ -52,8 +52,8 @@ function RateField({ walletId, value, onChange, label }: { walletId: string; val
       {presets.data && (
         <div className="presets" role="group" aria-label="Fee rate presets">
           {presets.data.presets.map((e) => (
-            <button type="button" key={e.blocks} onClick={() => onChange(e.fee_rate.toString())}>
-              {e.blocks} block{e.blocks === 1 ? '' : 's'}: {e.fee_rate.toString()}
+            <button type="button" key={e.blocks} onClick={() => onChange(String(e.fee_rate))}>
+              {e.blocks} block{e.blocks === 1 ? '' : 's'}: {e.fee_rate}
               {e.source === 'fallback' ? ' (fallback)' : ''}
             </button>
           ))}
@@ -138,7 +138,7 @@ export function StuckPayment({ p }: { p: PaymentDetail }) {
                   const c = await call('payments.cpfp', { wallet_id: p.wallet_id, txid: r.change_output!.txid, vout: r.change_output!.vout, target_rate: BigInt(rate) });
                   setCpfp({
                     id: c.payment.id,
-                    text: `Child proposed: fee ${amount(c.child_fee, p.unit)} for ${c.child_vsize} vbytes; with the parent's ${amount(c.parent_fee, p.unit)} for ${c.parent_vsize} vbytes the pair pays ${c.package_rate} units/vbyte.`,
+                    text: `Child proposed: fee ${amount(c.child.miners_fee, p.unit)} for ${c.child.vsize} vbytes; with the parent's ${amount(c.parent.miners_fee, p.unit)} for ${c.parent.vsize} vbytes the pair pays ${c.package_rate} units/vbyte.`,
                   });
                   return null;
                 })
