@@ -48,11 +48,13 @@ export interface DevDeskOptions {
   slowIndexer?: { delayMs: number };
   /** Serve ethereum too, from a hardhat node (mining a block every `intervalMs` besides one per transaction). */
   ethereum?: { usdRate?: number; intervalMs?: number };
+  /** More litecoind arguments, e.g. -mempoolreplacement=1 (Litecoin Core 0.21 replaces nothing without it). */
+  nodeArgs?: string[];
 }
 
 export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
   const dir = mkdtempSync(join(tmpdir(), 'countersign-web-'));
-  const node = await fundedNode({ datadir: join(dir, 'chain') });
+  const node = await fundedNode({ datadir: join(dir, 'chain'), ...(options.nodeArgs ? { extraArgs: options.nodeArgs } : {}) });
   const cleanups: (() => Promise<void> | void)[] = [() => node.stop(), () => rmSync(dir, { recursive: true, force: true })];
   const dispose = async () => {
     for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => undefined);

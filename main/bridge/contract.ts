@@ -17,6 +17,7 @@ export { CHANNELS, isChannel, type Channel } from './channels.ts';
 
 const id = z.string().min(1, 'an id is required').max(100);
 const none = z.object({}).strict();
+const feeRateIn = UnitsIn.refine((v) => v >= 1n, 'the fee rate must be at least 1 unit per vbyte');
 const hexFingerprint = z.string().regex(/^[0-9a-f]{8}$/, 'fingerprint must be 8 lower-case hex digits');
 /** A file the user picked: its name and its text (files are small JSON documents). */
 const accountName = z.string().trim().min(1, 'the account needs a name').max(80);
@@ -115,6 +116,13 @@ export const inputs = {
   'payments.importSignatures': z.object({ files: z.array(PickedFile).min(1, 'choose at least one signature file').max(50) }),
   'payments.submit': z.object({ payment_id: id }),
   'payments.cancel': z.object({ payment_id: id, reason: z.string().trim().min(1, 'say why the payment is cancelled').max(500) }),
+  // A stuck payment: rates to choose from; a bump or cancel (BIP125 replacement); a child paying for
+  // its parent (without vout: the parent's first output paying the wallet, for a deposit).
+  'payments.feeEstimates': z.object({ wallet_id: id }).strict(),
+  'payments.replace': z.object({ payment_id: id, action: z.enum(['bump', 'cancel']), fee_rate: feeRateIn }).strict(),
+  'payments.cpfp': z
+    .object({ wallet_id: id, txid: z.string().trim().regex(/^[0-9a-fA-F]{64}$/, 'txid must be 64 hex digits'), vout: z.number().int().min(0).max(0xffffffff).optional(), target_rate: feeRateIn })
+    .strict(),
   'cosigner.open': z.object({ text: PickedFile.shape.text }),
   // The key (an xprv or a BIP39 mnemonic) is used for this one call and dropped: it is never
   // stored, logged or echoed.
@@ -382,6 +390,39 @@ export interface PaymentDetail extends PaymentSummary {
   inputs: InputProgressView[];
   outputs: OutputView[];
   cosigners: { name: string; signed: boolean }[];
+  replacement: ReplacementView;
+}
+
+/** How a payment stands to replacements (BIP125) and child-pays-for-parent. */
+export interface ReplacementView {
+  kind: 'payment' | 'bump' | 'cancel' | 'cpfp';
+  /** The payment this one replaces. */
+  replaces: string | null;
+  /** The broadcast or confirmed payment that replaced this one. */
+  replaced_by: string | null;
+  /** The payment whose confirmation dropped this one (shown as "dropped"). */
+  dropped_by: string | null;
+  /** What can pull this payment through while it is stuck: a replacement, or a child from its change; null when nothing. */
+  relief: 'replace' | 'cpfp' | null;
+  /** Why it cannot be replaced, in words, when relief is not 'replace' and it is broadcast. */
+  not_replaceable: string | null;
+  /** The change output a child would spend (relief 'cpfp'). */
+  change_output: { txid: string; vout: number } | null;
+}
+
+export interface FeeRatePresets {
+  /** Units per vbyte for 1, 6 and 24 blocks, as the service estimates them (whole units: plain numbers). */
+  presets: { blocks: number; fee_rate: number; source: string }[];
+  fallback_fee_rate: number;
+}
+
+export interface CpfpView {
+  payment: PaymentDetail;
+  /** The fee each pays (miners_fee: a revived bigint key) and its virtual size. */
+  parent: { miners_fee: bigint; vsize: number };
+  child: { miners_fee: bigint; vsize: number };
+  /** (parent fee + child fee) / (parent vsize + child vsize), units per vbyte, two decimals. */
+  package_rate: string;
 }
 
 /** A field of a payment draft the desk refuses, and why, in words (amounts in the coin's unit). */
@@ -635,6 +676,9 @@ export interface Outputs {
   'payments.importSignatures': ImportResult[];
   'payments.submit': PaymentDetail;
   'payments.cancel': PaymentDetail;
+  'payments.feeEstimates': FeeRatePresets;
+  'payments.replace': PaymentDetail;
+  'payments.cpfp': CpfpView;
   'cosigner.open': OpenedRequestView;
   'cosigner.sign': SignedFile;
   'ledger.devices': LedgerDevices;

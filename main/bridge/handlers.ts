@@ -26,6 +26,7 @@ import { createWallet, nextReceiveAddress, requireWallet, type CoreDeps } from '
 import { createAccountHandlers } from './accounts.ts';
 import { createAuditHandlers } from './audit.ts';
 import { createLabelHandlers } from './labels.ts';
+import { createReplacementHandlers } from './replacements.ts';
 import { coinViews } from './coins.ts';
 import type { Handlers } from './dispatch.ts';
 import { draftRefusalWords } from './refusals.ts';
@@ -70,6 +71,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     ...accounts,
     ...createAuditHandlers(store),
     ...createLabelHandlers({ store, api, actor: deps.actor }),
+    ...createReplacementHandlers(core),
 
     'service.status': async () => {
       const { mode, url } = connection;

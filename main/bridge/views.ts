@@ -14,6 +14,7 @@ import type { SetupRead } from '../core/wallet-setup-files.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../core/wallets.ts';
 import type { ImportResult, OpenedRequestView, OutputView, PaymentDetail, PaymentSummary, ReceiveAddress, ServiceSettings, SetupDraft, WalletSummary } from './contract.ts';
 import { explainPayment } from './explain.ts';
+import { replacementView } from './replacement-view.ts';
 import { unitOf, uriScheme } from './units.ts';
 
 type StoreDeps = Pick<CoreDeps, 'store'>;
@@ -113,6 +114,7 @@ export function paymentDetail(deps: StoreDeps, id: string): PaymentDetail {
     inputs: prog.inputs.map((i) => ({ input_index: i.inputIndex, amount: amounts.get(i.inputIndex) ?? 0n, required: i.required, signed: i.signed, signers: i.signers })),
     outputs,
     cosigners: store.cosigners(w.id).map((c) => ({ name: c.name, signed: signers.has(c.name) })),
+    replacement: replacementView(deps, p),
   };
 }
 

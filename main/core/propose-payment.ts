@@ -53,7 +53,7 @@ export function expectedOutputs(params: ChainParams, p: PaymentProposal, totalIn
 
 
 /** Change addresses that payments not yet confirmed will pay to: not free for the next payment. */
-function changeInFlight(deps: CoreDeps, walletId: string, params: ChainParams): Set<string> {
+export function changeInFlight(deps: CoreDeps, walletId: string, params: ChainParams): Set<string> {
   const change = new Set(deps.store.addresses(walletId).filter((a) => a.change).map((a) => a.address));
   const out = new Set<string>();
   for (const p of deps.store.payments(walletId)) {

@@ -217,6 +217,7 @@ describe('PSBT refusals (nothing stored)', () => {
       createMultisig: (c, b) => real.createMultisig(c, b),
       signAndSendMultisig: (c, b) => real.signAndSendMultisig(c, b),
       tokenInfo: (c) => real.tokenInfo(c),
+      feeEstimates: (c) => real.feeEstimates(c),
       rawTransaction: async (c, txid) => {
         const raw = await real.rawTransaction(c, txid);
         const tx = decodeTx(Buffer.from(raw.hex, 'hex'));

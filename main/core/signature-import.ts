@@ -89,6 +89,11 @@ export function importSignatureFile(deps: CoreDeps, input: SignatureFileInput): 
   const p = deps.store.payment(f.request_id);
   if (!p) return refused(input.name, 'unknown_request', `it answers request ${f.request_id}, which is no payment of this desk`);
   if (paymentHash(p.unsignedTx) !== f.payment_hash) {
+    // Signatures of the payment this one replaces: the same inputs, but other hashes.
+    const replaced = p.replaces === null ? null : deps.store.payment(p.replaces);
+    if (replaced && paymentHash(replaced.unsignedTx) === f.payment_hash) {
+      return refused(input.name, 'tampered', `it signs payment ${replaced.id}, which payment ${p.id} replaces: the hashes differ, so the co-signer signs the replacement from its own signing request`, p.id);
+    }
     return refused(input.name, 'tampered', `its payment hash ${f.payment_hash} is not the hash of payment ${p.id}'s transaction: it was altered or signs another transaction`, p.id);
   }
   const cosigners = deps.store.cosigners(p.walletId);

@@ -4,6 +4,7 @@ import { ApiClientError } from '../../shared/api/client.ts';
 import { bytesToHex, equalBytes, parseMultisigRedeemScript } from '../../shared/coins/index.ts';
 import { walletAddress } from './wallet-script.ts';
 import { CoordinatorError } from './errors.ts';
+import { dropConflicts, replacementsOf } from './dropped-payments.ts';
 import { requirePayment, transition } from './payments.ts';
 import type { PaymentRow } from './store/store.ts';
 import { requireWallet, walletParams, type CoreDeps } from './wallets.ts';
@@ -50,12 +51,24 @@ export async function refreshConfirmations(deps: CoreDeps, id: string, required 
   const spent = [...new Set(deps.store.paymentInputs(id).map((i) => walletAddress(params, w, xpubs, i.change, i.index).address))];
   const history = await deps.api.history(w.coin, spent, { limit: 1000 });
   const entry = history.txs.find((t) => t.txid === p.txid);
-  if (!entry) return p;
+  // Still unconfirmed: a broadcast replacement may have confirmed in its place (and drops it).
+  const replacements = async () => {
+    if (requirePayment(deps, id).state !== 'broadcast') return;
+    for (const q of replacementsOf(deps, p)) if (q.state === 'broadcast') await refreshConfirmations(deps, q.id, required);
+  };
+  if (!entry) {
+    await replacements();
+    return requirePayment(deps, id);
+  }
   if (p.state === 'broadcast' && entry.confirmations >= required) {
-    transition(deps, p, 'confirmed', `${entry.confirmations} confirmation(s)`, { confirmations: entry.confirmations });
+    deps.store.transaction(() => {
+      transition(deps, p, 'confirmed', `${entry.confirmations} confirmation(s)`, { confirmations: entry.confirmations });
+      dropConflicts(deps, requirePayment(deps, id));
+    });
   } else {
     deps.store.updatePayment(id, { confirmations: entry.confirmations });
   }
+  await replacements();
   return requirePayment(deps, id);
 }
 

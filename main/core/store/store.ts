@@ -10,6 +10,8 @@ import { LabelStore } from './labels.ts';
 import { MIGRATIONS } from './migrations.ts';
 
 export type PaymentState = 'awaiting_signatures' | 'ready' | 'broadcast' | 'confirmed' | 'cancelled' | 'failed';
+/** What a payment is for (migration 8): an ordinary one, a fee bump or cancel of another (BIP125), a child paying for its parent. */
+export type PaymentKind = 'payment' | 'bump' | 'cancel' | 'cpfp';
 
 export interface WalletRow {
   id: string;
@@ -65,6 +67,11 @@ export interface PaymentRow {
   confirmations: number;
   createdAt: string;
   updatedAt: string;
+  kind: PaymentKind;
+  /** The payment this one replaces (bump, cancel); null otherwise. */
+  replaces: string | null;
+  /** The payment whose confirmation dropped this one (it spent the same inputs); null otherwise. */
+  droppedBy: string | null;
 }
 
 export interface PaymentInputRow {
@@ -111,6 +118,9 @@ interface RawPayment {
   confirmations: number;
   created_at: string;
   updated_at: string;
+  kind: PaymentKind;
+  replaces: string | null;
+  dropped_by: string | null;
 }
 
 function paymentOf(r: RawPayment): PaymentRow {
@@ -131,6 +141,9 @@ function paymentOf(r: RawPayment): PaymentRow {
     confirmations: r.confirmations,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    kind: r.kind,
+    replaces: r.replaces,
+    droppedBy: r.dropped_by,
   };
 }
 
@@ -138,6 +151,9 @@ export interface NewPayment
   extends Pick<PaymentRow, 'id' | 'walletId' | 'to' | 'amount' | 'minersFee' | 'operatorFee' | 'operatorAddress' | 'unsignedTx' | 'totalInputValue'> {
   inputs: readonly PaymentInputRow[];
   hashes: readonly PaymentHashRow[];
+  /** Absent: an ordinary payment that replaces nothing. */
+  kind?: PaymentKind;
+  replaces?: string | null;
 }
 
 export class CoordinatorStore {
@@ -244,10 +260,10 @@ export class CoordinatorStore {
       const at = now();
       this.db
         .prepare(
-          `INSERT INTO payments (id, wallet_id, to_address, amount, miners_fee, operator_fee, operator_address, unsigned_tx, total_input_value, state, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'awaiting_signatures', ?, ?)`,
+          `INSERT INTO payments (id, wallet_id, to_address, amount, miners_fee, operator_fee, operator_address, unsigned_tx, total_input_value, state, created_at, updated_at, kind, replaces)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'awaiting_signatures', ?, ?, ?, ?)`,
         )
-        .run(p.id, p.walletId, p.to, p.amount.toString(), p.minersFee.toString(), p.operatorFee?.toString() ?? null, p.operatorAddress, p.unsignedTx, p.totalInputValue.toString(), at, at);
+        .run(p.id, p.walletId, p.to, p.amount.toString(), p.minersFee.toString(), p.operatorFee?.toString() ?? null, p.operatorAddress, p.unsignedTx, p.totalInputValue.toString(), at, at, p.kind ?? 'payment', p.replaces ?? null);
       const inp = this.db.prepare('INSERT INTO payment_inputs (payment_id, input_index, amount, change, idx, redeem_script) VALUES (?, ?, ?, ?, ?, ?)');
       for (const i of p.inputs) inp.run(p.id, i.inputIndex, i.amount.toString(), i.change ? 1 : 0, i.index, i.redeemScript);
       const h = this.db.prepare('INSERT INTO payment_hashes (payment_id, input_index, public_key, hash) VALUES (?, ?, ?, ?)');
@@ -287,10 +303,10 @@ export class CoordinatorStore {
     return rows.map((r) => ({ inputIndex: r.input_index, publicKey: bytes(r.public_key), hash: bytes(r.hash) }));
   }
 
-  updatePayment(id: string, change: { state?: PaymentState; reason?: string | null; lastError?: string | null; txid?: string | null; confirmations?: number }): void {
+  updatePayment(id: string, change: { state?: PaymentState; reason?: string | null; lastError?: string | null; txid?: string | null; confirmations?: number; droppedBy?: string | null }): void {
     const sets: string[] = ['updated_at = @updated_at'];
     const values: Record<string, string | number | null> = { id, updated_at: now() };
-    const column = { state: 'state', reason: 'reason', lastError: 'last_error', txid: 'txid', confirmations: 'confirmations' } as const;
+    const column = { state: 'state', reason: 'reason', lastError: 'last_error', txid: 'txid', confirmations: 'confirmations', droppedBy: 'dropped_by' } as const;
     for (const [k, col] of Object.entries(column) as [keyof typeof column, string][]) {
       const v = change[k];
       if (v !== undefined) {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { ApiClient } from '../../../shared/api/client.ts';
 import type { CoordinatorApi } from '../api.ts';
 import type { UtxoCoinName } from '../../../shared/coins/index.ts';
-import { fundedNode, type RegtestNode } from '../../../dev/chains/litecoind.ts';
+import { fundedNode, type RegtestNode, type StartLitecoindOptions } from '../../../dev/chains/litecoind.ts';
 import { startDevService } from '../../../dev/dev-service.ts';
 
 export interface RegtestDesk {
@@ -22,14 +22,14 @@ export interface RegtestDesk {
   dispose(): Promise<void>;
 }
 
-/** `utxoCoin`: the coin the node is served as (its prefixes); default litecoin. */
-export async function startRegtestDesk(options: { utxoCoin?: UtxoCoinName } = {}): Promise<RegtestDesk> {
+/** `utxoCoin`: the coin the node is served as (its prefixes); default litecoin. `node`: how litecoind starts (e.g. -mempoolreplacement=1). */
+export async function startRegtestDesk(options: { utxoCoin?: UtxoCoinName; node?: StartLitecoindOptions } = {}): Promise<RegtestDesk> {
   const dir = mkdtempSync(join(tmpdir(), 'countersign-core-'));
-  const node = await fundedNode();
+  const { node: nodeOptions, ...serviceOptions } = options;
+  const node = await fundedNode(nodeOptions);
   try {
-    const { service, api, url, synced } = await startDevService(node, dir, { pollIntervalMs: 100, ...options });
-    // The service answers address queries with 503 until its index has the node's blocks: tests
-    // start from a desk whose service has caught up, as a treasurer's would after the first sync.
+    const { service, api, url, synced } = await startDevService(node, dir, { pollIntervalMs: 100, ...serviceOptions });
+    // The index starts behind the node's first 101 blocks: address queries answer 503 until it catches up.
     await synced();
     return {
       node,
@@ -64,6 +64,7 @@ export function apiWith(real: CoordinatorApi, replaced: Partial<CoordinatorApi>)
     signAndSendMultisig: (c, b) => real.signAndSendMultisig(c, b),
     rawTransaction: (c, t) => real.rawTransaction(c, t),
     tokenInfo: (c) => real.tokenInfo(c),
+    feeEstimates: (c) => real.feeEstimates(c),
   };
   return { ...bound, ...replaced };
 }

@@ -4,6 +4,7 @@ import { href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { InlineLabel } from '../components/InlineLabel.tsx';
 import { when } from '../format.ts';
+import { ReplacementLinks, StuckPayment } from '../components/StuckPayment.tsx';
 import { Alert, Amount, Card, FileDrop, Loading, PaysTable, StateBadge, download, message, useLoad, type PickedFile } from '../ui.tsx';
 
 
@@ -134,8 +135,10 @@ export function PaymentDetailScreen({ id }: { id: string }) {
       </div>
       <div className={`explain explain-${p.state}`} role="status" data-testid="payment-state" data-state={p.state}>
         {p.explanation}
+        <ReplacementLinks p={p} />
       </div>
       {error && <Alert>{error}</Alert>}
+      <StuckPayment p={p} />
       <div className="grid-2">
         <Card title="What it pays">
           <PaysTable outputs={p.outputs} minersFee={p.miners_fee} spent={p.total_input_value} unit={p.unit} spentLabel="Inputs spent" size={{ vsize: p.vsize, feeRate: p.fee_rate }} />

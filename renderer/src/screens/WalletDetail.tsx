@@ -8,6 +8,7 @@ import { FundsCard } from '../components/FundsCard.tsx';
 import { HistoryTable } from '../components/HistoryTable.tsx';
 import { InlineLabel } from '../components/InlineLabel.tsx';
 import { useWalletLabels, type WalletLabels } from '../labels.ts';
+import { StuckDeposits } from '../components/StuckDeposits.tsx';
 import { amount, shortId, when } from '../format.ts';
 import { ProvisionalBadge, ProvisionalNotice, useSync } from '../sync.tsx';
 import { Alert, Amount, Card, Loading, StateBadge, download, message, useAction, useLoad } from '../ui.tsx';
@@ -205,6 +206,7 @@ export function WalletDetailScreen({ id }: { id: string }) {
         <Receive walletId={w.id} labels={labels} />
       </div>
       <Card title="Payments">{payments.data ? <PaymentsTable payments={payments.data} /> : <Loading what="payments" />}</Card>
+      {history.data && <StuckDeposits walletId={w.id} entries={history.data.entries} unit={w.unit} />}
       <Card title="History" actions={indexing ? <ProvisionalBadge /> : undefined}>
         {history.error && !indexing && <Alert>{history.error}</Alert>}
         {history.error && indexing && <p className="muted">The history is shown once the service's index catches up.</p>}

@@ -1,0 +1,126 @@
+// Replacing a broadcast payment that is stuck unconfirmed (BIP125): a fee bump (same inputs and
+// recipients, a higher fee rate, less change, another of the wallet's inputs when the change cannot
+// pay) or a cancel (everything back to a fresh change address of the wallet). The replacement is a
+// payment like any other: co-signers sign it from its own signing request. The service refuses a
+// replacement that does not pay both a higher fee and a higher rate (409 with both figures).
+import { ApiClientError } from '../../shared/api/client.ts';
+import { addressToScript, bytesToHex, decodeTx, equalBytes, isUtxoCoin, utxoCoinRow } from '../../shared/coins/index.ts';
+import { CoordinatorError } from './errors.ts';
+import { IN_FLIGHT, requirePayment } from './payments.ts';
+import type { AddressRow, PaymentRow, WalletRow } from './store/store.ts';
+import { freshChangeAddress, outpointKey, ownersOf, proposeTreasurySpend, REPLACEABLE_SEQUENCE, spendRequest, type Outpoint } from './treasury-spend.ts';
+import { requireWallet, walletParams, type CoreDeps } from './wallets.ts';
+
+/** The outpoints a payment's transaction spends. */
+export function paymentOutpoints(p: Pick<PaymentRow, 'unsignedTx'>, w: WalletRow): Outpoint[] {
+  return decodeTx(p.unsignedTx, walletParams(w)).inputs.map((i) => ({ txid: bytesToHex(i.prevTxid), vout: i.vout }));
+}
+
+/** Why a payment cannot be replaced, in words; null when it can. */
+export function whyNotReplaceable(deps: Pick<CoreDeps, 'store'>, p: PaymentRow): string | null {
+  const w = requireWallet(deps, p.walletId);
+  if (!isUtxoCoin(w.coin) || !utxoCoinRow(w.coin).bip125) return `${w.coin}'s nodes do not relay replacements (BIP125): pull it through by child-pays-for-parent on its change instead`;
+  if (p.state !== 'broadcast' || !p.txid) return `payment ${p.id} is ${p.state}: only a broadcast, unconfirmed payment can be replaced`;
+  const seq = decodeTx(p.unsignedTx, walletParams(w)).inputs.map((i) => i.sequence);
+  if (seq.some((s) => s > REPLACEABLE_SEQUENCE)) return `payment ${p.id} was sent without signalling replacement (sequence 0x${Math.max(...seq).toString(16)}): pull it through by child-pays-for-parent on its change instead`;
+  const open = deps.store.payments(p.walletId).find((q) => q.replaces === p.id && IN_FLIGHT.includes(q.state));
+  if (open) return `payment ${open.id} already replaces it (${open.state}): finish or cancel that one first`;
+  return null;
+}
+
+function requireReplaceable(deps: CoreDeps, id: string): { p: PaymentRow; w: WalletRow } {
+  const p = requirePayment(deps, id);
+  const why = whyNotReplaceable(deps, p);
+  if (why) throw new CoordinatorError('proposal_refused', `refusing the replacement: ${why}`);
+  return { p, w: requireWallet(deps, p.walletId) };
+}
+
+/** The service's refusal, in its words (the 409 gives both fees and both rates). */
+function refusal(err: unknown, what: string): never {
+  if (err instanceof ApiClientError) throw new CoordinatorError('proposal_refused', `refusing the ${what}: ${err.message}`);
+  throw err;
+}
+
+/** The wallet's change address that the payment pays change to, if it pays any. */
+function changeOf(deps: CoreDeps, p: PaymentRow, w: WalletRow): AddressRow | undefined {
+  const params = walletParams(w);
+  const outs = decodeTx(p.unsignedTx, params).outputs;
+  return deps.store.addresses(w.id).find((a) => a.change && outs.some((o) => equalBytes(o.script, addressToScript(params, a.address))));
+}
+
+/** Unspent outputs of the wallet that no payment in flight spends, largest first. */
+async function freeOutputs(deps: CoreDeps, w: WalletRow): Promise<(Outpoint & { amount: bigint })[]> {
+  const taken = new Set(deps.store.payments(w.id).filter((q) => IN_FLIGHT.includes(q.state)).flatMap((q) => paymentOutpoints(q, w).map(outpointKey)));
+  const { utxos } = await deps.api.utxos(w.coin, deps.store.addresses(w.id).map((a) => a.address));
+  return utxos
+    .map((u) => ({ txid: u.txid.toLowerCase(), vout: u.vout, amount: u.amount }))
+    .filter((u) => !taken.has(outpointKey(u)))
+    .sort((a, b) => (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
+}
+
+/**
+ * Proposes a fee bump of a broadcast payment: the same inputs and recipients at `feeRate` units per
+ * vbyte, the change reduced; when the change cannot pay, the wallet's largest free output is added.
+ */
+export async function proposeBump(deps: CoreDeps, id: string, feeRate: bigint): Promise<PaymentRow> {
+  const { p, w } = requireReplaceable(deps, id);
+  const inputs = paymentOutpoints(p, w);
+  const change = changeOf(deps, p, w) ?? (await freshChangeAddress(deps, w.id));
+  const spend = (extra: readonly Outpoint[]) =>
+    proposeTreasurySpend(deps, w.id, {
+      to: p.to,
+      amount: p.amount,
+      ...(p.operatorFee !== null && p.operatorAddress !== null ? { operatorFee: { address: p.operatorAddress, amount: p.operatorFee } } : {}),
+      inputs: [...inputs, ...extra],
+      fee: { rate: feeRate },
+      replaceable: true,
+      changeAddress: change,
+      kind: 'bump',
+      replaces: p,
+    });
+  try {
+    return await spend([]);
+  } catch (err) {
+    // The change cannot pay the new fee: add the wallet's largest free output (once).
+    if (err instanceof ApiClientError && /insufficient funds/i.test(err.message)) {
+      const [more] = await freeOutputs(deps, w);
+      if (!more) return refusal(err, 'fee bump (the wallet has no other free output to add)');
+      try {
+        return await spend([more]);
+      } catch (again) {
+        return refusal(again, 'fee bump');
+      }
+    }
+    return refusal(err, 'fee bump');
+  }
+}
+
+/**
+ * Proposes the cancel of a broadcast payment: its inputs pay everything, less the fee, to one fresh
+ * change address of the wallet, at `feeRate` units per vbyte. The fee is the rate times the size
+ * the service states for the same spend with a change output: a little above the one-output size.
+ */
+export async function proposeCancel(deps: CoreDeps, id: string, feeRate: bigint): Promise<PaymentRow> {
+  const { p, w } = requireReplaceable(deps, id);
+  const params = walletParams(w);
+  const inputs = paymentOutpoints(p, w);
+  const back = await freshChangeAddress(deps, w.id);
+  const xpubs = deps.store.cosigners(w.id).map((c) => c.xpub);
+  let vsize: number | undefined;
+  try {
+    const { owners } = await ownersOf(deps, w, inputs);
+    const probe = await deps.api.createMultisig(w.coin, spendRequest(params, w, xpubs, { to: back.address, amount: params.dustLimit, inputs, fee: { rate: feeRate }, replaceable: true }, back, owners));
+    vsize = probe.vsize;
+  } catch (err) {
+    return refusal(err, 'cancel');
+  }
+  if (vsize === undefined) throw new CoordinatorError('proposal_refused', 'refusing the cancel: the service did not state the size of the transaction');
+  const fee = feeRate * BigInt(vsize);
+  const amount = p.totalInputValue - fee;
+  if (amount < params.dustLimit) throw new CoordinatorError('proposal_refused', `refusing the cancel: a fee of ${fee} leaves ${amount}, below the dust limit of ${params.dustLimit}`);
+  try {
+    return await proposeTreasurySpend(deps, w.id, { to: back.address, amount, inputs, fee: { amount: fee }, replaceable: true, changeAddress: back, kind: 'cancel', replaces: p });
+  } catch (err) {
+    return refusal(err, 'cancel');
+  }
+}

@@ -1,0 +1,238 @@
+// Stuck payments on a real litecoind -regtest (started with -mempoolreplacement=1: Litecoin Core
+// 0.21 replaces nothing without it) and the embedded service: a 2-of-3 payment sent at 1 unit/vbyte
+// and held unconfirmed is bumped to 20 (the node's mempool holds the replacement, not the original;
+// a block confirms it; the desk shows the original dropped), a cancel, a bump that pays no more
+// (refused in the service's words, nothing stored), signatures of the original refused for its
+// replacement, and a child-pays-for-parent whose package rate the node's ancestor figures confirm.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addressToScript, chainParams, decodeTx, hexToBytes } from '../../shared/coins/index.ts';
+import { childFee, proposeCpfp, rateText } from './cpfp.ts';
+import { replacementView } from '../bridge/replacement-view.ts';
+import { progress } from './payments.ts';
+import { proposePayment } from './propose-payment.ts';
+import { proposeBump, proposeCancel, whyNotReplaceable } from './replace-payment.ts';
+import { importSignatureFiles } from './signature-import.ts';
+import { writeSigningRequest } from './signing-request.ts';
+import { signRequest } from './software-signer.ts';
+import { openStore, type CoordinatorStore, type PaymentRow } from './store/store.ts';
+import { refreshConfirmations, submitPayment } from './submit-payment.ts';
+import { testCosigner } from './testing/keys.ts';
+import { startRegtestDesk, type RegtestDesk } from './testing/regtest.ts';
+import { proposeTreasurySpend } from './treasury-spend.ts';
+import { createWallet, nextReceiveAddress, type CoreDeps } from './wallets.ts';
+
+const params = chainParams('litecoin', 'regtest');
+const COIN = 100_000_000n;
+const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
+
+let desk: RegtestDesk;
+let store: CoordinatorStore;
+let deps: CoreDeps;
+let walletId: string;
+/** Alice's signature file of each payment sent, by payment id. */
+const aliceFiles = new Map<string, string>();
+
+const mempool = () => desk.node.rpc.call<string[]>('getrawmempool');
+interface MempoolEntry {
+  vsize: number;
+  fees: { base: number; ancestor: number };
+  ancestorsize: number;
+}
+const entry = (txid: string) => desk.node.rpc.call<MempoolEntry>('getmempoolentry', [txid]);
+/** Litecoins as the node's JSON number, in units (8 decimals, exact for these sizes). */
+const units = (ltc: number) => BigInt(Math.round(ltc * 1e8));
+
+/** Alice and Bob sign the payment's request; the payment is then submitted. */
+async function signAndSend(p: PaymentRow): Promise<PaymentRow> {
+  const request = await writeSigningRequest(deps, p.id);
+  const files = [alice, bob].map((c, i) => ({ name: `${c === alice ? 'alice' : 'bob'}-${i}.json`, text: signRequest(request, { xprv: c.accountXprv }).file }));
+  aliceFiles.set(p.id, files[0]!.text);
+  const results = importSignatureFiles(deps, files);
+  expect(results.map((r) => r.status)).toEqual(['imported', 'imported']);
+  expect(progress(deps, p.id).complete).toBe(true);
+  return submitPayment(deps, p.id);
+}
+
+/** A replaceable payment of `amount` at 1 unit/vbyte from the wallet's output `txid:vout`, broadcast. */
+async function stuckPayment(outpoint: { txid: string; vout: number }, amount: bigint): Promise<PaymentRow> {
+  const to = await desk.node.newAddress('legacy');
+  const p = await proposeTreasurySpend(deps, walletId, { to, amount, inputs: [outpoint], fee: { rate: 1n }, replaceable: true, kind: 'payment' });
+  const sent = await signAndSend(p);
+  expect(sent.state).toBe('broadcast');
+  await desk.synced();
+  return sent;
+}
+
+/** The wallet's unspent outputs holding exactly `amount`. */
+async function outputOf(amount: bigint): Promise<{ txid: string; vout: number }> {
+  const { utxos } = await desk.api.utxos('litecoin', store.addresses(walletId).map((a) => a.address));
+  const u = utxos.find((x) => x.amount === amount);
+  if (!u) throw new Error(`no output of ${amount}`);
+  return { txid: u.txid, vout: u.vout };
+}
+
+/** A new output of `amount` to the wallet's next receive address, confirmed. */
+async function fundedOutput(amount: bigint): Promise<{ txid: string; vout: number }> {
+  const a = await nextReceiveAddress(deps, walletId);
+  await desk.node.fundScript(addressToScript(params, a.address), amount);
+  await desk.mine(1);
+  return outputOf(amount);
+}
+
+beforeAll(async () => {
+  desk = await startRegtestDesk({ node: { extraArgs: ['-mempoolreplacement=1'] } });
+  // The index may still be catching up with the node's first 101 blocks on a busy machine.
+  await desk.synced();
+  store = openStore(`${desk.dir}/desk.sqlite`);
+  deps = { store, api: desk.api, actor: 'treasurer' };
+  walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Treasury', m: 2, cosigners: [alice, bob, carol] })).id;
+});
+afterAll(async () => {
+  store?.close();
+  await desk?.dispose();
+});
+
+describe('a fee bump', () => {
+  it('replaces a payment stuck at 1 unit/vbyte with one at 20; a block confirms it and the original is dropped', async () => {
+    const original = await stuckPayment(await fundedOutput(2n * COIN), COIN / 2n);
+    expect(await mempool()).toContain(original.txid);
+    expect(whyNotReplaceable(deps, original)).toBeNull();
+    expect(replacementView(deps, original)).toMatchObject({ relief: 'replace', replaced_by: null, not_replaceable: null });
+
+    // A bump that pays no more: refused in the service's words, with both figures; nothing stored.
+    const before = store.payments(walletId).length;
+    await expect(proposeBump(deps, original.id, 1n)).rejects.toThrow(/refusing the fee bump: .*this one pays \d+ at 1\.\d\d units\/vbyte .* pays \d+ in total .*the fee is not higher/);
+    expect(store.payments(walletId)).toHaveLength(before);
+
+    const bump = await proposeBump(deps, original.id, 20n);
+    expect(bump).toMatchObject({ kind: 'bump', replaces: original.id, to: original.to, amount: original.amount, state: 'awaiting_signatures' });
+    expect(bump.minersFee).toBeGreaterThan(original.minersFee * 15n);
+    // Same inputs, the change reduced by the fee difference.
+    const txOf = (p: PaymentRow) => decodeTx(p.unsignedTx, params);
+    expect(txOf(bump).inputs.map((i) => i.vout)).toEqual(txOf(original).inputs.map((i) => i.vout));
+    expect(txOf(bump).inputs.every((i) => i.sequence === 0xfffffffd)).toBe(true);
+    expect(txOf(bump).outputs[1]!.value).toBe(txOf(original).outputs[1]!.value - (bump.minersFee - original.minersFee));
+    // A second replacement of the same payment waits for the first.
+    expect(whyNotReplaceable(deps, original)).toMatch(/already replaces it/);
+
+    // The original's signature files do not sign the replacement: the hashes differ.
+    const stale = JSON.parse(aliceFiles.get(original.id)!) as { request_id: string };
+    const misdirected = importSignatureFiles(deps, [{ name: 'alice-for-original.json', text: JSON.stringify({ ...stale, request_id: bump.id }) }])[0]!;
+    expect(misdirected).toMatchObject({ status: 'refused', refusal: 'tampered' });
+    expect(misdirected.message).toMatch(new RegExp(`it signs payment ${original.id}, which payment ${bump.id} replaces: the hashes differ`));
+    expect(store.signatures(bump.id)).toHaveLength(0);
+
+    const sent = await signAndSend(bump);
+    expect(sent.state).toBe('broadcast');
+    expect(replacementView(deps, store.payment(original.id)!)).toMatchObject({ replaced_by: bump.id, relief: null });
+    expect(replacementView(deps, sent)).toMatchObject({ kind: 'bump', replaces: original.id });
+    const pool = await mempool();
+    expect(pool).toContain(sent.txid);
+    expect(pool).not.toContain(original.txid);
+    const e = await entry(sent.txid!);
+    expect(units(e.fees.base)).toBe(bump.minersFee);
+    expect(units(e.fees.base) / BigInt(e.vsize)).toBeGreaterThanOrEqual(20n);
+
+    await desk.mine(1);
+    // Following the original finds its replacement confirmed, and the original dropped.
+    const followed = await refreshConfirmations(deps, original.id);
+    expect(followed).toMatchObject({ state: 'failed', droppedBy: bump.id });
+    expect(followed.reason).toMatch(/^dropped: payment .* spent the same inputs and confirmed/);
+    expect(store.payment(bump.id)).toMatchObject({ state: 'confirmed' });
+    expect(replacementView(deps, followed)).toMatchObject({ replaced_by: bump.id, dropped_by: bump.id, relief: null });
+  });
+});
+
+describe('a fee bump the change cannot pay', () => {
+  it('adds another of the wallet\'s outputs', async () => {
+    // Nearly all of it paid: the change is below the dust limit and goes to the miners.
+    const original = await stuckPayment(await fundedOutput(COIN), COIN - 600n);
+    expect(decodeTx(original.unsignedTx, params).outputs).toHaveLength(1);
+    const bump = await proposeBump(deps, original.id, 20n);
+    const tx = decodeTx(bump.unsignedTx, params);
+    expect(tx.inputs).toHaveLength(2);
+    expect(tx.outputs.map((o) => o.value)[0]).toBe(COIN - 600n);
+    expect(bump.totalInputValue).toBeGreaterThan(COIN);
+    const sent = await signAndSend(bump);
+    const pool = await mempool();
+    expect(pool).toContain(sent.txid);
+    expect(pool).not.toContain(original.txid);
+    await desk.mine(1);
+    expect(await refreshConfirmations(deps, original.id)).toMatchObject({ state: 'failed', droppedBy: bump.id });
+  });
+});
+
+describe('a cancel', () => {
+  it('pays everything back to one fresh change address at a higher fee and rate', async () => {
+    const original = await stuckPayment(await fundedOutput(3n * COIN), COIN);
+    const cancel = await proposeCancel(deps, original.id, 10n);
+    const tx = decodeTx(cancel.unsignedTx, params);
+    expect(tx.outputs).toHaveLength(1);
+    const back = store.addresses(walletId).find((a) => a.change && cancel.to === a.address);
+    expect(back).toBeDefined();
+    expect(cancel).toMatchObject({ kind: 'cancel', replaces: original.id, amount: 3n * COIN - cancel.minersFee });
+    expect(cancel.minersFee).toBeGreaterThan(original.minersFee);
+    const sent = await signAndSend(cancel);
+    const pool = await mempool();
+    expect(pool).toContain(sent.txid);
+    expect(pool).not.toContain(original.txid);
+    await desk.mine(1);
+    expect(await refreshConfirmations(deps, cancel.id)).toMatchObject({ state: 'confirmed' });
+    expect(store.payment(original.id)).toMatchObject({ state: 'failed', droppedBy: cancel.id });
+  });
+});
+
+describe('child pays for parent', () => {
+  it('pulls a stuck payment through by its change, to the package rate the node reports', async () => {
+    const parent = await stuckPayment(await fundedOutput(5n * COIN), COIN);
+    const parentTx = decodeTx(parent.unsignedTx, params);
+    const changeVout = parentTx.outputs.length - 1;
+    const target = 25n;
+    const { payment, package: pkg } = await proposeCpfp(deps, walletId, { txid: parent.txid!, vout: changeVout }, target);
+    expect(payment.kind).toBe('cpfp');
+    expect(pkg.parentFee).toBe(parent.minersFee);
+    expect(pkg.childFee).toBe(childFee(target, pkg.parentVsize, pkg.childVsize, pkg.parentFee));
+    expect(pkg.childFee).toBe(payment.minersFee);
+    const sent = await signAndSend(payment);
+    const e = await entry(sent.txid!);
+    // The node's own view of the package: ancestor fees over ancestor size, at least the target.
+    const ancestorFee = units(e.fees.ancestor);
+    expect(ancestorFee).toBe(parent.minersFee + payment.minersFee);
+    expect(ancestorFee / BigInt(e.ancestorsize)).toBeGreaterThanOrEqual(target);
+    expect(Number(rateText(ancestorFee, e.ancestorsize))).toBeGreaterThanOrEqual(Number(pkg.rate) - 0.5);
+    expect(e.ancestorsize).toBeLessThanOrEqual(pkg.parentVsize + pkg.childVsize);
+    await desk.mine(1);
+    expect(await refreshConfirmations(deps, payment.id)).toMatchObject({ state: 'confirmed' });
+    expect(await refreshConfirmations(deps, parent.id)).toMatchObject({ state: 'confirmed' });
+  });
+
+  it('pulls an unconfirmed deposit through; a confirmed output is refused', async () => {
+    const a = await nextReceiveAddress(deps, walletId);
+    const txid = await desk.node.fundScript(addressToScript(params, a.address), COIN);
+    await desk.synced();
+    const vout = decodeTx(hexToBytes((await desk.api.rawTransaction('litecoin', txid)).hex), params).outputs.findIndex((o) => o.value === COIN);
+    const target = 60n;
+    // Picked from the history, without an output index: the output paying the wallet is found.
+    const { payment, package: pkg } = await proposeCpfp(deps, walletId, { txid }, target);
+    expect(decodeTx(payment.unsignedTx, params).inputs[0]!.vout).toBe(vout);
+    const sent = await signAndSend(payment);
+    const e = await entry(sent.txid!);
+    expect(units(e.fees.ancestor)).toBe(pkg.parentFee + pkg.childFee);
+    expect(units(e.fees.ancestor) / BigInt(e.ancestorsize)).toBeGreaterThanOrEqual(target);
+    await desk.mine(1);
+    await expect(proposeCpfp(deps, walletId, { txid: sent.txid!, vout: 0 }, target)).rejects.toThrow(/already has 1 confirmation/);
+  });
+
+  it('is what a payment sent without BIP125 is offered, from its change', async () => {
+    const p = await proposePayment(deps, walletId, { to: await desk.node.newAddress('legacy'), amount: COIN / 10n, minersFee: 5_000n });
+    const sent = await signAndSend(p);
+    await desk.synced();
+    const view = replacementView(deps, sent);
+    expect(view.relief).toBe('cpfp');
+    expect(view.not_replaceable).toMatch(/sent without signalling replacement \(sequence 0xffffffff\)/);
+    expect(view.change_output).toEqual({ txid: sent.txid, vout: 1 });
+    await expect(proposeBump(deps, sent.id, 20n)).rejects.toThrow(/refusing the replacement: .*without signalling replacement/);
+    await desk.mine(1);
+    expect(await refreshConfirmations(deps, sent.id)).toMatchObject({ state: 'confirmed' });
+  });
+});

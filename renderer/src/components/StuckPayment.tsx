@@ -1,0 +1,154 @@
+// A payment's place among replacements: what it replaces, what replaced or dropped it, and, while it
+// is stuck unconfirmed, a fee bump or cancel (BIP125) or a child from its change paying for it.
+import { useState } from 'react';
+import type { PaymentDetail } from '../../../main/bridge/contract.ts';
+import { call } from '../bridge.ts';
+import { amount, shortId } from '../format.ts';
+import { go, href } from '../navigation.ts';
+import { Alert, Card, message, useLoad } from '../ui.tsx';
+
+const KIND: Record<PaymentDetail['replacement']['kind'], string> = {
+  payment: 'payment',
+  bump: 'fee bump',
+  cancel: 'cancel',
+  cpfp: 'child-pays-for-parent',
+};
+
+/** "replaced by", "replaces", "dropped": one line each, linking to the other payment. */
+export function ReplacementLinks({ p }: { p: PaymentDetail }) {
+  const r = p.replacement;
+  if (!r.replaces && !r.replaced_by && !r.dropped_by && r.kind === 'payment') return null;
+  return (
+    <ul className="replacement-links" data-testid="replacement-links">
+      {r.kind !== 'payment' && <li>This is a {KIND[r.kind]}.</li>}
+      {r.replaces && (
+        <li>
+          Replaces <a href={href.payment(r.replaces)}>payment {shortId(r.replaces)}</a>.
+        </li>
+      )}
+      {r.replaced_by && (
+        <li data-testid="replaced-by">
+          Replaced by <a href={href.payment(r.replaced_by)}>payment {shortId(r.replaced_by)}</a>.
+        </li>
+      )}
+      {r.dropped_by && (
+        <li data-testid="dropped">
+          Dropped: <a href={href.payment(r.dropped_by)}>payment {shortId(r.dropped_by)}</a> spent the same coins and confirmed.
+        </li>
+      )}
+    </ul>
+  );
+}
+
+/** The rate field with the service's presets (1, 6, 24 blocks). */
+function RateField({ walletId, value, onChange, label }: { walletId: string; value: string; onChange: (v: string) => void; label: string }) {
+  const presets = useLoad(() => call('payments.feeEstimates', { wallet_id: walletId }), [walletId]);
+  return (
+    <div>
+      <label>
+        {label} (units per vbyte)
+        <input inputMode="numeric" value={value} onChange={(e) => onChange(e.target.value.trim())} data-testid="stuck-rate" />
+      </label>
+      {presets.data && (
+        <div className="presets" role="group" aria-label="Fee rate presets">
+          {presets.data.presets.map((e) => (
+            <button type="button" key={e.blocks} onClick={() => onChange(String(e.fee_rate))}>
+              {e.blocks} block{e.blocks === 1 ? '' : 's'}: {e.fee_rate}
+              {e.source === 'fallback' ? ' (fallback)' : ''}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Offered while the payment is broadcast and unconfirmed, and nothing replaces it yet. */
+export function StuckPayment({ p }: { p: PaymentDetail }) {
+  const r = p.replacement;
+  const [rate, setRate] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [cpfp, setCpfp] = useState<{ text: string; id: string } | null>(null);
+  if (p.state !== 'broadcast' || r.relief === null) return null;
+  const valid = /^[0-9]{1,12}$/.test(rate) && BigInt(rate) >= 1n;
+  /** `f` answers the new payment's id to open, or null to stay (the review is shown here). */
+  const run = async (f: () => Promise<string | null>) => {
+    setError(null);
+    setBusy(true);
+    try {
+      const next = await f();
+      if (next !== null) go(href.payment(next));
+    } catch (err) {
+      setError(message(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card title="Stuck? Pull it through" className="stuck-payment">
+      {error && <Alert>{error}</Alert>}
+      {cpfp && (
+        <Alert kind="success">
+          <span data-testid="cpfp-review">{cpfp.text}</span> <a href={href.payment(cpfp.id)}>Open the child payment to collect signatures</a>.
+        </Alert>
+      )}
+      {r.relief === 'replace' ? (
+        <p className="muted">
+          This payment signals replacement (BIP125). A fee bump pays the same recipients at a higher rate (less change); a cancel sends everything back to the vault. Either is a new payment the
+          co-signers sign again; it must pay a higher fee and a higher rate than this one ({p.fee_rate} units/vbyte).
+        </p>
+      ) : (
+        <p className="muted">
+          {r.not_replaceable} A child spending its change back to the vault pays for both: child fee = target × (parent + child size) − parent fee.
+        </p>
+      )}
+      <RateField walletId={p.wallet_id} value={rate} onChange={setRate} label={r.relief === 'replace' ? 'New fee rate' : 'Target rate for the pair'} />
+      <div className="form-actions">
+        {r.relief === 'replace' ? (
+          <>
+            <button
+              type="button"
+              className="primary"
+              disabled={!valid || busy}
+              data-testid="bump"
+              onClick={() => void run(async () => (await call('payments.replace', { payment_id: p.id, action: 'bump', fee_rate: BigInt(rate) })).id)}
+            >
+              Propose fee bump
+            </button>
+            <button
+              type="button"
+              className="danger"
+              disabled={!valid || busy}
+              data-testid="cancel-replace"
+              onClick={() => void run(async () => (await call('payments.replace', { payment_id: p.id, action: 'cancel', fee_rate: BigInt(rate) })).id)}
+            >
+              Propose cancel (back to the vault)
+            </button>
+          </>
+        ) : (
+          r.change_output && (
+            <button
+              type="button"
+              className="primary"
+              disabled={!valid || busy}
+              data-testid="cpfp"
+              onClick={() =>
+                void run(async () => {
+                  const c = await call('payments.cpfp', { wallet_id: p.wallet_id, txid: r.change_output!.txid, vout: r.change_output!.vout, target_rate: BigInt(rate) });
+                  setCpfp({
+                    id: c.payment.id,
+                    text: `Child proposed: fee ${amount(c.child.miners_fee, p.unit)} for ${c.child.vsize} vbytes; with the parent's ${amount(c.parent.miners_fee, p.unit)} for ${c.parent.vsize} vbytes the pair pays ${c.package_rate} units/vbyte.`,
+                  });
+                  return null;
+                })
+              }
+            >
+              Propose child-pays-for-parent
+            </button>
+          )
+        )}
+      </div>
+    </Card>
+  );
+}
