@@ -17,6 +17,8 @@ export const CHANNELS = [
   'payments.get',
   'payments.checkDraft',
   'payments.propose',
+  'payments.checkBatch',
+  'payments.proposeBatch',
   'payments.exportRequest',
   'payments.exportPsbt',
   'payments.importSignatures',

@@ -16,6 +16,8 @@ import type { Channel } from './channels.ts';
 export { CHANNELS, isChannel, type Channel } from './channels.ts';
 
 const id = z.string().min(1, 'an id is required').max(100);
+/** One recipient of a batch as typed or read: the amount stays text so a bad one is named by its line. */
+const BatchRow = z.object({ line: z.number().int().min(0), to: z.string().max(200), amount: z.string().max(40), label: z.string().max(200) });
 const none = z.object({}).strict();
 const hexFingerprint = z.string().regex(/^[0-9a-f]{8}$/, 'fingerprint must be 8 lower-case hex digits');
 /** A file the user picked: its name and its text (files are small JSON documents). */
@@ -107,6 +109,19 @@ export const inputs = {
     amount: UnitsIn.optional(),
     miners_fee: UnitsIn.optional(),
     operator: z.object({ address: z.string().max(200).optional(), fee_amount: UnitsIn.optional() }).optional(),
+  }),
+  // A batch: recipients typed as rows or read from a CSV file (address,amount,label; amounts in the
+  // coin's unit), each row checked with its line number; propose sends them in one transaction.
+  'payments.checkBatch': z.object({
+    wallet_id: id,
+    csv: z.string().max(200_000).optional(),
+    rows: z.array(BatchRow).max(1000).optional(),
+  }),
+  'payments.proposeBatch': z.object({
+    wallet_id: id,
+    rows: z.array(BatchRow).min(1, 'add at least one recipient').max(1000),
+    miners_fee: UnitsIn,
+    operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
   }),
   'payments.exportRequest': z.object({ payment_id: id }),
   'payments.exportPsbt': z.object({ payment_id: id }),
@@ -342,6 +357,8 @@ export interface OutputView {
   address: string;
   amount: bigint;
   purpose: 'payment' | 'operator_fee' | 'change';
+  /** The treasurer's label of a batch recipient. */
+  label?: string;
 }
 
 export interface PaymentSummary {
@@ -385,6 +402,12 @@ export interface FieldRefusal {
   /** The payments.propose input name: to, amount, miners_fee, operator.address, operator.fee_amount. */
   field: string;
   message: string;
+}
+
+/** A batch's rows as read, and every bad row in words with its line number. */
+export interface BatchCheck {
+  rows: { line: number; to: string; amount: string; label: string }[];
+  refusals: { line: number; message: string }[];
 }
 
 export interface DraftCheck {
@@ -626,6 +649,8 @@ export interface Outputs {
   'payments.get': PaymentDetail;
   'payments.checkDraft': DraftCheck;
   'payments.propose': PaymentDetail;
+  'payments.checkBatch': BatchCheck;
+  'payments.proposeBatch': PaymentDetail;
   'payments.exportRequest': ExportedFile;
   'payments.exportPsbt': ExportedFile;
   'payments.importSignatures': ImportResult[];

@@ -13,7 +13,8 @@ import { readLedgerXpub } from '../core/ledger/xpub.ts';
 import { importPaymentFiles } from '../core/payment-files.ts';
 import { checkPaymentDraft } from '../core/payment-draft.ts';
 import { cancelPayment, openPaymentCount } from '../core/payments.ts';
-import { proposePayment } from '../core/propose-payment.ts';
+import { BatchRefusedError, checkRecipients, readRecipientsCsv, rowRefusalWords } from '../core/payment-batch.ts';
+import { batchProposal, proposePayment } from '../core/propose-payment.ts';
 import { exportPsbt } from '../core/psbt-exchange.ts';
 import { serviceHealth } from '../core/service-status.ts';
 import { exportSigningRequest, openSigningRequest } from '../core/signing-request.ts';
@@ -22,7 +23,7 @@ import type { CoordinatorStore, WalletRow } from '../core/store/store.ts';
 import { followPayment, submitPayment } from '../core/submit-payment.ts';
 import { walletFundsOnceIndexed, walletHistory, walletUnspent } from '../core/wallet-funds.ts';
 import { exportWalletSetup, readNewWalletSetup } from '../core/wallet-setup-files.ts';
-import { createWallet, nextReceiveAddress, requireWallet, type CoreDeps } from '../core/wallets.ts';
+import { createWallet, nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../core/wallets.ts';
 import { createAccountHandlers } from './accounts.ts';
 import { createAuditHandlers } from './audit.ts';
 import { createLabelHandlers } from './labels.ts';
@@ -146,6 +147,24 @@ export function createHandlers(deps: BridgeDeps): Handlers {
 
     'payments.propose': async ({ wallet_id, to, amount, miners_fee, operator }) => {
       const p = await proposePayment(core, wallet_id, { to, amount, minersFee: miners_fee, ...(operator ? { operatorFee: { address: operator.address, amount: operator.fee_amount } } : {}) });
+      return paymentDetail(core, p.id);
+    },
+
+    'payments.checkBatch': async ({ wallet_id, csv, rows }) => {
+      const params = walletParams(requireWallet(core, wallet_id));
+      const read = csv !== undefined ? readRecipientsCsv(csv) : { rows: rows ?? [], refusals: [] };
+      const { refusals } = checkRecipients(params, read.rows);
+      const { ticker } = unitOf(params.coin, params.network, params.decimals);
+      const all = [...read.refusals, ...refusals].sort((a, b) => a.line - b.line);
+      return { rows: read.rows, refusals: all.map((r) => ({ line: r.line, message: rowRefusalWords(r, params.decimals, ticker) })) };
+    },
+
+    'payments.proposeBatch': async ({ wallet_id, rows, miners_fee, operator }) => {
+      const params = walletParams(requireWallet(core, wallet_id));
+      // Every row is checked before anything is built; one bad row refuses the whole batch.
+      const { recipients, refusals } = checkRecipients(params, rows);
+      if (refusals.length > 0) throw new BatchRefusedError(refusals, params);
+      const p = await proposePayment(core, wallet_id, batchProposal(recipients, miners_fee, operator ? { address: operator.address, amount: operator.fee_amount } : undefined));
       return paymentDetail(core, p.id);
     },
 

@@ -85,11 +85,13 @@ export function paymentDetail(deps: StoreDeps, id: string): PaymentDetail {
   const params = walletParams(w);
   const prog = progress(deps, id);
   const amounts = new Map(store.paymentInputs(id).map((i) => [i.inputIndex, i.amount]));
-  const asked = p.operatorAddress ? 2 : 1;
+  const recipients = store.paymentRecipients(id);
+  const asked = recipients.length + (p.operatorAddress ? 1 : 0);
   const outputs: OutputView[] = decodeTx(p.unsignedTx, params).outputs.map((o, i) => ({
     address: scriptToAddress(params, o.script) ?? `script ${bytesToHex(o.script)}`,
     amount: o.value,
-    purpose: i === 0 ? 'payment' : i < asked ? 'operator_fee' : 'change',
+    purpose: i < recipients.length ? 'payment' : i < asked ? 'operator_fee' : 'change',
+    ...(recipients[i]?.label ? { label: recipients[i].label } : {}),
   }));
   const signers = new Set(prog.inputs.flatMap((i) => i.signers));
   const minersFee = p.totalInputValue - outputs.reduce((s, o) => s + o.amount, 0n);

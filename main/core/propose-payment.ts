@@ -10,12 +10,14 @@ import {
   scriptToAddress,
   type ChainParams,
 } from '../../shared/coins/index.ts';
+import { unitsToDecimal } from '../../shared/coins/units.ts';
 import { addressPath } from '../../shared/coins/multisig-address.ts';
 import { readUnsignedMultisigInput } from '../../shared/coins/unsigned-witness.ts';
 import { PaymentCheckError } from '../../shared/files/errors.ts';
 import { paymentHash } from '../../shared/files/signing-files.ts';
 import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from '../../shared/files/unsigned-payment.ts';
 import { CoordinatorError } from './errors.ts';
+import { BatchRefusedError, checkRecipients, type Recipient } from './payment-batch.ts';
 import { DraftRefusedError, refuseDraft } from './payment-draft.ts';
 import { IN_FLIGHT } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
@@ -28,7 +30,17 @@ export interface PaymentProposal {
   amount: bigint;
   minersFee: bigint;
   operatorFee?: { address: string; amount: bigint };
+  /** A batch: every recipient in output order (`to` and `amount` are then its first and its total). */
+  recipients?: readonly Recipient[];
 }
+
+/** A batch proposal: `to` and `amount` as stored (the first recipient, the total). Pure. */
+export function batchProposal(recipients: readonly Recipient[], minersFee: bigint, operatorFee?: { address: string; amount: bigint }): PaymentProposal {
+  return { to: recipients[0]?.to ?? '', amount: recipients.reduce((s, r) => s + r.amount, 0n), minersFee, recipients, ...(operatorFee ? { operatorFee } : {}) };
+}
+
+/** The recipients of a proposal, in output order. Pure. */
+export const recipientsOf = (p: PaymentProposal): readonly Recipient[] => p.recipients ?? [{ to: p.to, amount: p.amount }];
 
 /** The address as this coin shows it (an accepted alternative prefix becomes the shown one). */
 export function canonicalAddress(params: ChainParams, address: string, field: string): string {
@@ -39,7 +51,7 @@ export function canonicalAddress(params: ChainParams, address: string, field: st
 
 /** The outputs a proposal must produce, in the service's order (docs/api-decisions.md). Pure. */
 export function expectedOutputs(params: ChainParams, p: PaymentProposal, totalInput: bigint, changeAddress: string): { outputs: ExpectedOutput[]; minersFee: bigint } {
-  const outputs: ExpectedOutput[] = [{ address: p.to, amount: p.amount, purpose: 'payment' }];
+  const outputs: ExpectedOutput[] = recipientsOf(p).map((r) => ({ address: r.to, amount: r.amount, purpose: 'payment' }));
   const fee = p.operatorFee?.amount ?? 0n;
   if (p.operatorFee) outputs.push({ address: p.operatorFee.address, amount: fee, purpose: 'operator_fee' });
   const change = totalInput - p.amount - fee - p.minersFee;
@@ -64,6 +76,15 @@ function changeInFlight(deps: CoreDeps, walletId: string, params: ChainParams): 
   return out;
 }
 
+/** Every recipient checked as the form checks one; all bad rows are named at once. */
+function refuseBatch(params: ChainParams, recipients: readonly Recipient[]): void {
+  const { refusals } = checkRecipients(
+    params,
+    recipients.map((r, i) => ({ line: i + 1, to: r.to, amount: unitsToDecimal(r.amount, params.decimals), label: r.label ?? '' })),
+  );
+  if (refusals.length > 0) throw new BatchRefusedError(refusals, params);
+}
+
 const outpoint = (txid: string, vout: number) => `${txid.toLowerCase()}:${vout}`;
 
 /** Asks the service to build the payment, re-checks it offline, and stores it awaiting signatures. */
@@ -74,11 +95,14 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
     throw new CoordinatorError('proposal_refused', `refusing the proposed payment: ${why}`);
   };
   // The same checks the form runs as it is typed: refused here with the field they concern.
-  const [early] = refuseDraft(params, input, null);
+  if (input.recipients) refuseBatch(params, input.recipients);
+  const [early] = refuseDraft(params, input.recipients ? { ...input, to: undefined } : input, null);
   if (early) throw new DraftRefusedError(early, params);
+  const recipients = input.recipients?.map((r, i) => ({ ...r, to: canonicalAddress(params, r.to, `recipient ${i + 1}`) }));
   const proposal: PaymentProposal = {
     ...input,
-    to: canonicalAddress(params, input.to, 'to'),
+    ...(recipients ? { recipients } : {}),
+    to: recipients?.[0]?.to ?? canonicalAddress(params, input.to, 'to'),
     ...(input.operatorFee ? { operatorFee: { address: canonicalAddress(params, input.operatorFee.address, 'operator fee address'), amount: input.operatorFee.amount } } : {}),
   };
   const cosigners = deps.store.cosigners(walletId);
@@ -104,8 +128,8 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   const sourceRows = [change, ...fundedRows.filter((a) => a.address !== change.address)];
   const created = await deps.api.createMultisig(w.coin, {
     number_of_required_signatures: w.m,
-    amount: proposal.amount,
-    to: proposal.to,
+    // A batch goes as `outputs`; one recipient keeps the original request, byte for byte.
+    ...(recipients ? { outputs: recipients.map((r) => ({ to: r.to, amount: r.amount })) } : { amount: proposal.amount, to: proposal.to }),
     miners_fee: proposal.minersFee,
     ...(proposal.operatorFee ? { fee_address: proposal.operatorFee.address, fee_amount: proposal.operatorFee.amount } : {}),
     // Keys in co-signer order; a segwit or sorted wallet says so (the original request otherwise).
@@ -184,10 +208,11 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
     totalInputValue: totalInput,
     inputs: verified.inputs.map((i) => ({ inputIndex: i.index, amount: i.amount, change: i.change, index: i.addressIndex, redeemScript: i.redeemScript })),
     hashes: verified.inputs.flatMap((i) => i.publicKeys.map((publicKey) => ({ inputIndex: i.index, publicKey, hash: i.hash }))),
+    ...(recipients ? { recipients: recipients.map((r) => ({ address: r.to, amount: r.amount, label: r.label ?? '' })) } : {}),
   };
   deps.store.transaction(() => {
     deps.store.insertPayment(payment);
-    deps.store.audit(deps.actor, 'payment.propose', `payment ${id}: ${proposal.amount} to ${proposal.to}, miners fee ${proposal.minersFee}${proposal.operatorFee ? `, operator fee ${proposal.operatorFee.amount} to ${proposal.operatorFee.address}` : ''}; hash ${paymentHash(tx)}`, null, { paymentId: id });
+    deps.store.audit(deps.actor, 'payment.propose', `payment ${id}: ${recipients && recipients.length > 1 ? `${proposal.amount} to ${recipients.length} recipients (first ${proposal.to})` : `${proposal.amount} to ${proposal.to}`}, miners fee ${proposal.minersFee}${proposal.operatorFee ? `, operator fee ${proposal.operatorFee.amount} to ${proposal.operatorFee.address}` : ''}; hash ${paymentHash(tx)}`, null, { paymentId: id });
   });
   return deps.store.payment(id)!;
 }
