@@ -124,7 +124,7 @@ export function PaymentDetailScreen({ id }: { id: string }) {
       {error && <Alert>{error}</Alert>}
       <div className="grid-2">
         <Card title="What it pays">
-          <PaysTable outputs={p.outputs} minersFee={p.miners_fee} spent={p.total_input_value} unit={p.unit} spentLabel="Inputs spent" size={{ vsize: p.vsize, feeRate: p.fee_rate }} />
+          <PaysTable outputs={p.outputs} minersFee={p.miners_fee} spent={p.total_input_value} unit={p.unit} spentLabel="Inputs spent" testId="payment-outputs" size={{ vsize: p.vsize, feeRate: p.fee_rate }} />
           <dl className="facts">
             <dt>Proposed</dt>
             <dd>{when(p.created_at)}</dd>

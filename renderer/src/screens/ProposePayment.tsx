@@ -6,6 +6,7 @@ import { SubmitActions, TextField } from '../components/form.tsx';
 import { amount, parseUnits } from '../format.ts';
 import { ProvisionalBadge, useSync } from '../sync.tsx';
 import { Alert, Card, Loading, useAction, useLoad } from '../ui.tsx';
+import { BatchRecipients, emptyRow, type BatchRow } from './BatchRecipients.tsx';
 
 /** How long typing pauses before the draft is checked: one check per pause, not per key. */
 const CHECK_AFTER_MS = 350;
@@ -54,15 +55,18 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const [withOperator, setWithOperator] = useState(false);
   const [opAddress, setOpAddress] = useState('');
   const [opFee, setOpFee] = useState('');
+  // A batch: several recipients in one transaction; null while paying one address.
+  const [batch, setBatch] = useState<BatchRow[] | null>(null);
+  const [batchRefused, setBatchRefused] = useState<number | null>(null);
   const { busy, refusal, setError, run } = useAction();
   const { coins } = useSync();
   const d = wallet.data?.unit.decimals ?? 0;
   const units = value.trim() ? parseUnits(value, d) : null;
   const feeUnits = parseUnits(fee, d);
   const opUnits = withOperator && opFee.trim() ? parseUnits(opFee, d) : null;
-  const refusals = useDraftCheck(walletId, { to, amount: units, fee: feeUnits, operator: withOperator ? { address: opAddress, fee: opUnits } : null });
+  const refusals = useDraftCheck(walletId, { to: batch ? '' : to, amount: batch ? null : units, fee: feeUnits, operator: withOperator ? { address: opAddress, fee: opUnits } : null });
   // A refusal from Propose stands beside its field until the draft changes.
-  useEffect(() => setError(null), [to, value, fee, withOperator, opAddress, opFee, setError]);
+  useEffect(() => setError(null), [to, value, fee, withOperator, opAddress, opFee, batch, setError]);
   const w = wallet.data;
   if (wallet.error) return <Alert>{wallet.error}</Alert>;
   if (!w) return <Loading what="the wallet" />;
@@ -73,19 +77,29 @@ export function ProposePayment({ walletId }: { walletId: string }) {
     return refusals.find((r) => r.field === field)?.message ?? (refusal?.field === field ? refusal.message : null);
   };
   const errors = {
-    to: errorOf('to', to),
-    amount: errorOf('amount', value),
+    to: batch ? null : errorOf('to', to),
+    amount: batch ? null : errorOf('amount', value),
     miners_fee: errorOf('miners_fee', fee),
     'operator.address': withOperator ? errorOf('operator.address', opAddress) : null,
     'operator.fee_amount': withOperator ? errorOf('operator.fee_amount', opFee) : null,
   };
-  const refused = Object.values(errors).some((e) => e !== null);
-  const total = units !== null && feeUnits !== null && (!withOperator || opUnits !== null) ? units + feeUnits + (opUnits ?? 0n) : null;
+  const refused = Object.values(errors).some((e) => e !== null) || (batch !== null && batchRefused !== 0);
+  const batchUnits = batch?.map((r) => parseUnits(r.amount, d));
+  const paid = batchUnits ? (batchUnits.every((u) => u !== null) ? batchUnits.reduce<bigint>((s, u) => s + (u ?? 0n), 0n) : null) : units;
+  const total = paid !== null && feeUnits !== null && (!withOperator || opUnits !== null) ? paid + feeUnits + (opUnits ?? 0n) : null;
   const fieldless = refusal && (refusal.field === null || !(refusal.field in errors)) ? refusal.message : null;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (units === null || feeUnits === null || (withOperator && opUnits === null)) return setError(notANumber);
+    if ((batch === null && units === null) || feeUnits === null || (withOperator && opUnits === null)) return setError(notANumber);
+    const operator = withOperator ? { operator: { address: opAddress, fee_amount: opUnits ?? 0n } } : {};
+    if (batch) {
+      return run(async () => {
+        const p = await call('payments.proposeBatch', { wallet_id: walletId, rows: batch, miners_fee: feeUnits, ...operator });
+        go(href.payment(p.id));
+      });
+    }
+    if (units === null) return setError(notANumber);
     return run(async () => {
       const p = await call('payments.propose', {
         wallet_id: walletId,
@@ -123,9 +137,16 @@ export function ProposePayment({ walletId }: { walletId: string }) {
             <>Available: not known until the service's index catches up.</>
           )}
         </p>
-        <TextField label="Pay to (address)" value={to} onChange={setTo} required spellCheck={false} className="mono" data-testid="pay-to" error={errors.to} errorTestId="pay-to-error" />
+        <label className="inline">
+          <input type="checkbox" checked={batch !== null} onChange={(e) => setBatch(e.target.checked ? [emptyRow()] : null)} data-testid="batch-mode" /> Pay several recipients in one transaction (a batch)
+        </label>
+        {batch ? (
+          <BatchRecipients walletId={walletId} unit={w.unit} rows={batch} onRows={setBatch} onRefusals={setBatchRefused} />
+        ) : (
+          <TextField label="Pay to (address)" value={to} onChange={setTo} required spellCheck={false} className="mono" data-testid="pay-to" error={errors.to} errorTestId="pay-to-error" />
+        )}
         <div className="grid-2">
-          <TextField label={`Amount (${w.unit.ticker})`} value={value} onChange={setValue} required inputMode="decimal" placeholder="0.00" data-testid="pay-amount" error={errors.amount} errorTestId="pay-amount-error" />
+          {!batch && <TextField label={`Amount (${w.unit.ticker})`} value={value} onChange={setValue} required inputMode="decimal" placeholder="0.00" data-testid="pay-amount" error={errors.amount} errorTestId="pay-amount-error" />}
           <TextField label={`Miners' fee (${w.unit.ticker})`} value={fee} onChange={setFee} required inputMode="decimal" data-testid="pay-fee" error={errors.miners_fee} errorTestId="pay-fee-error" />
         </div>
         <label className="inline">
