@@ -6,6 +6,7 @@ import {
   bytesToHex,
   decodeTx,
   equalBytes,
+  estimateVsize,
   hexToBytes,
   scriptToAddress,
   type ChainParams,
@@ -19,6 +20,7 @@ import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from
 import { CoordinatorError } from './errors.ts';
 import { BatchRefusedError, checkRecipients, type Recipient } from './payment-batch.ts';
 import { DraftRefusedError, refuseDraft } from './payment-draft.ts';
+import { rateFeeRefusal, relaysReplacements } from './payment-fees.ts';
 import { IN_FLIGHT } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import type { PaymentRow } from './store/store.ts';
@@ -30,6 +32,13 @@ export interface PaymentProposal {
   amount: bigint;
   minersFee: bigint;
   operatorFee?: { address: string; amount: bigint };
+  /**
+   * Units per vbyte: the service computes the fee at this rate (then `minersFee` is ignored and the
+   * fee the service built, checked by the desk, is stored).
+   */
+  feeRate?: bigint;
+  /** BIP125: every input signals replaceability (only on coins whose row has bip125). */
+  replaceable?: boolean;
   /** A batch: every recipient in output order (`to` and `amount` are then its first and its total). */
   recipients?: readonly Recipient[];
 }
@@ -126,11 +135,14 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   // The first redeem script receives the change (docs/api-decisions.md): a fresh change address, unfunded.
   const change = await nextChangeAddress(deps, walletId, changeInFlight(deps, walletId, params));
   const sourceRows = [change, ...fundedRows.filter((a) => a.address !== change.address)];
+  const replaceable = proposal.replaceable === true && relaysReplacements(w.coin);
   const created = await deps.api.createMultisig(w.coin, {
     number_of_required_signatures: w.m,
     // A batch goes as `outputs`; one recipient keeps the original request, byte for byte.
     ...(recipients ? { outputs: recipients.map((r) => ({ to: r.to, amount: r.amount })) } : { amount: proposal.amount, to: proposal.to }),
-    miners_fee: proposal.minersFee,
+    ...(proposal.feeRate !== undefined ? { fee_rate: proposal.feeRate } : { miners_fee: proposal.minersFee }),
+    // Only where the coin's nodes relay replacements (its row's bip125); others never send it.
+    ...(replaceable ? { replaceable: true } : {}),
     ...(proposal.operatorFee ? { fee_address: proposal.operatorFee.address, fee_amount: proposal.operatorFee.amount } : {}),
     // Keys in co-signer order; a segwit or sorted wallet says so (the original request otherwise).
     redeem_scripts: sourceRows.map((a) => ({
@@ -185,7 +197,20 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   });
   const totalInput = claims.reduce((s, c) => s + c.amount, 0n);
   if (created.total_input_value !== totalInput) refuse(`the service says the inputs bring ${created.total_input_value}, they bring ${totalInput}`);
-  const expected = expectedOutputs(params, proposal, totalInput, change.address);
+  let minersFee = proposal.minersFee;
+  if (proposal.feeRate !== undefined) {
+    // The fee is the service's at the rate asked: stated, then checked against the transaction's size.
+    const statedFee = created.miners_fee ?? refuse('the service did not state the fee it built at the rate asked');
+    const vsize = estimateVsize(params, decoded.inputs.map(() => ({ scriptType: w.scriptType, m: w.m, n: xpubs.length })), decoded.outputs.map((o) => o.script.length));
+    if (created.vsize !== vsize) refuse(`the service says the transaction is ${created.vsize} vbytes, this app estimates ${vsize}`);
+    const outputsTotal = decoded.outputs.reduce((s, o) => s + o.value, 0n);
+    if (statedFee !== totalInput - outputsTotal) refuse(`the service says the fee is ${statedFee}, the transaction pays ${totalInput - outputsTotal}`);
+    const paysChange = decoded.outputs.some((o) => scriptToAddress(params, o.script) === change.address);
+    const wrong = rateFeeRefusal(params, proposal.feeRate, vsize, statedFee, paysChange);
+    if (wrong) refuse(wrong);
+    minersFee = statedFee;
+  }
+  const expected = expectedOutputs(params, { ...proposal, minersFee }, totalInput, change.address);
   let verified: VerifiedPayment;
   try {
     verified = verifyUnsignedPayment(params, w.m, xpubs, tx, claims, expected.outputs, expected.minersFee, 'proposal_refused', scriptOptions(w));
@@ -201,7 +226,7 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
     walletId,
     to: proposal.to,
     amount: proposal.amount,
-    minersFee: proposal.minersFee,
+    minersFee,
     operatorFee: proposal.operatorFee?.amount ?? null,
     operatorAddress: proposal.operatorFee?.address ?? null,
     unsignedTx: tx,
@@ -212,7 +237,7 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   };
   deps.store.transaction(() => {
     deps.store.insertPayment(payment);
-    deps.store.audit(deps.actor, 'payment.propose', `payment ${id}: ${recipients && recipients.length > 1 ? `${proposal.amount} to ${recipients.length} recipients (first ${proposal.to})` : `${proposal.amount} to ${proposal.to}`}, miners fee ${proposal.minersFee}${proposal.operatorFee ? `, operator fee ${proposal.operatorFee.amount} to ${proposal.operatorFee.address}` : ''}; hash ${paymentHash(tx)}`, null, { paymentId: id });
+    deps.store.audit(deps.actor, 'payment.propose', `payment ${id}: ${recipients && recipients.length > 1 ? `${proposal.amount} to ${recipients.length} recipients (first ${proposal.to})` : `${proposal.amount} to ${proposal.to}`}, miners fee ${minersFee}${proposal.feeRate !== undefined ? ` (${proposal.feeRate} units/vbyte)` : ''}${replaceable ? ', replaceable' : ''}${proposal.operatorFee ? `, operator fee ${proposal.operatorFee.amount} to ${proposal.operatorFee.address}` : ''}; hash ${paymentHash(tx)}`, null, { paymentId: id });
   });
   return deps.store.payment(id)!;
 }
