@@ -60,7 +60,10 @@ describe('a batch payment in Chromium', () => {
     await page.getByTestId('batch-csv').setInputFiles(csvFile('payroll-march-fixed.csv', good));
     await expect.poll(() => page.getByTestId('batch-to-2').inputValue()).toBe(payees[2]);
     expect(await page.getByTestId('batch-refusals').count()).toBe(0);
-    await page.getByTestId('pay-fee').fill('0.0002');
+    // The normal preset (6 blocks): on regtest the node has no estimate, and the screen says so.
+    expect(await page.getByTestId('fee-mode-normal').isChecked()).toBe(true);
+    expect(await page.getByTestId('fee-choice').textContent()).toMatch(/Normal \(within 6 blocks\): \d+ litoshi\/vB \(the service's fallback rate: the node has no estimate\)/);
+    expect(await page.getByTestId('replaceable-note').textContent()).toMatch(/^Replaceable \(BIP125\)/);
     await expect.poll(() => page.getByTestId('propose').isDisabled()).toBe(false);
     await shot('02-batch-good');
     await page.getByTestId('propose').click();
@@ -73,6 +76,8 @@ describe('a batch payment in Chromium', () => {
       expect.stringMatching(new RegExp(`^Payment · Fees${payees[2]}1\\.00 LTC \\(regtest\\)`)),
     ]);
     expect(rows[3]).toMatch(/^Change/);
+    // The fee: in the coin and in USD (the dev service's 80 USD per LTC), its share of the payment, the rate and size.
+    expect(await page.getByTestId('fee-summary').textContent()).toMatch(/^Miners' fee 0\.\d+ LTC \(regtest\) \(\$0\.\d\d\): 0\.\d\d% of the payment, \d+\.\d litoshi\/vB over \d+ vbytes; replaceable \(BIP125\)\.$/);
     await shot('03-batch-review');
   }, 300_000);
 });

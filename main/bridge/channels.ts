@@ -18,6 +18,8 @@ export const CHANNELS = [
   'payments.checkDraft',
   'payments.propose',
   'payments.checkBatch',
+  'payments.feePresets',
+  'settings.setReplaceable',
   'payments.proposeBatch',
   'payments.exportRequest',
   'payments.exportPsbt',

@@ -98,9 +98,15 @@ export const inputs = {
     wallet_id: id,
     to: z.string().trim().min(1, 'the recipient address is required').max(200),
     amount: UnitsIn,
-    miners_fee: UnitsIn,
+    miners_fee: UnitsIn.optional(),
+    /** Units per vbyte, instead of miners_fee. */
+    fee_rate: UnitsIn.optional(),
     operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
-  }),
+  }).refine((v) => (v.miners_fee === undefined) !== (v.fee_rate === undefined), { message: "give either the miners' fee or a fee rate", path: ['miners_fee'] }),
+  // The fee rates offered (fast / normal / slow from the service's estimates) and whether new
+  // payments from this wallet will be replaceable (the coin relays BIP125 and the setting is on).
+  'payments.feePresets': z.object({ wallet_id: id }),
+  'settings.setReplaceable': z.object({ on: z.boolean() }),
   // A payment as it is typed, checked field by field (address for the wallet's coin and network,
   // amount against the dust limit and what the wallet holds); absent fields are not checked.
   'payments.checkDraft': z.object({
@@ -120,9 +126,10 @@ export const inputs = {
   'payments.proposeBatch': z.object({
     wallet_id: id,
     rows: z.array(BatchRow).min(1, 'add at least one recipient').max(1000),
-    miners_fee: UnitsIn,
+    miners_fee: UnitsIn.optional(),
+    fee_rate: UnitsIn.optional(),
     operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
-  }),
+  }).refine((v) => (v.miners_fee === undefined) !== (v.fee_rate === undefined), { message: "give either the miners' fee or a fee rate", path: ['miners_fee'] }),
   'payments.exportRequest': z.object({ payment_id: id }),
   'payments.exportPsbt': z.object({ payment_id: id }),
   'payments.importSignatures': z.object({ files: z.array(PickedFile).min(1, 'choose at least one signature file').max(50) }),
@@ -384,6 +391,12 @@ export interface PaymentDetail extends PaymentSummary {
   vsize: number;
   /** miners_fee / vsize in the coin's smallest unit per vbyte, one decimal (a lower bound: the real vsize is at most this). */
   fee_rate: string;
+  /** The miners' fee as a share of what the recipients are paid, in percent ("0.02%"). */
+  fee_share: string;
+  /** The miners' fee in USD at today's rate; null when the service has no rate. */
+  fee_usd: number | null;
+  /** Every input signals BIP125 replaceability. */
+  replaceable: boolean;
   operator_address: string | null;
   fee_amount: bigint | null;
   total_input_value: bigint;
@@ -402,6 +415,15 @@ export interface FieldRefusal {
   /** The payments.propose input name: to, amount, miners_fee, operator.address, operator.fee_amount. */
   field: string;
   message: string;
+}
+
+/** The fee rates a proposal may use, and whether it will signal BIP125. */
+export interface FeePresets {
+  presets: { name: 'fast' | 'normal' | 'slow'; blocks: number; fee_rate: bigint; fallback: boolean }[];
+  /** The coin's nodes relay replacements (its row's bip125). */
+  bip125: boolean;
+  /** New payments from this wallet will be replaceable: bip125 and the desk setting on. */
+  replaceable: boolean;
 }
 
 /** A batch's rows as read, and every bad row in words with its line number. */
@@ -650,6 +672,8 @@ export interface Outputs {
   'payments.checkDraft': DraftCheck;
   'payments.propose': PaymentDetail;
   'payments.checkBatch': BatchCheck;
+  'payments.feePresets': FeePresets;
+  'settings.setReplaceable': { replaceable: boolean };
   'payments.proposeBatch': PaymentDetail;
   'payments.exportRequest': ExportedFile;
   'payments.exportPsbt': ExportedFile;

@@ -1,5 +1,6 @@
 // The bridge implemented once over main/core: each channel is a thin translation from core's rows
 // to the contract's views. Both transports (IPC, HTTP) call these through dispatch().
+import type { CoinName } from '../../shared/coins/index.ts';
 import { chainParams } from '../../shared/coins/index.ts';
 import type { AccountDeps } from '../core/accounts/accounts.ts';
 import { memoryAccountSecrets, type AccountSecrets } from '../core/accounts/keys.ts';
@@ -15,6 +16,7 @@ import { checkPaymentDraft } from '../core/payment-draft.ts';
 import { cancelPayment, openPaymentCount } from '../core/payments.ts';
 import { BatchRefusedError, checkRecipients, readRecipientsCsv, rowRefusalWords } from '../core/payment-batch.ts';
 import { batchProposal, proposePayment } from '../core/propose-payment.ts';
+import { feePresets, relaysReplacements, REPLACEABLE_SETTING, replaceableByDefault } from '../core/payment-fees.ts';
 import { exportPsbt } from '../core/psbt-exchange.ts';
 import { serviceHealth } from '../core/service-status.ts';
 import { exportSigningRequest, openSigningRequest } from '../core/signing-request.ts';
@@ -65,6 +67,21 @@ export function createHandlers(deps: BridgeDeps): Handlers {
   });
 
   const settings = () => settingsView(connection);
+  // Today's USD value of an amount; null when the service has no rate (the review then says so).
+  const usdOf = async (units: bigint, coin: CoinName, decimals: number): Promise<number | null> => {
+    try {
+      const [rate] = (await api.priceHistory(coin, [Math.floor(Date.now() / 1000)])).rates;
+      return rate?.usd_rate == null ? null : (Number(units) / 10 ** decimals) * rate.usd_rate;
+    } catch {
+      return null;
+    }
+  };
+  // A fee or a rate (the contract lets exactly one through); new payments replaceable unless the setting says no.
+  const feeOf = (minersFee: bigint | undefined, feeRate: bigint | undefined) => ({
+    minersFee: minersFee ?? 0n,
+    ...(feeRate !== undefined ? { feeRate } : {}),
+    replaceable: replaceableByDefault(store),
+  });
   const summary = (w: WalletRow) => walletSummary(core, w);
 
   return {
@@ -132,7 +149,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
 
     'payments.get': async ({ payment_id }) => {
       await followPayment(core, payment_id);
-      return paymentDetail(core, payment_id);
+      const detail = paymentDetail(core, payment_id);
+      return { ...detail, fee_usd: await usdOf(detail.miners_fee, requireWallet(core, detail.wallet_id).coin, detail.unit.decimals) };
     },
 
     'payments.checkDraft': async ({ wallet_id, to, amount, miners_fee, operator }) => {
@@ -145,9 +163,21 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       return { refusals: refusals.map((r) => ({ field: r.field, message: draftRefusalWords(r, unitOf(params.coin, params.network, params.decimals)) })) };
     },
 
-    'payments.propose': async ({ wallet_id, to, amount, miners_fee, operator }) => {
-      const p = await proposePayment(core, wallet_id, { to, amount, minersFee: miners_fee, ...(operator ? { operatorFee: { address: operator.address, amount: operator.fee_amount } } : {}) });
+    'payments.propose': async ({ wallet_id, to, amount, miners_fee, fee_rate, operator }) => {
+      const p = await proposePayment(core, wallet_id, { to, amount, ...feeOf(miners_fee, fee_rate), ...(operator ? { operatorFee: { address: operator.address, amount: operator.fee_amount } } : {}) });
       return paymentDetail(core, p.id);
+    },
+
+    'payments.feePresets': async ({ wallet_id }) => {
+      const w = requireWallet(core, wallet_id);
+      const bip125 = relaysReplacements(w.coin);
+      return { presets: feePresets(await api.feeEstimates(w.coin)).map((p) => ({ name: p.name, blocks: p.blocks, fee_rate: p.rate, fallback: p.fallback })), bip125, replaceable: bip125 && replaceableByDefault(store) };
+    },
+
+    'settings.setReplaceable': async ({ on }) => {
+      store.setSettings({ [REPLACEABLE_SETTING]: on ? null : 'false' });
+      store.audit(deps.actor, 'settings.replaceable', on ? 'new payments are replaceable (BIP125) where the coin allows it' : 'new payments are final (not replaceable)');
+      return { replaceable: replaceableByDefault(store) };
     },
 
     'payments.checkBatch': async ({ wallet_id, csv, rows }) => {
@@ -159,12 +189,12 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       return { rows: read.rows, refusals: all.map((r) => ({ line: r.line, message: rowRefusalWords(r, params.decimals, ticker) })) };
     },
 
-    'payments.proposeBatch': async ({ wallet_id, rows, miners_fee, operator }) => {
+    'payments.proposeBatch': async ({ wallet_id, rows, miners_fee, fee_rate, operator }) => {
       const params = walletParams(requireWallet(core, wallet_id));
       // Every row is checked before anything is built; one bad row refuses the whole batch.
       const { recipients, refusals } = checkRecipients(params, rows);
       if (refusals.length > 0) throw new BatchRefusedError(refusals, params);
-      const p = await proposePayment(core, wallet_id, batchProposal(recipients, miners_fee, operator ? { address: operator.address, amount: operator.fee_amount } : undefined));
+      const p = await proposePayment(core, wallet_id, { ...batchProposal(recipients, 0n, operator ? { address: operator.address, amount: operator.fee_amount } : undefined), ...feeOf(miners_fee, fee_rate) });
       return paymentDetail(core, p.id);
     },
 

@@ -4,6 +4,7 @@ import QRCode from 'qrcode';
 import { bytesToHex, decodeTx, scriptToAddress } from '../../shared/coins/index.ts';
 import { addressPath } from '../../shared/coins/multisig-address.ts';
 import { estimateVsize } from '../../shared/coins/tx-size.ts';
+import { feeShare } from '../core/payment-fees.ts';
 import type { OpenedRequest } from '../../shared/files/signing-request.ts';
 import { paymentHash } from '../../shared/files/signing-files.ts';
 import type { ServiceConnection } from '../core/connection.ts';
@@ -103,6 +104,9 @@ export function paymentDetail(deps: StoreDeps, id: string): PaymentDetail {
     miners_fee: minersFee,
     vsize,
     fee_rate: feeRate(minersFee, vsize),
+    fee_share: feeShare(minersFee, outputs.filter((o) => o.purpose === 'payment').reduce((s, o) => s + o.amount, 0n)),
+    fee_usd: null,
+    replaceable: tx.inputs.every((i) => i.sequence < 0xfffffffe),
     operator_address: p.operatorAddress,
     fee_amount: p.operatorFee,
     total_input_value: p.totalInputValue,

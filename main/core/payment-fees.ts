@@ -52,3 +52,9 @@ export function relaysReplacements(coin: CoinName): boolean {
   const row = coinRow(coin);
   return row.family === 'utxo' && row.bip125;
 }
+
+/** The desk setting that turns replaceable-by-default off ('false'); absent means on. */
+export const REPLACEABLE_SETTING = 'payments_replaceable';
+
+/** Whether new payments ask to be replaceable (where the coin allows it): on unless turned off. */
+export const replaceableByDefault = (store: { setting(key: string): string | null }): boolean => store.setting(REPLACEABLE_SETTING) !== 'false';

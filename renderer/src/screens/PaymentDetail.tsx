@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ImportResult, PaymentDetail } from '../../../main/bridge/contract.ts';
 import { href } from '../navigation.ts';
 import { call } from '../bridge.ts';
-import { when } from '../format.ts';
+import { amount, usd, when } from '../format.ts';
 import { Alert, Amount, Card, FileDrop, Loading, PaysTable, StateBadge, download, message, useLoad, type PickedFile } from '../ui.tsx';
 
 
@@ -125,6 +125,10 @@ export function PaymentDetailScreen({ id }: { id: string }) {
       <div className="grid-2">
         <Card title="What it pays">
           <PaysTable outputs={p.outputs} minersFee={p.miners_fee} spent={p.total_input_value} unit={p.unit} spentLabel="Inputs spent" testId="payment-outputs" size={{ vsize: p.vsize, feeRate: p.fee_rate }} />
+          <p className="small muted" data-testid="fee-summary">
+            Miners&apos; fee {amount(p.miners_fee, p.unit)} ({p.fee_usd === null ? 'no USD rate from the service' : usd(p.fee_usd)}): {p.fee_share} of the payment, {p.fee_rate} {p.unit.smallest}/vB over {p.vsize} vbytes;{' '}
+            {p.replaceable ? 'replaceable (BIP125)' : 'not replaceable'}.
+          </p>
           <dl className="facts">
             <dt>Proposed</dt>
             <dd>{when(p.created_at)}</dd>

@@ -7,6 +7,7 @@ import { amount, parseUnits } from '../format.ts';
 import { ProvisionalBadge, useSync } from '../sync.tsx';
 import { Alert, Card, Loading, useAction, useLoad } from '../ui.tsx';
 import { BatchRecipients, emptyRow, type BatchRow } from './BatchRecipients.tsx';
+import { FeeChoice, feeArgs, type FeeMode } from './FeeChoice.tsx';
 
 /** How long typing pauses before the draft is checked: one check per pause, not per key. */
 const CHECK_AFTER_MS = 350;
@@ -58,15 +59,20 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   // A batch: several recipients in one transaction; null while paying one address.
   const [batch, setBatch] = useState<BatchRow[] | null>(null);
   const [batchRefused, setBatchRefused] = useState<number | null>(null);
+  // A preset rate from the service's estimates by default; a custom rate, or a fixed fee.
+  const [feeMode, setFeeMode] = useState<FeeMode>('normal');
+  const [customRate, setCustomRate] = useState('');
+  const presets = useLoad(() => call('payments.feePresets', { wallet_id: walletId }), [walletId]);
   const { busy, refusal, setError, run } = useAction();
   const { coins } = useSync();
   const d = wallet.data?.unit.decimals ?? 0;
   const units = value.trim() ? parseUnits(value, d) : null;
-  const feeUnits = parseUnits(fee, d);
+  const feeUnits = feeMode === 'fixed' ? parseUnits(fee, d) : 0n;
+  const fees = feeArgs(feeMode, presets.data ?? null, feeUnits, customRate);
   const opUnits = withOperator && opFee.trim() ? parseUnits(opFee, d) : null;
-  const refusals = useDraftCheck(walletId, { to: batch ? '' : to, amount: batch ? null : units, fee: feeUnits, operator: withOperator ? { address: opAddress, fee: opUnits } : null });
+  const refusals = useDraftCheck(walletId, { to: batch ? '' : to, amount: batch ? null : units, fee: feeMode === 'fixed' ? feeUnits : null, operator: withOperator ? { address: opAddress, fee: opUnits } : null });
   // A refusal from Propose stands beside its field until the draft changes.
-  useEffect(() => setError(null), [to, value, fee, withOperator, opAddress, opFee, batch, setError]);
+  useEffect(() => setError(null), [to, value, fee, feeMode, customRate, withOperator, opAddress, opFee, batch, setError]);
   const w = wallet.data;
   if (wallet.error) return <Alert>{wallet.error}</Alert>;
   if (!w) return <Loading what="the wallet" />;
@@ -79,7 +85,8 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const errors = {
     to: batch ? null : errorOf('to', to),
     amount: batch ? null : errorOf('amount', value),
-    miners_fee: errorOf('miners_fee', fee),
+    miners_fee: feeMode === 'fixed' ? errorOf('miners_fee', fee) : null,
+    fee_rate: feeMode === 'fixed' || fees !== null ? null : 'a fee rate is a whole number of units per vbyte, at least 1',
     'operator.address': withOperator ? errorOf('operator.address', opAddress) : null,
     'operator.fee_amount': withOperator ? errorOf('operator.fee_amount', opFee) : null,
   };
@@ -91,11 +98,11 @@ export function ProposePayment({ walletId }: { walletId: string }) {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if ((batch === null && units === null) || feeUnits === null || (withOperator && opUnits === null)) return setError(notANumber);
+    if ((batch === null && units === null) || feeUnits === null || fees === null || (withOperator && opUnits === null)) return setError(notANumber);
     const operator = withOperator ? { operator: { address: opAddress, fee_amount: opUnits ?? 0n } } : {};
     if (batch) {
       return run(async () => {
-        const p = await call('payments.proposeBatch', { wallet_id: walletId, rows: batch, miners_fee: feeUnits, ...operator });
+        const p = await call('payments.proposeBatch', { wallet_id: walletId, rows: batch, ...fees, ...operator });
         go(href.payment(p.id));
       });
     }
@@ -105,7 +112,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
         wallet_id: walletId,
         to,
         amount: units,
-        miners_fee: feeUnits,
+        ...fees,
         ...(withOperator ? { operator: { address: opAddress, fee_amount: opUnits ?? 0n } } : {}),
       });
       go(href.payment(p.id));
@@ -147,8 +154,9 @@ export function ProposePayment({ walletId }: { walletId: string }) {
         )}
         <div className="grid-2">
           {!batch && <TextField label={`Amount (${w.unit.ticker})`} value={value} onChange={setValue} required inputMode="decimal" placeholder="0.00" data-testid="pay-amount" error={errors.amount} errorTestId="pay-amount-error" />}
-          <TextField label={`Miners' fee (${w.unit.ticker})`} value={fee} onChange={setFee} required inputMode="decimal" data-testid="pay-fee" error={errors.miners_fee} errorTestId="pay-fee-error" />
         </div>
+        <FeeChoice unit={w.unit} presets={presets} mode={feeMode} onMode={setFeeMode} customRate={customRate} onCustomRate={setCustomRate} rateError={errors.fee_rate} />
+        {feeMode === 'fixed' && <TextField label={`Miners' fee (${w.unit.ticker})`} value={fee} onChange={setFee} required inputMode="decimal" data-testid="pay-fee" error={errors.miners_fee} errorTestId="pay-fee-error" />}
         <label className="inline">
           <input type="checkbox" checked={withOperator} onChange={(e) => setWithOperator(e.target.checked)} /> Add an operator fee output
         </label>
@@ -160,6 +168,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
         )}
         <p className="total" aria-live="polite">
           Total leaving the wallet: <strong>{total === null ? '—' : amount(total, w.unit)}</strong>
+          {feeMode !== 'fixed' && <span className="muted"> and the miners&apos; fee at the rate chosen (shown in the review)</span>}
         </p>
       </Card>
       {fieldless && <Alert>{fieldless}</Alert>}
