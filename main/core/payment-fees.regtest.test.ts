@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, chainParams, decodeTx, decodeTxHex, encodeTxHex } from '../../shared/coins/index.ts';
 import { feePresets, feeShare, rateFeeRefusal, relaysReplacements } from './payment-fees.ts';
+import { cancelPayment } from './payments.ts';
 import { proposePayment } from './propose-payment.ts';
 import { openStore, type CoordinatorStore } from './store/store.ts';
 import { testCosigner } from './testing/keys.ts';
@@ -52,6 +53,7 @@ describe('fee rates', () => {
     expect(p.minersFee % 7n).toBe(0n);
     expect(p.minersFee).toBeGreaterThan(7n * 100n);
     expect(store.auditLog().at(-1)!.detail).toMatch(/\(7 units\/vbyte\), replaceable/);
+    cancelPayment(deps, p.id, 'test: releases the one output for the next test');
   });
 
   it('refuses a service whose fee is not the rate asked', async () => {

@@ -19,7 +19,9 @@ import { paymentHash } from '../../shared/files/signing-files.ts';
 import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from '../../shared/files/unsigned-payment.ts';
 import { CoordinatorError } from './errors.ts';
 import { BatchRefusedError, checkRecipients, type Recipient } from './payment-batch.ts';
+import { frozenOutpoints, pickOldestFirst, reservedOutpoints } from './coin-selection.ts';
 import { DraftRefusedError, refuseDraft } from './payment-draft.ts';
+import { chunks } from './wallet-funds.ts';
 import { rateFeeRefusal, relaysReplacements } from './payment-fees.ts';
 import { IN_FLIGHT } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
@@ -39,6 +41,8 @@ export interface PaymentProposal {
   feeRate?: bigint;
   /** BIP125: every input signals replaceability (only on coins whose row has bip125). */
   replaceable?: boolean;
+  /** Coin control: exactly these outpoints ("txid:vout"); absent, the desk picks free ones oldest first. */
+  inputs?: readonly string[];
   /** A batch: every recipient in output order (`to` and `amount` are then its first and its total). */
   recipients?: readonly Recipient[];
 }
@@ -134,6 +138,7 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   if (fundedRows.length === 0) refuse('the wallet has no unspent funds');
   // The first redeem script receives the change (docs/api-decisions.md): a fresh change address, unfunded.
   const change = await nextChangeAddress(deps, walletId, changeInFlight(deps, walletId, params));
+  const chosen = await chooseInputs(deps, walletId, params, proposal, amounts, xpubs.length, change.address, refuse);
   const sourceRows = [change, ...fundedRows.filter((a) => a.address !== change.address)];
   const replaceable = proposal.replaceable === true && relaysReplacements(w.coin);
   const created = await deps.api.createMultisig(w.coin, {
@@ -143,6 +148,7 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
     ...(proposal.feeRate !== undefined ? { fee_rate: proposal.feeRate } : { miners_fee: proposal.minersFee }),
     // Only where the coin's nodes relay replacements (its row's bip125); others never send it.
     ...(replaceable ? { replaceable: true } : {}),
+    inputs: [...chosen],
     ...(proposal.operatorFee ? { fee_address: proposal.operatorFee.address, fee_amount: proposal.operatorFee.amount } : {}),
     // Keys in co-signer order; a segwit or sorted wallet says so (the original request otherwise).
     redeem_scripts: sourceRows.map((a) => ({
@@ -185,6 +191,7 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
     const spent = outpoint(prevTxid(inp), inp.vout);
     const amount = amounts.get(spent);
     if (amount === undefined) return refuse(`input ${i} spends ${spent}, which is not an unspent output of this wallet`);
+    if (!chosen.has(spent)) return refuse(`input ${i} spends ${spent}, which the desk did not pick for this payment`);
     const mismatch = proven.mismatch(prevTxid(inp), inp.vout, { amount, script: addressToScript(params, owner.address), payee: owner.address });
     if (mismatch) refuse(`input ${i} as the service listed it: ${mismatch}`);
     // The service's statement of what the input spends must agree with the previous transaction.
@@ -240,6 +247,60 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
     deps.store.audit(deps.actor, 'payment.propose', `payment ${id}: ${recipients && recipients.length > 1 ? `${proposal.amount} to ${recipients.length} recipients (first ${proposal.to})` : `${proposal.amount} to ${proposal.to}`}, miners fee ${minersFee}${proposal.feeRate !== undefined ? ` (${proposal.feeRate} units/vbyte)` : ''}${replaceable ? ', replaceable' : ''}${proposal.operatorFee ? `, operator fee ${proposal.operatorFee.amount} to ${proposal.operatorFee.address}` : ''}; hash ${paymentHash(tx)}`, null, { paymentId: id });
   });
   return deps.store.payment(id)!;
+}
+
+/**
+ * The outpoints the payment spends: the treasurer's (refused when one is not the wallet's or an
+ * unsent payment already spends it), or free ones picked oldest first (neither reserved nor frozen).
+ */
+async function chooseInputs(
+  deps: CoreDeps,
+  walletId: string,
+  params: ChainParams,
+  p: PaymentProposal,
+  amounts: ReadonlyMap<string, bigint>,
+  n: number,
+  changeAddress: string,
+  refuse: (why: string) => never,
+): Promise<Set<string>> {
+  const w = requireWallet(deps, walletId);
+  const reserved = reservedOutpoints(deps.store, walletId, params);
+  const held = (o: string) => {
+    const by = reserved.get(o);
+    return by === undefined ? null : `${o} is already spent by payment ${by} (${deps.store.payment(by)?.state.replace('_', ' ')}); cancel that payment to release it`;
+  };
+  if (p.inputs) {
+    const picked = new Set(p.inputs.map((o) => o.trim().toLowerCase()));
+    for (const o of picked) {
+      if (!amounts.has(o)) refuse(`${o} is not an unspent output of this wallet`);
+      const why = held(o);
+      if (why) refuse(why);
+    }
+    return picked;
+  }
+  const frozen = frozenOutpoints(deps.store, walletId);
+  // Age from the wallet's history: more confirmations is older; unconfirmed is the newest.
+  const confirmations = new Map<string, number>();
+  for (const batch of chunks(deps.store.addresses(walletId).map((a) => a.address))) {
+    for (const t of (await deps.api.history(w.coin, batch, { limit: 1000 })).txs) if (t.txid) confirmations.set(t.txid.toLowerCase(), t.confirmations);
+  }
+  const free = [...amounts].filter(([o]) => !reserved.has(o) && !frozen.has(o)).map(([o, amount]) => ({ outpoint: o, amount, confirmations: confirmations.get(o.split(':')[0]!) ?? 0 }));
+  const paid = recipientsOf(p).reduce((s, r) => s + r.amount, 0n) + (p.operatorFee?.amount ?? 0n);
+  const outputScripts = [...recipientsOf(p).map((r) => addressToScript(params, r.to).length), ...(p.operatorFee ? [addressToScript(params, p.operatorFee.address).length] : []), addressToScript(params, changeAddress).length];
+  const input = { scriptType: w.scriptType, m: w.m, n };
+  const needs = (count: number) => paid + (p.feeRate !== undefined ? p.feeRate * BigInt(estimateVsize(params, new Array(count).fill(input), outputScripts)) : p.minersFee);
+  const picked = pickOldestFirst(free, needs);
+  if (!picked) {
+    const sum = (os: Iterable<string>) => [...os].reduce((s, o) => s + (amounts.get(o) ?? 0n), 0n);
+    const heldHere = [...amounts.keys()].filter((o) => reserved.has(o));
+    const frozenHere = [...amounts.keys()].filter((o) => frozen.has(o) && !reserved.has(o));
+    refuse(
+      `the wallet's free outputs hold ${free.reduce((s, c) => s + c.amount, 0n)}, the payment needs about ${needs(Math.max(free.length, 1))}` +
+        (heldHere.length ? `; ${heldHere.length} output(s) holding ${sum(heldHere)} are reserved by payments awaiting signatures or ready (${[...new Set(heldHere.map((o) => reserved.get(o)))].join(', ')})` : '') +
+        (frozenHere.length ? `; ${frozenHere.length} frozen output(s) hold ${sum(frozenHere)}` : ''),
+    );
+  }
+  return new Set(picked.map((c) => c.outpoint));
 }
 
 /** Every (input, key) of ours has exactly one hash from the service, equal to the one we computed. */
