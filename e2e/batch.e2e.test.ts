@@ -79,5 +79,19 @@ describe('a batch payment in Chromium', () => {
     // The fee: in the coin and in USD (the dev service's 80 USD per LTC), its share of the payment, the rate and size.
     expect(await page.getByTestId('fee-summary').textContent()).toMatch(/^Miners' fee 0\.\d+ LTC \(regtest\) \(\$0\.\d\d\): 0\.\d\d% of the payment, \d+\.\d litoshi\/vB over \d+ vbytes; replaceable \(BIP125\)\.$/);
     await shot('03-batch-review');
+
+    // The wallet's unspent outputs: the one the batch spends is reserved by it; freezing is remembered.
+    const [utxo] = (await desk.api.utxos('litecoin', [receive.address])).utxos;
+    const outpoint = `${utxo!.txid}:${utxo!.vout}`;
+    await page.evaluate(`location.hash = '#/wallets/${wallet.id}'`);
+    await expect.poll(() => page.getByTestId(`unspent-status-${outpoint}`).textContent(), { timeout: 30_000 }).toMatch(/^spent by an unsent payment/);
+    await page.getByTestId(`freeze-${outpoint}`).click();
+    await expect.poll(() => page.getByTestId(`freeze-${outpoint}`).textContent()).toBe('Unfreeze');
+    await shot('04-unspent-reserved-frozen');
+    // Coin control on the propose screen: the reserved output cannot be picked.
+    await page.evaluate(`location.hash = '#/wallets/${wallet.id}/pay'`);
+    await page.getByTestId('coin-control').check();
+    await expect.poll(() => page.getByTestId(`pick-${outpoint}`).isDisabled()).toBe(true);
+    await shot('05-coin-control');
   }, 300_000);
 });

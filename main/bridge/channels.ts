@@ -11,6 +11,7 @@ export const CHANNELS = [
   'wallets.receiveAddress',
   'wallets.history',
   'wallets.unspent',
+  'wallets.freezeOutput',
   'wallets.readSetup',
   'wallets.exportSetup',
   'payments.list',

@@ -16,6 +16,10 @@ import type { Channel } from './channels.ts';
 export { CHANNELS, isChannel, type Channel } from './channels.ts';
 
 const id = z.string().min(1, 'an id is required').max(100);
+/** An unspent output named as txid:vout. */
+const Outpoint = z.string().trim().regex(/^[0-9a-fA-F]{64}:[0-9]{1,10}$/, 'an output is txid:vout (64 hex digits, a colon, the output index)');
+/** Coin control: the outputs the payment spends, exactly; absent, the desk picks free ones oldest first. */
+const InputsIn = z.array(Outpoint).min(1, 'pick at least one output').max(1000).optional();
 /** One recipient of a batch as typed or read: the amount stays text so a bad one is named by its line. */
 const BatchRow = z.object({ line: z.number().int().min(0), to: z.string().max(200), amount: z.string().max(40), label: z.string().max(200) });
 const none = z.object({}).strict();
@@ -79,6 +83,8 @@ export const inputs = {
   'wallets.receiveAddress': z.object({ wallet_id: id }),
   'wallets.history': z.object({ wallet_id: id, limit: z.number().int().min(1).max(1000).default(50), offset: z.number().int().min(0).default(0) }),
   'wallets.unspent': z.object({ wallet_id: id }),
+  // Freeze (never picked automatically) or unfreeze one of the wallet's unspent outputs.
+  'wallets.freezeOutput': z.object({ wallet_id: id, outpoint: Outpoint, frozen: z.boolean() }),
   // A set-up file another wallet wrote (BSMS, descriptor, Caravan, Coldcard), read into a draft of
   // the new-wallet form; coin and network apply when the file does not name its chain.
   'wallets.readSetup': z.object({
@@ -101,6 +107,7 @@ export const inputs = {
     miners_fee: UnitsIn.optional(),
     /** Units per vbyte, instead of miners_fee. */
     fee_rate: UnitsIn.optional(),
+    inputs: InputsIn,
     operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
   }).refine((v) => (v.miners_fee === undefined) !== (v.fee_rate === undefined), { message: "give either the miners' fee or a fee rate", path: ['miners_fee'] }),
   // The fee rates offered (fast / normal / slow from the service's estimates) and whether new
@@ -128,6 +135,7 @@ export const inputs = {
     rows: z.array(BatchRow).min(1, 'add at least one recipient').max(1000),
     miners_fee: UnitsIn.optional(),
     fee_rate: UnitsIn.optional(),
+    inputs: InputsIn,
     operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
   }).refine((v) => (v.miners_fee === undefined) !== (v.fee_rate === undefined), { message: "give either the miners' fee or a fee rate", path: ['miners_fee'] }),
   'payments.exportRequest': z.object({ payment_id: id }),
@@ -350,6 +358,10 @@ export interface UnspentOutput {
   amount: bigint;
   address: string;
   path: string;
+  /** Frozen: never picked automatically (a BIP329 output label with spendable false). */
+  frozen: boolean;
+  /** The unsent payment (awaiting signatures or ready) that already spends it, if any. */
+  reserved_by: string | null;
 }
 
 export interface InputProgressView {
@@ -665,6 +677,7 @@ export interface Outputs {
   'wallets.receiveAddress': ReceiveAddress;
   'wallets.history': WalletHistory;
   'wallets.unspent': UnspentOutput[];
+  'wallets.freezeOutput': UnspentOutput[];
   'wallets.readSetup': SetupDraft;
   'wallets.exportSetup': ExportedFile;
   'payments.list': PaymentSummary[];

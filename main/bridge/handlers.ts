@@ -16,6 +16,7 @@ import { checkPaymentDraft } from '../core/payment-draft.ts';
 import { cancelPayment, openPaymentCount } from '../core/payments.ts';
 import { BatchRefusedError, checkRecipients, readRecipientsCsv, rowRefusalWords } from '../core/payment-batch.ts';
 import { batchProposal, proposePayment } from '../core/propose-payment.ts';
+import { frozenOutpoints, outpointOf, reservedOutpoints } from '../core/coin-selection.ts';
 import { feePresets, relaysReplacements, REPLACEABLE_SETTING, replaceableByDefault } from '../core/payment-fees.ts';
 import { exportPsbt } from '../core/psbt-exchange.ts';
 import { serviceHealth } from '../core/service-status.ts';
@@ -67,6 +68,16 @@ export function createHandlers(deps: BridgeDeps): Handlers {
   });
 
   const settings = () => settingsView(connection);
+  // The wallet's unspent outputs, each saying whether it is frozen or already spent by an unsent payment.
+  const unspentView = async (walletId: string) => {
+    const params = walletParams(requireWallet(core, walletId));
+    const reserved = reservedOutpoints(store, walletId, params);
+    const frozen = frozenOutpoints(store, walletId);
+    return (await walletUnspent(funds, walletId)).map((u) => {
+      const o = outpointOf(u.txid, u.vout);
+      return { ...u, frozen: frozen.has(o), reserved_by: reserved.get(o) ?? null };
+    });
+  };
   // Today's USD value of an amount; null when the service has no rate (the review then says so).
   const usdOf = async (units: bigint, coin: CoinName, decimals: number): Promise<number | null> => {
     try {
@@ -143,7 +154,18 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       return { total: entries.length, entries: entries.slice(offset, offset + limit) };
     },
 
-    'wallets.unspent': async ({ wallet_id }) => walletUnspent(funds, wallet_id),
+    'wallets.unspent': async ({ wallet_id }) => unspentView(wallet_id),
+
+    'wallets.freezeOutput': async ({ wallet_id, outpoint, frozen }) => {
+      requireWallet(core, wallet_id);
+      const ref = outpoint.toLowerCase();
+      const label = store.labels.get(wallet_id, 'output', ref)?.label ?? '';
+      store.transaction(() => {
+        store.labels.put(wallet_id, { type: 'output', ref, label, spendable: frozen ? false : null }, new Date().toISOString());
+        store.audit(deps.actor, frozen ? 'output.freeze' : 'output.unfreeze', `${ref}: ${frozen ? 'frozen, never picked automatically' : 'unfrozen'}`, null, { walletId: wallet_id });
+      });
+      return unspentView(wallet_id);
+    },
 
     'payments.list': async ({ wallet_id }) => store.payments(wallet_id).map((p) => paymentSummary(core, p)),
 
@@ -163,8 +185,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       return { refusals: refusals.map((r) => ({ field: r.field, message: draftRefusalWords(r, unitOf(params.coin, params.network, params.decimals)) })) };
     },
 
-    'payments.propose': async ({ wallet_id, to, amount, miners_fee, fee_rate, operator }) => {
-      const p = await proposePayment(core, wallet_id, { to, amount, ...feeOf(miners_fee, fee_rate), ...(operator ? { operatorFee: { address: operator.address, amount: operator.fee_amount } } : {}) });
+    'payments.propose': async ({ wallet_id, to, amount, miners_fee, fee_rate, inputs, operator }) => {
+      const p = await proposePayment(core, wallet_id, { to, amount, ...feeOf(miners_fee, fee_rate), ...(inputs ? { inputs } : {}), ...(operator ? { operatorFee: { address: operator.address, amount: operator.fee_amount } } : {}) });
       return paymentDetail(core, p.id);
     },
 
@@ -189,12 +211,12 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       return { rows: read.rows, refusals: all.map((r) => ({ line: r.line, message: rowRefusalWords(r, params.decimals, ticker) })) };
     },
 
-    'payments.proposeBatch': async ({ wallet_id, rows, miners_fee, fee_rate, operator }) => {
+    'payments.proposeBatch': async ({ wallet_id, rows, miners_fee, fee_rate, inputs, operator }) => {
       const params = walletParams(requireWallet(core, wallet_id));
       // Every row is checked before anything is built; one bad row refuses the whole batch.
       const { recipients, refusals } = checkRecipients(params, rows);
       if (refusals.length > 0) throw new BatchRefusedError(refusals, params);
-      const p = await proposePayment(core, wallet_id, { ...batchProposal(recipients, 0n, operator ? { address: operator.address, amount: operator.fee_amount } : undefined), ...feeOf(miners_fee, fee_rate) });
+      const p = await proposePayment(core, wallet_id, { ...batchProposal(recipients, 0n, operator ? { address: operator.address, amount: operator.fee_amount } : undefined), ...feeOf(miners_fee, fee_rate), ...(inputs ? { inputs } : {}) });
       return paymentDetail(core, p.id);
     },
 

@@ -8,6 +8,7 @@ import { ProvisionalBadge, useSync } from '../sync.tsx';
 import { Alert, Card, Loading, useAction, useLoad } from '../ui.tsx';
 import { BatchRecipients, emptyRow, type BatchRow } from './BatchRecipients.tsx';
 import { FeeChoice, feeArgs, type FeeMode } from './FeeChoice.tsx';
+import { CoinControl } from './CoinControl.tsx';
 
 /** How long typing pauses before the draft is checked: one check per pause, not per key. */
 const CHECK_AFTER_MS = 350;
@@ -62,6 +63,8 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   // A preset rate from the service's estimates by default; a custom rate, or a fixed fee.
   const [feeMode, setFeeMode] = useState<FeeMode>('normal');
   const [customRate, setCustomRate] = useState('');
+  // Coin control: the outputs picked by hand; null lets the desk pick.
+  const [picked, setPicked] = useState<string[] | null>(null);
   const presets = useLoad(() => call('payments.feePresets', { wallet_id: walletId }), [walletId]);
   const { busy, refusal, setError, run } = useAction();
   const { coins } = useSync();
@@ -99,7 +102,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if ((batch === null && units === null) || feeUnits === null || fees === null || (withOperator && opUnits === null)) return setError(notANumber);
-    const operator = withOperator ? { operator: { address: opAddress, fee_amount: opUnits ?? 0n } } : {};
+    const operator = { ...(withOperator ? { operator: { address: opAddress, fee_amount: opUnits ?? 0n } } : {}), ...(picked && picked.length > 0 ? { inputs: picked } : {}) };
     if (batch) {
       return run(async () => {
         const p = await call('payments.proposeBatch', { wallet_id: walletId, rows: batch, ...fees, ...operator });
@@ -113,7 +116,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
         to,
         amount: units,
         ...fees,
-        ...(withOperator ? { operator: { address: opAddress, fee_amount: opUnits ?? 0n } } : {}),
+        ...operator,
       });
       go(href.payment(p.id));
     });
@@ -166,6 +169,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
             <TextField label={`Operator fee (${w.unit.ticker})`} value={opFee} onChange={setOpFee} required inputMode="decimal" error={errors['operator.fee_amount']} errorTestId="pay-operator-fee-error" />
           </div>
         )}
+        <CoinControl walletId={walletId} unit={w.unit} picked={picked} onPicked={setPicked} />
         <p className="total" aria-live="polite">
           Total leaving the wallet: <strong>{total === null ? '—' : amount(total, w.unit)}</strong>
           {feeMode !== 'fixed' && <span className="muted"> and the miners&apos; fee at the rate chosen (shown in the review)</span>}
