@@ -113,7 +113,8 @@ export const inputs = {
   // The fee rates offered (fast / normal / slow from the service's estimates) and whether new
   // payments from this wallet will be replaceable (the coin relays BIP125 and the setting is on).
   'payments.feePresets': z.object({ wallet_id: id }),
-  'settings.setReplaceable': z.object({ on: z.boolean() }),
+  // Without `on`, only reads the setting.
+  'settings.setReplaceable': z.object({ on: z.boolean().optional() }),
   // A payment as it is typed, checked field by field (address for the wallet's coin and network,
   // amount against the dust limit and what the wallet holds); absent fields are not checked.
   'payments.checkDraft': z.object({

@@ -197,6 +197,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     },
 
     'settings.setReplaceable': async ({ on }) => {
+      if (on === undefined) return { replaceable: replaceableByDefault(store) };
       store.setSettings({ [REPLACEABLE_SETTING]: on ? null : 'false' });
       store.audit(deps.actor, 'settings.replaceable', on ? 'new payments are replaceable (BIP125) where the coin allows it' : 'new payments are final (not replaceable)');
       return { replaceable: replaceableByDefault(store) };

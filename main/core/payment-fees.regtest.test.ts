@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, chainParams, decodeTx, decodeTxHex, encodeTxHex } from '../../shared/coins/index.ts';
-import { feePresets, feeShare, rateFeeRefusal, relaysReplacements } from './payment-fees.ts';
+import { REPLACEABLE_SETTING, feePresets, feeShare, rateFeeRefusal, relaysReplacements, replaceableByDefault } from './payment-fees.ts';
 import { cancelPayment } from './payments.ts';
 import { proposePayment } from './propose-payment.ts';
 import { openStore, type CoordinatorStore } from './store/store.ts';
@@ -84,6 +84,14 @@ describe('fee arithmetic', () => {
     expect(relaysReplacements('litecoin')).toBe(true);
     expect(relaysReplacements('dash')).toBe(false);
     expect(relaysReplacements('bitcoin_cash')).toBe(false);
+  });
+
+  it('makes new payments replaceable by default; the desk setting turns it off and on', () => {
+    expect(replaceableByDefault(store)).toBe(true);
+    store.setSettings({ [REPLACEABLE_SETTING]: 'false' });
+    expect(replaceableByDefault(store)).toBe(false);
+    store.setSettings({ [REPLACEABLE_SETTING]: null });
+    expect(replaceableByDefault(store)).toBe(true);
   });
 
   it('says what share of the payment the fee is', () => {
