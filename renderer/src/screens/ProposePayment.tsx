@@ -97,7 +97,8 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const batchUnits = batch?.map((r) => parseUnits(r.amount, d));
   const paid = batchUnits ? (batchUnits.every((u) => u !== null) ? batchUnits.reduce<bigint>((s, u) => s + (u ?? 0n), 0n) : null) : units;
   const total = paid !== null && feeUnits !== null && (!withOperator || opUnits !== null) ? paid + feeUnits + (opUnits ?? 0n) : null;
-  const fieldless = refusal && (refusal.field === null || !(refusal.field in errors)) ? refusal.message : null;
+  // In a batch the recipient fields are rows: a refusal of the amount (the wallet holds too little) stands alone.
+  const fieldless = refusal && (refusal.field === null || !(refusal.field in errors) || (batch !== null && (refusal.field === 'to' || refusal.field === 'amount'))) ? refusal.message : null;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
