@@ -59,6 +59,7 @@ describe('a new treasurer\'s mistakes, in Chromium', () => {
     await page.getByTestId('propose-link').click();
     const propose = page.getByTestId('propose');
 
+    await page.getByTestId('fee-mode-fixed').check(); // a fixed fee (0.0002 as typed) rather than the default rate preset
     // A mistyped address: the codec's reason, not "something unexpected went wrong".
     await page.getByTestId('pay-to').fill('QNotAnAddress123');
     await page.getByTestId('pay-amount').fill('1');

@@ -74,6 +74,7 @@ describe('the treasurer and two co-signers, in Chromium', () => {
     await page.getByTestId('propose-link').click();
     await page.getByTestId('pay-to').fill(to);
     await page.getByTestId('pay-amount').fill('1.25');
+    await page.getByTestId('fee-mode-fixed').check(); // a fixed fee rather than the default rate preset
     await page.getByTestId('pay-fee').fill('0.0002');
     await shot('05-propose');
     await page.getByTestId('propose').click();

@@ -98,6 +98,7 @@ describe('a P2WSH vault another wallet made, in Chromium', () => {
     await page.getByTestId('propose-link').click();
     await page.getByTestId('pay-to').fill(await desk.node.newAddress('bech32'));
     await page.getByTestId('pay-amount').fill('0.5');
+    await page.getByTestId('fee-mode-fixed').check(); // a fixed fee rather than the default rate preset
     await page.getByTestId('pay-fee').fill('0.0002');
     await page.getByTestId('propose').click();
     await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('awaiting_signatures');

@@ -16,6 +16,12 @@ import type { Channel } from './channels.ts';
 export { CHANNELS, isChannel, type Channel } from './channels.ts';
 
 const id = z.string().min(1, 'an id is required').max(100);
+/** An unspent output named as txid:vout. */
+const Outpoint = z.string().trim().regex(/^[0-9a-fA-F]{64}:[0-9]{1,10}$/, 'an output is txid:vout (64 hex digits, a colon, the output index)');
+/** Coin control: the outputs the payment spends, exactly; absent, the desk picks free ones oldest first. */
+const InputsIn = z.array(Outpoint).min(1, 'pick at least one output').max(1000).optional();
+/** One recipient of a batch as typed or read: the amount stays text so a bad one is named by its line. */
+const BatchRow = z.object({ line: z.number().int().min(0), to: z.string().max(200), amount: z.string().max(40), label: z.string().max(200) });
 const none = z.object({}).strict();
 const feeRateIn = UnitsIn.refine((v) => v >= 1n, 'the fee rate must be at least 1 unit per vbyte');
 const hexFingerprint = z.string().regex(/^[0-9a-f]{8}$/, 'fingerprint must be 8 lower-case hex digits');
@@ -78,6 +84,8 @@ export const inputs = {
   'wallets.receiveAddress': z.object({ wallet_id: id }),
   'wallets.history': z.object({ wallet_id: id, limit: z.number().int().min(1).max(1000).default(50), offset: z.number().int().min(0).default(0) }),
   'wallets.unspent': z.object({ wallet_id: id }),
+  // Freeze (never picked automatically) or unfreeze one of the wallet's unspent outputs.
+  'wallets.freezeOutput': z.object({ wallet_id: id, outpoint: Outpoint, frozen: z.boolean() }),
   // A set-up file another wallet wrote (BSMS, descriptor, Caravan, Coldcard), read into a draft of
   // the new-wallet form; coin and network apply when the file does not name its chain.
   'wallets.readSetup': z.object({
@@ -97,11 +105,19 @@ export const inputs = {
     wallet_id: id,
     to: z.string().trim().min(1, 'the recipient address is required').max(200),
     amount: UnitsIn,
-    miners_fee: UnitsIn,
+    miners_fee: UnitsIn.optional(),
+    /** Units per vbyte, instead of miners_fee. */
+    fee_rate: UnitsIn.optional(),
+    inputs: InputsIn,
     operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
     /** What the payment is for: stored as its 'payment' label with the proposal, in one write. */
     purpose: z.string().trim().max(255, 'a purpose has at most 255 characters').optional(),
-  }),
+  }).refine((v) => (v.miners_fee === undefined) !== (v.fee_rate === undefined), { message: "give either the miners' fee or a fee rate", path: ['miners_fee'] }),
+  // The fee rates offered (fast / normal / slow from the service's estimates) and whether new
+  // payments from this wallet will be replaceable (the coin relays BIP125 and the setting is on).
+  'payments.feePresets': z.object({ wallet_id: id }),
+  // Without `on`, only reads the setting.
+  'settings.setReplaceable': z.object({ on: z.boolean().optional() }),
   // A payment as it is typed, checked field by field (address for the wallet's coin and network,
   // amount against the dust limit and what the wallet holds); absent fields are not checked.
   'payments.checkDraft': z.object({
@@ -111,6 +127,22 @@ export const inputs = {
     miners_fee: UnitsIn.optional(),
     operator: z.object({ address: z.string().max(200).optional(), fee_amount: UnitsIn.optional() }).optional(),
   }),
+  // A batch: recipients typed as rows or read from a CSV file (address,amount,label; amounts in the
+  // coin's unit), each row checked with its line number; propose sends them in one transaction.
+  'payments.checkBatch': z.object({
+    wallet_id: id,
+    csv: z.string().max(200_000).optional(),
+    rows: z.array(BatchRow).max(1000).optional(),
+  }),
+  'payments.proposeBatch': z.object({
+    wallet_id: id,
+    rows: z.array(BatchRow).min(1, 'add at least one recipient').max(1000),
+    miners_fee: UnitsIn.optional(),
+    fee_rate: UnitsIn.optional(),
+    inputs: InputsIn,
+    operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
+    purpose: z.string().trim().max(255, 'a purpose has at most 255 characters').optional(),
+  }).refine((v) => (v.miners_fee === undefined) !== (v.fee_rate === undefined), { message: "give either the miners' fee or a fee rate", path: ['miners_fee'] }),
   'payments.exportRequest': z.object({ payment_id: id }),
   'payments.exportPsbt': z.object({ payment_id: id }),
   'payments.importSignatures': z.object({ files: z.array(PickedFile).min(1, 'choose at least one signature file').max(50) }),
@@ -338,6 +370,10 @@ export interface UnspentOutput {
   amount: bigint;
   address: string;
   path: string;
+  /** Frozen: never picked automatically (a BIP329 output label with spendable false). */
+  frozen: boolean;
+  /** The unsent payment (awaiting signatures or ready) that already spends it, if any. */
+  reserved_by: string | null;
 }
 
 export interface InputProgressView {
@@ -352,6 +388,8 @@ export interface OutputView {
   address: string;
   amount: bigint;
   purpose: 'payment' | 'operator_fee' | 'change';
+  /** The treasurer's label of a batch recipient. */
+  label?: string;
 }
 
 export interface PaymentSummary {
@@ -379,6 +417,12 @@ export interface PaymentDetail extends PaymentSummary {
   vsize: number;
   /** miners_fee / vsize in the coin's smallest unit per vbyte, one decimal (a lower bound: the real vsize is at most this). */
   fee_rate: string;
+  /** The miners' fee as a share of what the recipients are paid, in percent ("0.02%"). */
+  fee_share: string;
+  /** The miners' fee in USD at today's rate; null when the service has no rate. */
+  fee_usd: number | null;
+  /** Every input signals BIP125 replaceability. */
+  replaceable: boolean;
   operator_address: string | null;
   fee_amount: bigint | null;
   total_input_value: bigint;
@@ -430,6 +474,21 @@ export interface FieldRefusal {
   /** The payments.propose input name: to, amount, miners_fee, operator.address, operator.fee_amount. */
   field: string;
   message: string;
+}
+
+/** The fee rates a proposal may use, and whether it will signal BIP125. */
+export interface FeePresets {
+  presets: { name: 'fast' | 'normal' | 'slow'; blocks: number; fee_rate: bigint; fallback: boolean }[];
+  /** The coin's nodes relay replacements (its row's bip125). */
+  bip125: boolean;
+  /** New payments from this wallet will be replaceable: bip125 and the desk setting on. */
+  replaceable: boolean;
+}
+
+/** A batch's rows as read, and every bad row in words with its line number. */
+export interface BatchCheck {
+  rows: { line: number; to: string; amount: string; label: string }[];
+  refusals: { line: number; message: string }[];
 }
 
 export interface DraftCheck {
@@ -665,12 +724,17 @@ export interface Outputs {
   'wallets.receiveAddress': ReceiveAddress;
   'wallets.history': WalletHistory;
   'wallets.unspent': UnspentOutput[];
+  'wallets.freezeOutput': UnspentOutput[];
   'wallets.readSetup': SetupDraft;
   'wallets.exportSetup': ExportedFile;
   'payments.list': PaymentSummary[];
   'payments.get': PaymentDetail;
   'payments.checkDraft': DraftCheck;
   'payments.propose': PaymentDetail;
+  'payments.checkBatch': BatchCheck;
+  'payments.feePresets': FeePresets;
+  'settings.setReplaceable': { replaceable: boolean };
+  'payments.proposeBatch': PaymentDetail;
   'payments.exportRequest': ExportedFile;
   'payments.exportPsbt': ExportedFile;
   'payments.importSignatures': ImportResult[];

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiClientError } from '../../shared/api/client.ts';
 import { CoinError, chainParams } from '../../shared/coins/index.ts';
 import { CoordinatorError } from '../core/errors.ts';
+import { BatchRefusedError } from '../core/payment-batch.ts';
 import { DraftRefusedError } from '../core/payment-draft.ts';
 import { dispatch, type Handlers } from './dispatch.ts';
 
@@ -24,6 +25,22 @@ describe('failures become words the treasurer reads', () => {
   it('words a draft refusal in the coin unit, at its field', async () => {
     const err = new DraftRefusedError({ field: 'amount', kind: 'insufficient', holds: 1_300_000_000n, needs: 5_000_020_000n, operatorFee: false }, chainParams('litecoin', 'regtest'));
     expect(await failure(err)).toEqual({ code: 'proposal_refused', message: "The wallet holds 13 LTC (regtest); this payment needs 50.0002 LTC (regtest) for the amount and the miners' fee.", field: 'amount', reported: 0 });
+  });
+
+  it('words every bad row of a batch by its line, in the coin unit', async () => {
+    const err = new BatchRefusedError(
+      [
+        { line: 3, kind: 'address', words: 'address "x" is not a valid litecoin regtest address' },
+        { line: 7, kind: 'dust', amount: 1n, limit: 5460n },
+      ],
+      chainParams('litecoin', 'regtest'),
+    );
+    expect(await failure(err)).toEqual({
+      code: 'proposal_refused',
+      message: 'refusing the batch, nothing is proposed: line 3: address "x" is not a valid litecoin regtest address; line 7: the amount 0.00000001 LTC (regtest) is below the dust limit of 0.0000546 LTC (regtest)',
+      field: 'outputs',
+      reported: 0,
+    });
   });
 
   it('names the wallet a refusal concerns', async () => {

@@ -5,6 +5,7 @@ import { ApiClientError } from '../../shared/api/client.ts';
 import { CoinError } from '../../shared/coins/errors.ts';
 import { FileFormatError, PaymentCheckError } from '../../shared/files/errors.ts';
 import { CoordinatorError } from '../core/errors.ts';
+import { BatchRefusedError, rowRefusalWords } from '../core/payment-batch.ts';
 import { DraftRefusedError } from '../core/payment-draft.ts';
 import { inputs, isChannel, type BridgeFailure, type BridgeOutput, type BridgeResult, type Channel, type Inputs } from './contract.ts';
 import { draftRefusalWords } from './refusals.ts';
@@ -17,6 +18,11 @@ function failureOf(err: unknown, report: (err: unknown) => void): BridgeFailure 
   if (err instanceof DraftRefusedError) {
     const { coin, network, decimals } = err.params;
     return { code: err.code, message: draftRefusalWords(err.refusal, unitOf(coin, network, decimals)), field: err.refusal.field };
+  }
+  if (err instanceof BatchRefusedError) {
+    const { coin, network, decimals } = err.params;
+    const { ticker } = unitOf(coin, network, decimals);
+    return { code: err.code, message: `refusing the batch, nothing is proposed: ${err.refusals.map((r) => rowRefusalWords(r, decimals, ticker)).join('; ')}`, field: 'outputs' };
   }
   if (err instanceof CoordinatorError) {
     const { field, walletId } = err.subject;

@@ -1,5 +1,6 @@
 // The bridge implemented once over main/core: each channel is a thin translation from core's rows
 // to the contract's views. Both transports (IPC, HTTP) call these through dispatch().
+import type { CoinName } from '../../shared/coins/index.ts';
 import { chainParams } from '../../shared/coins/index.ts';
 import type { AccountDeps } from '../core/accounts/accounts.ts';
 import { memoryAccountSecrets, type AccountSecrets } from '../core/accounts/keys.ts';
@@ -13,7 +14,10 @@ import { readLedgerXpub } from '../core/ledger/xpub.ts';
 import { importPaymentFiles } from '../core/payment-files.ts';
 import { checkPaymentDraft } from '../core/payment-draft.ts';
 import { cancelPayment, openPaymentCount } from '../core/payments.ts';
-import { proposePayment } from '../core/propose-payment.ts';
+import { BatchRefusedError, checkRecipients, readRecipientsCsv, rowRefusalWords } from '../core/payment-batch.ts';
+import { batchProposal, proposePayment } from '../core/propose-payment.ts';
+import { frozenOutpoints, outpointOf, reservedOutpoints } from '../core/coin-selection.ts';
+import { feePresets, relaysReplacements, REPLACEABLE_SETTING, replaceableByDefault } from '../core/payment-fees.ts';
 import { exportPsbt } from '../core/psbt-exchange.ts';
 import { serviceHealth } from '../core/service-status.ts';
 import { exportSigningRequest, openSigningRequest } from '../core/signing-request.ts';
@@ -22,7 +26,7 @@ import type { CoordinatorStore, WalletRow } from '../core/store/store.ts';
 import { followPayment, submitPayment } from '../core/submit-payment.ts';
 import { walletFundsOnceIndexed, walletHistory, walletUnspent } from '../core/wallet-funds.ts';
 import { exportWalletSetup, readNewWalletSetup } from '../core/wallet-setup-files.ts';
-import { createWallet, nextReceiveAddress, requireWallet, type CoreDeps } from '../core/wallets.ts';
+import { createWallet, nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../core/wallets.ts';
 import { createAccountHandlers } from './accounts.ts';
 import { createAuditHandlers } from './audit.ts';
 import { createLabelHandlers } from './labels.ts';
@@ -65,6 +69,31 @@ export function createHandlers(deps: BridgeDeps): Handlers {
   });
 
   const settings = () => settingsView(connection);
+  // The wallet's unspent outputs, each saying whether it is frozen or already spent by an unsent payment.
+  const unspentView = async (walletId: string) => {
+    const params = walletParams(requireWallet(core, walletId));
+    const reserved = reservedOutpoints(store, walletId, params);
+    const frozen = frozenOutpoints(store, walletId);
+    return (await walletUnspent(funds, walletId)).map((u) => {
+      const o = outpointOf(u.txid, u.vout);
+      return { ...u, frozen: frozen.has(o), reserved_by: reserved.get(o) ?? null };
+    });
+  };
+  // Today's USD value of an amount; null when the service has no rate (the review then says so).
+  const usdOf = async (units: bigint, coin: CoinName, decimals: number): Promise<number | null> => {
+    try {
+      const [rate] = (await api.priceHistory(coin, [Math.floor(Date.now() / 1000)])).rates;
+      return rate?.usd_rate == null ? null : (Number(units) / 10 ** decimals) * rate.usd_rate;
+    } catch {
+      return null;
+    }
+  };
+  // A fee or a rate (the contract lets exactly one through); new payments replaceable unless the setting says no.
+  const feeOf = (minersFee: bigint | undefined, feeRate: bigint | undefined) => ({
+    minersFee: minersFee ?? 0n,
+    ...(feeRate !== undefined ? { feeRate } : {}),
+    replaceable: replaceableByDefault(store),
+  });
   const summary = (w: WalletRow) => walletSummary(core, w);
 
   return {
@@ -127,13 +156,25 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       return { total: entries.length, entries: entries.slice(offset, offset + limit) };
     },
 
-    'wallets.unspent': async ({ wallet_id }) => walletUnspent(funds, wallet_id),
+    'wallets.unspent': async ({ wallet_id }) => unspentView(wallet_id),
+
+    'wallets.freezeOutput': async ({ wallet_id, outpoint, frozen }) => {
+      requireWallet(core, wallet_id);
+      const ref = outpoint.toLowerCase();
+      const label = store.labels.get(wallet_id, 'output', ref)?.label ?? '';
+      store.transaction(() => {
+        store.labels.put(wallet_id, { type: 'output', ref, label, spendable: frozen ? false : null }, new Date().toISOString());
+        store.audit(deps.actor, frozen ? 'output.freeze' : 'output.unfreeze', `${ref}: ${frozen ? 'frozen, never picked automatically' : 'unfrozen'}`, null, { walletId: wallet_id });
+      });
+      return unspentView(wallet_id);
+    },
 
     'payments.list': async ({ wallet_id }) => store.payments(wallet_id).map((p) => paymentSummary(core, p)),
 
     'payments.get': async ({ payment_id }) => {
       await followPayment(core, payment_id);
-      return paymentDetail(core, payment_id);
+      const detail = paymentDetail(core, payment_id);
+      return { ...detail, fee_usd: await usdOf(detail.miners_fee, requireWallet(core, detail.wallet_id).coin, detail.unit.decimals) };
     },
 
     'payments.checkDraft': async ({ wallet_id, to, amount, miners_fee, operator }) => {
@@ -146,14 +187,46 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       return { refusals: refusals.map((r) => ({ field: r.field, message: draftRefusalWords(r, unitOf(params.coin, params.network, params.decimals)) })) };
     },
 
-    'payments.propose': async ({ wallet_id, to, amount, miners_fee, operator, purpose }) => {
+    'payments.propose': async ({ wallet_id, to, amount, miners_fee, fee_rate, inputs, operator, purpose }) => {
       const p = await proposePayment(core, wallet_id, {
         to,
         amount,
-        minersFee: miners_fee,
+        ...feeOf(miners_fee, fee_rate),
+        ...(inputs ? { inputs } : {}),
         ...(operator ? { operatorFee: { address: operator.address, amount: operator.fee_amount } } : {}),
         ...(purpose ? { purpose } : {}),
       });
+      return paymentDetail(core, p.id);
+    },
+
+    'payments.feePresets': async ({ wallet_id }) => {
+      const w = requireWallet(core, wallet_id);
+      const bip125 = relaysReplacements(w.coin);
+      return { presets: feePresets(await api.feeEstimates(w.coin)).map((p) => ({ name: p.name, blocks: p.blocks, fee_rate: p.rate, fallback: p.fallback })), bip125, replaceable: bip125 && replaceableByDefault(store) };
+    },
+
+    'settings.setReplaceable': async ({ on }) => {
+      if (on === undefined) return { replaceable: replaceableByDefault(store) };
+      store.setSettings({ [REPLACEABLE_SETTING]: on ? null : 'false' });
+      store.audit(deps.actor, 'settings.replaceable', on ? 'new payments are replaceable (BIP125) where the coin allows it' : 'new payments are final (not replaceable)');
+      return { replaceable: replaceableByDefault(store) };
+    },
+
+    'payments.checkBatch': async ({ wallet_id, csv, rows }) => {
+      const params = walletParams(requireWallet(core, wallet_id));
+      const read = csv !== undefined ? readRecipientsCsv(csv) : { rows: rows ?? [], refusals: [] };
+      const { refusals } = checkRecipients(params, read.rows);
+      const { ticker } = unitOf(params.coin, params.network, params.decimals);
+      const all = [...read.refusals, ...refusals].sort((a, b) => a.line - b.line);
+      return { rows: read.rows, refusals: all.map((r) => ({ line: r.line, message: rowRefusalWords(r, params.decimals, ticker) })) };
+    },
+
+    'payments.proposeBatch': async ({ wallet_id, rows, miners_fee, fee_rate, inputs, operator, purpose }) => {
+      const params = walletParams(requireWallet(core, wallet_id));
+      // Every row is checked before anything is built; one bad row refuses the whole batch.
+      const { recipients, refusals } = checkRecipients(params, rows);
+      if (refusals.length > 0) throw new BatchRefusedError(refusals, params);
+      const p = await proposePayment(core, wallet_id, { ...batchProposal(recipients, 0n, operator ? { address: operator.address, amount: operator.fee_amount } : undefined), ...feeOf(miners_fee, fee_rate), ...(inputs ? { inputs } : {}), ...(purpose ? { purpose } : {}) });
       return paymentDetail(core, p.id);
     },
 

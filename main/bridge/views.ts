@@ -4,6 +4,7 @@ import QRCode from 'qrcode';
 import { bytesToHex, decodeTx, scriptToAddress } from '../../shared/coins/index.ts';
 import { addressPath } from '../../shared/coins/multisig-address.ts';
 import { estimateVsize } from '../../shared/coins/tx-size.ts';
+import { feeShare } from '../core/payment-fees.ts';
 import type { OpenedRequest } from '../../shared/files/signing-request.ts';
 import { paymentHash } from '../../shared/files/signing-files.ts';
 import type { ServiceConnection } from '../core/connection.ts';
@@ -87,11 +88,13 @@ export function paymentDetail(deps: StoreDeps, id: string): PaymentDetail {
   const params = walletParams(w);
   const prog = progress(deps, id);
   const amounts = new Map(store.paymentInputs(id).map((i) => [i.inputIndex, i.amount]));
-  const asked = p.operatorAddress ? 2 : 1;
+  const recipients = store.paymentRecipients(id);
+  const asked = recipients.length + (p.operatorAddress ? 1 : 0);
   const outputs: OutputView[] = decodeTx(p.unsignedTx, params).outputs.map((o, i) => ({
     address: scriptToAddress(params, o.script) ?? `script ${bytesToHex(o.script)}`,
     amount: o.value,
-    purpose: i === 0 ? 'payment' : i < asked ? 'operator_fee' : 'change',
+    purpose: i < recipients.length ? 'payment' : i < asked ? 'operator_fee' : 'change',
+    ...(recipients[i]?.label ? { label: recipients[i].label } : {}),
   }));
   const signers = new Set(prog.inputs.flatMap((i) => i.signers));
   const minersFee = p.totalInputValue - outputs.reduce((s, o) => s + o.amount, 0n);
@@ -103,6 +106,9 @@ export function paymentDetail(deps: StoreDeps, id: string): PaymentDetail {
     miners_fee: minersFee,
     vsize,
     fee_rate: feeRate(minersFee, vsize),
+    fee_share: feeShare(minersFee, outputs.filter((o) => o.purpose === 'payment').reduce((s, o) => s + o.amount, 0n)),
+    fee_usd: null,
+    replaceable: tx.inputs.every((i) => i.sequence < 0xfffffffe),
     operator_address: p.operatorAddress,
     fee_amount: p.operatorFee,
     total_input_value: p.totalInputValue,

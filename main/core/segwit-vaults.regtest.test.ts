@@ -14,6 +14,7 @@ import type { BitcoinTx } from '../../shared/coins/tx.ts';
 import { multisigScripts, p2wshScript, type MultisigScriptType } from '../../shared/coins/multisig-script.ts';
 import { SIGNATURE_FORMAT, type SignatureFileV1 } from '../../shared/files/signing-files.ts';
 import type { CoordinatorApi } from './api.ts';
+import { cancelPayment } from './payments.ts';
 import { proposePayment } from './propose-payment.ts';
 import { importSignatureFiles } from './signature-import.ts';
 import { openSigningRequest, writeSigningRequest } from './signing-request.ts';
@@ -175,6 +176,7 @@ describe('refusals: nothing broadcast, nothing lost', () => {
     await expect(refused).rejects.toThrow(new RegExp(`input 0, public key ${publicKey}: the signature does not verify against this transaction's BIP143 hash`));
     await expect(refused).rejects.toBeInstanceOf(ApiClientError);
     expect(await balance('p2wsh')).toBe(before);
+    cancelPayment(deps, p.id, 'test: releases the wallet\'s one output for the next test');
   });
 
   it('a witness script that does not hash to the output: refused by the desk and by the service', async () => {
@@ -189,6 +191,8 @@ describe('refusals: nothing broadcast, nothing lost', () => {
     expect(bytesToHex(other)).not.toBe(bytesToHex(input!.redeemScript));
     tx.inputs[0]!.witness = [other];
     const forgedTx = encodeTxHex(tx);
+    // The wallet's one output is reserved by p until it is cancelled (main/core/coin-selection.ts).
+    cancelPayment(deps, p.id, 'test: its output is proposed again');
     const swapping = withApi({ createMultisig: async (coin, body) => ({ ...(await desk.api.createMultisig(coin, body)), tx: forgedTx }) });
     await expect(proposePayment(swapping, walletId, await proposal())).rejects.toThrow(/refusing the proposed payment: input 0 does not spend from this wallet's funded addresses/);
     await expect(desk.api.signAndSendMultisig('litecoin', { tx: forgedTx, signatures: [] })).rejects.toThrow(/input 0: the witness script does not hash to the output this input spends/);

@@ -26,7 +26,7 @@ export async function writeSigningRequest(deps: Pick<CoreDeps, 'store' | 'api'>,
   const spends = decodeTx(p.unsignedTx, params).inputs.map((i) => bytesToHex(i.prevTxid));
   const previous = await PreviousTransactions.fetch(deps.api, w.coin, params, spends);
   const asked = [
-    { address: p.to, amount: p.amount.toString(), purpose: 'payment' as const },
+    ...store.paymentRecipients(p.id).map((r) => ({ address: r.address, amount: r.amount.toString(), purpose: 'payment' as const })),
     ...(p.operatorAddress && p.operatorFee !== null ? [{ address: p.operatorAddress, amount: p.operatorFee.toString(), purpose: 'operator_fee' as const }] : []),
   ];
   // Outputs past the asked ones were checked at proposal to be change to one of our addresses.

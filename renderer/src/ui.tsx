@@ -205,7 +205,7 @@ const PURPOSE: Record<string, string> = { payment: 'Payment', operator_fee: 'Ope
 
 /** What a payment pays: each output with its purpose and address, the miners' fee, and what it spends. */
 export function PaysTable(props: {
-  outputs: readonly { purpose: string; address: string; amount: bigint }[];
+  outputs: readonly { purpose: string; address: string; amount: bigint; label?: string }[];
   minersFee: bigint;
   spent: bigint;
   spentLabel: ReactNode;
@@ -222,6 +222,7 @@ export function PaysTable(props: {
           <tr key={i}>
             <th scope="row">
               {PURPOSE[o.purpose] ?? o.purpose}
+              {o.label ? <span className="output-label"> · {o.label}</span> : null}
               <div className="mono small muted address-cell">{o.address}</div>
             </th>
             <td className="num">

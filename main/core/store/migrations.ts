@@ -187,4 +187,16 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE payments ADD COLUMN replaces TEXT REFERENCES payments(id);
   ALTER TABLE payments ADD COLUMN dropped_by TEXT REFERENCES payments(id);
   `,
+  // 9: the recipients of a batch payment (docs/api-decisions.md, section 8), in output order, each
+  // with the treasurer's label. A payment made before has none here: its recipient is payments.to.
+  `
+  CREATE TABLE payment_recipients (
+    payment_id TEXT NOT NULL REFERENCES payments(id),
+    position INTEGER NOT NULL,
+    address TEXT NOT NULL,
+    amount TEXT NOT NULL,
+    label TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (payment_id, position)
+  );
+  `,
 ];

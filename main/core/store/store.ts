@@ -82,6 +82,13 @@ export interface PaymentInputRow {
   redeemScript: Uint8Array;
 }
 
+/** One recipient of a payment, in output order; label '' for none. */
+export interface PaymentRecipientRow {
+  address: string;
+  amount: bigint;
+  label: string;
+}
+
 export interface PaymentHashRow {
   inputIndex: number;
   publicKey: Uint8Array;
@@ -154,6 +161,8 @@ export interface NewPayment
   /** Absent: an ordinary payment that replaces nothing. */
   kind?: PaymentKind;
   replaces?: string | null;
+  /** Every recipient, in output order; absent for a one-recipient payment (payments.to says it). */
+  recipients?: readonly PaymentRecipientRow[];
 }
 
 export class CoordinatorStore {
@@ -268,7 +277,17 @@ export class CoordinatorStore {
       for (const i of p.inputs) inp.run(p.id, i.inputIndex, i.amount.toString(), i.change ? 1 : 0, i.index, i.redeemScript);
       const h = this.db.prepare('INSERT INTO payment_hashes (payment_id, input_index, public_key, hash) VALUES (?, ?, ?, ?)');
       for (const x of p.hashes) h.run(p.id, x.inputIndex, x.publicKey, x.hash);
+      const r = this.db.prepare('INSERT INTO payment_recipients (payment_id, position, address, amount, label) VALUES (?, ?, ?, ?, ?)');
+      (p.recipients ?? []).forEach((x, i) => r.run(p.id, i, x.address, x.amount.toString(), x.label));
     });
+  }
+
+  /** A payment's recipients in output order: the stored batch, else its one recipient. */
+  paymentRecipients(paymentId: string): PaymentRecipientRow[] {
+    const rows = this.db.prepare('SELECT address, amount, label FROM payment_recipients WHERE payment_id = ? ORDER BY position').all(paymentId) as { address: string; amount: string; label: string }[];
+    if (rows.length > 0) return rows.map((r) => ({ address: r.address, amount: BigInt(r.amount), label: r.label }));
+    const p = this.payment(paymentId);
+    return p ? [{ address: p.to, amount: p.amount, label: '' }] : [];
   }
 
   payment(id: string): PaymentRow | null {

@@ -3,7 +3,7 @@ import type { ImportResult, PaymentDetail } from '../../../main/bridge/contract.
 import { href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { InlineLabel } from '../components/InlineLabel.tsx';
-import { when } from '../format.ts';
+import { amount, usd, when } from '../format.ts';
 import { ReplacementLinks, StuckPayment } from '../components/StuckPayment.tsx';
 import { Alert, Amount, Card, FileDrop, Loading, PaysTable, StateBadge, download, message, useLoad, type PickedFile } from '../ui.tsx';
 
@@ -141,7 +141,11 @@ export function PaymentDetailScreen({ id }: { id: string }) {
       <StuckPayment p={p} />
       <div className="grid-2">
         <Card title="What it pays">
-          <PaysTable outputs={p.outputs} minersFee={p.miners_fee} spent={p.total_input_value} unit={p.unit} spentLabel="Inputs spent" size={{ vsize: p.vsize, feeRate: p.fee_rate }} />
+          <PaysTable outputs={p.outputs} minersFee={p.miners_fee} spent={p.total_input_value} unit={p.unit} spentLabel="Inputs spent" testId="payment-outputs" size={{ vsize: p.vsize, feeRate: p.fee_rate }} />
+          <p className="small muted" data-testid="fee-summary">
+            Miners&apos; fee {amount(p.miners_fee, p.unit)} ({p.fee_usd === null ? 'no USD rate from the service' : usd(p.fee_usd)}): {p.fee_share} of the payment, {p.fee_rate} {p.unit.smallest}/vB over {p.vsize} vbytes;{' '}
+            {p.replaceable ? 'replaceable (BIP125)' : 'not replaceable'}.
+          </p>
           <dl className="facts">
             <dt>Proposed</dt>
             <dd>{when(p.created_at)}</dd>

@@ -122,6 +122,28 @@ export function Settings() {
           </div>
         </Card>
       </form>
+      <ReplaceableSetting />
     </>
+  );
+}
+
+/** Whether new payments signal BIP125 (on coins whose nodes relay replacements): on by default. */
+function ReplaceableSetting() {
+  const loaded = useLoad(() => call('settings.setReplaceable', {}), []);
+  const [on, setOn] = useState<boolean | null>(null);
+  const value = on ?? loaded.data?.replaceable ?? null;
+  if (value === null) return null;
+  return (
+    <Card title="Payments">
+      <label className="inline">
+        <input
+          type="checkbox"
+          checked={value}
+          onChange={(e) => void call('settings.setReplaceable', { on: e.target.checked }).then((r) => setOn(r.replaceable))}
+          data-testid="replaceable-setting"
+        />{' '}
+        New payments are replaceable (BIP125), so their fee can be raised later; coins whose nodes do not relay replacements never are.
+      </label>
+    </Card>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { PaymentSummary, Unit } from '../../../main/bridge/contract.ts';
+import type { PaymentSummary, Unit, UnspentOutput } from '../../../main/bridge/contract.ts';
 import { href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { CopyButton } from '../components/CopyButton.tsx';
@@ -241,6 +241,7 @@ export function WalletDetailScreen({ id }: { id: string }) {
                 },
                 { head: 'Path', className: 'mono small', cell: (u) => u.path },
                 { head: 'Amount', num: true, cell: (u) => <Amount units={u.amount} unit={w.unit} /> },
+                { head: 'Status', className: 'small', cell: (u) => <UnspentStatus walletId={w.id} u={u} onChange={unspent.reload} /> },
               ]}
             />
           )}
@@ -261,5 +262,19 @@ export function WalletDetailScreen({ id }: { id: string }) {
       <WalletLabelsFile walletId={w.id} onImported={labels.reload} />
       <ExportSetup walletId={w.id} coin={w.coin} />
     </>
+  );
+}
+
+/** Reserved by an unsent payment, or free; frozen outputs are never picked automatically. */
+function UnspentStatus({ walletId, u, onChange }: { walletId: string; u: UnspentOutput; onChange: () => void }) {
+  const outpoint = `${u.txid}:${u.vout}`;
+  const set = (frozen: boolean) => void call('wallets.freezeOutput', { wallet_id: walletId, outpoint, frozen }).then(onChange);
+  return (
+    <span data-testid={`unspent-status-${outpoint}`}>
+      {u.reserved_by !== null ? <a href={href.payment(u.reserved_by)}>spent by an unsent payment</a> : u.frozen ? 'frozen' : 'free'}{' '}
+      <button type="button" className="link" onClick={() => set(!u.frozen)} data-testid={`freeze-${outpoint}`}>
+        {u.frozen ? 'Unfreeze' : 'Freeze'}
+      </button>
+    </span>
   );
 }

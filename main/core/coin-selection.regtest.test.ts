@@ -1,0 +1,83 @@
+// Reserved and frozen outputs on litecoind -regtest: the desk picks each proposal's inputs itself,
+// oldest first, never one an unsent proposal already spends nor a frozen one; cancelling releases.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addressToScript, bytesToHex, chainParams, decodeTx } from '../../shared/coins/index.ts';
+import { outpointOf, pickOldestFirst } from './coin-selection.ts';
+import { cancelPayment } from './payments.ts';
+import { proposePayment } from './propose-payment.ts';
+import { openStore, type CoordinatorStore } from './store/store.ts';
+import { testCosigner } from './testing/keys.ts';
+import { startRegtestDesk, type RegtestDesk } from './testing/regtest.ts';
+import { createWallet, nextReceiveAddress, type CoreDeps } from './wallets.ts';
+
+const params = chainParams('litecoin', 'regtest');
+const COIN = 100_000_000n;
+
+let desk: RegtestDesk;
+let store: CoordinatorStore;
+let deps: CoreDeps;
+let walletId: string;
+const spends = (unsignedTx: Uint8Array) => decodeTx(unsignedTx, params).inputs.map((i) => outpointOf(bytesToHex(i.prevTxid), i.vout));
+
+beforeAll(async () => {
+  desk = await startRegtestDesk();
+  store = openStore(join(desk.dir, 'desk.sqlite'));
+  deps = { store, api: desk.api, actor: 'treasurer' };
+  walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Reserve', m: 2, cosigners: ['alice', 'bob', 'carol'].map((n) => testCosigner(n)) })).id;
+  // Three outputs of 1 LTC, the first the oldest.
+  for (let i = 0; i < 3; i++) {
+    const a = await nextReceiveAddress(deps, walletId);
+    await desk.node.fundScript(addressToScript(params, a.address), COIN);
+    await desk.mine(1);
+  }
+  await desk.synced();
+}, 300_000);
+afterAll(async () => {
+  store?.close();
+  await desk?.dispose();
+});
+
+describe('reserved and frozen outputs', () => {
+  it('gives two proposals disjoint outputs, refuses a third with the reason, and cancelling releases', async () => {
+    const to = await desk.node.newAddress('bech32');
+    const first = await proposePayment(deps, walletId, { to, amount: COIN / 2n, minersFee: 10_000n });
+    const second = await proposePayment(deps, walletId, { to, amount: COIN / 2n, minersFee: 10_000n });
+    const [a, b] = [spends(first.unsignedTx), spends(second.unsignedTx)];
+    expect(a).toHaveLength(1);
+    expect(b).toHaveLength(1);
+    expect(a[0]).not.toBe(b[0]);
+
+    // Freeze the last free output: the third proposal finds nothing it may spend, and says why.
+    const all = (await desk.api.utxos('litecoin', store.addresses(walletId).map((x) => x.address))).utxos.map((u) => outpointOf(u.txid, u.vout));
+    const last = all.find((o) => o !== a[0] && o !== b[0])!;
+    store.labels.put(walletId, { type: 'output', ref: last, label: 'cold reserve', spendable: false }, new Date().toISOString());
+    const third = proposePayment(deps, walletId, { to, amount: COIN / 2n, minersFee: 10_000n });
+    await expect(third).rejects.toThrow(/the wallet's free outputs hold 0, the payment needs about 50010000; 2 output\(s\) holding 200000000 are reserved by payments awaiting signatures or ready \(.+\); 1 frozen output\(s\) hold 100000000/);
+
+    // Picking a reserved output by hand is refused too, naming the payment that holds it.
+    await expect(proposePayment(deps, walletId, { to, amount: COIN / 2n, minersFee: 10_000n, inputs: [a[0]!] })).rejects.toThrow(
+      new RegExp(`${a[0]} is already spent by payment ${first.id} \\(awaiting signatures\\); cancel that payment to release it`),
+    );
+    // A frozen output may still be picked by hand.
+    const byHand = await proposePayment(deps, walletId, { to, amount: COIN / 2n, minersFee: 10_000n, inputs: [last] });
+    expect(spends(byHand.unsignedTx)).toEqual([last]);
+
+    // Cancelling the first releases its output for the next proposal.
+    cancelPayment(deps, first.id, 'test: release');
+    const again = await proposePayment(deps, walletId, { to, amount: COIN / 2n, minersFee: 10_000n });
+    expect(spends(again.unsignedTx)).toEqual(a);
+  });
+});
+
+describe('pickOldestFirst', () => {
+  it('adds outputs oldest first until they cover the need for that many inputs', () => {
+    const c = [
+      { outpoint: 'new:0', amount: 5n, confirmations: 1 },
+      { outpoint: 'old:0', amount: 5n, confirmations: 9 },
+      { outpoint: 'mid:0', amount: 5n, confirmations: 4 },
+    ];
+    expect(pickOldestFirst(c, (n) => 6n + BigInt(n))?.map((x) => x.outpoint)).toEqual(['old:0', 'mid:0']);
+    expect(pickOldestFirst(c, () => 16n)).toBeNull();
+  });
+});

@@ -1,0 +1,55 @@
+// Which unspent outputs a proposal spends. The desk picks them itself, so a second proposal never
+// spends an output an earlier one (awaiting signatures or ready) already spends: those are
+// reserved until that payment is cancelled or sent. Frozen outputs (a BIP329 output label with
+// spendable false) are never picked automatically; the treasurer may still pick them by hand.
+import { bytesToHex, decodeTx, type ChainParams } from '../../shared/coins/index.ts';
+import type { CoordinatorStore } from './store/store.ts';
+
+/** Payments in these states hold their inputs. */
+const HOLDING = ['awaiting_signatures', 'ready'] as const;
+
+export const outpointOf = (txid: string, vout: number): string => `${txid.toLowerCase()}:${vout}`;
+
+/** Every outpoint an unsent payment of the wallet spends, with that payment's id. */
+export function reservedOutpoints(store: Pick<CoordinatorStore, 'payments'>, walletId: string, params: ChainParams): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of store.payments(walletId)) {
+    if (!(HOLDING as readonly string[]).includes(p.state)) continue;
+    for (const i of decodeTx(p.unsignedTx, params).inputs) out.set(outpointOf(bytesToHex(i.prevTxid), i.vout), p.id);
+  }
+  return out;
+}
+
+/** The wallet's frozen outpoints: output labels whose spendable is false. */
+export function frozenOutpoints(store: Pick<CoordinatorStore, 'labels'>, walletId: string): Set<string> {
+  return new Set(
+    store.labels
+      .all(walletId)
+      .filter((l) => l.type === 'output' && l.spendable === false)
+      .map((l) => l.ref.toLowerCase()),
+  );
+}
+
+export interface Candidate {
+  outpoint: string;
+  amount: bigint;
+  /** Confirmations of the transaction that made it (0: unconfirmed). */
+  confirmations: number;
+}
+
+/**
+ * Oldest first, outputs are added until they cover what the payment needs with that many inputs
+ * (`needs(n)`: the amounts, operator fee and the miners' fee for n inputs). Null when all of them
+ * do not cover it. Pure.
+ */
+export function pickOldestFirst(candidates: readonly Candidate[], needs: (inputs: number) => bigint): Candidate[] | null {
+  const ordered = [...candidates].sort((a, b) => b.confirmations - a.confirmations);
+  const picked: Candidate[] = [];
+  let sum = 0n;
+  for (const c of ordered) {
+    picked.push(c);
+    sum += c.amount;
+    if (sum >= needs(picked.length)) return picked;
+  }
+  return null;
+}
