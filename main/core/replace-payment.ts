@@ -70,6 +70,8 @@ export async function proposeBump(deps: CoreDeps, id: string, feeRate: bigint): 
     proposeTreasurySpend(deps, w.id, {
       to: p.to,
       amount: p.amount,
+      // Every recipient of a batch, as the original paid them (absent rows: one recipient, p.to).
+      recipients: deps.store.paymentRecipients(p.id).map((r) => ({ to: r.address, amount: r.amount, label: r.label })),
       ...(p.operatorFee !== null && p.operatorAddress !== null ? { operatorFee: { address: p.operatorAddress, amount: p.operatorFee } } : {}),
       inputs: [...inputs, ...extra],
       fee: { rate: feeRate },

@@ -143,6 +143,28 @@ describe('a fee bump', () => {
   });
 });
 
+describe('a fee bump of a batch', () => {
+  it('pays every recipient of the batch as the original did', async () => {
+    const outpoint = await fundedOutput(3n * COIN);
+    const recipients = await Promise.all([COIN / 10n, COIN / 5n, COIN / 4n].map(async (amount, i) => ({ to: await desk.node.newAddress('legacy'), amount, label: `supplier ${i + 1}` })));
+    const total = recipients.reduce((sum, r) => sum + r.amount, 0n);
+    const p = await proposeTreasurySpend(deps, walletId, { to: recipients[0]!.to, amount: total, recipients, inputs: [outpoint], fee: { rate: 1n }, replaceable: true, kind: 'payment' });
+    const original = await signAndSend(p);
+    await desk.synced();
+
+    const bump = await proposeBump(deps, original.id, 20n);
+    const paid = (q: PaymentRow) => decodeTx(q.unsignedTx, params).outputs.slice(0, recipients.length).map((o) => o.value);
+    // Each recipient keeps its amount: the bump takes the fee from the change only.
+    expect(paid(bump)).toEqual(recipients.map((r) => r.amount));
+    expect(paid(bump)).toEqual(paid(original));
+    expect(store.paymentRecipients(bump.id)).toEqual(recipients.map((r) => ({ address: r.to, amount: r.amount, label: r.label })));
+    const sent = await signAndSend(bump);
+    expect(await mempool()).toContain(sent.txid);
+    expect(await mempool()).not.toContain(original.txid);
+    await desk.mine(1);
+  });
+});
+
 describe('a fee bump the change cannot pay', () => {
   it('adds another of the wallet\'s outputs', async () => {
     // Nearly all of it paid: the change is below the dust limit and goes to the miners.

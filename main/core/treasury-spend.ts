@@ -14,6 +14,7 @@ import { paymentHash } from '../../shared/files/signing-files.ts';
 import { verifyUnsignedPayment, type VerifiedPayment } from '../../shared/files/unsigned-payment.ts';
 import { CoordinatorError } from './errors.ts';
 import { canonicalAddress, changeInFlight, expectedOutputs } from './propose-payment.ts';
+import type { Recipient } from './payment-batch.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import type { AddressRow, PaymentKind, PaymentRow, WalletRow } from './store/store.ts';
 import { nextChangeAddress, requireWallet, walletParams, type CoreDeps } from './wallets.ts';
@@ -32,6 +33,8 @@ export const outpointKey = (o: Outpoint): string => `${o.txid.toLowerCase()}:${o
 export interface TreasurySpend {
   to: string;
   amount: bigint;
+  /** A batch's every recipient in output order (`to` and `amount` are then its first and its total). */
+  recipients?: readonly Recipient[];
   operatorFee?: { address: string; amount: bigint };
   /** Exactly these outputs are spent (coin control). */
   inputs: readonly Outpoint[];
@@ -77,8 +80,8 @@ export function spendRequest(params: ChainParams, w: WalletRow, xpubs: readonly 
   const rows = [change, ...owners.filter((a, i) => a.address !== change.address && owners.findIndex((b) => b.address === a.address) === i)];
   return {
     number_of_required_signatures: w.m,
-    to: s.to,
-    amount: s.amount,
+    // A batch goes as `outputs`, every recipient kept (a bump of a batch must pay each one as before).
+    ...(s.recipients && s.recipients.length > 1 ? { outputs: s.recipients.map((r) => ({ to: r.to, amount: r.amount })) } : { to: s.to, amount: s.amount }),
     ...(s.operatorFee ? { fee_address: s.operatorFee.address, fee_amount: s.operatorFee.amount } : {}),
     inputs: s.inputs.map((i) => ({ txid: i.txid.toLowerCase(), vout: i.vout })),
     ...('rate' in s.fee ? { fee_rate: s.fee.rate } : { miners_fee: s.fee.amount }),
@@ -164,7 +167,8 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
   if ('rate' in s.fee && created.vsize !== undefined && minersFee < s.fee.rate * BigInt(created.vsize)) {
     refuse(`the fee ${minersFee} is below ${s.fee.rate} units/vbyte of ${created.vsize} vbytes`);
   }
-  const expected = expectedOutputs(params, { to, amount: s.amount, minersFee, ...(operatorFee ? { operatorFee } : {}) }, totalInput, change.address);
+  const recipients = s.recipients && s.recipients.length > 1 ? s.recipients.map((r, i) => ({ ...r, to: canonicalAddress(params, r.to, `recipient ${i + 1}`) })) : undefined;
+  const expected = expectedOutputs(params, { to, amount: s.amount, minersFee, ...(operatorFee ? { operatorFee } : {}), ...(recipients ? { recipients } : {}) }, totalInput, change.address);
   let verified: VerifiedPayment;
   try {
     verified = verifyUnsignedPayment(params, w.m, xpubs, tx, claims, expected.outputs, expected.minersFee, 'proposal_refused', scriptOptions(w));
@@ -195,6 +199,7 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
       hashes: verified.inputs.flatMap((i) => i.publicKeys.map((publicKey) => ({ inputIndex: i.index, publicKey, hash: i.hash }))),
       kind: s.kind,
       replaces: s.replaces?.id ?? null,
+      ...(recipients ? { recipients: recipients.map((r) => ({ address: r.to, amount: r.amount, label: r.label ?? '' })) } : {}),
     });
     const what = s.replaces ? ` replacing payment ${s.replaces.id} (${s.replaces.txid ?? ''})` : '';
     deps.store.audit(deps.actor, 'payment.propose', `payment ${id} (${s.kind}${what}): ${s.amount} to ${to}, miners fee ${expected.minersFee}${operatorFee ? `, operator fee ${operatorFee.amount} to ${operatorFee.address}` : ''}; hash ${paymentHash(tx)}`, null, { paymentId: id, walletId });
