@@ -70,6 +70,7 @@ describe('labels on screen', () => {
     await page.getByTestId('propose-link').click();
     await page.getByTestId('pay-to').fill(await desk.node.newAddress('legacy'));
     await page.getByTestId('pay-amount').fill('1');
+    await page.getByTestId('fee-mode-fixed').check(); // a fixed fee rather than the default rate preset
     await page.getByTestId('pay-fee').fill('0.0002');
     await page.getByTestId('pay-purpose').fill('March payroll');
     await shot('01-propose-purpose');
