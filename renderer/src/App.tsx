@@ -73,21 +73,23 @@ function Desk() {
         <ServiceStatus />
       </header>
       <SyncBar />
+      {/* Screens of one record are keyed by it: moving to another payment or wallet starts afresh
+          (no import results or typed fields carried over from the last one). */}
       <main id="main" tabIndex={-1}>
         {route.screen === 'wallets' && <WalletsList />}
         {route.screen === 'new-wallet' && <NewWallet />}
-        {route.screen === 'wallet' && <WalletDetailScreen id={route.id} />}
-        {route.screen === 'propose' && <ProposePayment walletId={route.walletId} />}
+        {route.screen === 'wallet' && <WalletDetailScreen key={route.id} id={route.id} />}
+        {route.screen === 'propose' && <ProposePayment key={route.walletId} walletId={route.walletId} />}
         {route.screen === 'payments' && <PaymentsList />}
-        {route.screen === 'payment' && <PaymentDetailScreen id={route.id} />}
+        {route.screen === 'payment' && <PaymentDetailScreen key={route.id} id={route.id} />}
         {route.screen === 'cosigner' && <CosignerMode />}
         {route.screen === 'settings' && <Settings />}
         {route.screen === 'audit' && <AuditLog />}
         {route.screen === 'accounts' && <AccountsList />}
         {route.screen === 'new-account' && <AccountsNew />}
-        {route.screen === 'account' && <AccountsDetail id={route.id} />}
-        {route.screen === 'account-send' && <AccountsSend accountId={route.accountId} />}
-        {route.screen === 'account-send-detail' && <AccountsSendReview accountId={route.accountId} sendId={route.sendId} />}
+        {route.screen === 'account' && <AccountsDetail key={route.id} id={route.id} />}
+        {route.screen === 'account-send' && <AccountsSend key={route.accountId} accountId={route.accountId} />}
+        {route.screen === 'account-send-detail' && <AccountsSendReview key={route.sendId} accountId={route.accountId} sendId={route.sendId} />}
       </main>
     </div>
   );
