@@ -10,6 +10,7 @@ import {
   hexToBytes,
   scriptToAddress,
   type ChainParams,
+  type TxInput,
 } from '../../shared/coins/index.ts';
 import { unitsToDecimal } from '../../shared/coins/units.ts';
 import { addressPath } from '../../shared/coins/multisig-address.ts';
@@ -25,7 +26,7 @@ import { chunks } from './wallet-funds.ts';
 import { rateFeeRefusal, relaysReplacements } from './payment-fees.ts';
 import { IN_FLIGHT } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
-import type { PaymentRow } from './store/store.ts';
+import type { AddressRow, PaymentRow, WalletRow } from './store/store.ts';
 import { nextChangeAddress, requireWallet, walletParams, type CoreDeps } from './wallets.ts';
 import { scriptOptions, walletAddress } from './wallet-script.ts';
 
@@ -180,16 +181,7 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
     throw err;
   }
   const claims = decoded.inputs.map((inp, i) => {
-    let read;
-    try {
-      read = readUnsignedMultisigInput(inp, i);
-    } catch (err) {
-      return refuse(err instanceof Error ? err.message : String(err));
-    }
-    if (!read) return refuse(`input ${i} is not an unsigned multisig input`);
-    if (read.scriptType !== w.scriptType) return refuse(`input ${i} is spent as ${read.scriptType}, this wallet is ${w.scriptType}`);
-    const owner = fundedRows.find((a) => equalBytes(a.redeemScript, read.multisigScript));
-    if (!owner) return refuse(`input ${i} does not spend from this wallet's funded addresses`);
+    const owner = inputOwner(inp, i, w, fundedRows, 'funded addresses', refuse);
     const spent = outpoint(prevTxid(inp), inp.vout);
     const amount = amounts.get(spent);
     if (amount === undefined) return refuse(`input ${i} spends ${spent}, which is not an unspent output of this wallet`);
@@ -326,3 +318,21 @@ function checkServiceHashes(verified: VerifiedPayment, hashes: readonly { input_
 }
 
 // ---- lifecycle ---------------------------------------------------------------------------------
+
+/**
+ * The wallet address an unsigned input of the service's transaction spends, read from its placeholder
+ * (the redeem or witness script) and found among `rows`; a refusal in words otherwise.
+ */
+export function inputOwner(inp: TxInput, i: number, w: WalletRow, rows: readonly AddressRow[], rowsAre: string, refuse: (why: string) => never): AddressRow {
+  let read;
+  try {
+    read = readUnsignedMultisigInput(inp, i);
+  } catch (err) {
+    return refuse(err instanceof Error ? err.message : String(err));
+  }
+  if (!read) return refuse(`input ${i} is not an unsigned multisig input`);
+  if (read.scriptType !== w.scriptType) return refuse(`input ${i} is spent as ${read.scriptType}, this wallet is ${w.scriptType}`);
+  const { multisigScript } = read;
+  const owner = rows.find((a) => equalBytes(a.redeemScript, multisigScript));
+  return owner ?? refuse(`input ${i} does not spend from this wallet's ${rowsAre}`);
+}

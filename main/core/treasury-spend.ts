@@ -8,12 +8,11 @@ import { randomUUID } from 'node:crypto';
 import type { MultiSigPayment } from '../../shared/api/schemas.ts';
 import { addressToScript, bytesToHex, decodeTx, equalBytes, hexToBytes, type ChainParams } from '../../shared/coins/index.ts';
 import { addressPath } from '../../shared/coins/multisig-address.ts';
-import { readUnsignedMultisigInput } from '../../shared/coins/unsigned-witness.ts';
 import { PaymentCheckError } from '../../shared/files/errors.ts';
 import { paymentHash } from '../../shared/files/signing-files.ts';
 import { verifyUnsignedPayment, type VerifiedPayment } from '../../shared/files/unsigned-payment.ts';
 import { CoordinatorError } from './errors.ts';
-import { canonicalAddress, changeInFlight, expectedOutputs } from './propose-payment.ts';
+import { canonicalAddress, changeInFlight, expectedOutputs, inputOwner } from './propose-payment.ts';
 import type { Recipient } from './payment-batch.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import type { AddressRow, PaymentKind, PaymentRow, WalletRow } from './store/store.ts';
@@ -141,16 +140,7 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
   }
   const addresses = deps.store.addresses(walletId);
   const claims = decoded.inputs.map((inp, i) => {
-    let read;
-    try {
-      read = readUnsignedMultisigInput(inp, i);
-    } catch (err) {
-      return refuse(err instanceof Error ? err.message : String(err));
-    }
-    if (!read) return refuse(`input ${i} is not an unsigned multisig input`);
-    if (read.scriptType !== w.scriptType) return refuse(`input ${i} is spent as ${read.scriptType}, this wallet is ${w.scriptType}`);
-    const owner = addresses.find((a) => equalBytes(a.redeemScript, read.multisigScript));
-    if (!owner) return refuse(`input ${i} does not spend from this wallet's addresses`);
+    const owner = inputOwner(inp, i, w, addresses, 'addresses', refuse);
     const txid = bytesToHex(inp.prevTxid);
     const out = proven.output(txid, inp.vout);
     if (!out) return refuse(`input ${i} spends ${outpointKey({ txid, vout: inp.vout })}, which its transaction does not have`);
