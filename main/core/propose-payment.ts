@@ -240,10 +240,7 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   deps.store.transaction(() => {
     deps.store.insertPayment(payment);
     deps.store.audit(deps.actor, 'payment.propose', `payment ${id}: ${recipients && recipients.length > 1 ? `${proposal.amount} to ${recipients.length} recipients (first ${proposal.to})` : `${proposal.amount} to ${proposal.to}`}, miners fee ${minersFee}${proposal.feeRate !== undefined ? ` (${proposal.feeRate} units/vbyte)` : ''}${replaceable ? ', replaceable' : ''}${proposal.operatorFee ? `, operator fee ${proposal.operatorFee.amount} to ${proposal.operatorFee.address}` : ''}; hash ${paymentHash(tx)}`, null, { paymentId: id });
-    if (purpose !== '') {
-      deps.store.labels.put(walletId, { type: 'payment', ref: id, label: purpose, spendable: null }, new Date().toISOString());
-      deps.store.audit(deps.actor, 'label.set', `payment ${id}: "${purpose}"`, null, { walletId, paymentId: id });
-    }
+    writePurpose(deps, walletId, id, purpose);
   });
   return deps.store.payment(id)!;
 }
@@ -335,4 +332,11 @@ export function inputOwner(inp: TxInput, i: number, w: WalletRow, rows: readonly
   const { multisigScript } = read;
   const owner = rows.find((a) => equalBytes(a.redeemScript, multisigScript));
   return owner ?? refuse(`input ${i} does not spend from this wallet's ${rowsAre}`);
+}
+
+/** A payment's purpose, its 'payment' label: call inside the transaction that stores the payment. */
+export function writePurpose(deps: CoreDeps, walletId: string, paymentId: string, purpose: string): void {
+  if (purpose === '') return;
+  deps.store.labels.put(walletId, { type: 'payment', ref: paymentId, label: purpose, spendable: null }, new Date().toISOString());
+  deps.store.audit(deps.actor, 'label.set', `payment ${paymentId}: "${purpose}"`, null, { walletId, paymentId });
 }

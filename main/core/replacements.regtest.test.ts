@@ -149,10 +149,13 @@ describe('a fee bump of a batch', () => {
     const recipients = await Promise.all([COIN / 10n, COIN / 5n, COIN / 4n].map(async (amount, i) => ({ to: await desk.node.newAddress('legacy'), amount, label: `supplier ${i + 1}` })));
     const total = recipients.reduce((sum, r) => sum + r.amount, 0n);
     const p = await proposeTreasurySpend(deps, walletId, { to: recipients[0]!.to, amount: total, recipients, inputs: [outpoint], fee: { rate: 1n }, replaceable: true, kind: 'payment' });
+    store.labels.put(walletId, { type: 'payment', ref: p.id, label: 'March suppliers', spendable: null }, new Date().toISOString());
     const original = await signAndSend(p);
     await desk.synced();
 
     const bump = await proposeBump(deps, original.id, 20n);
+    // The bump keeps the batch's purpose.
+    expect(store.labels.get(walletId, 'payment', bump.id)?.label).toBe('March suppliers');
     const paid = (q: PaymentRow) => decodeTx(q.unsignedTx, params).outputs.slice(0, recipients.length).map((o) => o.value);
     // Each recipient keeps its amount: the bump takes the fee from the change only.
     expect(paid(bump)).toEqual(recipients.map((r) => r.amount));

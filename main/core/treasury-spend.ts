@@ -12,7 +12,7 @@ import { PaymentCheckError } from '../../shared/files/errors.ts';
 import { paymentHash } from '../../shared/files/signing-files.ts';
 import { verifyUnsignedPayment, type VerifiedPayment } from '../../shared/files/unsigned-payment.ts';
 import { CoordinatorError } from './errors.ts';
-import { canonicalAddress, changeInFlight, expectedOutputs, inputOwner } from './propose-payment.ts';
+import { canonicalAddress, changeInFlight, expectedOutputs, inputOwner, writePurpose } from './propose-payment.ts';
 import type { Recipient } from './payment-batch.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import type { AddressRow, PaymentKind, PaymentRow, WalletRow } from './store/store.ts';
@@ -191,6 +191,8 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
       replaces: s.replaces?.id ?? null,
       ...(recipients ? { recipients: recipients.map((r) => ({ address: r.to, amount: r.amount, label: r.label ?? '' })) } : {}),
     });
+    // A replacement does what the payment it replaces did: it keeps its purpose.
+    if (s.replaces) writePurpose(deps, walletId, id, deps.store.labels.get(walletId, 'payment', s.replaces.id)?.label ?? '');
     const what = s.replaces ? ` replacing payment ${s.replaces.id} (${s.replaces.txid ?? ''})` : '';
     deps.store.audit(deps.actor, 'payment.propose', `payment ${id} (${s.kind}${what}): ${s.amount} to ${to}, miners fee ${expected.minersFee}${operatorFee ? `, operator fee ${operatorFee.amount} to ${operatorFee.address}` : ''}; hash ${paymentHash(tx)}`, null, { paymentId: id, walletId });
   });
