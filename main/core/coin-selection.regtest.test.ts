@@ -2,14 +2,14 @@
 // oldest first, never one an unsent proposal already spends nor a frozen one; cancelling releases.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressToScript, bytesToHex, chainParams, decodeTx } from '../../shared/coins/index.ts';
+import { bytesToHex, chainParams, decodeTx } from '../../shared/coins/index.ts';
 import { outpointOf, pickOldestFirst } from './coin-selection.ts';
 import { cancelPayment } from './payments.ts';
 import { proposePayment } from './propose-payment.ts';
 import { openStore, type CoordinatorStore } from './store/store.ts';
 import { testCosigner } from './testing/keys.ts';
-import { startRegtestDesk, type RegtestDesk } from './testing/regtest.ts';
-import { createWallet, nextReceiveAddress, type CoreDeps } from './wallets.ts';
+import { startRegtestDesk, type RegtestDesk, fundWallet } from './testing/regtest.ts';
+import { createWallet, type CoreDeps } from './wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
@@ -26,12 +26,7 @@ beforeAll(async () => {
   deps = { store, api: desk.api, actor: 'treasurer' };
   walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Reserve', m: 2, cosigners: ['alice', 'bob', 'carol'].map((n) => testCosigner(n)) })).id;
   // Three outputs of 1 LTC, the first the oldest.
-  for (let i = 0; i < 3; i++) {
-    const a = await nextReceiveAddress(deps, walletId);
-    await desk.node.fundScript(addressToScript(params, a.address), COIN);
-    await desk.mine(1);
-  }
-  await desk.synced();
+  for (let i = 0; i < 3; i++) await fundWallet(desk, deps, walletId, COIN);
 }, 300_000);
 afterAll(async () => {
   store?.close();

@@ -12,8 +12,8 @@ import { signRequest } from './software-signer.ts';
 import { openStore, type CoordinatorStore } from './store/store.ts';
 import { refreshConfirmations, submitPayment } from './submit-payment.ts';
 import { testCosigner } from './testing/keys.ts';
-import { apiWith, startRegtestDesk, type RegtestDesk } from './testing/regtest.ts';
-import { createWallet, nextReceiveAddress, type CoreDeps } from './wallets.ts';
+import { apiWith, startRegtestDesk, type RegtestDesk, fundWallet } from './testing/regtest.ts';
+import { createWallet, type CoreDeps } from './wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
@@ -29,10 +29,7 @@ beforeAll(async () => {
   store = openStore(join(desk.dir, 'desk.sqlite'));
   deps = { store, api: desk.api, actor: 'treasurer' };
   walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Payroll', m: 2, cosigners: [alice, bob, carol] })).id;
-  const first = await nextReceiveAddress(deps, walletId);
-  await desk.node.fundScript(addressToScript(params, first.address), 10n * COIN);
-  await desk.mine(1);
-  await desk.synced();
+  await fundWallet(desk, deps, walletId, 10n * COIN);
 }, 300_000);
 afterAll(async () => {
   store?.close();

@@ -3,14 +3,14 @@
 // service that builds another fee than the rate asked is refused.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressToScript, chainParams, decodeTx, decodeTxHex, encodeTxHex } from '../../shared/coins/index.ts';
+import { chainParams, decodeTx, decodeTxHex, encodeTxHex } from '../../shared/coins/index.ts';
 import { REPLACEABLE_SETTING, feePresets, feeShare, rateFeeRefusal, relaysReplacements, replaceableByDefault } from './payment-fees.ts';
 import { cancelPayment } from './payments.ts';
 import { proposePayment } from './propose-payment.ts';
 import { openStore, type CoordinatorStore } from './store/store.ts';
 import { testCosigner } from './testing/keys.ts';
-import { apiWith, startRegtestDesk, type RegtestDesk } from './testing/regtest.ts';
-import { createWallet, nextReceiveAddress, type CoreDeps } from './wallets.ts';
+import { apiWith, startRegtestDesk, type RegtestDesk, fundWallet } from './testing/regtest.ts';
+import { createWallet, type CoreDeps } from './wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
@@ -25,10 +25,7 @@ beforeAll(async () => {
   store = openStore(join(desk.dir, 'desk.sqlite'));
   deps = { store, api: desk.api, actor: 'treasurer' };
   walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Fees', m: 2, cosigners: ['alice', 'bob', 'carol'].map((n) => testCosigner(n)) })).id;
-  const first = await nextReceiveAddress(deps, walletId);
-  await desk.node.fundScript(addressToScript(params, first.address), 3n * COIN);
-  await desk.mine(1);
-  await desk.synced();
+  await fundWallet(desk, deps, walletId, 3n * COIN);
 }, 300_000);
 afterAll(async () => {
   store?.close();

@@ -17,7 +17,7 @@ import { signRequest } from './software-signer.ts';
 import { openStore, type CoordinatorStore, type PaymentRow } from './store/store.ts';
 import { refreshConfirmations, submitPayment } from './submit-payment.ts';
 import { testCosigner } from './testing/keys.ts';
-import { startRegtestDesk, type RegtestDesk } from './testing/regtest.ts';
+import { startRegtestDesk, type RegtestDesk, fundWallet } from './testing/regtest.ts';
 import { proposeTreasurySpend } from './treasury-spend.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from './wallets.ts';
 
@@ -73,9 +73,7 @@ async function outputOf(amount: bigint): Promise<{ txid: string; vout: number }>
 
 /** A new output of `amount` to the wallet's next receive address, confirmed. */
 async function fundedOutput(amount: bigint): Promise<{ txid: string; vout: number }> {
-  const a = await nextReceiveAddress(deps, walletId);
-  await desk.node.fundScript(addressToScript(params, a.address), amount);
-  await desk.mine(1);
+  await fundWallet(desk, deps, walletId, amount);
   return outputOf(amount);
 }
 

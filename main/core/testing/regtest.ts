@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiClient } from '../../../shared/api/client.ts';
 import type { CoordinatorApi } from '../api.ts';
+import { addressToScript } from '../../../shared/coins/index.ts';
+import { nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 import type { UtxoCoinName } from '../../../shared/coins/index.ts';
 import { fundedNode, type RegtestNode, type StartLitecoindOptions } from '../../../dev/chains/litecoind.ts';
 import { startDevService } from '../../../dev/dev-service.ts';
@@ -67,4 +69,12 @@ export function apiWith(real: CoordinatorApi, replaced: Partial<CoordinatorApi>)
     feeEstimates: (c) => real.feeEstimates(c),
   };
   return { ...bound, ...replaced };
+}
+
+/** Pays `amount` to the wallet's next receive address and confirms it in a block the service has indexed; the funding txid. */
+export async function fundWallet(desk: RegtestDesk, deps: CoreDeps, walletId: string, amount: bigint): Promise<string> {
+  const address = (await nextReceiveAddress(deps, walletId)).address;
+  const txid = await desk.node.fundScript(addressToScript(walletParams(requireWallet(deps, walletId)), address), amount);
+  await desk.mine(1);
+  return txid;
 }
