@@ -1,9 +1,8 @@
 // Historical USD rates against local HTTP servers that answer in CoinGecko's (/coins/{id}/history)
 // and Blockbook's (/api/v2/tickers?timestamp=) documented shapes, the static source, the cache per
 // (coin, day), and the service's GET /prices/history/{coin}.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { json, localServers } from '../test/local-http.ts';
 import { blockbookTickersSource } from './blockbook-source.ts';
 import { coinGeckoSource } from './coingecko-source.ts';
 import type { PriceLog } from './price-cache.ts';
@@ -11,27 +10,8 @@ import { PriceHistoryCache } from './price-history.ts';
 import type { PriceSource } from './price-source.ts';
 import { staticPriceSource } from './static-source.ts';
 
-const servers: ReturnType<typeof createServer>[] = [];
-
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; requests: string[] }> {
-  const requests: string[] = [];
-  const server = createServer((req, res) => {
-    requests.push(req.url ?? '');
-    handler(req, res);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
-}
-
-afterEach(async () => {
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    await new Promise((resolve) => s.close(resolve));
-  }
-});
-
-const json = (res: ServerResponse, body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const { serve, closeAll } = localServers();
+afterEach(closeAll);
 const quietLog = (): PriceLog & { warnings: string[] } => {
   const warnings: string[] = [];
   return { warnings, warn: (_f, m) => warnings.push(m), info: () => undefined };
@@ -50,7 +30,7 @@ describe('historical rates from the sources', () => {
     });
     const source = coinGeckoSource({ url: `${url}/api/v3`, timeoutMs: 2000 });
     expect(await source.usdPriceAt('litecoin', AT)).toBe(88.31);
-    expect(requests[0]).toBe('/api/v3/coins/litecoin/history?date=15-03-2024&localization=false');
+    expect(requests[0]!.url).toBe('/api/v3/coins/litecoin/history?date=15-03-2024&localization=false');
     expect(await source.usdPriceAt('litecoin', AT - 86_400 * 400)).toBeNull();
     expect(await source.usdPriceAt('testnet3', AT)).toBeNull();
     expect(requests).toHaveLength(2);
@@ -68,7 +48,7 @@ describe('historical rates from the sources', () => {
     });
     const source = blockbookTickersSource({ urls: new Map([['litecoin', url]]), timeoutMs: 2000 });
     expect(await source.usdPriceAt('litecoin', AT)).toBe(87.9);
-    expect(requests[0]).toBe(`/api/v2/tickers/?currency=usd&timestamp=${AT}`);
+    expect(requests[0]!.url).toBe(`/api/v2/tickers/?currency=usd&timestamp=${AT}`);
     expect(await source.usdPriceAt('litecoin', 1)).toBeNull();
     expect(await source.usdPriceAt('dash', AT)).toBeNull();
   });

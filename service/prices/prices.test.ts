@@ -1,37 +1,17 @@
 // Price sources against real local HTTP servers answering in CoinGecko's and Blockbook's documented
 // shapes, and the shared cache: TTL on an injected clock, one upstream call for concurrent
 // requests, 0 and one warning when the source fails.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { json, localServers } from '../test/local-http.ts';
 import { blockbookTickersSource } from './blockbook-source.ts';
 import { coinGeckoSource } from './coingecko-source.ts';
 import { PriceCache, type PriceLog } from './price-cache.ts';
 import type { PriceSource } from './price-source.ts';
 import { staticPriceSource } from './static-source.ts';
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-const servers: ReturnType<typeof createServer>[] = [];
-
-async function serve(handler: Handler): Promise<{ url: string; requests: IncomingMessage[] }> {
-  const requests: IncomingMessage[] = [];
-  const server = createServer((req, res) => {
-    requests.push(req);
-    handler(req, res);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
-}
-
-afterEach(async () => {
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    await new Promise((resolve) => s.close(resolve));
-  }
-});
-
-const json = (res: ServerResponse, body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const { serve, closeAll } = localServers();
+afterEach(closeAll);
 
 function recordingLog(): PriceLog & { warnings: string[]; infos: string[] } {
   const warnings: string[] = [];
