@@ -22,17 +22,21 @@ interface RawLabel {
   updated_at: string;
 }
 
+const labelRow = (r: RawLabel): LabelRow => ({ type: r.type, ref: r.ref, label: r.label, spendable: r.spendable === null ? null : r.spendable === 1, updatedAt: r.updated_at });
+
 export class LabelStore {
   constructor(private readonly db: Database.Database) {}
 
   /** Every label of a wallet, by type then ref. */
   all(walletId: string): LabelRow[] {
     const rows = this.db.prepare('SELECT type, ref, label, spendable, updated_at FROM labels WHERE wallet_id = ? ORDER BY type, ref').all(walletId) as RawLabel[];
-    return rows.map((r) => ({ type: r.type, ref: r.ref, label: r.label, spendable: r.spendable === null ? null : r.spendable === 1, updatedAt: r.updated_at }));
+    return rows.map(labelRow);
   }
 
+  /** One label, by its key (a payment list asks once per payment: not the whole wallet's labels each time). */
   get(walletId: string, type: LabelType, ref: string): LabelRow | null {
-    return this.all(walletId).find((l) => l.type === type && l.ref === ref) ?? null;
+    const r = this.db.prepare('SELECT type, ref, label, spendable, updated_at FROM labels WHERE wallet_id = ? AND type = ? AND ref = ?').get(walletId, type, ref) as RawLabel | undefined;
+    return r ? labelRow(r) : null;
   }
 
   /** Sets (or, with an empty label and no spendable, removes) one label. */
