@@ -10,7 +10,7 @@ import type { Database } from './schema.ts';
 import { writeIndexRowsKysely } from './index-writer.ts';
 import { blob, buildIndexRows, hexOf, type IndexedBlock, type IndexedTx, type Outpoint, outpointKey, type Spent, spentTxids, txidBlob, txidHexOf } from './index-rows.ts';
 import { applyBlocksSqlite } from './sqlite-index-apply.ts';
-import { confirmedHistoryQuery, confirmedUnspentQuery, pageOrder } from './utxo-queries.ts';
+import { confirmedHistoryQuery, confirmedUnspentQuery, pageOrder, unspentOrder } from './utxo-queries.ts';
 import { Lru } from '../lru.ts';
 
 export type { IndexedBlock, IndexedOutput, IndexedTx, Outpoint } from './index-rows.ts';
@@ -397,7 +397,7 @@ export class UtxoIndexStore {
   async unspent(scripts: readonly Uint8Array[]): Promise<UnspentRow[]> {
     const list = scripts.map(blob);
     const c = this.chain;
-    const confirmed = list.length === 0 ? [] : await confirmedUnspentQuery(this.store.db, c, list).execute();
+    const confirmedRows = await this.confirmedUnspent(list);
     const pending = await this.store.db
       .selectFrom('mempool_outputs as o')
       .innerJoin('chain_mempool as m', (j) => j.onRef('m.chain', '=', 'o.chain').onRef('m.txid', '=', 'o.txid'))
@@ -408,7 +408,6 @@ export class UtxoIndexStore {
       .orderBy('o.txid')
       .orderBy('o.vout')
       .execute();
-    const confirmedRows = confirmed.map((r) => ({ txid: txidHexOf(r.txid), vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount), height: toNumber(r.height) as number | null }));
     const spentInMempool = new Set<string>();
     const outpoints = [...confirmedRows, ...pending].map((r) => r.txid);
     for (const part of chunks([...new Set(outpoints)], LOOKUP)) {
@@ -419,6 +418,19 @@ export class UtxoIndexStore {
       ...confirmedRows,
       ...pending.map((r) => ({ txid: r.txid, vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount), height: null })),
     ].filter((r) => !spentInMempool.has(key(r.txid, r.vout)));
+  }
+
+  /** Outputs of the scripts that no confirmed tx spends, through the partial index of unspent outputs. */
+  private async confirmedUnspent(list: readonly Uint8Array[]): Promise<UnspentRow[]> {
+    // SQLite has no statistics (the service never runs ANALYZE), and for an IN list of scripts its
+    // planner prefers the primary key's chain prefix (every output of the chain) to the partial
+    // index: it is asked one script at a time, and the answers merged.
+    const distinct = [...new Map(list.map((s) => [hexOf(s), s])).values()];
+    const groups = distinct.length === 0 ? [] : this.store.dialect === 'sqlite' ? distinct.map((s) => [s]) : [distinct];
+    const read = await Promise.all(groups.map((g) => confirmedUnspentQuery(this.store.db, this.chain, g).execute()));
+    const rows = read.flat().map((r) => ({ txid: txidHexOf(r.txid), vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount), height: toNumber(r.height), position: toNumber(r.position) }));
+    if (groups.length > 1) rows.sort(unspentOrder);
+    return rows.map(({ position: _, ...r }) => r);
   }
 
   /** Height of the block that confirmed this tx, or null when the index has no output of it. */

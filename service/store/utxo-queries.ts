@@ -25,7 +25,7 @@ export function confirmedHistoryQuery(db: Db, chain: string, scripts: readonly U
 export function confirmedUnspentQuery(db: Db, chain: string, scripts: readonly Uint8Array[]) {
   return db
     .selectFrom('chain_outputs')
-    .select(['txid', 'vout', 'script', 'amount', 'height'])
+    .select(['txid', 'vout', 'script', 'amount', 'height', 'position'])
     .where('chain', '=', chain)
     .where(scripts.length === 1 ? (eb) => eb('script', '=', scripts[0]!) : (eb) => eb('script', 'in', scripts))
     .where('spent_txid', 'is', null)
@@ -45,4 +45,15 @@ export interface PageKey {
 // Byte order as SQLite (memcmp, then length) and PostgreSQL's bytea compare them.
 export function pageOrder(a: PageKey, b: PageKey): number {
   return b.height - a.height || b.position - a.position || Buffer.compare(a.txid, b.txid) || Buffer.compare(a.script, b.script);
+}
+
+/** Unspent outputs as unspent() orders them: height, position, vout. */
+export interface UnspentKey {
+  height: number;
+  position: number;
+  vout: number;
+}
+
+export function unspentOrder(a: UnspentKey, b: UnspentKey): number {
+  return a.height - b.height || a.position - b.position || a.vout - b.vout;
 }
