@@ -1,0 +1,135 @@
+// Applies a batch of confirmed blocks to a PostgreSQL index: one statement per table per chunk of
+// rows, each column sent as one array parameter and spread by `unnest`, on a raw pg client (no
+// query building per batch). A batch is about ten round trips whatever its size, so they are
+// simply awaited in turn. SQLite's path is sqlite-index-apply.ts; the storage suite runs both.
+import type pg from 'pg';
+import { buildIndexRows, type IndexedBlock, type Outpoint, outpointKey, type Spent, txidBlob, txidHexOf } from './index-rows.ts';
+import { toBigInt, toNumber } from './database.ts';
+
+/**
+ * Rows per statement. Large enough that a batch of the indexer (10,000 txs) is one statement per
+ * table; bounded so a very large batch does not build one huge array literal.
+ */
+export const PG_CHUNK_ROWS = 25_000;
+
+function chunks<T>(items: readonly T[], size = PG_CHUNK_ROWS): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+// A repeated coinbase txid (BIP30, two early Bitcoin blocks) overwrites its outputs, as in the node.
+const INSERT_OUTPUTS = `insert into chain_outputs (chain, txid, vout, script, amount, height, position, spent_txid, spent_height)
+  select $1::varchar, * from unnest($2::bytea[], $3::int4[], $4::bytea[], $5::int8[], $6::int4[], $7::int4[], $8::bytea[], $9::int4[])
+  on conflict (chain, txid, vout) do update set script = excluded.script, amount = excluded.amount, height = excluded.height,
+    position = excluded.position, spent_txid = excluded.spent_txid, spent_height = excluded.spent_height`;
+
+const MARK_SPENT = `update chain_outputs as o set spent_txid = v.spent_txid, spent_height = v.spent_height
+  from unnest($2::bytea[], $3::int4[], $4::bytea[], $5::int4[]) as v(txid, vout, spent_txid, spent_height)
+  where o.chain = $1 and o.txid = v.txid and o.vout = v.vout and o.spent_txid is null`;
+
+const INSERT_HISTORY = `insert into chain_history (chain, script, txid, height, position, time, delta)
+  select $1::varchar, * from unnest($2::bytea[], $3::bytea[], $4::int4[], $5::int4[], $6::int8[], $7::int8[])
+  on conflict (chain, script, txid) do update set delta = chain_history.delta + excluded.delta`;
+
+const ADD_BALANCES = `insert into chain_balances (chain, script, confirmed)
+  select $1::varchar, * from unnest($2::bytea[], $3::int8[])
+  on conflict (chain, script) do update set confirmed = chain_balances.confirmed + excluded.confirmed`;
+
+const INSERT_BLOCKS = `insert into chain_blocks (chain, height, hash, time) select $1::varchar, * from unnest($2::int4[], $3::text[], $4::int8[])`;
+
+// The outputs the batch spends, exact outpoints in one query (the planner probes the primary key).
+const LOOKUP_SPENT = `select o.txid, o.vout, o.script, o.amount from unnest($2::bytea[], $3::int4[]) as s(txid, vout)
+  join chain_outputs o on o.chain = $1 and o.txid = s.txid and o.vout = s.vout`;
+
+const DROP_MEMPOOL = [
+  'delete from mempool_outputs where chain = $1 and txid = any($2::text[])',
+  'delete from mempool_spends where chain = $1 and spent_txid = any($2::text[])',
+  'delete from mempool_history where chain = $1 and txid = any($2::text[])',
+  'delete from chain_mempool where chain = $1 and txid = any($2::text[])',
+];
+
+const bytes = (v: unknown): Uint8Array => {
+  if (v instanceof Uint8Array) return v;
+  throw new TypeError('script column is not binary');
+};
+
+/** Applies consecutive blocks in one transaction; `confirmed` are mempool txids they confirm. */
+export async function applyBlocksPostgres(pool: pg.Pool, chain: string, blocks: readonly IndexedBlock[], confirmed: readonly string[]): Promise<void> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('begin');
+    // The index is derived data and its tip (chain_blocks) commits in the same transaction, so a
+    // commit lost to a server crash loses whole batches at the tip and nothing else: they are
+    // indexed again. The tip check below stops a writer that kept running across such a crash
+    // from writing on past the lost batches.
+    await client.query('set local synchronous_commit = off');
+    await checkTip(client, chain, blocks[0]!.height);
+    if (confirmed.length > 0) for (const text of DROP_MEMPOOL) await client.query(text, [chain, confirmed]);
+    const rows = buildIndexRows(chain, blocks, await lookupSpent(client, chain, blocks));
+    for (const part of chunks(rows.outputs)) {
+      await client.query(INSERT_OUTPUTS, [
+        chain,
+        part.map((o) => o.txid),
+        part.map((o) => o.vout),
+        part.map((o) => o.script),
+        part.map((o) => o.amount),
+        part.map((o) => o.height),
+        part.map((o) => o.position),
+        part.map((o) => o.spent_txid),
+        part.map((o) => o.spent_height),
+      ]);
+    }
+    let marked = 0;
+    for (const part of chunks(rows.spends)) {
+      const r = await client.query(MARK_SPENT, [chain, part.map((s) => s.txid), part.map((s) => s.vout), part.map((s) => s.spent_txid), part.map((s) => s.spent_height)]);
+      marked += r.rowCount ?? 0;
+    }
+    // An output missing or already spent (one spent twice across batches) fails the batch.
+    if (marked !== rows.spends.length) throw new Error(`${rows.spends.length - marked} of the ${rows.spends.length} indexed outputs these blocks spend are already spent`);
+    for (const part of chunks(rows.history)) {
+      await client.query(INSERT_HISTORY, [
+        chain,
+        part.map((h) => h.script),
+        part.map((h) => h.txid),
+        part.map((h) => h.height),
+        part.map((h) => h.position),
+        part.map((h) => h.time),
+        part.map((h) => h.delta),
+      ]);
+    }
+    for (const part of chunks(rows.balances)) await client.query(ADD_BALANCES, [chain, part.map((b) => b.script), part.map((b) => b.confirmed)]);
+    await client.query(INSERT_BLOCKS, [chain, rows.blocks.map((b) => b.height), rows.blocks.map((b) => b.hash), rows.blocks.map((b) => b.time)]);
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback').catch((rollbackError: unknown) => {
+      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+    });
+    throw err;
+  } finally {
+    client.release(broken); // a client that could not roll back is closed, not reused
+  }
+}
+
+async function checkTip(client: pg.PoolClient, chain: string, first: number): Promise<void> {
+  const r = await client.query<{ height: unknown }>('select max(height) as height from chain_blocks where chain = $1', [chain]);
+  const height = r.rows[0]?.height;
+  if (height === null || height === undefined) return;
+  const next = toNumber(height) + 1;
+  if (next !== first) throw new Error(`the index's tip is at height ${next - 1}: the next block to index is ${next}, not ${first}`);
+}
+
+/** Script and amount of every indexed output the blocks spend that they do not create themselves. */
+async function lookupSpent(client: pg.PoolClient, chain: string, blocks: readonly IndexedBlock[]): Promise<Map<string, Spent>> {
+  const own = new Set<string>();
+  for (const b of blocks) for (const tx of b.txs) own.add(tx.txid);
+  const wanted = new Map<string, Outpoint>();
+  for (const b of blocks) for (const tx of b.txs) for (const input of tx.inputs) if (!own.has(input.txid)) wanted.set(outpointKey(input.txid, input.vout), input);
+  const known = new Map<string, Spent>();
+  for (const part of chunks([...wanted.values()])) {
+    const r = await client.query<{ txid: unknown; vout: unknown; script: unknown; amount: unknown }>(LOOKUP_SPENT, [chain, part.map((o) => txidBlob(o.txid)), part.map((o) => o.vout)]);
+    for (const row of r.rows) known.set(outpointKey(txidHexOf(row.txid), toNumber(row.vout)), { script: bytes(row.script), amount: toBigInt(row.amount) });
+  }
+  return known;
+}
