@@ -1,10 +1,11 @@
 // Applies a batch of confirmed blocks to a PostgreSQL index: one statement per table per chunk of
-// rows, each column sent as one array parameter and spread by `unnest`, on a raw pg client (no
-// query building per batch). A batch is about ten round trips whatever its size, so they are
+// rows, each column sent as one array parameter (binary, pg-arrays.ts) and spread by `unnest`, on a
+// raw pg client (no query building per batch). A batch is about ten round trips whatever its size, so they are
 // simply awaited in turn. SQLite's path is sqlite-index-apply.ts; the storage suite runs both.
 import type pg from 'pg';
 import { buildIndexRows, type IndexedBlock, type Outpoint, outpointKey, type Spent, txidBlob, txidHexOf } from './index-rows.ts';
 import { toBigInt, toNumber } from './database.ts';
+import { byteaArray, int4Array, int8Array, textArray } from './pg-arrays.ts';
 
 /**
  * Rows per statement. Large enough that a batch of the indexer (10,000 txs) is one statement per
@@ -21,15 +22,28 @@ function chunks<T>(items: readonly T[], size = PG_CHUNK_ROWS): T[][] {
 // A repeated coinbase txid (BIP30, two early Bitcoin blocks) overwrites its outputs, as in the node.
 const INSERT_OUTPUTS = `insert into chain_outputs (chain, txid, vout, script, amount, height, position, spent_txid, spent_height)
   select $1::varchar, * from unnest($2::bytea[], $3::int4[], $4::bytea[], $5::int8[], $6::int4[], $7::int4[], $8::bytea[], $9::int4[])
+    as v(txid, vout, script, amount, height, position, spent_txid, spent_height)
+  order by v.txid, v.vout -- in key order: each index page is visited once per statement
   on conflict (chain, txid, vout) do update set script = excluded.script, amount = excluded.amount, height = excluded.height,
     position = excluded.position, spent_txid = excluded.spent_txid, spent_height = excluded.spent_height`;
 
-const MARK_SPENT = `update chain_outputs as o set spent_txid = v.spent_txid, spent_height = v.spent_height
-  from unnest($2::bytea[], $3::int4[], $4::bytea[], $5::int4[]) as v(txid, vout, spent_txid, spent_height)
-  where o.chain = $1 and o.txid = v.txid and o.vout = v.vout and o.spent_txid is null`;
+// The planner's row counts for chain_outputs lag far behind a bulk load (analyze runs now and then),
+// and with them it joined a batch's keys against every row of the chain: a hash join, or worse a
+// nested loop over the table. A lateral subquery kept apart by `offset 0` can only be run once per
+// key, by the primary key, whatever the statistics say; the update then finds its rows by ctid.
+const MARK_SPENT = `with target as materialized (
+    select t.row, v.spent_txid, v.spent_height
+    from unnest($2::bytea[], $3::int4[], $4::bytea[], $5::int4[]) as v(txid, vout, spent_txid, spent_height)
+    cross join lateral (select c.ctid as row from chain_outputs c
+      where c.chain = $1 and c.txid = v.txid and c.vout = v.vout and c.spent_txid is null offset 0) as t
+  )
+  update chain_outputs as o set spent_txid = target.spent_txid, spent_height = target.spent_height
+  from target where o.ctid = target.row and o.ctid = any(array(select row from target))`;
 
 const INSERT_HISTORY = `insert into chain_history (chain, script, txid, height, position, time, delta)
   select $1::varchar, * from unnest($2::bytea[], $3::bytea[], $4::int4[], $5::int4[], $6::int8[], $7::int8[])
+    as v(script, txid, height, position, time, delta)
+  order by v.script, v.txid
   on conflict (chain, script, txid) do update set delta = chain_history.delta + excluded.delta`;
 
 const ADD_BALANCES = `insert into chain_balances (chain, script, confirmed)
@@ -38,9 +52,10 @@ const ADD_BALANCES = `insert into chain_balances (chain, script, confirmed)
 
 const INSERT_BLOCKS = `insert into chain_blocks (chain, height, hash, time) select $1::varchar, * from unnest($2::int4[], $3::text[], $4::int8[])`;
 
-// The outputs the batch spends, exact outpoints in one query (the planner probes the primary key).
+// The outputs the batch spends, exact outpoints in one query, each by the primary key (see MARK_SPENT).
 const LOOKUP_SPENT = `select o.txid, o.vout, o.script, o.amount from unnest($2::bytea[], $3::int4[]) as s(txid, vout)
-  join chain_outputs o on o.chain = $1 and o.txid = s.txid and o.vout = s.vout`;
+  cross join lateral (select c.txid, c.vout, c.script, c.amount from chain_outputs c
+    where c.chain = $1 and c.txid = s.txid and c.vout = s.vout offset 0) as o`;
 
 const DROP_MEMPOOL = [
   'delete from mempool_outputs where chain = $1 and txid = any($2::text[])',
@@ -66,24 +81,30 @@ export async function applyBlocksPostgres(pool: pg.Pool, chain: string, blocks: 
     // from writing on past the lost batches.
     await client.query('set local synchronous_commit = off');
     await checkTip(client, chain, blocks[0]!.height);
-    if (confirmed.length > 0) for (const text of DROP_MEMPOOL) await client.query(text, [chain, confirmed]);
+    if (confirmed.length > 0) for (const text of DROP_MEMPOOL) await client.query(text, [chain, textArray(confirmed)]);
     const rows = buildIndexRows(chain, blocks, await lookupSpent(client, chain, blocks));
     for (const part of chunks(rows.outputs)) {
       await client.query(INSERT_OUTPUTS, [
         chain,
-        part.map((o) => o.txid),
-        part.map((o) => o.vout),
-        part.map((o) => o.script),
-        part.map((o) => o.amount),
-        part.map((o) => o.height),
-        part.map((o) => o.position),
-        part.map((o) => o.spent_txid),
-        part.map((o) => o.spent_height),
+        byteaArray(part.map((o) => o.txid)),
+        int4Array(part.map((o) => o.vout)),
+        byteaArray(part.map((o) => o.script)),
+        int8Array(part.map((o) => o.amount)),
+        int4Array(part.map((o) => o.height)),
+        int4Array(part.map((o) => o.position)),
+        byteaArray(part.map((o) => o.spent_txid)),
+        int4Array(part.map((o) => o.spent_height)),
       ]);
     }
     let marked = 0;
     for (const part of chunks(rows.spends)) {
-      const r = await client.query(MARK_SPENT, [chain, part.map((s) => s.txid), part.map((s) => s.vout), part.map((s) => s.spent_txid), part.map((s) => s.spent_height)]);
+      const r = await client.query(MARK_SPENT, [
+        chain,
+        byteaArray(part.map((s) => s.txid)),
+        int4Array(part.map((s) => s.vout)),
+        byteaArray(part.map((s) => s.spent_txid)),
+        int4Array(part.map((s) => s.spent_height)),
+      ]);
       marked += r.rowCount ?? 0;
     }
     // An output missing or already spent (one spent twice across batches) fails the batch.
@@ -91,16 +112,16 @@ export async function applyBlocksPostgres(pool: pg.Pool, chain: string, blocks: 
     for (const part of chunks(rows.history)) {
       await client.query(INSERT_HISTORY, [
         chain,
-        part.map((h) => h.script),
-        part.map((h) => h.txid),
-        part.map((h) => h.height),
-        part.map((h) => h.position),
-        part.map((h) => h.time),
-        part.map((h) => h.delta),
+        byteaArray(part.map((h) => h.script)),
+        byteaArray(part.map((h) => h.txid)),
+        int4Array(part.map((h) => h.height)),
+        int4Array(part.map((h) => h.position)),
+        int8Array(part.map((h) => h.time)),
+        int8Array(part.map((h) => h.delta)),
       ]);
     }
-    for (const part of chunks(rows.balances)) await client.query(ADD_BALANCES, [chain, part.map((b) => b.script), part.map((b) => b.confirmed)]);
-    await client.query(INSERT_BLOCKS, [chain, rows.blocks.map((b) => b.height), rows.blocks.map((b) => b.hash), rows.blocks.map((b) => b.time)]);
+    for (const part of chunks(rows.balances)) await client.query(ADD_BALANCES, [chain, byteaArray(part.map((b) => b.script)), int8Array(part.map((b) => b.confirmed))]);
+    await client.query(INSERT_BLOCKS, [chain, int4Array(rows.blocks.map((b) => b.height)), textArray(rows.blocks.map((b) => b.hash)), int8Array(rows.blocks.map((b) => b.time))]);
     await client.query('commit');
   } catch (err) {
     await client.query('rollback').catch((rollbackError: unknown) => {
@@ -128,7 +149,7 @@ async function lookupSpent(client: pg.PoolClient, chain: string, blocks: readonl
   for (const b of blocks) for (const tx of b.txs) for (const input of tx.inputs) if (!own.has(input.txid)) wanted.set(outpointKey(input.txid, input.vout), input);
   const known = new Map<string, Spent>();
   for (const part of chunks([...wanted.values()])) {
-    const r = await client.query<{ txid: unknown; vout: unknown; script: unknown; amount: unknown }>(LOOKUP_SPENT, [chain, part.map((o) => txidBlob(o.txid)), part.map((o) => o.vout)]);
+    const r = await client.query<{ txid: unknown; vout: unknown; script: unknown; amount: unknown }>(LOOKUP_SPENT, [chain, byteaArray(part.map((o) => txidBlob(o.txid))), int4Array(part.map((o) => o.vout))]);
     for (const row of r.rows) known.set(outpointKey(txidHexOf(row.txid), toNumber(row.vout)), { script: bytes(row.script), amount: toBigInt(row.amount) });
   }
   return known;
