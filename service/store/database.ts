@@ -24,6 +24,8 @@ export interface Store {
   sqlite?: BetterSqlite3.Database;
   /** The index writer thread of a file-backed SQLite store (see sqlite-index-writer.ts). */
   indexWriter?: SqliteIndexWriter;
+  /** The pool under `db` on PostgreSQL, for the index's bulk writes (see pg-index-apply.ts). */
+  pgPool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -103,7 +105,7 @@ async function openPostgres(config: { url: string; schema?: string; poolSize?: n
     const reason = err instanceof Error ? err.message : String(err);
     throw new Error(`cannot reach PostgreSQL at ${redactUrl(config.url)}: ${reason}`, { cause: err });
   }
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', pgPool: pool, close: () => db.destroy() };
 }
 
 function redactUrl(url: string): string {

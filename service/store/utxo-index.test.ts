@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PG_CHUNK_ROWS } from './pg-index-apply.ts';
 import { openTestStore, STORE_KINDS, type TestStore } from './test-stores.ts';
 import { type IndexedBlock, type IndexedTx, UtxoIndexStore } from './utxo-index.ts';
 
@@ -111,6 +112,68 @@ describe.each(STORE_KINDS)('UTXO index store on %s', (kind) => {
     await expect(again.applyBlocks([block(1, [coinbase(1, A, 100n)]), spend(9, 2), spend(10, 3)], new Set())).rejects.toThrow(/spent twice, in blocks 2 and 3/);
     expect(await again.tip()).toBeNull();
     expect(await again.balances([A, B])).toEqual([bal(0n), bal(0n)]);
+  });
+
+  it('overwrites a coinbase txid repeated within one batch, as when the blocks come one at a time', async () => {
+    // BIP30: the second coinbase's output replaces the first; each block keeps its history row on A.
+    const blocks = [block(1, [coinbase(1, A, 50n)]), block(2, [coinbase(1, A, 7n), coinbase(2, B, 3n)])];
+    const together = new UtxoIndexStore(t.store, 'dash');
+    await together.applyBlocks(blocks, new Set());
+    for (const b of blocks) await index.applyBlock(b, new Set());
+    for (const chain of [together, index]) {
+      expect((await chain.unspent([A, B])).map((u) => [u.txid, u.amount, u.height])).toEqual([
+        [txid(1), 7n, 2],
+        [txid(2), 3n, 2],
+      ]);
+      expect((await chain.history([A], 10, 0)).rows.map((r) => [r.txid, r.height, r.delta])).toEqual([
+        [txid(1), 2, 7n],
+        [txid(1), 1, 50n],
+      ]);
+      expect(await chain.balances([A, B])).toEqual([bal(57n), bal(3n)]);
+    }
+  });
+
+  it('skips a spend of an output the index does not hold (a non-standard script) and writes the rest', async () => {
+    const spend: IndexedTx = { txid: txid(9), inputs: [{ txid: txid(77), vout: 3 }], outputs: [{ vout: 0, script: B, amount: 40n }] };
+    await index.applyBlocks([block(1, [coinbase(1, A, 50n), spend])], new Set());
+    expect(await index.balances([A, B])).toEqual([bal(50n), bal(40n)]);
+    expect((await index.history([B], 10, 0)).rows.map((r) => [r.txid, r.delta])).toEqual([[txid(9), 40n]]);
+  });
+
+  it('writes nothing of a batch whose spend fails, not its new outputs nor its mempool removals', async () => {
+    await index.applyBlock(block(1, [coinbase(1, A, 100n)]), new Set());
+    const first: IndexedTx = { txid: txid(9), inputs: [{ txid: txid(1), vout: 0 }], outputs: [{ vout: 0, script: B, amount: 90n }] };
+    await index.applyBlock(block(2, [coinbase(2, B, 1n), first]), new Set());
+    const again: IndexedTx = { txid: txid(10), inputs: [{ txid: txid(1), vout: 0 }], outputs: [{ vout: 0, script: A, amount: 80n }] };
+    const pending: IndexedTx = { txid: txid(11), inputs: [], outputs: [{ vout: 0, script: NOBODY, amount: 5n }] };
+    await index.applyMempoolTx(pending, 1_800_000_000);
+    const failing = [block(3, [coinbase(3, A, 1n), pending]), block(4, [coinbase(4, A, 1n), again])];
+    await expect(index.applyBlocks(failing, await index.mempoolTxids())).rejects.toThrow(/already spent/);
+    expect(await index.tip()).toEqual({ height: 2, hash: block(2, []).hash });
+    expect(await index.balances([A, B, NOBODY])).toEqual([bal(0n), bal(91n), bal(0n, 5n)]);
+    expect((await index.outputs([{ txid: txid(3), vout: 0 }])).size).toBe(0);
+    expect(await index.mempoolCount()).toBe(1);
+  });
+
+  it('writes a batch larger than one statement of the PostgreSQL path, and spends it in another', async () => {
+    const n = PG_CHUNK_ROWS + 1;
+    const script = (i: number) => Uint8Array.from([0x6a, 0x04, i & 0xff, (i >> 8) & 0xff, (i >> 16) & 0xff, 0x01]);
+    const wide: IndexedTx = { txid: txid(2), inputs: [], outputs: Array.from({ length: n }, (_, i) => ({ vout: i, script: script(i), amount: BigInt(i + 1) })) };
+    await index.applyBlocks([block(1, [coinbase(1, A, 1n), wide])], new Set());
+    const gather: IndexedTx = { txid: txid(3), inputs: wide.outputs.map((o) => ({ txid: wide.txid, vout: o.vout })), outputs: [{ vout: 0, script: B, amount: 7n }] };
+    await index.applyBlocks([block(2, [coinbase(4, A, 1n), gather])], new Set());
+    const count = async (table: 'chain_outputs' | 'chain_history' | 'chain_balances') =>
+      Number((await t.store.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).where('chain', '=', 'litecoin').executeTakeFirstOrThrow()).n);
+    expect(await count('chain_outputs')).toBe(n + 3);
+    expect(await count('chain_history')).toBe(2 * n + 3);
+    expect(await count('chain_balances')).toBe(n + 2);
+    const spent = await t.store.db.selectFrom('chain_outputs').select((eb) => eb.fn.countAll<string>().as('n')).where('chain', '=', 'litecoin').where('spent_height', '=', 2).executeTakeFirstOrThrow();
+    expect(Number(spent.n)).toBe(n);
+    expect(await index.balances([A, B, script(0), script(n - 1)])).toEqual([bal(2n), bal(7n), bal(0n), bal(0n)]);
+    expect((await index.history([script(n - 1)], 10, 0)).rows.map((r) => [r.txid, r.delta])).toEqual([
+      [txid(3), -BigInt(n)],
+      [txid(2), BigInt(n)],
+    ]);
   });
 
   it('keeps amounts above 2^53 exact', async () => {

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { Store } from './database.ts';
 import { toBigInt, toNumber } from './database.ts';
 import type { Database } from './schema.ts';
-import { writeIndexRowsKysely } from './index-writer.ts';
+import { applyBlocksPostgres } from './pg-index-apply.ts';
 import { blob, buildIndexRows, hexOf, type IndexedBlock, type IndexedTx, type Outpoint, outpointKey, type Spent, spentTxids, txidBlob, txidHexOf } from './index-rows.ts';
 import { applyBlocksSqlite } from './sqlite-index-apply.ts';
 import { confirmedHistoryQuery, confirmedUnspentQuery, pageOrder, unspentOrder } from './utxo-queries.ts';
@@ -115,16 +115,16 @@ export class UtxoIndexStore {
   async applyBlocks(blocks: readonly IndexedBlock[], mempoolTxids: ReadonlySet<string>): Promise<void> {
     if (blocks.length === 0) return;
     const confirmed = blocks.flatMap((b) => b.txs.map((t) => t.txid)).filter((id) => mempoolTxids.has(id));
-    const { indexWriter, sqlite } = this.store;
+    const { indexWriter, sqlite, pgPool } = this.store;
     if (indexWriter) {
       await indexWriter.apply(this.chain, blocks, confirmed);
+    } else if (pgPool) {
+      await applyBlocksPostgres(pgPool, this.chain, blocks, confirmed);
+    } else if (sqlite) {
+      // an in-memory store: its one connection is the one Kysely's transaction holds
+      await this.store.db.transaction().execute(async () => applyBlocksSqlite(sqlite, this.chain, blocks, confirmed));
     } else {
-      await this.store.db.transaction().execute(async (trx) => {
-        if (sqlite) return applyBlocksSqlite(sqlite, this.chain, blocks, confirmed); // in-memory store
-        if (confirmed.length > 0) await this.deleteMempoolTxs(trx, confirmed);
-        const known = await this.lookupSpent(trx, spentTxids(blocks.flatMap((b) => b.txs)), false);
-        await writeIndexRowsKysely(trx, buildIndexRows(this.chain, blocks, known));
-      });
+      throw new Error('this store has no index write path');
     }
     this.changed();
   }

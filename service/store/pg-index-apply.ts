@@ -1,0 +1,157 @@
+// Applies a batch of confirmed blocks to a PostgreSQL index: one statement per table per chunk of
+// rows, each column sent as one array parameter (binary, pg-arrays.ts) and spread by `unnest`, on a
+// raw pg client (no query building per batch). A batch is about ten round trips whatever its size, so they are
+// simply awaited in turn. SQLite's path is sqlite-index-apply.ts; the storage suite runs both.
+import type pg from 'pg';
+import { buildIndexRows, type IndexedBlock, type Outpoint, outpointKey, type Spent, txidBlob, txidHexOf } from './index-rows.ts';
+import { toBigInt, toNumber } from './database.ts';
+import { byteaArray, int4Array, int8Array, textArray } from './pg-arrays.ts';
+
+/**
+ * Rows per statement. Large enough that a batch of the indexer (10,000 txs) is one statement per
+ * table; bounded so a very large batch does not build one huge array literal.
+ */
+export const PG_CHUNK_ROWS = 25_000;
+
+function chunks<T>(items: readonly T[], size = PG_CHUNK_ROWS): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+// A repeated coinbase txid (BIP30, two early Bitcoin blocks) overwrites its outputs, as in the node.
+const INSERT_OUTPUTS = `insert into chain_outputs (chain, txid, vout, script, amount, height, position, spent_txid, spent_height)
+  select $1::varchar, * from unnest($2::bytea[], $3::int4[], $4::bytea[], $5::int8[], $6::int4[], $7::int4[], $8::bytea[], $9::int4[])
+    as v(txid, vout, script, amount, height, position, spent_txid, spent_height)
+  order by v.txid, v.vout -- in key order: each index page is visited once per statement
+  on conflict (chain, txid, vout) do update set script = excluded.script, amount = excluded.amount, height = excluded.height,
+    position = excluded.position, spent_txid = excluded.spent_txid, spent_height = excluded.spent_height`;
+
+// The planner's row counts for chain_outputs lag far behind a bulk load (analyze runs now and then),
+// and with them it joined a batch's keys against every row of the chain: a hash join, or worse a
+// nested loop over the table. A lateral subquery kept apart by `offset 0` can only be run once per
+// key, by the primary key, whatever the statistics say; the update then finds its rows by ctid.
+const MARK_SPENT = `with target as materialized (
+    select t.row, v.spent_txid, v.spent_height
+    from unnest($2::bytea[], $3::int4[], $4::bytea[], $5::int4[]) as v(txid, vout, spent_txid, spent_height)
+    cross join lateral (select c.ctid as row from chain_outputs c
+      where c.chain = $1 and c.txid = v.txid and c.vout = v.vout and c.spent_txid is null offset 0) as t
+  )
+  update chain_outputs as o set spent_txid = target.spent_txid, spent_height = target.spent_height
+  from target where o.ctid = target.row and o.ctid = any(array(select row from target))`;
+
+const INSERT_HISTORY = `insert into chain_history (chain, script, txid, height, position, time, delta)
+  select $1::varchar, * from unnest($2::bytea[], $3::bytea[], $4::int4[], $5::int4[], $6::int8[], $7::int8[])
+    as v(script, txid, height, position, time, delta)
+  order by v.script, v.height, v.position -- one row per (script, block, tx): a conflict is a block applied twice and fails the batch`;
+
+const ADD_BALANCES = `insert into chain_balances (chain, script, confirmed, tx_count)
+  select $1::varchar, * from unnest($2::bytea[], $3::int8[], $4::int8[])
+  on conflict (chain, script) do update set confirmed = chain_balances.confirmed + excluded.confirmed, tx_count = chain_balances.tx_count + excluded.tx_count`;
+
+const INSERT_BLOCKS = `insert into chain_blocks (chain, height, hash, time) select $1::varchar, * from unnest($2::int4[], $3::text[], $4::int8[])`;
+
+// The outputs the batch spends, exact outpoints in one query, each by the primary key (see MARK_SPENT).
+const LOOKUP_SPENT = `select o.txid, o.vout, o.script, o.amount from unnest($2::bytea[], $3::int4[]) as s(txid, vout)
+  cross join lateral (select c.txid, c.vout, c.script, c.amount from chain_outputs c
+    where c.chain = $1 and c.txid = s.txid and c.vout = s.vout offset 0) as o`;
+
+const DROP_MEMPOOL = [
+  'delete from mempool_outputs where chain = $1 and txid = any($2::text[])',
+  'delete from mempool_spends where chain = $1 and spent_txid = any($2::text[])',
+  'delete from mempool_history where chain = $1 and txid = any($2::text[])',
+  'delete from chain_mempool where chain = $1 and txid = any($2::text[])',
+];
+
+const bytes = (v: unknown): Uint8Array => {
+  if (v instanceof Uint8Array) return v;
+  throw new TypeError('script column is not binary');
+};
+
+/** Applies consecutive blocks in one transaction; `confirmed` are mempool txids they confirm. */
+export async function applyBlocksPostgres(pool: pg.Pool, chain: string, blocks: readonly IndexedBlock[], confirmed: readonly string[]): Promise<void> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('begin');
+    // The index is derived data and its tip (chain_blocks) commits in the same transaction, so a
+    // commit lost to a server crash loses whole batches at the tip and nothing else: they are
+    // indexed again. The tip check below stops a writer that kept running across such a crash
+    // from writing on past the lost batches.
+    await client.query('set local synchronous_commit = off');
+    await checkTip(client, chain, blocks[0]!.height);
+    if (confirmed.length > 0) for (const text of DROP_MEMPOOL) await client.query(text, [chain, textArray(confirmed)]);
+    const rows = buildIndexRows(chain, blocks, await lookupSpent(client, chain, blocks));
+    for (const part of chunks(rows.outputs)) {
+      await client.query(INSERT_OUTPUTS, [
+        chain,
+        byteaArray(part.map((o) => o.txid)),
+        int4Array(part.map((o) => o.vout)),
+        byteaArray(part.map((o) => o.script)),
+        int8Array(part.map((o) => o.amount)),
+        int4Array(part.map((o) => o.height)),
+        int4Array(part.map((o) => o.position)),
+        byteaArray(part.map((o) => o.spent_txid)),
+        int4Array(part.map((o) => o.spent_height)),
+      ]);
+    }
+    let marked = 0;
+    for (const part of chunks(rows.spends)) {
+      const r = await client.query(MARK_SPENT, [
+        chain,
+        byteaArray(part.map((s) => s.txid)),
+        int4Array(part.map((s) => s.vout)),
+        byteaArray(part.map((s) => s.spent_txid)),
+        int4Array(part.map((s) => s.spent_height)),
+      ]);
+      marked += r.rowCount ?? 0;
+    }
+    // An output missing or already spent (one spent twice across batches) fails the batch.
+    if (marked !== rows.spends.length) throw new Error(`${rows.spends.length - marked} of the ${rows.spends.length} indexed outputs these blocks spend are already spent`);
+    for (const part of chunks(rows.history)) {
+      await client.query(INSERT_HISTORY, [
+        chain,
+        byteaArray(part.map((h) => h.script)),
+        byteaArray(part.map((h) => h.txid)),
+        int4Array(part.map((h) => h.height)),
+        int4Array(part.map((h) => h.position)),
+        int8Array(part.map((h) => h.time)),
+        int8Array(part.map((h) => h.delta)),
+      ]);
+    }
+    for (const part of chunks(rows.balances)) {
+      await client.query(ADD_BALANCES, [chain, byteaArray(part.map((b) => b.script)), int8Array(part.map((b) => b.confirmed)), int8Array(part.map((b) => b.tx_count))]);
+    }
+    await client.query(INSERT_BLOCKS, [chain, int4Array(rows.blocks.map((b) => b.height)), textArray(rows.blocks.map((b) => b.hash)), int8Array(rows.blocks.map((b) => b.time))]);
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback').catch((rollbackError: unknown) => {
+      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+    });
+    throw err;
+  } finally {
+    client.release(broken); // a client that could not roll back is closed, not reused
+  }
+}
+
+async function checkTip(client: pg.PoolClient, chain: string, first: number): Promise<void> {
+  const r = await client.query<{ height: unknown }>('select max(height) as height from chain_blocks where chain = $1', [chain]);
+  const height = r.rows[0]?.height;
+  if (height === null || height === undefined) return;
+  const next = toNumber(height) + 1;
+  if (next !== first) throw new Error(`the index's tip is at height ${next - 1}: the next block to index is ${next}, not ${first}`);
+}
+
+/** Script and amount of every indexed output the blocks spend that they do not create themselves. */
+async function lookupSpent(client: pg.PoolClient, chain: string, blocks: readonly IndexedBlock[]): Promise<Map<string, Spent>> {
+  const own = new Set<string>();
+  for (const b of blocks) for (const tx of b.txs) own.add(tx.txid);
+  const wanted = new Map<string, Outpoint>();
+  for (const b of blocks) for (const tx of b.txs) for (const input of tx.inputs) if (!own.has(input.txid)) wanted.set(outpointKey(input.txid, input.vout), input);
+  const known = new Map<string, Spent>();
+  for (const part of chunks([...wanted.values()])) {
+    const r = await client.query<{ txid: unknown; vout: unknown; script: unknown; amount: unknown }>(LOOKUP_SPENT, [chain, byteaArray(part.map((o) => txidBlob(o.txid))), int4Array(part.map((o) => o.vout))]);
+    for (const row of r.rows) known.set(outpointKey(txidHexOf(row.txid), toNumber(row.vout)), { script: bytes(row.script), amount: toBigInt(row.amount) });
+  }
+  return known;
+}
