@@ -44,7 +44,7 @@ export interface IndexRows {
   outputs: Database['chain_outputs'][];
   spends: SpendMark[];
   history: Database['chain_history'][];
-  /** Net change of each script's confirmed balance. */
+  /** Net change of each script's confirmed balance, and its count of history rows added. */
   balances: Database['chain_balances'][];
   blocks: Database['chain_blocks'][];
 }
@@ -78,26 +78,27 @@ export function spentTxids(txs: readonly IndexedTx[]): string[] {
   return [...wanted];
 }
 
-type Deltas = Map<string, { script: Uint8Array; delta: bigint }>;
+type Deltas = Map<string, { script: Uint8Array; delta: bigint; rows: number }>;
 
-function addDelta(deltas: Deltas, script: Uint8Array, amount: bigint): void {
+function addDelta(deltas: Deltas, script: Uint8Array, amount: bigint, rows = 0): void {
   const k = Buffer.from(script.buffer, script.byteOffset, script.byteLength).toString('latin1'); // a map key only
   const d = deltas.get(k);
-  if (d) d.delta += amount;
-  else deltas.set(k, { script, delta: amount });
+  if (d) {
+    d.delta += amount;
+    d.rows += rows;
+  } else deltas.set(k, { script, delta: amount, rows });
 }
 
 /**
  * `known`: indexed outputs the blocks spend (by outpointKey); outputs created in the batch are
  * added. Each key appears once in the rows, as a multi-row upsert needs: a txid repeated within
- * the batch (BIP30) leaves its last outputs and the sum of its history deltas, as upserting the
- * rows one by one would.
+ * the batch (BIP30) leaves its last outputs, as upserting the rows one by one would; its history
+ * rows stay apart, one per block (history is keyed by height and position).
  */
 export function buildIndexRows(chain: string, blocks: readonly IndexedBlock[], known: Map<string, Spent>): IndexRows {
   const rows: IndexRows = { outputs: [], spends: [], history: [], balances: [], blocks: [] };
   const balances: Deltas = new Map();
   const created = new Map<string, Database['chain_outputs']>();
-  const history = new Map<string, Database['chain_history']>();
   for (const block of blocks) {
     block.txs.forEach((tx, position) => {
       const deltas: Deltas = new Map();
@@ -123,18 +124,14 @@ export function buildIndexRows(chain: string, blocks: readonly IndexedBlock[], k
         const row: Database['chain_outputs'] = { chain, txid, vout: out.vout, script: blob(out.script), amount: out.amount, height: block.height, position, spent_txid: null, spent_height: null };
         created.set(key, row);
       }
-      for (const [scriptKey, d] of deltas) {
-        const historyKey = `${scriptKey}:${tx.txid}`;
-        const earlier = history.get(historyKey);
-        if (earlier) earlier.delta = BigInt(earlier.delta) + d.delta;
-        else history.set(historyKey, { chain, script: blob(d.script), txid, height: block.height, position, time: block.time, delta: d.delta });
-        addDelta(balances, d.script, d.delta);
+      for (const d of deltas.values()) {
+        rows.history.push({ chain, script: blob(d.script), height: block.height, position, txid, time: block.time, delta: d.delta });
+        addDelta(balances, d.script, d.delta, 1);
       }
     });
     rows.blocks.push({ chain, height: block.height, hash: block.hash, time: block.time });
   }
   rows.outputs = [...created.values()];
-  rows.history = [...history.values()];
-  for (const b of balances.values()) rows.balances.push({ chain, script: blob(b.script), confirmed: b.delta });
+  for (const b of balances.values()) rows.balances.push({ chain, script: blob(b.script), confirmed: b.delta, tx_count: b.rows });
   return rows;
 }

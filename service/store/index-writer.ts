@@ -45,14 +45,15 @@ export async function writeIndexRowsKysely(trx: Kysely<Database> | Transaction<D
     await trx
       .insertInto('chain_history')
       .values(part)
-      .onConflict((oc) => oc.columns(['chain', 'script', 'txid']).doUpdateSet((eb) => ({ delta: sql`chain_history.delta + ${eb.ref('excluded.delta')}` })))
       .execute();
   }
   for (const part of chunks(rows.balances)) {
     await trx
       .insertInto('chain_balances')
       .values(part)
-      .onConflict((oc) => oc.columns(['chain', 'script']).doUpdateSet({ confirmed: sql`chain_balances.confirmed + excluded.confirmed` }))
+      .onConflict((oc) =>
+        oc.columns(['chain', 'script']).doUpdateSet({ confirmed: sql`chain_balances.confirmed + excluded.confirmed`, tx_count: sql`chain_balances.tx_count + excluded.tx_count` }),
+      )
       .execute();
   }
   for (const part of chunks(rows.blocks)) await trx.insertInto('chain_blocks').values(part).execute();

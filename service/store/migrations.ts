@@ -5,10 +5,10 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely/migrati
 type Dialect = 'sqlite' | 'postgres';
 
 // Tables whose primary key is their natural key are clustered on it in SQLite (no rowid b-tree
-// beside the key's): half the writes per row. The confirmed tables have no secondary index at
-// all: each row written is one b-tree insert, and a spend one update of its output's row.
-// Unspent outputs are found through history, and a rollback recomputes what the undone blocks
-// wrote (utxo-index.ts). Their txids are 32-byte blobs, not hex text: smaller keys, a fifth fewer
+// beside the key's): half the writes per row. The confirmed tables have one secondary index, the
+// partial index of unspent outputs (0004): each row written is one b-tree insert, plus one for an
+// output that outlives its batch, and a spend one update of its output's row (and the removal of
+// its unspent entry). A rollback recomputes what the undone blocks wrote (utxo-index.ts). Their txids are 32-byte blobs, not hex text: smaller keys, a fifth fewer
 // b-tree costs per row.
 function clustered<T extends string, C extends string>(dialect: Dialect, table: CreateTableBuilder<T, C>): CreateTableBuilder<T, C> {
   return dialect === 'sqlite' ? table.modifyEnd(sql`without rowid`) : table;
@@ -179,6 +179,50 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await sql`update chain_outputs set spent_txid = s.spent_txid, spent_height = s.height from chain_spends s
           where s.chain = chain_outputs.chain and s.txid = chain_outputs.txid and s.vout = chain_outputs.vout`.execute(db);
         await db.schema.dropTable('chain_spends').execute();
+      },
+    },
+    // Address queries whose cost follows the page asked for, not the address's history:
+    // - chain_history is keyed (chain, script, height, position), the order a page is read in
+    //   (newest first is the key read backwards), so the first page is a range read. A tx touches
+    //   a script once, so the key is unique; txid becomes a plain column. A txid repeated in a
+    //   later block (BIP30) is a row of its own at its own height, no longer merged into the first.
+    // - chain_balances.tx_count: the script's history rows, kept with its balance in the same
+    //   upsert, so the history total is one key lookup.
+    // - a partial index of unspent outputs by script: unspent() reads only those. An output spent
+    //   within its own batch is written spent and never enters it.
+    '0004_address_queries': {
+      async up(db: Kysely<unknown>) {
+        if (dialect === 'sqlite') {
+          // SQLite cannot change a primary key in place: the clustered table is rebuilt.
+          await clustered(
+            dialect,
+            db.schema
+              .createTable('chain_history_by_height')
+              .addColumn('chain', 'varchar(32)', (c) => c.notNull())
+              .addColumn('script', sql.raw(blob), (c) => c.notNull())
+              .addColumn('height', 'integer', (c) => c.notNull())
+              .addColumn('position', 'integer', (c) => c.notNull())
+              .addColumn('txid', sql.raw(blob), (c) => c.notNull())
+              .addColumn('time', 'bigint', (c) => c.notNull())
+              .addColumn('delta', 'bigint', (c) => c.notNull())
+              .addPrimaryKeyConstraint('chain_history_pk', ['chain', 'script', 'height', 'position']),
+          ).execute();
+          // In key order: appends to the new b-tree instead of random inserts.
+          await sql`insert into chain_history_by_height (chain, script, height, position, txid, time, delta)
+            select chain, script, height, position, txid, time, delta from chain_history order by chain, script, height, position`.execute(db);
+          await db.schema.dropTable('chain_history').execute();
+          await db.schema.alterTable('chain_history_by_height').renameTo('chain_history').execute();
+        } else {
+          await sql`alter table chain_history drop constraint chain_history_pk, add constraint chain_history_pk primary key (chain, script, height, position)`.execute(db);
+        }
+        await db.schema.alterTable('chain_balances').addColumn('tx_count', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+        // A script whose history sums to zero may have lost its balance row to a rollback: the
+        // upsert gives it one back, with its count.
+        await sql`insert into chain_balances (chain, script, confirmed, tx_count)
+          select chain, script, sum(delta), count(*) from chain_history where true group by chain, script
+          on conflict (chain, script) do update set tx_count = excluded.tx_count`.execute(db);
+        // Ordered as unspent() answers, so one script's outputs need no sort.
+        await sql`create index chain_outputs_unspent on chain_outputs (chain, script, height, position, vout) where spent_txid is null`.execute(db);
       },
     },
   };

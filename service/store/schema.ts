@@ -38,7 +38,8 @@ export interface OutputTable {
   spent_height: Int | null;
 }
 
-/** Net effect of each confirmed transaction on each script it touches. */
+/** Net effect of each confirmed transaction on each script it touches. Keyed (chain, script,
+ * height, position): a script's rows in page order. */
 export interface HistoryTable {
   chain: string;
   script: Uint8Array;
@@ -54,6 +55,8 @@ export interface BalanceTable {
   chain: string;
   script: Uint8Array;
   confirmed: Int;
+  /** The script's rows in chain_history: the history total without counting them. */
+  tx_count: Int;
 }
 
 // The mempool lives in tables of its own: small, rebuilt from the node at will, and never mixed

@@ -18,7 +18,6 @@ function sqlFor(chain: string) {
   const overwriteOutput =
     ' on conflict (chain, txid, vout) do update set script = excluded.script, amount = excluded.amount, height = excluded.height, position = excluded.position, ' +
     'spent_txid = excluded.spent_txid, spent_height = excluded.spent_height';
-  const insertHistory = `insert into chain_history (chain, script, txid, height, position, time, delta) values (${c}, ?, ?, ?, ?, ?, ?)`;
   return {
     lookup: `select txid, vout, script, amount from chain_outputs where chain = ${c} and txid in (${Array(LOOKUP).fill('?').join(',')})`,
     lookupOne: `select txid, vout, script, amount from chain_outputs where chain = ${c} and txid = ?`,
@@ -33,11 +32,12 @@ function sqlFor(chain: string) {
     spentOutput: insertOutput('?, ?'),
     spentOutputOverwrite: insertOutput('?, ?') + overwriteOutput,
     spend: `update chain_outputs set spent_txid = ?, spent_height = ? where chain = ${c} and txid = ? and vout = ? and spent_txid is null`,
-    history: insertHistory,
-    historyMerge: `${insertHistory} on conflict (chain, script, txid) do update set delta = chain_history.delta + excluded.delta`,
+    // Keyed by height and position: a tx touches a script once, so a key taken is an error (a
+    // block applied twice), and a txid repeated in a later block (BIP30) is a row of its own.
+    history: `insert into chain_history (chain, script, height, position, txid, time, delta) values (${c}, ?, ?, ?, ?, ?, ?)`,
     balance:
-      `insert into chain_balances (chain, script, confirmed) values (${c}, ?, ?) ` +
-      'on conflict (chain, script) do update set confirmed = chain_balances.confirmed + excluded.confirmed',
+      `insert into chain_balances (chain, script, confirmed, tx_count) values (${c}, ?, ?, ?) ` +
+      'on conflict (chain, script) do update set confirmed = chain_balances.confirmed + excluded.confirmed, tx_count = chain_balances.tx_count + excluded.tx_count',
     block: `insert into chain_blocks (chain, height, hash, time) values (${c}, ?, ?, ?)`,
   };
 }
@@ -74,15 +74,6 @@ function writeOutput(s: Statements, o: NewOutput): void {
     if (!keyTaken(err)) throw err;
     if (o.spentTxid === null) s.outputOverwrite.run(o.txid, o.vout, o.script, o.amount, o.height, o.position);
     else s.spentOutputOverwrite.run(o.txid, o.vout, o.script, o.amount, o.height, o.position, o.spentTxid, o.spentHeight);
-  }
-}
-
-function writeHistory(s: Statements, script: Uint8Array, txid: Buffer, height: number, position: number, time: number, delta: bigint): void {
-  try {
-    s.history.run(script, txid, height, position, time, delta);
-  } catch (err) {
-    if (!keyTaken(err)) throw err;
-    s.historyMerge.run(script, txid, height, position, time, delta);
   }
 }
 
@@ -140,12 +131,16 @@ function lookupSpent(s: Statements, blobs: readonly Uint8Array[], found: Known):
 interface Delta {
   script: Uint8Array;
   delta: bigint;
+  /** history rows (for a balance: the batch's rows of the script) */
+  rows: number;
 }
 
-function addDelta(deltas: Map<string, Delta>, key: string, script: Uint8Array, amount: bigint): void {
+function addDelta(deltas: Map<string, Delta>, key: string, script: Uint8Array, amount: bigint, rows = 0): void {
   const d = deltas.get(key);
-  if (d) d.delta += amount;
-  else deltas.set(key, { script, delta: amount });
+  if (d) {
+    d.delta += amount;
+    d.rows += rows;
+  } else deltas.set(key, { script, delta: amount, rows });
 }
 
 /**
@@ -233,13 +228,13 @@ export function applyEncodedBlocksSqlite(db: BetterSqlite3.Database, chain: stri
         remember(known, txKey, vout, created);
       }
       for (const [key, d] of deltas) {
-        writeHistory(s, d.script, txid, height, position, time, d.delta);
-        addDelta(balances, key, d.script, d.delta);
+        s.history.run(d.script, height, position, txid, time, d.delta);
+        addDelta(balances, key, d.script, d.delta, 1);
       }
     }
   }
   for (const o of outputs) writeOutput(s, o);
-  for (const b of balances.values()) s.balance.run(b.script, b.delta);
+  for (const b of balances.values()) s.balance.run(b.script, b.delta, b.rows);
   for (const block of blocks) s.block.run(block.height, block.hash, block.time);
 }
 

@@ -10,6 +10,7 @@ import type { Database } from './schema.ts';
 import { writeIndexRowsKysely } from './index-writer.ts';
 import { blob, buildIndexRows, hexOf, type IndexedBlock, type IndexedTx, type Outpoint, outpointKey, type Spent, spentTxids, txidBlob, txidHexOf } from './index-rows.ts';
 import { applyBlocksSqlite } from './sqlite-index-apply.ts';
+import { confirmedHistoryQuery, confirmedUnspentQuery, pageOrder, unspentOrder } from './utxo-queries.ts';
 import { Lru } from '../lru.ts';
 
 export type { IndexedBlock, IndexedOutput, IndexedTx, Outpoint } from './index-rows.ts';
@@ -218,7 +219,8 @@ export class UtxoIndexStore {
         await this.undoByScan(trx, height);
       }
       await trx.deleteFrom('chain_blocks').where('chain', '=', c).where('height', '>', height).execute();
-      await trx.deleteFrom('chain_balances').where('chain', '=', c).where('confirmed', '=', 0).execute();
+      // A script left with no history; one with history and a zero balance keeps its count.
+      await trx.deleteFrom('chain_balances').where('chain', '=', c).where('tx_count', '=', 0).execute();
       for (const table of ['mempool_outputs', 'mempool_spends', 'mempool_history', 'chain_mempool'] as const) {
         await trx.deleteFrom(table).where('chain', '=', c).execute();
       }
@@ -242,8 +244,10 @@ export class UtxoIndexStore {
         .where('spent_txid', '=', s.spent_txid)
         .execute();
     }
-    for (const h of rows.history) await trx.deleteFrom('chain_history').where('chain', '=', c).where('script', '=', h.script).where('txid', '=', h.txid).execute();
-    for (const b of rows.balances) await this.addBalance(trx, b.script, -toBigInt(b.confirmed));
+    for (const h of rows.history) {
+      await trx.deleteFrom('chain_history').where('chain', '=', c).where('script', '=', h.script).where('height', '=', h.height).where('position', '=', h.position).execute();
+    }
+    for (const b of rows.balances) await this.addBalance(trx, b.script, -toBigInt(b.confirmed), -toBigInt(b.tx_count));
   }
 
   /** The slow way, for blocks the node can no longer give: find rows by height in full scans. */
@@ -251,22 +255,24 @@ export class UtxoIndexStore {
     const c = this.chain;
     const undo = await trx
       .selectFrom('chain_history')
-      .select((eb) => ['script', eb.fn.sum<string>('delta').as('delta')])
+      .select((eb) => ['script', eb.fn.sum<string>('delta').as('delta'), eb.fn.countAll<string>().as('rows')])
       .where('chain', '=', c)
       .where('height', '>', height)
       .groupBy('script')
       .execute();
-    for (const u of undo) await this.addBalance(trx, bytes(u.script), -toBigInt(u.delta));
+    for (const u of undo) await this.addBalance(trx, bytes(u.script), -toBigInt(u.delta), -toBigInt(u.rows));
     await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('height', '>', height).execute();
     await trx.updateTable('chain_outputs').set({ spent_txid: null, spent_height: null }).where('chain', '=', c).where('spent_height', '>', height).execute();
     await trx.deleteFrom('chain_history').where('chain', '=', c).where('height', '>', height).execute();
   }
 
-  private async addBalance(trx: Db, script: Uint8Array, delta: bigint): Promise<void> {
+  private async addBalance(trx: Db, script: Uint8Array, delta: bigint, rows: bigint): Promise<void> {
     await trx
       .insertInto('chain_balances')
-      .values({ chain: this.chain, script: blob(script), confirmed: delta })
-      .onConflict((oc) => oc.columns(['chain', 'script']).doUpdateSet({ confirmed: sql`chain_balances.confirmed + excluded.confirmed` }))
+      .values({ chain: this.chain, script: blob(script), confirmed: delta, tx_count: rows })
+      .onConflict((oc) =>
+        oc.columns(['chain', 'script']).doUpdateSet({ confirmed: sql`chain_balances.confirmed + excluded.confirmed`, tx_count: sql`chain_balances.tx_count + excluded.tx_count` }),
+      )
       .execute();
   }
 
@@ -338,45 +344,60 @@ export class UtxoIndexStore {
       .orderBy('txid')
       .orderBy('script')
       .execute();
-    const confirmedBase = this.store.db.selectFrom('chain_history').where('chain', '=', c).where('script', 'in', list);
-    const count = await confirmedBase.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-    const total = pending.length + toNumber(count.n);
+    const counts = await this.historyCounts(list);
+    let total = pending.length;
+    for (const n of counts.values()) total += n;
     const rows: HistoryRow[] = pending
       .slice(offset, offset + limit)
       .map((r) => ({ script: bytes(r.script), txid: r.txid, height: null, time: toNumber(r.time), delta: toBigInt(r.delta) }));
     const remaining = limit - rows.length;
     if (remaining > 0) {
-      const confirmed = await confirmedBase
-        .select(['script', 'txid', 'height', 'time', 'delta'])
-        .orderBy('height', 'desc')
-        .orderBy('position', 'desc')
-        .orderBy('txid')
-        .orderBy('script')
-        .limit(remaining)
-        .offset(Math.max(0, offset - pending.length))
-        .execute();
-      for (const r of confirmed) rows.push({ script: bytes(r.script), txid: txidHexOf(r.txid), height: toNumber(r.height), time: toNumber(r.time), delta: toBigInt(r.delta) });
+      for (const r of await this.confirmedPage(counts, remaining, Math.max(0, offset - pending.length))) {
+        rows.push({ script: bytes(r.script), txid: txidHexOf(r.txid), height: toNumber(r.height), time: toNumber(r.time), delta: toBigInt(r.delta) });
+      }
     }
     return { total, rows };
+  }
+
+  /** History rows of each script with any, by the script's hex (chain_balances.tx_count). */
+  private async historyCounts(list: readonly Uint8Array[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (const part of chunks(list, LOOKUP)) {
+      const rows = await this.store.db.selectFrom('chain_balances').select(['script', 'tx_count']).where('chain', '=', this.chain).where('script', 'in', part).execute();
+      for (const r of rows) if (toNumber(r.tx_count) > 0) counts.set(hexOf(bytes(r.script)), toNumber(r.tx_count));
+    }
+    return counts;
+  }
+
+  /**
+   * Rows skip..skip+limit of the scripts' confirmed history. A script with more rows than the page
+   * reaches is read alone, as a range of its key cut at the page's end; the others are read
+   * together (all their rows are within reach anyway); the parts are merged in page order.
+   */
+  private async confirmedPage(counts: ReadonlyMap<string, number>, limit: number, skip: number) {
+    const reach = skip + limit;
+    const large: Uint8Array[] = [];
+    const small: Uint8Array[] = [];
+    for (const [hex, n] of counts) (n > reach ? large : small).push(Buffer.from(hex, 'hex'));
+    const parts = [...large.map((s) => [s]), ...(small.length > 0 ? [small] : [])];
+    const c = this.chain;
+    if (parts.length === 0) return [];
+    if (parts.length === 1) return confirmedHistoryQuery(this.store.db, c, parts[0]!).limit(limit).offset(skip).execute();
+    const read = await Promise.all(parts.map((p) => confirmedHistoryQuery(this.store.db, c, p).limit(reach).execute()));
+    const key = (r: (typeof read)[number][number]) => ({ height: toNumber(r.height), position: toNumber(r.position), txid: r.txid, script: r.script });
+    return read
+      .flat()
+      .map((r) => ({ r, k: key(r) }))
+      .sort((a, b) => pageOrder(a.k, b.k))
+      .slice(skip, reach)
+      .map((x) => x.r);
   }
 
   /** Outputs not spent by any confirmed or mempool transaction: oldest first, mempool last. */
   async unspent(scripts: readonly Uint8Array[]): Promise<UnspentRow[]> {
     const list = scripts.map(blob);
     const c = this.chain;
-    // A script's outputs are found through its history (every tx paying it has a history row),
-    // which spares the outputs table an index by script.
-    const confirmed = await this.store.db
-      .selectFrom('chain_history as h')
-      .innerJoin('chain_outputs as o', (j) => j.onRef('o.chain', '=', 'h.chain').onRef('o.txid', '=', 'h.txid').onRef('o.script', '=', 'h.script'))
-      .select(['o.txid', 'o.vout', 'o.script', 'o.amount', 'o.height'])
-      .where('h.chain', '=', c)
-      .where('h.script', 'in', list)
-      .where('o.spent_txid', 'is', null)
-      .orderBy('o.height')
-      .orderBy('o.position')
-      .orderBy('o.vout')
-      .execute();
+    const confirmedRows = await this.confirmedUnspent(list);
     const pending = await this.store.db
       .selectFrom('mempool_outputs as o')
       .innerJoin('chain_mempool as m', (j) => j.onRef('m.chain', '=', 'o.chain').onRef('m.txid', '=', 'o.txid'))
@@ -387,7 +408,6 @@ export class UtxoIndexStore {
       .orderBy('o.txid')
       .orderBy('o.vout')
       .execute();
-    const confirmedRows = confirmed.map((r) => ({ txid: txidHexOf(r.txid), vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount), height: toNumber(r.height) as number | null }));
     const spentInMempool = new Set<string>();
     const outpoints = [...confirmedRows, ...pending].map((r) => r.txid);
     for (const part of chunks([...new Set(outpoints)], LOOKUP)) {
@@ -398,6 +418,19 @@ export class UtxoIndexStore {
       ...confirmedRows,
       ...pending.map((r) => ({ txid: r.txid, vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount), height: null })),
     ].filter((r) => !spentInMempool.has(key(r.txid, r.vout)));
+  }
+
+  /** Outputs of the scripts that no confirmed tx spends, through the partial index of unspent outputs. */
+  private async confirmedUnspent(list: readonly Uint8Array[]): Promise<UnspentRow[]> {
+    // SQLite has no statistics (the service never runs ANALYZE), and for an IN list of scripts its
+    // planner prefers the primary key's chain prefix (every output of the chain) to the partial
+    // index: it is asked one script at a time, and the answers merged.
+    const distinct = [...new Map(list.map((s) => [hexOf(s), s])).values()];
+    const groups = distinct.length === 0 ? [] : this.store.dialect === 'sqlite' ? distinct.map((s) => [s]) : [distinct];
+    const read = await Promise.all(groups.map((g) => confirmedUnspentQuery(this.store.db, this.chain, g).execute()));
+    const rows = read.flat().map((r) => ({ txid: txidHexOf(r.txid), vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount), height: toNumber(r.height), position: toNumber(r.position) }));
+    if (groups.length > 1) rows.sort(unspentOrder);
+    return rows.map(({ position: _, ...r }) => r);
   }
 
   /** Height of the block that confirmed this tx, or null when the index has no output of it. */
