@@ -69,6 +69,15 @@ async function measure(input: Parameters<typeof benchScaleHttp>[0], service: Ser
   const headers = { 'x-api-key': (await createApiKey(service.store, 'bench')).key };
   const url = (query: (typeof QUERIES)[number], probe: Probe): string => `${serviceUrl}/address/${query}/litecoin/${probe.address}`;
 
+  // The service answers 503 until its indexer has looked at the index and the node once.
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const answer = await fetch(url('balance', input.small), { headers });
+    await answer.arrayBuffer();
+    if (answer.status !== 503) break;
+    if (Date.now() > deadline) throw new Error('the service still answers 503 (index not ready) after 120 s');
+    await new Promise((r) => setTimeout(r, 250));
+  }
   // Real answers first: figures over wrong answers would mean nothing.
   for (const probe of [input.small, input.large]) {
     const balance = (await (await fetch(url('balance', probe), { headers })).json()) as { balance?: unknown };
