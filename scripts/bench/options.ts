@@ -9,15 +9,32 @@ export interface BenchOptions {
   connections: number;
   /** Directory for V8 CPU profiles of the indexing children, when asked for. */
   cpuProfDir: string | undefined;
+  /** `--scale`: the cost curve on a mainnet-shaped chain of `scaleTxs` transactions instead. */
+  scale: boolean;
+  scaleTxs: number;
+  /** Where the scale chain is kept between runs (default: $COUNTERSIGN_BENCH_CACHE or ~/.cache/countersign-bench). */
+  cacheDir: string | undefined;
+  /** Stores the scale bench indexes into. */
+  stores: Array<'sqlite' | 'postgres'>;
 }
 
-const USAGE = 'usage: npm run bench -- [--txs 20000] [--duration 10] [--connections 10] [--cpu-prof <dir>]';
+const USAGE =
+  'usage: npm run bench -- [--txs 20000] [--duration 10] [--connections 10] [--cpu-prof <dir>]\n' +
+  '       npm run bench -- --scale [--scale-txs 1000000] [--cache-dir <dir>] [--stores sqlite,postgres] [--cpu-prof <dir>]';
 
 function positiveInt(text: string | undefined, fallback: number, name: string): number {
   if (text === undefined) return fallback;
   const n = Number(text);
   if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`--${name} must be a whole number > 0, not ${JSON.stringify(text)}\n${USAGE}`);
   return n;
+}
+
+function parseStores(text: string | undefined): Array<'sqlite' | 'postgres'> {
+  if (text === undefined) return ['sqlite', 'postgres'];
+  const names = text.split(',').map((s) => s.trim());
+  const bad = names.find((n) => n !== 'sqlite' && n !== 'postgres');
+  if (bad !== undefined || names.length === 0) throw new Error(`--stores takes sqlite and/or postgres, comma-separated, not ${JSON.stringify(text)}\n${USAGE}`);
+  return [...new Set(names as Array<'sqlite' | 'postgres'>)];
 }
 
 export function parseOptions(argv: readonly string[]): BenchOptions {
@@ -28,6 +45,10 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       duration: { type: 'string' },
       connections: { type: 'string' },
       'cpu-prof': { type: 'string' },
+      scale: { type: 'boolean' },
+      'scale-txs': { type: 'string' },
+      'cache-dir': { type: 'string' },
+      stores: { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -41,5 +62,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     durationS: positiveInt(values.duration, 10, 'duration'),
     connections: positiveInt(values.connections, 10, 'connections'),
     cpuProfDir: values['cpu-prof'],
+    scale: values.scale ?? false,
+    scaleTxs: positiveInt(values['scale-txs'], 1_000_000, 'scale-txs'),
+    cacheDir: values['cache-dir'],
+    stores: parseStores(values.stores),
   };
 }

@@ -1,5 +1,6 @@
 // `npm run bench`: indexer throughput against a bare block fetch, the indexer's memory, and balance
 // queries per second against a bare fastify route, on a freshly built litecoind regtest chain.
+// `npm run bench -- --scale`: the cost curve on a mainnet-shaped chain instead (scale.ts).
 // Prints figures with their workload and machine; exits 0 even when a target is missed.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import { machineLine, mb } from './machine.ts';
 import { parseOptions, type BenchOptions } from './options.ts';
 import { SERVICE_NODE_FLAGS } from '../../service/node-flags.ts';
 import { vaultPaymentSizes } from './vault-size.ts';
+import { runScaleBench } from './scale.ts';
 
 const PG_URL = process.env.COUNTERSIGN_BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const INDEXER_RATIO_TARGET = 0.5;
@@ -275,6 +277,12 @@ async function main(options: BenchOptions): Promise<void> {
   console.log(`(${fmt(chain.totalTxs)} txs, ${options.connections} connections x ${options.durationS} s; whole bench ${((Date.now() - benchStart) / 1000).toFixed(0)} s)`);
 }
 
+async function scaleMain(options: BenchOptions): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), 'countersign-bench-'));
+  cleanups.push(() => rm(work, { recursive: true, force: true }));
+  await runScaleBench(options, { work, pgUrl: PG_URL, pgProblem: await postgresReachable(), onCleanup: (fn) => cleanups.push(fn), dropSchema });
+}
+
 let options: BenchOptions;
 try {
   options = parseOptions(process.argv.slice(2));
@@ -283,7 +291,7 @@ try {
   process.exit(2);
 }
 try {
-  await main(options);
+  await (options.scale ? scaleMain(options) : main(options));
 } catch (err) {
   // After a signal, the failures are only the node going away under us.
   if (!interrupted) console.error(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

@@ -1,0 +1,183 @@
+// `npm run bench -- --scale`: the index's cost curve on a mainnet-shaped chain (scale-chain.ts).
+// For SQLite and PostgreSQL: the indexer's rate against a bare block fetch over equal windows of
+// the chain ending at 100k, 300k and 1M transactions, its peak RSS and the store's size per
+// transaction there; then the service's answers for a 10-entry and a 10,000-entry address.
+// Prints figures with their workload and machine; exits 0 even when a target is missed.
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { cpus } from 'node:os';
+import type { StoreConfig } from '../../service/store/database.ts';
+import type { ServiceConfigInput } from '../../service/config.ts';
+import { SERVICE_NODE_FLAGS } from '../../service/node-flags.ts';
+import { runChild } from './child.ts';
+import { machineLine, mb } from './machine.ts';
+import type { BenchOptions } from './options.ts';
+import { scaleChain, startScaleNode, type ScaleManifest } from './scale-chain.ts';
+import type { ScaleChildInput, ScaleChildResult, StageResult } from './scale-child.ts';
+import { benchScaleHttp, type Probe, type ScaleHttpResult } from './scale-http.ts';
+import { checkpoints, stopHeights, type Checkpoint } from './scale-stages.ts';
+
+export interface ScaleBenchContext {
+  work: string;
+  pgUrl: string;
+  /** null when PostgreSQL answers; otherwise why not. */
+  pgProblem: string | null;
+  onCleanup: (fn: () => Promise<void>) => void;
+  dropSchema: (schema: string) => Promise<void>;
+}
+
+const TARGET = { sqliteRatio: 0.7, sqliteKeep: 0.85, pgRatio: 0.5, rssMb: 300, balanceRatio: 0.7, largeOverSmall: 5 } as const;
+
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+const ratioText = (ratio: number): string => (Math.floor(ratio * 100) / 100).toFixed(2);
+const verdict = (ok: boolean): string => (ok ? 'ok' : 'MISSED');
+const kTxs = (n: number): string => (n >= 1_000_000 ? `${(n / 1_000_000).toFixed(n % 1_000_000 === 0 ? 0 : 2)}M` : `${Math.round(n / 1000)}k`);
+
+interface StoreCurve {
+  store: 'sqlite' | 'postgres';
+  points: Array<{ checkpoint: Checkpoint; stage: StageResult; rate: number; ratio: number }>;
+  totalMs: number;
+  http: ScaleHttpResult;
+}
+
+function workloadLine(m: ScaleManifest): string {
+  const outputs = m.outputs;
+  const mix = Object.entries(m.outputsByType)
+    .map(([type, n]) => `${type} ${((100 * n) / outputs).toFixed(0)}%`)
+    .join(', ');
+  return (
+    `litecoind -regtest, mainnet-shaped: ${fmt(m.txs)} txs in ${m.tipHeight + 1} blocks, ${fmt(m.inputs)} inputs and ${fmt(outputs)} outputs ` +
+    `(${(m.inputs / m.builtTxs).toFixed(2)} in / ${(outputs / m.builtTxs).toFixed(2)} out per built tx), ${fmt(m.distinctScripts)} distinct scripts (${mix}); ` +
+    `${(100 * m.reuse.outputs).toFixed(0)}% of outputs pay a script seen before (payments ${(100 * m.reuse.payments).toFixed(0)}%, change ${(100 * m.reuse.change).toFixed(0)}%); ${fmt(m.consolidations)} consolidations, ${fmt(m.fanouts)} fan-outs; seed ${m.seed}`
+  );
+}
+
+export async function runScaleBench(options: BenchOptions, ctx: ScaleBenchContext): Promise<void> {
+  const started = Date.now();
+  console.log('Countersign scale benchmark: the index at mainnet shape');
+  const { manifest, datadir, fromCache } = await scaleChain({ txs: options.scaleTxs, cacheDir: options.cacheDir, progress: (line) => console.log(line) });
+  console.log(fromCache ? `chain: from the cache in ${datadir} (built in ${(manifest.buildMs / 1000).toFixed(0)} s)` : `chain: built in ${(manifest.buildMs / 1000).toFixed(0)} s into ${datadir}`);
+  const node = await startScaleNode(datadir);
+  ctx.onCleanup(() => node.stop());
+  const netInfo = await node.rpc.call<{ subversion: string }>('getnetworkinfo');
+  console.log(`machine: ${machineLine({ litecoind: netInfo.subversion.replace(/\//g, '') })}`);
+  console.log(`workload: ${workloadLine(manifest)}`);
+
+  const points = checkpoints(manifest.txsPerHeight);
+  const stops = stopHeights(points);
+  const rpc = node.rpcConfig;
+  const profArgs = (name: string): string[] =>
+    options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`, `--cpu-prof-name=${name}.cpuprofile`];
+  const child = (input: ScaleChildInput, prof: string) => runChild<ScaleChildResult>('./scale-child.ts', input, [...SERVICE_NODE_FLAGS, ...profArgs(prof)]);
+
+  // One uncounted fetch of the whole chain reads the block files into the page cache; then each
+  // window is fetched once before every store's run and once after: the best counts.
+  console.log('\nwarming the page cache with one fetch of the whole chain...');
+  await child({ mode: 'fetch', rpc, nodePid: node.pid, windows: [{ fromHeight: -1, toHeight: manifest.tipHeight }] }, 'fetch-warm-up');
+  const fetchBest: number[] = points.map(() => Infinity);
+  const fetchRound = async (i: number): Promise<void> => {
+    const { result } = await child({ mode: 'fetch', rpc, nodePid: node.pid, windows: points.map((p) => ({ fromHeight: p.fromHeight, toHeight: p.toHeight })) }, `fetch-${i}`);
+    result.stages.forEach((s, k) => (fetchBest[k] = Math.min(fetchBest[k]!, s.ms)));
+  };
+
+  const curves: StoreCurve[] = [];
+  let round = 0;
+  for (const store of options.stores) {
+    if (store === 'postgres' && ctx.pgProblem !== null) {
+      console.log(`\nPostgreSQL: not measured, ${ctx.pgUrl} is not reachable (${ctx.pgProblem})`);
+      continue;
+    }
+    await fetchRound(++round);
+    const schema = `cs_scale_${randomBytes(6).toString('hex')}`;
+    const config: StoreConfig = store === 'sqlite' ? { kind: 'sqlite', path: join(ctx.work, 'scale.sqlite') } : { kind: 'postgres', url: ctx.pgUrl, schema };
+    if (store === 'postgres') ctx.onCleanup(() => ctx.dropSchema(schema));
+    console.log(`\nindexing the chain into ${store === 'sqlite' ? 'a fresh SQLite file' : 'a fresh PostgreSQL schema'}, stopping at heights ${stops.join(', ')}...`);
+    const run = await child({ mode: 'index', rpc, nodePid: node.pid, stops, store: config }, `index-${store}`);
+    const stages = run.result.stages;
+    const database: ServiceConfigInput['database'] = store === 'sqlite' ? { sqlite: join(ctx.work, 'scale.sqlite') } : { postgres: ctx.pgUrl, schema };
+    const http = await benchScaleHttp(
+      { node, database, logPath: join(ctx.work, `service-${store}.log`), small: manifest.probes.small, large: manifest.probes.large, rounds: 200, loadRounds: 3, loadSeconds: 3 },
+      ctx.onCleanup,
+    );
+    curves.push({
+      store,
+      totalMs: stages.reduce((a, s) => a + s.ms, 0),
+      http,
+      points: points.map((checkpoint) => {
+        const stage = stages.find((s) => s.toHeight === checkpoint.toHeight)!;
+        return { checkpoint, stage, rate: (checkpoint.windowTxs * 1000) / stage.ms, ratio: 0 };
+      }),
+    });
+  }
+  if (curves.length === 0) throw new Error('no store was measured');
+  await fetchRound(++round);
+
+  const fetchRates = points.map((p, k) => (p.windowTxs * 1000) / fetchBest[k]!);
+  for (const curve of curves) curve.points.forEach((pt, k) => (pt.ratio = pt.rate / fetchRates[k]!));
+
+  // ---- the curve --------------------------------------------------------------------------------
+  console.log(`\n== Cost curve (rates over the ${fmt(points[0]!.windowTxs)}-ish transactions before each size; fetch: best of ${round} rounds) ==`);
+  const header = ['index holds', 'fetch tx/s', ...curves.flatMap((c) => [`${c.store} tx/s`, 'ratio', 'peak RSS', 'bytes/tx'])];
+  const rows = points.map((p, k) => [
+    `${kTxs(p.txs)} (h ${p.toHeight})`,
+    fmt(fetchRates[k]!),
+    ...curves.flatMap((c) => {
+      const pt = c.points[k]!;
+      return [fmt(pt.rate), ratioText(pt.ratio), mb(pt.stage.peakRssKb), fmt(pt.stage.storeBytes / p.txs)];
+    }),
+  ]);
+  printTable(header, rows);
+  for (const c of curves) {
+    const cpu = c.points.map((pt) => `${kTxs(pt.checkpoint.txs)}: ${((pt.stage.cpuOwnMs + pt.stage.cpuNodeMs) / pt.stage.ms).toFixed(1)} of ${cpus().length} cores`).join(', ');
+    console.log(`${c.store}: whole chain in ${(c.totalMs / 1000).toFixed(1)} s (${fmt((manifest.txs * 1000) / c.totalMs)} tx/s); cores busy in each window (indexer + litecoind): ${cpu}`);
+  }
+
+  // ---- queries ----------------------------------------------------------------------------------
+  const probes = `the ${manifest.probes.small.entries}-entry address (${manifest.probes.small.unspent} unspent) and the ${fmt(manifest.probes.large.entries)}-entry one (${manifest.probes.large.unspent} unspent)`;
+  console.log(`\n== Address queries over the full index: ${probes}; one request at a time, p50 (p90) in ms, 200 rounds in turns ==`);
+  const [few, many] = [manifest.probes.small.entries, manifest.probes.large.entries].map((n) => (n >= 1000 ? kTxs(n) : String(n)));
+  const qHeader = ['store', 'bare route', ...['balance', 'history', 'utxos'].flatMap((q) => [`${q} ${few}`, `${q} ${many}`, 'x'])];
+  const qRows = curves.map((c) => [
+    c.store,
+    `${c.http.bareLatency.p50Ms.toFixed(2)} (${c.http.bareLatency.p90Ms.toFixed(2)})`,
+    ...c.http.queries.flatMap((q) => [`${q.small.p50Ms.toFixed(2)} (${q.small.p90Ms.toFixed(2)})`, `${q.large.p50Ms.toFixed(2)} (${q.large.p90Ms.toFixed(2)})`, (q.large.p50Ms / q.small.p50Ms).toFixed(1)]),
+  ]);
+  printTable(qHeader, qRows);
+  for (const c of curves) {
+    console.log(`${c.store}: balance of the large address under load ${fmt(c.http.balanceReqPerSec)} req/s vs bare fastify ${fmt(c.http.bareReqPerSec)} req/s (10 connections, best of 3 runs of 3 s each)`);
+  }
+
+  // ---- summary ----------------------------------------------------------------------------------
+  const summary: string[][] = [];
+  for (const c of curves) {
+    const first = c.points[0]!;
+    const last = c.points.at(-1)!;
+    const name = c.store === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+    const goal = c.store === 'sqlite' ? TARGET.sqliteRatio : TARGET.pgRatio;
+    summary.push([`${name} index / fetch at ${kTxs(last.checkpoint.txs)}`, ratioText(last.ratio), `>= ${goal}`, verdict(last.ratio >= goal)]);
+    if (c.store === 'sqlite') {
+      const keep = last.ratio / first.ratio;
+      summary.push([`${name} ratio at ${kTxs(last.checkpoint.txs)} / at ${kTxs(first.checkpoint.txs)}`, ratioText(keep), `>= ${TARGET.sqliteKeep}`, verdict(keep >= TARGET.sqliteKeep)]);
+    }
+    const peak = Math.max(...c.points.map((p) => p.stage.peakRssKb));
+    summary.push([`${name} indexer peak RSS`, mb(peak), `< ${TARGET.rssMb} MB`, verdict(peak / 1024 < TARGET.rssMb)]);
+    const balance = c.http.balanceReqPerSec / c.http.bareReqPerSec;
+    summary.push([`${name} balance / bare route req/s`, ratioText(balance), `>= ${TARGET.balanceRatio}`, verdict(balance >= TARGET.balanceRatio)]);
+    for (const q of c.http.queries.filter((x) => x.query !== 'balance')) {
+      const x = q.large.p50Ms / q.small.p50Ms;
+      summary.push([`${name} ${q.query}: ${many}-entry / ${few}-entry`, `${x.toFixed(1)}x`, `<= ${TARGET.largeOverSmall}x`, verdict(x <= TARGET.largeOverSmall)]);
+    }
+  }
+  console.log('\n== Summary ==');
+  printTable(['figure', 'value', 'target', ''], summary);
+  console.log(`(${fmt(manifest.txs)} txs; whole scale bench ${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+function printTable(header: readonly string[], rows: readonly (readonly string[])[]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
+  const line = (r: readonly string[]): string => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  console.log(line(header));
+  for (const r of rows) console.log(line(r));
+}
+
+export type { Probe };
