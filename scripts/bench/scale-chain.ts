@@ -353,7 +353,8 @@ async function buildScaleChain(node: RegtestNode, target: number, seed: string, 
     const schedule = probeSchedule(regularEstimate, entries);
     let lastReport = Date.now();
     let tick = 0;
-    for (let r = 0; ; r++) {
+    // r counts built regular transactions only: the probe schedule is indexed by it.
+    for (let r = 0; ; ) {
       if (sink.open && sink.full()) {
         await sink.close();
         if (Date.now() - lastReport > 10_000 || tick++ % 50 === 0) {
@@ -375,6 +376,7 @@ async function buildScaleChain(node: RegtestNode, target: number, seed: string, 
       const probe = schedule.has(r) ? probes[schedule.get(r)!] : undefined;
       const built = probe ? probeTx(probe) : regularTx();
       emit(built.inputs, built.outputs);
+      r++;
     }
     if (sink.open) await sink.close();
     await sink.drain();

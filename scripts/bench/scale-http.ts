@@ -79,11 +79,17 @@ async function measure(input: Parameters<typeof benchScaleHttp>[0], service: Ser
     await new Promise((r) => setTimeout(r, 250));
   }
   // Real answers first: figures over wrong answers would mean nothing.
+  const ask = async (target: string): Promise<Record<string, unknown>> => {
+    const answer = await fetch(target, { headers });
+    const text = await answer.text();
+    if (answer.status !== 200) throw new Error(`${target.replace(serviceUrl, '')}: HTTP ${answer.status} ${text.slice(0, 300)}`);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
   for (const probe of [input.small, input.large]) {
-    const balance = (await (await fetch(url('balance', probe), { headers })).json()) as { balance?: unknown };
-    const history = (await (await fetch(url('history', probe), { headers })).json()) as { total_txs?: unknown };
-    const utxos = (await (await fetch(url('utxos', probe), { headers })).json()) as { utxos?: unknown[] };
-    const got = { balance: String(balance.balance), entries: Number(history.total_txs), unspent: utxos.utxos?.length };
+    const balance = await ask(url('balance', probe));
+    const history = await ask(url('history', probe));
+    const utxos = await ask(url('utxos', probe));
+    const got = { balance: String(balance.balance), entries: Number(history.total_txs), unspent: Array.isArray(utxos.utxos) ? utxos.utxos.length : null };
     const want = { balance: probe.balance, entries: probe.entries, unspent: probe.unspent };
     if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`the service's answers for ${probe.address} are ${JSON.stringify(got)}, the chain says ${JSON.stringify(want)}`);
   }

@@ -94,6 +94,7 @@ export async function runScaleBench(options: BenchOptions, ctx: ScaleBenchContex
     console.log(`\nindexing the chain into ${store === 'sqlite' ? 'a fresh SQLite file' : 'a fresh PostgreSQL schema'}, stopping at heights ${stops.join(', ')}...`);
     const run = await child({ mode: 'index', rpc, nodePid: node.pid, stops, store: config }, `index-${store}`);
     const stages = run.result.stages;
+    for (const st of stages) console.log(`  to height ${st.toHeight}: ${(st.ms / 1000).toFixed(2)} s, peak RSS ${mb(st.peakRssKb)}, store ${fmt(st.storeBytes / 2 ** 20)} MiB`);
     const database: ServiceConfigInput['database'] = store === 'sqlite' ? { sqlite: join(ctx.work, 'scale.sqlite') } : { postgres: ctx.pgUrl, schema };
     const http = await benchScaleHttp(
       { node, database, logPath: join(ctx.work, `service-${store}.log`), small: manifest.probes.small, large: manifest.probes.large, rounds: 200, loadRounds: 3, loadSeconds: 3 },
