@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyBlocksPostgres } from './pg-index-apply.ts';
+import { applyBlocksPostgres, MARK_SPENT } from './pg-index-apply.ts';
 import { openTestStore, type TestStore } from './test-stores.ts';
 import { UtxoIndexStore } from './utxo-index.ts';
 
@@ -32,5 +32,22 @@ describe('the PostgreSQL index write path', () => {
     expect(await index.balances([A])).toEqual([{ confirmed: 5n, unconfirmed: 0n }]);
     await applyBlocksPostgres(pool, 'litecoin', [block(2, 2)], []);
     expect(await index.balances([A])).toEqual([{ confirmed: 10n, unconfirmed: 0n }]);
+  });
+
+  it('marks spends through the primary key, never through the partial index of unspent outputs', async () => {
+    const pool = t.store.pgPool;
+    if (!pool) throw new Error('a PostgreSQL store has its pool');
+    // Planner settings as a bulk load leaves them: statistics of an empty table. At a million
+    // transactions the partial index's plan scanned every unspent output for each key.
+    const client = await pool.connect();
+    try {
+      const explained = await client.query<{ 'QUERY PLAN': string }>(`explain ${MARK_SPENT}`, ['litecoin', null, null, null, null]);
+      const plan = explained.rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(plan).toMatch(/Index Scan using chain_outputs_pk on chain_outputs/);
+      expect(plan).not.toMatch(/chain_outputs_unspent/);
+      expect(plan).toMatch(/Tid Scan on chain_outputs/);
+    } finally {
+      client.release();
+    }
   });
 });

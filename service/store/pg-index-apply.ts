@@ -31,12 +31,15 @@ const INSERT_OUTPUTS = `insert into chain_outputs (chain, txid, vout, script, am
 // and with them it joined a batch's keys against every row of the chain: a hash join, or worse a
 // nested loop over the table. A lateral subquery kept apart by `offset 0` can only be run once per
 // key, by the primary key, whatever the statistics say; the update then finds its rows by ctid.
-const MARK_SPENT = `with target as materialized (
-    select t.row, v.spent_txid, v.spent_height
+// The lookup names no `spent_txid is null`: with it, the partial index of unspent outputs by script
+// matches too, and on stale statistics the planner scanned that index (every unspent output of the
+// chain) for each key; an output already spent is left out after the lookup instead.
+export const MARK_SPENT = `with found as materialized (
+    select t.row, t.already, v.spent_txid, v.spent_height
     from unnest($2::bytea[], $3::int4[], $4::bytea[], $5::int4[]) as v(txid, vout, spent_txid, spent_height)
-    cross join lateral (select c.ctid as row from chain_outputs c
-      where c.chain = $1 and c.txid = v.txid and c.vout = v.vout and c.spent_txid is null offset 0) as t
-  )
+    cross join lateral (select c.ctid as row, c.spent_txid as already from chain_outputs c
+      where c.chain = $1 and c.txid = v.txid and c.vout = v.vout offset 0) as t
+  ), target as materialized (select row, spent_txid, spent_height from found where already is null)
   update chain_outputs as o set spent_txid = target.spent_txid, spent_height = target.spent_height
   from target where o.ctid = target.row and o.ctid = any(array(select row from target))`;
 
