@@ -95,6 +95,8 @@ interface StoredOutput {
 /** An output of the batch: written at its end, once the batch's spends of it are known. */
 interface NewOutput {
   fresh: true;
+  /** Its txid as a latin1 map key: sorts as the blob does in SQLite (memcmp). */
+  txKey: string;
   script: Uint8Array;
   key: string;
   amount: bigint;
@@ -127,6 +129,28 @@ function lookupSpent(s: Statements, blobs: readonly Uint8Array[], found: Known):
   for (; i + LOOKUP <= blobs.length; i += LOOKUP) take(s.lookup.all(...blobs.slice(i, i + LOOKUP)));
   for (; i < blobs.length; i++) take(s.lookupOne.all(blobs[i]));
 }
+
+/** A spend of an output indexed by an earlier batch, marked once the batch's rows are sorted. */
+interface Spend {
+  key: string;
+  vout: number;
+  spentTxid: Buffer;
+  txid: Buffer;
+  height: number;
+}
+
+interface HistoryEntry {
+  key: string;
+  script: Uint8Array;
+  height: number;
+  position: number;
+  txid: Buffer;
+  time: number;
+  delta: bigint;
+}
+
+/** Orders [latin1 key, ...] pairs as SQLite orders the bytes behind the keys. */
+const byKey = (a: readonly [string, ...unknown[]], b: readonly [string, ...unknown[]]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
 interface Delta {
   script: Uint8Array;
@@ -184,13 +208,15 @@ export function applyEncodedBlocksSqlite(db: BetterSqlite3.Database, chain: stri
     }
   }
   const known: Known = new Map();
-  lookupSpent(s, [...wanted.values()], known);
+  lookupSpent(s, [...wanted.entries()].sort(byKey).map(([, blob]) => blob), known);
 
   // Pass 2: rows in block and tx order, so upserts of repeated keys end as they always did. An
   // output is written at the end, spent already when a later tx of the batch spends it.
   const balances = new Map<string, Delta>();
   const deltas = new Map<string, Delta>();
   const outputs: NewOutput[] = [];
+  const spends: Spend[] = [];
+  const history: HistoryEntry[] = [];
   k = 0;
   for (const block of blocks) {
     const { height, time } = block;
@@ -210,7 +236,7 @@ export function applyEncodedBlocksSqlite(db: BetterSqlite3.Database, chain: stri
         if (!prev) continue; // not an output of a standard script
         addDelta(deltas, prev.key, prev.script, -prev.amount);
         if (!prev.fresh) {
-          if (s.spend.run(txid, height, spentTxid, vout).changes !== 1) throw new Error(`${asBuffer(spentTxid).toString('hex')}:${vout} is already spent; block ${height} spends it again`);
+          spends.push({ key, vout, spentTxid, txid, height });
         } else {
           if (prev.spentTxid !== null) throw new Error(`${prev.txid.toString('hex')}:${vout} is spent twice, in blocks ${prev.spentHeight} and ${height}`);
           prev.spentTxid = txid;
@@ -223,18 +249,25 @@ export function applyEncodedBlocksSqlite(db: BetterSqlite3.Database, chain: stri
         const amount = r.amount();
         const key = keyOfBlob(script);
         addDelta(deltas, key, script, amount);
-        const created: NewOutput = { fresh: true, script, key, amount, txid, vout, height, position, spentTxid: null, spentHeight: null };
+        const created: NewOutput = { fresh: true, txKey, script, key, amount, txid, vout, height, position, spentTxid: null, spentHeight: null };
         outputs.push(created);
         remember(known, txKey, vout, created);
       }
       for (const [key, d] of deltas) {
-        s.history.run(d.script, height, position, txid, time, d.delta);
+        history.push({ key, script: d.script, height, position, txid, time, delta: d.delta });
         addDelta(balances, key, d.script, d.delta, 1);
       }
     }
   }
-  for (const o of outputs) writeOutput(s, o);
-  for (const b of balances.values()) s.balance.run(b.script, b.delta, b.rows);
+  // Each table is written in its key order (stable sorts keep block order within a key): the
+  // b-tree is walked once from left to right instead of at random, so at a million scripts a
+  // page is read and dirtied once per batch rather than once per row.
+  for (const sp of spends.sort((a, b) => byKey([a.key], [b.key]) || a.vout - b.vout)) {
+    if (s.spend.run(sp.txid, sp.height, sp.spentTxid, sp.vout).changes !== 1) throw new Error(`${asBuffer(sp.spentTxid).toString('hex')}:${sp.vout} is already spent; block ${sp.height} spends it again`);
+  }
+  for (const h of history.sort((a, b) => byKey([a.key], [b.key]))) s.history.run(h.script, h.height, h.position, h.txid, h.time, h.delta);
+  for (const o of outputs.sort((a, b) => byKey([a.txKey], [b.txKey]) || a.vout - b.vout)) writeOutput(s, o);
+  for (const [, b] of [...balances.entries()].sort(byKey)) s.balance.run(b.script, b.delta, b.rows);
   for (const block of blocks) s.block.run(block.height, block.hash, block.time);
 }
 

@@ -38,6 +38,8 @@ const HASH_BATCH = 200;
 // commit rewrites every page it touched into the WAL, so fewer, larger batches write less: on the
 // bench chain 10,000 rather than 5,000 took its page writes from about 18,500 to 12,500.
 const BATCH_TXS = 10_000;
+// Transactions of verbose JSON being fetched at once (at least two blocks).
+const READ_AHEAD_TXS = 5_000;
 const PROGRESS_EVERY_MS = 10_000;
 
 export class UtxoIndexer {
@@ -184,8 +186,12 @@ export class UtxoIndexer {
     const queue: Promise<ReadBlock>[] = [];
     let nextHeight = from;
     let hashes: string[] = [];
+    // A verbose block of mainnet size is several MB of JSON while it arrives: fewer in flight when
+    // blocks are large, judged by the last one read.
+    let lastBlockTxs = 1;
+    const inFlight = (): number => Math.max(2, Math.min(this.prefetch, Math.floor(READ_AHEAD_TXS / lastBlockTxs)));
     const refill = async () => {
-      while (queue.length < this.prefetch && nextHeight <= to) {
+      while (queue.length < inFlight() && nextHeight <= to) {
         if (hashes.length === 0) {
           const count = Math.min(HASH_BATCH, to - nextHeight + 1);
           const calls = Array.from({ length: count }, (_, i) => ({ method: 'getblockhash', params: [nextHeight + i] }));
@@ -218,6 +224,7 @@ export class UtxoIndexer {
     let reorganised = false;
     while (queue.length > 0 && !this.stopped && this.leads()) {
       const block = await queue.shift()!;
+      lastBlockTxs = Math.max(1, block.txs.length);
       await refill();
       if (expectedPrev !== null && block.previousHash !== expectedPrev) {
         reorganised = true;
