@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { openStore, type Store } from './database.ts';
+import { openStore, type Store, type StoreConfig } from './database.ts';
 
 export const TEST_POSTGRES_URL = process.env.COUNTERSIGN_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 
@@ -14,6 +14,8 @@ export const STORE_KINDS: readonly StoreKind[] = ['sqlite', 'postgres'];
 
 export interface TestStore {
   store: Store;
+  /** How to open the same database from another process. */
+  config: StoreConfig;
   /** Re-open the same database (a restart). */
   reopen(): Promise<Store>;
   dispose(): Promise<void>;
@@ -27,6 +29,7 @@ export async function openTestStore(kind: StoreKind, migrateUpTo?: string): Prom
     const opened: Store[] = [await openStore({ kind: 'sqlite', path }, migrateUpTo)];
     return {
       store: opened[0]!,
+      config: { kind: 'sqlite', path },
       reopen: async () => {
         const s = await openStore({ kind: 'sqlite', path });
         opened.push(s);
@@ -53,6 +56,7 @@ export async function openTestStore(kind: StoreKind, migrateUpTo?: string): Prom
   const opened: Store[] = [first];
   return {
     store: first,
+    config: { kind: 'postgres', url: TEST_POSTGRES_URL, schema },
     reopen: async () => {
       const s = await openStore({ kind: 'postgres', url: TEST_POSTGRES_URL, schema, poolSize: 4 });
       opened.push(s);

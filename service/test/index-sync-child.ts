@@ -1,0 +1,20 @@
+// A process that indexes a litecoind regtest chain into a store and exits: the crash test kills it
+// with SIGKILL at random moments and starts it again. Input as JSON in an environment variable.
+import pino from 'pino';
+import { RpcClient } from '../chains/utxo/rpc-client.ts';
+import { UtxoIndexer } from '../chains/utxo/indexer.ts';
+import { openStore } from '../store/database.ts';
+import { UtxoIndexStore } from '../store/utxo-index.ts';
+import { chainParams } from '../../shared/coins/index.ts';
+import { INDEX_CHILD_ENV, type IndexChildInput } from './index-child-input.ts';
+
+const input = JSON.parse(process.env[INDEX_CHILD_ENV] ?? 'null') as IndexChildInput | null;
+if (!input) throw new Error(`${INDEX_CHILD_ENV} is not set: this file is started by the index crash test`);
+const store = await openStore(input.store);
+const rpc = new RpcClient(input.rpc);
+const indexer = new UtxoIndexer({ rpc, index: new UtxoIndexStore(store, 'litecoin'), params: chainParams('litecoin', 'regtest'), log: pino({ level: 'silent' }), pollIntervalMs: 1000 });
+indexer.testKnobs.batchTxs = input.batchTxs;
+indexer.testKnobs.beforeBatchWrite = () => new Promise((resolve) => setTimeout(resolve, input.pauseMs));
+await indexer.sync();
+rpc.close();
+await store.close();
