@@ -7,6 +7,7 @@ import type { RegtestNode } from '../../dev/chains/litecoind.ts';
 import { createService, type Service } from '../../service/service.ts';
 import { createApiKey } from '../../service/store/api-keys.ts';
 import { runChild } from './child.ts';
+import { untilServing } from './service-ready.ts';
 import type { LoadInput, LoadResult } from './load-child.ts';
 import { addressToScript, encodeAddress } from '../../shared/coins/address.ts';
 import { chainParams } from '../../shared/coins/coin-table.ts';
@@ -103,6 +104,7 @@ export async function benchHttp(input: HttpBenchInput, onCleanup: (fn: () => Pro
   const balanceUrl = `${serviceUrl}/address/balance/litecoin/${input.address}`;
   const emptyUrl = `${serviceUrl}/address/balance/litecoin/${input.emptyAddress}`;
   const headers = { 'x-api-key': key };
+  await untilServing(balanceUrl, headers);
   // One real answer first: a bench of 401s or of a wrong balance would measure nothing.
   for (const [url, expected] of [[balanceUrl, input.expectedBalance], [emptyUrl, 0n]] as const) {
     const check = await fetch(url, { headers });

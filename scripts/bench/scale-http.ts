@@ -8,6 +8,7 @@ import { createService, type Service } from '../../service/service.ts';
 import type { ServiceConfigInput } from '../../service/config.ts';
 import { createApiKey } from '../../service/store/api-keys.ts';
 import { runChild } from './child.ts';
+import { untilServing } from './service-ready.ts';
 import type { LatencyInput, LatencyResult } from './latency-child.ts';
 import type { LoadInput, LoadResult } from './load-child.ts';
 
@@ -69,16 +70,7 @@ async function measure(input: Parameters<typeof benchScaleHttp>[0], service: Ser
   const headers = { 'x-api-key': (await createApiKey(service.store, 'bench')).key };
   const url = (query: (typeof QUERIES)[number], probe: Probe): string => `${serviceUrl}/address/${query}/litecoin/${probe.address}`;
 
-  // The service answers 503 until its indexer has looked at the index and the node once.
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const answer = await fetch(url('balance', input.small), { headers });
-    await answer.arrayBuffer();
-    if (answer.status !== 503) break;
-    if (Date.now() > deadline) throw new Error('the service still answers 503 (index not ready) after 120 s');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  // Real answers first: figures over wrong answers would mean nothing.
+  await untilServing(url('balance', input.small), headers);
   const ask = async (target: string): Promise<Record<string, unknown>> => {
     const answer = await fetch(target, { headers });
     const text = await answer.text();
