@@ -22,6 +22,8 @@ import {
   withHashType,
 } from '../../shared/coins/index.ts';
 import type { Tx, TxOutput } from '../../shared/coins/index.ts';
+import { heightReaching } from './scale-stages.ts';
+import { txCounts } from './tx-counts.ts';
 
 export const params = chainParams('litecoin', 'regtest');
 
@@ -183,22 +185,8 @@ export async function buildChain(node: RegtestNode, paymentTxs: number, progress
   const mempool = await node.rpc.call<{ size: number }>('getmempoolinfo');
   if (mempool.size !== 0) throw new Error(`${mempool.size} bench transactions were left unconfirmed`);
 
-  const tipHeight = await node.rpc.call<number>('getblockcount');
-  const txsPerHeight: number[] = [];
-  for (let from = 0; from <= tipHeight; from += 200) {
-    const heights = Array.from({ length: Math.min(200, tipHeight - from + 1) }, (_, i) => from + i);
-    const hashes = await node.rpc.batch<string>(heights.map((h) => ({ method: 'getblockhash', params: [h] })));
-    const headers = await node.rpc.batch<{ nTx: number }>(
-      hashes.map((r) => {
-        if ('error' in r) throw r.error;
-        return { method: 'getblockheader', params: [r.result] };
-      }),
-    );
-    for (const r of headers) {
-      if ('error' in r) throw r.error;
-      txsPerHeight.push(r.result.nTx);
-    }
-  }
+  const txsPerHeight = await txCounts(node.rpc);
+  const tipHeight = txsPerHeight.length - 1;
 
   return {
     tipHeight,
@@ -218,11 +206,6 @@ export async function buildChain(node: RegtestNode, paymentTxs: number, progress
 
 /** The lowest height whose cumulative transaction count reaches `share` of the chain's. */
 export function heightAtShare(chain: BenchChain, share: number): { height: number; txs: number } {
-  const goal = chain.totalTxs * share;
-  let txs = 0;
-  for (let h = 0; h < chain.txsPerHeight.length; h++) {
-    txs += chain.txsPerHeight[h]!;
-    if (txs >= goal) return { height: h, txs };
-  }
-  return { height: chain.tipHeight, txs };
+  const { toHeight, txs } = heightReaching(chain.txsPerHeight, chain.totalTxs * share);
+  return { height: toHeight, txs };
 }

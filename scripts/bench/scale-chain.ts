@@ -45,6 +45,7 @@ import {
   type TxShape,
 } from './scale-plan.ts';
 import { ScriptBook } from './scale-scripts.ts';
+import { txCounts } from './tx-counts.ts';
 
 export const SCALE_VERSION = 1;
 export const DEFAULT_SEED = 'ltc1';
@@ -514,27 +515,6 @@ async function coinbaseCoins(node: RegtestNode, count: number, miner: number): P
     coins.push({ txid: Buffer.from(cb.txid, 'hex'), vout: 0, value: coinsToUnits(out.value), script: miner });
   }
   return coins;
-}
-
-/** nTx of every block from the headers, genesis included. */
-async function txCounts(rpc: RpcClient): Promise<number[]> {
-  const tip = await rpc.call<number>('getblockcount');
-  const counts: number[] = [];
-  for (let from = 0; from <= tip; from += 500) {
-    const heights = Array.from({ length: Math.min(500, tip - from + 1) }, (_, i) => from + i);
-    const hashes = await rpc.batch<string>(heights.map((h) => ({ method: 'getblockhash', params: [h] })));
-    const headers = await rpc.batch<{ nTx: number }>(
-      hashes.map((r) => {
-        if ('error' in r) throw r.error;
-        return { method: 'getblockheader', params: [r.result] };
-      }),
-    );
-    for (const r of headers) {
-      if ('error' in r) throw r.error;
-      counts.push(r.result.nTx);
-    }
-  }
-  return counts;
 }
 
 /** Signs every input by its script type; returns the txid, raw hex, weight and sigop cost. */
