@@ -10,6 +10,7 @@ import {
   hexToBytes,
   scriptToAddress,
   type ChainParams,
+  type Tx,
   type TxInput,
 } from '../../shared/coins/index.ts';
 import { unitsToDecimal } from '../../shared/coins/units.ts';
@@ -161,14 +162,7 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
     })),
   });
 
-  let tx: Uint8Array;
-  let decoded;
-  try {
-    tx = hexToBytes(created.tx);
-    decoded = decodeTx(tx, params);
-  } catch (err) {
-    return refuse(`the service's transaction cannot be decoded: ${err instanceof Error ? err.message : String(err)}`);
-  }
+  const { tx, decoded } = decodeServiceTx(params, created.tx, refuse);
   // Which of our addresses each input spends (its scriptSig is the redeem script), and how much.
   const prevTxid = (inp: (typeof decoded.inputs)[number]) => bytesToHex(inp.prevTxid);
   // What each input holds is read from its own transaction (its txid commits to it), not taken on
@@ -315,6 +309,16 @@ function checkServiceHashes(verified: VerifiedPayment, hashes: readonly { input_
 }
 
 // ---- lifecycle ---------------------------------------------------------------------------------
+
+/** The service's unsigned transaction, decoded; a refusal in words when it is not a transaction. */
+export function decodeServiceTx(params: ChainParams, hex: string, refuse: (why: string) => never): { tx: Uint8Array; decoded: Tx } {
+  try {
+    const tx = hexToBytes(hex);
+    return { tx, decoded: decodeTx(tx, params) };
+  } catch (err) {
+    return refuse(`the service's transaction cannot be decoded: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
 
 /**
  * The wallet address an unsigned input of the service's transaction spends, read from its placeholder

@@ -6,13 +6,13 @@
 // signatures.
 import { randomUUID } from 'node:crypto';
 import type { MultiSigPayment } from '../../shared/api/schemas.ts';
-import { addressToScript, bytesToHex, decodeTx, equalBytes, hexToBytes, type ChainParams } from '../../shared/coins/index.ts';
+import { addressToScript, bytesToHex, equalBytes, type ChainParams } from '../../shared/coins/index.ts';
 import { addressPath } from '../../shared/coins/multisig-address.ts';
 import { PaymentCheckError } from '../../shared/files/errors.ts';
 import { paymentHash } from '../../shared/files/signing-files.ts';
 import { verifyUnsignedPayment, type VerifiedPayment } from '../../shared/files/unsigned-payment.ts';
 import { CoordinatorError } from './errors.ts';
-import { canonicalAddress, changeInFlight, expectedOutputs, inputOwner, writePurpose } from './propose-payment.ts';
+import { canonicalAddress, changeInFlight, decodeServiceTx, expectedOutputs, inputOwner, writePurpose } from './propose-payment.ts';
 import type { Recipient } from './payment-batch.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import type { AddressRow, PaymentKind, PaymentRow, WalletRow } from './store/store.ts';
@@ -116,14 +116,7 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
   const change = s.changeAddress ?? (await freshChangeAddress(deps, walletId));
   const created = await deps.api.createMultisig(w.coin, spendRequest(params, w, xpubs, { ...s, to, ...(operatorFee ? { operatorFee } : {}) }, change, owners));
 
-  let tx: Uint8Array;
-  let decoded;
-  try {
-    tx = hexToBytes(created.tx);
-    decoded = decodeTx(tx, params);
-  } catch (err) {
-    return refuse(`the service's transaction cannot be decoded: ${err instanceof Error ? err.message : String(err)}`);
-  }
+  const { tx, decoded } = decodeServiceTx(params, created.tx, refuse);
   // Exactly the inputs asked for, each signalling replacement when asked to (and only then).
   const asked = new Set(s.inputs.map(outpointKey));
   const spent = decoded.inputs.map((inp) => outpointKey({ txid: bytesToHex(inp.prevTxid), vout: inp.vout }));
