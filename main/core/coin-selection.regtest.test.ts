@@ -1,15 +1,13 @@
 // Reserved and frozen outputs on litecoind -regtest: the desk picks each proposal's inputs itself,
 // oldest first, never one an unsent proposal already spends nor a frozen one; cancelling releases.
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesToHex, chainParams, decodeTx } from '../../shared/coins/index.ts';
 import { outpointOf, pickOldestFirst } from './coin-selection.ts';
 import { cancelPayment } from './payments.ts';
 import { proposePayment } from './propose-payment.ts';
-import { openStore, type CoordinatorStore } from './store/store.ts';
-import { testCosigner } from './testing/keys.ts';
-import { startRegtestDesk, type RegtestDesk, fundWallet } from './testing/regtest.ts';
-import { createWallet, type CoreDeps } from './wallets.ts';
+import type { CoordinatorStore } from './store/store.ts';
+import { startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from './testing/regtest.ts';
+import type { CoreDeps } from './wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
@@ -20,18 +18,15 @@ let deps: CoreDeps;
 let walletId: string;
 const spends = (unsignedTx: Uint8Array) => decodeTx(unsignedTx, params).inputs.map((i) => outpointOf(bytesToHex(i.prevTxid), i.vout));
 
+let fixture: WalletDesk | undefined;
+
 beforeAll(async () => {
-  desk = await startRegtestDesk();
-  store = openStore(join(desk.dir, 'desk.sqlite'));
-  deps = { store, api: desk.api, actor: 'treasurer' };
-  walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Reserve', m: 2, cosigners: ['alice', 'bob', 'carol'].map((n) => testCosigner(n)) })).id;
+  fixture = await startWalletDesk('Reserve');
+  ({ desk, store, deps, walletId } = fixture);
   // Three outputs of 1 LTC, the first the oldest.
   for (let i = 0; i < 3; i++) await fundWallet(desk, deps, walletId, COIN);
 }, 300_000);
-afterAll(async () => {
-  store?.close();
-  await desk?.dispose();
-});
+afterAll(async () => fixture?.dispose());
 
 describe('reserved and frozen outputs', () => {
   it('gives two proposals disjoint outputs, refuses a third with the reason, and cancelling releases', async () => {

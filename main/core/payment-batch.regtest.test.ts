@@ -1,6 +1,5 @@
 // A batch on litecoind -regtest: 50 recipients read from a CSV file, proposed, re-verified by the
 // desk (every output, amount and the change), signed by two co-signers and paid in one transaction.
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, bytesToHex, chainParams, decodeTxHex, encodeTxHex } from '../../shared/coins/index.ts';
 import { unitsToDecimal } from '../../shared/coins/units.ts';
@@ -9,32 +8,29 @@ import { batchProposal, proposePayment } from './propose-payment.ts';
 import { importSignatureFiles } from './signature-import.ts';
 import { openSigningRequest, writeSigningRequest } from './signing-request.ts';
 import { signRequest } from './software-signer.ts';
-import { openStore, type CoordinatorStore } from './store/store.ts';
+import type { CoordinatorStore } from './store/store.ts';
 import { refreshConfirmations, submitPayment } from './submit-payment.ts';
 import { testCosigner } from './testing/keys.ts';
-import { apiWith, startRegtestDesk, type RegtestDesk, fundWallet } from './testing/regtest.ts';
-import { createWallet, type CoreDeps } from './wallets.ts';
+import { apiWith, startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from './testing/regtest.ts';
+import type { CoreDeps } from './wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
-const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
+const [alice, bob] = [testCosigner('alice'), testCosigner('bob')];
 
 let desk: RegtestDesk;
 let store: CoordinatorStore;
 let deps: CoreDeps;
 let walletId: string;
 
+let fixture: WalletDesk | undefined;
+
 beforeAll(async () => {
-  desk = await startRegtestDesk();
-  store = openStore(join(desk.dir, 'desk.sqlite'));
-  deps = { store, api: desk.api, actor: 'treasurer' };
-  walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Payroll', m: 2, cosigners: [alice, bob, carol] })).id;
+  fixture = await startWalletDesk('Payroll');
+  ({ desk, store, deps, walletId } = fixture);
   await fundWallet(desk, deps, walletId, 10n * COIN);
 }, 300_000);
-afterAll(async () => {
-  store?.close();
-  await desk?.dispose();
-});
+afterAll(async () => fixture?.dispose());
 
 describe('a batch payment', () => {
   it('pays 50 recipients from a CSV file in one transaction', async () => {

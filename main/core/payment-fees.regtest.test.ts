@@ -1,16 +1,14 @@
 // Fee rates and replaceability on litecoind -regtest: a proposal at a rate from the service's
 // estimates pays exactly rate x vsize (checked by the desk), signals BIP125 when asked, and a
 // service that builds another fee than the rate asked is refused.
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainParams, decodeTx, decodeTxHex, encodeTxHex } from '../../shared/coins/index.ts';
 import { REPLACEABLE_SETTING, feePresets, feeShare, rateFeeRefusal, relaysReplacements, replaceableByDefault } from './payment-fees.ts';
 import { cancelPayment } from './payments.ts';
 import { proposePayment } from './propose-payment.ts';
-import { openStore, type CoordinatorStore } from './store/store.ts';
-import { testCosigner } from './testing/keys.ts';
-import { apiWith, startRegtestDesk, type RegtestDesk, fundWallet } from './testing/regtest.ts';
-import { createWallet, type CoreDeps } from './wallets.ts';
+import type { CoordinatorStore } from './store/store.ts';
+import { apiWith, startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from './testing/regtest.ts';
+import type { CoreDeps } from './wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
@@ -20,17 +18,14 @@ let store: CoordinatorStore;
 let deps: CoreDeps;
 let walletId: string;
 
+let fixture: WalletDesk | undefined;
+
 beforeAll(async () => {
-  desk = await startRegtestDesk();
-  store = openStore(join(desk.dir, 'desk.sqlite'));
-  deps = { store, api: desk.api, actor: 'treasurer' };
-  walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Fees', m: 2, cosigners: ['alice', 'bob', 'carol'].map((n) => testCosigner(n)) })).id;
+  fixture = await startWalletDesk('Fees');
+  ({ desk, store, deps, walletId } = fixture);
   await fundWallet(desk, deps, walletId, 3n * COIN);
 }, 300_000);
-afterAll(async () => {
-  store?.close();
-  await desk?.dispose();
-});
+afterAll(async () => fixture?.dispose());
 
 describe('fee rates', () => {
   it('offers fast / normal / slow from the estimates and says when they are the fallback', async () => {

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import type { ApiClient } from '../../../shared/api/client.ts';
 import type { CoordinatorApi } from '../api.ts';
 import { addressToScript } from '../../../shared/coins/index.ts';
-import { nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { createWallet, nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { openStore, type CoordinatorStore } from '../store/store.ts';
+import { testCosigner } from './keys.ts';
 import type { UtxoCoinName } from '../../../shared/coins/index.ts';
 import { fundedNode, type RegtestNode, type StartLitecoindOptions } from '../../../dev/chains/litecoind.ts';
 import { startDevService } from '../../../dev/dev-service.ts';
@@ -77,4 +79,31 @@ export async function fundWallet(desk: RegtestDesk, deps: CoreDeps, walletId: st
   const txid = await desk.node.fundScript(addressToScript(walletParams(requireWallet(deps, walletId)), address), amount);
   await desk.mine(1);
   return txid;
+}
+
+export interface WalletDesk {
+  desk: RegtestDesk;
+  store: CoordinatorStore;
+  deps: CoreDeps;
+  walletId: string;
+  dispose(): Promise<void>;
+}
+
+/** A regtest desk with a coordinator store of its own and one empty 2-of-3 wallet of alice, bob and carol. */
+export async function startWalletDesk(name: string): Promise<WalletDesk> {
+  const desk = await startRegtestDesk();
+  const store = openStore(join(desk.dir, 'desk.sqlite'));
+  const deps: CoreDeps = { store, api: desk.api, actor: 'treasurer' };
+  const cosigners = ['alice', 'bob', 'carol'].map((n) => testCosigner(n));
+  const walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name, m: 2, cosigners })).id;
+  return {
+    desk,
+    store,
+    deps,
+    walletId,
+    dispose: async () => {
+      store.close();
+      await desk.dispose();
+    },
+  };
 }
