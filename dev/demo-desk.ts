@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
-import { testCosigner } from '../main/core/testing/keys.ts';
+import { testCosigner } from './desk-testing/keys.ts';
 import { createWallet, nextReceiveAddress } from '../main/core/wallets.ts';
 import { addToken, createAccount } from '../main/core/accounts/accounts.ts';
 import { fundEther, mintedToken } from './chains/hardhat.ts';

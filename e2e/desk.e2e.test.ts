@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UTXO_COIN_NAMES, addressToScript, chainParams } from '../shared/coins/index.ts';
-import { testCosigner } from '../main/core/testing/keys.ts';
+import { testCosigner } from '../dev/desk-testing/keys.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 

@@ -13,9 +13,9 @@ import { startWebServer, type WebServer } from '../main/web/server.ts';
 import { ServiceConnection } from '../main/core/connection.ts';
 import { MemorySecretStore } from '../main/core/secrets.ts';
 import { HARDENED } from '../main/core/ledger/paths.ts';
-import { appAndVersion, extendedPubkey, masterFingerprint, registerWallet, replay, Session, signPsbt, u8, walletAddress } from '../main/core/ledger/testing/apdu.ts';
-import { hmacOf, policyOf, readsInput, signPsbtCommand } from '../main/core/ledger/testing/bitcoin-expect.ts';
-import { disposeLedgerFixtures, ledgerFixture, type LedgerFixture } from '../main/core/ledger/testing/fixtures.ts';
+import { appAndVersion, extendedPubkey, masterFingerprint, registerWallet, replay, Session, signPsbt, u8, walletAddress } from '../dev/ledger-testing/apdu.ts';
+import { hmacOf, policyOf, readsInput, signPsbtCommand } from '../dev/ledger-testing/bitcoin-expect.ts';
+import { disposeLedgerFixtures, ledgerFixture, type LedgerFixture } from '../dev/ledger-testing/fixtures.ts';
 import type { LedgerConnector } from '../main/core/ledger/transport.ts';
 import { buildRenderer, openBrowser, type BrowserSession } from './browser.ts';
 

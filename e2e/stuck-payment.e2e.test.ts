@@ -10,7 +10,7 @@ import { importSignatureFiles } from '../main/core/signature-import.ts';
 import { writeSigningRequest } from '../main/core/signing-request.ts';
 import { signRequest } from '../main/core/software-signer.ts';
 import { submitPayment } from '../main/core/submit-payment.ts';
-import { testCosigner } from '../main/core/testing/keys.ts';
+import { testCosigner } from '../dev/desk-testing/keys.ts';
 import { proposeTreasurySpend } from '../main/core/treasury-spend.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from '../main/core/wallets.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';

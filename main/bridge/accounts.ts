@@ -4,7 +4,7 @@ import { bytesToHex } from '../../shared/coins/bytes.ts';
 import { formatEthereumAddress } from '../../shared/coins/ethereum-address.ts';
 import { accountFunds, accountHistory, addToken, canonicalEtherAddress, createAccount, networkOfChain, requireAccount, signingState, type AccountDeps } from '../core/accounts/accounts.ts';
 import { readChainToken } from '../core/accounts/tokens.ts';
-import type { AccountRow, SendRow, TokenRow } from '../core/accounts/account-store.ts';
+import type { AccountRow, SendRow, TokenRow } from '../core/store/account-store.ts';
 import { decodeErc20Transfer } from '../core/accounts/verify.ts';
 import { cancelSend, confirmSend, proposeSend, refreshSend, requireSend, sendTransaction } from '../core/accounts/sends.ts';
 import type { AccountSendView, AccountSummary, TokenView, Unit } from './contract.ts';

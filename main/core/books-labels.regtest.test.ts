@@ -18,8 +18,8 @@ import { writeSigningRequest } from './signing-request.ts';
 import { importSignatureFiles } from './signature-import.ts';
 import { openStore, type CoordinatorStore } from './store/store.ts';
 import { submitPayment } from './submit-payment.ts';
-import { parseCsv } from './testing/csv-reader.ts';
-import { testCosigner } from './testing/keys.ts';
+import { parseCsv } from '../../dev/desk-testing/csv-reader.ts';
+import { testCosigner } from '../../dev/desk-testing/keys.ts';
 import { walletFunds, walletUnspent } from './wallet-funds.ts';
 import { createWallet, nextChangeAddress, nextReceiveAddress, type CoreDeps } from './wallets.ts';
 

@@ -6,7 +6,7 @@ import { outpointOf, pickOldestFirst } from './coin-selection.ts';
 import { cancelPayment } from './payments.ts';
 import { proposePayment } from './propose-payment.ts';
 import type { CoordinatorStore } from './store/store.ts';
-import { startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from './testing/regtest.ts';
+import { startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from '../../dev/desk-testing/regtest.ts';
 import type { CoreDeps } from './wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { AUDIT_CSV_HEADER, auditRows } from './audit-export.ts';
 import { csvCell, csvText } from './csv.ts';
-import { parseCsv } from './testing/csv-reader.ts';
+import { parseCsv } from '../../dev/desk-testing/csv-reader.ts';
 
 describe('csvCell', () => {
   it('leaves plain text alone and quotes commas, quotes and line breaks', () => {

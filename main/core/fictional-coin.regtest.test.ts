@@ -44,12 +44,12 @@ vi.mock('../../shared/coins/coin-data.ts', async (importOriginal) => {
 
 const { COIN_NAMES, LEDGER_UTXO_COIN_NAMES, UTXO_COIN_NAMES, addressToScript, bytesToHex, chainParams } = await import('../../shared/coins/index.ts');
 const { deriveAddress } = await import('../../shared/coins/multisig-address.ts');
-const { startRegtestDesk } = await import('./testing/regtest.ts');
+const { startRegtestDesk } = await import('../../dev/desk-testing/regtest.ts');
 const { signRequest } = await import('./software-signer.ts');
 const { openStore } = await import('./store/store.ts');
 const { ServiceConnection } = await import('./connection.ts');
 const { MemorySecretStore } = await import('./secrets.ts');
-const { testCosigner } = await import('./testing/keys.ts');
+const { testCosigner } = await import('../../dev/desk-testing/keys.ts');
 const { createHandlers } = await import('../bridge/handlers.ts');
 const { dispatch } = await import('../bridge/dispatch.ts');
 const { inputs } = await import('../bridge/contract.ts');

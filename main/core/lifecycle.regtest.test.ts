@@ -14,8 +14,8 @@ import { proposePayment } from './propose-payment.ts';
 import { refreshConfirmations, submitPayment } from './submit-payment.ts';
 import { cancelPayment, progress } from './payments.ts';
 import { openStore, type CoordinatorStore } from './store/store.ts';
-import { testCosigner } from './testing/keys.ts';
-import { startRegtestDesk, type RegtestDesk, apiWith } from './testing/regtest.ts';
+import { testCosigner } from '../../dev/desk-testing/keys.ts';
+import { startRegtestDesk, type RegtestDesk, apiWith } from '../../dev/desk-testing/regtest.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from './wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
@@ -274,7 +274,7 @@ describe('crash safety', () => {
       writeFileSync(path, signRequest(request, { xprv: c.accountXprv }).file);
       return path;
     });
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'testing/import-child.ts'), dbPath, ...files], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../../dev/desk-testing/import-child.ts'), dbPath, ...files], { stdio: ['ignore', 'pipe', 'inherit'] });
     const firstLine = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => resolve(d.toString()));
       child.on('exit', (code) => reject(new Error(`child exited early (${code})`)));

@@ -10,8 +10,8 @@ import { openSigningRequest, writeSigningRequest } from './signing-request.ts';
 import { signRequest } from './software-signer.ts';
 import type { CoordinatorStore } from './store/store.ts';
 import { refreshConfirmations, submitPayment } from './submit-payment.ts';
-import { testCosigner } from './testing/keys.ts';
-import { apiWith, startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from './testing/regtest.ts';
+import { testCosigner } from '../../dev/desk-testing/keys.ts';
+import { apiWith, startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from '../../dev/desk-testing/regtest.ts';
 import type { CoreDeps } from './wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');

@@ -7,7 +7,7 @@ import { REPLACEABLE_SETTING, feePresets, feeShare, rateFeeRefusal, relaysReplac
 import { cancelPayment } from './payments.ts';
 import { proposePayment } from './propose-payment.ts';
 import type { CoordinatorStore } from './store/store.ts';
-import { apiWith, startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from './testing/regtest.ts';
+import { apiWith, startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from '../../dev/desk-testing/regtest.ts';
 import type { CoreDeps } from './wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');

@@ -21,8 +21,8 @@ import { proposePayment } from './propose-payment.ts';
 import { refreshConfirmations, submitPayment } from './submit-payment.ts';
 import { cancelPayment, progress } from './payments.ts';
 import { openStore, type CoordinatorStore } from './store/store.ts';
-import { testCosigner } from './testing/keys.ts';
-import { startRegtestDesk, type RegtestDesk } from './testing/regtest.ts';
+import { testCosigner } from '../../dev/desk-testing/keys.ts';
+import { startRegtestDesk, type RegtestDesk } from '../../dev/desk-testing/regtest.ts';
 import { nextReceiveAddress, type CoreDeps } from './wallets.ts';
 
 const bip32 = BIP32Factory(ecc);

@@ -26,8 +26,8 @@ import { writeSigningRequest } from './signing-request.ts';
 import { signRequest } from './software-signer.ts';
 import { openStore, type CoordinatorStore } from './store/store.ts';
 import { refreshConfirmations, submitPayment } from './submit-payment.ts';
-import { testCosigner } from './testing/keys.ts';
-import { startRegtestDesk, type RegtestDesk } from './testing/regtest.ts';
+import { testCosigner } from '../../dev/desk-testing/keys.ts';
+import { startRegtestDesk, type RegtestDesk } from '../../dev/desk-testing/regtest.ts';
 import { exportWalletSetup, importWalletSetup, readWalletSetup } from './wallet-setup-files.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from './wallets.ts';
 

@@ -16,8 +16,8 @@ import { writeSigningRequest } from './signing-request.ts';
 import { signRequest } from './software-signer.ts';
 import { openStore, type CoordinatorStore, type PaymentRow } from './store/store.ts';
 import { refreshConfirmations, submitPayment } from './submit-payment.ts';
-import { testCosigner } from './testing/keys.ts';
-import { startRegtestDesk, type RegtestDesk, fundWallet } from './testing/regtest.ts';
+import { testCosigner } from '../../dev/desk-testing/keys.ts';
+import { startRegtestDesk, type RegtestDesk, fundWallet } from '../../dev/desk-testing/regtest.ts';
 import { proposeTreasurySpend } from './treasury-spend.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from './wallets.ts';
 

@@ -21,8 +21,8 @@ import { openSigningRequest, writeSigningRequest } from './signing-request.ts';
 import { signRequest } from './software-signer.ts';
 import { openStore, type CoordinatorStore } from './store/store.ts';
 import { refreshConfirmations, submitPayment } from './submit-payment.ts';
-import { testCosigner } from './testing/keys.ts';
-import { startRegtestDesk, type RegtestDesk, apiWith } from './testing/regtest.ts';
+import { testCosigner } from '../../dev/desk-testing/keys.ts';
+import { startRegtestDesk, type RegtestDesk, apiWith } from '../../dev/desk-testing/regtest.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from './wallets.ts';
 import { walletAddress } from './wallet-script.ts';
 

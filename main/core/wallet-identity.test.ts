@@ -8,7 +8,7 @@ import { chainParams } from '../../shared/coins/index.ts';
 import type { CoordinatorApi } from './api.ts';
 import { CoordinatorError } from './errors.ts';
 import { openStore, type CoordinatorStore, type NewWalletRow } from './store/store.ts';
-import { testCosigner } from './testing/keys.ts';
+import { testCosigner } from '../../dev/desk-testing/keys.ts';
 import { walletIdentity } from './wallet-identity.ts';
 import { readNewWalletSetup } from './wallet-setup-files.ts';
 import { createWallet, type CoreDeps } from './wallets.ts';

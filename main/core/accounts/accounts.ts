@@ -9,7 +9,7 @@ import { formatEthereumAddress, parseEthereumAddress } from '../../../shared/coi
 import { CoordinatorError } from '../errors.ts';
 import type { EtherSigner } from '../ether-signer.ts';
 import type { CoordinatorStore } from '../store/store.ts';
-import type { AccountRow, TokenRow } from './account-store.ts';
+import type { AccountRow, TokenRow } from '../store/account-store.ts';
 import { addressOfSecret, loadSigner, saveSecret, softwareSecretOf, ETHER_PATH, type AccountSecrets, type KeySource } from './keys.ts';
 import { readChainToken, tokenToFollow } from './tokens.ts';
 

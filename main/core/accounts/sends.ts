@@ -7,7 +7,7 @@ import { bytesToHex } from '../../../shared/coins/bytes.ts';
 import { normaliseSignature, serializeSigned, transactionHash, type LegacyTx } from '../../../shared/coins/ethereum-tx.ts';
 import { CoordinatorError } from '../errors.ts';
 import { checkedEtherSignature, decodeUnsignedEtherTx } from '../ether-signer.ts';
-import type { AccountRow, SendRow, SendState } from './account-store.ts';
+import type { AccountRow, SendRow, SendState } from '../store/account-store.ts';
 import { accountFunds, canonicalEtherAddress, requireAccount, signerOf, type AccountDeps } from './accounts.ts';
 import { ETHER_DECIMALS, etherToGwei, shown, tokenToGwei } from './units.ts';
 import { verifyCreatedTransfer } from './verify.ts';

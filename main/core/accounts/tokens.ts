@@ -5,7 +5,7 @@ import { ApiClientError } from '../../../shared/api/client.ts';
 import type { Erc20Token } from '../../../shared/api/schemas.ts';
 import type { CoordinatorApi } from '../api.ts';
 import { CoordinatorError } from '../errors.ts';
-import type { TokenRow } from './account-store.ts';
+import type { TokenRow } from '../store/account-store.ts';
 
 /** The desk's amount formatting and the bridge's amounts go this far. */
 export const MAX_TOKEN_DECIMALS = 36;

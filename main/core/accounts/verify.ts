@@ -6,7 +6,7 @@ import { formatEthereumAddress, parseEthereumAddress } from '../../../shared/coi
 import { erc20TransferData, signingHash, signingPayload, type LegacyTx } from '../../../shared/coins/ethereum-tx.ts';
 import { CoordinatorError } from '../errors.ts';
 import { decodeUnsignedEtherTx } from '../ether-signer.ts';
-import type { TokenRow } from './account-store.ts';
+import type { TokenRow } from '../store/account-store.ts';
 import { ETHER_DECIMALS, shown } from './units.ts';
 
 export interface IntendedTransfer {

@@ -18,9 +18,9 @@ import {
   signPsbt,
   u8,
   walletAddress,
-} from './testing/apdu.ts';
-import { hmacOf, policyOf, readsInput, signPsbtCommand } from './testing/bitcoin-expect.ts';
-import { disposeLedgerFixtures, ledgerFixture, type LedgerFixture } from './testing/fixtures.ts';
+} from '../../../dev/ledger-testing/apdu.ts';
+import { hmacOf, policyOf, readsInput, signPsbtCommand } from '../../../dev/ledger-testing/bitcoin-expect.ts';
+import { disposeLedgerFixtures, ledgerFixture, type LedgerFixture } from '../../../dev/ledger-testing/fixtures.ts';
 
 afterEach(disposeLedgerFixtures);
 

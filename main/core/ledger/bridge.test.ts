@@ -10,9 +10,9 @@ import { createHandlers } from '../../bridge/handlers.ts';
 import { ServiceConnection } from '../connection.ts';
 import { MemorySecretStore } from '../secrets.ts';
 import { HARDENED } from './paths.ts';
-import { appAndVersion, extendedPubkey, masterFingerprint, registerWallet, replay, Session, signPsbt, u8, walletAddress } from './testing/apdu.ts';
-import { hmacOf, policyOf, readsInput, signPsbtCommand } from './testing/bitcoin-expect.ts';
-import { disposeLedgerFixtures, ledgerFixture, type LedgerFixture } from './testing/fixtures.ts';
+import { appAndVersion, extendedPubkey, masterFingerprint, registerWallet, replay, Session, signPsbt, u8, walletAddress } from '../../../dev/ledger-testing/apdu.ts';
+import { hmacOf, policyOf, readsInput, signPsbtCommand } from '../../../dev/ledger-testing/bitcoin-expect.ts';
+import { disposeLedgerFixtures, ledgerFixture, type LedgerFixture } from '../../../dev/ledger-testing/fixtures.ts';
 
 afterEach(disposeLedgerFixtures);
 import type { LedgerConnector } from './transport.ts';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { hexToBytes } from '../../../shared/coins/index.ts';
 import { ledgerEtherSigner, readLedgerEtherAddress } from './ether.ts';
 import { HARDENED } from './paths.ts';
-import { apdu, appAndVersion, ethAddress, ethSign, hex, replay, Session, u32be, u8 } from './testing/apdu.ts';
+import { apdu, appAndVersion, ethAddress, ethSign, hex, replay, Session, u32be, u8 } from '../../../dev/ledger-testing/apdu.ts';
 
 const H = (n: number) => n + HARDENED;
 const PATH = [H(44), H(60), H(0), 0, 0];

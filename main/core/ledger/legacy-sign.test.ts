@@ -13,8 +13,8 @@ import { serializeOutputs, u32le, u64le } from './apdu-fields.ts';
 import { signPaymentOnLedger } from './ledger-flows.ts';
 import { canSignOnLedger, ledgerPrevious } from './legacy-sign.ts';
 import { HARDENED } from './paths.ts';
-import { appAndVersion, ascii, dashExtra, hashInputStart, hashInputStartForkid, hashOutputs, hashSign, replay, Session, sha256, trustedInput, trustedInputTxid, u8, walletPublicKey } from './testing/apdu.ts';
-import { disposeLedgerFixtures, ledgerFixture, type LedgerFixture } from './testing/fixtures.ts';
+import { appAndVersion, ascii, dashExtra, hashInputStart, hashInputStartForkid, hashOutputs, hashSign, replay, Session, sha256, trustedInput, trustedInputTxid, u8, walletPublicKey } from '../../../dev/ledger-testing/apdu.ts';
+import { disposeLedgerFixtures, ledgerFixture, type LedgerFixture } from '../../../dev/ledger-testing/fixtures.ts';
 
 afterEach(disposeLedgerFixtures);
 

@@ -7,7 +7,7 @@ import { WalletPolicy } from 'ledger-bitcoin';
 import { equalBytes } from '../../../shared/coins/index.ts';
 import type { CosignerRow, WalletRow } from '../store/store.ts';
 import { LedgerError } from './errors.ts';
-import type { LedgerRegistrationRow } from './registrations.ts';
+import type { LedgerRegistrationRow } from '../store/registrations.ts';
 
 export const UNKNOWN_FINGERPRINT = '00000000';
 

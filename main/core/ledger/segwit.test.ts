@@ -34,9 +34,9 @@ import {
   u8,
   walletAddress,
   walletPublicKey,
-} from './testing/apdu.ts';
-import { hmacOf, policyOf, readsSegwitInput, segwitSpent, signPsbtCommand } from './testing/bitcoin-expect.ts';
-import { disposeLedgerFixtures, ledgerFixture, type LedgerFixture } from './testing/fixtures.ts';
+} from '../../../dev/ledger-testing/apdu.ts';
+import { hmacOf, policyOf, readsSegwitInput, segwitSpent, signPsbtCommand } from '../../../dev/ledger-testing/bitcoin-expect.ts';
+import { disposeLedgerFixtures, ledgerFixture, type LedgerFixture } from '../../../dev/ledger-testing/fixtures.ts';
 
 afterEach(disposeLedgerFixtures);
 

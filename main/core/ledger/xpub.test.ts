@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import * as ecc from 'tiny-secp256k1';
 import { chainParams } from '../../../shared/coins/index.ts';
-import { testCosigner } from '../testing/keys.ts';
-import { apdu, appAndVersion, extendedPubkey, hex, u32be, u8, masterFingerprint, replay, Session, statusWord, walletPublicKey } from './testing/apdu.ts';
+import { testCosigner } from '../../../dev/desk-testing/keys.ts';
+import { apdu, appAndVersion, extendedPubkey, hex, u32be, u8, masterFingerprint, replay, Session, statusWord, walletPublicKey } from '../../../dev/ledger-testing/apdu.ts';
 import { HARDENED } from './paths.ts';
 import { usbConnector } from './transport.ts';
 import { readLedgerXpub } from './xpub.ts';

@@ -3,8 +3,8 @@
 import Database from 'better-sqlite3';
 import type { CoinName, NetworkName } from '../../../shared/coins/index.ts';
 import type { MultisigScriptType } from '../../../shared/coins/multisig-script.ts';
-import { AccountStore } from '../accounts/account-store.ts';
-import { LedgerRegistrations } from '../ledger/registrations.ts';
+import { AccountStore } from './account-store.ts';
+import { LedgerRegistrations } from './registrations.ts';
 import { AuditLog, type AuditAbout, type AuditEntry } from './audit-log.ts';
 import { LabelStore } from './labels.ts';
 import { MIGRATIONS } from './migrations.ts';

@@ -2,9 +2,9 @@
 // "committed <name>" after each commit and pausing so the parent can SIGKILL it mid-batch.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { importSignatureFile } from '../signature-import.ts';
-import { openStore } from '../store/store.ts';
-import type { CoordinatorApi } from '../api.ts';
+import { importSignatureFile } from '../../main/core/signature-import.ts';
+import { openStore } from '../../main/core/store/store.ts';
+import type { CoordinatorApi } from '../../main/core/api.ts';
 
 const [dbPath, ...files] = process.argv.slice(2);
 if (!dbPath) throw new Error('usage: import-child <db> <files...>');

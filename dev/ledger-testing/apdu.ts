@@ -8,9 +8,9 @@
 import { createHash } from 'node:crypto';
 import { DisconnectedDevice } from '@ledgerhq/errors';
 import { openTransportReplayer, RecordStore } from '@ledgerhq/hw-transport-mocker';
-import { bytesToHex, concatBytes, encodeCompactSize, hexToBytes, reverseBytes } from '../../../../shared/coins/index.ts';
-import { u32be } from '../apdu-fields.ts';
-import type { LedgerConnector, Transport } from '../transport.ts';
+import { bytesToHex, concatBytes, encodeCompactSize, hexToBytes, reverseBytes } from '../../shared/coins/index.ts';
+import { u32be } from '../../main/core/ledger/apdu-fields.ts';
+import type { LedgerConnector, Transport } from '../../main/core/ledger/transport.ts';
 
 export { u32be };
 

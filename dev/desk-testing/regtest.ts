@@ -4,15 +4,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ApiClient } from '../../../shared/api/client.ts';
-import type { CoordinatorApi } from '../api.ts';
-import { addressToScript } from '../../../shared/coins/index.ts';
-import { createWallet, nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
-import { openStore, type CoordinatorStore } from '../store/store.ts';
+import type { ApiClient } from '../../shared/api/client.ts';
+import type { CoordinatorApi } from '../../main/core/api.ts';
+import { addressToScript } from '../../shared/coins/index.ts';
+import { createWallet, nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../../main/core/wallets.ts';
+import { openStore, type CoordinatorStore } from '../../main/core/store/store.ts';
 import { testCosigner } from './keys.ts';
-import type { UtxoCoinName } from '../../../shared/coins/index.ts';
-import { fundedNode, type RegtestNode, type StartLitecoindOptions } from '../../../dev/chains/litecoind.ts';
-import { startDevService } from '../../../dev/dev-service.ts';
+import type { UtxoCoinName } from '../../shared/coins/index.ts';
+import { fundedNode, type RegtestNode, type StartLitecoindOptions } from '../chains/litecoind.ts';
+import { startDevService } from '../dev-service.ts';
 
 export interface RegtestDesk {
   node: RegtestNode;

@@ -3,10 +3,10 @@
 // desk's own builder (main/core/ledger/psbt.ts). Segwit wallets: BIP174's witness UTXO (0x01) and
 // witness script (0x05) beside the whole previous transaction, the spent script from bitcoinjs-lib.
 import { payments } from 'bitcoinjs-lib';
-import { concatBytes, hexToBytes, reverseBytes } from '../../../../shared/coins/index.ts';
-import { deriveAddress } from '../../../../shared/coins/multisig-address.ts';
-import { u32le } from '../apdu-fields.ts';
-import { HARDENED } from '../paths.ts';
+import { concatBytes, hexToBytes, reverseBytes } from '../../shared/coins/index.ts';
+import { deriveAddress } from '../../shared/coins/multisig-address.ts';
+import { u32le } from '../../main/core/ledger/apdu-fields.ts';
+import { HARDENED } from '../../main/core/ledger/paths.ts';
 import { ascii, hex, mapCommitment, mapsRoot, policyId, readMapValue, sha256, u8, varint, type KV, type Policy, type Session } from './apdu.ts';
 import type { LedgerFixture } from './fixtures.ts';
 

@@ -23,16 +23,16 @@ import {
   type NetworkName,
   type Tx,
   type UtxoCoinName,
-} from '../../../../shared/coins/index.ts';
-import { newTransparentTx } from '../../../../shared/coins/tx.ts';
-import { isSegwitScriptType, type MultisigScriptType } from '../../../../shared/coins/multisig-script.ts';
-import { unsignedWitnessInput } from '../../../../shared/coins/unsigned-witness.ts';
-import { walletAddress } from '../../wallet-script.ts';
-import type { CoordinatorApi } from '../../api.ts';
-import { verifyUnsignedPayment } from '../../../../shared/files/unsigned-payment.ts';
-import { openStore, type CoordinatorStore, type WalletRow } from '../../store/store.ts';
-import { testCosigner, type TestCosigner } from '../../testing/keys.ts';
-import type { CoreDeps } from '../../wallets.ts';
+} from '../../shared/coins/index.ts';
+import { newTransparentTx } from '../../shared/coins/tx.ts';
+import { isSegwitScriptType, type MultisigScriptType } from '../../shared/coins/multisig-script.ts';
+import { unsignedWitnessInput } from '../../shared/coins/unsigned-witness.ts';
+import { walletAddress } from '../../main/core/wallet-script.ts';
+import type { CoordinatorApi } from '../../main/core/api.ts';
+import { verifyUnsignedPayment } from '../../shared/files/unsigned-payment.ts';
+import { openStore, type CoordinatorStore, type WalletRow } from '../../main/core/store/store.ts';
+import { testCosigner, type TestCosigner } from '../desk-testing/keys.ts';
+import type { CoreDeps } from '../../main/core/wallets.ts';
 
 const bip32 = BIP32Factory(ecc);
 
