@@ -7,9 +7,10 @@ const ours = (...folders) => folders.flatMap((f) => [`**/${f}/**`, `**/${f}`]);
 
 // The development package (dev chains, dev service and desk, demos) is for tests and demos only.
 const DEV_MESSAGE =
-  'Product code never imports the development package dev/ (docs/architecture.md); tests, **/testing/**, service/test/, e2e/, scripts/ and dev/ itself may.';
+  'Product code never imports the development package dev/ (docs/architecture.md); tests, service/test/, e2e/, scripts/ and dev/ itself (with its test harnesses dev/desk-testing/ and dev/ledger-testing/) may.';
 const devImports = { group: ours('dev'), message: DEV_MESSAGE };
-const TESTS = ['**/*.test.ts', '**/testing/**', 'service/test/**'];
+// Test harnesses live in dev/, so a product folder holds no testing/ of its own that could import it.
+const TESTS = ['**/*.test.ts', 'service/test/**'];
 
 // What every main/ file (but main/electron) may not import; main/bridge/ repeats it with its own.
 const MAIN_FORBIDDEN = [
@@ -61,7 +62,7 @@ const perCoinRecord = 'TSTypeReference[typeName.name=/^(Readonly)?Record$/] > TS
 const coinRules = {
   files: ['shared/**/*.{ts,tsx}', 'service/**/*.{ts,tsx}', 'main/**/*.{ts,tsx}', 'renderer/**/*.{ts,tsx}', 'preload/**/*.{ts,tsx}'],
   // Tests and test support (upstream-scenario.ts is shared by two tests, fixtures/ generates test chains).
-  ignores: ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', '**/test/**', '**/fixtures/**', 'service/chains/upstream-scenario.ts', 'shared/coins/coin-data.ts', 'shared/coins/coin-table.ts'],
+  ignores: ['**/*.test.ts', '**/*.test.tsx', '**/test/**', '**/fixtures/**', 'service/chains/upstream-scenario.ts', 'shared/coins/coin-data.ts', 'shared/coins/coin-table.ts'],
   rules: {
     'no-restricted-syntax': [
       'error',

@@ -43,9 +43,10 @@ describe('layering rules', () => {
   });
 
   it('product code may not import dev/; tests, testing helpers, e2e/, scripts/ and dev/ may', async () => {
-    const product = ['shared/coins/probe.ts', 'service/http/probe.ts', 'main/core/probe.ts', 'main/web/probe.ts', 'main/electron/probe.ts', 'preload/probe.ts', 'renderer/src/probe.ts', 'renderer/vite.config.ts'];
+    // A testing/ folder inside a product folder is product code: the harnesses live in dev/.
+    const product = ['shared/coins/probe.ts', 'service/http/probe.ts', 'main/core/probe.ts', 'main/core/testing/probe.ts', 'main/core/ledger/testing/probe.ts', 'main/web/probe.ts', 'main/electron/probe.ts', 'preload/probe.ts', 'renderer/src/probe.ts', 'renderer/vite.config.ts'];
     for (const file of product) expect(await devImports(file, importDev(file)), file).toBe(1);
-    const allowed = ['main/core/probe.test.ts', 'service/http/probe.regtest.test.ts', 'main/core/testing/probe.ts', 'main/core/ledger/testing/probe.ts', 'service/test/probe.ts', 'e2e/probe.ts', 'scripts/bench/probe.ts', 'dev/probe.ts'];
+    const allowed = ['main/core/probe.test.ts', 'service/http/probe.regtest.test.ts', 'dev/desk-testing/probe.ts', 'dev/ledger-testing/probe.ts', 'service/test/probe.ts', 'e2e/probe.ts', 'scripts/bench/probe.ts', 'dev/probe.ts'];
     for (const file of allowed) expect(await devImports(file, importDev(file)), file).toBe(0);
     // A type-only import or a re-export is still an import of dev/.
     expect(await devImports('main/core/probe.ts', "import type { RegtestNode } from '../../dev/chains/litecoind.ts';\nexport type X = RegtestNode;\n")).toBe(1);
@@ -124,7 +125,9 @@ describe('coin rules', () => {
     expect(await syntax('shared/coins/probe.ts', "export const f = (p: { txFormat: string }, t?: { format?: string }) => p.txFormat === 'bitcoin' || t?.format === 'bitcoin';\n")).toHaveLength(0);
     expect(await syntax('main/core/ledger/probe.ts', "export const f = (app: { protocol: string }) => app.protocol === 'ethereum';\n")).toHaveLength(0);
     expect(await syntax('main/core/probe.test.ts', "export const f = (coin: string) => coin === 'dash';\n")).toHaveLength(0);
-    expect(await syntax('main/core/testing/probe.ts', "export const f = (coin: string) => coin === 'dash';\n")).toHaveLength(0);
+    expect(await syntax('dev/desk-testing/probe.ts', "export const f = (coin: string) => coin === 'dash';\n")).toHaveLength(0);
+    // A testing/ folder in a product folder is product code.
+    expect(await syntax('main/core/testing/probe.ts', "export const f = (coin: string) => coin === 'dash';\n")).toHaveLength(1);
     expect(await syntax('shared/coins/coin-table.ts', "export const f = (coin: string) => coin === 'ethereum';\n")).toHaveLength(0);
   });
 
