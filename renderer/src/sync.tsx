@@ -4,9 +4,16 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ServiceStatus } from '../../main/bridge/contract.ts';
 import { call } from './bridge.ts';
-import { SERVICE_CHANGED } from './screens/Settings.tsx';
 import { useLoad, type Loaded } from './ui.tsx';
 import { addSample, describeTimeLeft, timeLeft, type Sample } from './sync-estimate.ts';
+
+/** The window event that makes the status poll look again at once. */
+const SERVICE_CHANGED = 'countersign:service-changed';
+
+/** Settings calls this after switching service, so the status line does not show the old one for 10 s. */
+export function announceServiceChanged(): void {
+  window.dispatchEvent(new Event(SERVICE_CHANGED));
+}
 
 export interface CoinSync {
   coin: string;

@@ -5,9 +5,7 @@ import type { ServiceSettings } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
 import { TextField } from '../components/form.tsx';
 import { Alert, Card, Loading, useAction, useLoad } from '../ui.tsx';
-
-/** Tells the header's status line to look again after a switch. */
-export const SERVICE_CHANGED = 'countersign:service-changed';
+import { announceServiceChanged } from '../sync.tsx';
 
 function Current({ settings }: { settings: ServiceSettings }) {
   const status = useLoad(() => call('service.status', {}), [settings.mode, settings.service_url], 10_000);
@@ -58,7 +56,7 @@ export function Settings() {
         setSaved(next);
         setMode(null);
         setDone(next.mode === 'embedded' ? 'The desk now uses the embedded service.' : `Connected to ${next.service_url}; the key is stored.`);
-        window.dispatchEvent(new Event(SERVICE_CHANGED));
+        announceServiceChanged();
       } finally {
         // The key leaves the page whatever happened: typed once, never shown again.
         setKey('');
