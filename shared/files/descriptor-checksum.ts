@@ -51,7 +51,8 @@ export function withChecksum(descriptor: string): string {
 
 /**
  * Splits "desc#checksum" and checks the checksum when there is one (it is optional in BIP380).
- * A wrong, short or long checksum is refused: the descriptor was altered or mistyped.
+ * A wrong, short or long checksum is refused: the descriptor was altered or mistyped. The words never
+ * give the right checksum.
  */
 export function checkDescriptorChecksum(text: string): { descriptor: string; checksum: string | null } {
   const at = text.indexOf('#');
@@ -66,7 +67,10 @@ export function checkDescriptorChecksum(text: string): { descriptor: string; che
   }
   const symbols = [...expand(descriptor), ...[...checksum].map((c) => CHECKSUM_CHARSET.indexOf(c))];
   if (polymod(symbols) !== 1n) {
-    throw new FileFormatError(`the descriptor checksum "${checksum}" does not match the descriptor: it was altered or mistyped (expected "${descriptorChecksum(descriptor)}", given "${checksum}")`);
+    // The right checksum is not told: a treasurer who pasted it would make an altered descriptor pass.
+    throw new FileFormatError(
+      `the descriptor checksum "${checksum}" does not match the descriptor: it was altered or mistyped (a character of the descriptor or of its checksum differs from what its wallet wrote); copy the descriptor again from that wallet, do not correct the checksum by hand`,
+    );
   }
   return { descriptor, checksum };
 }

@@ -173,10 +173,11 @@ describe('descriptors the desk cannot spend are refused, naming what they are', 
     expect(() => parseSetupFile(withChecksum(text), 'any-multisig')).toThrow(message);
   });
 
-  it('a bad checksum says the one expected and the one given', () => {
+  it('a bad checksum is called wrong, and the right one is not handed over', () => {
     const good = withChecksum(`wsh(sortedmulti(2,${a},${b}))`);
     const bad = `${good.slice(0, -8)}qqqqqqqq`;
-    expect(() => parseSetupFile(bad, 'any-multisig')).toThrow(new RegExp(`checksum "qqqqqqqq" does not match the descriptor: it was altered or mistyped \\(expected "${good.slice(-8)}", given "qqqqqqqq"\\)`));
+    expect(() => parseSetupFile(bad, 'any-multisig')).toThrow(/checksum "qqqqqqqq" does not match the descriptor: it was altered or mistyped .*copy the descriptor again from that wallet, do not correct the checksum by hand/);
+    expect(() => parseSetupFile(bad, 'any-multisig')).not.toThrow(good.slice(-8));
   });
 
   it("a BSMS record whose first address is not the descriptor's is refused, naming both", () => {
