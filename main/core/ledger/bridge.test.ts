@@ -83,7 +83,7 @@ describe('bridge: ledger.* channels', () => {
       error: { code: 'ledger_locked', message: expect.stringMatching(/Ledger is locked while signing payment p-ledger.*PIN/) },
     });
     // No connector injected: the desk's USB connector, whose module this machine does not have.
-    expect(await dispatch(handlersFor(f), 'ledger.devices', {})).toEqual({ ok: true, value: { devices: [], usb: false, message: expect.stringMatching(/^USB support is not installed in this build: /) } });
+    expect(await dispatch(handlersFor(f), 'ledger.devices', {})).toEqual({ ok: true, value: { devices: [], usb: false, message: expect.stringMatching(/^This desk was installed without Ledger USB support/) } });
     expect(await dispatch(handlersFor(f), 'ledger.xpub', { coin: 'litecoin', network: 'mainnet' })).toMatchObject({ ok: false, error: { code: 'ledger_usb_missing' } });
   });
 });

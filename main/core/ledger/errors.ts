@@ -99,7 +99,17 @@ export function wrongApp(ctx: LedgerContext, why?: string): LedgerError {
   return new LedgerError('ledger_wrong_app', `wrong app on the Ledger: ${detail ? `${detail}; ` : ''}${need} and try again`);
 }
 
-/** The desk's message when the optional USB module is not part of this build. */
-export function usbMissing(detail: string): LedgerError {
-  return new LedgerError('ledger_usb_missing', `USB support is not installed in this build: ${detail}. Reinstall the desk with its Ledger support (the @ledgerhq/hw-transport-node-hid module), or sign with files instead`);
+/**
+ * The desk's words when the optional USB module is not part of this build: what is missing and what
+ * to do. What Node said (a module path on this machine) stays in `cause`, for the log only.
+ */
+export function usbMissing(cause: unknown): LedgerError {
+  const err = new LedgerError(
+    'ledger_usb_missing',
+    'This desk was installed without Ledger USB support, so it cannot reach a Ledger. ' +
+      'To use one, install the desk again from a package built with Ledger support (from source: npm install @ledgerhq/hw-transport-node-hid, which needs libusb and libudev). ' +
+      'Until then, sign with files: on the payment\'s page, "Export signing request" for the co-signers, then import the signature files they send back',
+  );
+  err.cause = cause;
+  return err;
 }

@@ -25,7 +25,7 @@ function asNodeHid(mod: unknown): NodeHidModule {
   const candidate = (mod as { default?: unknown }).default ?? mod;
   const inner = (candidate as { default?: unknown }).default ?? candidate;
   const m = inner as Partial<NodeHidModule>;
-  if (typeof m.list !== 'function' || typeof m.open !== 'function') throw usbMissing(`${USB_MODULE} loaded but has no list()/open()`);
+  if (typeof m.list !== 'function' || typeof m.open !== 'function') throw usbMissing(new Error(`${USB_MODULE} loaded but has no list()/open()`));
   return { list: () => m.list!.call(inner), open: (path) => m.open!.call(inner, path) };
 }
 
@@ -38,7 +38,7 @@ export function usbConnector(load: () => Promise<unknown> = () => import(/* @vit
   const module = (): Promise<NodeHidModule> => {
     hid ??= load().then(asNodeHid, (err: unknown) => {
       hid = null;
-      throw usbMissing(`${USB_MODULE} could not be loaded (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
+      throw usbMissing(err);
     });
     return hid;
   };

@@ -92,8 +92,11 @@ describe('errors a person understands', () => {
     const none = usbConnector(() => Promise.resolve({ default: { list: () => Promise.resolve([]), open: () => Promise.reject(new Error('unused')) } }));
     await expect(readLedgerXpub(none, 'litecoin', 'mainnet', "m/45'/2'/0'")).rejects.toMatchObject({ code: 'ledger_not_found', message: expect.stringMatching(/no Ledger found/) });
     const missing = usbConnector(() => Promise.reject(new Error("Cannot find package '@ledgerhq/hw-transport-node-hid'")));
-    await expect(readLedgerXpub(missing, 'litecoin', 'mainnet', "m/45'/2'/0'")).rejects.toMatchObject({ code: 'ledger_usb_missing', message: expect.stringMatching(/^USB support is not installed in this build: /) });
-    // The real module is not installed on this machine: the default loader says so too.
-    await expect(usbConnector().list()).rejects.toMatchObject({ code: 'ledger_usb_missing' });
+    // Words, not Node's message: no module path of this machine reaches the screen.
+    const refused = readLedgerXpub(missing, 'litecoin', 'mainnet', "m/45'/2'/0'");
+    await expect(refused).rejects.toMatchObject({ code: 'ledger_usb_missing', message: expect.stringMatching(/^This desk was installed without Ledger USB support, so it cannot reach a Ledger\. .*sign with files/) });
+    await expect(refused).rejects.toMatchObject({ message: expect.not.stringMatching(/Cannot find|imported from|node_modules|\.ts\b/) });
+    // The real module is not installed on this machine: the default loader says so too, in the same words.
+    await expect(usbConnector().list()).rejects.toMatchObject({ code: 'ledger_usb_missing', message: expect.stringMatching(/^This desk was installed without Ledger USB support/) });
   });
 });
