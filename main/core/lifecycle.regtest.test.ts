@@ -230,10 +230,10 @@ describe('refusals', () => {
       ['wrong-key.json', 'refused', 'foreign'],
       ['alice.json', 'imported', undefined],
     ]);
-    expect(results[0]!.message).toMatch(/not-json.json: not a signature file: it is not JSON/);
+    expect(results[0]!.message).toBe('not-json.json: not a signature file: it is a file that is not valid JSON (cut short, or edited by hand); ask for the file again');
     expect(results[1]!.message).toMatch(/malformed signature file: request_id/);
     const misdirected = importSignatureFiles(deps, [{ name: 'request.json', text: JSON.stringify({ format: 'countersign-signing-request', version: 1 }) }])[0]!;
-    expect(misdirected.message).toBe('request.json: not a signature file: it is a "countersign-signing-request" file');
+    expect(misdirected.message).toBe('request.json: not a signature file: it is a Countersign signing request; send it to a co-signer, who signs it (in Co-signer mode) and sends back the signature file to import here');
     expect(results[2]!.message).toMatch(/is not the hash of payment .* transaction/);
     expect(results[3]!.message).toMatch(/signature of input 0 by alice does not verify/);
     expect(results[4]!.message).toMatch(/is not a co-signer of this wallet/);

@@ -83,7 +83,7 @@ export function storeSignatures(deps: CoreDeps, paymentId: string, sigs: readonl
 
 /** Imports one signature file: checks everything, then stores all its signatures or none. */
 export function importSignatureFile(deps: CoreDeps, input: SignatureFileInput): FileResult {
-  const parsed = parseFile(SignatureFileV1, 'signature file', input.text);
+  const parsed = parseFile(SignatureFileV1, 'signature file', input.text, 'signature');
   if (!parsed.ok) return refused(input.name, 'malformed', parsed.message);
   const f = parsed.value;
   const p = deps.store.payment(f.request_id);

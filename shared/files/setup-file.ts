@@ -8,6 +8,7 @@ import { parseCaravan } from './caravan.ts';
 import { looksLikeColdcard, parseColdcard } from './coldcard.ts';
 import { parseMultisigDescriptor } from './descriptor.ts';
 import { FileFormatError } from './errors.ts';
+import { misplacedFile, recogniseFile } from './file-kind.ts';
 import { SCRIPT_TYPE_LABEL, type WalletSetup } from './setup.ts';
 import { looksLikeSpecter, parseSpecter } from './specter.ts';
 
@@ -76,6 +77,9 @@ function requireP2shMulti(setup: WalletSetup): void {
 
 /** Reads any set-up file; `reach` says which wallets the caller can hold (see SetupReach). */
 export function parseSetupFile(text: string, reach: SetupReach = 'p2sh-multi'): SetupFile {
+  // A signature file, a PSBT or a labels file dropped here is named, with where it goes.
+  const misplaced = misplacedFile(recogniseFile(text), 'wallet set-up file', ['wallet-setup', 'bsms-key', 'json', 'broken-json', 'text']);
+  if (misplaced !== null) throw new FileFormatError(misplaced);
   const file = readWallet(text.replace(/^\uFEFF/, '').trim());
   if (file.kind === 'wallet' && reach === 'p2sh-multi') requireP2shMulti(file.setup);
   return file;

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { bytesToHex, COIN_NAMES, NETWORK_NAMES, sha256 } from '../coins/index.ts';
 import { MULTISIG_SCRIPT_TYPES } from '../coins/multisig-script.ts';
+import { misplacedFile, recogniseFile, SIGNATURE_FORMAT, SIGNING_REQUEST_FORMAT, type FileKind } from './file-kind.ts';
 
 const hex = (what: string) => z.string().regex(/^([0-9a-f]{2})+$/, `${what} must be lower-case hex`);
 const units = z.string().regex(/^[0-9]{1,30}$/, 'amounts are whole numbers of the smallest unit, as a string of digits');
@@ -12,8 +13,7 @@ const relPath = z.string().regex(/^[01]\/[0-9]{1,10}$/, 'paths below the xpubs a
 /** A file's payment_hash: SHA-256 of the unsigned transaction, binding a signature file to it. */
 export const paymentHash = (unsignedTx: Uint8Array): string => bytesToHex(sha256(unsignedTx));
 
-export const SIGNING_REQUEST_FORMAT = 'countersign-signing-request';
-export const SIGNATURE_FORMAT = 'countersign-signature';
+export { SIGNATURE_FORMAT, SIGNING_REQUEST_FORMAT };
 
 export const RequestCosigner = z.object({
   name: z.string().min(1),
@@ -82,13 +82,20 @@ export const SignatureFileV1 = z.object({
 });
 export type SignatureFileV1 = z.infer<typeof SignatureFileV1>;
 
-/** Parses JSON text with a schema; any problem is one sentence naming the field. */
-export function parseFile<S extends z.ZodType>(schema: S, what: string, text: string): { ok: true; value: z.output<S> } | { ok: false; message: string } {
+/**
+ * Parses JSON text with a schema; any problem is one sentence naming the field. A file of another
+ * kind altogether (a wallet set-up file, a PSBT, a binary file) is named, with where it goes:
+ * never the JSON parser's own message.
+ */
+export function parseFile<S extends z.ZodType>(schema: S, what: string, text: string, kind: FileKind): { ok: true; value: z.output<S> } | { ok: false; message: string } {
+  // JSON of no known kind is left to the schema, which names the field at fault.
+  const misplaced = misplacedFile(recogniseFile(text), what, [kind, 'json']);
+  if (misplaced !== null) return { ok: false, message: misplaced };
   let json: unknown;
   try {
     json = JSON.parse(text);
-  } catch (err) {
-    return { ok: false, message: `not a ${what}: it is not JSON (${err instanceof Error ? err.message : String(err)})` };
+  } catch {
+    return { ok: false, message: `not a ${what}: it is not JSON` };
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {

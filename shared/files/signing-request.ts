@@ -21,7 +21,7 @@ export interface OpenedRequest {
  * those listed. Throws PaymentCheckError 'malformed' or 'tampered' saying why.
  */
 export function readSigningRequest(text: string): OpenedRequest {
-  const parsed = parseFile(SigningRequestV1, 'signing-request file', text);
+  const parsed = parseFile(SigningRequestV1, 'signing-request file', text, 'signing-request');
   if (!parsed.ok) throw new PaymentCheckError('malformed', parsed.message);
   const r = parsed.value;
   const tampered = (why: string): never => {
