@@ -71,8 +71,8 @@ export interface UtxoBackend {
   rawTransaction(txid: string): Promise<Uint8Array | null>;
   /** Fee rate in smallest units per 1000 bytes. */
   feePerKb(): Promise<bigint>;
-  /** Extension: estimates for these confirmation targets. Absent: the backend cannot give them per target. */
-  feeEstimates?(blocks: readonly number[]): Promise<UpstreamFeeEstimates>;
+  /** Extension: the upstream's estimates for these confirmation targets (null where it has none). */
+  feeEstimates(blocks: readonly number[]): Promise<UpstreamFeeEstimates>;
   /**
    * The mempool transactions spending these outpoints, keyed by outpointKey, as the node sees them
    * (fees and replaceability). Absent: the backend cannot tell, so no replacement is built over it.

@@ -108,7 +108,7 @@ const V2_OPERATIONS: Record<string, OperationDoc> = {
     tag: TX,
     summary: 'Fee rates for 1, 6 and 24 blocks, in units per vbyte',
     extension:
-      "Extension beyond the spec: the node's estimatesmartfee per target, converted exactly (bigint) from coins per 1000 vbytes and rounded up to a whole unit per vbyte; source fallback where the node has no estimate (regtest, a quiet chain), at the configured fallback rate. 501 over a backend that cannot estimate per target (Electrum).",
+      "Extension beyond the spec: the node's estimatesmartfee per target, converted exactly (bigint) from coins per 1000 vbytes and rounded up to a whole unit per vbyte; source fallback where the node has no estimate (regtest, a quiet chain), at the configured fallback rate. Blockbook's estimatefee and Electrum's blockchain.estimatefee per target the same way, their -1 (no estimate yet) as the fallback.",
   },
   'POST /transaction/create/:coin': {
     tag: TX,

@@ -3,7 +3,7 @@
 // exactly (bigint, no float), or the configured fallback where the upstream has none.
 import type { FeeEstimates } from '../../shared/api/schemas.ts';
 import type { UtxoBackend } from '../chains/backend.ts';
-import { ApiError, UpstreamFailure } from '../errors.ts';
+import { UpstreamFailure } from '../errors.ts';
 
 export const FEE_TARGETS = [1, 6, 24] as const;
 
@@ -32,10 +32,6 @@ export function coinsPerKvbToUnits(text: string, decimals: number): { perKvb: bi
 
 export async function feeEstimates(backend: UtxoBackend): Promise<FeeEstimates> {
   const { params } = backend;
-  if (!backend.feeEstimates) {
-    const status = await backend.status();
-    throw new ApiError(501, `fee estimates per target are not available over the ${status.backend} backend of ${params.coin}: only its single estimate, which create uses`);
-  }
   const upstream = await backend.feeEstimates(FEE_TARGETS);
   const fallbackPerVbyte = ceilDiv(upstream.fallbackFeePerKb, 1000n);
   return {

@@ -9,7 +9,7 @@ import { decodeTx, txidHex } from '../../../shared/coins/tx.ts';
 import { ApiError, UpstreamFailure } from '../../errors.ts';
 import { Lru } from '../../lru.ts';
 import type { HistoryRow, Outpoint, ScriptBalance, UnspentRow } from '../../store/utxo-index.ts';
-import { type BackendStatus, type FeeRates, feeRateWithFloor, type UtxoBackend } from '../backend.ts';
+import { type BackendStatus, type FeeRates, feeRateWithFloor, type UpstreamFeeEstimates, type UtxoBackend } from '../backend.ts';
 import { classifyRefusal, mergeHistory, VerifiedTxCache } from '../upstream-utxo.ts';
 import { coinsToUnits } from '../utxo/rpc-client.ts';
 import { ElectrumClient, ElectrumRpcError, type ElectrumServer, type ElectrumTiming } from './electrum-client.ts';
@@ -180,15 +180,8 @@ export class ElectrumBackend implements UtxoBackend {
   }
 
   async feePerKb(): Promise<bigint> {
-    let coinsPerKb: number;
-    try {
-      coinsPerKb = await this.client.request('blockchain.estimatefee', [FEE_TARGET_BLOCKS], z.number());
-    } catch (err) {
-      if (err instanceof ElectrumRpcError) return feeRateWithFloor(null, this.o.fees); // the server has no estimator
-      throw err;
-    }
-    // -1: no estimate yet
-    if (!(coinsPerKb > 0)) return feeRateWithFloor(null, this.o.fees);
+    const coinsPerKb = await this.estimateFee(FEE_TARGET_BLOCKS);
+    if (coinsPerKb === null) return feeRateWithFloor(null, this.o.fees);
     let units: bigint;
     try {
       units = coinsToUnits(coinsPerKb, this.params.decimals);
@@ -196,6 +189,33 @@ export class ElectrumBackend implements UtxoBackend {
       units = BigInt(Math.round(coinsPerKb * 10 ** this.params.decimals)); // more decimals than the coin has
     }
     return feeRateWithFloor(units, this.o.fees);
+  }
+
+  /**
+   * Extension: blockchain.estimatefee per target, as the server wrote it (coins per kB). Where it has
+   * none the fallback is given, marked so (use-cases/fee-estimates.ts).
+   */
+  async feeEstimates(blocks: readonly number[]): Promise<UpstreamFeeEstimates> {
+    const estimates: (string | null)[] = [];
+    for (const target of blocks) {
+      const coinsPerKb = await this.estimateFee(target);
+      // A JSON number's shortest text is the server's own for any rate it writes (at most 8 decimals);
+      // a tiny one comes as "1e-7", which the conversion reads too.
+      estimates.push(coinsPerKb === null ? null : String(coinsPerKb));
+    }
+    return { backend: 'electrum', estimates, fallbackFeePerKb: this.o.fees.fallbackFeePerKb };
+  }
+
+  /** The server's estimate in coins per kB; null: it has none yet (-1) or no estimator at all (an RPC error). */
+  private async estimateFee(blocks: number): Promise<number | null> {
+    let coinsPerKb: number;
+    try {
+      coinsPerKb = await this.client.request('blockchain.estimatefee', [blocks], z.number());
+    } catch (err) {
+      if (err instanceof ElectrumRpcError) return null;
+      throw err;
+    }
+    return coinsPerKb > 0 ? coinsPerKb : null;
   }
 
   async broadcast(rawTx: Uint8Array): Promise<string> {

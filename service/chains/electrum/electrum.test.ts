@@ -14,6 +14,8 @@ import { multisigScripts } from '../../../shared/coins/multisig-script.ts';
 import { scenarioKeys } from '../blockbook/fixtures/generate.ts';
 import { chainParams, type UtxoCoinName } from '../../../shared/coins/coin-table.ts';
 import { decodeTxHex, txidHex } from '../../../shared/coins/tx.ts';
+import type { FeeEstimates } from '../../../shared/api/schemas.ts';
+import { coinsToUnits } from '../utxo/rpc-client.ts';
 import { startTestService, type TestService } from '../../test/http-service.ts';
 import { fixtureUpstreamFlows, withFixtureUpstream } from '../upstream-scenario.ts';
 import { fixtureCoins } from '../blockbook/fixtures/generate.ts';
@@ -25,6 +27,30 @@ const coins = fixtureCoins('electrum');
 /** A fixture Electrum server and a service using it (backend options added), for one describe block. */
 const withElectrum = (coin: UtxoCoinName, backend: Record<string, unknown>) =>
   withFixtureUpstream(coin, loadElectrumFixture(new URL(`./fixtures/${coin}.json`, import.meta.url)), startElectrumTestServer, (server) => ({ type: 'electrum', host: server.host, port: server.port, ...backend }));
+
+describe('fee estimates over electrum (litecoin, figures worked by hand)', () => {
+  const s = withElectrum('litecoin', { timeoutMs: 2_000, retries: 1, backoffMs: 10 });
+
+  it('0.00031416 LTC/kB is 31416 litoshi per kvB, 32 per vB (rounded up); 0.0002 is 20 per vB; 0.0001 is 10 per vB', async () => {
+    s.fixture.estimatefee = { 1: 0.00031416, 6: 0.0002, 24: 0.0001 };
+    const body = (await s.t.request('GET', '/fee_estimates/litecoin')).json as FeeEstimates;
+    expect(body.estimates).toEqual([
+      { blocks: 1, fee_rate: 32, units_per_kvbyte: 31416, source: 'node' },
+      { blocks: 6, fee_rate: 20, units_per_kvbyte: 20000, source: 'node' },
+      { blocks: 24, fee_rate: 10, units_per_kvbyte: 10000, source: 'node' },
+    ]);
+  });
+
+  it('a tiny rate the server writes as 1e-7 is read exactly; a server with no estimate yet (-1 everywhere) gives the fallback for each target', async () => {
+    s.fixture.estimatefee = { 1: 1e-7, 6: -1, 24: -1 };
+    const body = (await s.t.request('GET', '/fee_estimates/litecoin')).json as FeeEstimates;
+    expect(body.estimates[0]).toEqual({ blocks: 1, fee_rate: 1, units_per_kvbyte: 10, source: 'node' });
+    expect(body.estimates.slice(1).map((e) => [e.source, e.fee_rate])).toEqual([
+      ['fallback', body.fallback_fee_rate],
+      ['fallback', body.fallback_fee_rate],
+    ]);
+  });
+});
 
 it('scripthash: sha256 of the scriptPubKey, byte-reversed (the protocol documentation\'s example)', () => {
   const script = addressToScript(chainParams('bitcoin', 'mainnet'), '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa');
@@ -42,10 +68,23 @@ describe.each(coins)('electrum backend for %s', (coin) => {
   const { scenario, fixture } = s;
   const params = chainParams(coin, 'mainnet');
 
-  it('gives no fee estimates per target (extension): 501 naming the electrum backend', async () => {
+  it('gives fee estimates per target from blockchain.estimatefee (extension), exactly; where the server answers -1, the fallback, marked so', async () => {
     const res = await s.t.request('GET', `/fee_estimates/${coin}`);
-    expect(res.status).toBe(501);
-    expect((res.json as { message: string }).message).toMatch(new RegExp(`not available over the electrum backend of ${coin}`));
+    expect(res.status).toBe(200);
+    const body = res.json as FeeEstimates;
+    expect(body).toMatchObject({ coin, backend: 'electrum' });
+    expect(body.estimates.map((e) => e.blocks)).toEqual([1, 6, 24]);
+    for (const e of body.estimates) {
+      const answered = fixture.estimatefee[String(e.blocks)]!;
+      if (answered > 0) {
+        // The server's coins per kB, as exact units per kB, and per vbyte rounded up.
+        const perKb = coinsToUnits(String(answered), params.decimals);
+        expect(e, `${e.blocks} blocks`).toEqual({ blocks: e.blocks, units_per_kvbyte: Number(perKb), fee_rate: Number((perKb + 999n) / 1000n), source: 'node' });
+      } else {
+        expect(e, `${e.blocks} blocks`).toEqual({ blocks: e.blocks, units_per_kvbyte: expect.any(Number), fee_rate: body.fallback_fee_rate, source: 'fallback' });
+      }
+    }
+    expect(s.server.calls.filter((c) => c === 'blockchain.estimatefee').length).toBeGreaterThanOrEqual(3);
   });
 
   it('a P2WSH or P2SH-P2WSH vault address is asked by the scripthash of its own scriptPubKey (coins with segwit; none without)', async () => {

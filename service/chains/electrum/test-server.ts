@@ -12,7 +12,11 @@ export interface ElectrumFixture {
   headers: Record<string, string>;
   scripthashes: Record<string, { balance: { confirmed: number; unconfirmed: number }; history: unknown[]; unspent: unknown[] }>;
   transactions: Record<string, string>;
-  estimatefee: number;
+  /**
+   * blockchain.estimatefee by confirmation target, as ElectrumX passes on its node's estimate: coins
+   * per kB as a JSON number, or -1 where the node has none (also for a target not listed).
+   */
+  estimatefee: Record<string, number>;
 }
 
 export type ElectrumBehaviour = 'normal' | 'silent' | 'garbage';
@@ -115,7 +119,11 @@ export async function startElectrumTestServer(fixture: ElectrumFixture, txidOf: 
       if (state.refuseBroadcast !== null) throw new RpcFailure(BAD_REQUEST, `the transaction was rejected by network rules.\n\n${state.refuseBroadcast}\n[${hex}]`);
       return state.txidOf(hex);
     },
-    'blockchain.estimatefee': () => fixture.estimatefee,
+    'blockchain.estimatefee': (params) => {
+      const blocks = params[0];
+      if (typeof blocks !== 'number' || !Number.isInteger(blocks) || blocks < 1) throw new RpcFailure(BAD_REQUEST, `${JSON.stringify(blocks)} should be a non-negative integer`);
+      return fixture.estimatefee[String(blocks)] ?? -1;
+    },
     'blockchain.relayfee': () => 0.00001,
   };
 
