@@ -13,6 +13,7 @@ import { ServiceConnection } from '../main/core/connection.ts';
 import { MemorySecretStore } from '../main/core/secrets.ts';
 import { memoryAccountSecrets, type AccountSecrets } from '../main/core/accounts/keys.ts';
 import { openStore, type CoordinatorStore } from '../main/core/store/store.ts';
+import type { LedgerConnector } from '../main/core/ledger/transport.ts';
 import { createHandlers } from '../main/bridge/handlers.ts';
 import { startWebServer, type WebServer } from '../main/web/server.ts';
 
@@ -50,6 +51,8 @@ export interface DevDeskOptions {
   ethereum?: { usdRate?: number; intervalMs?: number };
   /** More litecoind arguments, e.g. -mempoolreplacement=1 (Litecoin Core 0.21 replaces nothing without it). */
   nodeArgs?: string[];
+  /** How the desk reaches a Ledger (default: the USB connector, as in the app). */
+  ledger?: LedgerConnector;
 }
 
 export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
@@ -85,7 +88,7 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
     // Web mode keeps a remote service's key in memory only (the Settings screen says so).
     const connection = new ServiceConnection({ store, secrets: new MemorySecretStore(), embeddedUrl: serviceUrl, actor: 'treasurer' });
     const accountSecrets = memoryAccountSecrets();
-    const handlers = createHandlers({ store, connection, actor: 'treasurer', accountSecrets });
+    const handlers = createHandlers({ store, connection, actor: 'treasurer', accountSecrets, ...(options.ledger ? { ledger: options.ledger } : {}) });
     const web = await startWebServer({
       handlers,
       rendererDir: options.rendererDir,
