@@ -142,6 +142,10 @@ describe('labels', () => {
       // one bad line refuses the file: nothing written, every bad line named
       const bad = `${out.text}{"type":"addr"}\nnot json\n{"type":"tx","ref":"zz","label":"x"}\n`;
       await expect(importLabels(freshDeps, w.id, bad, 'bad.jsonl')).rejects.toThrow(/bad.jsonl is not a BIP329 label file; nothing was imported. 3 bad lines: line 6: ref: .*; line 7: not JSON; line 8: ref: "zz" is not a tx reference/);
+      // a wallet set-up file dropped here is named, with where it goes
+      await expect(importLabels(freshDeps, w.id, 'BSMS 1.0\nwsh(sortedmulti(2,...))\n/0/*,/1/*\nbc1q\n', 'wallet.bsms')).rejects.toThrow(
+        'wallet.bsms: not a BIP329 labels file: it is a BSMS wallet set-up file (descriptor record); import it under Wallets → New wallet → "Import set-up file"; nothing was imported',
+      );
     } finally {
       fresh.close();
     }

@@ -2,6 +2,7 @@
 // payments (a payment's label is its purpose), each change in the audit log; and the wallet's
 // labels out and in as a BIP329 file (shared/files/bip329.ts), the format Sparrow and others read.
 import { readBip329, writeBip329, type Bip329Record, type Bip329Type } from '../../shared/files/bip329.ts';
+import { misplacedFile, recogniseFile } from '../../shared/files/file-kind.ts';
 import { formatMultisigDescriptor } from '../../shared/files/descriptor.ts';
 import { CoordinatorError } from './errors.ts';
 import { fileSafe } from './file-names.ts';
@@ -91,6 +92,9 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  */
 export async function importLabels(deps: LabelDeps & { api: FundsDeps['api'] }, walletId: string, text: string, fileName: string): Promise<LabelImport> {
   const w = requireWallet(deps, walletId);
+  // A set-up file, a signature file or a PSBT dropped here is named, not listed line by line as "not JSON".
+  const misplaced = misplacedFile(recogniseFile(text), 'BIP329 labels file', ['labels', 'json', 'broken-json', 'text']);
+  if (misplaced !== null) throw new CoordinatorError('malformed', `${fileName}: ${misplaced}; nothing was imported`);
   const read = readBip329(text);
   if (!read.ok) {
     const lines = read.bad.slice(0, 20).map((b) => `line ${b.line}: ${b.problem}`);
