@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { misplacedFile, recogniseFile, type FileKind } from './file-kind.ts';
 import { parseSetupFile } from './setup-file.ts';
+import { readSigningRequest } from './signing-request.ts';
 import sparrow from './fixtures/sparrow-p2wsh-2of3.txt?raw';
 import descriptorPair from './fixtures/descriptor-sh-wsh-pair-2of3.txt?raw';
 import caravan from './fixtures/caravan-p2wsh-2of3.json?raw';
@@ -54,6 +55,12 @@ describe('misplacedFile', () => {
     );
     expect(misplacedFile(recogniseFile(request), 'signature file', ['signature', 'json'])).toMatch(/^not a signature file: it is a Countersign signing request; send it to a co-signer/);
     expect(misplacedFile(recogniseFile(signature), 'signature file', ['signature', 'json'])).toBeNull();
+  });
+
+  it("a co-signer's request import names a set-up file or a signature file, and never shows the JSON parser's message", () => {
+    expect(() => readSigningRequest(bsms)).toThrow(/^not a signing-request file: it is a BSMS wallet set-up file \(descriptor record\); import it under Wallets → New wallet/);
+    expect(() => readSigningRequest(signature)).toThrow(/^not a signing-request file: it is a Countersign signature file; import it on its payment's page/);
+    expect(() => readSigningRequest('{"format": "countersign-signing-request", ')).toThrow(/^not a signing-request file: it is a file that is not valid JSON \(cut short, or edited by hand\); ask for the file again$/);
   });
 
   it('a set-up import refuses a signature file or a PSBT in words, and still reads set-up files', () => {
