@@ -40,6 +40,35 @@ export class ApiClientError extends Error {
   }
 }
 
+const CERTIFICATE_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/**
+ * Why a request got no answer, in words a treasurer who typed the address can act on: fetch says
+ * only "fetch failed", the reason is its cause's code.
+ */
+export function unreachableWhy(err: unknown, timeoutMs: number): string {
+  const name = err instanceof Error ? err.name : '';
+  if (name === 'TimeoutError' || name === 'AbortError') return `it did not answer within ${Math.round(timeoutMs / 1000)} s`;
+  const cause = err instanceof Error ? err.cause : undefined;
+  const code = typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string' ? cause.code : '';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'no computer of that name was found: check the address';
+  if (code === 'ECONNREFUSED') return 'nothing answered at that address and port: check them, and that the service is running';
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'that address cannot be reached from this computer: check the network';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'the connection was cut off before it answered';
+  if (CERTIFICATE_CODES.has(code)) return `its HTTPS certificate is not trusted (${code === 'CERT_HAS_EXPIRED' ? 'it has expired' : code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? 'it is for another name' : 'no trusted authority signed it'})`;
+  if (code === 'EPROTO' || code.startsWith('ERR_SSL')) return 'it does not speak HTTPS at that address: check http:// or https:// and the port';
+  const detail = cause instanceof Error ? `: ${cause.message}` : '';
+  return `${err instanceof Error ? err.message : String(err)}${detail}`;
+}
+
 export interface ApiClientOptions {
   baseUrl: string;
   apiKey?: string;
@@ -91,7 +120,7 @@ export class ApiClient {
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
       });
     } catch (err) {
-      throw new ApiClientError(0, `the service at ${this.base} cannot be reached: ${err instanceof Error ? err.message : String(err)}`);
+      throw new ApiClientError(0, `the service at ${this.base} cannot be reached: ${unreachableWhy(err, this.options.timeoutMs ?? 60_000)}`);
     }
     const text = await res.text();
     let json: unknown;
