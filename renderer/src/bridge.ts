@@ -54,7 +54,13 @@ function httpBridge(): Bridge {
         return { ok: false, error: { code: 'offline', message: 'the desk cannot be reached: is it still running?' } };
       }
       if (res.status === 401 && !token) return { ok: false, error: { code: 'forbidden', message: NO_TOKEN } };
-      return parseApiJson(await res.text()) as BridgeResult<BridgeOutput<C>>;
+      const text = await res.text();
+      try {
+        return parseApiJson(text) as BridgeResult<BridgeOutput<C>>;
+      } catch {
+        // Not the bridge's JSON (a failure of the web server itself): words, not the parser's message.
+        return { ok: false, error: { code: 'internal', message: `the desk answered with an error (HTTP ${res.status}) instead of a result; see its log` } };
+      }
     },
   };
 }
