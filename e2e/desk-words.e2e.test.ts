@@ -1,10 +1,11 @@
 // Developer text that used to reach the screen, now words a treasurer acts on, in Chromium (web
 // mode, real litecoind -regtest): a Ledger asked for on a desk installed without the USB module; a
-// descriptor whose checksum was mistyped; a BSMS set-up file, a signing request, a picture and a
-// cut-short file dropped on a payment's signature import. And no page asks for anything that is
+// descriptor whose checksum was mistyped; a BSMS set-up file, a signing request, a picture, a
+// cut-short file, another wallet's PSBT and stray JSON dropped on a payment's signature import. And no page asks for anything that is
 // not there (the favicon). Screenshots go to e2e/artifacts/words-*.png.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as bitcoin from 'bitcoinjs-lib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
@@ -44,6 +45,17 @@ beforeAll(async () => {
   });
 }, 300_000);
 afterAll(() => session?.close());
+
+/** A PSBT of some other wallet: it spends a coin no payment of this desk spends. */
+function otherWalletPsbt(): string {
+  const prev = new bitcoin.Transaction();
+  prev.addInput(new Uint8Array(32).fill(1), 0);
+  prev.addOutput(bitcoin.payments.p2pkh({ hash: new Uint8Array(20).fill(2) }).output!, 100_000n);
+  const psbt = new bitcoin.Psbt({ network: bitcoin.networks.regtest });
+  psbt.addInput({ hash: prev.getId(), index: 0, nonWitnessUtxo: prev.toBuffer() });
+  psbt.addOutput({ script: bitcoin.payments.p2pkh({ hash: new Uint8Array(20).fill(3) }).output!, value: 90_000n });
+  return psbt.toBase64();
+}
 
 async function newWallet(): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Wallets', exact: true }).click();
@@ -134,9 +146,11 @@ describe('words, not developer text, in Chromium', () => {
       { name: 'icon.png', bytes: picture },
       { name: 'cut.json', text: '{"format": "countersign-signature", "signatures": [' },
       { name: 'empty.json', text: '' },
+      { name: 'other-wallet.psbt', text: otherWalletPsbt() },
+      { name: 'notes.json', text: '{"hello": "world"}' },
     ]);
     const rows = page.getByTestId('import-results').locator('li');
-    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(5);
+    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(7);
     const words = await rows.allTextContents();
     expect(words).toEqual([
       'Refused (malformed) wallet.bsms: not a signature file: it is a BSMS wallet set-up file (descriptor record); import it under Wallets → New wallet → "Import set-up file"',
@@ -144,6 +158,8 @@ describe('words, not developer text, in Chromium', () => {
       'Refused (malformed) icon.png: not a signature file: it is a binary file (not text); a signature file is JSON text, a PSBT is base64 text or a binary PSBT; this is neither',
       'Refused (malformed) cut.json: not a signature file: it is a file that is not valid JSON (cut short, or edited by hand); ask for the file again',
       'Refused (malformed) empty.json: not a signature file: it is an empty file; choose the file again: this one holds nothing',
+      'Refused (unknown_request) other-wallet.psbt: its transaction is no payment of this desk (it spends none of the coins of a proposed payment)',
+      'Refused (malformed) notes.json: not a signature file: it has no "format" field saying it is one',
     ]);
     for (const w of words) expect(w).not.toMatch(DEVELOPER_TEXT);
     expect(await page.getByTestId('payment-state').getAttribute('data-state')).toBe('awaiting_signatures');
