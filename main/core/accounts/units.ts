@@ -5,6 +5,8 @@ import { unitsToDecimal } from '../../../shared/coins/units.ts';
 import { CoordinatorError } from '../errors.ts';
 
 export const ETHER_DECIMALS = 18;
+/** The most decimals an Ether or token amount can have on its way to the service: it takes GWEI (of the token). */
+export const SENDABLE_PLACES = 9;
 
 /** Wei to the GWEI the service takes; refuses what would need a fraction of a GWEI. */
 export function etherToGwei(wei: bigint): bigint {
