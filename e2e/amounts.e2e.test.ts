@@ -120,6 +120,14 @@ describe('amounts typed wrong, in Chromium', () => {
     await page.getByTestId('batch-mode').check();
     expect(await page.getByTestId('batch-to-0').inputValue()).toBe(payees[0]);
     expect(await page.getByTestId('batch-amount-0').inputValue()).toBe('0.2');
+    // And back: the first row becomes the single payment again.
+    await page.getByTestId('batch-amount-0').fill('0.25');
+    await page.getByTestId('batch-mode').uncheck();
+    expect(await page.getByTestId('pay-to').inputValue()).toBe(payees[0]);
+    expect(await page.getByTestId('pay-amount').inputValue()).toBe('0.25');
+    await page.getByTestId('pay-amount').fill('0.2');
+    await page.getByTestId('batch-mode').check();
+    expect(await page.getByTestId('batch-amount-0').inputValue()).toBe('0.2');
     await expect.poll(() => page.getByTestId('propose').isDisabled(), POLL).toBe(false);
 
     // Every mistake in a row's amount, named by its line.
