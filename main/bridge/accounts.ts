@@ -5,6 +5,7 @@ import { formatEthereumAddress } from '../../shared/coins/ethereum-address.ts';
 import { accountFunds, accountHistory, addToken, canonicalEtherAddress, createAccount, networkOfChain, requireAccount, signingState, type AccountDeps } from '../core/accounts/accounts.ts';
 import { readChainToken } from '../core/accounts/tokens.ts';
 import type { AccountRow, SendRow, TokenRow } from '../core/store/account-store.ts';
+import { ETHER_DECIMALS, SENDABLE_PLACES } from '../core/accounts/units.ts';
 import { decodeErc20Transfer } from '../core/accounts/verify.ts';
 import { cancelSend, confirmSend, proposeSend, refreshSend, requireSend, sendTransaction } from '../core/accounts/sends.ts';
 import type { AccountSendView, AccountSummary, TokenView, Unit } from './contract.ts';
@@ -13,8 +14,14 @@ import { unitOf } from './units.ts';
 
 type AccountChannels = 'accounts.list' | 'accounts.create' | 'accounts.get' | 'accounts.tokenInfo' | 'accounts.addToken' | 'accounts.history' | 'accounts.send';
 
-const etherUnit = (a: AccountRow): Unit => unitOf('ethereum', networkOfChain(a.chainId), 18);
-const tokenView = (t: TokenRow): TokenView => ({ contract: t.contract, symbol: t.symbol, decimals: t.decimals, unit: { ticker: t.symbol, decimals: t.decimals, smallest: `${t.symbol} base unit` } });
+// `places`: the screen refuses as typed what the service could not take (finer than GWEI).
+const etherUnit = (a: AccountRow): Unit => ({ ...unitOf('ethereum', networkOfChain(a.chainId), ETHER_DECIMALS), places: SENDABLE_PLACES });
+const tokenView = (t: TokenRow): TokenView => ({
+  contract: t.contract,
+  symbol: t.symbol,
+  decimals: t.decimals,
+  unit: { ticker: t.symbol, decimals: t.decimals, smallest: `${t.symbol} base unit`, places: Math.min(t.decimals, SENDABLE_PLACES) },
+});
 
 function explainSend(s: SendRow, a: AccountRow): string {
   switch (s.state) {

@@ -129,10 +129,13 @@ export const inputs = {
   }),
   // A batch: recipients typed as rows or read from a CSV file (address,amount,label; amounts in the
   // coin's unit), each row checked with its line number; propose sends them in one transaction.
+  // With the fixed miners' fee and the operator fee as typed, the total is checked against what the wallet holds.
   'payments.checkBatch': z.object({
     wallet_id: id,
     csv: z.string().max(200_000).optional(),
     rows: z.array(BatchRow).max(1000).optional(),
+    miners_fee: UnitsIn.optional(),
+    operator_fee: UnitsIn.optional(),
   }),
   'payments.proposeBatch': z.object({
     wallet_id: id,
@@ -262,6 +265,8 @@ export interface Unit {
   decimals: number;
   /** The smallest unit's name, for fee rates: "sat", "litoshi", "duff", "zat", "wei". */
   smallest: string;
+  /** How many decimals an amount typed may have, when fewer than `decimals` (Ether and tokens go to the service in GWEI: 9). */
+  places?: number;
 }
 
 export interface ServiceStatus {
@@ -396,7 +401,9 @@ export interface PaymentSummary {
   id: string;
   wallet_id: string;
   wallet_name: string;
+  /** The first recipient; a batch pays `recipients` of them, `amount` in all. */
   to: string;
+  recipients: number;
   amount: bigint;
   state: PaymentState;
   /** One sentence: where the payment is and what happens next. */

@@ -12,9 +12,9 @@ import { defaultAccountPath, scriptAccountPath } from '../core/ledger/paths.ts';
 import { usbConnector, type LedgerConnector } from '../core/ledger/transport.ts';
 import { readLedgerXpub } from '../core/ledger/xpub.ts';
 import { importPaymentFiles } from '../core/payment-files.ts';
-import { checkPaymentDraft } from '../core/payment-draft.ts';
+import { checkPaymentDraft, spendable } from '../core/payment-draft.ts';
 import { cancelPayment, openPaymentCount } from '../core/payments.ts';
-import { BatchRefusedError, checkRecipients, readRecipientsCsv, rowRefusalWords } from '../core/payment-batch.ts';
+import { BatchRefusedError, checkRecipients, readRecipientsCsv, refuseBatchTotal, rowRefusalWords, typedTotal } from '../core/payment-batch.ts';
 import { batchProposal, proposePayment } from '../core/propose-payment.ts';
 import { frozenOutpoints, outpointOf, reservedOutpoints } from '../core/coin-selection.ts';
 import { feePresets, relaysReplacements, REPLACEABLE_SETTING, replaceableByDefault } from '../core/payment-fees.ts';
@@ -212,12 +212,16 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       return { replaceable: replaceableByDefault(store) };
     },
 
-    'payments.checkBatch': async ({ wallet_id, csv, rows }) => {
+    'payments.checkBatch': async ({ wallet_id, csv, rows, miners_fee, operator_fee }) => {
       const params = walletParams(requireWallet(core, wallet_id));
       const read = csv !== undefined ? readRecipientsCsv(csv) : { rows: rows ?? [], refusals: [] };
       const { refusals } = checkRecipients(params, read.rows);
+      // The funds are asked of the service only when some amount can be read. They are a help to
+      // the typist: without an answer the rows are still checked, and Propose checks the funds.
+      const holds = typedTotal(params, read.rows).recipients > 0 ? await spendable(funds, wallet_id).catch(() => null) : null;
+      const total = holds === null ? null : refuseBatchTotal(params, read.rows, (miners_fee ?? 0n) + (operator_fee ?? 0n), holds);
       const { ticker } = unitOf(params.coin, params.network, params.decimals);
-      const all = [...read.refusals, ...refusals].sort((a, b) => a.line - b.line);
+      const all = [...read.refusals, ...refusals, ...(total ? [total] : [])].sort((a, b) => a.line - b.line);
       return { rows: read.rows, refusals: all.map((r) => ({ line: r.line, message: rowRefusalWords(r, params.decimals, ticker) })) };
     },
 

@@ -63,6 +63,7 @@ export function paymentSummary(deps: StoreDeps, p: PaymentRow): PaymentSummary {
     wallet_id: w.id,
     wallet_name: w.name,
     to: p.to,
+    recipients: deps.store.paymentRecipients(p.id).length,
     amount: p.amount,
     state: p.state,
     explanation: explainPayment({ state: p.state, m: w.m, signed, reason: p.reason, lastError: p.lastError, confirmations: p.confirmations }),

@@ -1,6 +1,7 @@
 // A batch payment's recipients: typed in as rows or read from a CSV file (address,amount,label;
 // header optional; amounts in the coin's unit). Every row is checked before anything is asked of
 // the service, and a bad row is refused with its line number. Pure.
+import { amountRefusalWords, parseAmount, type AmountRefusal } from '../../shared/api/amount-text.ts';
 import type { ChainParams } from '../../shared/coins/index.ts';
 import { unitsToDecimal } from '../../shared/coins/units.ts';
 import { CoordinatorError } from './errors.ts';
@@ -22,22 +23,13 @@ export interface RecipientRow {
 
 export type RowRefusal =
   | { line: number; kind: 'address'; words: string }
-  | { line: number; kind: 'amount'; text: string; decimals: number }
+  | { line: number; kind: 'amount'; text: string; refusal: AmountRefusal }
   | { line: number; kind: 'dust'; amount: bigint; limit: bigint }
-  | { line: number; kind: 'shape'; words: string };
+  | { line: number; kind: 'shape'; words: string }
+  | { line: 0; kind: 'insufficient'; recipients: number; paid: bigint; needs: bigint; holds: bigint; fees: boolean };
 
 /** The service takes at most this many outputs in one payment (docs/api-decisions.md, section 8). */
 export const MAX_RECIPIENTS = 1000;
-
-/** A decimal amount in the coin's unit as smallest units, or null when it is not one. */
-export function decimalToUnits(text: string, decimals: number): bigint | null {
-  const m = /^([0-9]+)(?:\.([0-9]*))?$|^\.([0-9]+)$/.exec(text.trim());
-  if (!m) return null;
-  const whole = m[1] ?? '0';
-  const fraction = m[2] ?? m[3] ?? '';
-  if (fraction.length > decimals) return null;
-  return BigInt(whole) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
-}
 
 /** The cells of one CSV line (RFC 4180 quotes; a line break inside quotes is not supported). */
 function cells(line: string): string[] {
@@ -78,21 +70,60 @@ export function readRecipientsCsv(text: string): { rows: RecipientRow[]; refusal
   return { rows, refusals };
 }
 
+const isBlank = (r: RecipientRow): boolean => r.to.trim() === '' && r.amount.trim() === '' && r.label.trim() === '';
+
+/** The rows without the blank ones at the end: the row a treasurer added and has not filled yet is no mistake. */
+function withoutTrailingBlanks(rows: readonly RecipientRow[]): readonly RecipientRow[] {
+  let end = rows.length;
+  while (end > 0 && isBlank(rows[end - 1]!)) end--;
+  return rows.slice(0, end);
+}
+
 /** Every row checked as a one-recipient draft is (address for the wallet's chain and network, dust). */
-export function checkRecipients(params: ChainParams, rows: readonly RecipientRow[]): { recipients: Recipient[]; refusals: RowRefusal[] } {
+export function checkRecipients(params: ChainParams, typed: readonly RecipientRow[]): { recipients: Recipient[]; refusals: RowRefusal[] } {
   const recipients: Recipient[] = [];
   const refusals: RowRefusal[] = [];
+  const rows = withoutTrailingBlanks(typed);
   for (const r of rows) {
+    if (isBlank(r)) {
+      refusals.push({ line: r.line, kind: 'shape', words: 'is empty: type an address and an amount, or remove the row' });
+      continue;
+    }
     const words = r.to.trim() === '' ? 'has no address' : addressRefusal(params, r.to);
     if (words !== null) refusals.push({ line: r.line, kind: 'address', words });
-    const amount = decimalToUnits(r.amount, params.decimals);
-    if (amount === null) refusals.push({ line: r.line, kind: 'amount', text: r.amount, decimals: params.decimals });
-    else if (amount < params.dustLimit) refusals.push({ line: r.line, kind: 'dust', amount, limit: params.dustLimit });
+    const read = parseAmount(r.amount, params.decimals);
+    const amount = read.ok ? read.units : null;
+    if (!read.ok) refusals.push({ line: r.line, kind: 'amount', text: read.text, refusal: read.refusal });
+    else if (read.units < params.dustLimit) refusals.push({ line: r.line, kind: 'dust', amount: read.units, limit: params.dustLimit });
     if (words === null && amount !== null && amount >= params.dustLimit) recipients.push({ to: r.to.trim(), amount, ...(r.label.trim() ? { label: r.label.trim() } : {}) });
   }
   if (rows.length === 0) refusals.push({ line: 0, kind: 'shape', words: 'there are no recipients' });
   if (rows.length > MAX_RECIPIENTS) refusals.push({ line: 0, kind: 'shape', words: `${rows.length} recipients: at most ${MAX_RECIPIENTS} per payment` });
   return { recipients, refusals };
+}
+
+/** The sum of the amounts that can be read (a row refused for its address still counts: it is meant to be paid). */
+export function typedTotal(params: ChainParams, rows: readonly RecipientRow[]): { paid: bigint; recipients: number } {
+  let paid = 0n;
+  let recipients = 0;
+  for (const r of rows) {
+    const read = parseAmount(r.amount, params.decimals);
+    if (read.ok) {
+      paid += read.units;
+      recipients++;
+    }
+  }
+  return { paid, recipients };
+}
+
+/**
+ * A batch whose amounts and fees (`fees`: the fixed miners' fee and the operator fee as typed) are
+ * more than the wallet holds, refused as it is typed. Pure.
+ */
+export function refuseBatchTotal(params: ChainParams, rows: readonly RecipientRow[], fees: bigint, holds: bigint): RowRefusal | null {
+  const { paid, recipients } = typedTotal(params, rows);
+  const needs = paid + fees;
+  return recipients > 0 && needs > holds ? { line: 0, kind: 'insufficient', recipients, paid, needs, holds, fees: fees > 0n } : null;
 }
 
 /** Where a row is: its line in the file, or the whole batch (line 0). */
@@ -104,11 +135,16 @@ export function rowRefusalWords(r: RowRefusal, decimals: number, ticker: string)
     case 'address':
       return `${where(r.line)}: ${r.words}`;
     case 'amount':
-      return `${where(r.line)}: the amount "${r.text}" is not a number of ${ticker} with at most ${r.decimals} decimals`;
+      return `${where(r.line)}: ${amountRefusalWords(r, { ticker })}`;
     case 'dust':
       return `${where(r.line)}: the amount ${unitsToDecimal(r.amount, decimals)} ${ticker} is below the dust limit of ${unitsToDecimal(r.limit, decimals)} ${ticker}`;
     case 'shape':
       return `${where(r.line)}: ${r.words}`;
+    case 'insufficient': {
+      const u = (units: bigint) => `${unitsToDecimal(units, decimals)} ${ticker}`;
+      const pays = `pays ${r.recipients === 1 ? 'one recipient' : `${r.recipients} recipients`} ${u(r.paid)}`;
+      return `${where(r.line)}: the wallet holds ${u(r.holds)}; this batch ${pays}${r.fees ? ` and needs ${u(r.needs)} with the fees` : ''}, more than the wallet holds`;
+    }
   }
 }
 

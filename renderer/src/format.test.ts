@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatUnits, parseUnits } from './format.ts';
+import { formatUnits, readAmount } from './format.ts';
 
 describe('amount formatting', () => {
   it('shows exact decimals from bigint units', () => {
@@ -8,12 +8,11 @@ describe('amount formatting', () => {
     expect(formatUnits(-1n, 8)).toBe('−0.00000001');
     expect(formatUnits(123_456_789_000_000_000_000_000n, 18)).toBe('123,456.789');
   });
-  it('parses what a treasurer types, refusing more decimals than the coin has', () => {
-    expect(parseUnits('1.25', 8)).toBe(125_000_000n);
-    expect(parseUnits('0,0002', 8)).toBe(20_000n);
-    expect(parseUnits('.5', 8)).toBe(50_000_000n);
-    expect(parseUnits('1.000000001', 8)).toBeNull();
-    expect(parseUnits('1e3', 8)).toBeNull();
-    expect(parseUnits('', 8)).toBeNull();
+  it('reads what a treasurer types with the one amount reader: units, words, or nothing yet', () => {
+    const ltc = { ticker: 'LTC', decimals: 8, smallest: 'litoshi' };
+    expect(readAmount('1.25', ltc)).toEqual({ units: 125_000_000n, error: null });
+    expect(readAmount('  ', ltc)).toEqual({ units: null, error: null });
+    expect(readAmount('0,0002', ltc)).toEqual({ units: null, error: '"0,0002" has a comma: use no thousands separators, and a point for decimals; type 0.0002' });
+    expect(readAmount('1.0000000001', { ticker: 'ETH', decimals: 18, smallest: 'wei', places: 9 }).error).toBe('"1.0000000001" has 10 decimals: an amount of ETH has at most 9');
   });
 });

@@ -1,5 +1,6 @@
 // Amounts on screen: exact decimal strings from bigint smallest units, never floats.
 import type { Unit } from '../../main/bridge/contract.ts';
+import { amountRefusalWords, parseAmount } from '../../shared/api/amount-text.ts';
 
 export function formatUnits(units: bigint, decimals: number, minFraction = 2): string {
   const negative = units < 0n;
@@ -13,15 +14,18 @@ export function formatUnits(units: bigint, decimals: number, minFraction = 2): s
 
 export const amount = (units: bigint, unit: Unit): string => `${formatUnits(units, unit.decimals)} ${unit.ticker}`;
 
-/** Parses what a treasurer types ("1.25", "0,5") into smallest units; null when it is not a plain amount. */
-export function parseUnits(text: string, decimals: number): bigint | null {
-  const t = text.trim().replace(',', '.').replace(/_/g, '');
-  const m = /^([0-9]*)(?:\.([0-9]*))?$/.exec(t);
-  if (!m || t === '' || t === '.') return null;
-  const fraction = m[2] ?? '';
-  if (fraction.length > decimals) return null;
-  return BigInt(m[1] || '0') * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
+/**
+ * An amount field as typed, read by the one amount reader (shared/api/amount-text.ts): its units,
+ * or the words saying what is wrong and what to type. A blank field is neither: it is not filled yet.
+ */
+export function readAmount(text: string, unit: Unit): { units: bigint | null; error: string | null } {
+  const r = parseAmount(text, unit.decimals, unit.places ?? unit.decimals);
+  if (r.ok) return { units: r.units, error: null };
+  return { units: null, error: r.refusal.kind === 'empty' ? null : amountRefusalWords(r, unit) };
 }
+
+/** Whom a payment pays, in a few words: its address, or how many recipients a batch has. */
+export const payee = (p: { to: string; recipients: number }): string => (p.recipients > 1 ? `${p.recipients} recipients` : p.to);
 
 export const usd = (value: number): string => value.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
 

@@ -5,11 +5,16 @@ import { unitsToDecimal } from '../../../shared/coins/units.ts';
 import { CoordinatorError } from '../errors.ts';
 
 export const ETHER_DECIMALS = 18;
+/**
+ * The most decimals an Ether or token amount can have on its way to the service: it takes GWEI (of
+ * the token). The send screen reads amounts to this many places, so such an amount is refused as typed.
+ */
+export const SENDABLE_PLACES = 9;
 
 /** Wei to the GWEI the service takes; refuses what would need a fraction of a GWEI. */
 export function etherToGwei(wei: bigint): bigint {
   if (wei % GWEI !== 0n) {
-    throw new CoordinatorError('bad_amount', `${unitsToDecimal(wei, ETHER_DECIMALS)} ETH has more than 9 decimals: the service takes Ether in whole GWEI (0.000000001 ETH)`);
+    throw new CoordinatorError('bad_amount', `${unitsToDecimal(wei, ETHER_DECIMALS)} ETH has more than ${SENDABLE_PLACES} decimals: the service takes Ether in whole GWEI (0.000000001 ETH)`);
   }
   return wei / GWEI;
 }
@@ -23,7 +28,7 @@ export function tokenToGwei(raw: bigint, decimals: number, symbol: string): bigi
   if (decimals >= 9) {
     const step = 10n ** BigInt(decimals - 9);
     if (raw % step !== 0n) {
-      throw new CoordinatorError('bad_amount', `${unitsToDecimal(raw, decimals)} ${symbol} has more than 9 decimals: the service takes token amounts in units of 10^-9 ${symbol}`);
+      throw new CoordinatorError('bad_amount', `${unitsToDecimal(raw, decimals)} ${symbol} has more than ${SENDABLE_PLACES} decimals: the service takes token amounts in units of 10^-9 ${symbol}`);
     }
     gwei = raw / step;
   } else {

@@ -3,7 +3,7 @@ import type { AccountSendView } from '../../../main/bridge/contract.ts';
 import { go, href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { SubmitActions, TextField } from '../components/form.tsx';
-import { formatUnits, parseUnits, usd, when } from '../format.ts';
+import { formatUnits, readAmount, usd, when } from '../format.ts';
 import { Alert, Amount, Card, Loading, message, useAction, useLoad } from '../ui.tsx';
 import { Balance, SEND_STATE_LABELS, sendBadgeClass } from './AccountsDetail.tsx';
 
@@ -20,11 +20,11 @@ export function AccountsSend({ accountId }: { accountId: string }) {
   const token = a.token_balances.find((t) => t.contract === asset) ?? null;
   const unit = token ? token.unit : a.unit;
   const available = token ? token.balance + token.unconfirmed_balance : a.ether.balance + a.ether.unconfirmed_balance;
-  const units = parseUnits(value, unit.decimals);
+  const { units, error: amountError } = readAmount(value, unit);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (units === null) return setError(`the amount is a number of ${unit.ticker} with at most ${unit.decimals} decimals`);
+    if (units === null) return setError(amountError ?? `type the amount to send, in ${unit.ticker}`);
     return run(async () => {
       const s = await call('accounts.send', { action: 'propose', account_id: accountId, to, amount: units, ...(token ? { token: token.contract } : {}) });
       go(href.accountSendDetail(accountId, s.id));
@@ -70,10 +70,10 @@ export function AccountsSend({ accountId }: { accountId: string }) {
           </p>
         </div>
         <TextField label="Send to (address)" value={to} onChange={setTo} required spellCheck={false} className="mono" placeholder="0x…" data-testid="send-to" />
-        <TextField label={`Amount (${unit.ticker})`} value={value} onChange={setValue} required inputMode="decimal" placeholder="0.00" aria-invalid={value !== '' && units === null} data-testid="send-amount" />
+        <TextField label={`Amount (${unit.ticker})`} value={value} onChange={setValue} required inputMode="decimal" placeholder="0.00" data-testid="send-amount" error={amountError} errorTestId="send-amount-error" />
       </Card>
       {error && <Alert>{error}</Alert>}
-      <SubmitActions label="Review the transaction" busyLabel="Building and checking…" busy={busy} testId="send-review" cancelHref={href.account(a.id)} />
+      <SubmitActions label="Review the transaction" busyLabel="Building and checking…" busy={busy} disabled={units === null} testId="send-review" cancelHref={href.account(a.id)} />
     </form>
   );
 }

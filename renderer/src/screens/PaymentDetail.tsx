@@ -3,7 +3,7 @@ import type { ImportResult, PaymentDetail } from '../../../main/bridge/contract.
 import { href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { InlineLabel } from '../components/InlineLabel.tsx';
-import { amount, usd, when } from '../format.ts';
+import { amount, payee, usd, when } from '../format.ts';
 import { ReplacementLinks, StuckPayment } from '../components/StuckPayment.tsx';
 import { Alert, Amount, Card, FileDrop, Loading, PaysTable, StateBadge, download, message, useLoad, type PickedFile } from '../ui.tsx';
 
@@ -116,7 +116,9 @@ export function PaymentDetailScreen({ id }: { id: string }) {
           <h1>
             Payment of <Amount units={p.amount} unit={p.unit} />
           </h1>
-          <p className="mono small muted">to {p.to}</p>
+          <p className={`${p.recipients > 1 ? '' : 'mono '}small muted`} data-testid="payment-payee">
+            to {p.recipients > 1 ? `${payee(p)}, ${amount(p.amount, p.unit)} in all (each in the outputs below)` : p.to}
+          </p>
           <p className="purpose">
             <span className="muted small">Purpose: </span>
             <InlineLabel

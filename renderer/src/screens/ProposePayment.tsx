@@ -3,7 +3,7 @@ import type { FieldRefusal } from '../../../main/bridge/contract.ts';
 import { go, href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { SubmitActions, TextField } from '../components/form.tsx';
-import { amount, parseUnits } from '../format.ts';
+import { amount, readAmount } from '../format.ts';
 import { ProvisionalBadge, useSync } from '../sync.tsx';
 import { Alert, Card, Loading, useAction, useLoad } from '../ui.tsx';
 import { BatchRecipients, emptyRow, type BatchRow } from './BatchRecipients.tsx';
@@ -69,41 +69,56 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const presets = useLoad(() => call('payments.feePresets', { wallet_id: walletId }), [walletId]);
   const { busy, refusal, setError, run } = useAction();
   const { coins } = useSync();
-  const d = wallet.data?.unit.decimals ?? 0;
-  const units = value.trim() ? parseUnits(value, d) : null;
-  const feeUnits = feeMode === 'fixed' ? parseUnits(fee, d) : 0n;
+  // Before the wallet loads no amount is read (its unit is not known yet).
+  const unit = wallet.data?.unit ?? { ticker: '', decimals: 0, smallest: '' };
+  const typedAmount = readAmount(value, unit);
+  const typedFee = readAmount(fee, unit);
+  const typedOpFee = readAmount(opFee, unit);
+  const units = typedAmount.units;
+  const feeUnits = feeMode === 'fixed' ? typedFee.units : 0n;
   const fees = feeArgs(feeMode, presets.data ?? null, feeUnits, customRate);
-  const opUnits = withOperator && opFee.trim() ? parseUnits(opFee, d) : null;
+  const opUnits = withOperator ? typedOpFee.units : null;
   const refusals = useDraftCheck(walletId, { to: batch ? '' : to, amount: batch ? null : units, fee: feeMode === 'fixed' ? feeUnits : null, operator: withOperator ? { address: opAddress, fee: opUnits } : null });
+  const batchFees = { fee: feeMode === 'fixed' ? feeUnits : null, operatorFee: withOperator ? opUnits : null };
   // A refusal from Propose stands beside its field until the draft changes.
   useEffect(() => setError(null), [to, value, fee, feeMode, customRate, withOperator, opAddress, opFee, batch, setError]);
   const w = wallet.data;
   if (wallet.error) return <Alert>{wallet.error}</Alert>;
   if (!w) return <Loading what="the wallet" />;
   const sync = coins.find((c) => c.coin === w.coin && c.network === w.network);
-  const notANumber = `amounts are numbers of ${w.unit.ticker} with at most ${d} decimals`;
-  const errorOf = (field: string, text: string): string | null => {
-    if (text.trim() && parseUnits(text, d) === null && field !== 'to' && field !== 'operator.address') return notANumber;
-    return refusals.find((r) => r.field === field)?.message ?? (refusal?.field === field ? refusal.message : null);
-  };
+  // What is typed wrong is said first; then what the desk refuses of the draft (address, dust, funds).
+  const errorOf = (field: string, typed: string | null = null): string | null => typed ?? refusals.find((r) => r.field === field)?.message ?? (refusal?.field === field ? refusal.message : null);
   const errors = {
-    to: batch ? null : errorOf('to', to),
-    amount: batch ? null : errorOf('amount', value),
-    miners_fee: feeMode === 'fixed' ? errorOf('miners_fee', fee) : null,
+    to: batch ? null : errorOf('to'),
+    amount: batch ? null : errorOf('amount', typedAmount.error),
+    miners_fee: feeMode === 'fixed' ? errorOf('miners_fee', typedFee.error) : null,
     fee_rate: feeMode === 'fixed' || fees !== null ? null : 'a fee rate is a whole number of units per vbyte, at least 1',
-    'operator.address': withOperator ? errorOf('operator.address', opAddress) : null,
-    'operator.fee_amount': withOperator ? errorOf('operator.fee_amount', opFee) : null,
+    'operator.address': withOperator ? errorOf('operator.address') : null,
+    'operator.fee_amount': withOperator ? errorOf('operator.fee_amount', typedOpFee.error) : null,
   };
-  const refused = Object.values(errors).some((e) => e !== null) || (batch !== null && batchRefused !== 0);
-  const batchUnits = batch?.map((r) => parseUnits(r.amount, d));
+  // A blank amount has no words (it is not typed yet) but still holds Propose back.
+  const unfilled = (batch === null && units === null) || feeUnits === null || (withOperator && opUnits === null);
+  const refused = unfilled || Object.values(errors).some((e) => e !== null) || (batch !== null && batchRefused !== 0);
+  const batchUnits = batch?.map((r) => readAmount(r.amount, w.unit).units);
   const paid = batchUnits ? (batchUnits.every((u) => u !== null) ? batchUnits.reduce<bigint>((s, u) => s + (u ?? 0n), 0n) : null) : units;
   const total = paid !== null && feeUnits !== null && (!withOperator || opUnits !== null) ? paid + feeUnits + (opUnits ?? 0n) : null;
   // In a batch the recipient fields are rows: a refusal of the amount (the wallet holds too little) stands alone.
   const fieldless = refusal && (refusal.field === null || !(refusal.field in errors) || (batch !== null && (refusal.field === 'to' || refusal.field === 'amount'))) ? refusal.message : null;
 
+  // What was typed for one recipient becomes the batch's first row, and the first row comes back.
+  const toggleBatch = (on: boolean) => {
+    if (on) return setBatch([{ ...emptyRow(), to, amount: value }]);
+    const first = batch?.[0];
+    if (first && (first.to.trim() || first.amount.trim())) {
+      setTo(first.to);
+      setValue(first.amount);
+    }
+    setBatch(null);
+  };
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if ((batch === null && units === null) || feeUnits === null || fees === null || (withOperator && opUnits === null)) return setError(notANumber);
+    if (refused || fees === null) return;
     const operator = { ...(withOperator ? { operator: { address: opAddress, fee_amount: opUnits ?? 0n } } : {}), ...(picked && picked.length > 0 ? { inputs: picked } : {}) };
     if (batch) {
       return run(async () => {
@@ -111,7 +126,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
         go(href.payment(p.id));
       });
     }
-    if (units === null) return setError(notANumber);
+    if (units === null) return;
     return run(async () => {
       const p = await call('payments.propose', {
         wallet_id: walletId,
@@ -151,10 +166,10 @@ export function ProposePayment({ walletId }: { walletId: string }) {
           )}
         </p>
         <label className="inline">
-          <input type="checkbox" checked={batch !== null} onChange={(e) => setBatch(e.target.checked ? [emptyRow()] : null)} data-testid="batch-mode" /> Pay several recipients in one transaction (a batch)
+          <input type="checkbox" checked={batch !== null} onChange={(e) => toggleBatch(e.target.checked)} data-testid="batch-mode" /> Pay several recipients in one transaction (a batch)
         </label>
         {batch ? (
-          <BatchRecipients walletId={walletId} unit={w.unit} rows={batch} onRows={setBatch} onRefusals={setBatchRefused} />
+          <BatchRecipients walletId={walletId} unit={w.unit} rows={batch} onRows={setBatch} onRefusals={setBatchRefused} {...batchFees} />
         ) : (
           <TextField label="Pay to (address)" value={to} onChange={setTo} required spellCheck={false} className="mono" data-testid="pay-to" error={errors.to} errorTestId="pay-to-error" />
         )}

@@ -9,7 +9,7 @@ import { HistoryTable } from '../components/HistoryTable.tsx';
 import { InlineLabel } from '../components/InlineLabel.tsx';
 import { useWalletLabels, type WalletLabels } from '../labels.ts';
 import { StuckDeposits } from '../components/StuckDeposits.tsx';
-import { amount, shortId, when } from '../format.ts';
+import { amount, payee, shortId, when } from '../format.ts';
 import { ProvisionalBadge, ProvisionalNotice, useSync } from '../sync.tsx';
 import { Alert, Amount, Card, Loading, StateBadge, download, message, useAction, useLoad } from '../ui.tsx';
 import { WalletBooks } from './WalletBooks.tsx';
@@ -30,11 +30,11 @@ export function PaymentsTable({ payments, unitOf }: { payments: PaymentSummary[]
         {
           head: 'Pays',
           rowHeader: true,
-          title: (p) => `payment ${p.id} to ${p.to}`,
+          title: (p) => `payment ${p.id} to ${payee(p)}`,
           cell: (p) => (
             <>
-              <a href={href.payment(p.id)} className="mono small address-cell" aria-label={`Payment of ${amount(p.amount, unitOf?.(p) ?? p.unit)} to ${p.to}`}>
-                {p.to}
+              <a href={href.payment(p.id)} className={`${p.recipients > 1 ? '' : 'mono '}small address-cell`} aria-label={`Payment of ${amount(p.amount, unitOf?.(p) ?? p.unit)} to ${payee(p)}`}>
+                {payee(p)}
               </a>
               {p.purpose && (
                 <div className="purpose" data-testid="payment-purpose">
