@@ -9,7 +9,7 @@ import { Wallet } from 'ethers';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, chainParams, scriptToAddress } from '../shared/coins/index.ts';
-import { testCosigner } from '../main/core/testing/keys.ts';
+import { testCosigner } from '../dev/desk-testing/keys.ts';
 import { createWallet, nextReceiveAddress } from '../main/core/wallets.ts';
 import { fundEther, mintedToken } from '../dev/chains/hardhat.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
