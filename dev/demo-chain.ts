@@ -2,6 +2,9 @@
 // Ctrl-C (or SIGTERM) stop mining, take everything down and exit.
 import type { RegtestNode } from './chains/litecoind.ts';
 
+/** litecoind arguments of both demos: replacements relayed, so a fee bump goes through (Litecoin Core 0.21 defaults to off). */
+export const DEMO_NODE_ARGS = ['-mempoolreplacement=1'] as const;
+
 export function mineUntilStopped(node: RegtestNode, everySeconds: number, dispose: () => Promise<void>): void {
   const miner = setInterval(() => void node.mine(1).catch(() => undefined), everySeconds * 1000);
   let stopping = false;

@@ -10,7 +10,7 @@ import { createWallet, nextReceiveAddress } from '../main/core/wallets.ts';
 import { addToken, createAccount } from '../main/core/accounts/accounts.ts';
 import { fundEther, mintedToken } from './chains/hardhat.ts';
 import { startDevDesk } from './dev-desk.ts';
-import { mineUntilStopped } from './demo-chain.ts';
+import { DEMO_NODE_ARGS, mineUntilStopped } from './demo-chain.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,6 +33,9 @@ async function main(): Promise<void> {
     port: Number(values.port),
     log: (l) => process.stderr.write(`${l}\n`),
     ethereum: { intervalMs: Number(values['mine-every']) * 1000 },
+    // Litecoin Core 0.21 relays replacements only with this flag (default 0): with it the fee bump
+    // the desk offers is accepted. Without it the desk offers child-pays-for-parent instead.
+    nodeArgs: [...DEMO_NODE_ARGS],
   });
   const lines: string[] = [];
   if (!values['no-example']) {

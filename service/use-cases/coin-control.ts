@@ -56,6 +56,6 @@ export async function controlledInputs(backend: UtxoBackend, sources: PaymentSou
     chosen.get(source)!.push({ txid: o.txid, vout: o.vout, amount: out.amount, scriptPubKey: out.script });
   });
   const distinct = distinctConflicts(conflicts);
-  checkReplaceable(params, distinct);
+  checkReplaceable(backend, distinct);
   return { sources: sources.map((s) => ({ ...s, unspent: chosen.get(s)! })), conflicts: distinct };
 }
