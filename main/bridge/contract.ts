@@ -452,6 +452,10 @@ export interface ReplacementView {
   not_replaceable: string | null;
   /** The change output a child would spend (relief 'cpfp'). */
   change_output: { txid: string; vout: number } | null;
+  /** Every bump or cancel proposed for this payment, oldest first; `refused`: the network's reason when it refused it at broadcast. */
+  replacements: { id: string; kind: 'bump' | 'cancel'; state: PaymentState; refused: string | null }[];
+  /** This replacement was refused by the network at broadcast (it stays ready): the reason. */
+  refused: string | null;
 }
 
 export interface FeeRatePresets {

@@ -94,8 +94,8 @@ describe('a fee bump', () => {
   it('replaces a payment stuck at 1 unit/vbyte with one at 20; a block confirms it and the original is dropped', async () => {
     const original = await stuckPayment(await fundedOutput(2n * COIN), COIN / 2n);
     expect(await mempool()).toContain(original.txid);
-    expect(whyNotReplaceable(deps, original)).toBeNull();
-    expect(replacementView(deps, original)).toMatchObject({ relief: 'replace', replaced_by: null, not_replaceable: null });
+    expect(whyNotReplaceable(deps, original, true)).toBeNull();
+    expect(replacementView(deps, original, true)).toMatchObject({ relief: 'replace', replaced_by: null, not_replaceable: null });
 
     // A bump that pays no more: refused in the service's words, with both figures; nothing stored.
     const before = store.payments(walletId).length;
@@ -111,7 +111,7 @@ describe('a fee bump', () => {
     expect(txOf(bump).inputs.every((i) => i.sequence === 0xfffffffd)).toBe(true);
     expect(txOf(bump).outputs[1]!.value).toBe(txOf(original).outputs[1]!.value - (bump.minersFee - original.minersFee));
     // A second replacement of the same payment waits for the first.
-    expect(whyNotReplaceable(deps, original)).toMatch(/already replaces it/);
+    expect(whyNotReplaceable(deps, original, true)).toMatch(/already replaces it/);
 
     // The original's signature files do not sign the replacement: the hashes differ.
     const stale = JSON.parse(aliceFiles.get(original.id)!) as { request_id: string };
@@ -122,8 +122,8 @@ describe('a fee bump', () => {
 
     const sent = await signAndSend(bump);
     expect(sent.state).toBe('broadcast');
-    expect(replacementView(deps, store.payment(original.id)!)).toMatchObject({ replaced_by: bump.id, relief: null });
-    expect(replacementView(deps, sent)).toMatchObject({ kind: 'bump', replaces: original.id });
+    expect(replacementView(deps, store.payment(original.id)!, true)).toMatchObject({ replaced_by: bump.id, relief: null });
+    expect(replacementView(deps, sent, true)).toMatchObject({ kind: 'bump', replaces: original.id });
     const pool = await mempool();
     expect(pool).toContain(sent.txid);
     expect(pool).not.toContain(original.txid);
@@ -137,7 +137,7 @@ describe('a fee bump', () => {
     expect(followed).toMatchObject({ state: 'failed', droppedBy: bump.id });
     expect(followed.reason).toMatch(/^dropped: payment .* spent the same inputs and confirmed/);
     expect(store.payment(bump.id)).toMatchObject({ state: 'confirmed' });
-    expect(replacementView(deps, followed)).toMatchObject({ replaced_by: bump.id, dropped_by: bump.id, relief: null });
+    expect(replacementView(deps, followed, true)).toMatchObject({ replaced_by: bump.id, dropped_by: bump.id, relief: null });
   });
 });
 
@@ -250,7 +250,7 @@ describe('child pays for parent', () => {
     const p = await proposePayment(deps, walletId, { to: await desk.node.newAddress('legacy'), amount: COIN / 10n, minersFee: 5_000n });
     const sent = await signAndSend(p);
     await desk.synced();
-    const view = replacementView(deps, sent);
+    const view = replacementView(deps, sent, true);
     expect(view.relief).toBe('cpfp');
     expect(view.not_replaceable).toMatch(/sent without signalling replacement \(sequence 0xffffffff\)/);
     expect(view.change_output).toEqual({ txid: sent.txid, vout: 1 });
