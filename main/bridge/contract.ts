@@ -466,8 +466,8 @@ export interface FeeRatePresets {
 
 export interface CpfpView {
   payment: PaymentDetail;
-  /** The fee each pays (miners_fee: a revived bigint key) and its virtual size. */
-  parent: { miners_fee: bigint; vsize: number };
+  /** The fee each pays (miners_fee: a revived bigint key) and its virtual size; the parent's figures are its whole unconfirmed package (itself and `ancestors`). */
+  parent: { miners_fee: bigint; vsize: number; ancestors: string[] };
   child: { miners_fee: bigint; vsize: number };
   /** (parent fee + child fee) / (parent vsize + child vsize), units per vbyte, two decimals. */
   package_rate: string;

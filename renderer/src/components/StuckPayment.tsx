@@ -1,7 +1,7 @@
 // A payment's place among replacements: what it replaces, what replaced or dropped it, and, while it
 // is stuck unconfirmed, a fee bump or cancel (BIP125) or a child from its change paying for it.
 import { useState } from 'react';
-import type { PaymentDetail } from '../../../main/bridge/contract.ts';
+import type { CpfpView, PaymentDetail, Unit } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
 import { amount, shortId } from '../format.ts';
 import { go, href } from '../navigation.ts';
@@ -13,6 +13,13 @@ const KIND: Record<PaymentDetail['replacement']['kind'], string> = {
   cancel: 'cancel',
   cpfp: 'child-pays-for-parent',
 };
+
+/** The review of a proposed child, in words: its fee and size, and the package it lifts (the parent with its unconfirmed ancestors). */
+export function cpfpReview(c: CpfpView, unit: Unit, parent: 'parent' | 'deposit'): string {
+  const n = c.parent.ancestors.length;
+  const pkg = n === 0 ? `the ${parent}'s` : `the ${parent} and its ${n} unconfirmed ancestor${n === 1 ? '' : 's'}' (together)`;
+  return `Child proposed: fee ${amount(c.child.miners_fee, unit)} for ${c.child.vsize} vbytes; with ${pkg} ${amount(c.parent.miners_fee, unit)} for ${c.parent.vsize} vbytes the ${n === 0 ? 'pair' : 'package'} pays ${c.package_rate} units/vbyte.`;
+}
 
 /** "replaced by", "replaces", "dropped": one line each, linking to the other payment. */
 export function ReplacementLinks({ p }: { p: PaymentDetail }) {
@@ -138,7 +145,7 @@ export function StuckPayment({ p }: { p: PaymentDetail }) {
                   const c = await call('payments.cpfp', { wallet_id: p.wallet_id, txid: r.change_output!.txid, vout: r.change_output!.vout, target_rate: BigInt(rate) });
                   setCpfp({
                     id: c.payment.id,
-                    text: `Child proposed: fee ${amount(c.child.miners_fee, p.unit)} for ${c.child.vsize} vbytes; with the parent's ${amount(c.parent.miners_fee, p.unit)} for ${c.parent.vsize} vbytes the pair pays ${c.package_rate} units/vbyte.`,
+                    text: cpfpReview(c, p.unit, 'parent'),
                   });
                   return null;
                 })
