@@ -50,6 +50,8 @@ export interface DevDeskOptions {
   ethereum?: { usdRate?: number; intervalMs?: number };
   /** More litecoind arguments, e.g. -mempoolreplacement=1 (Litecoin Core 0.21 replaces nothing without it). */
   nodeArgs?: string[];
+  /** The service is told this of its node's replacements instead of the truth (a misconfigured operator: a bump the node then refuses). */
+  nodeReplacements?: boolean;
 }
 
 export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
@@ -76,6 +78,7 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
     const { service, url: serviceUrl, api, synced } = await startDevService(node, dir, {
       pollIntervalMs: 250,
       ...(slowRpc ? { nodeRpcUrl: slowRpc.url } : {}),
+      ...(options.nodeReplacements !== undefined ? { nodeReplacements: options.nodeReplacements } : {}),
       usdRate: options.usdRate ?? 80,
       ...(eth ? { ethereum: { node: eth, usdRate: options.ethereum?.usdRate ?? 2000 } } : {}),
     });

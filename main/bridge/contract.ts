@@ -456,6 +456,8 @@ export interface ReplacementView {
   replacements: { id: string; kind: 'bump' | 'cancel'; state: PaymentState; refused: string | null }[];
   /** This replacement was refused by the network at broadcast (it stays ready): the reason. */
   refused: string | null;
+  /** Dropped because the payment whose output it spends (a child's parent) was replaced: that payment. */
+  dropped_parent: string | null;
 }
 
 export interface FeeRatePresets {

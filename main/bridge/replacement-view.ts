@@ -3,10 +3,17 @@ import { addressToScript, decodeTx, equalBytes } from '../../shared/coins/index.
 import { replacementsOf } from '../core/dropped-payments.ts';
 import { relaysReplacements } from '../core/payment-fees.ts';
 import { IN_FLIGHT } from '../core/payments.ts';
-import { refusedReplacement, whyNotReplaceable } from '../core/replace-payment.ts';
+import { paymentOutpoints, refusedReplacement, whyNotReplaceable } from '../core/replace-payment.ts';
 import type { CoordinatorStore, PaymentRow } from '../core/store/store.ts';
 import { requireWallet, walletParams } from '../core/wallets.ts';
 import type { ReplacementView } from './contract.ts';
+
+/** The payment whose output `p` spends and that was dropped by the same confirmation (a replaced parent). */
+function droppedParentOf(deps: { store: CoordinatorStore }, p: PaymentRow): PaymentRow | undefined {
+  const w = requireWallet(deps, p.walletId);
+  const spent = new Set(paymentOutpoints(p, w).map((o) => o.txid));
+  return deps.store.payments(p.walletId).find((q) => q.id !== p.id && q.txid !== null && spent.has(q.txid) && q.droppedBy === p.droppedBy);
+}
 
 /**
  * `relayed`: whether the service's node relays replacements (asked by the caller that can wait for
@@ -37,5 +44,6 @@ export function replacementView(deps: { store: CoordinatorStore }, p: PaymentRow
     change_output: change,
     replacements: replacements.map((q) => ({ id: q.id, kind: q.kind === 'cancel' ? 'cancel' : 'bump', state: q.state, refused: refusedReplacement(q) ? q.lastError : null })),
     refused: refusedReplacement(p) ? p.lastError : null,
+    dropped_parent: p.droppedBy === null ? null : (droppedParentOf(deps, p)?.id ?? null),
   };
 }

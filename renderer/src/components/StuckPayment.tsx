@@ -14,6 +14,15 @@ const KIND: Record<PaymentDetail['replacement']['kind'], string> = {
   cpfp: 'child-pays-for-parent',
 };
 
+const STATE: Record<PaymentDetail['state'], string> = {
+  awaiting_signatures: 'awaiting signatures',
+  ready: 'ready to submit',
+  broadcast: 'sent',
+  confirmed: 'confirmed',
+  cancelled: 'cancelled',
+  failed: 'failed',
+};
+
 /** The review of a proposed child, in words: its fee and size, and the package it lifts (the parent with its unconfirmed ancestors). */
 export function cpfpReview(c: CpfpView, unit: Unit, parent: 'parent' | 'deposit'): string {
   const n = c.parent.ancestors.length;
@@ -24,7 +33,7 @@ export function cpfpReview(c: CpfpView, unit: Unit, parent: 'parent' | 'deposit'
 /** "replaced by", "replaces", "dropped": one line each, linking to the other payment. */
 export function ReplacementLinks({ p }: { p: PaymentDetail }) {
   const r = p.replacement;
-  if (!r.replaces && !r.replaced_by && !r.dropped_by && r.kind === 'payment') return null;
+  if (!r.replaces && !r.replaced_by && !r.dropped_by && r.kind === 'payment' && r.replacements.length === 0) return null;
   return (
     <ul className="replacement-links" data-testid="replacement-links">
       {r.kind !== 'payment' && <li>This is a {KIND[r.kind]}.</li>}
@@ -38,7 +47,26 @@ export function ReplacementLinks({ p }: { p: PaymentDetail }) {
           Replaced by <a href={href.payment(r.replaced_by)}>payment {shortId(r.replaced_by)}</a>.
         </li>
       )}
-      {r.dropped_by && (
+      {r.refused && r.replaces && (
+        <li data-testid="refused-replacement">
+          The network refused this {KIND[r.kind]}: {r.refused}. <a href={href.payment(r.replaces)}>Payment {shortId(r.replaces)}</a> is still stuck: pull it through there by a child
+          from its change.
+        </li>
+      )}
+      {r.replacements
+        .filter((q) => q.id !== r.replaced_by)
+        .map((q) => (
+          <li key={q.id} data-testid="replacement-attempt">
+            {q.kind === 'cancel' ? 'Cancel' : 'Fee bump'} proposed: <a href={href.payment(q.id)}>payment {shortId(q.id)}</a> ({q.refused ? 'refused by the network' : STATE[q.state]}).
+          </li>
+        ))}
+      {r.dropped_by && r.dropped_parent && (
+        <li data-testid="dropped">
+          Dropped: it spends the change of <a href={href.payment(r.dropped_parent)}>payment {shortId(r.dropped_parent)}</a>, which{' '}
+          <a href={href.payment(r.dropped_by)}>payment {shortId(r.dropped_by)}</a> replaced and confirmed.
+        </li>
+      )}
+      {r.dropped_by && !r.dropped_parent && (
         <li data-testid="dropped">
           Dropped: <a href={href.payment(r.dropped_by)}>payment {shortId(r.dropped_by)}</a> spent the same coins and confirmed.
         </li>
