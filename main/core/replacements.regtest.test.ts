@@ -5,7 +5,7 @@
 // (refused in the service's words, nothing stored), signatures of the original refused for its
 // replacement, and a child-pays-for-parent whose package rate the node's ancestor figures confirm.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressToScript, bytesToHex, chainParams, decodeTx, hexToBytes } from '../../shared/coins/index.ts';
+import { addressToScript, chainParams, decodeTx, hexToBytes } from '../../shared/coins/index.ts';
 import { childFee, proposeCpfp, rateText } from './cpfp.ts';
 import { replacementView } from '../bridge/replacement-view.ts';
 import { progress } from './payments.ts';
@@ -270,7 +270,7 @@ describe('child pays for parent', () => {
     expect(dropped).toMatchObject({ state: 'failed', droppedBy: bump.id });
     expect(dropped.reason).toBe(`dropped: it spends an output of payment ${original.id} (${original.txid}), which payment ${bump.id} replaced and which can never confirm`);
     expect(store.auditLog().filter((a) => a.paymentId === child.id).map((a) => a.action)).toContain('payment.failed');
-    expect(replacementView(deps, dropped, true)).toMatchObject({ dropped_by: bump.id, relief: null });
+    expect(replacementView(deps, dropped, true)).toMatchObject({ dropped_by: bump.id, dropped_parent: original.id, relief: null });
   });
 
   it('pulls an unconfirmed deposit through; a confirmed output is refused', async () => {
@@ -324,12 +324,13 @@ describe('a node that does not relay replacements (litecoind without -mempoolrep
     expect((await desk.api.status()).coins.find((c) => c.coin === 'litecoin')?.replacements).toBe(true);
     const w = await createWallet(plainDeps, { coin: 'litecoin', network: 'regtest', name: 'Plain', m: 2, cosigners: [alice, bob, carol] });
     await fundWallet(plain, plainDeps, w.id, 2n * COIN);
+    const spare = await fundWallet(plain, plainDeps, w.id, COIN);
     // Asked to be replaceable, it is not: the node would refuse its bump.
     const p = await proposePayment(plainDeps, w.id, { to: await plain.node.newAddress('legacy'), amount: COIN / 2n, minersFee: 0n, feeRate: 1n, replaceable: true });
     expect(decodeTx(p.unsignedTx, params).inputs.every((i) => i.sequence === 0xffffffff)).toBe(true);
     // One that signals anyway (sent before the operator said): still no bump, a child instead.
     const { utxos } = await plain.api.utxos('litecoin', plainStore.addresses(w.id).map((a) => a.address));
-    const free = utxos.find((u) => !decodeTx(p.unsignedTx, params).inputs.some((i) => i.vout === u.vout && u.txid === bytesToHex(i.prevTxid)))!;
+    const free = utxos.find((u) => u.txid === spare && u.amount === COIN)!;
     const signalled = await proposeTreasurySpend(plainDeps, w.id, { to: await plain.node.newAddress('legacy'), amount: COIN / 10n, inputs: [free], fee: { rate: 1n }, replaceable: true, kind: 'payment' });
     const request = await writeSigningRequest(plainDeps, signalled.id);
     importSignatureFiles(plainDeps, [alice, bob].map((c, i) => ({ name: `s${i}.json`, text: signRequest(request, { xprv: c.accountXprv }).file })));
