@@ -485,7 +485,7 @@ export interface FieldRefusal {
 /** The fee rates a proposal may use, and whether it will signal BIP125. */
 export interface FeePresets {
   presets: { name: 'fast' | 'normal' | 'slow'; blocks: number; fee_rate: bigint; fallback: boolean }[];
-  /** The coin's nodes relay replacements (its row's bip125). */
+  /** The service's node relays replacements for this coin (its /status, else the coin network's default). */
   bip125: boolean;
   /** New payments from this wallet will be replaceable: bip125 and the desk setting on. */
   replaceable: boolean;
