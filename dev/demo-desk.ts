@@ -64,6 +64,7 @@ async function main(): Promise<void> {
   mineUntilStopped(desk.node, Number(values['mine-every']), () => desk.dispose());
   process.stdout.write(`
 Countersign desk (web mode) on a litecoind regtest chain and a hardhat node; a block is mined on each every ${values['mine-every']} s.
+litecoind relays replacements (-mempoolreplacement=1), so a stuck payment can be bumped. Mine a litecoin block now:  kill -USR1 ${process.pid}
 
   Open  ${desk.web.openUrl}
   The embedded service's v2 API (no key on 127.0.0.1):  ${desk.serviceUrl}

@@ -148,7 +148,7 @@ describe('a bump the node refuses', () => {
     await rpage.reload();
     // The refused bump names the original and sends the treasurer there.
     await expect.poll(() => rpage.getByTestId('refused-replacement').textContent(), { timeout: 30_000 }).toMatch(
-      /^The network refused this fee bump: .*txn-mempool-conflict.*\. Payment .* is still stuck: pull it through there by a child from its change\.$/,
+      /^The network refused this fee bump \(its reason is above\), so payment .*, which it was to replace, is still stuck: pull it through there by a child from its change\.$/,
     );
     await refused.browser.shot('01-bump-refused');
     await rpage.getByTestId('refused-replacement').getByRole('link').click();
@@ -157,7 +157,7 @@ describe('a bump the node refuses', () => {
     // The original lists the refused bump and offers a child from its change instead of another bump.
     await expect.poll(() => rpage.getByTestId('replacement-attempt').textContent(), { timeout: 30_000 }).toMatch(/^Fee bump proposed: payment .* \(refused by the network\)\.$/);
     const stuck = rpage.locator('.stuck-payment');
-    await expect.poll(() => stuck.textContent(), { timeout: 30_000 }).toMatch(new RegExp(`the network refused payment ${bumpId}, a fee bump of it: pull it through by child-pays-for-parent on its change instead`));
+    await expect.poll(() => stuck.textContent(), { timeout: 30_000 }).toMatch(new RegExp(`The network refused payment ${bumpId}, a fee bump of it: pull it through by child-pays-for-parent on its change instead, or cancel payment ${bumpId} to try another\\. A child`));
     expect(await rpage.getByTestId('bump').count()).toBe(0);
     // What a hurried treasurer types: a rate with a unit, then zero; neither can be proposed.
     for (const typed of ['30 lit/vB', '0', '']) {
@@ -166,7 +166,7 @@ describe('a bump the node refuses', () => {
     }
     await rpage.getByTestId('stuck-rate').fill('30');
     await rpage.getByTestId('cpfp').click();
-    await expect.poll(() => rpage.getByTestId('cpfp-review').textContent(), { timeout: 30_000 }).toMatch(/^Child proposed: fee .* LTC for \d+ vbytes; with the parent's .* LTC for \d+ vbytes the pair pays \d+\.\d\d units\/vbyte\.$/);
+    await expect.poll(() => rpage.getByTestId('cpfp-review').textContent(), { timeout: 30_000 }).toMatch(/^Child proposed: fee \d\.\d+ LTC \(regtest\) for \d+ vbytes; with the parent's \d\.\d+ LTC \(regtest\) for \d+ vbytes the pair pays \d+\.\d\d units\/vbyte\.$/);
     await refused.browser.shot('02-original-offers-cpfp');
     await rpage.getByTestId('replacement-attempt').getByRole('link').click();
     await expect.poll(() => rpage.url(), { timeout: 30_000 }).toContain(bumpId);

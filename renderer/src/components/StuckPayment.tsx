@@ -14,6 +14,9 @@ const KIND: Record<PaymentDetail['replacement']['kind'], string> = {
   cpfp: 'child-pays-for-parent',
 };
 
+/** A reason from the core (lower case, no full stop) as a sentence on screen. */
+const sentence = (s: string): string => (s === '' ? s : `${s[0]!.toUpperCase()}${s.slice(1)}${s.endsWith('.') ? '' : '.'}`);
+
 const STATE: Record<PaymentDetail['state'], string> = {
   awaiting_signatures: 'awaiting signatures',
   ready: 'ready to submit',
@@ -49,8 +52,8 @@ export function ReplacementLinks({ p }: { p: PaymentDetail }) {
       )}
       {r.refused && r.replaces && (
         <li data-testid="refused-replacement">
-          The network refused this {KIND[r.kind]}: {r.refused}. <a href={href.payment(r.replaces)}>Payment {shortId(r.replaces)}</a> is still stuck: pull it through there by a child
-          from its change.
+          The network refused this {KIND[r.kind]} (its reason is above), so <a href={href.payment(r.replaces)}>payment {shortId(r.replaces)}</a>, which it was to replace, is still
+          stuck: pull it through there by a child from its change.
         </li>
       )}
       {r.replacements
@@ -135,7 +138,7 @@ export function StuckPayment({ p }: { p: PaymentDetail }) {
         </p>
       ) : (
         <p className="muted">
-          {r.not_replaceable} A child spending its change back to the vault pays for both: child fee = target × (parent + child size) − parent fee.
+          {sentence(r.not_replaceable ?? '')} A child spending its change back to the vault pays for both: child fee = target × (parent + child size) − parent fee.
         </p>
       )}
       <RateField walletId={p.wallet_id} value={rate} onChange={setRate} label={r.relief === 'replace' ? 'New fee rate' : 'Target rate for the pair'} />
