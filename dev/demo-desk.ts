@@ -10,7 +10,7 @@ import { createWallet, nextReceiveAddress } from '../main/core/wallets.ts';
 import { addToken, createAccount } from '../main/core/accounts/accounts.ts';
 import { fundEther, mintedToken } from './chains/hardhat.ts';
 import { startDevDesk } from './dev-desk.ts';
-import { mineUntilStopped } from './demo-chain.ts';
+import { DEMO_NODE_ARGS, mineUntilStopped } from './demo-chain.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,6 +33,9 @@ async function main(): Promise<void> {
     port: Number(values.port),
     log: (l) => process.stderr.write(`${l}\n`),
     ethereum: { intervalMs: Number(values['mine-every']) * 1000 },
+    // Litecoin Core 0.21 relays replacements only with this flag (default 0): with it the fee bump
+    // the desk offers is accepted. Without it the desk offers child-pays-for-parent instead.
+    nodeArgs: [...DEMO_NODE_ARGS],
   });
   const lines: string[] = [];
   if (!values['no-example']) {
@@ -61,6 +64,7 @@ async function main(): Promise<void> {
   mineUntilStopped(desk.node, Number(values['mine-every']), () => desk.dispose());
   process.stdout.write(`
 Countersign desk (web mode) on a litecoind regtest chain and a hardhat node; a block is mined on each every ${values['mine-every']} s.
+litecoind relays replacements (-mempoolreplacement=1), so a stuck payment can be bumped. Mine a litecoin block now:  kill -USR1 ${process.pid}
 
   Open  ${desk.web.openUrl}
   The embedded service's v2 API (no key on 127.0.0.1):  ${desk.serviceUrl}

@@ -8,7 +8,7 @@ import { addressToScript, p2pkhAddressOfPublicKey, p2shAddressOfRedeemScript } f
 import { chainParams } from '../shared/coins/coin-table.ts';
 import { multisigRedeemScript } from '../shared/coins/script.ts';
 import { fundedNode, nodeRpcBackendConfig } from './chains/litecoind.ts';
-import { mineUntilStopped } from './demo-chain.ts';
+import { DEMO_NODE_ARGS, mineUntilStopped } from './demo-chain.ts';
 import { createService } from '../service/service.ts';
 import { createApiKey } from '../service/store/api-keys.ts';
 import { testKey } from '../service/test/keys.ts';
@@ -26,7 +26,7 @@ const params = chainParams('litecoin', 'regtest');
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'countersign-demo-'));
   process.stdout.write('Starting litecoind -regtest and mining 101 blocks...\n');
-  const node = await fundedNode({ datadir: join(dir, 'chain') });
+  const node = await fundedNode({ datadir: join(dir, 'chain'), extraArgs: [...DEMO_NODE_ARGS] });
 
   const treasurer = testKey('demo treasurer');
   const cosigners = [testKey('demo cosigner 1'), testKey('demo cosigner 2'), testKey('demo cosigner 3')];

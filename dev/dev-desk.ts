@@ -53,6 +53,8 @@ export interface DevDeskOptions {
   nodeArgs?: string[];
   /** How the desk reaches a Ledger (default: the USB connector, as in the app). */
   ledger?: LedgerConnector;
+  /** The service is told this of its node's replacements instead of the truth (a misconfigured operator: a bump the node then refuses). */
+  nodeReplacements?: boolean;
 }
 
 export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
@@ -79,6 +81,7 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
     const { service, url: serviceUrl, api, synced } = await startDevService(node, dir, {
       pollIntervalMs: 250,
       ...(slowRpc ? { nodeRpcUrl: slowRpc.url } : {}),
+      ...(options.nodeReplacements !== undefined ? { nodeReplacements: options.nodeReplacements } : {}),
       usdRate: options.usdRate ?? 80,
       ...(eth ? { ethereum: { node: eth, usdRate: options.ethereum?.usdRate ?? 2000 } } : {}),
     });

@@ -25,6 +25,8 @@ export interface DevServiceOptions {
   usdRate?: number;
   /** Where the service reaches the node's JSON-RPC, when not directly (a slowing proxy: dev/chains/slow-rpc.ts). */
   nodeRpcUrl?: string;
+  /** What the service is told of its node's replacements, when not the truth (an operator who got it wrong). */
+  nodeReplacements?: boolean;
   /** Serve ethereum from this hardhat node too. */
   ethereum?: { node: Pick<HardhatNode, 'url' | 'blockNumber'>; usdRate?: number };
 }
@@ -44,7 +46,11 @@ export async function startDevService(node: RegtestNode | null, dir: string, opt
               [utxoCoin]: {
                 network: 'regtest' as const,
                 ...(options.usdRate !== undefined ? { usdRate: options.usdRate } : {}),
-                backend: { ...nodeRpcBackendConfig(node, options.pollIntervalMs), ...(options.nodeRpcUrl ? { url: options.nodeRpcUrl } : {}) },
+                backend: {
+                  ...nodeRpcBackendConfig(node, options.pollIntervalMs),
+                  ...(options.nodeRpcUrl ? { url: options.nodeRpcUrl } : {}),
+                  ...(options.nodeReplacements !== undefined ? { replacements: options.nodeReplacements } : {}),
+                },
               },
             }
           : {}),

@@ -20,7 +20,8 @@ const shot = (name: string) => session.browser.shot(name);
 const csvFile = (name: string, text: string) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
 
 beforeAll(async () => {
-  session = await openDeskInBrowser({}, 'batch-');
+  // Replacements relayed, as in the demo: new payments are replaceable.
+  session = await openDeskInBrowser({ nodeArgs: ['-mempoolreplacement=1'] }, 'batch-');
   ({ desk, page } = session);
 }, 300_000);
 afterAll(() => session?.close());

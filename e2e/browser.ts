@@ -1,12 +1,14 @@
 // What every browser test needs: its own renderer build (so parallel files never race on one
 // output folder), Debian's Chromium with the flags this closed network wants, screenshots under
 // e2e/artifacts/ and downloads saved to a folder. A missing Chromium fails the test, naming it.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
+import { expect } from 'vitest';
 import { startDevDesk, type DevDesk, type DevDeskOptions } from '../dev/dev-desk.ts';
+import { signRequest } from '../main/core/software-signer.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const ROOT = join(import.meta.dirname, '..');
@@ -89,4 +91,28 @@ export async function openDeskInBrowser(options: Omit<DevDeskOptions, 'rendererD
       await desk.dispose();
     },
   };
+}
+
+/**
+ * On the open payment screen: export the signing request, each key signs it in software (as a
+ * co-signer would), the signature files are imported on the screen, and it is submitted; the txid.
+ */
+export async function collectAndSubmit(browser: BrowserSession, tag: string, keys: readonly { xprv: string }[]): Promise<string> {
+  const { page } = browser;
+  const request = readFileSync(await browser.download(() => page.getByTestId('export-request').click(), `${tag}-request.json`), 'utf8');
+  const signed = keys.map((key) => signRequest(request, key));
+  const files = signed.map((s) => {
+    const path = join(browser.work, `${tag}-${s.signer}.json`);
+    writeFileSync(path, s.file);
+    return path;
+  });
+  await page.getByTestId('import-files').setInputFiles(files);
+  // Named by this round's files: the screen keeps the last import's results when it moves to another payment.
+  await expect
+    .poll(() => page.getByTestId('import-results').locator('li').allTextContents())
+    .toEqual(signed.map((s) => expect.stringMatching(new RegExp(`^Imported ${tag}-${s.signer}\\.json: 1 signature\\(s\\) by ${s.signer} imported`))));
+  await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state')).toBe('ready');
+  await page.getByTestId('submit').click();
+  await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('broadcast');
+  return (await page.getByTestId('txid').textContent())!.trim();
 }

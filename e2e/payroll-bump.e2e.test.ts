@@ -4,16 +4,13 @@
 // software, signature files imported on the screen), it is submitted and sits in the mempool; the
 // treasurer bumps it to 20 units/vbyte on the payment screen, the bump is signed and submitted, the
 // node holds the bump and not the original, a block confirms it, and every recipient is paid.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
-import { signRequest } from '../main/core/software-signer.ts';
 import { testCosigner } from '../dev/desk-testing/keys.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from '../main/core/wallets.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
-import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
+import { collectAndSubmit, openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
@@ -35,27 +32,6 @@ interface RawTx {
 }
 /** The node's decimal coin value in litoshi (rounded: the node prints at most 8 decimals). */
 const litoshi = (value: number) => BigInt(Math.round(value * 1e8));
-
-/** On the open payment screen: export the signing request, Alice and Bob sign it, the files are imported, and it is submitted. */
-async function collectAndSubmit(tag: string): Promise<string> {
-  const requestPath = await session.browser.download(() => page.getByTestId('export-request').click(), `${tag}-request.json`);
-  const request = readFileSync(requestPath, 'utf8');
-  const files = [alice, bob].map((c) => {
-    const signed = signRequest(request, { xprv: c.accountXprv });
-    const path = join(session.browser.work, `${tag}-${signed.signer}.json`);
-    writeFileSync(path, signed.file);
-    return path;
-  });
-  await page.getByTestId('import-files').setInputFiles(files);
-  // Named by this round's files: the screen keeps the last import's results when it moves to another payment.
-  await expect.poll(() => page.getByTestId('import-results').locator('li').allTextContents()).toEqual(
-    ['alice', 'bob'].map((n) => expect.stringMatching(new RegExp(`^Imported ${tag}-${n}\\.json: 1 signature\\(s\\) by ${n} imported`))),
-  );
-  await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state')).toBe('ready');
-  await page.getByTestId('submit').click();
-  await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state')).toBe('broadcast');
-  return (await page.getByTestId('txid').textContent())!.trim();
-}
 
 beforeAll(async () => {
   session = await openDeskInBrowser({ nodeArgs: ['-mempoolreplacement=1'] }, 'payroll-');
@@ -112,7 +88,7 @@ describe('a stuck payroll batch, bumped on the payment screen', () => {
     expect(await page.getByTestId('fee-summary').textContent()).toMatch(/ 1(\.\d+)? litoshi\/vB over \d+ vbytes; replaceable \(BIP125\)\.$/);
     await shot('02-payroll-review');
 
-    const originalTxid = await collectAndSubmit('original');
+    const originalTxid = await collectAndSubmit(session.browser, 'original', [{ xprv: alice.accountXprv }, { xprv: bob.accountXprv }]);
     await desk.synced();
     expect(await desk.node.rpc.call<string[]>('getrawmempool', [])).toContain(originalTxid);
     await shot('03-payroll-broadcast');
@@ -132,7 +108,7 @@ describe('a stuck payroll batch, bumped on the payment screen', () => {
     expect(await page.getByTestId('fee-summary').textContent()).toMatch(/ 2\d(\.\d+)? litoshi\/vB over \d+ vbytes; replaceable \(BIP125\)\.$/);
     await shot('05-bump-proposed');
 
-    const bumpTxid = await collectAndSubmit('bump');
+    const bumpTxid = await collectAndSubmit(session.browser, 'bump', [{ xprv: alice.accountXprv }, { xprv: bob.accountXprv }]);
     expect(bumpTxid).not.toBe(originalTxid);
     await desk.synced();
     const mempool = await desk.node.rpc.call<string[]>('getrawmempool', []);

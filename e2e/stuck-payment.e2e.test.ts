@@ -96,8 +96,80 @@ describe('a stuck payment on its detail screen', () => {
     await page.getByText('Unconfirmed deposits').waitFor({ timeout: 30_000 });
     await page.getByTestId('deposit-rate').fill('50');
     await page.getByTestId('deposit-cpfp').click();
-    await expect.poll(() => page.getByTestId('stuck-deposit').textContent()).toMatch(/Child proposed: fee .* the pair pays \d+\.\d\d units\/vbyte/);
+    await expect.poll(() => page.getByTestId('stuck-deposit').textContent(), { timeout: 30_000 }).toMatch(/Child proposed: fee .* the pair pays \d+\.\d\d units\/vbyte/);
     await shot('06-deposit-cpfp');
     expect(desk.store.payments(w.id).some((p) => p.kind === 'cpfp' && p.state === 'awaiting_signatures')).toBe(true);
+  });
+});
+
+// The service is told its node relays replacements, but litecoind runs without
+// -mempoolreplacement=1 (an operator who got it wrong): the bump is signed, and the node refuses it.
+describe('a bump the node refuses', () => {
+  let refused: DeskInBrowser;
+  let rdeps: CoreDeps;
+  let rpage: Page;
+  beforeAll(async () => {
+    refused = await openDeskInBrowser({ nodeReplacements: true }, 'refused-');
+    rpage = refused.page;
+    await refused.desk.synced();
+    rdeps = { store: refused.desk.store, api: refused.desk.api, actor: 'treasurer' };
+  }, 300_000);
+  afterAll(() => refused?.close());
+  const sign = async (id: string) => {
+    const request = await writeSigningRequest(rdeps, id);
+    importSignatureFiles(rdeps, [alice, bob].map((c, i) => ({ name: `r${i}.json`, text: signRequest(request, { xprv: c.accountXprv }).file })));
+  };
+
+  it('links the refused bump and the original both ways, and offers the original a child from its change', async () => {
+    const d = refused.desk;
+    const w = await createWallet(rdeps, { coin: 'litecoin', network: 'regtest', name: 'Refused treasury', m: 2, cosigners: [alice, bob, carol] });
+    const a = await nextReceiveAddress(rdeps, w.id);
+    const txid = await d.node.fundScript(addressToScript(params, a.address), 2n * COIN);
+    await d.node.mine(1);
+    await d.synced();
+    const coin = (await d.api.utxos('litecoin', [a.address])).utxos.find((u) => u.txid === txid)!;
+    const original = await proposeTreasurySpend(rdeps, w.id, { to: await d.node.newAddress('legacy'), amount: COIN / 2n, inputs: [coin], fee: { rate: 1n }, replaceable: true, kind: 'payment' });
+    await sign(original.id);
+    await submitPayment(rdeps, original.id);
+    await d.synced();
+
+    await rpage.goto(d.web.openUrl);
+    await expect.poll(() => rpage.getByTestId('service-status').textContent(), { timeout: 30_000 }).toMatch(/connected/);
+    await rpage.goto(`${d.web.url}/#/payments/${original.id}`);
+    await rpage.getByTestId('stuck-rate').fill('20');
+    await rpage.getByTestId('bump').click();
+    await expect.poll(() => rpage.url(), { timeout: 30_000 }).not.toContain(original.id);
+    const bumpId = decodeURIComponent(new URL(rpage.url()).hash.split('/').pop()!);
+    await sign(bumpId);
+    await rpage.reload();
+    await expect.poll(() => rpage.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
+    await rpage.getByTestId('submit').click();
+    await expect.poll(() => rpage.getByRole('alert').first().textContent(), { timeout: 30_000 }).toMatch(/the network refused payment .* \(it stays ready to retry\): .*txn-mempool-conflict.*the node does not accept this replacement/);
+    await rpage.reload();
+    // The refused bump names the original and sends the treasurer there.
+    await expect.poll(() => rpage.getByTestId('refused-replacement').textContent(), { timeout: 30_000 }).toMatch(
+      /^The network refused this fee bump \(its reason is above\), so payment .*, which it was to replace, is still stuck: pull it through there by a child from its change\.$/,
+    );
+    await refused.browser.shot('01-bump-refused');
+    await rpage.getByTestId('refused-replacement').getByRole('link').click();
+    await expect.poll(() => rpage.url(), { timeout: 30_000 }).toContain(original.id);
+
+    // The original lists the refused bump and offers a child from its change instead of another bump.
+    await expect.poll(() => rpage.getByTestId('replacement-attempt').textContent(), { timeout: 30_000 }).toMatch(/^Fee bump proposed: payment .* \(refused by the network\)\.$/);
+    const stuck = rpage.locator('.stuck-payment');
+    await expect.poll(() => stuck.textContent(), { timeout: 30_000 }).toMatch(new RegExp(`The network refused payment ${bumpId}, a fee bump of it: pull it through by child-pays-for-parent on its change instead, or cancel payment ${bumpId} to try another\\. A child`));
+    expect(await rpage.getByTestId('bump').count()).toBe(0);
+    // What a hurried treasurer types: a rate with a unit, then zero; neither can be proposed.
+    for (const typed of ['30 lit/vB', '0', '']) {
+      await rpage.getByTestId('stuck-rate').fill(typed);
+      expect(await rpage.getByTestId('cpfp').isDisabled()).toBe(true);
+    }
+    await rpage.getByTestId('stuck-rate').fill('30');
+    await rpage.getByTestId('cpfp').click();
+    await expect.poll(() => rpage.getByTestId('cpfp-review').textContent(), { timeout: 30_000 }).toMatch(/^Child proposed: fee \d\.\d+ LTC \(regtest\) for \d+ vbytes; with the parent's \d\.\d+ LTC \(regtest\) for \d+ vbytes the pair pays \d+\.\d\d units\/vbyte\.$/);
+    await refused.browser.shot('02-original-offers-cpfp');
+    await rpage.getByTestId('replacement-attempt').getByRole('link').click();
+    await expect.poll(() => rpage.url(), { timeout: 30_000 }).toContain(bumpId);
+    expect(d.store.payments(w.id).filter((p) => p.kind === 'cpfp' && p.state === 'awaiting_signatures')).toHaveLength(1);
   });
 });

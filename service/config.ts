@@ -17,6 +17,12 @@ const NodeRpcBackend = z.object({
   fallbackFeePerKb: z.number().int().positive().default(10_000),
   /** Floor for estimated fee rates, units per 1000 bytes. */
   minFeePerKb: z.number().int().positive().default(1_000),
+  /**
+   * Whether the node relays BIP125 replacements. The node cannot be asked (Litecoin Core 0.21 reports
+   * it in no RPC), so the operator says so; absent: the coin's default (its row's
+   * replacementsByDefault; litecoin false, as litecoind without -mempoolreplacement=1).
+   */
+  replacements: z.boolean().optional(),
 });
 
 /** Deadline per attempt and retries with backoff for an upstream's reads (upstream/http-json.ts). */

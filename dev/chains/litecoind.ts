@@ -50,6 +50,8 @@ export interface RegtestNode {
   /** Reserved for -port; P2P is not listening (-listen=0) unless extraArgs turn it on. */
   p2pPort: number;
   pid: number;
+  /** Started with -mempoolreplacement=1: Litecoin Core 0.21 relays BIP125 replacements only then. */
+  relaysReplacements: boolean;
   /** Mines to `address` (default: a new wallet address); returns the block hashes in order. */
   mine(blocks: number, address?: string): Promise<string[]>;
   newAddress(type?: AddressType): Promise<string>;
@@ -219,6 +221,7 @@ export async function startLitecoind(options: StartLitecoindOptions = {}): Promi
     rpcPort,
     p2pPort,
     pid: child.pid ?? -1,
+    relaysReplacements: relaysReplacementsWith(options.extraArgs ?? []),
     mine,
     newAddress,
     fundScript,
@@ -500,10 +503,17 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** The service's `node-rpc` backend configuration for this node (regtest has no fee estimates). */
+/** Whether litecoind relays replacements with these arguments: the last -mempoolreplacement wins, default 0. */
+export function relaysReplacementsWith(args: readonly string[]): boolean {
+  const last = args.filter((a) => /^-mempoolreplacement(=|$)/.test(a)).at(-1);
+  return last !== undefined && (last === '-mempoolreplacement' || last === '-mempoolreplacement=1');
+}
+
+/** The service's `node-rpc` backend configuration for this node (regtest has no fee estimates); it states whether the node relays replacements, as an operator would. */
 export function nodeRpcBackendConfig(node: RegtestNode, pollIntervalMs: number) {
   return {
     type: 'node-rpc' as const,
+    replacements: node.relaysReplacements,
     url: node.rpcConfig.url,
     username: node.rpcConfig.username,
     password: node.rpcConfig.password,

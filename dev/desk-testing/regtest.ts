@@ -69,6 +69,7 @@ export function apiWith(real: CoordinatorApi, replaced: Partial<CoordinatorApi>)
     rawTransaction: (c, t) => real.rawTransaction(c, t),
     tokenInfo: (c) => real.tokenInfo(c),
     feeEstimates: (c) => real.feeEstimates(c),
+    status: () => real.status(),
   };
   return { ...bound, ...replaced };
 }
@@ -89,9 +90,9 @@ export interface WalletDesk {
   dispose(): Promise<void>;
 }
 
-/** A regtest desk with a coordinator store of its own and one empty 2-of-3 wallet of alice, bob and carol. */
+/** A regtest desk with a coordinator store of its own and one empty 2-of-3 wallet of alice, bob and carol; its node relays replacements, as the demo's does. */
 export async function startWalletDesk(name: string): Promise<WalletDesk> {
-  const desk = await startRegtestDesk();
+  const desk = await startRegtestDesk({ node: { extraArgs: ['-mempoolreplacement=1'] } });
   const store = openStore(join(desk.dir, 'desk.sqlite'));
   const deps: CoreDeps = { store, api: desk.api, actor: 'treasurer' };
   const cosigners = ['alice', 'bob', 'carol'].map((n) => testCosigner(n));

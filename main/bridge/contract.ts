@@ -459,6 +459,12 @@ export interface ReplacementView {
   not_replaceable: string | null;
   /** The change output a child would spend (relief 'cpfp'). */
   change_output: { txid: string; vout: number } | null;
+  /** Every bump or cancel proposed for this payment, oldest first; `refused`: the network's reason when it refused it at broadcast. */
+  replacements: { id: string; kind: 'bump' | 'cancel'; state: PaymentState; refused: string | null }[];
+  /** This replacement was refused by the network at broadcast (it stays ready): the reason. */
+  refused: string | null;
+  /** Dropped because the payment whose output it spends (a child's parent) was replaced: that payment. */
+  dropped_parent: string | null;
 }
 
 export interface FeeRatePresets {
@@ -469,8 +475,8 @@ export interface FeeRatePresets {
 
 export interface CpfpView {
   payment: PaymentDetail;
-  /** The fee each pays (miners_fee: a revived bigint key) and its virtual size. */
-  parent: { miners_fee: bigint; vsize: number };
+  /** The fee each pays (miners_fee: a revived bigint key) and its virtual size; the parent's figures are its whole unconfirmed package (itself and `ancestors`). */
+  parent: { miners_fee: bigint; vsize: number; ancestors: string[] };
   child: { miners_fee: bigint; vsize: number };
   /** (parent fee + child fee) / (parent vsize + child vsize), units per vbyte, two decimals. */
   package_rate: string;
@@ -486,7 +492,7 @@ export interface FieldRefusal {
 /** The fee rates a proposal may use, and whether it will signal BIP125. */
 export interface FeePresets {
   presets: { name: 'fast' | 'normal' | 'slow'; blocks: number; fee_rate: bigint; fallback: boolean }[];
-  /** The coin's nodes relay replacements (its row's bip125). */
+  /** The service's node relays replacements for this coin (its /status, else the coin network's default). */
   bip125: boolean;
   /** New payments from this wallet will be replaceable: bip125 and the desk setting on. */
   replaceable: boolean;

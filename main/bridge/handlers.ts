@@ -13,13 +13,13 @@ import { usbConnector, type LedgerConnector } from '../core/ledger/transport.ts'
 import { readLedgerXpub } from '../core/ledger/xpub.ts';
 import { importPaymentFiles } from '../core/payment-files.ts';
 import { checkPaymentDraft, spendable } from '../core/payment-draft.ts';
-import { cancelPayment, openPaymentCount } from '../core/payments.ts';
+import { cancelPayment, openPaymentCount, requirePayment } from '../core/payments.ts';
 import { BatchRefusedError, checkRecipients, readRecipientsCsv, refuseBatchTotal, rowRefusalWords, typedTotal } from '../core/payment-batch.ts';
 import { batchProposal, proposePayment } from '../core/propose-payment.ts';
 import { frozenOutpoints, outpointOf, reservedOutpoints } from '../core/coin-selection.ts';
-import { feePresets, relaysReplacements, REPLACEABLE_SETTING, replaceableByDefault } from '../core/payment-fees.ts';
+import { feePresets, REPLACEABLE_SETTING, replaceableByDefault } from '../core/payment-fees.ts';
 import { exportPsbt } from '../core/psbt-exchange.ts';
-import { serviceHealth } from '../core/service-status.ts';
+import { replacementsRelayed, serviceHealth } from '../core/service-status.ts';
 import { exportSigningRequest, openSigningRequest } from '../core/signing-request.ts';
 import { signRequest, softwareKeyFrom } from '../core/software-signer.ts';
 import type { CoordinatorStore, WalletRow } from '../core/store/store.ts';
@@ -173,7 +173,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
 
     'payments.get': async ({ payment_id }) => {
       await followPayment(core, payment_id);
-      const detail = paymentDetail(core, payment_id);
+      const coin = requireWallet(core, requirePayment(core, payment_id).walletId).coin;
+      const detail = paymentDetail(core, payment_id, await replacementsRelayed(api, coin));
       return { ...detail, fee_usd: await usdOf(detail.miners_fee, requireWallet(core, detail.wallet_id).coin, detail.unit.decimals) };
     },
 
@@ -201,7 +202,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
 
     'payments.feePresets': async ({ wallet_id }) => {
       const w = requireWallet(core, wallet_id);
-      const bip125 = relaysReplacements(w.coin);
+      const bip125 = await replacementsRelayed(api, w.coin);
       return { presets: feePresets(await api.feeEstimates(w.coin)).map((p) => ({ name: p.name, blocks: p.blocks, fee_rate: p.rate, fallback: p.fallback })), bip125, replaceable: bip125 && replaceableByDefault(store) };
     },
 

@@ -1,21 +1,34 @@
 // How a payment stands to replacements and child-pays-for-parent, for the payment detail screen.
 import { addressToScript, decodeTx, equalBytes } from '../../shared/coins/index.ts';
 import { replacementsOf } from '../core/dropped-payments.ts';
+import { relaysReplacements } from '../core/payment-fees.ts';
 import { IN_FLIGHT } from '../core/payments.ts';
-import { whyNotReplaceable } from '../core/replace-payment.ts';
+import { paymentOutpoints, refusedReplacement, whyNotReplaceable } from '../core/replace-payment.ts';
 import type { CoordinatorStore, PaymentRow } from '../core/store/store.ts';
 import { requireWallet, walletParams } from '../core/wallets.ts';
 import type { ReplacementView } from './contract.ts';
 
-export function replacementView(deps: { store: CoordinatorStore }, p: PaymentRow): ReplacementView {
+/** The payment whose output `p` spends and that was dropped by the same confirmation (a replaced parent). */
+function droppedParentOf(deps: { store: CoordinatorStore }, p: PaymentRow): PaymentRow | undefined {
+  const w = requireWallet(deps, p.walletId);
+  const spent = new Set(paymentOutpoints(p, w).map((o) => o.txid));
+  return deps.store.payments(p.walletId).find((q) => q.id !== p.id && q.txid !== null && spent.has(q.txid) && q.droppedBy === p.droppedBy);
+}
+
+/**
+ * `relayed`: whether the service's node relays replacements (asked by the caller that can wait for
+ * the service; absent: the coin network's default). A replacement the network refused leaves the
+ * original stuck: the original then offers a child from its change, and both link to each other.
+ */
+export function replacementView(deps: { store: CoordinatorStore }, p: PaymentRow, relayed?: boolean): ReplacementView {
+  const w = requireWallet(deps, p.walletId);
   const replacements = replacementsOf(deps, p);
   const replacedBy = replacements.find((q) => q.state === 'broadcast' || q.state === 'confirmed');
-  const open = replacements.find((q) => IN_FLIGHT.includes(q.state));
+  const open = replacements.find((q) => IN_FLIGHT.includes(q.state) && !refusedReplacement(q));
   const stuck = p.state === 'broadcast' && !replacedBy && !open;
-  const why = p.state === 'broadcast' ? whyNotReplaceable(deps, p) : null;
+  const why = p.state === 'broadcast' ? whyNotReplaceable(deps, p, relayed ?? relaysReplacements(w.coin)) : null;
   let change: ReplacementView['change_output'] = null;
   if (stuck && why !== null && p.txid) {
-    const w = requireWallet(deps, p.walletId);
     const params = walletParams(w);
     const ours = deps.store.addresses(w.id).filter((a) => a.change);
     const vout = decodeTx(p.unsignedTx, params).outputs.findIndex((o) => ours.some((a) => equalBytes(addressToScript(params, a.address), o.script)));
@@ -29,5 +42,8 @@ export function replacementView(deps: { store: CoordinatorStore }, p: PaymentRow
     relief: !stuck ? null : why === null ? 'replace' : change ? 'cpfp' : null,
     not_replaceable: stuck ? why : null,
     change_output: change,
+    replacements: replacements.map((q) => ({ id: q.id, kind: q.kind === 'cancel' ? 'cancel' : 'bump', state: q.state, refused: refusedReplacement(q) ? q.lastError : null })),
+    refused: refusedReplacement(p) ? p.lastError : null,
+    dropped_parent: p.droppedBy === null ? null : (droppedParentOf(deps, p)?.id ?? null),
   };
 }

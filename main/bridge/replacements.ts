@@ -21,7 +21,7 @@ export function createReplacementHandlers(core: CoreDeps): Pick<Handlers, 'payme
       const { payment, package: pkg } = await proposeCpfp(core, wallet_id, { txid: txid.toLowerCase(), ...(vout !== undefined ? { vout } : {}) }, target_rate);
       return {
         payment: paymentDetail(core, payment.id),
-        parent: { miners_fee: pkg.parentFee, vsize: pkg.parentVsize },
+        parent: { miners_fee: pkg.parentFee, vsize: pkg.parentVsize, ancestors: pkg.ancestors },
         child: { miners_fee: pkg.childFee, vsize: pkg.childVsize },
         package_rate: pkg.rate,
       };

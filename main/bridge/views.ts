@@ -82,7 +82,8 @@ export function feeRate(units: bigint, vsize: number): string {
   return `${tenths / 10n}.${tenths % 10n}`;
 }
 
-export function paymentDetail(deps: StoreDeps, id: string): PaymentDetail {
+/** `relayed`: whether the service's node relays replacements, when the caller has asked (replacement-view.ts). */
+export function paymentDetail(deps: StoreDeps, id: string, relayed?: boolean): PaymentDetail {
   const { store } = deps;
   const p = requirePayment(deps, id);
   const w = requireWallet(deps, p.walletId);
@@ -121,7 +122,7 @@ export function paymentDetail(deps: StoreDeps, id: string): PaymentDetail {
     inputs: prog.inputs.map((i) => ({ input_index: i.inputIndex, amount: amounts.get(i.inputIndex) ?? 0n, required: i.required, signed: i.signed, signers: i.signers })),
     outputs,
     cosigners: store.cosigners(w.id).map((c) => ({ name: c.name, signed: signers.has(c.name) })),
-    replacement: replacementView(deps, p),
+    replacement: replacementView(deps, p, relayed),
   };
 }
 

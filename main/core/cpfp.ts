@@ -1,9 +1,10 @@
 // Child pays for parent: a stuck transaction that pays the wallet (a deposit, or a payment's change)
 // is pulled through by spending that output back to the wallet at a fee that brings the pair to the
-// target rate. Miners judge the package: (parent fee + child fee) / (parent vsize + child vsize).
+// target rate. Miners judge the package: (parent fee + child fee) / (parent vsize + child vsize),
+// where "parent" is the whole unconfirmed package: the parent and its own unconfirmed ancestors.
 // Used where replacement is impossible (the coin's nodes do not relay BIP125, the parent did not
 // signal it) and for deposits, whose transaction the wallet did not make.
-import { addressToScript, bytesToHex, decodeTx, equalBytes, type ChainParams, type CoinName } from '../../shared/coins/index.ts';
+import { addressToScript, bytesToHex, decodeTx, equalBytes, scriptToAddress, type ChainParams, type CoinName } from '../../shared/coins/index.ts';
 import { isBitcoinTx, txVsize, type Tx } from '../../shared/coins/tx.ts';
 import { CoordinatorError } from './errors.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
@@ -19,8 +20,11 @@ export function childFee(targetRate: bigint, parentVsize: number, childVsize: nu
 }
 
 export interface PackageRate {
+  /** The fee and size of the whole unconfirmed package the child pulls: the parent and its unconfirmed ancestors. */
   parentFee: bigint;
   parentVsize: number;
+  /** The parent's unconfirmed ancestors counted in parentFee and parentVsize, nearest first. */
+  ancestors: string[];
   childFee: bigint;
   /** The size the child's fee was computed for (signatures at their largest): the real one is not above it. */
   childVsize: number;
@@ -54,6 +58,45 @@ export async function parentFigures(deps: CoreDeps, coin: CoinName, params: Chai
   return { fee: inValue - outValue, vsize: vsizeOf(tx, raw), tx };
 }
 
+/** Litecoin Core's default -limitancestorcount: a deeper package would not be accepted anyway. */
+const MAX_ANCESTORS = 25;
+
+/** Whether the service's history shows `txid` unconfirmed, asked of the address of its first output that has one. */
+async function isUnconfirmed(deps: CoreDeps, coin: CoinName, params: ChainParams, txid: string, tx: Tx): Promise<boolean> {
+  const address = tx.outputs.map((o) => scriptToAddress(params, o.script)).find((a) => a !== null);
+  // No output with an address (bare scripts only): the service cannot be asked; counted as confirmed.
+  if (!address) return false;
+  const seen = (await deps.api.history(coin, [address], { limit: 1000 })).txs.find((t) => t.txid === txid);
+  return seen !== undefined && seen.confirmations === 0;
+}
+
+/**
+ * The unconfirmed package a child of `txid` pulls through: the parent and every unconfirmed
+ * ancestor (the parents' parents that have no confirmation yet), fees and sizes summed. Miners rate
+ * the child with all of them, so its fee must lift the whole package to the target.
+ */
+export async function unconfirmedPackage(deps: CoreDeps, coin: CoinName, params: ChainParams, txid: string): Promise<{ fee: bigint; vsize: number; ancestors: string[] }> {
+  const parent = await parentFigures(deps, coin, params, txid);
+  let fee = parent.fee;
+  let vsize = parent.vsize;
+  const ancestors: string[] = [];
+  const seen = new Set([txid]);
+  const queue = parent.tx.inputs.map((i) => bytesToHex(i.prevTxid));
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    if (seen.has(next)) continue;
+    seen.add(next);
+    const tx = decodeTx((await PreviousTransactions.fetch(deps.api, coin, params, [next])).raw(next), params);
+    if (!(await isUnconfirmed(deps, coin, params, next, tx))) continue;
+    if (ancestors.length === MAX_ANCESTORS) throw new CoordinatorError('proposal_refused', `refusing the child-pays-for-parent: ${txid} has more than ${MAX_ANCESTORS} unconfirmed ancestors, more than nodes accept in one package`);
+    const f = await parentFigures(deps, coin, params, next);
+    fee += f.fee;
+    vsize += f.vsize;
+    ancestors.push(next);
+    queue.push(...f.tx.inputs.map((i) => bytesToHex(i.prevTxid)));
+  }
+  return { fee, vsize, ancestors };
+}
+
 /**
  * Proposes a child spending `output` (an unconfirmed output paying the wallet) back to a fresh
  * change address of the wallet, at the fee that brings parent + child to `targetRate`.
@@ -81,7 +124,7 @@ export async function proposeCpfp(deps: CoreDeps, walletId: string, spent: { txi
   const history = await deps.api.history(w.coin, [owner.address], { limit: 1000 });
   const seen = history.txs.find((t) => t.txid === output.txid.toLowerCase());
   if (seen && seen.confirmations > 0) refuse(`${output.txid} already has ${seen.confirmations} confirmation(s)`);
-  const parent = await parentFigures(deps, w.coin, params, output.txid.toLowerCase());
+  const parent = await unconfirmedPackage(deps, w.coin, params, output.txid.toLowerCase());
   const back = await freshChangeAddress(deps, walletId);
   const xpubs = deps.store.cosigners(walletId).map((c) => c.xpub);
   const probe = await deps.api.createMultisig(w.coin, spendRequest(params, w, xpubs, { to: back.address, amount: params.dustLimit, inputs: [output], fee: { rate: 1n }, replaceable: false }, back, owners));
@@ -91,6 +134,6 @@ export async function proposeCpfp(deps: CoreDeps, walletId: string, spent: { txi
   const payment = await proposeTreasurySpend(deps, walletId, { to: back.address, amount: value - fee, inputs: [output], fee: { amount: fee }, replaceable: false, changeAddress: back, kind: 'cpfp' });
   return {
     payment,
-    package: { parentFee: parent.fee, parentVsize: parent.vsize, childFee: fee, childVsize: probe.vsize, rate: rateText(parent.fee + fee, parent.vsize + probe.vsize) },
+    package: { parentFee: parent.fee, parentVsize: parent.vsize, ancestors: parent.ancestors, childFee: fee, childVsize: probe.vsize, rate: rateText(parent.fee + fee, parent.vsize + probe.vsize) },
   };
 }

@@ -27,6 +27,7 @@ vi.mock('../../shared/coins/coin-data.ts', async (importOriginal) => {
     psbt: false,
     segwit: false,
     bip125: false,
+    replacementsByDefault: false,
     specialTx: null,
     caravan: false,
     chain: {

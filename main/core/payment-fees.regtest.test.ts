@@ -72,8 +72,9 @@ describe('fee arithmetic', () => {
     expect(rateFeeRefusal(params, 2n, 200, 2n * 243n + params.dustLimit, false)).toMatch(/is above/);
   });
 
-  it('asks for replaceability only on coins whose nodes relay replacements', () => {
-    expect(relaysReplacements('litecoin')).toBe(true);
+  it("assumes replacements relayed only on coins whose networks relay them by default (not Litecoin Core's)", () => {
+    expect(relaysReplacements('bitcoin')).toBe(true);
+    expect(relaysReplacements('litecoin')).toBe(false);
     expect(relaysReplacements('dash')).toBe(false);
     expect(relaysReplacements('bitcoin_cash')).toBe(false);
   });

@@ -47,10 +47,14 @@ export function feeShare(fee: bigint, paid: bigint): string {
   return `${hundredths / 100n}.${(hundredths % 100n).toString().padStart(2, '0')}%`;
 }
 
-/** Whether the coin's nodes relay BIP125 replacements (its row's bip125): only then is replaceable sent. */
+/**
+ * Whether the coin's network relays BIP125 replacements by default (its row's bip125 and
+ * replacementsByDefault: not litecoin, whose Litecoin Core needs -mempoolreplacement=1). What the
+ * desk assumes when the service does not say what its node does (service-status.ts).
+ */
 export function relaysReplacements(coin: CoinName): boolean {
   const row = coinRow(coin);
-  return row.family === 'utxo' && row.bip125;
+  return row.family === 'utxo' && row.bip125 && row.replacementsByDefault;
 }
 
 /** The desk setting that turns replaceable-by-default off ('false'); absent means on. */

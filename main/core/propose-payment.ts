@@ -24,7 +24,8 @@ import { BatchRefusedError, checkRecipients, type Recipient } from './payment-ba
 import { frozenOutpoints, pickOldestFirst, reservedOutpoints } from './coin-selection.ts';
 import { DraftRefusedError, refuseDraft } from './payment-draft.ts';
 import { chunks } from './wallet-funds.ts';
-import { rateFeeRefusal, relaysReplacements } from './payment-fees.ts';
+import { rateFeeRefusal } from './payment-fees.ts';
+import { replacementsRelayed } from './service-status.ts';
 import { IN_FLIGHT } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import type { AddressRow, PaymentRow, WalletRow } from './store/store.ts';
@@ -144,13 +145,13 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   const change = await nextChangeAddress(deps, walletId, changeInFlight(deps, walletId, params));
   const chosen = await chooseInputs(deps, walletId, params, proposal, amounts, xpubs.length, change.address, refuse);
   const sourceRows = [change, ...fundedRows.filter((a) => a.address !== change.address)];
-  const replaceable = proposal.replaceable === true && relaysReplacements(w.coin);
+  const replaceable = proposal.replaceable === true && (await replacementsRelayed(deps.api, w.coin));
   const created = await deps.api.createMultisig(w.coin, {
     number_of_required_signatures: w.m,
     // A batch goes as `outputs`; one recipient keeps the original request, byte for byte.
     ...(recipients ? { outputs: recipients.map((r) => ({ to: r.to, amount: r.amount })) } : { amount: proposal.amount, to: proposal.to }),
     ...(proposal.feeRate !== undefined ? { fee_rate: proposal.feeRate } : { miners_fee: proposal.minersFee }),
-    // Only where the coin's nodes relay replacements (its row's bip125); others never send it.
+    // Only where the service's node relays replacements (service-status.ts); elsewhere a bump would be refused.
     ...(replaceable ? { replaceable: true } : {}),
     inputs: [...chosen],
     ...(proposal.operatorFee ? { fee_address: proposal.operatorFee.address, fee_amount: proposal.operatorFee.amount } : {}),

@@ -9,6 +9,7 @@ import { CoordinatorError } from './errors.ts';
 import { IN_FLIGHT, requirePayment } from './payments.ts';
 import type { AddressRow, PaymentRow, WalletRow } from './store/store.ts';
 import { freshChangeAddress, outpointKey, ownersOf, proposeTreasurySpend, REPLACEABLE_SEQUENCE, spendRequest, type Outpoint } from './treasury-spend.ts';
+import { replacementsRelayed } from './service-status.ts';
 import { requireWallet, walletParams, type CoreDeps } from './wallets.ts';
 
 /** The outpoints a payment's transaction spends. */
@@ -16,21 +17,30 @@ export function paymentOutpoints(p: Pick<PaymentRow, 'unsignedTx'>, w: WalletRow
   return decodeTx(p.unsignedTx, walletParams(w)).inputs.map((i) => ({ txid: bytesToHex(i.prevTxid), vout: i.vout }));
 }
 
-/** Why a payment cannot be replaced, in words; null when it can. */
-export function whyNotReplaceable(deps: Pick<CoreDeps, 'store'>, p: PaymentRow): string | null {
+/** A replacement the network refused at broadcast: still ready, with the node's reason (the original stays stuck). */
+export const refusedReplacement = (q: Pick<PaymentRow, 'replaces' | 'state' | 'lastError'>): boolean => q.replaces !== null && q.state === 'ready' && q.lastError !== null;
+
+/**
+ * Why a payment cannot be replaced, in words; null when it can. `relayed`: whether the service's
+ * node relays replacements (service-status.ts replacementsRelayed); a bump it would refuse is never offered.
+ */
+export function whyNotReplaceable(deps: Pick<CoreDeps, 'store'>, p: PaymentRow, relayed: boolean): string | null {
   const w = requireWallet(deps, p.walletId);
-  if (!isUtxoCoin(w.coin) || !utxoCoinRow(w.coin).bip125) return `${w.coin}'s nodes do not relay replacements (BIP125): pull it through by child-pays-for-parent on its change instead`;
+  const cpfp = 'pull it through by child-pays-for-parent on its change instead';
+  if (!isUtxoCoin(w.coin) || !utxoCoinRow(w.coin).bip125) return `${w.coin}'s nodes do not relay replacements (BIP125): ${cpfp}`;
   if (p.state !== 'broadcast' || !p.txid) return `payment ${p.id} is ${p.state}: only a broadcast, unconfirmed payment can be replaced`;
   const seq = decodeTx(p.unsignedTx, walletParams(w)).inputs.map((i) => i.sequence);
-  if (seq.some((s) => s > REPLACEABLE_SEQUENCE)) return `payment ${p.id} was sent without signalling replacement (sequence 0x${Math.max(...seq).toString(16)}): pull it through by child-pays-for-parent on its change instead`;
+  if (seq.some((s) => s > REPLACEABLE_SEQUENCE)) return `payment ${p.id} was sent without signalling replacement (sequence 0x${Math.max(...seq).toString(16)}): ${cpfp}`;
+  if (!relayed) return `the service's ${w.coin} node does not relay replacements (BIP125; Litecoin Core relays them only when started with -mempoolreplacement=1), so a fee bump would be refused: ${cpfp}`;
   const open = deps.store.payments(p.walletId).find((q) => q.replaces === p.id && IN_FLIGHT.includes(q.state));
+  if (open && refusedReplacement(open)) return `the network refused payment ${open.id}, a ${open.kind === 'cancel' ? 'cancel' : 'fee bump'} of it: ${cpfp}, or cancel payment ${open.id} to try another`;
   if (open) return `payment ${open.id} already replaces it (${open.state}): finish or cancel that one first`;
   return null;
 }
 
-function requireReplaceable(deps: CoreDeps, id: string): { p: PaymentRow; w: WalletRow } {
+async function requireReplaceable(deps: CoreDeps, id: string): Promise<{ p: PaymentRow; w: WalletRow }> {
   const p = requirePayment(deps, id);
-  const why = whyNotReplaceable(deps, p);
+  const why = whyNotReplaceable(deps, p, await replacementsRelayed(deps.api, requireWallet(deps, p.walletId).coin));
   if (why) throw new CoordinatorError('proposal_refused', `refusing the replacement: ${why}`);
   return { p, w: requireWallet(deps, p.walletId) };
 }
@@ -63,7 +73,7 @@ async function freeOutputs(deps: CoreDeps, w: WalletRow): Promise<(Outpoint & { 
  * vbyte, the change reduced; when the change cannot pay, the wallet's largest free output is added.
  */
 export async function proposeBump(deps: CoreDeps, id: string, feeRate: bigint): Promise<PaymentRow> {
-  const { p, w } = requireReplaceable(deps, id);
+  const { p, w } = await requireReplaceable(deps, id);
   const inputs = paymentOutpoints(p, w);
   const change = changeOf(deps, p, w) ?? (await freshChangeAddress(deps, w.id));
   const spend = (extra: readonly Outpoint[]) =>
@@ -103,7 +113,7 @@ export async function proposeBump(deps: CoreDeps, id: string, feeRate: bigint): 
  * the service states for the same spend with a change output: a little above the one-output size.
  */
 export async function proposeCancel(deps: CoreDeps, id: string, feeRate: bigint): Promise<PaymentRow> {
-  const { p, w } = requireReplaceable(deps, id);
+  const { p, w } = await requireReplaceable(deps, id);
   const params = walletParams(w);
   const inputs = paymentOutpoints(p, w);
   const back = await freshChangeAddress(deps, w.id);

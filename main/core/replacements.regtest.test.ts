@@ -94,8 +94,8 @@ describe('a fee bump', () => {
   it('replaces a payment stuck at 1 unit/vbyte with one at 20; a block confirms it and the original is dropped', async () => {
     const original = await stuckPayment(await fundedOutput(2n * COIN), COIN / 2n);
     expect(await mempool()).toContain(original.txid);
-    expect(whyNotReplaceable(deps, original)).toBeNull();
-    expect(replacementView(deps, original)).toMatchObject({ relief: 'replace', replaced_by: null, not_replaceable: null });
+    expect(whyNotReplaceable(deps, original, true)).toBeNull();
+    expect(replacementView(deps, original, true)).toMatchObject({ relief: 'replace', replaced_by: null, not_replaceable: null });
 
     // A bump that pays no more: refused in the service's words, with both figures; nothing stored.
     const before = store.payments(walletId).length;
@@ -111,7 +111,7 @@ describe('a fee bump', () => {
     expect(txOf(bump).inputs.every((i) => i.sequence === 0xfffffffd)).toBe(true);
     expect(txOf(bump).outputs[1]!.value).toBe(txOf(original).outputs[1]!.value - (bump.minersFee - original.minersFee));
     // A second replacement of the same payment waits for the first.
-    expect(whyNotReplaceable(deps, original)).toMatch(/already replaces it/);
+    expect(whyNotReplaceable(deps, original, true)).toMatch(/already replaces it/);
 
     // The original's signature files do not sign the replacement: the hashes differ.
     const stale = JSON.parse(aliceFiles.get(original.id)!) as { request_id: string };
@@ -122,8 +122,8 @@ describe('a fee bump', () => {
 
     const sent = await signAndSend(bump);
     expect(sent.state).toBe('broadcast');
-    expect(replacementView(deps, store.payment(original.id)!)).toMatchObject({ replaced_by: bump.id, relief: null });
-    expect(replacementView(deps, sent)).toMatchObject({ kind: 'bump', replaces: original.id });
+    expect(replacementView(deps, store.payment(original.id)!, true)).toMatchObject({ replaced_by: bump.id, relief: null });
+    expect(replacementView(deps, sent, true)).toMatchObject({ kind: 'bump', replaces: original.id });
     const pool = await mempool();
     expect(pool).toContain(sent.txid);
     expect(pool).not.toContain(original.txid);
@@ -137,7 +137,7 @@ describe('a fee bump', () => {
     expect(followed).toMatchObject({ state: 'failed', droppedBy: bump.id });
     expect(followed.reason).toMatch(/^dropped: payment .* spent the same inputs and confirmed/);
     expect(store.payment(bump.id)).toMatchObject({ state: 'confirmed' });
-    expect(replacementView(deps, followed)).toMatchObject({ replaced_by: bump.id, dropped_by: bump.id, relief: null });
+    expect(replacementView(deps, followed, true)).toMatchObject({ replaced_by: bump.id, dropped_by: bump.id, relief: null });
   });
 });
 
@@ -229,6 +229,50 @@ describe('child pays for parent', () => {
     expect(await refreshConfirmations(deps, parent.id)).toMatchObject({ state: 'confirmed' });
   });
 
+  it("counts the parent's own unconfirmed parent: the child lifts all three to the target", async () => {
+    const grandparent = await stuckPayment(await fundedOutput(4n * COIN), COIN);
+    const gpChange = decodeTx(grandparent.unsignedTx, params).outputs.length - 1;
+    // The parent spends the grandparent's unconfirmed change, also at 1 unit/vbyte.
+    const p = await proposeTreasurySpend(deps, walletId, { to: await desk.node.newAddress('legacy'), amount: COIN / 2n, inputs: [{ txid: grandparent.txid!, vout: gpChange }], fee: { rate: 1n }, replaceable: false, kind: 'payment' });
+    const parent = await signAndSend(p);
+    await desk.synced();
+    const target = 30n;
+    const changeVout = decodeTx(parent.unsignedTx, params).outputs.length - 1;
+    const { payment, package: pkg } = await proposeCpfp(deps, walletId, { txid: parent.txid!, vout: changeVout }, target);
+    expect(pkg.ancestors).toEqual([grandparent.txid]);
+    expect(pkg.parentFee).toBe(grandparent.minersFee + parent.minersFee);
+    expect(pkg.childFee).toBe(childFee(target, pkg.parentVsize, pkg.childVsize, pkg.parentFee));
+    const sent = await signAndSend(payment);
+    // The node counts the same three: their fees, and a rate at or above the target.
+    const e = await entry(sent.txid!);
+    expect(units(e.fees.ancestor)).toBe(grandparent.minersFee + parent.minersFee + payment.minersFee);
+    expect(e.ancestorsize).toBeLessThanOrEqual(pkg.parentVsize + pkg.childVsize);
+    expect(units(e.fees.ancestor) / BigInt(e.ancestorsize)).toBeGreaterThanOrEqual(target);
+    await desk.mine(1);
+    expect(await refreshConfirmations(deps, payment.id)).toMatchObject({ state: 'confirmed' });
+  });
+
+  it('is dropped, in words and in the audit log, when its parent is replaced and the replacement confirms', async () => {
+    const original = await stuckPayment(await fundedOutput(3n * COIN), COIN);
+    const changeVout = decodeTx(original.unsignedTx, params).outputs.length - 1;
+    const { payment: child } = await proposeCpfp(deps, walletId, { txid: original.txid!, vout: changeVout }, 5n);
+    const sentChild = await signAndSend(child);
+    expect(await mempool()).toContain(sentChild.txid);
+    // A bump pays more than the original and the child together (BIP125 rule 3) and evicts both.
+    const bump = await signAndSend(await proposeBump(deps, original.id, 60n));
+    const pool = await mempool();
+    expect(pool).toContain(bump.txid);
+    expect(pool).not.toContain(original.txid);
+    expect(pool).not.toContain(sentChild.txid);
+    await desk.mine(1);
+    expect(await refreshConfirmations(deps, bump.id)).toMatchObject({ state: 'confirmed' });
+    const dropped = store.payment(child.id)!;
+    expect(dropped).toMatchObject({ state: 'failed', droppedBy: bump.id });
+    expect(dropped.reason).toBe(`dropped: it spends an output of payment ${original.id} (${original.txid}), which payment ${bump.id} replaced and which can never confirm`);
+    expect(store.auditLog().filter((a) => a.paymentId === child.id).map((a) => a.action)).toContain('payment.failed');
+    expect(replacementView(deps, dropped, true)).toMatchObject({ dropped_by: bump.id, dropped_parent: original.id, relief: null });
+  });
+
   it('pulls an unconfirmed deposit through; a confirmed output is refused', async () => {
     const a = await nextReceiveAddress(deps, walletId);
     const txid = await desk.node.fundScript(addressToScript(params, a.address), COIN);
@@ -250,12 +294,60 @@ describe('child pays for parent', () => {
     const p = await proposePayment(deps, walletId, { to: await desk.node.newAddress('legacy'), amount: COIN / 10n, minersFee: 5_000n });
     const sent = await signAndSend(p);
     await desk.synced();
-    const view = replacementView(deps, sent);
+    const view = replacementView(deps, sent, true);
     expect(view.relief).toBe('cpfp');
     expect(view.not_replaceable).toMatch(/sent without signalling replacement \(sequence 0xffffffff\)/);
     expect(view.change_output).toEqual({ txid: sent.txid, vout: 1 });
     await expect(proposeBump(deps, sent.id, 20n)).rejects.toThrow(/refusing the replacement: .*without signalling replacement/);
     await desk.mine(1);
     expect(await refreshConfirmations(deps, sent.id)).toMatchObject({ state: 'confirmed' });
+  });
+});
+
+describe('a node that does not relay replacements (litecoind without -mempoolreplacement=1)', () => {
+  let plain: RegtestDesk;
+  let plainStore: CoordinatorStore;
+  let plainDeps: CoreDeps;
+  beforeAll(async () => {
+    plain = await startRegtestDesk();
+    await plain.synced();
+    plainStore = openStore(`${plain.dir}/desk.sqlite`);
+    plainDeps = { store: plainStore, api: plain.api, actor: 'treasurer' };
+  });
+  afterAll(async () => {
+    plainStore?.close();
+    await plain?.dispose();
+  });
+
+  it('is what /status says; new payments are final and a stuck one is offered a child, never a bump', async () => {
+    expect((await plain.api.status()).coins.find((c) => c.coin === 'litecoin')?.replacements).toBe(false);
+    expect((await desk.api.status()).coins.find((c) => c.coin === 'litecoin')?.replacements).toBe(true);
+    const w = await createWallet(plainDeps, { coin: 'litecoin', network: 'regtest', name: 'Plain', m: 2, cosigners: [alice, bob, carol] });
+    await fundWallet(plain, plainDeps, w.id, 2n * COIN);
+    const spare = await fundWallet(plain, plainDeps, w.id, COIN);
+    // Asked to be replaceable, it is not: the node would refuse its bump.
+    const p = await proposePayment(plainDeps, w.id, { to: await plain.node.newAddress('legacy'), amount: COIN / 2n, minersFee: 0n, feeRate: 1n, replaceable: true });
+    expect(decodeTx(p.unsignedTx, params).inputs.every((i) => i.sequence === 0xffffffff)).toBe(true);
+    // One that signals anyway (sent before the operator said): still no bump, a child instead.
+    const { utxos } = await plain.api.utxos('litecoin', plainStore.addresses(w.id).map((a) => a.address));
+    const free = utxos.find((u) => u.txid === spare && u.amount === COIN)!;
+    const signalled = await proposeTreasurySpend(plainDeps, w.id, { to: await plain.node.newAddress('legacy'), amount: COIN / 10n, inputs: [free], fee: { rate: 1n }, replaceable: true, kind: 'payment' });
+    const request = await writeSigningRequest(plainDeps, signalled.id);
+    importSignatureFiles(plainDeps, [alice, bob].map((c, i) => ({ name: `s${i}.json`, text: signRequest(request, { xprv: c.accountXprv }).file })));
+    const sent = await submitPayment(plainDeps, signalled.id);
+    await plain.synced();
+    const view = replacementView(plainDeps, sent, false);
+    expect(view.relief).toBe('cpfp');
+    expect(view.not_replaceable).toMatch(/the service's litecoin node does not relay replacements .*-mempoolreplacement=1.*child-pays-for-parent on its change/);
+    expect(view.change_output).toEqual({ txid: sent.txid, vout: 1 });
+    const before = plainStore.payments(w.id).length;
+    await expect(proposeBump(plainDeps, sent.id, 20n)).rejects.toThrow(/refusing the replacement: the service's litecoin node does not relay replacements/);
+    await expect(proposeCancel(plainDeps, sent.id, 20n)).rejects.toThrow(/does not relay replacements/);
+    expect(plainStore.payments(w.id)).toHaveLength(before);
+    // The child from its change is accepted by the same node.
+    const { payment } = await proposeCpfp(plainDeps, w.id, view.change_output!, 20n);
+    const childRequest = await writeSigningRequest(plainDeps, payment.id);
+    importSignatureFiles(plainDeps, [alice, bob].map((c, i) => ({ name: `c${i}.json`, text: signRequest(childRequest, { xprv: c.accountXprv }).file })));
+    expect(await submitPayment(plainDeps, payment.id)).toMatchObject({ state: 'broadcast' });
   });
 });

@@ -2,6 +2,8 @@
 // it reports an error, does not know the node's tip (lag null: the node is unreachable) or lags
 // more than 2 blocks. A coin behind has no final figures: the desk marks its balances provisional.
 import type { ApiClient } from '../../shared/api/client.ts';
+import { coinRow, type CoinName } from '../../shared/coins/index.ts';
+import { relaysReplacements } from './payment-fees.ts';
 
 export interface CoinStatus {
   coin: string;
@@ -39,4 +41,19 @@ export async function serviceHealth(api: Pick<ApiClient, 'status'>): Promise<Ser
   } catch (err) {
     return { ok: false, message: err instanceof Error ? err.message : String(err), coins: [] };
   }
+}
+
+/**
+ * Whether the service's node relays BIP125 replacements for `coin`: what its /status says (the
+ * `replacements` extension), else the coin network's default. Only then is a payment sent
+ * replaceable or a bump offered: co-signers are never asked to sign a replacement the node refuses.
+ */
+export async function replacementsRelayed(api: Pick<ApiClient, 'status'>, coin: CoinName): Promise<boolean> {
+  const row = coinRow(coin);
+  if (row.family !== 'utxo' || !row.bip125) return false;
+  const said = await api.status().then(
+    (s) => s.coins.find((c) => c.coin === coin)?.replacements,
+    () => undefined,
+  );
+  return said ?? relaysReplacements(coin);
 }

@@ -37,6 +37,7 @@ export function createUtxoBackend(coin: UtxoCoinName, config: CoinConfig, deps: 
         log,
         pollIntervalMs: b.pollIntervalMs,
         ...fees,
+        ...(b.replacements !== undefined ? { replacements: b.replacements } : {}),
       });
     case 'blockbook':
       return new BlockbookUtxoBackend({ params, url: b.url, pageSize: b.pageSize, timing: { timeoutMs: b.timeoutMs, retries: b.retries, backoffMs: b.backoffMs }, fees, log });

@@ -78,6 +78,11 @@ export interface UtxoBackend {
    * (fees and replaceability). Absent: the backend cannot tell, so no replacement is built over it.
    */
   mempoolSpenders?(outpoints: readonly Outpoint[]): Promise<Map<string, MempoolConflict>>;
+  /**
+   * Whether the node relays BIP125 replacements (the operator's config, else the coin's default).
+   * Absent where the service sees no mempool spenders (Blockbook, Electrum): no replacement is built.
+   */
+  readonly relaysReplacements?: boolean;
   /** Broadcasts; resolves to the txid, also when the node already has the transaction. */
   broadcast(rawTx: Uint8Array): Promise<string>;
   status(): Promise<BackendStatus>;

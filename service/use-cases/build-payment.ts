@@ -12,7 +12,7 @@ import { encodeTx } from '../../shared/coins/tx.ts';
 import type { MempoolConflict, Outpoint, UtxoBackend } from '../chains/backend.ts';
 import { badRequest } from '../errors.ts';
 import { confirmedOnly, controlledInputs } from './coin-control.ts';
-import { checkReplacementFees, relaysReplacements } from './replacement.ts';
+import { checkReplacementFees, signalsReplacements } from './replacement.ts';
 
 export async function spendable(backend: UtxoBackend, scriptPubKey: Uint8Array): Promise<SpendableOutput[]> {
   const rows = await backend.unspent([scriptPubKey]);
@@ -97,7 +97,7 @@ function checkTerms(params: UtxoBackend['params'], t: PaymentTerms): void {
   if (t.outputs !== undefined && (t.to !== undefined || t.amount !== undefined)) throw badRequest('give either to and amount, or outputs, not both');
   if (t.outputs === undefined && (t.to === undefined || t.amount === undefined)) throw badRequest('to and amount are required (or outputs, a list of {to, amount})');
   if (t.fee_rate !== undefined && t.miners_fee !== undefined) throw badRequest('give either miners_fee (a total) or fee_rate (units per vbyte), not both');
-  if (t.replaceable === true && !relaysReplacements(params)) throw badRequest(`replaceable is refused on ${params.coin}: its nodes do not relay replacements (BIP125)`);
+  if (t.replaceable === true && !signalsReplacements(params)) throw badRequest(`replaceable is refused on ${params.coin}: its nodes do not relay replacements (BIP125)`);
 }
 
 export interface UnsignedPayment {

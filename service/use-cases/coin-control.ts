@@ -1,7 +1,6 @@
 // Coin control (docs/api-decisions.md, section 8): the caller names the outputs to spend. Each is
 // checked against the chain data before anything is built; a refusal names the row and the reason.
 import { bytesToHex } from '../../shared/coins/bytes.ts';
-import type { ChainParams } from '../../shared/coins/coin-table.ts';
 import type { PaymentSource } from '../../shared/coins/payment.ts';
 import { type MempoolConflict, type Outpoint, outpointKey, type UtxoBackend } from '../chains/backend.ts';
 import { ApiError, badRequest } from '../errors.ts';
@@ -22,7 +21,6 @@ export async function confirmedOnly(backend: UtxoBackend, sources: PaymentSource
 }
 
 export async function controlledInputs(backend: UtxoBackend, sources: PaymentSource[], inputs: readonly Outpoint[], allowUnconfirmed: boolean): Promise<ControlledInputs> {
-  const params: ChainParams = backend.params;
   const seen = new Map<string, number>();
   inputs.forEach((o, i) => {
     const k = outpointKey(o.txid, o.vout);
@@ -56,6 +54,6 @@ export async function controlledInputs(backend: UtxoBackend, sources: PaymentSou
     chosen.get(source)!.push({ txid: o.txid, vout: o.vout, amount: out.amount, scriptPubKey: out.script });
   });
   const distinct = distinctConflicts(conflicts);
-  checkReplaceable(params, distinct);
+  checkReplaceable(backend, distinct);
   return { sources: sources.map((s) => ({ ...s, unspent: chosen.get(s)! })), conflicts: distinct };
 }

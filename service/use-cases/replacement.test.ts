@@ -27,9 +27,17 @@ describe('checkReplacementFees', () => {
 });
 
 describe('checkReplaceable', () => {
+  const relaying = { params: chainParams('litecoin', 'regtest'), relaysReplacements: true };
   it('refuses a conflict that does not signal, and any on a coin whose nodes do not relay replacements', () => {
-    expect(() => checkReplaceable(chainParams('litecoin', 'regtest'), [conflict('cc'.repeat(32), 1n, 1, false)])).toThrow(/does not signal replaceability/);
-    expect(() => checkReplaceable(chainParams('dash', 'regtest'), [conflict('cc'.repeat(32), 1n, 1)])).toThrow(/dash nodes do not relay replacements/);
-    expect(() => checkReplaceable(chainParams('litecoin', 'regtest'), [])).not.toThrow();
+    expect(() => checkReplaceable(relaying, [conflict('cc'.repeat(32), 1n, 1, false)])).toThrow(/does not signal replaceability/);
+    expect(() => checkReplaceable({ params: chainParams('dash', 'regtest'), relaysReplacements: true }, [conflict('cc'.repeat(32), 1n, 1)])).toThrow(/dash nodes do not relay replacements/);
+    expect(() => checkReplaceable(relaying, [])).not.toThrow();
+  });
+  it("refuses any replacement over a node that does not relay them (litecoind's default), naming child-pays-for-parent", () => {
+    for (const relaysReplacements of [false, undefined]) {
+      expect(() => checkReplaceable({ params: chainParams('litecoin', 'regtest'), ...(relaysReplacements === undefined ? {} : { relaysReplacements }) }, [conflict('cc'.repeat(32), 1n, 1)])).toThrow(
+        /this service's litecoin node does not relay replacements \(BIP125\).*child-pays-for-parent/,
+      );
+    }
   });
 });

@@ -2,7 +2,7 @@
 // mempool transactions replaces them, only when they signal replaceability and it pays both a
 // higher absolute fee (rule 3, counting the descendants it evicts) and a higher fee rate than each.
 import { type ChainParams, utxoCoinRow } from '../../shared/coins/coin-table.ts';
-import type { MempoolConflict } from '../chains/backend.ts';
+import type { MempoolConflict, UtxoBackend } from '../chains/backend.ts';
 import { ApiError, badRequest } from '../errors.ts';
 
 /** fee / vsize with two decimals, exactly rounded down (bigint). */
@@ -18,15 +18,25 @@ export function distinctConflicts(conflicts: Iterable<MempoolConflict>): Mempool
   return [...byTxid.values()];
 }
 
-/** Refuses a replacement on a coin whose nodes do not relay them, or of a transaction that does not signal. */
-/** The coin row's `bip125`: whether its nodes relay opt-in replacements. */
-export function relaysReplacements(params: Pick<ChainParams, 'coin'>): boolean {
+/** The coin row's `bip125`: whether its nodes understand opt-in replacement signalling at all. */
+export function signalsReplacements(params: Pick<ChainParams, 'coin'>): boolean {
   return utxoCoinRow(params.coin).bip125;
 }
 
-export function checkReplaceable(params: Pick<ChainParams, 'coin'>, conflicts: readonly MempoolConflict[]): void {
+/** Whether this deployment's node relays replacements: the coin signals them and the backend says so (the operator's config or the coin's default). */
+export function nodeRelaysReplacements(backend: Pick<UtxoBackend, 'params' | 'relaysReplacements'>): boolean {
+  return signalsReplacements(backend.params) && backend.relaysReplacements === true;
+}
+
+/** Refuses a replacement on a coin whose nodes do not relay them, over a node that does not, or of a transaction that does not signal. */
+export function checkReplaceable(backend: Pick<UtxoBackend, 'params' | 'relaysReplacements'>, conflicts: readonly MempoolConflict[]): void {
   if (conflicts.length === 0) return;
-  if (!relaysReplacements(params)) throw badRequest(`${params.coin} nodes do not relay replacements (BIP125): its inputs are spent by ${conflicts.map((c) => c.txid).join(', ')}`);
+  const { params } = backend;
+  const txids = conflicts.map((c) => c.txid).join(', ');
+  if (!signalsReplacements(params)) throw badRequest(`${params.coin} nodes do not relay replacements (BIP125): its inputs are spent by ${txids}`);
+  if (!nodeRelaysReplacements(backend)) {
+    throw new ApiError(409, `this service's ${params.coin} node does not relay replacements (BIP125), so a replacement of ${txids} would be refused; pull it through by child-pays-for-parent on its change instead`);
+  }
   const final = conflicts.filter((c) => !c.replaceable);
   if (final.length > 0) {
     throw new ApiError(409, `the inputs are spent by mempool transaction ${final.map((c) => c.txid).join(', ')}, which does not signal replaceability (BIP125): it cannot be replaced`);

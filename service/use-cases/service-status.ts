@@ -2,18 +2,19 @@
 // service's answers are not current enough to be ready.
 import type { Status } from '../../shared/api/schemas.ts';
 import type { BackendStatus } from '../chains/backend.ts';
+import { nodeRelaysReplacements } from './replacement.ts';
 import type { ServiceContext } from './service-context.ts';
 
 export type CoinStatus = Status['coins'][number];
 
 /** Every configured coin's backend, as /status shows it. */
 export async function coinStatuses(ctx: ServiceContext): Promise<CoinStatus[]> {
-  const backends: { coin: string; network: string; status(): Promise<BackendStatus> }[] = [
-    ...[...ctx.utxo.values()].map((b) => ({ coin: b.params.coin, network: b.params.network, status: () => b.status() })),
+  const backends: { coin: string; network: string; replacements?: boolean; status(): Promise<BackendStatus> }[] = [
+    ...[...ctx.utxo.values()].map((b) => ({ coin: b.params.coin, network: b.params.network, replacements: nodeRelaysReplacements(b), status: () => b.status() })),
     ...(ctx.evm ? [{ coin: 'ethereum', network: ctx.evm.network, status: () => ctx.evm!.status() }] : []),
   ];
   return Promise.all(
-    backends.map(async ({ coin, network, status }) => {
+    backends.map(async ({ coin, network, replacements, status }) => {
       const s = await status();
       return {
         coin,
@@ -26,6 +27,7 @@ export async function coinStatuses(ctx: ServiceContext): Promise<CoinStatus[]> {
         mempool_txs: s.mempoolTxs,
         error: s.error,
         ...(s.role ? { role: s.role } : {}),
+        ...(replacements !== undefined ? { replacements } : {}),
       };
     }),
   );

@@ -12,7 +12,7 @@ import { type BitcoinTx, decodeTx, encodeTx, isBitcoinTx, type Tx, txidHex, txVs
 import type { Signatures } from '../../shared/api/schemas.ts';
 import { outpointKey, type UtxoBackend } from '../chains/backend.ts';
 import { ApiError } from '../errors.ts';
-import { checkReplacementFees, distinctConflicts, relaysReplacements } from './replacement.ts';
+import { checkReplacementFees, distinctConflicts, signalsReplacements } from './replacement.ts';
 
 export function strip0x(hex: string): string {
   return hex.startsWith('0x') || hex.startsWith('0X') ? hex.slice(2) : hex;
@@ -70,7 +70,7 @@ export async function signAndSend(backend: UtxoBackend, request: Signatures): Pr
  * as the node now sees them (docs/api-decisions.md, section 8). Otherwise broadcast as always.
  */
 async function broadcastChecked(backend: UtxoBackend, tx: Tx, bytes: Uint8Array = encodeTx(tx)): Promise<string> {
-  if (backend.mempoolSpenders && relaysReplacements(backend.params)) {
+  if (backend.mempoolSpenders && signalsReplacements(backend.params)) {
     const outpoints = tx.inputs.map((i) => ({ txid: bytesToHex(i.prevTxid), vout: i.vout }));
     const own = txidHex(tx);
     const conflicts = distinctConflicts((await backend.mempoolSpenders(outpoints)).values()).filter((c) => c.txid !== own);

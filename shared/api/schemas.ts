@@ -149,6 +149,11 @@ export const CoinStatus = z.object({
   error: z.string().nullable(),
   /** Scale-out: whether this instance runs the coin's indexer (leader) or reads what another wrote (follower). */
   role: z.enum(['leader', 'follower']).optional(),
+  /**
+   * Extension, UTXO coins: whether this deployment's node relays BIP125 replacements (its
+   * operator's word, else the coin's default). False: a fee bump or cancel is refused at create (409).
+   */
+  replacements: z.boolean().optional().describe("UTXO coins: whether this deployment's node relays BIP125 replacements; false: replacements are refused (409), use child-pays-for-parent"),
 });
 export const Status = z.object({ coins: z.array(CoinStatus) });
 export type Status = z.infer<typeof Status>;

@@ -221,8 +221,15 @@ export interface UtxoCoinRow extends CoinRowCommon {
   readonly psbt: boolean;
   /** Segwit is active on its chain: shared/coins builds P2WSH and P2SH-P2WSH multisig for it (the desk still makes P2SH wallets). */
   readonly segwit: boolean;
-  /** Its nodes relay BIP125 replacements. */
+  /** Its chain's nodes understand BIP125 signalling: a payment may signal it and a replacement may be offered to a node. */
   readonly bip125: boolean;
+  /**
+   * Its reference node, as shipped, relays BIP125 replacements: what most of its network does and
+   * what the service assumes of its node unless the operator says otherwise. Litecoin Core 0.21
+   * signals and reports BIP125 but replaces only when started with -mempoolreplacement=1 (default
+   * 0), so on litecoin most nodes refuse a fee bump (docs/api-decisions.md, section 8).
+   */
+  readonly replacementsByDefault: boolean;
   /** A special transaction format its transactions may use, or null. */
   readonly specialTx: SpecialTxFormat | null;
   /** Caravan (Bitcoin only) reads and writes its wallets. */
@@ -265,6 +272,7 @@ export const COIN_TABLE = {
     psbt: true,
     segwit: true,
     bip125: true,
+    replacementsByDefault: true,
     specialTx: null,
     caravan: true,
     chain: {
@@ -293,6 +301,7 @@ export const COIN_TABLE = {
     psbt: true,
     segwit: true,
     bip125: true,
+    replacementsByDefault: true,
     specialTx: null,
     caravan: true,
     chain: {
@@ -316,6 +325,7 @@ export const COIN_TABLE = {
     psbt: true,
     segwit: true,
     bip125: true,
+    replacementsByDefault: false,
     specialTx: null,
     caravan: false,
     chain: {
@@ -353,6 +363,7 @@ export const COIN_TABLE = {
     psbt: false,
     segwit: false,
     bip125: false,
+    replacementsByDefault: false,
     specialTx: null,
     caravan: false,
     chain: {
@@ -380,6 +391,7 @@ export const COIN_TABLE = {
     psbt: false,
     segwit: true,
     bip125: true,
+    replacementsByDefault: true,
     specialTx: null,
     caravan: false,
     chain: {
@@ -408,6 +420,7 @@ export const COIN_TABLE = {
     psbt: true,
     segwit: false,
     bip125: false,
+    replacementsByDefault: false,
     specialTx: 'dash-dip2',
     caravan: false,
     chain: {
@@ -436,6 +449,7 @@ export const COIN_TABLE = {
     psbt: false,
     segwit: false,
     bip125: false,
+    replacementsByDefault: false,
     specialTx: null,
     caravan: false,
     chain: {
@@ -464,6 +478,7 @@ export const COIN_TABLE = {
     psbt: false,
     segwit: false,
     bip125: false,
+    replacementsByDefault: false,
     specialTx: null,
     caravan: false,
     chain: {
@@ -492,6 +507,7 @@ export const COIN_TABLE = {
     psbt: false,
     segwit: false,
     bip125: false,
+    replacementsByDefault: false,
     specialTx: null,
     caravan: false,
     chain: {

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { HistoryEntry, Unit } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
 import { amount, shortId } from '../format.ts';
+import { cpfpReview } from './StuckPayment.tsx';
 import { href } from '../navigation.ts';
 import { Alert, Card, message } from '../ui.tsx';
 
@@ -20,7 +21,7 @@ function DepositRow({ walletId, entry, unit }: { walletId: string; entry: Histor
       const c = await call('payments.cpfp', { wallet_id: walletId, txid: entry.txid, target_rate: BigInt(rate) });
       setDone({
         id: c.payment.id,
-        text: `Child proposed: fee ${amount(c.child.miners_fee, unit)} for ${c.child.vsize} vbytes; with the deposit's ${amount(c.parent.miners_fee, unit)} for ${c.parent.vsize} vbytes the pair pays ${c.package_rate} units/vbyte.`,
+        text: cpfpReview(c, unit, 'deposit'),
       });
     } catch (err) {
       setError(message(err));

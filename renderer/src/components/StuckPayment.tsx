@@ -1,7 +1,7 @@
 // A payment's place among replacements: what it replaces, what replaced or dropped it, and, while it
 // is stuck unconfirmed, a fee bump or cancel (BIP125) or a child from its change paying for it.
 import { useState } from 'react';
-import type { PaymentDetail } from '../../../main/bridge/contract.ts';
+import type { CpfpView, PaymentDetail, Unit } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
 import { amount, shortId } from '../format.ts';
 import { go, href } from '../navigation.ts';
@@ -14,10 +14,29 @@ const KIND: Record<PaymentDetail['replacement']['kind'], string> = {
   cpfp: 'child-pays-for-parent',
 };
 
+/** A reason from the core (lower case, no full stop) as a sentence on screen. */
+const sentence = (s: string): string => (s === '' ? s : `${s[0]!.toUpperCase()}${s.slice(1)}${s.endsWith('.') ? '' : '.'}`);
+
+const STATE: Record<PaymentDetail['state'], string> = {
+  awaiting_signatures: 'awaiting signatures',
+  ready: 'ready to submit',
+  broadcast: 'sent',
+  confirmed: 'confirmed',
+  cancelled: 'cancelled',
+  failed: 'failed',
+};
+
+/** The review of a proposed child, in words: its fee and size, and the package it lifts (the parent with its unconfirmed ancestors). */
+export function cpfpReview(c: CpfpView, unit: Unit, parent: 'parent' | 'deposit'): string {
+  const n = c.parent.ancestors.length;
+  const pkg = n === 0 ? `the ${parent}'s` : `the ${parent} and its ${n} unconfirmed ancestor${n === 1 ? '' : 's'}' (together)`;
+  return `Child proposed: fee ${amount(c.child.miners_fee, unit)} for ${c.child.vsize} vbytes; with ${pkg} ${amount(c.parent.miners_fee, unit)} for ${c.parent.vsize} vbytes the ${n === 0 ? 'pair' : 'package'} pays ${c.package_rate} units/vbyte.`;
+}
+
 /** "replaced by", "replaces", "dropped": one line each, linking to the other payment. */
 export function ReplacementLinks({ p }: { p: PaymentDetail }) {
   const r = p.replacement;
-  if (!r.replaces && !r.replaced_by && !r.dropped_by && r.kind === 'payment') return null;
+  if (!r.replaces && !r.replaced_by && !r.dropped_by && r.kind === 'payment' && r.replacements.length === 0) return null;
   return (
     <ul className="replacement-links" data-testid="replacement-links">
       {r.kind !== 'payment' && <li>This is a {KIND[r.kind]}.</li>}
@@ -31,7 +50,26 @@ export function ReplacementLinks({ p }: { p: PaymentDetail }) {
           Replaced by <a href={href.payment(r.replaced_by)}>payment {shortId(r.replaced_by)}</a>.
         </li>
       )}
-      {r.dropped_by && (
+      {r.refused && r.replaces && (
+        <li data-testid="refused-replacement">
+          The network refused this {KIND[r.kind]} (its reason is above), so <a href={href.payment(r.replaces)}>payment {shortId(r.replaces)}</a>, which it was to replace, is still
+          stuck: pull it through there by a child from its change.
+        </li>
+      )}
+      {r.replacements
+        .filter((q) => q.id !== r.replaced_by)
+        .map((q) => (
+          <li key={q.id} data-testid="replacement-attempt">
+            {q.kind === 'cancel' ? 'Cancel' : 'Fee bump'} proposed: <a href={href.payment(q.id)}>payment {shortId(q.id)}</a> ({q.refused ? 'refused by the network' : STATE[q.state]}).
+          </li>
+        ))}
+      {r.dropped_by && r.dropped_parent && (
+        <li data-testid="dropped">
+          Dropped: it spends the change of <a href={href.payment(r.dropped_parent)}>payment {shortId(r.dropped_parent)}</a>, which{' '}
+          <a href={href.payment(r.dropped_by)}>payment {shortId(r.dropped_by)}</a> replaced and confirmed.
+        </li>
+      )}
+      {r.dropped_by && !r.dropped_parent && (
         <li data-testid="dropped">
           Dropped: <a href={href.payment(r.dropped_by)}>payment {shortId(r.dropped_by)}</a> spent the same coins and confirmed.
         </li>
@@ -100,7 +138,7 @@ export function StuckPayment({ p }: { p: PaymentDetail }) {
         </p>
       ) : (
         <p className="muted">
-          {r.not_replaceable} A child spending its change back to the vault pays for both: child fee = target × (parent + child size) − parent fee.
+          {sentence(r.not_replaceable ?? '')} A child spending its change back to the vault pays for both: child fee = target × (parent + child size) − parent fee.
         </p>
       )}
       <RateField walletId={p.wallet_id} value={rate} onChange={setRate} label={r.relief === 'replace' ? 'New fee rate' : 'Target rate for the pair'} />
@@ -138,7 +176,7 @@ export function StuckPayment({ p }: { p: PaymentDetail }) {
                   const c = await call('payments.cpfp', { wallet_id: p.wallet_id, txid: r.change_output!.txid, vout: r.change_output!.vout, target_rate: BigInt(rate) });
                   setCpfp({
                     id: c.payment.id,
-                    text: `Child proposed: fee ${amount(c.child.miners_fee, p.unit)} for ${c.child.vsize} vbytes; with the parent's ${amount(c.parent.miners_fee, p.unit)} for ${c.parent.vsize} vbytes the pair pays ${c.package_rate} units/vbyte.`,
+                    text: cpfpReview(c, p.unit, 'parent'),
                   });
                   return null;
                 })

@@ -140,7 +140,8 @@ function ReplaceableSetting() {
           onChange={(e) => void call('settings.setReplaceable', { on: e.target.checked }).then((r) => setOn(r.replaceable))}
           data-testid="replaceable-setting"
         />{' '}
-        New payments are replaceable (BIP125), so their fee can be raised later; coins whose nodes do not relay replacements never are.
+        New payments are replaceable (BIP125), so their fee can be raised later, where the service&apos;s node relays replacements. Where it does not (Litecoin Core without
+        -mempoolreplacement=1, Bitcoin Cash, Dash, Zcash) they are final, and a slow one is pulled through by a child spending its change.
       </label>
     </Card>
   );

@@ -1,7 +1,7 @@
 // The node-rpc backend: a bitcoind-family node for chain data and broadcast, plus the service's
 // own address index (the node's wallet is never used).
 import type { Logger } from 'pino';
-import type { ChainParams } from '../../../shared/coins/coin-table.ts';
+import { type ChainParams, utxoCoinRow } from '../../../shared/coins/coin-table.ts';
 import { bytesToHex, hexToBytes } from '../../../shared/coins/bytes.ts';
 import { decodeTx, txidHex } from '../../../shared/coins/tx.ts';
 import type { Store } from '../../store/database.ts';
@@ -22,6 +22,8 @@ export interface NodeRpcBackendOptions {
   pollIntervalMs: number;
   fallbackFeePerKb: bigint;
   minFeePerKb: bigint;
+  /** The operator's word that the node relays BIP125 replacements (absent: the coin's default). */
+  replacements?: boolean;
 }
 
 // Bitcoin Core RPC error codes (src/rpc/protocol.h)
@@ -41,8 +43,11 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
   /** Outputs our accepted broadcasts spent, until the index sees those transactions. */
   private readonly spends = new BroadcastSpends();
 
+  readonly relaysReplacements: boolean;
+
   constructor(private readonly o: NodeRpcBackendOptions) {
     this.params = o.params;
+    this.relaysReplacements = o.replacements ?? utxoCoinRow(o.params.coin).replacementsByDefault;
     this.rpc = new RpcClient(o.rpc);
     this.index = new UtxoIndexStore(o.store, o.params.coin);
     this.indexName = this.index.chain;
