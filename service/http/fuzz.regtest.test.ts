@@ -55,6 +55,7 @@ const SPECS: Record<string, Spec> = {
   'POST /erc20/sign_and_send/': { query: { ...ethSend, ...tokenQuery } },
   'GET /erc20/token/{contract}': { path: { contract: 'contract' } },
   'GET /fee_estimates/{coin}': { path: { coin: 'coin' } },
+  'GET /blocks/{coin}/height_at/{unix_time}': { path: { coin: 'coin', unix_time: 'units' } },
   'GET /prices/history/{coin}': { path: { coin: 'coin' }, query: { at: 'units' } },
   'GET /status': {},
   'GET /healthz': {},
