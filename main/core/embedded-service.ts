@@ -4,7 +4,7 @@
 // own configuration format, `coins` section), both through embeddedCoins(). A missing or broken
 // file never stops the app: it starts without those chains and says why. Saving a chain in
 // Settings restarts the service, on the same port when it is free.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { UtxoCoinName } from '../../shared/coins/coin-table.ts';
@@ -72,6 +72,7 @@ export class EmbeddedServiceHost {
 
   private async launch(port: number): Promise<void> {
     const { dataDir, logger, chains } = this.options;
+    mkdirSync(dataDir, { recursive: true });
     const path = join(dataDir, EMBEDDED_CONFIG_FILE);
     const file = readCoinsFile(path);
     const saved = chains ? storedChains(chains.store, chains.secrets) : { chains: [], problems: [] };

@@ -22,6 +22,12 @@ export interface ResolvedBirthday {
 
 const UTC_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+/**
+ * A date's birthday is asked for two hours earlier: a block mined after midnight may carry an
+ * earlier timestamp, and median time past lags real time (Bitcoin Core's TIMESTAMP_WINDOW).
+ */
+export const BIRTHDAY_WINDOW_SECONDS = 2 * 60 * 60;
+
 /** The start (00:00 UTC) of a day written 2026-01-31, in unix seconds; null for no calendar day. */
 export function dayStart(date: string): number | null {
   const m = UTC_DAY.exec(date.trim());
@@ -58,7 +64,7 @@ export async function resolveBirthday(api: Pick<ApiClient, 'status' | 'heightAt'
       if (at === null) throw new CoordinatorError('bad_input', 'a date looks like 2026-01-31', { field: 'birthday_date' });
       if (at > now() / 1000) throw new CoordinatorError('bad_input', `${birthday.date} is in the future: give the day the wallet was first used, or today for a wallet never used`, { field: 'birthday_date' });
       try {
-        const answer = await api.heightAt(coin, at);
+        const answer = await api.heightAt(coin, Math.max(at - BIRTHDAY_WINDOW_SECONDS, 1_231_006_505));
         return { height: answer.height, source: 'date', words: `block ${answer.height}, the first on or after ${birthday.date} (UTC)` };
       } catch (err) {
         if (err instanceof ApiClientError && err.status === 404) throw new CoordinatorError('chain_missing', `no ${coin} chain is connected, so ${birthday.date} cannot be turned into a block: connect one in Settings, or choose "from the beginning"`, { field: 'birthday_date' });

@@ -1,9 +1,10 @@
-// Settings: which service the desk talks to. A remote service is tested before it is saved, and
+// Settings: the chains the embedded service reads (ChainSettings.tsx), and which service the desk talks to. A remote service is tested before it is saved, and
 // the API key field is emptied at once: the key never comes back from the desk.
 import { useState, type FormEvent } from 'react';
 import type { ServiceSettings } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
 import { TextField } from '../components/form.tsx';
+import { ChainSettings } from './ChainSettings.tsx';
 import { Alert, Card, Loading, useAction, useLoad } from '../ui.tsx';
 
 /** Tells the header's status line to look again after a switch. */
@@ -78,6 +79,7 @@ export function Settings() {
         </div>
       </div>
       {settings.notice && <Alert kind="info">{settings.notice}</Alert>}
+      <ChainSettings />
       <Current settings={settings} />
       <form onSubmit={(e) => void submit(e)}>
         <Card title="Change the service">
