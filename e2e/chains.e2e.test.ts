@@ -126,7 +126,10 @@ describe('a chain connected from Settings, in Chromium', () => {
     await page.getByTestId('chain-save').click();
     await expect.poll(() => page.getByTestId('chains-done').textContent(), { timeout: 60_000 }).toMatch(/litecoin is connected; the embedded service restarted/);
     expect(await page.getByTestId('chain-row-litecoin').textContent()).toContain(`cookie file ${desk.cookieFile}`);
-    await expect.poll(() => page.getByTestId('service-status').textContent(), { timeout: 60_000 }).toMatch(/connected/);
+    // The restarted service indexes the chain: the header names its tip, and the settings status too.
+    await expect.poll(() => page.getByTestId('service-status').getAttribute('title'), { timeout: 60_000 }).toBe('litecoin regtest: block 106 of 106');
+    expect(await page.getByTestId('service-status').textContent()).toBe('Service (embedded): connected');
+    await expect.poll(() => page.getByTestId('settings-status').textContent(), { timeout: 30_000 }).toBe('connected; litecoin regtest at block 106');
     // Nothing secret, and what was asked, is in the desk's store: the choice, and an audit entry.
     expect(JSON.parse(desk.store.setting('chains.litecoin')!)).toMatchObject({ kind: 'node', network: 'regtest', auth: { kind: 'cookie' } });
     expect(desk.store.auditLog().map((e) => e.action)).toContain('chain.connect');
@@ -140,8 +143,10 @@ describe('a chain connected from Settings, in Chromium', () => {
     await page.getByTestId('wallet-name').fill('Vault');
     await page.getByTestId('import-setup').setInputFiles(file);
     await expect.poll(() => page.getByTestId('setup-notes').textContent()).toMatch(/BSMS descriptor record, 2 of 3/);
-    // BSMS carries no birthday: the form asks for a date rather than assume the tip.
-    expect(await page.getByTestId('birthday-date-choice').isChecked()).toBe(true);
+    // BSMS carries no birthday: never the tip; from the beginning unless the treasurer gives a date.
+    expect(await page.getByTestId('birthday-genesis').isChecked()).toBe(true);
+    expect(await page.getByTestId('birthday-tip').isChecked()).toBe(false);
+    await page.getByTestId('birthday-date-choice').check();
     expect(await page.getByTestId('chain-not-served').count()).toBe(0);
     // A date in the future is refused at the field.
     await page.getByTestId('birthday-date').fill('2099-01-01');

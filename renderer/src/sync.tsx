@@ -39,7 +39,8 @@ function coinSync(c: ServiceStatus['coins'][number], samples: readonly Sample[],
     ? `the service reports: ${c.error}`
     : c.lag === null
       ? c.tip_height === null
-        ? "the node cannot be reached, so the index's progress is unknown"
+        ? // No error yet: the service (just started or restarted) has not heard from the node.
+          'waiting for the first answer of the node'
         : 'the index has not started yet'
       : `${n(c.lag)} block${c.lag === 1 ? '' : 's'} behind the node`;
   return {

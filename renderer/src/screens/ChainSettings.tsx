@@ -171,21 +171,21 @@ function ConnectForm({ initial, coins, onSaved, passwordStored }: { initial: For
             </span>
           )}
         </label>
-        <fieldset className="choices">
-          <legend>Backend</legend>
-          {(
-            [
-              ['node', 'My own node'],
-              ['electrum', 'An Electrum server'],
-              ['blockbook', 'A Blockbook'],
-            ] as const
-          ).map(([k, label]) => (
-            <label className="inline" key={k}>
-              <input type="radio" name="chain-kind" checked={f.kind === k} onChange={() => set({ kind: k })} data-testid={`chain-kind-${k}`} /> {label}
-            </label>
-          ))}
-        </fieldset>
       </div>
+      <fieldset className="choices">
+        <legend>Where the chain is read from</legend>
+        {(
+          [
+            ['node', 'My own node'],
+            ['electrum', 'An Electrum server'],
+            ['blockbook', 'A Blockbook'],
+          ] as const
+        ).map(([k, label]) => (
+          <label className="inline" key={k}>
+            <input type="radio" name="chain-kind" checked={f.kind === k} onChange={() => set({ kind: k })} data-testid={`chain-kind-${k}`} /> {label}
+          </label>
+        ))}
+      </fieldset>
       {f.kind !== 'electrum' && (
         <TextField
           label={f.kind === 'node' ? 'Node RPC address' : 'Blockbook address'}

@@ -69,8 +69,9 @@ export function NewWallet() {
       setChosenSort(d.sort_keys);
       setNotes(d.notes);
       setFileBirthday(d.birthday_height);
-      // An existing vault may hold funds from before today: never default it to the tip.
-      setBirthday(d.birthday_height !== null ? 'file' : 'date');
+      // An existing vault may hold funds from before today: never default it to the tip. Without
+      // a birthday in its file it is read from the beginning unless the treasurer gives a date.
+      setBirthday(d.birthday_height !== null ? 'file' : 'genesis');
     } catch (err) {
       fail(err);
     }

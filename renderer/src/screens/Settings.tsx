@@ -1,6 +1,6 @@
 // Settings: the chains the embedded service reads (ChainSettings.tsx), and which service the desk talks to. A remote service is tested before it is saved, and
 // the API key field is emptied at once: the key never comes back from the desk.
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { ServiceSettings } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
 import { TextField } from '../components/form.tsx';
@@ -11,7 +11,14 @@ import { Alert, Card, Loading, useAction, useLoad } from '../ui.tsx';
 export const SERVICE_CHANGED = 'countersign:service-changed';
 
 function Current({ settings }: { settings: ServiceSettings }) {
-  const status = useLoad(() => call('service.status', {}), [settings.mode, settings.service_url], 10_000);
+  // Chains saved above restart the service: look again then, not only every 10 s.
+  const [changes, setChanges] = useState(0);
+  useEffect(() => {
+    const bump = () => setChanges((n) => n + 1);
+    window.addEventListener(SERVICE_CHANGED, bump);
+    return () => window.removeEventListener(SERVICE_CHANGED, bump);
+  }, []);
+  const status = useLoad(() => call('service.status', {}), [settings.mode, settings.service_url, changes], 10_000);
   const s = status.data;
   return (
     <Card title="Current connection">
