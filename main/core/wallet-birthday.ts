@@ -28,6 +28,13 @@ const UTC_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
  */
 export const BIRTHDAY_WINDOW_SECONDS = 2 * 60 * 60;
 
+/**
+ * And 10 blocks earlier: median time past is the median of the last 11 block times, so it lags a
+ * block's own time by about 5 blocks however far apart blocks are; a block dated after the moment
+ * has, 10 blocks later, a median time past after it too.
+ */
+export const MEDIAN_TIME_SPAN_BLOCKS = 10;
+
 /** The start (00:00 UTC) of a day written 2026-01-31, in unix seconds; null for no calendar day. */
 export function dayStart(date: string): number | null {
   const m = UTC_DAY.exec(date.trim());
@@ -49,7 +56,7 @@ const serviceWords = (err: unknown): string => (err instanceof Error ? err.messa
 export async function resolveBirthday(api: Pick<ApiClient, 'status' | 'heightAt'>, coin: string, birthday: Birthday, now: () => number = Date.now): Promise<ResolvedBirthday> {
   switch (birthday.source) {
     case 'genesis':
-      return { height: 0, source: 'genesis', words: 'from the beginning of the chain' };
+      return { height: 0, source: 'genesis', words: 'the beginning of the chain' };
     case 'file':
       return { height: birthday.height, source: 'file', words: `block ${birthday.height}, from the set-up file` };
     case 'tip': {
@@ -57,7 +64,7 @@ export async function resolveBirthday(api: Pick<ApiClient, 'status' | 'heightAt'
       // yet knows no tip: the birthday stays unknown (read from the beginning) and is said so.
       const status = await api.status().catch(() => null);
       const tip = status?.coins.find((c) => c.coin === coin)?.tip_height ?? null;
-      return tip === null ? { height: null, source: 'tip', words: `unknown (no ${coin} chain answered): read from the beginning` } : { height: tip, source: 'tip', words: `block ${tip}, the tip when it was made` };
+      return tip === null ? { height: null, source: 'tip', words: `the beginning of the chain (no ${coin} chain told its tip)` } : { height: tip, source: 'tip', words: `block ${tip}, the tip when it was made` };
     }
     case 'date': {
       const at = dayStart(birthday.date);
@@ -65,7 +72,8 @@ export async function resolveBirthday(api: Pick<ApiClient, 'status' | 'heightAt'
       if (at > now() / 1000) throw new CoordinatorError('bad_input', `${birthday.date} is in the future: give the day the wallet was first used, or today for a wallet never used`, { field: 'birthday_date' });
       try {
         const answer = await api.heightAt(coin, Math.max(at - BIRTHDAY_WINDOW_SECONDS, 1_231_006_505));
-        return { height: answer.height, source: 'date', words: `block ${answer.height}, the first on or after ${birthday.date} (UTC)` };
+        const height = Math.max(0, answer.height - MEDIAN_TIME_SPAN_BLOCKS);
+        return { height, source: 'date', words: `block ${height}, before the first block of ${birthday.date} (UTC)` };
       } catch (err) {
         if (err instanceof ApiClientError && err.status === 404) throw new CoordinatorError('chain_missing', `no ${coin} chain is connected, so ${birthday.date} cannot be turned into a block: connect one in Settings, or choose "from the beginning"`, { field: 'birthday_date' });
         if (err instanceof ApiClientError && err.status === 501) throw new CoordinatorError('chain_refused', `${serviceWords(err)}; choose "from the beginning" instead`, { field: 'birthday_date' });
