@@ -119,7 +119,7 @@ describe('the embedded service', () => {
     const host = await startEmbeddedService(dir, logger, { store, secrets });
     try {
       expect(host.service.backends.size).toBe(0);
-      expect(host.notice).toMatch(/the chains were refused \(invalid configuration: coins.litecoin.backend.port/);
+      expect(host.notice).toMatch(/^the chains of .*embedded-service\.json were refused \(invalid configuration: coins.litecoin.backend.port/);
     } finally {
       await host.close();
     }

@@ -83,7 +83,8 @@ export class EmbeddedServiceHost {
     try {
       service = await createService(configOf(dataDir, port, merged.coins), { logger });
     } catch (err) {
-      notes.push(`the chains were refused (${err instanceof Error ? err.message : String(err)}), so the embedded service serves none`);
+      const from = [file.present ? path : null, saved.chains.length > 0 ? 'Settings' : null].filter((x) => x !== null).join(' and ');
+      notes.push(`the chains of ${from} were refused (${err instanceof Error ? err.message : String(err)}), so the embedded service serves none`);
       service = await createService(configOf(dataDir, port, {}), { logger });
       sources = new Map();
     }
