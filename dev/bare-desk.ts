@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { startLitecoind, type RegtestNode, type StartLitecoindOptions } from './chains/litecoind.ts';
 import { ServiceConnection } from '../main/core/connection.ts';
-import { memoryChainSecrets } from '../main/core/chain-settings.ts';
+import { memoryChainSecrets, type ChainSecrets } from '../main/core/chain-settings.ts';
 import { startEmbeddedService, type EmbeddedServiceHost } from '../main/core/embedded-service.ts';
 import { MemorySecretStore } from '../main/core/secrets.ts';
 import { memoryAccountSecrets } from '../main/core/accounts/keys.ts';
@@ -22,6 +22,8 @@ export interface BareDesk {
   /** Its cookie file, as the treasurer types it. */
   cookieFile: string;
   host: EmbeddedServiceHost;
+  /** Where the desk keeps node passwords (this process's memory, as web mode does). */
+  chainSecrets: ChainSecrets;
   store: CoordinatorStore;
   connection: ServiceConnection;
   web: WebServer;
@@ -61,7 +63,7 @@ export async function startBareDesk(options: BareDeskOptions): Promise<BareDesk>
       report: (err) => options.log?.(`bridge error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
     });
     cleanups.push(() => web.close());
-    return { node, cookieFile: join(node.datadir, 'regtest', '.cookie'), host, store, connection, web, dir, dispose };
+    return { node, cookieFile: join(node.datadir, 'regtest', '.cookie'), host, chainSecrets, store, connection, web, dir, dispose };
   } catch (err) {
     await dispose();
     throw err;
