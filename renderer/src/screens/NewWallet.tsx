@@ -241,7 +241,11 @@ export function NewWallet() {
               label="First used on (UTC)"
               type="date"
               value={birthdayDate}
-              onChange={setBirthdayDate}
+              onChange={(d) => {
+                // A new date: the refusal of the last one no longer applies.
+                setBirthdayDate(d);
+                if (dateError) setError(null);
+              }}
               error={dateError}
               errorTestId="birthday-date-error"
               data-testid="birthday-date"
@@ -251,7 +255,7 @@ export function NewWallet() {
             <input type="radio" name="birthday" checked={birthday === 'genesis'} onChange={() => setBirthday('genesis')} data-testid="birthday-genesis" /> From the beginning of the chain (when nobody knows; the slowest to read)
           </label>
         </fieldset>
-        <p className="muted small">The node&apos;s block times turn a date into the first block on or after it. A later &quot;Rescan from…&quot; on the wallet&apos;s page reads further back.</p>
+        <p className="muted small">The node&apos;s block times turn a date into a block shortly before that day&apos;s first one. A later &quot;Rescan from…&quot; on the wallet&apos;s page reads further back.</p>
       </Card>
       <Card
         title={`Co-signers (${rows.length})`}
