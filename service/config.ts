@@ -55,6 +55,14 @@ const ElectrumBackend = z.object({
   tls: z.boolean().default(false),
   /** With tls: refuse a certificate no known authority signed (self-signed servers need false). */
   verifyCertificate: z.boolean().default(true),
+  /**
+   * With tls: accept exactly this certificate (SHA-256, hex, colons optional), signed by anyone, as
+   * Electrum wallets pin a self-signed server's. Any other certificate is refused.
+   */
+  certificateSha256: z
+    .string()
+    .regex(/^([0-9a-fA-F]{2}:?){31}[0-9a-fA-F]{2}$/, 'backend.certificateSha256 is the SHA-256 of the certificate: 64 hex digits, colons allowed')
+    .optional(),
   ...upstreamTiming,
   ...feeRates,
 });

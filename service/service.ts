@@ -5,6 +5,7 @@ import pino, { type Logger } from 'pino';
 import type { CoinName, UtxoCoinName } from '../shared/coins/coin-table.ts';
 import type { UtxoBackend } from './chains/backend.ts';
 import { createEvmChain, createUtxoBackend } from './chains/backend-factory.ts';
+import { blockTimesFor, type BlockTimes } from './chains/block-times.ts';
 import type { EvmChain } from './chains/evm/evm-chain.ts';
 import { parseConfig, type CoinConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
 import { buildApp } from './http/app.ts';
@@ -15,6 +16,8 @@ import { PriceCache } from './prices/price-cache.ts';
 import { PriceHistoryCache } from './prices/price-history.ts';
 
 export type { ServiceConfigInput } from './config.ts';
+// The desk's "Test connection" (main/core/chain-settings.ts) asks through here, the embedded path.
+export { probeChain, type ProbeAnswer, type ProbeField, type ProbeResult } from './chains/probe.ts';
 
 export interface Service {
   config: ServiceConfig;
@@ -48,9 +51,12 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
   const store = await openStore(storeConfigOf(config));
 
   const backends = new Map<CoinName, UtxoBackend>();
+  const blockTimes = new Map<CoinName, BlockTimes>();
   const { ethereum: ethereumConfig, ...utxoCoins } = config.coins;
   for (const [coin, coinConfig] of Object.entries(utxoCoins) as [UtxoCoinName, CoinConfig][]) {
     backends.set(coin, createUtxoBackend(coin, coinConfig, { store, log }));
+    const times = blockTimesFor(coinConfig);
+    if (times) blockTimes.set(coin, times);
   }
 
   const evm: EvmChain | null = ethereumConfig ? createEvmChain(ethereumConfig, { store, log }) : null;
@@ -62,7 +68,7 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
   const prices = new PriceCache({ source: priceSource, ttlMs: config.prices.ttlSeconds * 1000, log: priceLog });
   const pastPrices = new PriceHistoryCache({ source: priceSource, ttlMs: config.prices.ttlSeconds * 1000, log: priceLog });
   const app = await buildApp({
-    ctx: { utxo: backends, evm, usdRate: (coin) => prices.usdRate(coin), usdRateAt: (coin, at) => pastPrices.usdRateAt(coin, at) },
+    ctx: { utxo: backends, evm, blockTimes, usdRate: (coin) => prices.usdRate(coin), usdRateAt: (coin, at) => pastPrices.usdRateAt(coin, at) },
     store,
     authRequired: config.auth.required,
     operations: config,
@@ -97,6 +103,7 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
     async close() {
       await app.close();
       await Promise.all([...backends.values()].map((b) => b.stop()));
+      for (const t of blockTimes.values()) t.close();
       await evm?.stop();
       await election?.stop(); // after the indexers: no write outlives the lock
       await store.close();

@@ -2,7 +2,7 @@
 // random RPC credentials, one wallet. Litecoin Core keeps Bitcoin's script rules, so the bitcoin,
 // testnet3 and litecoin coins all run against it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import { access, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
@@ -34,6 +34,11 @@ export interface StartLitecoindOptions {
    * the earlier run (RegtestNode.rpcPort, .rpcConfig). Default: a free port, new credentials.
    */
   rpc?: { port: number; username: string; password: string };
+  /**
+   * Let litecoind write its `.cookie` file (regtest/.cookie under the datadir), as a node set up
+   * without rpcpassword does: the harness's own user then logs in through -rpcauth instead.
+   */
+  cookie?: boolean;
 }
 
 export type AddressType = 'legacy' | 'bech32';
@@ -284,8 +289,8 @@ async function launch(input: LaunchInput): Promise<LaunchOutcome> {
     '-rpcallowip=127.0.0.1',
     `-rpcport=${rpcPort}`,
     `-port=${p2pPort}`,
-    `-rpcuser=${username}`,
-    `-rpcpassword=${password}`,
+    // A node writes its cookie only when no -rpcpassword is set; -rpcauth keeps our user working.
+    ...(options.cookie ? [`-rpcauth=${rpcAuth(username, password)}`] : [`-rpcuser=${username}`, `-rpcpassword=${password}`]),
     '-rpcworkqueue=64', // parallel block fetches would otherwise hit "Work queue depth exceeded"
     // Idle kept-alive connections (any client's) hold up shutdown until this many seconds pass.
     '-rpcservertimeout=5',
@@ -379,6 +384,12 @@ async function launch(input: LaunchInput): Promise<LaunchOutcome> {
   } finally {
     probe.close();
   }
+}
+
+/** An -rpcauth entry (user:salt$hmac), as share/rpcauth/rpcauth.py writes it. */
+function rpcAuth(username: string, password: string): string {
+  const salt = randomBytes(16).toString('hex');
+  return `${username}:${salt}$${createHmac('sha256', salt).update(password).digest('hex')}`;
 }
 
 async function openWallet(rpc: RpcClient, name: string): Promise<void> {

@@ -99,7 +99,7 @@ export function ledgerFixture(
   const dir = mkdtempSync(join(tmpdir(), 'countersign-ledger-'));
   const store = openStore(join(dir, 'desk.sqlite'));
   made.push({ store, dir });
-  const wallet: WalletRow = { id: 'w-ledger', coin: coin as CoinName as UtxoCoinName, network, name: options.walletName ?? 'Treasury', m: 2, createdAt: '2026-01-01T00:00:00.000Z', scriptType: options.scriptType ?? 'p2sh', sortKeys: options.sortKeys ?? false };
+  const wallet: WalletRow = { id: 'w-ledger', coin: coin as CoinName as UtxoCoinName, network, name: options.walletName ?? 'Treasury', m: 2, createdAt: '2026-01-01T00:00:00.000Z', scriptType: options.scriptType ?? 'p2sh', sortKeys: options.sortKeys ?? false, birthdayHeight: null, birthdaySource: null };
   store.insertWallet(
     wallet,
     cosigners.map((c, position) => ({ position, name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivationPath: c.derivationPath })),

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { UnitsIn } from '../../shared/api/amounts.ts';
 import { LEDGER_UTXO_COIN_NAMES, NETWORK_NAMES, UTXO_COIN_NAMES } from '../../shared/coins/coin-table.ts';
 import { MULTISIG_SCRIPT_TYPES } from '../../shared/coins/multisig-script.ts';
+import { ChainChoice } from '../core/chain-choice.ts';
 import type { Channel } from './channels.ts';
 
 export { CHANNELS, isChannel, type Channel } from './channels.ts';
@@ -36,6 +37,16 @@ const day = z
 const AuditFilter = z
   .object({ wallet_id: id.optional(), payment_id: id.optional(), cosigner: z.string().trim().min(1).max(80).optional(), from: day.optional(), to: day.optional() })
   .strict();
+/**
+ * Where a wallet is read from: the tip now (a new wallet), the height its set-up file gave, the
+ * first block on or after a day (UTC), or the beginning of the chain.
+ */
+const BirthdayIn = z.discriminatedUnion('source', [
+  z.object({ source: z.literal('tip') }).strict(),
+  z.object({ source: z.literal('file'), height: z.number().int().min(0).max(100_000_000) }).strict(),
+  z.object({ source: z.literal('date'), date: z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date looks like 2026-01-31') }).strict(),
+  z.object({ source: z.literal('genesis') }).strict(),
+]);
 const PickedFile = z.object({ name: z.string().min(1).max(255), text: z.string().max(1_000_000, 'a file above 1 MB is not a Countersign file') });
 
 export const inputs = {
@@ -58,8 +69,17 @@ export const inputs = {
       })
       .strict(),
   ]),
+  // The chains the embedded service serves, per coin (Settings): list, test without saving, save
+  // (tested first; restarts the embedded service), remove. A node's password is typed, kept in the
+  // desk's secret store, and never sent back; empty keeps the stored one.
+  'chains.list': none,
+  'chains.test': z.object({ coin: z.enum(UTXO_COIN_NAMES), choice: ChainChoice, password: z.string().max(500).optional() }).strict(),
+  'chains.save': z.object({ coin: z.enum(UTXO_COIN_NAMES), choice: ChainChoice, password: z.string().max(500).optional() }).strict(),
+  'chains.remove': z.object({ coin: z.enum(UTXO_COIN_NAMES) }).strict(),
   'wallets.list': none,
   'wallets.create': z.object({
+    /** Absent: the tip now (a new wallet). */
+    birthday: BirthdayIn.optional(),
     name: z.string().trim().min(1, 'the wallet needs a name').max(80),
     coin: z.enum(UTXO_COIN_NAMES),
     network: z.enum(NETWORK_NAMES),
@@ -98,6 +118,8 @@ export const inputs = {
     script_type: z.enum(MULTISIG_SCRIPT_TYPES).optional(),
     sort_keys: z.boolean().optional(),
   }),
+  // "Rescan from…": recorded and audited (the service is asked once it watches wallets).
+  'wallets.rescan': z.object({ wallet_id: id, from: BirthdayIn }).strict(),
   'wallets.exportSetup': z.object({ wallet_id: id, format: z.enum(['bsms', 'descriptor', 'caravan', 'coldcard', 'specter']) }),
   'payments.list': z.object({ wallet_id: id.optional() }),
   'payments.get': z.object({ payment_id: id }),
@@ -311,6 +333,48 @@ export interface ServiceSettings {
   notice: string | null;
 }
 
+/** A coin's chain as Settings shows it (never a password). */
+export interface ChainView {
+  coin: string;
+  /** Where the embedded service's connection for this coin comes from; null: none. */
+  source: 'settings' | 'file' | null;
+  /** The choice saved in Settings; null when none (a file's coin shows no form values). */
+  choice: ChainChoice | null;
+  password_stored: boolean;
+}
+
+export interface ChainsView {
+  /** False: the desk talks to a remote service, whose operator connects its chains. */
+  embedded: boolean;
+  chains: ChainView[];
+  /** Why the embedded service serves fewer chains than asked, when it does. */
+  notice: string | null;
+  /** How a node's password is kept. */
+  secret_storage: { description: string; persistent: boolean; problem: string | null };
+}
+
+/** What answered at a chain backend ("Test connection"). */
+export interface ChainTestView {
+  kind: 'node-rpc' | 'electrum' | 'blockbook';
+  software: string | null;
+  chain: string | null;
+  network: string | null;
+  height: number;
+  pruned: boolean | null;
+  prune_height: number | null;
+  block_filters: boolean | null;
+  relays_replacements: boolean | null;
+  certificate_sha256: string | null;
+  notes: string[];
+}
+
+export interface RescanView {
+  wallet_id: string;
+  from_height: number;
+  requested_at: string;
+  message: string;
+}
+
 export interface CosignerView {
   name: string;
   xpub: string;
@@ -332,6 +396,9 @@ export interface WalletSummary {
   script_type: 'p2sh' | 'p2sh-p2wsh' | 'p2wsh';
   /** Keys sorted by BIP67 in every script; false: the co-signers' order. */
   sort_keys: boolean;
+  /** The first block that can concern the wallet; null: unknown (read from the beginning). */
+  birthday_height: number | null;
+  birthday_source: 'tip' | 'file' | 'date' | 'genesis' | null;
 }
 
 export interface WalletFunds {
@@ -528,6 +595,8 @@ export interface SetupDraft {
   sort_keys: boolean;
   /** What was read and checked, one line each. */
   notes: string[];
+  /** The wallet's first block where the file says it; null: the treasurer gives a date or the beginning. */
+  birthday_height: number | null;
 }
 
 export interface ImportResult {
@@ -731,6 +800,11 @@ export interface Outputs {
   'coins.list': CoinView[];
   'settings.get': ServiceSettings;
   'settings.setService': ServiceSettings;
+  'chains.list': ChainsView;
+  'chains.test': ChainTestView;
+  'chains.save': ChainsView;
+  'chains.remove': ChainsView;
+  'wallets.rescan': RescanView;
   'wallets.list': WalletSummary[];
   'wallets.create': WalletSummary;
   'wallets.get': WalletDetail;

@@ -26,8 +26,10 @@ import type { CoordinatorStore, WalletRow } from '../core/store/store.ts';
 import { followPayment, submitPayment } from '../core/submit-payment.ts';
 import { walletFundsOnceIndexed, walletHistory, walletUnspent } from '../core/wallet-funds.ts';
 import { exportWalletSetup, readNewWalletSetup } from '../core/wallet-setup-files.ts';
-import { createWallet, nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../core/wallets.ts';
+import { nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../core/wallets.ts';
 import { createAccountHandlers } from './accounts.ts';
+import { createChainHandlers, type ChainBridgeDeps } from './chains.ts';
+import { createWalletWithBirthday, requestRescan } from '../core/wallet-birthday.ts';
 import { createAuditHandlers } from './audit.ts';
 import { createLabelHandlers } from './labels.ts';
 import { createReplacementHandlers } from './replacements.ts';
@@ -49,6 +51,8 @@ export interface BridgeDeps {
   ledgerSigner?: AccountDeps['ledgerSigner'];
   /** How Ledgers are reached: USB in the app (loaded on first use), an APDU replay in tests. */
   ledger?: LedgerConnector;
+  /** The embedded service this desk started, whose chains Settings connects; absent: none (dev desk, tests). */
+  chains?: ChainBridgeDeps['chains'];
 }
 
 export function createHandlers(deps: BridgeDeps): Handlers {
@@ -101,6 +105,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     ...createAuditHandlers(store),
     ...createLabelHandlers({ store, api, actor: deps.actor }),
     ...createReplacementHandlers(core),
+    ...createChainHandlers({ store, connection, actor: deps.actor, ...(deps.chains ? { chains: deps.chains } : {}) }),
 
     'service.status': async () => {
       const { mode, url } = connection;
@@ -119,7 +124,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     'wallets.list': async () => store.wallets().map(summary),
 
     'wallets.create': async (input) => {
-      const w = await createWallet(core, {
+      const w = await createWalletWithBirthday({ ...core, api }, {
         coin: input.coin,
         network: input.network,
         name: input.name,
@@ -132,8 +137,14 @@ export function createHandlers(deps: BridgeDeps): Handlers {
         })),
         ...(input.script_type !== undefined ? { scriptType: input.script_type } : {}),
         ...(input.sort_keys !== undefined ? { sortKeys: input.sort_keys } : {}),
-      });
+      }, input.birthday ?? { source: 'tip' });
       return summary(w);
+    },
+
+    'wallets.rescan': async ({ wallet_id, from }) => {
+      const w = requireWallet(core, wallet_id);
+      const r = await requestRescan({ ...core, api }, w, from);
+      return { wallet_id, from_height: r.fromHeight, requested_at: r.requestedAt, message: `a rescan of "${w.name}" from block ${r.fromHeight} is recorded; the service reads it once it watches wallets` };
     },
 
     'wallets.get': async ({ wallet_id }) => {

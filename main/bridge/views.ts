@@ -44,6 +44,8 @@ export function walletSummary(deps: StoreDeps, w: WalletRow): WalletSummary {
     unit: unitOf(w.coin, w.network, walletParams(w).decimals),
     script_type: w.scriptType,
     sort_keys: w.sortKeys,
+    birthday_height: w.birthdayHeight,
+    birthday_source: w.birthdaySource,
   };
 }
 
@@ -135,7 +137,8 @@ export const importResultView = (r: FileResult): ImportResult => ({
   added: r.added,
 });
 
-export const setupDraftView = ({ wallet, notes }: SetupRead): SetupDraft => ({
+export const setupDraftView = ({ wallet, notes, birthdayHeight }: SetupRead): SetupDraft => ({
+  birthday_height: birthdayHeight,
   name: wallet.name,
   coin: wallet.coin,
   network: wallet.network,

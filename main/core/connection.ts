@@ -47,7 +47,7 @@ export class ServiceConnection {
   notice: string | null = null;
   readonly api: ServiceApi;
 
-  constructor(private readonly options: ConnectionOptions) {
+  constructor(private options: ConnectionOptions) {
     this.current = { mode: 'embedded', url: options.embeddedUrl };
     this.client = this.make(options.embeddedUrl);
     const restored = this.saved();
@@ -92,6 +92,16 @@ export class ServiceConnection {
 
   get embeddedUrl(): string {
     return this.options.embeddedUrl;
+  }
+
+  /** The embedded service restarted at `url` (chain settings changed): embedded mode follows it. */
+  embeddedMoved(url: string): void {
+    if (url === this.options.embeddedUrl) return;
+    this.options = { ...this.options, embeddedUrl: url };
+    if (this.current.mode === 'embedded') {
+      this.current = { mode: 'embedded', url };
+      this.client = this.make(url);
+    }
   }
 
   /** The remote address last saved (kept when switching back to embedded, to prefill the form). */

@@ -33,7 +33,7 @@ export const refuseStorage = (problem: string): CoordinatorError => new Coordina
 
 /** Web mode: the key lives in this process only and is gone when it stops. */
 export class MemorySecretStore implements SecretStore {
-  readonly description = 'web mode keeps the API key in the memory of this desk process only: it is gone when the desk stops, and you type it again';
+  readonly description: string = 'web mode keeps the API key in the memory of this desk process only: it is gone when the desk stops, and you type it again';
   readonly persistent = false;
   private key: string | null = null;
 

@@ -35,7 +35,7 @@ export async function serviceHealth(api: Pick<ApiClient, 'status'>): Promise<Ser
     const behind = status.coins.filter((c) => !isFinal(c));
     return {
       ok: behind.length === 0,
-      message: behind.length === 0 ? 'connected; the index is up to date' : behind.map((c) => `${c.coin}: ${c.error ?? (c.lag === null ? 'the node cannot be reached' : `${c.lag} blocks behind`)}`).join('; '),
+      message: behind.length === 0 ? 'connected; the index is up to date' : behind.map((c) => `${c.coin}: ${c.error ?? (c.lag === null ? 'waiting for the first answer of the node' : `${c.lag} blocks behind`)}`).join('; '),
       coins: status.coins.map((c) => ({ coin: c.coin, network: c.network, tip_height: c.tip_height, indexed_height: c.indexed_height, lag: c.lag, error: c.error, index_final: isFinal(c) })),
     };
   } catch (err) {

@@ -41,6 +41,8 @@ export interface SetupChoice {
 
 export interface SetupRead {
   wallet: NewWallet;
+  /** The wallet's first block, where the file says it (Specter's blockheight); null: the treasurer gives a date or the beginning. */
+  birthdayHeight: number | null;
   /** What was read, for the treasurer to review (formats, signed key records, the first-address check). */
   notes: string[];
 }
@@ -118,7 +120,10 @@ export function readWalletSetup(files: readonly SignatureFileInput[], choice: Se
     }
     notes.push(`first address ${ours.address} matches the record`);
   }
+  const birthdayHeight = setup.birthday ?? null;
+  if (birthdayHeight !== null) notes.push(`the file says the wallet's first block is ${birthdayHeight}: it is read from there`);
   return {
+    birthdayHeight,
     wallet: {
       coin: params.coin,
       network,
@@ -142,8 +147,8 @@ export function readNewWalletSetup(deps: Pick<CoreDeps, 'store'>, files: readonl
 
 /** Creates the wallet a set-up file describes (createWallet checks every address with the service). */
 export async function importWalletSetup(deps: CoreDeps, files: readonly SignatureFileInput[], choice: SetupChoice): Promise<WalletRow> {
-  const { wallet, notes } = readWalletSetup(files, choice);
-  const created = await createWallet(deps, wallet);
+  const { wallet, notes, birthdayHeight } = readWalletSetup(files, choice);
+  const created = await createWallet(deps, { ...wallet, ...(birthdayHeight !== null ? { birthday: { height: birthdayHeight, source: 'file' as const } } : {}) });
   deps.store.audit(deps.actor, 'wallet.import_setup', `wallet ${created.id} from ${notes.join('; ')}`, files.map((f) => f.name).join(', '), { walletId: created.id });
   return created;
 }
@@ -186,7 +191,7 @@ export function exportWalletSetup(deps: Pick<CoreDeps, 'store'>, walletId: strin
         sortedOnly('Coldcard');
         return { fileName: `${base}-multisig.txt`, text: formatColdcard(w.name, w.m, keys, script) };
       case 'specter':
-        return { fileName: `${base}-specter.json`, text: formatSpecter(w.name, w.m, keys, script) };
+        return { fileName: `${base}-specter.json`, text: formatSpecter(w.name, w.m, keys, script, w.birthdayHeight ?? 0) };
     }
   } catch (err) {
     if (err instanceof FileFormatError) throw new CoordinatorError('unsupported', err.message);

@@ -12,7 +12,7 @@ import {
 import { requireScriptType, type MultisigScriptType } from '../../shared/coins/multisig-script.ts';
 import type { CoordinatorApi } from './api.ts';
 import { CoordinatorError } from './errors.ts';
-import type { AddressRow, CoordinatorStore, CosignerRow, WalletRow } from './store/store.ts';
+import type { AddressRow, BirthdaySource, CoordinatorStore, CosignerRow, WalletRow } from './store/store.ts';
 import { refuseExistingWallet } from './wallet-identity.ts';
 import { walletAddress, type WalletAddress, type WalletScript } from './wallet-script.ts';
 
@@ -37,6 +37,8 @@ export interface NewWallet {
   scriptType?: MultisigScriptType;
   /** BIP67 key order; default false (co-signer order, as clients of the original API expect). */
   sortKeys?: boolean;
+  /** Resolved already (wallet-birthday.ts); absent: unknown, the wallet is read from the beginning. */
+  birthday?: { height: number | null; source: BirthdaySource };
 }
 
 export interface CoreDeps {
@@ -127,6 +129,8 @@ export async function createWallet(deps: CoreDeps, input: NewWallet): Promise<Wa
     createdAt: new Date().toISOString(),
     scriptType: script.scriptType,
     sortKeys: script.sortKeys,
+    birthdayHeight: input.birthday?.height ?? null,
+    birthdaySource: input.birthday?.source ?? null,
   };
   deps.store.transaction(() => {
     deps.store.insertWallet(wallet, cosigners);

@@ -28,14 +28,15 @@ async function start(): Promise<void> {
   await app.whenReady();
   const userData = app.getPath('userData');
   const log = pino({ level: 'info' });
-  // The embedded service runs on 127.0.0.1 with its own SQLite and the chains described in
+  // The embedded service runs on 127.0.0.1 with its own SQLite and the chains connected in Settings
+  // (node passwords kept with safeStorage, one file per coin) or described in
   // userData/embedded-service.json; Settings may point the desk at a remote deployment instead
   // (its key kept with safeStorage).
-  const { service, url: serviceUrl, notice } = await startEmbeddedService(userData, log);
   const store = openStore(join(userData, 'desk.sqlite'));
+  const chainSecrets = (coin: string) => new SafeSecretStore(join(userData, 'chain-secrets', `${coin}.bin`));
+  const embedded = await startEmbeddedService(userData, log, { store, secrets: chainSecrets });
   const secrets = new SafeSecretStore(join(userData, 'service-api-key.bin'));
-  const connection = new ServiceConnection({ store, secrets, embeddedUrl: serviceUrl, actor: 'treasurer' });
-  connection.notice ??= notice;
+  const connection = new ServiceConnection({ store, secrets, embeddedUrl: embedded.url, actor: 'treasurer' });
   // Before any window exists (the default session is usable once the app is ready), so every web
   // contents, the main window's too, gets the guards.
   installWebContentsGuards({
@@ -53,7 +54,7 @@ async function start(): Promise<void> {
   // Ledgers over USB: @ledgerhq/hw-transport-node-hid is imported the first time a person asks for a device.
   // Software Ether keys: one safeStorage-encrypted file per account, like the service key.
   const accountSecrets = (accountId: string) => new SafeSecretStore(join(userData, 'account-keys', `${accountId}.bin`));
-  const handlers = createHandlers({ store, connection, actor: 'treasurer', ledger: usbConnector(), accountSecrets });
+  const handlers = createHandlers({ store, connection, actor: 'treasurer', ledger: usbConnector(), accountSecrets, chains: { secrets: chainSecrets, host: embedded } });
 
   for (const channel of CHANNELS) {
     ipcMain.handle(ipcName(channel), (event, input: unknown) => {
@@ -81,7 +82,7 @@ async function start(): Promise<void> {
 
   app.on('window-all-closed', () => {
     store.close();
-    void service.close().finally(() => app.quit());
+    void embedded.close().finally(() => app.quit());
   });
 }
 

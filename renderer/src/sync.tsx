@@ -15,6 +15,12 @@ export function announceServiceChanged(): void {
   window.dispatchEvent(new Event(SERVICE_CHANGED));
 }
 
+/** Calls `listener` whenever the service changes; returns the unsubscribe (an effect's cleanup). */
+export function onServiceChanged(listener: () => void): () => void {
+  window.addEventListener(SERVICE_CHANGED, listener);
+  return () => window.removeEventListener(SERVICE_CHANGED, listener);
+}
+
 export interface CoinSync {
   coin: string;
   /** From coins.list: 'evm' coins are the Ether accounts' chains. null until the list is loaded. */
@@ -46,7 +52,8 @@ function coinSync(c: ServiceStatus['coins'][number], samples: readonly Sample[],
     ? `the service reports: ${c.error}`
     : c.lag === null
       ? c.tip_height === null
-        ? "the node cannot be reached, so the index's progress is unknown"
+        ? // No error yet: the service (just started or restarted) has not heard from the node.
+          'waiting for the first answer of the node'
         : 'the index has not started yet'
       : `${n(c.lag)} block${c.lag === 1 ? '' : 's'} behind the node`;
   return {

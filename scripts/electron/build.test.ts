@@ -27,6 +27,8 @@ interface StubReport {
   loaded: string;
   csp: string[];
   bridge: { ok: boolean; value?: { mode: string; notice: string | null } };
+  /** Settings > Chains: where the embedded service's chains come from, and why none when none. */
+  chains: { ok: boolean; value?: { embedded: boolean; notice: string | null } };
   untrusted: { ok: boolean; error?: { code: string } };
   guards: {
     webContentsListeners: number;
@@ -98,7 +100,8 @@ describe('npm start: the desktop build', () => {
       expect(fileURLToPath(report.loaded)).toBe(join(out, 'renderer', 'index.html'));
       expect(report.csp).toEqual([CSP]);
       expect(report.bridge).toMatchObject({ ok: true, value: { mode: 'embedded' } });
-      expect(report.bridge.value?.notice).toContain(`describe them in ${join(userData, 'embedded-service.json')}`);
+      expect(report.chains).toMatchObject({ ok: true, value: { embedded: true } });
+      expect(report.chains.value?.notice).toBe(`no chain is connected: connect one in Settings (operators may also describe chains in ${join(userData, 'embedded-service.json')})`);
       expect(report.untrusted).toMatchObject({ ok: false, error: { code: 'forbidden' } });
       expect(existsSync(join(userData, 'desk.sqlite'))).toBe(true);
     } finally {
@@ -153,7 +156,7 @@ describe('npm start: the desktop build', () => {
     try {
       writeFileSync(join(userData, 'embedded-service.json'), JSON.stringify({ coins: { litecoin: { network: 'regtest', backend: { type: 'node-rpc', url: 'not a url' } } } }));
       const report = runBundledMain(userData);
-      expect(report.bridge.value?.notice).toMatch(/embedded-service\.json was refused \(invalid configuration: coins\.litecoin\.backend.*\), so the embedded service serves no chains/);
+      expect(report.chains.value?.notice).toMatch(/^the chains of .*embedded-service\.json were refused \(invalid configuration: coins\.litecoin\.backend.*\), so the embedded service serves none$/);
     } finally {
       rmSync(userData, { recursive: true, force: true });
     }

@@ -44,7 +44,7 @@ export function createUtxoBackend(coin: UtxoCoinName, config: CoinConfig, deps: 
     case 'electrum':
       return new ElectrumBackend({
         params,
-        server: { host: b.host, port: b.port, tls: b.tls, verifyCertificate: b.verifyCertificate },
+        server: { host: b.host, port: b.port, tls: b.tls, verifyCertificate: b.verifyCertificate, ...(b.certificateSha256 !== undefined ? { certificateSha256: b.certificateSha256 } : {}) },
         timing: { timeoutMs: b.timeoutMs, retries: b.retries, backoffMs: b.backoffMs },
         fees,
         log,

@@ -27,6 +27,7 @@ import { networkAddressRoutes } from './routes/network-addresses.ts';
 import { priceRoutes } from './routes/prices.ts';
 import { transactionRoutes } from './routes/transaction.ts';
 import { feeRoutes } from './routes/fees.ts';
+import { blockRoutes } from './routes/blocks.ts';
 
 export interface AppOptions {
   ctx: ServiceContext;
@@ -78,6 +79,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await scope.register(transactionRoutes(options.ctx));
     await scope.register(multisigRoutes(options.ctx));
     await scope.register(feeRoutes(options.ctx));
+    await scope.register(blockRoutes(options.ctx));
     await scope.register(ethereumRoutes(options.ctx));
     await scope.register(erc20TokenRoutes(options.ctx));
     await scope.register(priceRoutes(options.ctx));

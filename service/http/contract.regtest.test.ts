@@ -180,6 +180,7 @@ const examples: Record<string, () => Promise<Example>> = {
   'v2 POST /erc20/sign_and_send/': async () => ({ query: await etherSignature('v2', 'erc20', { from: A, to: B, amount: GWEI_TOKEN(2n), contract_id: token, decimal_places: '18' }) }),
   'v2 GET /erc20/token/{contract}': async () => ({ path: { contract: token } }),
   'v2 GET /fee_estimates/{coin}': async () => ({ path: { coin: 'litecoin' } }),
+  'v2 GET /blocks/{coin}/height_at/{unix_time}': async () => ({ path: { coin: 'litecoin', unix_time: '1700000000' } }),
   'v2 GET /prices/history/{coin}': async () => ({ path: { coin: 'litecoin' }, query: { at: '1700000000,1700086400' } }),
   'v2 GET /status': async () => ({}),
   'v2 GET /healthz': async () => ({}),
@@ -270,7 +271,7 @@ describe('the documents', () => {
 
   it('mark the extensions beyond the spec', () => {
     const marked = operations.filter((op) => (docs[op.revision].paths[op.path]![op.method.toLowerCase()] as Json)['x-countersign-extension'] === true).map(keyOf);
-    const extensions = ['v2 GET /erc20/token/{contract}', 'v2 GET /fee_estimates/{coin}', 'v2 GET /healthz', 'v2 GET /prices/history/{coin}', 'v2 GET /readyz', 'v2 GET /status', 'v2 GET /transaction/raw/{coin}/{txid}'];
+    const extensions = ['v2 GET /blocks/{coin}/height_at/{unix_time}', 'v2 GET /erc20/token/{contract}', 'v2 GET /fee_estimates/{coin}', 'v2 GET /healthz', 'v2 GET /prices/history/{coin}', 'v2 GET /readyz', 'v2 GET /status', 'v2 GET /transaction/raw/{coin}/{txid}'];
     expect(marked.sort()).toEqual(extensions.filter((k) => operations.some((op) => keyOf(op) === k)));
     expect(marked).toContain('v2 GET /status');
   });

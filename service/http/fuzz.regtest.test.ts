@@ -55,6 +55,7 @@ const SPECS: Record<string, Spec> = {
   'POST /erc20/sign_and_send/': { query: { ...ethSend, ...tokenQuery } },
   'GET /erc20/token/{contract}': { path: { contract: 'contract' } },
   'GET /fee_estimates/{coin}': { path: { coin: 'coin' } },
+  'GET /blocks/{coin}/height_at/{unix_time}': { path: { coin: 'coin', unix_time: 'units' } },
   'GET /prices/history/{coin}': { path: { coin: 'coin' }, query: { at: 'units' } },
   'GET /status': {},
   'GET /healthz': {},
@@ -243,7 +244,8 @@ describe('fuzzing every endpoint', () => {
         requests++;
         histogram.set(res.statusCode, (histogram.get(res.statusCode) ?? 0) + 1);
         if (res.statusCode >= 400 && res.body.length > longest.length) longest = `${res.statusCode} ${res.body}`;
-        if (res.body.length > 2_000) failures.push(`#${requests} ${op.method} ${url.slice(0, 200)}: a ${res.body.length}-character answer repeats the input: ${res.body.slice(0, 300)}`);
+        // Refusals must not echo their input back; an answer may be long (44 rates for 44 times asked).
+        if (res.statusCode >= 400 && res.body.length > 2_000) failures.push(`#${requests} ${op.method} ${url.slice(0, 200)}: a ${res.body.length}-character answer repeats the input: ${res.body.slice(0, 300)}`);
         if (res.statusCode >= 500) failures.push(`#${requests} ${op.method} ${url.slice(0, 300)} body ${JSON.stringify(payload)?.slice(0, 300)} -> ${res.statusCode} ${res.body.slice(0, 300)}`);
       }
     }

@@ -110,6 +110,12 @@ const V2_OPERATIONS: Record<string, OperationDoc> = {
     extension:
       "Extension beyond the spec: the node's estimatesmartfee per target, converted exactly (bigint) from coins per 1000 vbytes and rounded up to a whole unit per vbyte; source fallback where the node has no estimate (regtest, a quiet chain), at the configured fallback rate. Blockbook's estimatefee and Electrum's blockchain.estimatefee per target the same way, their -1 (no estimate yet) as the fallback.",
   },
+  'GET /blocks/:coin/height_at/:unix_time': {
+    tag: OPS,
+    summary: 'The first block at or after a moment',
+    extension:
+      "Extension beyond the spec: the first block whose median time past (BIP113) is at or after unix_time, found by binary search over the node's getblockhash and getblockheader; height is tip_height + 1 and block_hash null when no block is that late yet. A wallet's birthday date becomes its birthday height this way. 501 over a backend that does not tell block times (Blockbook, Electrum).",
+  },
   'POST /transaction/create/:coin': {
     tag: TX,
     summary: 'Build a payment from public keys and return the hashes to sign (6)',

@@ -4,6 +4,7 @@ import type { CoinName } from '../../shared/coins/coin-table.ts';
 import { isCoinName } from '../../shared/coins/coin-table.ts';
 import { quoted } from '../../shared/coins/errors.ts';
 import type { UtxoBackend } from '../chains/backend.ts';
+import type { BlockTimes } from '../chains/block-times.ts';
 import type { EvmChain } from '../chains/evm/evm-chain.ts';
 import { notFound } from '../errors.ts';
 
@@ -16,6 +17,8 @@ export interface ServiceContext {
   usdRate: UsdRate;
   /** USD per whole coin on the UTC day of a unix time; null when unknown (never throws). Absent: no rates. */
   usdRateAt?: (coin: CoinName, at: number) => Promise<number | null>;
+  /** Block times per coin, where its backend tells them (a node): GET /blocks/{coin}/height_at. */
+  blockTimes?: ReadonlyMap<CoinName, BlockTimes>;
 }
 
 /** The backend of a coin named in a request; a 404 for a name that is no coin or not served here. */

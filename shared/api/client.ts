@@ -18,6 +18,7 @@ import {
   Utxos,
   type CreateTransactionQueryV2,
   FeeEstimates,
+  HeightAt,
   type TreasuryFieldsInput,
   type Erc20CreateQuery,
   type Erc20SendQuery,
@@ -169,6 +170,11 @@ export class ApiClient {
   }
 
   /** Extension: fee rates for 1, 6 and 24 blocks, units per vbyte. */
+  /** Extension: the first block at or after a unix time (a wallet's birthday from a date). */
+  heightAt(coin: string, unixTime: number) {
+    return this.request(HeightAt, 'GET', `/blocks/${coin}/height_at/${unixTime}`);
+  }
+
   feeEstimates(coin: string) {
     return this.request(FeeEstimates, 'GET', `/fee_estimates/${coin}`);
   }

@@ -137,6 +137,17 @@ export const FeeEstimates = z.object({
 });
 export type FeeEstimates = z.infer<typeof FeeEstimates>;
 
+/** Extension: the first block at or after a moment, by the node's block times (a wallet's birthday). */
+export const HeightAt = z.object({
+  coin: z.string(),
+  time: z.number().int().describe('the moment asked for, unix seconds'),
+  height: z.number().int().describe('the first block whose median time past is at or after time; tip_height + 1 when no block is yet'),
+  block_hash: z.string().nullable().describe('that block; null when it is not mined yet'),
+  median_time: z.number().int().nullable().describe("that block's median time past (BIP113), unix seconds"),
+  tip_height: z.number().int(),
+});
+export type HeightAt = z.infer<typeof HeightAt>;
+
 // Extension: indexer progress per coin.
 export const CoinStatus = z.object({
   coin: z.string(),
@@ -162,6 +173,14 @@ export type Status = z.infer<typeof Status>;
 
 const coin = z.string().describe(`one of ${COIN_NAMES.join(', ')}; a deployment serves those it is configured for (404 otherwise)`);
 export const CoinParams = z.object({ coin });
+export const HeightAtParams = z.object({
+  coin,
+  unix_time: z.coerce
+    .number({ error: 'unix_time is a whole number of seconds since 1970' })
+    .int('unix_time is a whole number of seconds since 1970')
+    .min(1_231_006_505, 'unix_time is before the first block of any chain (2009-01-03)')
+    .max(32_503_680_000, 'unix_time is after the year 3000'),
+});
 export const TxidParams = z.object({ coin, txid: z.string().regex(/^[0-9a-fA-F]{64}$/, 'txid must be 64 hex digits') });
 export const AddressParams = z.object({ coin, address: z.string().min(1, 'address is required') });
 export const ContractParams = z.object({ contract: z.string().min(1, 'contract is required').describe('an ERC20 contract address on ethereum (0x and 40 hex digits)') });

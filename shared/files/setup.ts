@@ -44,6 +44,8 @@ export interface WalletSetup extends WalletScript {
   chain: { coin: 'bitcoin' | 'testnet3'; network: NetworkName } | null;
   /** A BSMS descriptor record's first receive address, to compare with ours. */
   firstAddress: string | null;
+  /** The first block that can concern the wallet, where the format carries one (Specter's blockheight). */
+  birthday?: number;
 }
 
 // SLIP-132 versions: script-specific xpubs of segwit wallets, refused by name.

@@ -47,7 +47,9 @@ export function parseSpecter(text: string): WalletSetup {
   const devices = w.devices ?? [];
   if (devices.length > 0 && devices.length !== d.keys.length) fail(`it lists ${devices.length} devices for the descriptor's ${d.keys.length} keys`);
   const keys = d.keys.map((k, i) => ({ ...k, name: devices[i]?.label?.trim() || k.name }));
-  return { format: 'specter', name: w.label?.trim() || null, m: d.m, keys, keyNetwork: d.keyNetwork, chain: null, firstAddress: null, scriptType: d.scriptType, sortKeys: d.sortKeys };
+  // Specter writes 0 when it does not know the wallet's first block: no birthday then.
+  const birthday = w.blockheight !== undefined && w.blockheight > 0 ? { birthday: w.blockheight } : {};
+  return { format: 'specter', name: w.label?.trim() || null, m: d.m, keys, keyNetwork: d.keyNetwork, chain: null, firstAddress: null, scriptType: d.scriptType, sortKeys: d.sortKeys, ...birthday };
 }
 
 export function formatSpecter(name: string, m: number, keys: readonly SetupKey[], script: WalletScript, blockheight = 0): string {

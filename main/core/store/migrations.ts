@@ -199,4 +199,20 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (payment_id, position)
   );
   `,
+  // 10: a wallet's birthday (main/core/wallet-birthday.ts): the first block that can concern it, so a
+  // watching service scans from there. Source: 'tip' (a new wallet: the tip when it was made),
+  // 'file' (its set-up file said), 'date' (the treasurer's date, mapped by the node's block times),
+  // 'genesis' (from the beginning). Wallets made before have none: they are read from the beginning.
+  // wallet_rescans: each "rescan from…" the treasurer asked for, in order.
+  `
+  ALTER TABLE wallets ADD COLUMN birthday_height INTEGER CHECK (birthday_height IS NULL OR birthday_height >= 0);
+  ALTER TABLE wallets ADD COLUMN birthday_source TEXT CHECK (birthday_source IS NULL OR birthday_source IN ('tip','file','date','genesis'));
+  CREATE TABLE wallet_rescans (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    wallet_id TEXT NOT NULL REFERENCES wallets(id),
+    from_height INTEGER NOT NULL CHECK (from_height >= 0),
+    requested_at TEXT NOT NULL,
+    requested_by TEXT NOT NULL
+  );
+  `,
 ];

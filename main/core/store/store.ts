@@ -24,10 +24,25 @@ export interface WalletRow {
   scriptType: MultisigScriptType;
   /** BIP67 key order in every script; false: co-signer order (older wallets, the original API). */
   sortKeys: boolean;
+  /** The first block that can concern the wallet (migration 10); null: unknown, read from the beginning. */
+  birthdayHeight: number | null;
+  birthdaySource: BirthdaySource | null;
 }
 
-/** A wallet to store: without a script type and key order it is P2SH with keys as given. */
-export type NewWalletRow = Omit<WalletRow, 'scriptType' | 'sortKeys'> & Partial<Pick<WalletRow, 'scriptType' | 'sortKeys'>>;
+/** Where a wallet's birthday came from (migration 10). */
+export type BirthdaySource = 'tip' | 'file' | 'date' | 'genesis';
+
+/** A "rescan from…" the treasurer asked for. */
+export interface RescanRow {
+  id: number;
+  walletId: string;
+  fromHeight: number;
+  requestedAt: string;
+  requestedBy: string;
+}
+
+/** A wallet to store: without a script type and key order it is P2SH with keys as given; without a birthday, none is known. */
+export type NewWalletRow = Omit<WalletRow, 'scriptType' | 'sortKeys' | 'birthdayHeight' | 'birthdaySource'> & Partial<Pick<WalletRow, 'scriptType' | 'sortKeys' | 'birthdayHeight' | 'birthdaySource'>>;
 
 export interface CosignerRow {
   position: number;
@@ -213,8 +228,8 @@ export class CoordinatorStore {
   insertWallet(w: NewWalletRow, cosigners: readonly CosignerRow[]): void {
     this.transaction(() => {
       this.db
-        .prepare('INSERT INTO wallets (id, coin, network, name, m, created_at, script_type, sort_keys) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(w.id, w.coin, w.network, w.name, w.m, w.createdAt, w.scriptType ?? 'p2sh', w.sortKeys === true ? 1 : 0);
+        .prepare('INSERT INTO wallets (id, coin, network, name, m, created_at, script_type, sort_keys, birthday_height, birthday_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(w.id, w.coin, w.network, w.name, w.m, w.createdAt, w.scriptType ?? 'p2sh', w.sortKeys === true ? 1 : 0, w.birthdayHeight ?? null, w.birthdaySource ?? null);
       const ins = this.db.prepare('INSERT INTO cosigners (wallet_id, position, name, xpub, fingerprint, derivation_path) VALUES (?, ?, ?, ?, ?, ?)');
       for (const c of cosigners) ins.run(w.id, c.position, c.name, c.xpub, c.fingerprint, c.derivationPath);
     });
@@ -222,11 +237,34 @@ export class CoordinatorStore {
 
   wallet(id: string): WalletRow | null {
     const r = this.db.prepare('SELECT * FROM wallets WHERE id = ?').get(id) as
-      | { id: string; coin: CoinName; network: NetworkName; name: string; m: number; created_at: string; script_type: MultisigScriptType; sort_keys: number }
+      | { id: string; coin: CoinName; network: NetworkName; name: string; m: number; created_at: string; script_type: MultisigScriptType; sort_keys: number; birthday_height: number | null; birthday_source: BirthdaySource | null }
       | undefined;
     return r
-      ? { id: r.id, coin: r.coin, network: r.network, name: r.name, m: r.m, createdAt: r.created_at, scriptType: r.script_type, sortKeys: r.sort_keys === 1 }
+      ? {
+          id: r.id,
+          coin: r.coin,
+          network: r.network,
+          name: r.name,
+          m: r.m,
+          createdAt: r.created_at,
+          scriptType: r.script_type,
+          sortKeys: r.sort_keys === 1,
+          birthdayHeight: r.birthday_height,
+          birthdaySource: r.birthday_source,
+        }
       : null;
+  }
+
+  insertRescan(walletId: string, fromHeight: number, requestedBy: string): RescanRow {
+    const requestedAt = now();
+    const r = this.db.prepare('INSERT INTO wallet_rescans (wallet_id, from_height, requested_at, requested_by) VALUES (?, ?, ?, ?)').run(walletId, fromHeight, requestedAt, requestedBy);
+    return { id: Number(r.lastInsertRowid), walletId, fromHeight, requestedAt, requestedBy };
+  }
+
+  /** The rescans asked for the wallet, newest first. */
+  rescans(walletId: string): RescanRow[] {
+    const rows = this.db.prepare('SELECT * FROM wallet_rescans WHERE wallet_id = ? ORDER BY id DESC').all(walletId) as { id: number; wallet_id: string; from_height: number; requested_at: string; requested_by: string }[];
+    return rows.map((r) => ({ id: r.id, walletId: r.wallet_id, fromHeight: r.from_height, requestedAt: r.requested_at, requestedBy: r.requested_by }));
   }
 
   wallets(): WalletRow[] {

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { go, href } from '../navigation.ts';
 import type { BridgeInput } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
+import { ChainNotServed, ConnectChainFirst, useServedChains } from '../components/ChainGate.tsx';
 import { SubmitActions, TextField } from '../components/form.tsx';
 import { Alert, Card, FileDrop, message, useAction, useLoad, type PickedFile } from '../ui.tsx';
 
@@ -18,6 +19,7 @@ const NETWORKS = ['regtest', 'testnet', 'mainnet'] as const;
 type WalletCoin = BridgeInput<'wallets.create'>['coin'];
 type LedgerCoin = BridgeInput<'ledger.xpub'>['coin'];
 type ScriptType = NonNullable<BridgeInput<'wallets.create'>['script_type']>;
+type Birthday = NonNullable<BridgeInput<'wallets.create'>['birthday']>;
 
 const SCRIPT_TYPES: { value: ScriptType; label: string; path: string }[] = [
   { value: 'p2wsh', label: 'Native segwit (P2WSH)', path: "m/48'/coin'/0'/2'" },
@@ -44,6 +46,12 @@ export function NewWallet() {
   const pathHint = SCRIPT_TYPES.find((t) => t.value === scriptType)!.path;
   const { busy, refusal, setError, fail, run } = useAction();
   const [notes, setNotes] = useState<string[]>([]);
+  // Where the wallet is read from: a new wallet from the tip; an imported one from its file's
+  // birthday, or a date the treasurer gives, or the beginning.
+  const [birthday, setBirthday] = useState<Birthday['source']>('tip');
+  const [fileBirthday, setFileBirthday] = useState<number | null>(null);
+  const [birthdayDate, setBirthdayDate] = useState('');
+  const served = useServedChains();
   // A set-up file from another wallet fills the form; the treasurer reviews it, then creates.
   const importSetup = async (files: PickedFile[]) => {
     setError(null);
@@ -60,6 +68,10 @@ export function NewWallet() {
       setChosenType(d.script_type);
       setChosenSort(d.sort_keys);
       setNotes(d.notes);
+      setFileBirthday(d.birthday_height);
+      // An existing vault may hold funds from before today: never default it to the tip. Without
+      // a birthday in its file it is read from the beginning unless the treasurer gives a date.
+      setBirthday(d.birthday_height !== null ? 'file' : 'genesis');
     } catch (err) {
       fail(err);
     }
@@ -83,6 +95,25 @@ export function NewWallet() {
     }
   };
 
+  const birthdayInput = (): Birthday =>
+    birthday === 'file' && fileBirthday !== null ? { source: 'file', height: fileBirthday } : birthday === 'date' ? { source: 'date', date: birthdayDate } : birthday === 'genesis' ? { source: 'genesis' } : { source: 'tip' };
+  const dateError = refusal && /(^|\.)(birthday_date|date)$/.test(refusal.field ?? '') ? refusal.message : null;
+  if (served?.length === 0) {
+    return (
+      <>
+        <div className="page-head">
+          <div>
+            <a className="back" href={href.wallets}>
+              ← Wallets
+            </a>
+            <h1>New multi-signature wallet</h1>
+          </div>
+        </div>
+        <ConnectChainFirst what="a new wallet" />
+      </>
+    );
+  }
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
     return run(async () => {
@@ -99,6 +130,7 @@ export function NewWallet() {
         })),
         script_type: scriptType,
         sort_keys: sortKeys,
+        birthday: birthdayInput(),
       });
       go(href.wallet(w.id));
     });
@@ -190,6 +222,41 @@ export function NewWallet() {
           </span>
         </label>
       </Card>
+      <Card title="Birthday: where the chain is read from">
+        <fieldset className="choices" data-testid="birthday">
+          <legend className="sr-only">Birthday</legend>
+          <label className="inline">
+            <input type="radio" name="birthday" checked={birthday === 'tip'} onChange={() => setBirthday('tip')} data-testid="birthday-tip" /> A new wallet: from the chain&apos;s tip now (nothing before it can pay this wallet)
+          </label>
+          {fileBirthday !== null && (
+            <label className="inline">
+              <input type="radio" name="birthday" checked={birthday === 'file'} onChange={() => setBirthday('file')} data-testid="birthday-file" /> From the set-up file: block {fileBirthday.toLocaleString('en-US')}
+            </label>
+          )}
+          <label className="inline">
+            <input type="radio" name="birthday" checked={birthday === 'date'} onChange={() => setBirthday('date')} data-testid="birthday-date-choice" /> From a date: the day of the wallet&apos;s first transaction
+          </label>
+          {birthday === 'date' && (
+            <TextField
+              label="First used on (UTC)"
+              type="date"
+              value={birthdayDate}
+              onChange={(d) => {
+                // A new date: the refusal of the last one no longer applies.
+                setBirthdayDate(d);
+                if (dateError) setError(null);
+              }}
+              error={dateError}
+              errorTestId="birthday-date-error"
+              data-testid="birthday-date"
+            />
+          )}
+          <label className="inline">
+            <input type="radio" name="birthday" checked={birthday === 'genesis'} onChange={() => setBirthday('genesis')} data-testid="birthday-genesis" /> From the beginning of the chain (when nobody knows; the slowest to read)
+          </label>
+        </fieldset>
+        <p className="muted small">The node&apos;s block times turn a date into a block shortly before that day&apos;s first one. A later &quot;Rescan from…&quot; on the wallet&apos;s page reads further back.</p>
+      </Card>
       <Card
         title={`Co-signers (${rows.length})`}
         actions={
@@ -219,7 +286,8 @@ export function NewWallet() {
           ))}
         </ol>
       </Card>
-      {refusal && (
+      {served && !served.some((c) => c.coin === coin && c.network === network) && <ChainNotServed coin={coin} network={network} />}
+      {refusal && !dateError && (
         <Alert>
           <span data-testid="wallet-refusal">{refusal.message}</span>
           {refusal.walletId && (

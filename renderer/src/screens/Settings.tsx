@@ -1,14 +1,18 @@
-// Settings: which service the desk talks to. A remote service is tested before it is saved, and
+// Settings: the chains the embedded service reads (ChainSettings.tsx), and which service the desk talks to. A remote service is tested before it is saved, and
 // the API key field is emptied at once: the key never comes back from the desk.
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { ServiceSettings } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
 import { TextField } from '../components/form.tsx';
+import { ChainSettings } from './ChainSettings.tsx';
 import { Alert, Card, Loading, useAction, useLoad } from '../ui.tsx';
-import { announceServiceChanged } from '../sync.tsx';
+import { announceServiceChanged, onServiceChanged } from '../sync.tsx';
 
 function Current({ settings }: { settings: ServiceSettings }) {
-  const status = useLoad(() => call('service.status', {}), [settings.mode, settings.service_url], 10_000);
+  // Chains saved above restart the service: look again then, not only every 10 s.
+  const [changes, setChanges] = useState(0);
+  useEffect(() => onServiceChanged(() => setChanges((n) => n + 1)), []);
+  const status = useLoad(() => call('service.status', {}), [settings.mode, settings.service_url, changes], 10_000);
   const s = status.data;
   return (
     <Card title="Current connection">
@@ -76,6 +80,7 @@ export function Settings() {
         </div>
       </div>
       {settings.notice && <Alert kind="info">{settings.notice}</Alert>}
+      <ChainSettings />
       <Current settings={settings} />
       <form onSubmit={(e) => void submit(e)}>
         <Card title="Change the service">

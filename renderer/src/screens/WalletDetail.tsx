@@ -9,6 +9,7 @@ import { HistoryTable } from '../components/HistoryTable.tsx';
 import { InlineLabel } from '../components/InlineLabel.tsx';
 import { useWalletLabels, type WalletLabels } from '../labels.ts';
 import { StuckDeposits } from '../components/StuckDeposits.tsx';
+import { RescanAction } from '../components/RescanAction.tsx';
 import { amount, payee, shortId, when } from '../format.ts';
 import { ProvisionalBadge, ProvisionalNotice, useSync } from '../sync.tsx';
 import { Alert, Amount, Card, Loading, StateBadge, download, message, useAction, useLoad } from '../ui.tsx';
@@ -261,6 +262,7 @@ export function WalletDetailScreen({ id }: { id: string }) {
       {labels.error && <Alert>{labels.error}</Alert>}
       <WalletLabelsFile walletId={w.id} onImported={labels.reload} />
       <ExportSetup walletId={w.id} coin={w.coin} />
+      <RescanAction wallet={w} />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import type { WalletSummary } from '../../../main/bridge/contract.ts';
 import { href } from '../navigation.ts';
 import { call } from '../bridge.ts';
+import { ConnectChainFirst, useServedChains } from '../components/ChainGate.tsx';
 import { ListPage } from '../components/ListPage.tsx';
 import { usd } from '../format.ts';
 import { ProvisionalBadge, useCoinSync } from '../sync.tsx';
@@ -33,6 +34,21 @@ function WalletCard({ wallet }: { wallet: WalletSummary }) {
 
 export function WalletsList() {
   const wallets = useLoad(() => call('wallets.list', {}), []);
+  const served = useServedChains();
+  // First start: no wallet and no chain: connect a chain before anything else.
+  if (served?.length === 0 && wallets.data?.length === 0) {
+    return (
+      <>
+        <div className="page-head">
+          <div>
+            <h1>Wallets</h1>
+            <p className="muted">Multi-signature wallets this desk coordinates. Funds move only when enough co-signers sign.</p>
+          </div>
+        </div>
+        <ConnectChainFirst what="a wallet" />
+      </>
+    );
+  }
   return (
     <ListPage
       title="Wallets"

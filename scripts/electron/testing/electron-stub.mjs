@@ -7,7 +7,7 @@ const appListeners = new Map();
 const webContents = [];
 const opened = [];
 const permission = { request: null, check: null };
-const report = { channels: [], window: null, loaded: null, csp: null, bridge: null, untrusted: null, guards: null, opened };
+const report = { channels: [], window: null, loaded: null, csp: null, bridge: null, chains: null, untrusted: null, guards: null, opened };
 
 export const app = {
   isPackaged: process.env.COUNTERSIGN_STUB_PACKAGED === '1',
@@ -96,6 +96,7 @@ export class BrowserWindow {
     report.loaded = url;
     const call = (frameUrl, channel, input) => handlers.get(`countersign:${channel}`)({ senderFrame: { url: frameUrl } }, input);
     report.bridge = await call(url, 'settings.get', {});
+    report.chains = await call(url, 'chains.list', {});
     report.untrusted = await call('https://evil.example/', 'settings.get', {});
     // A second web contents (a devtools page, a window some bug let open) gets the same guards.
     new StubWebContents();

@@ -13,7 +13,12 @@ export interface ElectrumServer {
   tls: boolean;
   /** With tls: check the certificate against the known authorities. */
   verifyCertificate: boolean;
+  /** With tls: accept only the certificate of this SHA-256 (hex, colons optional), whoever signed it. */
+  certificateSha256?: string;
 }
+
+/** A certificate fingerprint as one comparable form: upper-case hex without colons. */
+const fingerprint = (text: string): string => text.replace(/:/g, '').toUpperCase();
 
 export interface ElectrumTiming {
   timeoutMs: number;
@@ -128,7 +133,7 @@ export class ElectrumClient {
   private connect(): Connection {
     const { host, port } = this.server;
     const socket = this.server.tls
-      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: this.server.verifyCertificate })
+      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: this.server.verifyCertificate && this.server.certificateSha256 === undefined })
       : net.connect({ host, port });
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 30_000);
@@ -157,6 +162,15 @@ export class ElectrumClient {
         }, this.timing.timeoutMs);
         socket.once(this.server.tls ? 'secureConnect' : 'connect', () => {
           clearTimeout(timer);
+          const pinned = this.server.certificateSha256;
+          const shown = socket instanceof tls.TLSSocket ? socket.getPeerCertificate().fingerprint256 : undefined;
+          if (pinned !== undefined && (shown === undefined || fingerprint(shown) !== fingerprint(pinned))) {
+            const why = `${this.name} shows a certificate (SHA-256 ${shown ?? 'none'}) other than the pinned one`;
+            this.lastError = why;
+            reject(new UpstreamFailure(false, why));
+            socket.destroy();
+            return;
+          }
           resolve();
         });
         socket.once('close', () => {

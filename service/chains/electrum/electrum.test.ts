@@ -2,10 +2,6 @@
 // bitcoin_gold, dash, zcash, zclassic), through the service's HTTP API, against a
 // local TCP server speaking Electrum protocol 1.4 from fixtures/<coin>.json; then the tip
 // subscription, a dropped connection, and a server that is down, silent or sends garbage.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { addressToScript, scriptToAddress } from '../../../shared/coins/address.ts';
@@ -20,7 +16,7 @@ import { startTestService, type TestService } from '../../test/http-service.ts';
 import { fixtureUpstreamFlows, withFixtureUpstream } from '../upstream-scenario.ts';
 import { fixtureCoins } from '../blockbook/fixtures/generate.ts';
 import { scripthash } from './electrum-backend.ts';
-import { loadElectrumFixture, startElectrumTestServer, type ElectrumTestServer } from './test-server.ts';
+import { loadElectrumFixture, selfSignedCertificate, startElectrumTestServer, type ElectrumTestServer } from './test-server.ts';
 
 const coins = fixtureCoins('electrum');
 
@@ -195,21 +191,8 @@ describe('electrum over TLS', () => {
   let server: ElectrumTestServer;
   const services: TestService[] = [];
 
-  /** A self-signed certificate for 127.0.0.1, made with the openssl command. */
-  function selfSigned(): { key: string; cert: string } {
-    const dir = mkdtempSync(join(tmpdir(), 'countersign-electrum-tls-'));
-    try {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'pipe' });
-    } catch (err) {
-      throw new Error(`the TLS test needs the openssl command to make a certificate: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-    }
-    const pair = { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
-    rmSync(dir, { recursive: true, force: true });
-    return pair;
-  }
-
   beforeAll(async () => {
-    server = await startElectrumTestServer(fixture, (hex) => txidHex(decodeTxHex(hex, undefined, params)), { tls: selfSigned() });
+    server = await startElectrumTestServer(fixture, (hex) => txidHex(decodeTxHex(hex, undefined, params)), { tls: selfSignedCertificate() });
   });
 
   afterAll(async () => {

@@ -3,7 +3,10 @@
 // methods, blockchain.transaction.get / broadcast / estimatefee, block headers and the
 // headers subscription with its notifications, answered from a fixture file. It can also fall
 // silent, send garbage, drop connections or refuse broadcasts, to test how the service copes.
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import net from 'node:net';
 import tls from 'node:tls';
 
@@ -56,6 +59,19 @@ interface Request {
   id: number | string | null;
   method: string;
   params: unknown[];
+}
+
+/** A self-signed certificate for 127.0.0.1, made with the openssl command. */
+export function selfSignedCertificate(): { key: string; cert: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-electrum-tls-'));
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'pipe' });
+    return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+  } catch (err) {
+    throw new Error(`the TLS test needs the openssl command to make a certificate: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export interface ElectrumTestServerOptions {

@@ -1,0 +1,81 @@
+// Settings > Chains over the bridge, with a real litecoind -regtest and the desk's own embedded
+// service (dev/bare-desk.ts): a node's password is tested, kept in the secret store, never sent
+// back or logged in the audit; saving restarts the service, which then serves the chain; a desk
+// talking to another service says its chains are set there.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBareDesk, type BareDesk } from '../../dev/bare-desk.ts';
+import { ServiceConnection } from '../core/connection.ts';
+import { MemorySecretStore } from '../core/secrets.ts';
+import { dispatch } from './dispatch.ts';
+import { createHandlers } from './handlers.ts';
+
+let desk: BareDesk;
+const answers: string[] = [];
+const call = async (channel: string, input: unknown) => {
+  const handlers = createHandlers({ store: desk.store, connection: desk.connection, actor: 'treasurer', chains: { secrets: desk.chainSecrets, host: desk.host } });
+  const r = await dispatch(handlers, channel, input);
+  answers.push(JSON.stringify(r));
+  return r;
+};
+const chainSecrets = (coin: 'litecoin') => desk.chainSecrets(coin);
+
+beforeAll(async () => {
+  desk = await startBareDesk({ rendererDir: '/nonexistent', prepare: async (node) => void (await node.mine(3)) });
+}, 120_000);
+
+afterAll(async () => {
+  await desk?.dispose();
+});
+
+const nodeChoice = (extra: Record<string, unknown> = {}) => ({
+  coin: 'litecoin',
+  choice: { kind: 'node', network: 'regtest', url: desk.node.rpcConfig.url, auth: { kind: 'password', username: desk.node.rpcConfig.username } },
+  ...extra,
+});
+
+describe('chains over the bridge', () => {
+  it('asks for the password at its field when none is typed or stored', async () => {
+    expect(await call('chains.test', nodeChoice())).toMatchObject({ ok: false, error: { field: 'password', message: expect.stringMatching(/type the node's RPC password/) } });
+  });
+
+  it('saves a node that answers, keeps the password to itself, and the restarted service serves the chain', async () => {
+    const password = desk.node.rpcConfig.password!;
+    const saved = await call('chains.save', nodeChoice({ password }));
+    expect(saved).toMatchObject({ ok: true, value: { embedded: true } });
+    const litecoin = (saved as { value: { chains: { coin: string; source: string | null; password_stored: boolean }[] } }).value.chains.find((c) => c.coin === 'litecoin');
+    expect(litecoin).toMatchObject({ source: 'settings', password_stored: true });
+    expect(chainSecrets('litecoin').load()).toBe(password);
+    // The one path gave the service the stored password.
+    expect(desk.host.service.config.coins.litecoin?.backend).toMatchObject({ type: 'node-rpc', username: desk.node.rpcConfig.username, password });
+    // and logs in with it: the node's tip reaches the status.
+    const tipOf = async () => ((await (await fetch(`${desk.host.url}/status`)).json()) as { coins: { tip_height: number | null }[] }).coins[0]?.tip_height;
+    await expect.poll(tipOf, { timeout: 30_000 }).toBe(3);
+    // Tested again later without typing it: the stored one is used.
+    expect(await call('chains.test', nodeChoice())).toMatchObject({ ok: true, value: { chain: 'regtest', height: 3 } });
+    // The desk follows the restarted service.
+    expect(desk.connection.url).toBe(desk.host.url);
+    for (const a of answers) expect(a).not.toContain(password);
+    for (const e of desk.store.auditLog()) expect(e.detail).not.toContain(password);
+    expect(desk.store.setting('chains.litecoin')).not.toContain(password);
+  });
+
+  it('refuses a wrong password at its field, and keeps the saved connection', async () => {
+    const r = await call('chains.save', nodeChoice({ password: 'not-the-password' }));
+    expect(r).toMatchObject({ ok: false, error: { code: 'chain_refused', field: 'password' } });
+    expect(chainSecrets('litecoin').load()).toBe(desk.node.rpcConfig.password);
+    expect(JSON.stringify(r)).not.toContain('not-the-password');
+  });
+
+  it('refuses what is not a chain choice at the field, before asking anything', async () => {
+    const r = await call('chains.test', { coin: 'litecoin', choice: { kind: 'electrum', network: 'mainnet', host: 'https://electrum.example', port: 70000, tls: true, pinned_sha256: null } });
+    expect(r).toMatchObject({ ok: false, error: { code: 'bad_input', field: expect.stringMatching(/^choice\.(host|port)$/) } });
+  });
+
+  it('disconnects, and a desk on another service says its chains are set there', async () => {
+    expect(await call('chains.remove', { coin: 'litecoin' })).toMatchObject({ ok: true });
+    expect(chainSecrets('litecoin').load()).toBeNull();
+    expect(desk.host.service.backends.size).toBe(0);
+    const elsewhere = createHandlers({ store: desk.store, connection: new ServiceConnection({ store: desk.store, secrets: new MemorySecretStore(), embeddedUrl: desk.host.url, actor: 'treasurer' }), actor: 'treasurer' });
+    expect(await dispatch(elsewhere, 'chains.save', nodeChoice({ password: 'x' }))).toMatchObject({ ok: false, error: { code: 'unsupported', message: expect.stringMatching(/does not start its own service/) } });
+  });
+});
