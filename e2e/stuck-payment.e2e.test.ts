@@ -6,12 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
-import { importSignatureFiles } from '../main/core/signature-import.ts';
-import { writeSigningRequest } from '../main/core/signing-request.ts';
+import { importSignatureFiles } from '../main/core/payments/signature-import.ts';
+import { writeSigningRequest } from '../main/core/payments/signing-request.ts';
 import { signRequest } from '../main/core/software-signer.ts';
-import { submitPayment } from '../main/core/submit-payment.ts';
+import { submitPayment } from '../main/core/payments/submit.ts';
 import { testCosigner } from '../main/core/testing/keys.ts';
-import { proposeTreasurySpend } from '../main/core/treasury-spend.ts';
+import { proposeTreasurySpend } from '../main/core/payments/spend.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from '../main/core/wallets.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';

@@ -12,7 +12,7 @@ import { addressToScript, chainParams } from '../shared/coins/index.ts';
 import { testCosigner } from '../main/core/testing/keys.ts';
 import { parseCsv } from '../main/core/testing/csv-reader.ts';
 import { createWallet, nextReceiveAddress } from '../main/core/wallets.ts';
-import { proposePayment } from '../main/core/propose-payment.ts';
+import { proposePayment } from '../main/core/payments/propose.ts';
 import { AUDIT_CSV_HEADER } from '../main/core/audit-export.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';

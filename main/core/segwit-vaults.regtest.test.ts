@@ -14,13 +14,13 @@ import type { BitcoinTx } from '../../shared/coins/tx.ts';
 import { multisigScripts, p2wshScript, type MultisigScriptType } from '../../shared/coins/multisig-script.ts';
 import { SIGNATURE_FORMAT, type SignatureFileV1 } from '../../shared/files/signing-files.ts';
 import type { CoordinatorApi } from './api.ts';
-import { cancelPayment } from './payments.ts';
-import { proposePayment } from './propose-payment.ts';
-import { importSignatureFiles } from './signature-import.ts';
-import { openSigningRequest, writeSigningRequest } from './signing-request.ts';
+import { cancelPayment } from './payments/payments.ts';
+import { proposePayment } from './payments/propose.ts';
+import { importSignatureFiles } from './payments/signature-import.ts';
+import { openSigningRequest, writeSigningRequest } from './payments/signing-request.ts';
 import { signRequest } from './software-signer.ts';
 import { openStore, type CoordinatorStore } from './store/store.ts';
-import { refreshConfirmations, submitPayment } from './submit-payment.ts';
+import { refreshConfirmations, submitPayment } from './payments/submit.ts';
 import { testCosigner } from './testing/keys.ts';
 import { startRegtestDesk, type RegtestDesk, apiWith } from './testing/regtest.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from './wallets.ts';
@@ -191,7 +191,7 @@ describe('refusals: nothing broadcast, nothing lost', () => {
     expect(bytesToHex(other)).not.toBe(bytesToHex(input!.redeemScript));
     tx.inputs[0]!.witness = [other];
     const forgedTx = encodeTxHex(tx);
-    // The wallet's one output is reserved by p until it is cancelled (main/core/coin-selection.ts).
+    // The wallet's one output is reserved by p until it is cancelled (main/core/payments/coin-selection.ts).
     cancelPayment(deps, p.id, 'test: its output is proposed again');
     const swapping = withApi({ createMultisig: async (coin, body) => ({ ...(await desk.api.createMultisig(coin, body)), tx: forgedTx }) });
     await expect(proposePayment(swapping, walletId, await proposal())).rejects.toThrow(/refusing the proposed payment: input 0 does not spend from this wallet's funded addresses/);

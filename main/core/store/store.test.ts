@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chainParams } from '../../../shared/coins/index.ts';
-import { expectedOutputs } from '../propose-payment.ts';
+import { expectedOutputs } from '../payments/propose.ts';
 import { openStore } from './store.ts';
 
 const dirs: string[] = [];

@@ -3,13 +3,13 @@
 // target rate. Miners judge the package: (parent fee + child fee) / (parent vsize + child vsize).
 // Used where replacement is impossible (the coin's nodes do not relay BIP125, the parent did not
 // signal it) and for deposits, whose transaction the wallet did not make.
-import { addressToScript, bytesToHex, decodeTx, equalBytes, type ChainParams, type CoinName } from '../../shared/coins/index.ts';
-import { isBitcoinTx, txVsize, type Tx } from '../../shared/coins/tx.ts';
-import { CoordinatorError } from './errors.ts';
+import { addressToScript, bytesToHex, decodeTx, equalBytes, type ChainParams, type CoinName } from '../../../shared/coins/index.ts';
+import { isBitcoinTx, txVsize, type Tx } from '../../../shared/coins/tx.ts';
+import { CoordinatorError } from '../errors.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
-import type { PaymentRow } from './store/store.ts';
-import { freshChangeAddress, ownersOf, proposeTreasurySpend, spendRequest, type Outpoint } from './treasury-spend.ts';
-import { requireWallet, walletParams, type CoreDeps } from './wallets.ts';
+import type { PaymentRow } from '../store/store.ts';
+import { freshChangeAddress, ownersOf, proposeTreasurySpend, spendRequest, type Outpoint } from './spend.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 
 /** The child's fee that brings the package to `targetRate` units/vbyte: target x (both sizes) - parent fee, at least 1 unit/vbyte of its own. Pure. */
 export function childFee(targetRate: bigint, parentVsize: number, childVsize: number, parentFee: bigint): bigint {

@@ -3,13 +3,13 @@
 // pay) or a cancel (everything back to a fresh change address of the wallet). The replacement is a
 // payment like any other: co-signers sign it from its own signing request. The service refuses a
 // replacement that does not pay both a higher fee and a higher rate (409 with both figures).
-import { ApiClientError } from '../../shared/api/client.ts';
-import { addressToScript, bytesToHex, decodeTx, equalBytes, isUtxoCoin, utxoCoinRow } from '../../shared/coins/index.ts';
-import { CoordinatorError } from './errors.ts';
+import { ApiClientError } from '../../../shared/api/client.ts';
+import { addressToScript, bytesToHex, decodeTx, equalBytes, isUtxoCoin, utxoCoinRow } from '../../../shared/coins/index.ts';
+import { CoordinatorError } from '../errors.ts';
 import { IN_FLIGHT, requirePayment } from './payments.ts';
-import type { AddressRow, PaymentRow, WalletRow } from './store/store.ts';
-import { freshChangeAddress, outpointKey, ownersOf, proposeTreasurySpend, REPLACEABLE_SEQUENCE, spendRequest, type Outpoint } from './treasury-spend.ts';
-import { requireWallet, walletParams, type CoreDeps } from './wallets.ts';
+import type { AddressRow, PaymentRow, WalletRow } from '../store/store.ts';
+import { freshChangeAddress, outpointKey, ownersOf, proposeTreasurySpend, REPLACEABLE_SEQUENCE, spendRequest, type Outpoint } from './spend.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 
 /** The outpoints a payment's transaction spends. */
 export function paymentOutpoints(p: Pick<PaymentRow, 'unsignedTx'>, w: WalletRow): Outpoint[] {

@@ -2,12 +2,12 @@
 // confirm: a replaced original, or a replacement whose original got mined first. Such a payment is
 // dropped: `failed` when it had been broadcast, `cancelled` when it had not, with `droppedBy` naming
 // the payment that confirmed (the views show it as "dropped"). No new state: both are terminal.
-import { CoordinatorError } from './errors.ts';
+import { CoordinatorError } from '../errors.ts';
 import { IN_FLIGHT, requirePayment, transition } from './payments.ts';
-import { paymentOutpoints } from './replace-payment.ts';
-import type { PaymentRow } from './store/store.ts';
-import { outpointKey } from './treasury-spend.ts';
-import { requireWallet, type CoreDeps } from './wallets.ts';
+import { paymentOutpoints } from './replace.ts';
+import type { PaymentRow } from '../store/store.ts';
+import { outpointKey } from './spend.ts';
+import { requireWallet, type CoreDeps } from '../wallets.ts';
 
 /** Drops the in-flight payments that spend an input of `confirmed`; returns their ids. */
 export function dropConflicts(deps: CoreDeps, confirmed: PaymentRow): string[] {

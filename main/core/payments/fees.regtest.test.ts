@@ -2,13 +2,13 @@
 // estimates pays exactly rate x vsize (checked by the desk), signals BIP125 when asked, and a
 // service that builds another fee than the rate asked is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainParams, decodeTx, decodeTxHex, encodeTxHex } from '../../shared/coins/index.ts';
-import { REPLACEABLE_SETTING, feePresets, feeShare, rateFeeRefusal, relaysReplacements, replaceableByDefault } from './payment-fees.ts';
+import { chainParams, decodeTx, decodeTxHex, encodeTxHex } from '../../../shared/coins/index.ts';
+import { REPLACEABLE_SETTING, feePresets, feeShare, rateFeeRefusal, relaysReplacements, replaceableByDefault } from './fees.ts';
 import { cancelPayment } from './payments.ts';
-import { proposePayment } from './propose-payment.ts';
-import type { CoordinatorStore } from './store/store.ts';
-import { apiWith, startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from './testing/regtest.ts';
-import type { CoreDeps } from './wallets.ts';
+import { proposePayment } from './propose.ts';
+import type { CoordinatorStore } from '../store/store.ts';
+import { apiWith, startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from '../testing/regtest.ts';
+import type { CoreDeps } from '../wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;

@@ -12,24 +12,24 @@ import {
   type ChainParams,
   type Tx,
   type TxInput,
-} from '../../shared/coins/index.ts';
-import { unitsToDecimal } from '../../shared/coins/units.ts';
-import { addressPath } from '../../shared/coins/multisig-address.ts';
-import { readUnsignedMultisigInput } from '../../shared/coins/unsigned-witness.ts';
-import { PaymentCheckError } from '../../shared/files/errors.ts';
-import { paymentHash } from '../../shared/files/signing-files.ts';
-import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from '../../shared/files/unsigned-payment.ts';
-import { CoordinatorError } from './errors.ts';
-import { BatchRefusedError, checkRecipients, type Recipient } from './payment-batch.ts';
+} from '../../../shared/coins/index.ts';
+import { unitsToDecimal } from '../../../shared/coins/units.ts';
+import { addressPath } from '../../../shared/coins/multisig-address.ts';
+import { readUnsignedMultisigInput } from '../../../shared/coins/unsigned-witness.ts';
+import { PaymentCheckError } from '../../../shared/files/errors.ts';
+import { paymentHash } from '../../../shared/files/signing-files.ts';
+import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from '../../../shared/files/unsigned-payment.ts';
+import { CoordinatorError } from '../errors.ts';
+import { BatchRefusedError, checkRecipients, type Recipient } from './batch.ts';
 import { frozenOutpoints, pickOldestFirst, reservedOutpoints } from './coin-selection.ts';
-import { DraftRefusedError, refuseDraft } from './payment-draft.ts';
-import { chunks } from './wallet-funds.ts';
-import { rateFeeRefusal, relaysReplacements } from './payment-fees.ts';
+import { DraftRefusedError, refuseDraft } from './draft.ts';
+import { chunks } from '../wallet-funds.ts';
+import { rateFeeRefusal, relaysReplacements } from './fees.ts';
 import { IN_FLIGHT } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
-import type { AddressRow, PaymentRow, WalletRow } from './store/store.ts';
-import { nextChangeAddress, requireWallet, walletParams, type CoreDeps } from './wallets.ts';
-import { scriptOptions, walletAddress } from './wallet-script.ts';
+import type { AddressRow, PaymentRow, WalletRow } from '../store/store.ts';
+import { nextChangeAddress, requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { scriptOptions, walletAddress } from '../wallet-script.ts';
 
 export interface PaymentProposal {
   to: string;

@@ -1,13 +1,13 @@
 // Reserved and frozen outputs on litecoind -regtest: the desk picks each proposal's inputs itself,
 // oldest first, never one an unsent proposal already spends nor a frozen one; cancelling releases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesToHex, chainParams, decodeTx } from '../../shared/coins/index.ts';
+import { bytesToHex, chainParams, decodeTx } from '../../../shared/coins/index.ts';
 import { outpointOf, pickOldestFirst } from './coin-selection.ts';
 import { cancelPayment } from './payments.ts';
-import { proposePayment } from './propose-payment.ts';
-import type { CoordinatorStore } from './store/store.ts';
-import { startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from './testing/regtest.ts';
-import type { CoreDeps } from './wallets.ts';
+import { proposePayment } from './propose.ts';
+import type { CoordinatorStore } from '../store/store.ts';
+import { startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from '../testing/regtest.ts';
+import type { CoreDeps } from '../wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;

@@ -1,13 +1,13 @@
 // Submitting a fully signed payment to the network through the service, and following it to
 // confirmation.
-import { ApiClientError } from '../../shared/api/client.ts';
-import { bytesToHex, equalBytes, parseMultisigRedeemScript } from '../../shared/coins/index.ts';
-import { walletAddress } from './wallet-script.ts';
-import { CoordinatorError } from './errors.ts';
-import { dropConflicts, replacementsOf } from './dropped-payments.ts';
+import { ApiClientError } from '../../../shared/api/client.ts';
+import { bytesToHex, equalBytes, parseMultisigRedeemScript } from '../../../shared/coins/index.ts';
+import { walletAddress } from '../wallet-script.ts';
+import { CoordinatorError } from '../errors.ts';
+import { dropConflicts, replacementsOf } from './dropped.ts';
 import { requirePayment, transition } from './payments.ts';
-import type { PaymentRow } from './store/store.ts';
-import { requireWallet, walletParams, type CoreDeps } from './wallets.ts';
+import type { PaymentRow } from '../store/store.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 
 /** Submits a ready payment. A rejected broadcast keeps it ready (retryable) with the node's reason. */
 export async function submitPayment(deps: CoreDeps, id: string): Promise<PaymentRow> {

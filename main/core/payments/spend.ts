@@ -5,19 +5,19 @@
 // outputs, fee and hashes are recomputed offline, and only then is the payment stored awaiting
 // signatures.
 import { randomUUID } from 'node:crypto';
-import type { MultiSigPayment } from '../../shared/api/schemas.ts';
-import { addressToScript, bytesToHex, equalBytes, type ChainParams } from '../../shared/coins/index.ts';
-import { addressPath } from '../../shared/coins/multisig-address.ts';
-import { PaymentCheckError } from '../../shared/files/errors.ts';
-import { paymentHash } from '../../shared/files/signing-files.ts';
-import { verifyUnsignedPayment, type VerifiedPayment } from '../../shared/files/unsigned-payment.ts';
-import { CoordinatorError } from './errors.ts';
-import { canonicalAddress, changeInFlight, decodeServiceTx, expectedOutputs, inputOwner, writePurpose } from './propose-payment.ts';
-import type { Recipient } from './payment-batch.ts';
+import type { MultiSigPayment } from '../../../shared/api/schemas.ts';
+import { addressToScript, bytesToHex, equalBytes, type ChainParams } from '../../../shared/coins/index.ts';
+import { addressPath } from '../../../shared/coins/multisig-address.ts';
+import { PaymentCheckError } from '../../../shared/files/errors.ts';
+import { paymentHash } from '../../../shared/files/signing-files.ts';
+import { verifyUnsignedPayment, type VerifiedPayment } from '../../../shared/files/unsigned-payment.ts';
+import { CoordinatorError } from '../errors.ts';
+import { canonicalAddress, changeInFlight, decodeServiceTx, expectedOutputs, inputOwner, writePurpose } from './propose.ts';
+import type { Recipient } from './batch.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
-import type { AddressRow, PaymentKind, PaymentRow, WalletRow } from './store/store.ts';
-import { nextChangeAddress, requireWallet, walletParams, type CoreDeps } from './wallets.ts';
-import { scriptOptions, walletAddress } from './wallet-script.ts';
+import type { AddressRow, PaymentKind, PaymentRow, WalletRow } from '../store/store.ts';
+import { nextChangeAddress, requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { scriptOptions, walletAddress } from '../wallet-script.ts';
 
 /** BIP125: an input with a sequence below 0xfffffffe signals that its transaction may be replaced. */
 export const REPLACEABLE_SEQUENCE = 0xfffffffd;

@@ -1,7 +1,7 @@
 // Fee rates for a proposal: the presets from the service's estimates (fast / normal / slow are
 // 1 / 6 / 24 blocks), and the desk's check of the fee a service built at a given rate. Pure.
-import type { FeeEstimates } from '../../shared/api/schemas.ts';
-import { coinRow, type ChainParams, type CoinName } from '../../shared/coins/index.ts';
+import type { FeeEstimates } from '../../../shared/api/schemas.ts';
+import { coinRow, type ChainParams, type CoinName } from '../../../shared/coins/index.ts';
 
 export type FeePresetName = 'fast' | 'normal' | 'slow';
 export interface FeePreset {
