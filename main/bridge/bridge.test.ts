@@ -32,6 +32,14 @@ describe('dispatch', () => {
     expect(await dispatch(handlers, 'shell.exec', {})).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(await dispatch(handlers, 'payments.propose', { wallet_id: 'w', to: 'Q', amount: 1.5, miners_fee: 0 })).toMatchObject({ ok: false, error: { code: 'bad_input', message: expect.stringMatching(/^amount: /) } });
     expect(await dispatch(handlers, 'service.status', { extra: 1 })).toMatchObject({ ok: false, error: { code: 'bad_input' } });
+    // One proposal channel: one recipient (with an amount or send all) or a batch's rows, never both.
+    expect(await dispatch(handlers, 'payments.propose', { wallet_id: 'w', to: 'Q', miners_fee: 0 })).toMatchObject({ ok: false, error: { code: 'bad_input', message: expect.stringMatching(/^amount: the amount is required \(or send all\)/) } });
+    expect(await dispatch(handlers, 'payments.propose', { wallet_id: 'w', amount: '1', miners_fee: 0 })).toMatchObject({ ok: false, error: { code: 'bad_input', message: expect.stringMatching(/^to: the recipient address is required/) } });
+    expect(await dispatch(handlers, 'payments.propose', { wallet_id: 'w', to: 'Q', rows: [{ line: 1, to: 'Q', amount: '1', label: '' }], miners_fee: 0 })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_input', message: expect.stringMatching(/^rows: a batch gives its recipients as rows, without to, amount or send all/) },
+    });
+    expect(await dispatch(handlers, 'payments.propose', { wallet_id: 'w', to: 'Q', send_all: true, fee_rate: 2 })).toMatchObject({ ok: true });
   });
 
   it('passes amounts as bigint and maps errors to readable failures', async () => {

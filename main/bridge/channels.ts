@@ -21,7 +21,6 @@ export const CHANNELS = [
   'payments.checkBatch',
   'payments.feePresets',
   'settings.setReplaceable',
-  'payments.proposeBatch',
   'payments.exportRequest',
   'payments.exportPsbt',
   'payments.importSignatures',

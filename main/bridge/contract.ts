@@ -101,18 +101,28 @@ export const inputs = {
   'wallets.exportSetup': z.object({ wallet_id: id, format: z.enum(['bsms', 'descriptor', 'caravan', 'coldcard', 'specter']) }),
   'payments.list': z.object({ wallet_id: id.optional() }),
   'payments.get': z.object({ payment_id: id }),
-  'payments.propose': z.object({
-    wallet_id: id,
-    to: z.string().trim().min(1, 'the recipient address is required').max(200),
-    amount: UnitsIn,
-    miners_fee: UnitsIn.optional(),
-    /** Units per vbyte, instead of miners_fee. */
-    fee_rate: UnitsIn.optional(),
-    inputs: InputsIn,
-    operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
-    /** What the payment is for: stored as its 'payment' label with the proposal, in one write. */
-    purpose: z.string().trim().max(255, 'a purpose has at most 255 characters').optional(),
-  }).refine((v) => (v.miners_fee === undefined) !== (v.fee_rate === undefined), { message: "give either the miners' fee or a fee rate", path: ['miners_fee'] }),
+  // One proposal channel for every form: one recipient (`to`, and `amount` or `send_all`), or a
+  // batch (`rows`, amounts in the coin's unit, each row checked with its line number).
+  'payments.propose': z
+    .object({
+      wallet_id: id,
+      to: z.string().trim().min(1, 'the recipient address is required').max(200).optional(),
+      amount: UnitsIn.optional(),
+      rows: z.array(BatchRow).min(1, 'add at least one recipient').max(1000).optional(),
+      /** Send all: every free (or every picked) output to `to`, no change, the fee taken from the amount. */
+      send_all: z.boolean().optional(),
+      miners_fee: UnitsIn.optional(),
+      /** Units per vbyte, instead of miners_fee. */
+      fee_rate: UnitsIn.optional(),
+      inputs: InputsIn,
+      operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
+      /** What the payment is for: stored as its 'payment' label with the proposal, in one write. */
+      purpose: z.string().trim().max(255, 'a purpose has at most 255 characters').optional(),
+    })
+    .refine((v) => (v.miners_fee === undefined) !== (v.fee_rate === undefined), { message: "give either the miners' fee or a fee rate", path: ['miners_fee'] })
+    .refine((v) => v.rows !== undefined || v.to !== undefined, { message: 'the recipient address is required', path: ['to'] })
+    .refine((v) => v.rows === undefined || (v.to === undefined && v.amount === undefined && v.send_all !== true), { message: 'a batch gives its recipients as rows, without to, amount or send all', path: ['rows'] })
+    .refine((v) => v.rows !== undefined || v.send_all === true || v.amount !== undefined, { message: 'the amount is required (or send all)', path: ['amount'] }),
   // The fee rates offered (fast / normal / slow from the service's estimates) and whether new
   // payments from this wallet will be replaceable (the coin relays BIP125 and the setting is on).
   'payments.feePresets': z.object({ wallet_id: id }),
@@ -128,21 +138,12 @@ export const inputs = {
     operator: z.object({ address: z.string().max(200).optional(), fee_amount: UnitsIn.optional() }).optional(),
   }),
   // A batch: recipients typed as rows or read from a CSV file (address,amount,label; amounts in the
-  // coin's unit), each row checked with its line number; propose sends them in one transaction.
+  // coin's unit), each row checked with its line number; payments.propose sends them in one transaction.
   'payments.checkBatch': z.object({
     wallet_id: id,
     csv: z.string().max(200_000).optional(),
     rows: z.array(BatchRow).max(1000).optional(),
   }),
-  'payments.proposeBatch': z.object({
-    wallet_id: id,
-    rows: z.array(BatchRow).min(1, 'add at least one recipient').max(1000),
-    miners_fee: UnitsIn.optional(),
-    fee_rate: UnitsIn.optional(),
-    inputs: InputsIn,
-    operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
-    purpose: z.string().trim().max(255, 'a purpose has at most 255 characters').optional(),
-  }).refine((v) => (v.miners_fee === undefined) !== (v.fee_rate === undefined), { message: "give either the miners' fee or a fee rate", path: ['miners_fee'] }),
   'payments.exportRequest': z.object({ payment_id: id }),
   'payments.exportPsbt': z.object({ payment_id: id }),
   'payments.importSignatures': z.object({ files: z.array(PickedFile).min(1, 'choose at least one signature file').max(50) }),
@@ -734,7 +735,6 @@ export interface Outputs {
   'payments.checkBatch': BatchCheck;
   'payments.feePresets': FeePresets;
   'settings.setReplaceable': { replaceable: boolean };
-  'payments.proposeBatch': PaymentDetail;
   'payments.exportRequest': ExportedFile;
   'payments.exportPsbt': ExportedFile;
   'payments.importSignatures': ImportResult[];

@@ -15,7 +15,7 @@ import { importPaymentFiles } from '../core/payments/files.ts';
 import { checkPaymentDraft } from '../core/payments/draft.ts';
 import { cancelPayment, openPaymentCount } from '../core/payments/payments.ts';
 import { BatchRefusedError, checkRecipients, readRecipientsCsv, rowRefusalWords } from '../core/payments/batch.ts';
-import { batchProposal, proposePayment } from '../core/payments/propose.ts';
+import { batchProposal, proposePayment, type PaymentProposal } from '../core/payments/propose.ts';
 import { frozenOutpoints, outpointOf, reservedOutpoints } from '../core/payments/coin-selection.ts';
 import { feePresets, relaysReplacements, REPLACEABLE_SETTING, replaceableByDefault } from '../core/payments/fees.ts';
 import { exportPsbt } from '../core/payments/psbt-exchange.ts';
@@ -187,15 +187,18 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       return { refusals: refusals.map((r) => ({ field: r.field, message: draftRefusalWords(r, unitOf(params.coin, params.network, params.decimals)) })) };
     },
 
-    'payments.propose': async ({ wallet_id, to, amount, miners_fee, fee_rate, inputs, operator, purpose }) => {
-      const p = await proposePayment(core, wallet_id, {
-        to,
-        amount,
-        ...feeOf(miners_fee, fee_rate),
-        ...(inputs ? { inputs } : {}),
-        ...(operator ? { operatorFee: { address: operator.address, amount: operator.fee_amount } } : {}),
-        ...(purpose ? { purpose } : {}),
-      });
+    'payments.propose': async ({ wallet_id, to, amount, rows, send_all, miners_fee, fee_rate, inputs, operator, purpose }) => {
+      const operatorFee = operator ? { address: operator.address, amount: operator.fee_amount } : undefined;
+      let form: PaymentProposal;
+      if (rows) {
+        // Every row is checked before anything is built; one bad row refuses the whole batch.
+        const { recipients, refusals } = checkRecipients(walletParams(requireWallet(core, wallet_id)), rows);
+        if (refusals.length > 0) throw new BatchRefusedError(refusals, walletParams(requireWallet(core, wallet_id)));
+        form = batchProposal(recipients, 0n, operatorFee);
+      } else {
+        form = { to: to ?? '', amount: amount ?? 0n, minersFee: 0n, ...(operatorFee ? { operatorFee } : {}), ...(send_all ? { sendAll: true } : {}) };
+      }
+      const p = await proposePayment(core, wallet_id, { ...form, ...feeOf(miners_fee, fee_rate), ...(inputs ? { inputs } : {}), ...(purpose ? { purpose } : {}) });
       return paymentDetail(core, p.id);
     },
 
@@ -219,15 +222,6 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       const { ticker } = unitOf(params.coin, params.network, params.decimals);
       const all = [...read.refusals, ...refusals].sort((a, b) => a.line - b.line);
       return { rows: read.rows, refusals: all.map((r) => ({ line: r.line, message: rowRefusalWords(r, params.decimals, ticker) })) };
-    },
-
-    'payments.proposeBatch': async ({ wallet_id, rows, miners_fee, fee_rate, inputs, operator, purpose }) => {
-      const params = walletParams(requireWallet(core, wallet_id));
-      // Every row is checked before anything is built; one bad row refuses the whole batch.
-      const { recipients, refusals } = checkRecipients(params, rows);
-      if (refusals.length > 0) throw new BatchRefusedError(refusals, params);
-      const p = await proposePayment(core, wallet_id, { ...batchProposal(recipients, 0n, operator ? { address: operator.address, amount: operator.fee_amount } : undefined), ...feeOf(miners_fee, fee_rate), ...(inputs ? { inputs } : {}), ...(purpose ? { purpose } : {}) });
-      return paymentDetail(core, p.id);
     },
 
     'wallets.readSetup': async ({ files, coin, network, name, m, script_type, sort_keys }) =>

@@ -58,7 +58,7 @@ describe('fee rates', () => {
         return { ...created, tx: encodeTxHex(tx), miners_fee: (created.miners_fee ?? 0n) + 5000n };
       },
     }) };
-    await expect(proposePayment(greedy, walletId, { to: await desk.node.newAddress('bech32'), amount: COIN / 10n, minersFee: 0n, feeRate: 3n })).rejects.toThrow(/refusing the proposed payment: the fee \d+ is not 3 units\/vbyte x \d+ vbytes/);
+    await expect(proposePayment(greedy, walletId, { to: await desk.node.newAddress('bech32'), amount: COIN / 10n, minersFee: 0n, feeRate: 3n })).rejects.toThrow(/refusing the proposed payment: the fee 0\.\d+ LTC \(regtest\) is not 3 units\/vbyte x \d+ vbytes/);
     expect(store.payments()).toHaveLength(before);
   });
 });

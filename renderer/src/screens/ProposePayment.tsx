@@ -107,7 +107,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
     const operator = { ...(withOperator ? { operator: { address: opAddress, fee_amount: opUnits ?? 0n } } : {}), ...(picked && picked.length > 0 ? { inputs: picked } : {}) };
     if (batch) {
       return run(async () => {
-        const p = await call('payments.proposeBatch', { wallet_id: walletId, rows: batch, ...fees, ...operator, ...(purpose.trim() ? { purpose: purpose.trim() } : {}) });
+        const p = await call('payments.propose', { wallet_id: walletId, rows: batch, ...fees, ...operator, ...(purpose.trim() ? { purpose: purpose.trim() } : {}) });
         go(href.payment(p.id));
       });
     }
