@@ -18,6 +18,7 @@ export const CHANNELS = [
   'payments.get',
   'payments.checkDraft',
   'payments.propose',
+  'payments.spendable',
   'payments.checkBatch',
   'payments.feePresets',
   'settings.setReplaceable',

@@ -126,6 +126,20 @@ export const inputs = {
   // The fee rates offered (fast / normal / slow from the service's estimates) and whether new
   // payments from this wallet will be replaceable (the coin relays BIP125 and the setting is on).
   'payments.feePresets': z.object({ wallet_id: id }),
+  // What the wallet may spend now (outputs reserved by unsent payments and frozen ones apart); with
+  // send_all, what sending everything free (or the picked outputs) would pay after the fee.
+  'payments.spendable': z.object({
+    wallet_id: id,
+    send_all: z
+      .object({
+        to: z.string().max(200).optional(),
+        inputs: InputsIn,
+        miners_fee: UnitsIn.optional(),
+        fee_rate: UnitsIn.optional(),
+        operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
+      })
+      .optional(),
+  }),
   // Without `on`, only reads the setting.
   'settings.setReplaceable': z.object({ on: z.boolean().optional() }),
   // A payment as it is typed, checked field by field (address for the wallet's coin and network,
@@ -257,6 +271,20 @@ export const inputs = {
 // ---- answers -----------------------------------------------------------------------------------
 
 export type PaymentState = 'awaiting_signatures' | 'ready' | 'broadcast' | 'confirmed' | 'cancelled' | 'failed';
+
+/**
+ * What a wallet may spend now; reserved and frozen outputs apart (payments.spendable). Amounts sit
+ * under the bridge's amount keys (balance, amount, miners_fee) so they arrive as exact bigints.
+ */
+export interface SpendableView {
+  unit: Unit;
+  /** Free outputs; unconfirmed_balance is the part of them still unconfirmed. */
+  available: { balance: bigint; unconfirmed_balance: bigint };
+  /** Outputs that payments awaiting signatures or ready spend, and those payments. */
+  reserved: { amount: bigint; payments: string[] };
+  frozen: { amount: bigint };
+  send_all: { amount: bigint; miners_fee: bigint; outputs: number } | { refused: string } | null;
+}
 
 export interface Unit {
   ticker: string;
@@ -734,6 +762,7 @@ export interface Outputs {
   'payments.propose': PaymentDetail;
   'payments.checkBatch': BatchCheck;
   'payments.feePresets': FeePresets;
+  'payments.spendable': SpendableView;
   'settings.setReplaceable': { replaceable: boolean };
   'payments.exportRequest': ExportedFile;
   'payments.exportPsbt': ExportedFile;

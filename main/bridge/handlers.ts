@@ -15,7 +15,7 @@ import { importPaymentFiles } from '../core/payments/files.ts';
 import { checkPaymentDraft } from '../core/payments/draft.ts';
 import { cancelPayment, openPaymentCount } from '../core/payments/payments.ts';
 import { BatchRefusedError, checkRecipients, readRecipientsCsv, rowRefusalWords } from '../core/payments/batch.ts';
-import { batchProposal, proposePayment, type PaymentProposal } from '../core/payments/propose.ts';
+import { batchProposal, proposePayment, spendableFunds, type PaymentProposal } from '../core/payments/propose.ts';
 import { frozenOutpoints, outpointOf, reservedOutpoints } from '../core/payments/coin-selection.ts';
 import { feePresets, relaysReplacements, REPLACEABLE_SETTING, replaceableByDefault } from '../core/payments/fees.ts';
 import { exportPsbt } from '../core/payments/psbt-exchange.ts';
@@ -200,6 +200,24 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       }
       const p = await proposePayment(core, wallet_id, { ...form, ...feeOf(miners_fee, fee_rate), ...(inputs ? { inputs } : {}), ...(purpose ? { purpose } : {}) });
       return paymentDetail(core, p.id);
+    },
+
+    'payments.spendable': async ({ wallet_id, send_all }) => {
+      const w = requireWallet(core, wallet_id);
+      const f = await spendableFunds(
+        core,
+        wallet_id,
+        send_all && {
+          ...(send_all.to !== undefined ? { to: send_all.to } : {}),
+          ...(send_all.inputs ? { inputs: send_all.inputs } : {}),
+          ...(send_all.miners_fee !== undefined ? { minersFee: send_all.miners_fee } : {}),
+          ...(send_all.fee_rate !== undefined ? { feeRate: send_all.fee_rate } : {}),
+          ...(send_all.operator ? { operatorFee: { address: send_all.operator.address, amount: send_all.operator.fee_amount } } : {}),
+        },
+      );
+      const unit = unitOf(w.coin, w.network, walletParams(w).decimals);
+      const sendAll = f.sendAll && ('refused' in f.sendAll ? f.sendAll : { amount: f.sendAll.amount, miners_fee: f.sendAll.fee, outputs: f.sendAll.outputs });
+      return { unit, available: { balance: f.available, unconfirmed_balance: f.unconfirmed }, reserved: { amount: f.reserved, payments: f.reservedBy }, frozen: { amount: f.frozen }, send_all: sendAll };
     },
 
     'payments.feePresets': async ({ wallet_id }) => {

@@ -4,12 +4,12 @@
 import type { ChainParams } from '../../../shared/coins/index.ts';
 import { unitsToDecimal } from '../../../shared/coins/units.ts';
 import { CoordinatorError } from '../errors.ts';
-import type { PaymentRow } from '../store/store.ts';
+import type { PaymentRow, WalletRow } from '../store/store.ts';
 import { walletUnspent } from '../wallet-funds.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 import { BatchRefusedError, checkRecipients, type Recipient } from './batch.ts';
 import { frozenOutpoints, pickOldestFirst, reservedOutpoints } from './coin-selection.ts';
-import { DraftRefusedError, refuseDraft } from './draft.ts';
+import { addressRefusal, DraftRefusedError, refuseDraft } from './draft.ts';
 import { relaysReplacements } from './fees.ts';
 import { canonicalAddress, freshChangeAddress, outpointKey, proposeTreasurySpend, recipientsOf, spendVsize, type Outpoint } from './spend.ts';
 import { coinAmount } from './words.ts';
@@ -87,14 +87,7 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   const replaceable = proposal.replaceable === true && relaysReplacements(w.coin);
   const common = { inputs: chosen, replaceable, changeAddress: change, kind: 'payment' as const, ...(proposal.operatorFee ? { operatorFee: proposal.operatorFee } : {}), ...(proposal.purpose ? { purpose: proposal.purpose } : {}) };
   if (proposal.sendAll) {
-    // Everything chosen to one recipient: the fee for that one-output transaction is taken from it.
-    const total = chosen.reduce((sum, o) => sum + amounts.get(outpointKey(o))!.amount, 0n);
-    const outputs = [proposal.to, ...(proposal.operatorFee ? [proposal.operatorFee.address] : [])];
-    const fee = proposal.feeRate !== undefined ? proposal.feeRate * BigInt(spendVsize(params, w, n, chosen.length, outputs)) : proposal.minersFee;
-    const amount = total - fee - (proposal.operatorFee?.amount ?? 0n);
-    if (amount < params.dustLimit) {
-      refuse(`sending all: the ${chosen.length} output(s) hold ${coinAmount(params, total)}; after the miners' fee of ${coinAmount(params, fee)}${proposal.operatorFee ? ` and the operator fee` : ''} ${coinAmount(params, amount > 0n ? amount : 0n)} is left, below the dust limit of ${coinAmount(params, params.dustLimit)}`);
-    }
+    const { amount, fee } = sendAllSplit(params, w, n, chosen, proposal, refuse);
     return proposeTreasurySpend(deps, walletId, { ...common, to: proposal.to, amount, fee: { amount: fee } });
   }
   return proposeTreasurySpend(deps, walletId, {
@@ -104,6 +97,89 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
     ...(recipients ? { recipients } : {}),
     fee: proposal.feeRate !== undefined ? { rate: proposal.feeRate } : { amount: proposal.minersFee },
   });
+}
+
+/**
+ * Send all: everything chosen to one recipient (and the operator fee), no change; the miners' fee of
+ * that transaction (at the rate, by the desk's own size, or the fee given) is taken from the amount.
+ */
+function sendAllSplit(
+  params: ChainParams,
+  w: WalletRow,
+  n: number,
+  chosen: readonly Unspent[],
+  p: Pick<PaymentProposal, 'to' | 'feeRate' | 'minersFee' | 'operatorFee'>,
+  refuse: (why: string) => never,
+): { amount: bigint; fee: bigint; total: bigint } {
+  const total = chosen.reduce((sum, o) => sum + o.amount, 0n);
+  const outputs = [p.to, ...(p.operatorFee ? [p.operatorFee.address] : [])];
+  const fee = p.feeRate !== undefined ? p.feeRate * BigInt(spendVsize(params, w, n, chosen.length, outputs)) : p.minersFee;
+  const amount = total - fee - (p.operatorFee?.amount ?? 0n);
+  if (amount < params.dustLimit) {
+    refuse(`sending all: the ${chosen.length} output(s) hold ${coinAmount(params, total)}; after the miners' fee of ${coinAmount(params, fee)}${p.operatorFee ? ' and the operator fee' : ''} ${coinAmount(params, amount > 0n ? amount : 0n)} is left, below the dust limit of ${coinAmount(params, params.dustLimit)}`);
+  }
+  return { amount, fee, total };
+}
+
+export interface SpendableFunds {
+  /** Free outputs: neither reserved by an unsent payment nor frozen (what a proposal may pick). */
+  available: bigint;
+  /** The part of `available` still unconfirmed. */
+  unconfirmed: bigint;
+  /** Outputs that payments awaiting signatures or ready already spend, and those payments. */
+  reserved: bigint;
+  reservedBy: string[];
+  /** Frozen outputs (never picked automatically). */
+  frozen: bigint;
+  /** What send all would pay and the fee it would take; a refusal in words; null when not asked. */
+  sendAll: { amount: bigint; fee: bigint; outputs: number } | { refused: string } | null;
+}
+
+/**
+ * What the wallet may spend now, apart from what unsent payments reserve and what is frozen; with
+ * `sendAll`, what sending everything free (or everything picked) would pay, as Propose would build it.
+ * `to` may be absent while it is typed: the wallet's own address type stands in for its size.
+ */
+export async function spendableFunds(
+  deps: CoreDeps,
+  walletId: string,
+  sendAll?: Partial<Pick<PaymentProposal, 'to' | 'inputs' | 'feeRate' | 'operatorFee'>> & { minersFee?: bigint },
+): Promise<SpendableFunds> {
+  const w = requireWallet(deps, walletId);
+  const params = walletParams(w);
+  const unspent = await walletUnspent(deps, walletId);
+  const reserved = reservedOutpoints(deps.store, walletId, params);
+  const frozen = frozenOutpoints(deps.store, walletId);
+  const out: SpendableFunds = { available: 0n, unconfirmed: 0n, reserved: 0n, reservedBy: [], frozen: 0n, sendAll: null };
+  for (const u of unspent) {
+    const key = outpointKey(u);
+    const by = reserved.get(key);
+    if (by !== undefined) {
+      out.reserved += u.amount;
+      if (!out.reservedBy.includes(by)) out.reservedBy.push(by);
+    } else if (frozen.has(key)) out.frozen += u.amount;
+    else {
+      out.available += u.amount;
+      if (u.confirmations === 0) out.unconfirmed += u.amount;
+    }
+  }
+  if (sendAll) {
+    const refuse = (why: string): never => {
+      throw new CoordinatorError('proposal_refused', why);
+    };
+    try {
+      const to = sendAll.to?.trim() && addressRefusal(params, sendAll.to) === null ? canonicalAddress(params, sendAll.to, 'to') : deps.store.addresses(walletId)[0]!.address;
+      const p = { to, minersFee: sendAll.minersFee ?? 0n, sendAll: true, amount: 0n, ...(sendAll.feeRate !== undefined ? { feeRate: sendAll.feeRate } : {}), ...(sendAll.inputs ? { inputs: sendAll.inputs } : {}), ...(sendAll.operatorFee ? { operatorFee: sendAll.operatorFee } : {}) };
+      const n = deps.store.cosigners(walletId).length;
+      const chosen = chooseInputs(deps, walletId, params, p, new Map(unspent.map((u) => [outpointKey(u), u])), n, to, refuse);
+      const { amount, fee } = sendAllSplit(params, w, n, chosen, p, refuse);
+      out.sendAll = { amount, fee, outputs: chosen.length };
+    } catch (err) {
+      if (!(err instanceof CoordinatorError)) throw err;
+      out.sendAll = { refused: err.message };
+    }
+  }
+  return out;
 }
 
 interface Unspent extends Outpoint {
@@ -125,7 +201,7 @@ function chooseInputs(
   n: number,
   changeAddress: string,
   refuse: (why: string) => never,
-): Outpoint[] {
+): Unspent[] {
   const w = requireWallet(deps, walletId);
   const reserved = reservedOutpoints(deps.store, walletId, params);
   const held = (o: string) => {
