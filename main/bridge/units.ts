@@ -1,7 +1,6 @@
 // Units for display: ticker and URI scheme are fields of the coin's row (shared/coins/coin-data.ts).
 import { coinRow, type CoinName } from '../../shared/coins/index.ts';
-import { unitsToDecimal } from '../../shared/coins/units.ts';
-import { tickerOf } from '../core/payments/words.ts';
+import { tickerOf, unitsToDecimal } from '../../shared/coins/units.ts';
 import type { Unit } from './contract.ts';
 
 /** Regtest and testnet coins are shown with their network so nobody mistakes them for real funds. */

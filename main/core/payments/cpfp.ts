@@ -9,7 +9,7 @@ import { CoordinatorError } from '../errors.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import type { PaymentRow } from '../store/store.ts';
 import { freshChangeAddress, ownersOf, proposeTreasurySpend, spendVsize, type Outpoint } from './spend.ts';
-import { coinAmount } from './words.ts';
+import { coinAmount } from '../../../shared/coins/units.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 
 /** The child's fee that brings the package to `targetRate` units/vbyte: target x (both sizes) - parent fee, at least 1 unit/vbyte of its own. Pure. */

@@ -2,7 +2,7 @@
 // 1 / 6 / 24 blocks), and the desk's check of the fee a service built at a given rate. Pure.
 import type { FeeEstimates } from '../../../shared/api/schemas.ts';
 import { coinRow, type ChainParams, type CoinName } from '../../../shared/coins/index.ts';
-import { coinAmount } from './words.ts';
+import { coinAmount } from '../../../shared/coins/units.ts';
 
 export type FeePresetName = 'fast' | 'normal' | 'slow';
 export interface FeePreset {

@@ -155,7 +155,7 @@ describe('refusals', () => {
         return { ...created, tx: encodeTxHex(tx) };
       },
     });
-    await expect(proposePayment(cheating, walletId, await proposal())).rejects.toThrow(/refusing the proposed payment: output 0 \(payment\) pays 10001000 instead of 10000000/);
+    await expect(proposePayment(cheating, walletId, await proposal())).rejects.toThrow(/refusing the proposed payment: output 0 \(payment\) pays 0\.10001 LTC \(regtest\) instead of 0\.1 LTC \(regtest\)/);
     const redirecting = withApi({
       createMultisig: async (coin, body) => desk.api.createMultisig(coin, { ...body, to: await desk.node.newAddress('legacy') }),
     });
@@ -244,7 +244,7 @@ describe('refusals', () => {
     // Tampered or malformed requests are refused by the co-signer before signing.
     const req = JSON.parse(request) as { outputs: { amount: string }[]; unsigned_tx: string };
     req.outputs[0]!.amount = (BigInt(req.outputs[0]!.amount) + 1n).toString();
-    expect(() => signRequest(JSON.stringify(req), { xprv: bob.accountXprv })).toThrow(/output 0 \(payment\) pays 10000000 instead of 10000001/);
+    expect(() => signRequest(JSON.stringify(req), { xprv: bob.accountXprv })).toThrow(/output 0 \(payment\) pays 0\.1 LTC \(regtest\) instead of 0\.10000001 LTC \(regtest\)/);
     expect(() => signRequest('[]', { xprv: bob.accountXprv })).toThrow(/malformed signing-request file/);
     expect(() => signRequest(request, { xprv: dave.accountXprv })).toThrow(/not one of the wallet's co-signers/);
     // An input amount raised (with the fee kept consistent) is caught by the previous transaction the

@@ -2,7 +2,6 @@
 // the choice of inputs (the treasurer's, or free ones oldest first, or every free one for "send
 // all"), then the one spend pipeline (spend.ts) builds, checks and stores it.
 import type { ChainParams } from '../../../shared/coins/index.ts';
-import { unitsToDecimal } from '../../../shared/coins/units.ts';
 import { CoordinatorError } from '../errors.ts';
 import type { PaymentRow, WalletRow } from '../store/store.ts';
 import { walletUnspent } from '../wallet-funds.ts';
@@ -12,7 +11,7 @@ import { frozenOutpoints, pickOldestFirst, reservedOutpoints } from './coin-sele
 import { addressRefusal, DraftRefusedError, refuseDraft } from './draft.ts';
 import { relaysReplacements } from './fees.ts';
 import { canonicalAddress, freshChangeAddress, outpointKey, proposeTreasurySpend, recipientsOf, spendVsize, type Outpoint } from './spend.ts';
-import { coinAmount } from './words.ts';
+import { coinAmount, unitsToDecimal } from '../../../shared/coins/units.ts';
 
 export interface PaymentProposal {
   to: string;

@@ -11,7 +11,7 @@ import type { AddressRow, PaymentRow, WalletRow } from '../store/store.ts';
 import { freshChangeAddress, outpointKey, proposeTreasurySpend, REPLACEABLE_SEQUENCE, spendVsize, type Outpoint } from './spend.ts';
 import { walletUnspent } from '../wallet-funds.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
-import { coinAmount } from './words.ts';
+import { coinAmount } from '../../../shared/coins/units.ts';
 
 /** The outpoints a payment's transaction spends. */
 export function paymentOutpoints(p: Pick<PaymentRow, 'unsignedTx'>, w: WalletRow): Outpoint[] {

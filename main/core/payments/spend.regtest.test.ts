@@ -86,7 +86,7 @@ describe('a service that builds ten times the fee asked', () => {
 
   it('is refused for a cancel', async () => {
     const before = store.payments(walletId).length;
-    await expect(proposeCancel(greedy(), stuck.id, 20n)).rejects.toThrow(/refusing the proposed cancel: output 0 \(payment\) pays \d+ instead of \d+/);
+    await expect(proposeCancel(greedy(), stuck.id, 20n)).rejects.toThrow(/refusing the proposed cancel: output 0 \(payment\) pays [\d.]+ LTC \(regtest\) instead of [\d.]+ LTC \(regtest\)/);
     expect(store.payments(walletId)).toHaveLength(before);
   });
 
@@ -94,7 +94,7 @@ describe('a service that builds ten times the fee asked', () => {
     const before = store.payments(walletId).length;
     const change = decodeTx(stuck.unsignedTx, params).outputs.length - 1;
     await expect(proposeCpfp(greedy(), walletId, { txid: stuck.txid!, vout: change }, 30n)).rejects.toThrow(
-      /refusing the proposed child-pays-for-parent: output 0 \(payment\) pays \d+ instead of \d+/,
+      /refusing the proposed child-pays-for-parent: output 0 \(payment\) pays [\d.]+ LTC \(regtest\) instead of [\d.]+ LTC \(regtest\)/,
     );
     expect(store.payments(walletId)).toHaveLength(before);
   });
@@ -103,7 +103,7 @@ describe('a service that builds ten times the fee asked', () => {
     const before = store.payments(walletId).length;
     const to = await desk.node.newAddress('bech32');
     await expect(proposePayment(greedy(), walletId, { to, amount: COIN / 10n, minersFee: 0n, feeRate: 5n })).rejects.toThrow(/refusing the proposed payment: the fee 0\.\d+ LTC \(regtest\) is not 5 units\/vbyte/);
-    await expect(proposePayment(greedy(), walletId, { to, amount: 0n, minersFee: 0n, feeRate: 5n, sendAll: true })).rejects.toThrow(/refusing the proposed payment: output 0 \(payment\) pays \d+ instead of \d+/);
+    await expect(proposePayment(greedy(), walletId, { to, amount: 0n, minersFee: 0n, feeRate: 5n, sendAll: true })).rejects.toThrow(/refusing the proposed payment: output 0 \(payment\) pays [\d.]+ LTC \(regtest\) instead of [\d.]+ LTC \(regtest\)/);
     expect(store.payments(walletId)).toHaveLength(before);
   });
 });

@@ -22,7 +22,7 @@ import type { Recipient } from './batch.ts';
 import { rateFeeRefusal } from './fees.ts';
 import { IN_FLIGHT } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
-import { coinAmount } from './words.ts';
+import { coinAmount } from '../../../shared/coins/units.ts';
 
 /** BIP125: an input with a sequence below 0xfffffffe signals that its transaction may be replaced. */
 export const REPLACEABLE_SEQUENCE = 0xfffffffd;
