@@ -6,12 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
-import { importSignatureFiles } from '../main/core/signature-import.ts';
-import { writeSigningRequest } from '../main/core/signing-request.ts';
+import { importSignatureFiles } from '../main/core/payments/signature-import.ts';
+import { writeSigningRequest } from '../main/core/payments/signing-request.ts';
 import { signRequest } from '../main/core/software-signer.ts';
-import { submitPayment } from '../main/core/submit-payment.ts';
+import { submitPayment } from '../main/core/payments/submit.ts';
 import { testCosigner } from '../dev/desk-testing/keys.ts';
-import { proposeTreasurySpend } from '../main/core/treasury-spend.ts';
+import { proposeTreasurySpend } from '../main/core/payments/spend.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from '../main/core/wallets.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
@@ -96,6 +96,7 @@ describe('a stuck payment on its detail screen', () => {
     await page.getByText('Unconfirmed deposits').waitFor({ timeout: 30_000 });
     await page.getByTestId('deposit-rate').fill('50');
     await page.getByTestId('deposit-cpfp').click();
+    // Building the child reads the parent, its inputs and the wallet's addresses: a busy machine takes a while.
     await expect.poll(() => page.getByTestId('stuck-deposit').textContent(), { timeout: 30_000 }).toMatch(/Child proposed: fee .* the pair pays \d+\.\d\d units\/vbyte/);
     await shot('06-deposit-cpfp');
     expect(desk.store.payments(w.id).some((p) => p.kind === 'cpfp' && p.state === 'awaiting_signatures')).toBe(true);

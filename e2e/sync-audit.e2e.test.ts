@@ -12,7 +12,7 @@ import { addressToScript, chainParams } from '../shared/coins/index.ts';
 import { testCosigner } from '../dev/desk-testing/keys.ts';
 import { parseCsv } from '../dev/desk-testing/csv-reader.ts';
 import { createWallet, nextReceiveAddress } from '../main/core/wallets.ts';
-import { proposePayment } from '../main/core/propose-payment.ts';
+import { proposePayment } from '../main/core/payments/propose.ts';
 import { AUDIT_CSV_HEADER } from '../main/core/audit-export.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';

@@ -2,7 +2,7 @@
 // "committed <name>" after each commit and pausing so the parent can SIGKILL it mid-batch.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { importSignatureFile } from '../../main/core/signature-import.ts';
+import { importSignatureFile } from '../../main/core/payments/signature-import.ts';
 import { openStore } from '../../main/core/store/store.ts';
 import type { CoordinatorApi } from '../../main/core/api.ts';
 

@@ -32,6 +32,14 @@ describe('dispatch', () => {
     expect(await dispatch(handlers, 'shell.exec', {})).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(await dispatch(handlers, 'payments.propose', { wallet_id: 'w', to: 'Q', amount: 1.5, miners_fee: 0 })).toMatchObject({ ok: false, error: { code: 'bad_input', message: expect.stringMatching(/^amount: /) } });
     expect(await dispatch(handlers, 'service.status', { extra: 1 })).toMatchObject({ ok: false, error: { code: 'bad_input' } });
+    // One proposal channel: one recipient (with an amount or send all) or a batch's rows, never both.
+    expect(await dispatch(handlers, 'payments.propose', { wallet_id: 'w', to: 'Q', miners_fee: 0 })).toMatchObject({ ok: false, error: { code: 'bad_input', message: expect.stringMatching(/^amount: the amount is required \(or send all\)/) } });
+    expect(await dispatch(handlers, 'payments.propose', { wallet_id: 'w', amount: '1', miners_fee: 0 })).toMatchObject({ ok: false, error: { code: 'bad_input', message: expect.stringMatching(/^to: the recipient address is required/) } });
+    expect(await dispatch(handlers, 'payments.propose', { wallet_id: 'w', to: 'Q', rows: [{ line: 1, to: 'Q', amount: '1', label: '' }], miners_fee: 0 })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_input', message: expect.stringMatching(/^rows: a batch gives its recipients as rows, without to, amount or send all/) },
+    });
+    expect(await dispatch(handlers, 'payments.propose', { wallet_id: 'w', to: 'Q', send_all: true, fee_rate: 2 })).toMatchObject({ ok: true });
   });
 
   it('passes amounts as bigint and maps errors to readable failures', async () => {
@@ -184,9 +192,9 @@ describe('layering of the UI folders', () => {
     return (result?.messages ?? []).filter((m) => /no-restricted-imports/.test(m.ruleId ?? '')).length;
   };
   it('renderer/ imports only the bridge type and shared/api; only electron adapters import electron', async () => {
-    expect(await restricted('renderer/src/probe.ts', "import type { Bridge } from '../../main/bridge/contract.ts';\nexport type X = Bridge;\n")).toBe(0);
-    expect(await restricted('renderer/src/probe.ts', "import { inputs } from '../../main/bridge/contract.ts';\nexport const x = inputs;\n")).toBe(1);
-    expect(await restricted('renderer/src/probe.ts', "import { createHandlers } from '../../main/bridge/handlers.ts';\nexport const x = createHandlers;\n")).toBe(1);
+    expect(await restricted('renderer/src/probe.ts', "import type { Bridge } from './contract.ts';\nexport type X = Bridge;\n")).toBe(0);
+    expect(await restricted('renderer/src/probe.ts', "import { inputs } from './contract.ts';\nexport const x = inputs;\n")).toBe(1);
+    expect(await restricted('renderer/src/probe.ts', "import { createHandlers } from './handlers.ts';\nexport const x = createHandlers;\n")).toBe(1);
     expect(await restricted('renderer/src/probe.ts', "import { parseApiJson } from '../../shared/api/json.ts';\nexport const x = parseApiJson;\n")).toBe(0);
     expect(await restricted('renderer/src/probe.ts', "import { sha256 } from '../../shared/coins/hash.ts';\nexport const x = sha256;\n")).toBe(1);
     expect(await restricted('renderer/src/probe.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n")).toBe(1);

@@ -123,21 +123,45 @@ export const inputs = {
   'wallets.exportSetup': z.object({ wallet_id: id, format: z.enum(['bsms', 'descriptor', 'caravan', 'coldcard', 'specter']) }),
   'payments.list': z.object({ wallet_id: id.optional() }),
   'payments.get': z.object({ payment_id: id }),
-  'payments.propose': z.object({
-    wallet_id: id,
-    to: z.string().trim().min(1, 'the recipient address is required').max(200),
-    amount: UnitsIn,
-    miners_fee: UnitsIn.optional(),
-    /** Units per vbyte, instead of miners_fee. */
-    fee_rate: UnitsIn.optional(),
-    inputs: InputsIn,
-    operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
-    /** What the payment is for: stored as its 'payment' label with the proposal, in one write. */
-    purpose: z.string().trim().max(255, 'a purpose has at most 255 characters').optional(),
-  }).refine((v) => (v.miners_fee === undefined) !== (v.fee_rate === undefined), { message: "give either the miners' fee or a fee rate", path: ['miners_fee'] }),
+  // One proposal channel for every form: one recipient (`to`, and `amount` or `send_all`), or a
+  // batch (`rows`, amounts in the coin's unit, each row checked with its line number).
+  'payments.propose': z
+    .object({
+      wallet_id: id,
+      to: z.string().trim().min(1, 'the recipient address is required').max(200).optional(),
+      amount: UnitsIn.optional(),
+      rows: z.array(BatchRow).min(1, 'add at least one recipient').max(1000).optional(),
+      /** Send all: every free (or every picked) output to `to`, no change, the fee taken from the amount. */
+      send_all: z.boolean().optional(),
+      miners_fee: UnitsIn.optional(),
+      /** Units per vbyte, instead of miners_fee. */
+      fee_rate: UnitsIn.optional(),
+      inputs: InputsIn,
+      operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
+      /** What the payment is for: stored as its 'payment' label with the proposal, in one write. */
+      purpose: z.string().trim().max(255, 'a purpose has at most 255 characters').optional(),
+    })
+    .refine((v) => (v.miners_fee === undefined) !== (v.fee_rate === undefined), { message: "give either the miners' fee or a fee rate", path: ['miners_fee'] })
+    .refine((v) => v.rows !== undefined || v.to !== undefined, { message: 'the recipient address is required', path: ['to'] })
+    .refine((v) => v.rows === undefined || (v.to === undefined && v.amount === undefined && v.send_all !== true), { message: 'a batch gives its recipients as rows, without to, amount or send all', path: ['rows'] })
+    .refine((v) => v.rows !== undefined || v.send_all === true || v.amount !== undefined, { message: 'the amount is required (or send all)', path: ['amount'] }),
   // The fee rates offered (fast / normal / slow from the service's estimates) and whether new
   // payments from this wallet will be replaceable (the coin relays BIP125 and the setting is on).
   'payments.feePresets': z.object({ wallet_id: id }),
+  // What the wallet may spend now (outputs reserved by unsent payments and frozen ones apart); with
+  // send_all, what sending everything free (or the picked outputs) would pay after the fee.
+  'payments.spendable': z.object({
+    wallet_id: id,
+    send_all: z
+      .object({
+        to: z.string().max(200).optional(),
+        inputs: InputsIn,
+        miners_fee: UnitsIn.optional(),
+        fee_rate: UnitsIn.optional(),
+        operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
+      })
+      .optional(),
+  }),
   // Without `on`, only reads the setting.
   'settings.setReplaceable': z.object({ on: z.boolean().optional() }),
   // A payment as it is typed, checked field by field (address for the wallet's coin and network,
@@ -150,7 +174,7 @@ export const inputs = {
     operator: z.object({ address: z.string().max(200).optional(), fee_amount: UnitsIn.optional() }).optional(),
   }),
   // A batch: recipients typed as rows or read from a CSV file (address,amount,label; amounts in the
-  // coin's unit), each row checked with its line number; propose sends them in one transaction.
+  // coin's unit), each row checked with its line number; payments.propose sends them in one transaction.
   // With the fixed miners' fee and the operator fee as typed, the total is checked against what the wallet holds.
   'payments.checkBatch': z.object({
     wallet_id: id,
@@ -159,15 +183,6 @@ export const inputs = {
     miners_fee: UnitsIn.optional(),
     operator_fee: UnitsIn.optional(),
   }),
-  'payments.proposeBatch': z.object({
-    wallet_id: id,
-    rows: z.array(BatchRow).min(1, 'add at least one recipient').max(1000),
-    miners_fee: UnitsIn.optional(),
-    fee_rate: UnitsIn.optional(),
-    inputs: InputsIn,
-    operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
-    purpose: z.string().trim().max(255, 'a purpose has at most 255 characters').optional(),
-  }).refine((v) => (v.miners_fee === undefined) !== (v.fee_rate === undefined), { message: "give either the miners' fee or a fee rate", path: ['miners_fee'] }),
   'payments.exportRequest': z.object({ payment_id: id }),
   'payments.exportPsbt': z.object({ payment_id: id }),
   'payments.importSignatures': z.object({ files: z.array(PickedFile).min(1, 'choose at least one signature file').max(50) }),
@@ -281,6 +296,20 @@ export const inputs = {
 // ---- answers -----------------------------------------------------------------------------------
 
 export type PaymentState = 'awaiting_signatures' | 'ready' | 'broadcast' | 'confirmed' | 'cancelled' | 'failed';
+
+/**
+ * What a wallet may spend now; reserved and frozen outputs apart (payments.spendable). Amounts sit
+ * under the bridge's amount keys (balance, amount, miners_fee) so they arrive as exact bigints.
+ */
+export interface SpendableView {
+  unit: Unit;
+  /** Free outputs; unconfirmed_balance is the part of them still unconfirmed. */
+  available: { balance: bigint; unconfirmed_balance: bigint };
+  /** Outputs that payments awaiting signatures or ready spend, and those payments. */
+  reserved: { amount: bigint; payments: string[] };
+  frozen: { amount: bigint };
+  send_all: { amount: bigint; miners_fee: bigint; outputs: number } | { refused: string } | null;
+}
 
 export interface Unit {
   ticker: string;
@@ -820,8 +849,8 @@ export interface Outputs {
   'payments.propose': PaymentDetail;
   'payments.checkBatch': BatchCheck;
   'payments.feePresets': FeePresets;
+  'payments.spendable': SpendableView;
   'settings.setReplaceable': { replaceable: boolean };
-  'payments.proposeBatch': PaymentDetail;
   'payments.exportRequest': ExportedFile;
   'payments.exportPsbt': ExportedFile;
   'payments.importSignatures': ImportResult[];

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { ApiClientError } from '../../shared/api/client.ts';
 import { CoinError, chainParams } from '../../shared/coins/index.ts';
 import { CoordinatorError } from '../core/errors.ts';
-import { BatchRefusedError } from '../core/payment-batch.ts';
-import { DraftRefusedError } from '../core/payment-draft.ts';
+import { BatchRefusedError } from '../core/payments/batch.ts';
+import { DraftRefusedError } from '../core/payments/draft.ts';
 import { dispatch, type Handlers } from './dispatch.ts';
 
 const throwing = (err: unknown) => ({ 'payments.get': () => Promise.reject(err) }) as unknown as Handlers;

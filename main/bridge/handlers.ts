@@ -11,19 +11,19 @@ import { registerWalletOnLedger, showAddressOnLedger, signPaymentOnLedger } from
 import { defaultAccountPath, scriptAccountPath } from '../core/ledger/paths.ts';
 import { usbConnector, type LedgerConnector } from '../core/ledger/transport.ts';
 import { readLedgerXpub } from '../core/ledger/xpub.ts';
-import { importPaymentFiles } from '../core/payment-files.ts';
-import { checkPaymentDraft, spendable } from '../core/payment-draft.ts';
-import { cancelPayment, openPaymentCount, requirePayment } from '../core/payments.ts';
-import { BatchRefusedError, checkRecipients, readRecipientsCsv, refuseBatchTotal, rowRefusalWords, typedTotal } from '../core/payment-batch.ts';
-import { batchProposal, proposePayment } from '../core/propose-payment.ts';
-import { frozenOutpoints, outpointOf, reservedOutpoints } from '../core/coin-selection.ts';
-import { feePresets, REPLACEABLE_SETTING, replaceableByDefault } from '../core/payment-fees.ts';
-import { exportPsbt } from '../core/psbt-exchange.ts';
+import { importPaymentFiles } from '../core/payments/files.ts';
+import { checkPaymentDraft, spendable } from '../core/payments/draft.ts';
+import { cancelPayment, openPaymentCount, requirePayment } from '../core/payments/payments.ts';
+import { BatchRefusedError, checkRecipients, readRecipientsCsv, refuseBatchTotal, rowRefusalWords, typedTotal } from '../core/payments/batch.ts';
+import { batchProposal, proposePayment, spendableFunds, type PaymentProposal } from '../core/payments/propose.ts';
+import { frozenOutpoints, outpointOf, reservedOutpoints } from '../core/payments/coin-selection.ts';
+import { feePresets, REPLACEABLE_SETTING, replaceableByDefault } from '../core/payments/fees.ts';
+import { exportPsbt } from '../core/payments/psbt-exchange.ts';
 import { replacementsRelayed, serviceHealth } from '../core/service-status.ts';
-import { exportSigningRequest, openSigningRequest } from '../core/signing-request.ts';
+import { exportSigningRequest, openSigningRequest } from '../core/payments/signing-request.ts';
 import { signRequest, softwareKeyFrom } from '../core/software-signer.ts';
 import type { CoordinatorStore, WalletRow } from '../core/store/store.ts';
-import { followPayment, submitPayment } from '../core/submit-payment.ts';
+import { followPayment, submitPayment } from '../core/payments/submit.ts';
 import { walletFundsOnceIndexed, walletHistory, walletUnspent } from '../core/wallet-funds.ts';
 import { exportWalletSetup, readNewWalletSetup } from '../core/wallet-setup-files.ts';
 import { nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../core/wallets.ts';
@@ -199,16 +199,37 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       return { refusals: refusals.map((r) => ({ field: r.field, message: draftRefusalWords(r, unitOf(params.coin, params.network, params.decimals)) })) };
     },
 
-    'payments.propose': async ({ wallet_id, to, amount, miners_fee, fee_rate, inputs, operator, purpose }) => {
-      const p = await proposePayment(core, wallet_id, {
-        to,
-        amount,
-        ...feeOf(miners_fee, fee_rate),
-        ...(inputs ? { inputs } : {}),
-        ...(operator ? { operatorFee: { address: operator.address, amount: operator.fee_amount } } : {}),
-        ...(purpose ? { purpose } : {}),
-      });
+    'payments.propose': async ({ wallet_id, to, amount, rows, send_all, miners_fee, fee_rate, inputs, operator, purpose }) => {
+      const operatorFee = operator ? { address: operator.address, amount: operator.fee_amount } : undefined;
+      let form: PaymentProposal;
+      if (rows) {
+        // Every row is checked before anything is built; one bad row refuses the whole batch.
+        const { recipients, refusals } = checkRecipients(walletParams(requireWallet(core, wallet_id)), rows);
+        if (refusals.length > 0) throw new BatchRefusedError(refusals, walletParams(requireWallet(core, wallet_id)));
+        form = batchProposal(recipients, 0n, operatorFee);
+      } else {
+        form = { to: to ?? '', amount: amount ?? 0n, minersFee: 0n, ...(operatorFee ? { operatorFee } : {}), ...(send_all ? { sendAll: true } : {}) };
+      }
+      const p = await proposePayment(core, wallet_id, { ...form, ...feeOf(miners_fee, fee_rate), ...(inputs ? { inputs } : {}), ...(purpose ? { purpose } : {}) });
       return paymentDetail(core, p.id);
+    },
+
+    'payments.spendable': async ({ wallet_id, send_all }) => {
+      const w = requireWallet(core, wallet_id);
+      const f = await spendableFunds(
+        core,
+        wallet_id,
+        send_all && {
+          ...(send_all.to !== undefined ? { to: send_all.to } : {}),
+          ...(send_all.inputs ? { inputs: send_all.inputs } : {}),
+          ...(send_all.miners_fee !== undefined ? { minersFee: send_all.miners_fee } : {}),
+          ...(send_all.fee_rate !== undefined ? { feeRate: send_all.fee_rate } : {}),
+          ...(send_all.operator ? { operatorFee: { address: send_all.operator.address, amount: send_all.operator.fee_amount } } : {}),
+        },
+      );
+      const unit = unitOf(w.coin, w.network, walletParams(w).decimals);
+      const sendAll = f.sendAll && ('refused' in f.sendAll ? f.sendAll : { amount: f.sendAll.amount, miners_fee: f.sendAll.fee, outputs: f.sendAll.outputs });
+      return { unit, available: { balance: f.available, unconfirmed_balance: f.unconfirmed }, reserved: { amount: f.reserved, payments: f.reservedBy }, frozen: { amount: f.frozen }, send_all: sendAll };
     },
 
     'payments.feePresets': async ({ wallet_id }) => {
@@ -235,15 +256,6 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       const { ticker } = unitOf(params.coin, params.network, params.decimals);
       const all = [...read.refusals, ...refusals, ...(total ? [total] : [])].sort((a, b) => a.line - b.line);
       return { rows: read.rows, refusals: all.map((r) => ({ line: r.line, message: rowRefusalWords(r, params.decimals, ticker) })) };
-    },
-
-    'payments.proposeBatch': async ({ wallet_id, rows, miners_fee, fee_rate, inputs, operator, purpose }) => {
-      const params = walletParams(requireWallet(core, wallet_id));
-      // Every row is checked before anything is built; one bad row refuses the whole batch.
-      const { recipients, refusals } = checkRecipients(params, rows);
-      if (refusals.length > 0) throw new BatchRefusedError(refusals, params);
-      const p = await proposePayment(core, wallet_id, { ...batchProposal(recipients, 0n, operator ? { address: operator.address, amount: operator.fee_amount } : undefined), ...feeOf(miners_fee, fee_rate), ...(inputs ? { inputs } : {}), ...(purpose ? { purpose } : {}) });
-      return paymentDetail(core, p.id);
     },
 
     'wallets.readSetup': async ({ files, coin, network, name, m, script_type, sort_keys }) =>

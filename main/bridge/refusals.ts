@@ -1,5 +1,5 @@
 // A payment draft's refusals in words, amounts in the coin's unit with its ticker. Pure.
-import type { DraftRefusal } from '../core/payment-draft.ts';
+import type { DraftRefusal } from '../core/payments/draft.ts';
 import type { Unit } from './contract.ts';
 import { amountText } from './units.ts';
 

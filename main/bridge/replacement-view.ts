@@ -1,9 +1,9 @@
 // How a payment stands to replacements and child-pays-for-parent, for the payment detail screen.
 import { addressToScript, decodeTx, equalBytes } from '../../shared/coins/index.ts';
-import { replacementsOf } from '../core/dropped-payments.ts';
-import { relaysReplacements } from '../core/payment-fees.ts';
-import { IN_FLIGHT } from '../core/payments.ts';
-import { paymentOutpoints, refusedReplacement, whyNotReplaceable } from '../core/replace-payment.ts';
+import { replacementsOf } from '../core/payments/dropped.ts';
+import { relaysReplacements } from '../core/payments/fees.ts';
+import { IN_FLIGHT } from '../core/payments/payments.ts';
+import { paymentOutpoints, refusedReplacement, whyNotReplaceable } from '../core/payments/replace.ts';
 import type { CoordinatorStore, PaymentRow } from '../core/store/store.ts';
 import { requireWallet, walletParams } from '../core/wallets.ts';
 import type { ReplacementView } from './contract.ts';

@@ -1,7 +1,7 @@
 // The payments.feeEstimates, payments.replace and payments.cpfp channels: thin translations over
-// main/core/replace-payment.ts and cpfp.ts.
-import { proposeCpfp } from '../core/cpfp.ts';
-import { proposeBump, proposeCancel } from '../core/replace-payment.ts';
+// main/core/payments/replace.ts and cpfp.ts.
+import { proposeCpfp } from '../core/payments/cpfp.ts';
+import { proposeBump, proposeCancel } from '../core/payments/replace.ts';
 import { requireWallet } from '../core/wallets.ts';
 import type { CoreDeps } from '../core/wallets.ts';
 import type { Handlers } from './dispatch.ts';

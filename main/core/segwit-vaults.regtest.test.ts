@@ -14,13 +14,13 @@ import type { BitcoinTx } from '../../shared/coins/tx.ts';
 import { multisigScripts, p2wshScript, type MultisigScriptType } from '../../shared/coins/multisig-script.ts';
 import { SIGNATURE_FORMAT, type SignatureFileV1 } from '../../shared/files/signing-files.ts';
 import type { CoordinatorApi } from './api.ts';
-import { cancelPayment } from './payments.ts';
-import { proposePayment } from './propose-payment.ts';
-import { importSignatureFiles } from './signature-import.ts';
-import { openSigningRequest, writeSigningRequest } from './signing-request.ts';
+import { cancelPayment } from './payments/payments.ts';
+import { proposePayment } from './payments/propose.ts';
+import { importSignatureFiles } from './payments/signature-import.ts';
+import { openSigningRequest, writeSigningRequest } from './payments/signing-request.ts';
 import { signRequest } from './software-signer.ts';
 import { openStore, type CoordinatorStore } from './store/store.ts';
-import { refreshConfirmations, submitPayment } from './submit-payment.ts';
+import { refreshConfirmations, submitPayment } from './payments/submit.ts';
 import { testCosigner } from '../../dev/desk-testing/keys.ts';
 import { startRegtestDesk, type RegtestDesk, apiWith } from '../../dev/desk-testing/regtest.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from './wallets.ts';
@@ -191,10 +191,10 @@ describe('refusals: nothing broadcast, nothing lost', () => {
     expect(bytesToHex(other)).not.toBe(bytesToHex(input!.redeemScript));
     tx.inputs[0]!.witness = [other];
     const forgedTx = encodeTxHex(tx);
-    // The wallet's one output is reserved by p until it is cancelled (main/core/coin-selection.ts).
+    // The wallet's one output is reserved by p until it is cancelled (main/core/payments/coin-selection.ts).
     cancelPayment(deps, p.id, 'test: its output is proposed again');
     const swapping = withApi({ createMultisig: async (coin, body) => ({ ...(await desk.api.createMultisig(coin, body)), tx: forgedTx }) });
-    await expect(proposePayment(swapping, walletId, await proposal())).rejects.toThrow(/refusing the proposed payment: input 0 does not spend from this wallet's funded addresses/);
+    await expect(proposePayment(swapping, walletId, await proposal())).rejects.toThrow(/refusing the proposed payment: input 0 does not spend from this wallet's addresses/);
     await expect(desk.api.signAndSendMultisig('litecoin', { tx: forgedTx, signatures: [] })).rejects.toThrow(/input 0: the witness script does not hash to the output this input spends/);
     expect(await balance('p2wsh')).toBe(before);
   });
@@ -225,6 +225,6 @@ describe('refusals: nothing broadcast, nothing lost', () => {
         return { ...created, inputs: created.inputs!.map((i) => ({ ...i, amount: i.amount + 1n })) };
       },
     });
-    await expect(proposePayment(lying, walletId, await proposal())).rejects.toThrow(/the service says input 0 spends \d+ at .*; the previous transaction says/);
+    await expect(proposePayment(lying, walletId, await proposal())).rejects.toThrow(/the service says input 0 spends [\d.]+ LTC \(regtest\) at .*; the previous transaction says/);
   });
 });

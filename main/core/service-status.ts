@@ -3,7 +3,7 @@
 // more than 2 blocks. A coin behind has no final figures: the desk marks its balances provisional.
 import type { ApiClient } from '../../shared/api/client.ts';
 import { coinRow, type CoinName } from '../../shared/coins/index.ts';
-import { relaysReplacements } from './payment-fees.ts';
+import { relaysReplacements } from './payments/fees.ts';
 
 export interface CoinStatus {
   coin: string;

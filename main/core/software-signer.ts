@@ -8,7 +8,7 @@ import type { OpenedRequest } from '../../shared/files/signing-request.ts';
 import { SIGNATURE_FORMAT, type SignatureFileV1 } from '../../shared/files/signing-files.ts';
 import { CoordinatorError } from './errors.ts';
 import { fileSafe } from './file-names.ts';
-import { openSigningRequest } from './signing-request.ts';
+import { openSigningRequest } from './payments/signing-request.ts';
 
 const bip32 = BIP32Factory(ecc);
 const wordlist = wordlists.english!;

@@ -2,7 +2,7 @@
 // derived for it: balances, history (one entry per transaction) and unspent outputs. The service
 // takes at most 200 addresses per request, so each question is asked in batches.
 import { ApiClientError, type ApiClient } from '../../shared/api/client.ts';
-import type { HistoryTx } from '../../shared/api/schemas.ts';
+import type { HistoryTx, Utxo } from '../../shared/api/schemas.ts';
 import { addressToScript, bytesToHex } from '../../shared/coins/index.ts';
 import { addressPath } from '../../shared/coins/multisig-address.ts';
 import type { CoordinatorStore } from './store/store.ts';
@@ -20,6 +20,23 @@ export const MAX_ADDRESSES = 200;
 export function chunks<T>(items: readonly T[], size = MAX_ADDRESSES): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * The unspent outputs of `addresses`, asked in batches of at most 200: the one way the desk asks
+ * the service for a wallet's outputs.
+ */
+export async function utxosOf(api: Pick<ApiClient, 'utxos'>, coin: string, addresses: readonly string[]): Promise<Utxo[]> {
+  const out: Utxo[] = [];
+  for (const batch of chunks(addresses)) out.push(...(await api.utxos(coin, batch)).utxos);
+  return out;
+}
+
+/** The history entries of `addresses`, asked in batches of at most 200 (`limit` per batch). */
+export async function historyOf(api: Pick<ApiClient, 'history'>, coin: string, addresses: readonly string[], page: { limit?: number } = { limit: 1000 }): Promise<HistoryTx[]> {
+  const out: HistoryTx[] = [];
+  for (const batch of chunks(addresses)) out.push(...(await api.history(coin, batch, page)).txs);
   return out;
 }
 
@@ -67,8 +84,7 @@ export interface WalletTx {
 /** The wallet's transactions, unconfirmed first, then newest first. */
 export async function walletHistory(deps: FundsDeps, walletId: string): Promise<WalletTx[]> {
   const w = requireWallet(deps, walletId);
-  const rows: HistoryTx[] = [];
-  for (const batch of chunks(deps.store.addresses(walletId).map((a) => a.address))) rows.push(...(await deps.api.history(w.coin, batch, { limit: 1000 })).txs);
+  const rows = await historyOf(deps.api, w.coin, deps.store.addresses(walletId).map((a) => a.address));
   // The service lists one entry per (transaction, address); the treasurer wants one per transaction.
   const byTx = new Map<string, WalletTx>();
   for (const r of rows) {
@@ -87,20 +103,20 @@ export interface WalletUtxo {
   address: string;
   /** Below each co-signer's xpub. */
   path: string;
+  /** Of the transaction that made it, at the service's tip (0: unconfirmed): how old the coin is. */
+  confirmations: number;
 }
 
 /** The wallet's unspent outputs: those the service lists that pay one of the wallet's addresses. */
-export async function walletUnspent(deps: FundsDeps, walletId: string): Promise<WalletUtxo[]> {
+export async function walletUnspent(deps: { store: CoordinatorStore; api: Pick<ApiClient, 'utxos'> }, walletId: string): Promise<WalletUtxo[]> {
   const w = requireWallet(deps, walletId);
   const params = walletParams(w);
   const rows = deps.store.addresses(walletId);
   const byScript = new Map(rows.map((a) => [bytesToHex(addressToScript(params, a.address)), a]));
   const out: WalletUtxo[] = [];
-  for (const batch of chunks(rows.map((a) => a.address))) {
-    for (const u of (await deps.api.utxos(w.coin, batch)).utxos) {
-      const row = byScript.get(u.script_pub_key.toLowerCase());
-      if (row) out.push({ txid: u.txid, vout: u.vout, amount: u.amount, address: row.address, path: addressPath(row.change, row.index) });
-    }
+  for (const u of await utxosOf(deps.api, w.coin, rows.map((a) => a.address))) {
+    const row = byScript.get(u.script_pub_key.toLowerCase());
+    if (row) out.push({ txid: u.txid.toLowerCase(), vout: u.vout, amount: u.amount, address: row.address, path: addressPath(row.change, row.index), confirmations: u.confirmations });
   }
   return out;
 }

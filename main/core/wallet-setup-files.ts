@@ -21,7 +21,7 @@ import { parseSetupFile } from '../../shared/files/setup-file.ts';
 import { formatSpecter } from '../../shared/files/specter.ts';
 import { CoordinatorError } from './errors.ts';
 import { fileSafe } from './file-names.ts';
-import type { SignatureFileInput } from './signature-import.ts';
+import type { SignatureFileInput } from './payments/signature-import.ts';
 import type { WalletRow } from './store/store.ts';
 import { refuseExistingWallet } from './wallet-identity.ts';
 import { walletAddress } from './wallet-script.ts';

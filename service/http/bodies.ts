@@ -36,3 +36,8 @@ export function sentBody(txid: string) {
 export function utxoBody(rows: readonly { amount: bigint; vout: number; txid: string; script: Uint8Array }[]) {
   return rows.map((r) => ({ amount: r.amount, vout: r.vout, txid: r.txid, script_pub_key: bytesToHex(r.script) }));
 }
+
+/** v2's unspent outputs: the spec's fields and the extension's height and confirmations. */
+export function utxoDepthBody(rows: readonly { amount: bigint; vout: number; txid: string; script: Uint8Array; height: number | null; confirmations: number }[]) {
+  return utxoBody(rows).map((u, i) => ({ ...u, height: rows[i]!.height, confirmations: rows[i]!.confirmations }));
+}

@@ -59,7 +59,7 @@ export async function addressHistory(backend: UtxoBackend, addresses: string, qu
     txs: page.rows.map((r) => {
       const amount = r.delta < 0n ? -r.delta : r.delta;
       return {
-        confirmations: r.height === null || tip === null ? 0 : Math.max(0, tip - r.height + 1),
+        confirmations: confirmationsAt(r.height, tip),
         time: r.time,
         is_deposit: r.delta > 0n,
         address: addressOf(r.script),
@@ -69,6 +69,15 @@ export async function addressHistory(backend: UtxoBackend, addresses: string, qu
       };
     }),
   };
+}
+
+/** Confirmations of a transaction at `height` (null: unconfirmed) when the index is at `tip`. Pure. */
+export const confirmationsAt = (height: number | null, tip: number | null): number => (height === null || tip === null ? 0 : Math.max(0, tip - height + 1));
+
+/** Endpoint 4 with its extension: each output's height and its confirmations at the indexed tip. */
+export async function unspentOutputsWithDepth(backend: UtxoBackend, addresses: string): Promise<(UnspentRow & { confirmations: number })[]> {
+  const [rows, tip] = await Promise.all([unspentOutputs(backend, addresses), backend.indexedHeight()]);
+  return rows.map((r) => ({ ...r, confirmations: confirmationsAt(r.height, tip) }));
 }
 
 export async function unspentOutputs(backend: UtxoBackend, addresses: string): Promise<UnspentRow[]> {

@@ -2,7 +2,7 @@
 // differ from v2 are here; everything else is v2's own schema (schemas.ts).
 import { z } from 'zod';
 import { UnitsOut } from './amounts.ts';
-import { Balance, CreateTransactionQuery, HashesToSign, Utxo } from './schemas.ts';
+import { Balance, CreateTransactionQuery, HashesToSign, SpecUtxo } from './schemas.ts';
 
 const index = z.number().int().nonnegative();
 
@@ -14,7 +14,7 @@ export const BalancesV1 = z.object({ totals: BalanceV1, addresses: z.array(AddrB
 export type BalancesV1 = z.infer<typeof BalancesV1>;
 
 /** GET /v1/address/utxo/{coin}/{addresses}: a bare array, not v2's {utxos: [...]}. */
-export const UtxosV1 = z.array(Utxo);
+export const UtxosV1 = z.array(SpecUtxo);
 export type UtxosV1 = z.infer<typeof UtxosV1>;
 
 export const TxEndpointV1 = z.object({

@@ -43,7 +43,13 @@ export type HistoryTx = z.infer<typeof HistoryTx>;
 export const History = z.object({ total_txs: index, txs: z.array(HistoryTx) });
 export type History = z.infer<typeof History>;
 
-export const Utxo = z.object({ amount: UnitsOut, vout: index, txid: z.string(), script_pub_key: z.string() });
+/** The spec's unspent output, as v1 serves it. */
+export const SpecUtxo = z.object({ amount: UnitsOut, vout: index, txid: z.string(), script_pub_key: z.string() });
+export const Utxo = SpecUtxo.extend({
+  // Extension: how deep the output is, so a wallet can age its coins without reading its history.
+  height: index.nullable().describe('Extension beyond the spec: the height of the block that holds the transaction; null while it is unconfirmed.').meta({ 'x-countersign-extension': true }),
+  confirmations: index.describe("Extension beyond the spec: the transaction's confirmations at the service's indexed tip (0 while unconfirmed).").meta({ 'x-countersign-extension': true }),
+});
 export type Utxo = z.infer<typeof Utxo>;
 export const Utxos = z.object({ utxos: z.array(Utxo) });
 export type Utxos = z.infer<typeof Utxos>;

@@ -12,6 +12,7 @@ import { multisigInputHash } from '../coins/assemble-multisig.ts';
 import { deriveAddress } from '../coins/multisig-address.ts';
 import type { MultisigScriptOptions } from '../coins/multisig-script.ts';
 import { readUnsignedMultisigInput } from '../coins/unsigned-witness.ts';
+import { coinAmount } from '../coins/units.ts';
 import { PaymentCheckError } from './errors.ts';
 
 export type OutputPurpose = 'payment' | 'operator_fee' | 'change';
@@ -110,7 +111,7 @@ export function verifyUnsignedPayment(
   report.outputs.forEach((o, i) => {
     const e = expected[i]!;
     if (o.address !== e.address) fail(`output ${i} (${e.purpose}) pays ${o.address ?? 'a non-standard script'} instead of ${e.address}`);
-    if (o.amount.units !== e.amount) fail(`output ${i} (${e.purpose}) pays ${o.amount.units} instead of ${e.amount}`);
+    if (o.amount.units !== e.amount) fail(`output ${i} (${e.purpose}) pays ${coinAmount(params, o.amount.units)} instead of ${coinAmount(params, e.amount)}`);
   });
   const totalInput = claims.reduce((s, c) => s + c.amount, 0n);
   const totalOutput = report.outputs.reduce((s, o) => s + o.amount.units, 0n);
@@ -171,7 +172,7 @@ function verifyScripted(
     const e = expected[i]!;
     const address = scriptToAddress(params, o.script);
     if (address !== e.address) fail(`output ${i} (${e.purpose}) pays ${address ?? 'a non-standard script'} instead of ${e.address}`);
-    if (o.value !== e.amount) fail(`output ${i} (${e.purpose}) pays ${o.value} instead of ${e.amount}`);
+    if (o.value !== e.amount) fail(`output ${i} (${e.purpose}) pays ${coinAmount(params, o.value)} instead of ${coinAmount(params, e.amount)}`);
   });
   const totalInput = claims.reduce((s, c) => s + c.amount, 0n);
   const totalOutput = tx.outputs.reduce((s, o) => s + o.value, 0n);

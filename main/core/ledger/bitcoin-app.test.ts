@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { bytesToHex, concatBytes, signDer } from '../../../shared/coins/index.ts';
 import { deriveAddress } from '../../../shared/coins/multisig-address.ts';
-import { progress } from '../payments.ts';
+import { progress } from '../payments/payments.ts';
 import { registerWalletOnLedger, showAddressOnLedger, signPaymentOnLedger } from './ledger-flows.ts';
 import {
   appAndVersion,

@@ -8,7 +8,7 @@ import * as ecc from 'tiny-secp256k1';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bytesToHex, chainParams, concatBytes, decodeTx, hexToBytes, reverseBytes, signatureHash, signDer, txidHex, type Tx, type TxOutput } from '../../../shared/coins/index.ts';
 import { isBitcoinTx, type BitcoinTx } from '../../../shared/coins/tx.ts';
-import { progress } from '../payments.ts';
+import { progress } from '../payments/payments.ts';
 import { serializeOutputs, u32le, u64le } from './apdu-fields.ts';
 import { signPaymentOnLedger } from './ledger-flows.ts';
 import { canSignOnLedger, ledgerPrevious } from './legacy-sign.ts';

@@ -5,7 +5,7 @@ import { bytesToHex, decodeTx, type ChainParams, type CoinName, type Tx } from '
 import type { MultisigScriptType } from '../../../shared/coins/multisig-script.ts';
 import type { CoordinatorApi } from '../api.ts';
 import { CoordinatorError } from '../errors.ts';
-import { PreviousTransactions } from '../previous-transactions.ts';
+import { PreviousTransactions } from '../payments/previous-transactions.ts';
 import type { PaymentInputRow, PaymentRow } from '../store/store.ts';
 import { spendScripts, type SpendScripts } from './spend-scripts.ts';
 

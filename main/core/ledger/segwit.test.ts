@@ -10,7 +10,7 @@ import * as ecc from 'tiny-secp256k1';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bytesToHex, concatBytes, encodeTx, hexToBytes, reverseBytes, signDer, type TxOutput } from '../../../shared/coins/index.ts';
 import type { MultisigScriptType } from '../../../shared/coins/multisig-script.ts';
-import { progress } from '../payments.ts';
+import { progress } from '../payments/payments.ts';
 import { walletAddress as deskAddress } from '../wallet-script.ts';
 import { serializeOutputs, u32le, u64le } from './apdu-fields.ts';
 import { registerWalletOnLedger, showAddressOnLedger, signPaymentOnLedger } from './ledger-flows.ts';

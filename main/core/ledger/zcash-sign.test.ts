@@ -15,7 +15,7 @@ import { splitTransaction } from '@ledgerhq/hw-app-btc/lib/splitTransaction.js';
 import { bytesToHex, chainParams, concatBytes, decodeTx, encodeTx, hash160, hexToBytes, p2shScript, reverseBytes, signDer, txidHex, verifyDerSignature, type TxOutput } from '../../../shared/coins/index.ts';
 import { zip244Sighash } from '../../../shared/coins/sighash/zip244.ts';
 import type { ZcashV5Tx } from '../../../shared/coins/tx.ts';
-import { progress } from '../payments.ts';
+import { progress } from '../payments/payments.ts';
 import { serializeOutputs, u32le, u64le } from './apdu-fields.ts';
 import { signPaymentOnLedger } from './ledger-flows.ts';
 import { canSignOnLedger } from './legacy-sign.ts';

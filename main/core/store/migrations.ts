@@ -178,7 +178,7 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (wallet_id, type, ref)
   );
   `,
-  // 8: replacements (main/core/replace-payment.ts, cpfp.ts). `kind` says what a payment is for;
+  // 8: replacements (main/core/payments/replace.ts, cpfp.ts). `kind` says what a payment is for;
   // `replaces`: the payment whose broadcast transaction this one replaces (BIP125: bump or cancel);
   // `dropped_by`: the payment whose confirmation made this one impossible (its inputs are spent):
   // such a payment is failed (it was broadcast) or cancelled (it was not), and shown as dropped.

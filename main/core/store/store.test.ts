@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chainParams } from '../../../shared/coins/index.ts';
-import { expectedOutputs } from '../propose-payment.ts';
+import { expectedOutputs } from '../payments/spend.ts';
 import { openStore } from './store.ts';
 
 const dirs: string[] = [];
@@ -97,6 +97,6 @@ describe('expectedOutputs', () => {
       ],
       minersFee: 400n,
     });
-    expect(() => expectedOutputs(params, p, 1000n, 'C')).toThrow(/less than the 1700 asked for/);
+    expect(() => expectedOutputs(params, p, 1000n, 'C')).toThrow(/the inputs bring 0\.00001 LTC \(regtest\), less than the 0\.000017 LTC \(regtest\) asked for/);
   });
 });

@@ -3,12 +3,13 @@ import type { FieldRefusal } from '../../../main/bridge/contract.ts';
 import { go, href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { SubmitActions, TextField } from '../components/form.tsx';
-import { amount, readAmount } from '../format.ts';
-import { ProvisionalBadge, useSync } from '../sync.tsx';
+import { amount, formatUnits, readAmount } from '../format.ts';
+import { useSync } from '../sync.tsx';
 import { Alert, Card, Loading, useAction, useLoad } from '../ui.tsx';
 import { BatchRecipients, emptyRow, type BatchRow } from './BatchRecipients.tsx';
 import { FeeChoice, feeArgs, type FeeMode } from './FeeChoice.tsx';
 import { CoinControl } from './CoinControl.tsx';
+import { SpendableLine, useSpendable } from './Spendable.tsx';
 
 /** How long typing pauses before the draft is checked: one check per pause, not per key. */
 const CHECK_AFTER_MS = 350;
@@ -66,6 +67,8 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const [customRate, setCustomRate] = useState('');
   // Coin control: the outputs picked by hand; null lets the desk pick.
   const [picked, setPicked] = useState<string[] | null>(null);
+  // Send all: everything free (or picked) to one address, the fee taken from the amount.
+  const [sendAll, setSendAll] = useState(false);
   const presets = useLoad(() => call('payments.feePresets', { wallet_id: walletId }), [walletId]);
   const { busy, refusal, setError, run } = useAction();
   const { coins } = useSync();
@@ -78,7 +81,10 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const feeUnits = feeMode === 'fixed' ? typedFee.units : 0n;
   const fees = feeArgs(feeMode, presets.data ?? null, feeUnits, customRate);
   const opUnits = withOperator ? typedOpFee.units : null;
-  const refusals = useDraftCheck(walletId, { to: batch ? '' : to, amount: batch ? null : units, fee: feeMode === 'fixed' ? feeUnits : null, operator: withOperator ? { address: opAddress, fee: opUnits } : null });
+  const everything = sendAll && !batch;
+  const spendable = useSpendable(walletId, everything ? { to, inputs: picked, fees, operator: withOperator && opUnits !== null && opAddress.trim() ? { address: opAddress.trim(), fee_amount: opUnits } : null } : null);
+  const sendAllFigures = everything && spendable.data?.send_all && 'amount' in spendable.data.send_all ? spendable.data.send_all : null;
+  const refusals = useDraftCheck(walletId, { to: batch ? '' : to, amount: batch || everything ? null : units, fee: feeMode === 'fixed' ? feeUnits : null, operator: withOperator ? { address: opAddress, fee: opUnits } : null });
   const batchFees = { fee: feeMode === 'fixed' ? feeUnits : null, operatorFee: withOperator ? opUnits : null };
   // A refusal from Propose stands beside its field until the draft changes.
   useEffect(() => setError(null), [to, value, fee, feeMode, customRate, withOperator, opAddress, opFee, batch, setError]);
@@ -90,18 +96,20 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const errorOf = (field: string, typed: string | null = null): string | null => typed ?? refusals.find((r) => r.field === field)?.message ?? (refusal?.field === field ? refusal.message : null);
   const errors = {
     to: batch ? null : errorOf('to'),
-    amount: batch ? null : errorOf('amount', typedAmount.error),
+    amount: batch || everything ? null : errorOf('amount', typedAmount.error),
     miners_fee: feeMode === 'fixed' ? errorOf('miners_fee', typedFee.error) : null,
     fee_rate: feeMode === 'fixed' || fees !== null ? null : 'a fee rate is a whole number of units per vbyte, at least 1',
     'operator.address': withOperator ? errorOf('operator.address') : null,
     'operator.fee_amount': withOperator ? errorOf('operator.fee_amount', typedOpFee.error) : null,
   };
   // A blank amount has no words (it is not typed yet) but still holds Propose back.
-  const unfilled = (batch === null && units === null) || feeUnits === null || (withOperator && opUnits === null);
+  const unfilled = (batch === null && !everything && units === null) || feeUnits === null || (withOperator && opUnits === null);
   const refused = unfilled || Object.values(errors).some((e) => e !== null) || (batch !== null && batchRefused !== 0);
   const batchUnits = batch?.map((r) => readAmount(r.amount, w.unit).units);
-  const paid = batchUnits ? (batchUnits.every((u) => u !== null) ? batchUnits.reduce<bigint>((s, u) => s + (u ?? 0n), 0n) : null) : units;
-  const total = paid !== null && feeUnits !== null && (!withOperator || opUnits !== null) ? paid + feeUnits + (opUnits ?? 0n) : null;
+  const paid = batchUnits ? (batchUnits.every((u) => u !== null) ? batchUnits.reduce<bigint>((s, u) => s + (u ?? 0n), 0n) : null) : everything ? (sendAllFigures?.amount ?? null) : units;
+  // Send all: the fee is known (the desk's), so the total is everything chosen.
+  const fixedOrKnownFee = everything ? (sendAllFigures?.miners_fee ?? null) : feeUnits;
+  const total = paid !== null && fixedOrKnownFee !== null && (!withOperator || opUnits !== null) ? paid + fixedOrKnownFee + (opUnits ?? 0n) : null;
   // In a batch the recipient fields are rows: a refusal of the amount (the wallet holds too little) stands alone.
   const fieldless = refusal && (refusal.field === null || !(refusal.field in errors) || (batch !== null && (refusal.field === 'to' || refusal.field === 'amount'))) ? refusal.message : null;
 
@@ -122,7 +130,13 @@ export function ProposePayment({ walletId }: { walletId: string }) {
     const operator = { ...(withOperator ? { operator: { address: opAddress, fee_amount: opUnits ?? 0n } } : {}), ...(picked && picked.length > 0 ? { inputs: picked } : {}) };
     if (batch) {
       return run(async () => {
-        const p = await call('payments.proposeBatch', { wallet_id: walletId, rows: batch, ...fees, ...operator, ...(purpose.trim() ? { purpose: purpose.trim() } : {}) });
+        const p = await call('payments.propose', { wallet_id: walletId, rows: batch, ...fees, ...operator, ...(purpose.trim() ? { purpose: purpose.trim() } : {}) });
+        go(href.payment(p.id));
+      });
+    }
+    if (everything) {
+      return run(async () => {
+        const p = await call('payments.propose', { wallet_id: walletId, to, send_all: true, ...fees, ...operator, ...(purpose.trim() ? { purpose: purpose.trim() } : {}) });
         go(href.payment(p.id));
       });
     }
@@ -154,17 +168,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
         </div>
       </div>
       <Card>
-        <p>
-          {w.funds ? (
-            <>
-              Available: <strong className={sync && !sync.final ? 'provisional' : undefined}>{amount(w.funds.balance, w.unit)}</strong>
-              {w.funds.unconfirmed_balance !== 0n && <span className="muted"> (and {amount(w.funds.unconfirmed_balance, w.unit)} unconfirmed)</span>}
-              {sync && !sync.final && <> <ProvisionalBadge /></>}
-            </>
-          ) : (
-            <>Available: not known until the service's index catches up.</>
-          )}
-        </p>
+        <SpendableLine spendable={spendable} provisional={!!sync && !sync.final} />
         <label className="inline">
           <input type="checkbox" checked={batch !== null} onChange={(e) => toggleBatch(e.target.checked)} data-testid="batch-mode" /> Pay several recipients in one transaction (a batch)
         </label>
@@ -173,9 +177,32 @@ export function ProposePayment({ walletId }: { walletId: string }) {
         ) : (
           <TextField label="Pay to (address)" value={to} onChange={setTo} required spellCheck={false} className="mono" data-testid="pay-to" error={errors.to} errorTestId="pay-to-error" />
         )}
+        {!batch && (
+          <label className="inline">
+            <input type="checkbox" checked={sendAll} onChange={(e) => setSendAll(e.target.checked)} data-testid="send-all" /> Send all: everything available{picked && picked.length > 0 ? ' in the outputs picked' : ''} to this address, the miners&apos; fee taken from the amount
+          </label>
+        )}
         <div className="grid-2">
-          {!batch && <TextField label={`Amount (${w.unit.ticker})`} value={value} onChange={setValue} required inputMode="decimal" placeholder="0.00" data-testid="pay-amount" error={errors.amount} errorTestId="pay-amount-error" />}
+          {!batch && !everything && <TextField label={`Amount (${w.unit.ticker})`} value={value} onChange={setValue} required inputMode="decimal" placeholder="0.00" data-testid="pay-amount" error={errors.amount} errorTestId="pay-amount-error" />}
         </div>
+        {everything && (
+          <p aria-live="polite" data-testid="send-all-amount">
+            {sendAllFigures ? (
+              <>
+                Amount ({w.unit.ticker}): <strong>{formatUnits(sendAllFigures.amount, w.unit.decimals)}</strong>{' '}
+                <span className="muted">
+                  (everything in {sendAllFigures.outputs === 1 ? '1 output' : `${sendAllFigures.outputs} outputs`}, less the miners&apos; fee of {amount(sendAllFigures.miners_fee, w.unit)}; no change)
+                </span>
+              </>
+            ) : spendable.data?.send_all && 'refused' in spendable.data.send_all ? (
+              <span className="field-error" role="alert">{spendable.data.send_all.refused}</span>
+            ) : fees === null ? (
+              <span className="muted">Amount: choose the fee first.</span>
+            ) : (
+              <span className="muted">Amount: working it out…</span>
+            )}
+          </p>
+        )}
         <TextField
           label={
             <>
@@ -203,7 +230,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
         <CoinControl walletId={walletId} unit={w.unit} picked={picked} onPicked={setPicked} />
         <p className="total" aria-live="polite">
           Total leaving the wallet: <strong>{total === null ? '—' : amount(total, w.unit)}</strong>
-          {feeMode !== 'fixed' && <span className="muted"> and the miners&apos; fee at the rate chosen (shown in the review)</span>}
+          {feeMode !== 'fixed' && !everything && <span className="muted"> and the miners&apos; fee at the rate chosen (shown in the review)</span>}
         </p>
       </Card>
       {fieldless && <Alert>{fieldless}</Alert>}

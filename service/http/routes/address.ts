@@ -4,10 +4,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AddressesParams, AddressParams, Balance, Balances, History, HistoryQuery, TokenQuery, Utxos } from '../../../shared/api/schemas.ts';
 import { isEvmCoin } from '../../../shared/coins/coin-table.ts';
-import { addressBalance, addressBalances, addressHistory, unspentOutputs } from '../../use-cases/address-queries.ts';
+import { addressBalance, addressBalances, addressHistory, unspentOutputsWithDepth } from '../../use-cases/address-queries.ts';
 import { evmBalance, evmBalances, evmHistory } from '../../use-cases/evm-address-queries.ts';
 import { evmBackendFor, type ServiceContext, utxoBackendFor } from '../../use-cases/service-context.ts';
-import { utxoBody } from '../bodies.ts';
+import { utxoDepthBody } from '../bodies.ts';
 
 export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
   return async (fastify) => {
@@ -29,8 +29,8 @@ export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
     });
 
     app.get('/address/utxos/:coin/:addresses', { schema: { params: AddressesParams, response: { 200: Utxos } } }, async (req) => {
-      const rows = await unspentOutputs(utxoBackendFor(ctx, req.params.coin), req.params.addresses);
-      return { utxos: utxoBody(rows) };
+      const rows = await unspentOutputsWithDepth(utxoBackendFor(ctx, req.params.coin), req.params.addresses);
+      return { utxos: utxoDepthBody(rows) };
     });
   };
 }

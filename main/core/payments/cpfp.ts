@@ -4,13 +4,14 @@
 // where "parent" is the whole unconfirmed package: the parent and its own unconfirmed ancestors.
 // Used where replacement is impossible (the coin's nodes do not relay BIP125, the parent did not
 // signal it) and for deposits, whose transaction the wallet did not make.
-import { addressToScript, bytesToHex, decodeTx, equalBytes, scriptToAddress, type ChainParams, type CoinName } from '../../shared/coins/index.ts';
-import { isBitcoinTx, txVsize, type Tx } from '../../shared/coins/tx.ts';
-import { CoordinatorError } from './errors.ts';
+import { addressToScript, bytesToHex, decodeTx, equalBytes, scriptToAddress, type ChainParams, type CoinName } from '../../../shared/coins/index.ts';
+import { isBitcoinTx, txVsize, type Tx } from '../../../shared/coins/tx.ts';
+import { CoordinatorError } from '../errors.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
-import type { PaymentRow } from './store/store.ts';
-import { freshChangeAddress, ownersOf, proposeTreasurySpend, spendRequest, type Outpoint } from './treasury-spend.ts';
-import { requireWallet, walletParams, type CoreDeps } from './wallets.ts';
+import type { PaymentRow } from '../store/store.ts';
+import { freshChangeAddress, ownersOf, proposeTreasurySpend, spendVsize, type Outpoint } from './spend.ts';
+import { coinAmount } from '../../../shared/coins/units.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 
 /** The child's fee that brings the package to `targetRate` units/vbyte: target x (both sizes) - parent fee, at least 1 unit/vbyte of its own. Pure. */
 export function childFee(targetRate: bigint, parentVsize: number, childVsize: number, parentFee: bigint): bigint {
@@ -126,14 +127,13 @@ export async function proposeCpfp(deps: CoreDeps, walletId: string, spent: { txi
   if (seen && seen.confirmations > 0) refuse(`${output.txid} already has ${seen.confirmations} confirmation(s)`);
   const parent = await unconfirmedPackage(deps, w.coin, params, output.txid.toLowerCase());
   const back = await freshChangeAddress(deps, walletId);
-  const xpubs = deps.store.cosigners(walletId).map((c) => c.xpub);
-  const probe = await deps.api.createMultisig(w.coin, spendRequest(params, w, xpubs, { to: back.address, amount: params.dustLimit, inputs: [output], fee: { rate: 1n }, replaceable: false }, back, owners));
-  if (probe.vsize === undefined) return refuse('the service did not state the size of the child');
-  const fee = childFee(targetRate, parent.vsize, probe.vsize, parent.fee);
-  if (value - fee < params.dustLimit) refuse(`the output holds ${value}: a child fee of ${fee} leaves less than the dust limit of ${params.dustLimit}`);
+  // The child's size is the desk's own estimate (one input, one output), not the service's word.
+  const childVsize = spendVsize(params, w, deps.store.cosigners(walletId).length, 1, [back.address]);
+  const fee = childFee(targetRate, parent.vsize, childVsize, parent.fee);
+  if (value - fee < params.dustLimit) refuse(`the output holds ${coinAmount(params, value)}: a child fee of ${coinAmount(params, fee)} leaves less than the dust limit of ${coinAmount(params, params.dustLimit)}`);
   const payment = await proposeTreasurySpend(deps, walletId, { to: back.address, amount: value - fee, inputs: [output], fee: { amount: fee }, replaceable: false, changeAddress: back, kind: 'cpfp' });
   return {
     payment,
-    package: { parentFee: parent.fee, parentVsize: parent.vsize, ancestors: parent.ancestors, childFee: fee, childVsize: probe.vsize, rate: rateText(parent.fee + fee, parent.vsize + probe.vsize) },
+    package: { parentFee: parent.fee, parentVsize: parent.vsize, ancestors: parent.ancestors, childFee: fee, childVsize, rate: rateText(parent.fee + fee, parent.vsize + childVsize) },
   };
 }

@@ -12,22 +12,22 @@ import {
   type ChainParams,
   type CoinName,
   type MultisigInputSpend,
-} from '../../shared/coins/index.ts';
-import type { BitcoinTx } from '../../shared/coins/tx.ts';
-import { parseDerivationPath } from '../../shared/files/derivation-path.ts';
-import { FileFormatError, PaymentCheckError } from '../../shared/files/errors.ts';
-import { psbtFromBase64, psbtToBase64, withoutWitness, type DecodedPsbt } from '../../shared/files/psbt.ts';
-import { psbtMultisigSpends, verifyPsbtSignatures, type VerifiedPsbtSignature } from '../../shared/files/psbt-finalize.ts';
-import { buildMultisigPsbt, psbtSignatures, withEmptyScripts, type KeyDerivation, type MultisigPsbtInput, type MultisigPsbtOutput } from '../../shared/files/psbt-multisig.ts';
-import { parseXpubLike } from '../../shared/files/xpub-bytes.ts';
-import { CoordinatorError } from './errors.ts';
-import { fileSafe } from './file-names.ts';
+} from '../../../shared/coins/index.ts';
+import type { BitcoinTx } from '../../../shared/coins/tx.ts';
+import { parseDerivationPath } from '../../../shared/files/derivation-path.ts';
+import { FileFormatError, PaymentCheckError } from '../../../shared/files/errors.ts';
+import { psbtFromBase64, psbtToBase64, withoutWitness, type DecodedPsbt } from '../../../shared/files/psbt.ts';
+import { psbtMultisigSpends, verifyPsbtSignatures, type VerifiedPsbtSignature } from '../../../shared/files/psbt-finalize.ts';
+import { buildMultisigPsbt, psbtSignatures, withEmptyScripts, type KeyDerivation, type MultisigPsbtInput, type MultisigPsbtOutput } from '../../../shared/files/psbt-multisig.ts';
+import { parseXpubLike } from '../../../shared/files/xpub-bytes.ts';
+import { CoordinatorError } from '../errors.ts';
+import { fileSafe } from '../file-names.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import { checkSignature, refused, storeSignatures, type CheckedSignature, type FileResult, type RefusalKind, type SignatureFileInput } from './signature-import.ts';
 import { progress, requirePayment } from './payments.ts';
-import type { CosignerRow, PaymentRow, WalletRow } from './store/store.ts';
-import { requireWallet, walletParams, type CoreDeps } from './wallets.ts';
-import { walletAddress } from './wallet-script.ts';
+import type { CosignerRow, PaymentRow, WalletRow } from '../store/store.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { walletAddress } from '../wallet-script.ts';
 
 /** Coins whose signatures PSBT (BIP174) describes: Bitcoin's legacy sighash with SIGHASH_ALL. */
 export const PSBT_COINS: readonly CoinName[] = PSBT_COIN_NAMES;

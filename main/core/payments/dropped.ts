@@ -4,12 +4,12 @@
 // the payment that confirmed (the views show it as "dropped"). No new state: both are terminal.
 // A payment spending an output of a dropped one (a child-pays-for-parent on a replaced original's
 // change) can never confirm either: it is dropped the same way, naming its parent.
-import { CoordinatorError } from './errors.ts';
+import { CoordinatorError } from '../errors.ts';
 import { IN_FLIGHT, requirePayment, transition } from './payments.ts';
-import { paymentOutpoints } from './replace-payment.ts';
-import type { PaymentRow } from './store/store.ts';
-import { outpointKey } from './treasury-spend.ts';
-import { requireWallet, type CoreDeps } from './wallets.ts';
+import { paymentOutpoints } from './replace.ts';
+import type { PaymentRow } from '../store/store.ts';
+import { outpointKey } from './spend.ts';
+import { requireWallet, type CoreDeps } from '../wallets.ts';
 
 /** Drops the in-flight payments that spend an input of `confirmed`, and those spending their outputs; returns their ids. */
 export function dropConflicts(deps: CoreDeps, confirmed: PaymentRow): string[] {

@@ -1,11 +1,11 @@
 // Importing signature files: each file is checked whole and committed in its own transaction, so a
 // crash mid-batch keeps every file already imported and never half of one.
-import { bytesToHex, equalBytes, hexToBytes, isLowS, decodeDerSignature, verifyDerSignature } from '../../shared/coins/index.ts';
-import { CoordinatorError } from './errors.ts';
-import { parseFile, paymentHash, SignatureFileV1 } from '../../shared/files/signing-files.ts';
+import { bytesToHex, equalBytes, hexToBytes, isLowS, decodeDerSignature, verifyDerSignature } from '../../../shared/coins/index.ts';
+import { CoordinatorError } from '../errors.ts';
+import { parseFile, paymentHash, SignatureFileV1 } from '../../../shared/files/signing-files.ts';
 import { progress, promoteIfComplete, type InputProgress } from './payments.ts';
-import type { CosignerRow, PaymentHashRow } from './store/store.ts';
-import type { CoreDeps } from './wallets.ts';
+import type { CosignerRow, PaymentHashRow } from '../store/store.ts';
+import type { CoreDeps } from '../wallets.ts';
 
 export type RefusalKind = 'malformed' | 'unknown_request' | 'tampered' | 'foreign' | 'stale';
 

@@ -1,15 +1,15 @@
 // Signing-request files as the treasurer writes them from a stored payment (docs/file-formats.md),
 // and as a co-signer opens them: the offline check itself is shared/files/signing-request.ts.
-import { bytesToHex, chainParams, decodeTx, scriptToAddress } from '../../shared/coins/index.ts';
-import { addressPath } from '../../shared/coins/multisig-address.ts';
-import { PaymentCheckError } from '../../shared/files/errors.ts';
-import { readSigningRequest, type OpenedRequest } from '../../shared/files/signing-request.ts';
-import { paymentHash, SIGNING_REQUEST_FORMAT, type SigningRequestV1 } from '../../shared/files/signing-files.ts';
-import { CoordinatorError } from './errors.ts';
-import { fileSafe } from './file-names.ts';
+import { bytesToHex, chainParams, decodeTx, scriptToAddress } from '../../../shared/coins/index.ts';
+import { addressPath } from '../../../shared/coins/multisig-address.ts';
+import { PaymentCheckError } from '../../../shared/files/errors.ts';
+import { readSigningRequest, type OpenedRequest } from '../../../shared/files/signing-request.ts';
+import { paymentHash, SIGNING_REQUEST_FORMAT, type SigningRequestV1 } from '../../../shared/files/signing-files.ts';
+import { CoordinatorError } from '../errors.ts';
+import { fileSafe } from '../file-names.ts';
 import { requirePayment } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
-import { requireWallet, type CoreDeps } from './wallets.ts';
+import { requireWallet, type CoreDeps } from '../wallets.ts';
 
 /**
  * The request file of a payment awaiting signatures, as JSON text. Each input carries the

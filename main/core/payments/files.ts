@@ -1,10 +1,10 @@
 // The files a treasurer picks to add signatures to payments: Countersign signature files and
 // PSBTs, told apart by content (or a .psbt name), each handed to its own importer.
-import { recogniseFile } from '../../shared/files/file-kind.ts';
-import { CoordinatorError } from './errors.ts';
+import { recogniseFile } from '../../../shared/files/file-kind.ts';
+import { CoordinatorError } from '../errors.ts';
 import { importPsbtFile } from './psbt-exchange.ts';
 import { importSignatureFile, refused, type FileResult, type SignatureFileInput } from './signature-import.ts';
-import type { CoreDeps } from './wallets.ts';
+import type { CoreDeps } from '../wallets.ts';
 
 /** Signature files and PSBTs picked together: each goes to its own importer. */
 export function importPaymentFiles(deps: CoreDeps, files: readonly SignatureFileInput[]): FileResult[] {

@@ -2,13 +2,13 @@
 // estimates pays exactly rate x vsize (checked by the desk), signals BIP125 when asked, and a
 // service that builds another fee than the rate asked is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainParams, decodeTx, decodeTxHex, encodeTxHex } from '../../shared/coins/index.ts';
-import { REPLACEABLE_SETTING, feePresets, feeShare, rateFeeRefusal, relaysReplacements, replaceableByDefault } from './payment-fees.ts';
+import { chainParams, decodeTx, decodeTxHex, encodeTxHex } from '../../../shared/coins/index.ts';
+import { REPLACEABLE_SETTING, feePresets, feeShare, rateFeeRefusal, relaysReplacements, replaceableByDefault } from './fees.ts';
 import { cancelPayment } from './payments.ts';
-import { proposePayment } from './propose-payment.ts';
-import type { CoordinatorStore } from './store/store.ts';
-import { apiWith, startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from '../../dev/desk-testing/regtest.ts';
-import type { CoreDeps } from './wallets.ts';
+import { proposePayment } from './propose.ts';
+import type { CoordinatorStore } from '../store/store.ts';
+import { apiWith, startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from '../../../dev/desk-testing/regtest.ts';
+import type { CoreDeps } from '../wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
@@ -58,7 +58,7 @@ describe('fee rates', () => {
         return { ...created, tx: encodeTxHex(tx), miners_fee: (created.miners_fee ?? 0n) + 5000n };
       },
     }) };
-    await expect(proposePayment(greedy, walletId, { to: await desk.node.newAddress('bech32'), amount: COIN / 10n, minersFee: 0n, feeRate: 3n })).rejects.toThrow(/refusing the proposed payment: the fee \d+ is not 3 units\/vbyte x \d+ vbytes/);
+    await expect(proposePayment(greedy, walletId, { to: await desk.node.newAddress('bech32'), amount: COIN / 10n, minersFee: 0n, feeRate: 3n })).rejects.toThrow(/refusing the proposed payment: the fee 0\.\d+ LTC \(regtest\) is not 3 units\/vbyte x \d+ vbytes/);
     expect(store.payments()).toHaveLength(before);
   });
 });

@@ -1,8 +1,8 @@
 // A batch's rows: CSV reading (header optional, quotes, blank lines) and every row's check, each
 // refusal with the line it is on.
 import { describe, expect, it } from 'vitest';
-import { chainParams, scriptToAddress } from '../../shared/coins/index.ts';
-import { checkRecipients, readRecipientsCsv, refuseBatchTotal, rowRefusalWords } from './payment-batch.ts';
+import { chainParams, scriptToAddress } from '../../../shared/coins/index.ts';
+import { checkRecipients, readRecipientsCsv, refuseBatchTotal, rowRefusalWords } from './batch.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const mainnet = chainParams('litecoin', 'mainnet');

@@ -1,13 +1,13 @@
 // Reserved and frozen outputs on litecoind -regtest: the desk picks each proposal's inputs itself,
 // oldest first, never one an unsent proposal already spends nor a frozen one; cancelling releases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesToHex, chainParams, decodeTx } from '../../shared/coins/index.ts';
+import { bytesToHex, chainParams, decodeTx } from '../../../shared/coins/index.ts';
 import { outpointOf, pickOldestFirst } from './coin-selection.ts';
 import { cancelPayment } from './payments.ts';
-import { proposePayment } from './propose-payment.ts';
-import type { CoordinatorStore } from './store/store.ts';
-import { startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from '../../dev/desk-testing/regtest.ts';
-import type { CoreDeps } from './wallets.ts';
+import { proposePayment } from './propose.ts';
+import type { CoordinatorStore } from '../store/store.ts';
+import { startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from '../../../dev/desk-testing/regtest.ts';
+import type { CoreDeps } from '../wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
@@ -43,7 +43,7 @@ describe('reserved and frozen outputs', () => {
     const last = all.find((o) => o !== a[0] && o !== b[0])!;
     store.labels.put(walletId, { type: 'output', ref: last, label: 'cold reserve', spendable: false }, new Date().toISOString());
     const third = proposePayment(deps, walletId, { to, amount: COIN / 2n, minersFee: 10_000n });
-    await expect(third).rejects.toThrow(/the wallet's free outputs hold 0, the payment needs about 50010000; 2 output\(s\) holding 200000000 are reserved by payments awaiting signatures or ready \(.+\); 1 frozen output\(s\) hold 100000000/);
+    await expect(third).rejects.toThrow(/the wallet's free outputs hold 0 LTC \(regtest\), the payment needs about 0\.5001 LTC \(regtest\); 2 output\(s\) holding 2 LTC \(regtest\) are reserved by payments awaiting signatures or ready \(.+\); 1 frozen output\(s\) hold 1 LTC \(regtest\)/);
 
     // Picking a reserved output by hand is refused too, naming the payment that holds it.
     await expect(proposePayment(deps, walletId, { to, amount: COIN / 2n, minersFee: 10_000n, inputs: [a[0]!] })).rejects.toThrow(

@@ -4,19 +4,19 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClientError } from '../../shared/api/client.ts';
-import { addressToScript, bytesToHex, chainParams, decodeTxHex, encodeTxHex } from '../../shared/coins/index.ts';
-import type { CoordinatorApi } from './api.ts';
-import { signRequest } from './software-signer.ts';
+import { ApiClientError } from '../../../shared/api/client.ts';
+import { addressToScript, bytesToHex, chainParams, decodeTxHex, encodeTxHex } from '../../../shared/coins/index.ts';
+import type { CoordinatorApi } from '../api.ts';
+import { signRequest } from '../software-signer.ts';
 import { openSigningRequest, writeSigningRequest } from './signing-request.ts';
 import { importSignatureFiles } from './signature-import.ts';
-import { proposePayment } from './propose-payment.ts';
-import { refreshConfirmations, submitPayment } from './submit-payment.ts';
+import { proposePayment } from './propose.ts';
+import { refreshConfirmations, submitPayment } from './submit.ts';
 import { cancelPayment, progress } from './payments.ts';
-import { openStore, type CoordinatorStore } from './store/store.ts';
-import { testCosigner } from '../../dev/desk-testing/keys.ts';
-import { startRegtestDesk, type RegtestDesk, apiWith } from '../../dev/desk-testing/regtest.ts';
-import { createWallet, nextReceiveAddress, type CoreDeps } from './wallets.ts';
+import { openStore, type CoordinatorStore } from '../store/store.ts';
+import { testCosigner } from '../../../dev/desk-testing/keys.ts';
+import { startRegtestDesk, type RegtestDesk, apiWith } from '../../../dev/desk-testing/regtest.ts';
+import { createWallet, nextReceiveAddress, type CoreDeps } from '../wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
@@ -155,7 +155,7 @@ describe('refusals', () => {
         return { ...created, tx: encodeTxHex(tx) };
       },
     });
-    await expect(proposePayment(cheating, walletId, await proposal())).rejects.toThrow(/refusing the proposed payment: output 0 \(payment\) pays 10001000 instead of 10000000/);
+    await expect(proposePayment(cheating, walletId, await proposal())).rejects.toThrow(/refusing the proposed payment: output 0 \(payment\) pays 0\.10001 LTC \(regtest\) instead of 0\.1 LTC \(regtest\)/);
     const redirecting = withApi({
       createMultisig: async (coin, body) => desk.api.createMultisig(coin, { ...body, to: await desk.node.newAddress('legacy') }),
     });
@@ -177,7 +177,8 @@ describe('refusals', () => {
         return { ...created, total_input_value: created.total_input_value + 5_000_000n * BigInt(decodeTxHex(created.tx).inputs.length) };
       },
     });
-    await expect(proposePayment(agreeing, walletId, await proposal())).rejects.toThrow(/input 0 as the service listed it: output \d+ of [0-9a-f]{64} holds \d+, not the \d+ expected/);
+    // The desk reads each input's amount from its previous transaction, never from the listing: the lie shows as totals that differ.
+    await expect(proposePayment(agreeing, walletId, await proposal())).rejects.toThrow(/the service says the inputs bring [\d.]+ LTC \(regtest\), they bring [\d.]+ LTC \(regtest\)/);
     const forging = withApi({
       rawTransaction: async (coin, txid) => {
         const tx = decodeTxHex((await desk.api.rawTransaction(coin, txid)).hex);
@@ -243,7 +244,7 @@ describe('refusals', () => {
     // Tampered or malformed requests are refused by the co-signer before signing.
     const req = JSON.parse(request) as { outputs: { amount: string }[]; unsigned_tx: string };
     req.outputs[0]!.amount = (BigInt(req.outputs[0]!.amount) + 1n).toString();
-    expect(() => signRequest(JSON.stringify(req), { xprv: bob.accountXprv })).toThrow(/output 0 \(payment\) pays 10000000 instead of 10000001/);
+    expect(() => signRequest(JSON.stringify(req), { xprv: bob.accountXprv })).toThrow(/output 0 \(payment\) pays 0\.1 LTC \(regtest\) instead of 0\.10000001 LTC \(regtest\)/);
     expect(() => signRequest('[]', { xprv: bob.accountXprv })).toThrow(/malformed signing-request file/);
     expect(() => signRequest(request, { xprv: dave.accountXprv })).toThrow(/not one of the wallet's co-signers/);
     // An input amount raised (with the fee kept consistent) is caught by the previous transaction the
@@ -274,7 +275,7 @@ describe('crash safety', () => {
       writeFileSync(path, signRequest(request, { xprv: c.accountXprv }).file);
       return path;
     });
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../../dev/desk-testing/import-child.ts'), dbPath, ...files], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../../../dev/desk-testing/import-child.ts'), dbPath, ...files], { stdio: ['ignore', 'pipe', 'inherit'] });
     const firstLine = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => resolve(d.toString()));
       child.on('exit', (code) => reject(new Error(`child exited early (${code})`)));

@@ -1,12 +1,12 @@
 // Payments' lifecycle: awaiting_signatures -> ready -> broadcast -> confirmed, or cancelled /
 // failed with a reason; a payment is never deleted. Who has signed what, and the moves between
-// states. The use cases that drive it live in their own modules: propose-payment.ts,
-// payment-files.ts (import signatures), submit-payment.ts.
-import { equalBytes, parseMultisigRedeemScript } from '../../shared/coins/index.ts';
-import { CoordinatorError } from './errors.ts';
-import type { PaymentRow, PaymentState } from './store/store.ts';
-import { walletAddress } from './wallet-script.ts';
-import { requireWallet, walletParams, type CoreDeps } from './wallets.ts';
+// states. The use cases that drive it live in their own modules: propose.ts,
+// files.ts (import signatures), submit.ts.
+import { equalBytes, parseMultisigRedeemScript } from '../../../shared/coins/index.ts';
+import { CoordinatorError } from '../errors.ts';
+import type { PaymentRow, PaymentState } from '../store/store.ts';
+import { walletAddress } from '../wallet-script.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 
 /** States of a payment not yet settled: its coins and change address are taken. */
 export const IN_FLIGHT: readonly PaymentState[] = ['awaiting_signatures', 'ready', 'broadcast'];

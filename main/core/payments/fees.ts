@@ -1,7 +1,8 @@
 // Fee rates for a proposal: the presets from the service's estimates (fast / normal / slow are
 // 1 / 6 / 24 blocks), and the desk's check of the fee a service built at a given rate. Pure.
-import type { FeeEstimates } from '../../shared/api/schemas.ts';
-import { coinRow, type ChainParams, type CoinName } from '../../shared/coins/index.ts';
+import type { FeeEstimates } from '../../../shared/api/schemas.ts';
+import { coinRow, type ChainParams, type CoinName } from '../../../shared/coins/index.ts';
+import { coinAmount } from '../../../shared/coins/units.ts';
 
 export type FeePresetName = 'fast' | 'normal' | 'slow';
 export interface FeePreset {
@@ -31,12 +32,13 @@ const CHANGE_OUTPUT_VBYTES = 43n;
  * is exactly rate x vsize; without, change under the dust limit went to the miners as well, so the
  * fee may exceed that by at most the change output the service left out plus the dust limit.
  */
-export function rateFeeRefusal(params: Pick<ChainParams, 'dustLimit'>, rate: bigint, vsize: number, fee: bigint, hasChange: boolean): string | null {
+export function rateFeeRefusal(params: Pick<ChainParams, 'dustLimit' | 'coin' | 'network' | 'decimals'>, rate: bigint, vsize: number, fee: bigint, hasChange: boolean): string | null {
+  const shown = (units: bigint) => coinAmount(params, units);
   const least = rate * BigInt(vsize);
-  if (fee < least) return `the fee ${fee} is below ${rate} units/vbyte x ${vsize} vbytes = ${least}`;
-  if (hasChange && fee !== least) return `the fee ${fee} is not ${rate} units/vbyte x ${vsize} vbytes = ${least}`;
+  if (fee < least) return `the fee ${shown(fee)} is below ${rate} units/vbyte x ${vsize} vbytes = ${shown(least)}`;
+  if (hasChange && fee !== least) return `the fee ${shown(fee)} is not ${rate} units/vbyte x ${vsize} vbytes = ${shown(least)}`;
   const most = rate * (BigInt(vsize) + CHANGE_OUTPUT_VBYTES) + params.dustLimit;
-  if (!hasChange && fee >= most) return `the fee ${fee} is above what ${rate} units/vbyte and dust change make (under ${most})`;
+  if (!hasChange && fee >= most) return `the fee ${shown(fee)} is above what ${rate} units/vbyte and dust change make (under ${shown(most)})`;
   return null;
 }
 

@@ -1,10 +1,10 @@
 // The payment draft check: each refusal a treasurer can type, with the words the screen shows
 // (amounts in the coin's unit). Pure: no service, no node.
 import { describe, expect, it } from 'vitest';
-import { chainParams, scriptToAddress } from '../../shared/coins/index.ts';
-import { draftRefusalWords } from '../bridge/refusals.ts';
-import { unitOf } from '../bridge/units.ts';
-import { addressRefusal, refuseDraft, type DraftRefusal } from './payment-draft.ts';
+import { chainParams, scriptToAddress } from '../../../shared/coins/index.ts';
+import { draftRefusalWords } from '../../bridge/refusals.ts';
+import { unitOf } from '../../bridge/units.ts';
+import { addressRefusal, refuseDraft, type DraftRefusal } from './draft.ts';
 
 const regtest = chainParams('litecoin', 'regtest');
 const unit = unitOf('litecoin', 'regtest', regtest.decimals);

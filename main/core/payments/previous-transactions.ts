@@ -3,10 +3,10 @@
 // spends (a txid commits to every output's amount and script), and the output spent must be the
 // one expected. The proposal check, PSBTs, signing requests and the Ledger all rely on this one
 // check instead of the service's word on what an input holds.
-import { hexToBytes, type ChainParams, type CoinName, type TxOutput } from '../../shared/coins/index.ts';
-import { readPrevious, spendMismatch, type ExpectedSpend } from '../../shared/files/previous-transaction.ts';
-import type { CoordinatorApi } from './api.ts';
-import { CoordinatorError } from './errors.ts';
+import { hexToBytes, type ChainParams, type CoinName, type TxOutput } from '../../../shared/coins/index.ts';
+import { readPrevious, spendMismatch, type ExpectedSpend } from '../../../shared/files/previous-transaction.ts';
+import type { CoordinatorApi } from '../api.ts';
+import { CoordinatorError } from '../errors.ts';
 
 export class PreviousTransactions {
   private constructor(

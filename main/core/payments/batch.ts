@@ -1,11 +1,11 @@
 // A batch payment's recipients: typed in as rows or read from a CSV file (address,amount,label;
 // header optional; amounts in the coin's unit). Every row is checked before anything is asked of
 // the service, and a bad row is refused with its line number. Pure.
-import { amountRefusalWords, parseAmount, type AmountRefusal } from '../../shared/api/amount-text.ts';
-import type { ChainParams } from '../../shared/coins/index.ts';
-import { unitsToDecimal } from '../../shared/coins/units.ts';
-import { CoordinatorError } from './errors.ts';
-import { addressRefusal } from './payment-draft.ts';
+import { amountRefusalWords, parseAmount, type AmountRefusal } from '../../../shared/api/amount-text.ts';
+import type { ChainParams } from '../../../shared/coins/index.ts';
+import { unitsToDecimal } from '../../../shared/coins/units.ts';
+import { CoordinatorError } from '../errors.ts';
+import { addressRefusal } from './draft.ts';
 
 export interface Recipient {
   to: string;

@@ -2,8 +2,8 @@
 // spends an output an earlier one (awaiting signatures or ready) already spends: those are
 // reserved until that payment is cancelled or sent. Frozen outputs (a BIP329 output label with
 // spendable false) are never picked automatically; the treasurer may still pick them by hand.
-import { bytesToHex, decodeTx, type ChainParams } from '../../shared/coins/index.ts';
-import type { CoordinatorStore } from './store/store.ts';
+import { bytesToHex, decodeTx, type ChainParams } from '../../../shared/coins/index.ts';
+import type { CoordinatorStore } from '../store/store.ts';
 
 /** Payments in these states hold their inputs. */
 const HOLDING = ['awaiting_signatures', 'ready'] as const;

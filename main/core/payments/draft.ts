@@ -1,10 +1,10 @@
 // A payment as it is being typed, checked before anything is asked of the service: each address
 // for the wallet's coin and network, each amount against the dust limit and what the wallet holds.
 // Refusals are data (field, kind, amounts): the bridge words them in the coin's unit.
-import { CoinError, allChainParams, decodeAddress, isValidAddress, type ChainParams } from '../../shared/coins/index.ts';
-import { CoordinatorError } from './errors.ts';
-import { walletUnspent, type FundsDeps } from './wallet-funds.ts';
-import { requireWallet, walletParams } from './wallets.ts';
+import { CoinError, allChainParams, decodeAddress, isValidAddress, type ChainParams } from '../../../shared/coins/index.ts';
+import { CoordinatorError } from '../errors.ts';
+import { walletUnspent, type FundsDeps } from '../wallet-funds.ts';
+import { requireWallet, walletParams } from '../wallets.ts';
 
 export interface PaymentDraft {
   to?: string;

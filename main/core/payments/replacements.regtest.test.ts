@@ -5,21 +5,21 @@
 // (refused in the service's words, nothing stored), signatures of the original refused for its
 // replacement, and a child-pays-for-parent whose package rate the node's ancestor figures confirm.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressToScript, chainParams, decodeTx, hexToBytes } from '../../shared/coins/index.ts';
+import { addressToScript, chainParams, decodeTx, hexToBytes } from '../../../shared/coins/index.ts';
 import { childFee, proposeCpfp, rateText } from './cpfp.ts';
-import { replacementView } from '../bridge/replacement-view.ts';
+import { replacementView } from '../../bridge/replacement-view.ts';
 import { progress } from './payments.ts';
-import { proposePayment } from './propose-payment.ts';
-import { proposeBump, proposeCancel, whyNotReplaceable } from './replace-payment.ts';
+import { proposePayment } from './propose.ts';
+import { proposeBump, proposeCancel, whyNotReplaceable } from './replace.ts';
 import { importSignatureFiles } from './signature-import.ts';
 import { writeSigningRequest } from './signing-request.ts';
-import { signRequest } from './software-signer.ts';
-import { openStore, type CoordinatorStore, type PaymentRow } from './store/store.ts';
-import { refreshConfirmations, submitPayment } from './submit-payment.ts';
-import { testCosigner } from '../../dev/desk-testing/keys.ts';
-import { startRegtestDesk, type RegtestDesk, fundWallet } from '../../dev/desk-testing/regtest.ts';
-import { proposeTreasurySpend } from './treasury-spend.ts';
-import { createWallet, nextReceiveAddress, type CoreDeps } from './wallets.ts';
+import { signRequest } from '../software-signer.ts';
+import { openStore, type CoordinatorStore, type PaymentRow } from '../store/store.ts';
+import { refreshConfirmations, submitPayment } from './submit.ts';
+import { testCosigner } from '../../../dev/desk-testing/keys.ts';
+import { startRegtestDesk, type RegtestDesk, fundWallet } from '../../../dev/desk-testing/regtest.ts';
+import { proposeTreasurySpend } from './spend.ts';
+import { createWallet, nextReceiveAddress, type CoreDeps } from '../wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;

@@ -1,13 +1,14 @@
 // Submitting a fully signed payment to the network through the service, and following it to
 // confirmation.
-import { ApiClientError } from '../../shared/api/client.ts';
-import { bytesToHex, equalBytes, parseMultisigRedeemScript } from '../../shared/coins/index.ts';
-import { walletAddress } from './wallet-script.ts';
-import { CoordinatorError } from './errors.ts';
-import { dropConflicts, replacementsOf } from './dropped-payments.ts';
+import { ApiClientError } from '../../../shared/api/client.ts';
+import { bytesToHex, equalBytes, parseMultisigRedeemScript } from '../../../shared/coins/index.ts';
+import { walletAddress } from '../wallet-script.ts';
+import { CoordinatorError } from '../errors.ts';
+import { dropConflicts, replacementsOf } from './dropped.ts';
 import { requirePayment, transition } from './payments.ts';
-import type { PaymentRow } from './store/store.ts';
-import { requireWallet, walletParams, type CoreDeps } from './wallets.ts';
+import type { PaymentRow } from '../store/store.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { historyOf } from '../wallet-funds.ts';
 
 /** Submits a ready payment. A rejected broadcast keeps it ready (retryable) with the node's reason. */
 export async function submitPayment(deps: CoreDeps, id: string): Promise<PaymentRow> {
@@ -49,8 +50,7 @@ export async function refreshConfirmations(deps: CoreDeps, id: string, required 
   const params = walletParams(w);
   const xpubs = deps.store.cosigners(w.id).map((c) => c.xpub);
   const spent = [...new Set(deps.store.paymentInputs(id).map((i) => walletAddress(params, w, xpubs, i.change, i.index).address))];
-  const history = await deps.api.history(w.coin, spent, { limit: 1000 });
-  const entry = history.txs.find((t) => t.txid === p.txid);
+  const entry = (await historyOf(deps.api, w.coin, spent)).find((t) => t.txid === p.txid);
   // Still unconfirmed: a broadcast replacement may have confirmed in its place (and drops it).
   const replacements = async () => {
     if (requirePayment(deps, id).state !== 'broadcast') return;

@@ -1,18 +1,18 @@
 // A batch on litecoind -regtest: 50 recipients read from a CSV file, proposed, re-verified by the
 // desk (every output, amount and the change), signed by two co-signers and paid in one transaction.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressToScript, bytesToHex, chainParams, decodeTxHex, encodeTxHex } from '../../shared/coins/index.ts';
-import { unitsToDecimal } from '../../shared/coins/units.ts';
-import { checkRecipients, readRecipientsCsv } from './payment-batch.ts';
-import { batchProposal, proposePayment } from './propose-payment.ts';
+import { addressToScript, bytesToHex, chainParams, decodeTxHex, encodeTxHex } from '../../../shared/coins/index.ts';
+import { unitsToDecimal } from '../../../shared/coins/units.ts';
+import { checkRecipients, readRecipientsCsv } from './batch.ts';
+import { batchProposal, proposePayment } from './propose.ts';
 import { importSignatureFiles } from './signature-import.ts';
 import { openSigningRequest, writeSigningRequest } from './signing-request.ts';
-import { signRequest } from './software-signer.ts';
-import type { CoordinatorStore } from './store/store.ts';
-import { refreshConfirmations, submitPayment } from './submit-payment.ts';
-import { testCosigner } from '../../dev/desk-testing/keys.ts';
-import { apiWith, startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from '../../dev/desk-testing/regtest.ts';
-import type { CoreDeps } from './wallets.ts';
+import { signRequest } from '../software-signer.ts';
+import type { CoordinatorStore } from '../store/store.ts';
+import { refreshConfirmations, submitPayment } from './submit.ts';
+import { testCosigner } from '../../../dev/desk-testing/keys.ts';
+import { apiWith, startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from '../../../dev/desk-testing/regtest.ts';
+import type { CoreDeps } from '../wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;

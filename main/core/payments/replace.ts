@@ -3,14 +3,16 @@
 // pay) or a cancel (everything back to a fresh change address of the wallet). The replacement is a
 // payment like any other: co-signers sign it from its own signing request. The service refuses a
 // replacement that does not pay both a higher fee and a higher rate (409 with both figures).
-import { ApiClientError } from '../../shared/api/client.ts';
-import { addressToScript, bytesToHex, decodeTx, equalBytes, isUtxoCoin, utxoCoinRow } from '../../shared/coins/index.ts';
-import { CoordinatorError } from './errors.ts';
+import { ApiClientError } from '../../../shared/api/client.ts';
+import { addressToScript, bytesToHex, decodeTx, equalBytes, isUtxoCoin, utxoCoinRow } from '../../../shared/coins/index.ts';
+import { CoordinatorError } from '../errors.ts';
 import { IN_FLIGHT, requirePayment } from './payments.ts';
-import type { AddressRow, PaymentRow, WalletRow } from './store/store.ts';
-import { freshChangeAddress, outpointKey, ownersOf, proposeTreasurySpend, REPLACEABLE_SEQUENCE, spendRequest, type Outpoint } from './treasury-spend.ts';
-import { replacementsRelayed } from './service-status.ts';
-import { requireWallet, walletParams, type CoreDeps } from './wallets.ts';
+import type { AddressRow, PaymentRow, WalletRow } from '../store/store.ts';
+import { freshChangeAddress, outpointKey, proposeTreasurySpend, REPLACEABLE_SEQUENCE, spendVsize, type Outpoint } from './spend.ts';
+import { replacementsRelayed } from '../service-status.ts';
+import { walletUnspent } from '../wallet-funds.ts';
+import { coinAmount } from '../../../shared/coins/units.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 
 /** The outpoints a payment's transaction spends. */
 export function paymentOutpoints(p: Pick<PaymentRow, 'unsignedTx'>, w: WalletRow): Outpoint[] {
@@ -61,9 +63,8 @@ function changeOf(deps: CoreDeps, p: PaymentRow, w: WalletRow): AddressRow | und
 /** Unspent outputs of the wallet that no payment in flight spends, largest first. */
 async function freeOutputs(deps: CoreDeps, w: WalletRow): Promise<(Outpoint & { amount: bigint })[]> {
   const taken = new Set(deps.store.payments(w.id).filter((q) => IN_FLIGHT.includes(q.state)).flatMap((q) => paymentOutpoints(q, w).map(outpointKey)));
-  const { utxos } = await deps.api.utxos(w.coin, deps.store.addresses(w.id).map((a) => a.address));
-  return utxos
-    .map((u) => ({ txid: u.txid.toLowerCase(), vout: u.vout, amount: u.amount }))
+  return (await walletUnspent(deps, w.id))
+    .map((u) => ({ txid: u.txid, vout: u.vout, amount: u.amount }))
     .filter((u) => !taken.has(outpointKey(u)))
     .sort((a, b) => (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
 }
@@ -109,27 +110,17 @@ export async function proposeBump(deps: CoreDeps, id: string, feeRate: bigint): 
 
 /**
  * Proposes the cancel of a broadcast payment: its inputs pay everything, less the fee, to one fresh
- * change address of the wallet, at `feeRate` units per vbyte. The fee is the rate times the size
- * the service states for the same spend with a change output: a little above the one-output size.
+ * change address of the wallet, at `feeRate` units per vbyte of the desk's own size of that
+ * one-output transaction.
  */
 export async function proposeCancel(deps: CoreDeps, id: string, feeRate: bigint): Promise<PaymentRow> {
   const { p, w } = await requireReplaceable(deps, id);
   const params = walletParams(w);
   const inputs = paymentOutpoints(p, w);
   const back = await freshChangeAddress(deps, w.id);
-  const xpubs = deps.store.cosigners(w.id).map((c) => c.xpub);
-  let vsize: number | undefined;
-  try {
-    const { owners } = await ownersOf(deps, w, inputs);
-    const probe = await deps.api.createMultisig(w.coin, spendRequest(params, w, xpubs, { to: back.address, amount: params.dustLimit, inputs, fee: { rate: feeRate }, replaceable: true }, back, owners));
-    vsize = probe.vsize;
-  } catch (err) {
-    return refusal(err, 'cancel');
-  }
-  if (vsize === undefined) throw new CoordinatorError('proposal_refused', 'refusing the cancel: the service did not state the size of the transaction');
-  const fee = feeRate * BigInt(vsize);
+  const fee = feeRate * BigInt(spendVsize(params, w, deps.store.cosigners(w.id).length, inputs.length, [back.address]));
   const amount = p.totalInputValue - fee;
-  if (amount < params.dustLimit) throw new CoordinatorError('proposal_refused', `refusing the cancel: a fee of ${fee} leaves ${amount}, below the dust limit of ${params.dustLimit}`);
+  if (amount < params.dustLimit) throw new CoordinatorError('proposal_refused', `refusing the cancel: a fee of ${coinAmount(params, fee)} leaves ${coinAmount(params, amount)}, below the dust limit of ${coinAmount(params, params.dustLimit)}`);
   try {
     return await proposeTreasurySpend(deps, w.id, { to: back.address, amount, inputs, fee: { amount: fee }, replaceable: true, changeAddress: back, kind: 'cancel', replaces: p });
   } catch (err) {

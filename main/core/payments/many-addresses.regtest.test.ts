@@ -1,0 +1,90 @@
+// A wallet that has used more addresses than the service takes in one request (200): on a real
+// litecoind -regtest node, 1,000 of its addresses are paid by one transaction of the node's wallet
+// (sendmany); it then shows its balance and outputs, proposes, bumps, and exports its books, each
+// asking the service in batches.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeTx, chainParams } from '../../../shared/coins/index.ts';
+import { exportBooks } from '../books.ts';
+import { openStore, type CoordinatorStore, type PaymentRow } from '../store/store.ts';
+import { testCosigner } from '../../../dev/desk-testing/keys.ts';
+import { startRegtestDesk, type RegtestDesk } from '../../../dev/desk-testing/regtest.ts';
+import { walletFunds, walletUnspent } from '../wallet-funds.ts';
+import { createWallet, ensureAddresses, type CoreDeps } from '../wallets.ts';
+import { progress } from './payments.ts';
+import { proposePayment } from './propose.ts';
+import { proposeBump } from './replace.ts';
+import { importSignatureFiles } from './signature-import.ts';
+import { writeSigningRequest } from './signing-request.ts';
+import { signRequest } from '../software-signer.ts';
+import { submitPayment } from './submit.ts';
+
+const params = chainParams('litecoin', 'regtest');
+const COIN = 100_000_000n;
+const USED = 1000;
+const EACH = COIN / 100n;
+const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
+
+let desk: RegtestDesk;
+let store: CoordinatorStore;
+let deps: CoreDeps & { api: RegtestDesk['api'] };
+let walletId: string;
+
+async function signAndSend(p: PaymentRow): Promise<PaymentRow> {
+  const request = await writeSigningRequest(deps, p.id);
+  const files = [alice, bob].map((c, i) => ({ name: `${i}.json`, text: signRequest(request, { xprv: c.accountXprv }).file }));
+  expect(importSignatureFiles(deps, files).map((r) => r.status)).toEqual(['imported', 'imported']);
+  expect(progress(deps, p.id).complete).toBe(true);
+  return submitPayment(deps, p.id);
+}
+
+beforeAll(async () => {
+  desk = await startRegtestDesk({ node: { extraArgs: ['-mempoolreplacement=1'] } });
+  store = openStore(`${desk.dir}/desk.sqlite`);
+  deps = { store, api: desk.api, actor: 'treasurer' };
+  walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Busy', m: 2, cosigners: [alice, bob, carol] })).id;
+  const known = store.addresses(walletId).filter((a) => !a.change).length;
+  // Derived (and each checked against the service) 50 at a time, as a scan moves along.
+  for (let from = known; from < USED; from += 50) await ensureAddresses(deps, walletId, false, from, Math.min(from + 50, USED));
+  const receive = store.addresses(walletId).filter((a) => !a.change);
+  expect(receive).toHaveLength(USED);
+  // One node transaction pays every one of them.
+  const amounts = Object.fromEntries(receive.map((a) => [a.address, 0.01]));
+  await desk.node.walletRpc.call<string>('sendmany', ['', amounts]);
+  await desk.mine(1);
+}, 600_000);
+afterAll(async () => {
+  store?.close();
+  await desk?.dispose();
+});
+
+describe(`a wallet that used ${USED} addresses`, () => {
+  it('shows its balance and its outputs', async () => {
+    expect(store.addresses(walletId).length).toBeGreaterThan(5 * 200);
+    expect(await walletFunds(deps, walletId)).toMatchObject({ balance: BigInt(USED) * EACH, unconfirmedBalance: 0n });
+    const unspent = await walletUnspent(deps, walletId);
+    expect(unspent).toHaveLength(USED);
+    expect(unspent.every((u) => u.confirmations === 1)).toBe(true);
+  });
+
+  it('proposes a payment and bumps it', async () => {
+    const to = await desk.node.newAddress('bech32');
+    const p = await proposePayment(deps, walletId, { to, amount: 5n * EACH, minersFee: 0n, feeRate: 1n, replaceable: true });
+    expect(decodeTx(p.unsignedTx, params).inputs.length).toBeGreaterThan(5);
+    const sent = await signAndSend(p);
+    expect(sent.state).toBe('broadcast');
+    await desk.synced();
+    const bump = await proposeBump(deps, sent.id, 20n);
+    expect(bump).toMatchObject({ kind: 'bump', replaces: sent.id, amount: 5n * EACH });
+    const bumped = await signAndSend(bump);
+    expect(bumped.state).toBe('broadcast');
+    await desk.mine(1);
+  });
+
+  it('exports its books', async () => {
+    const { text } = await exportBooks(deps, walletId, {});
+    const lines = text.trim().split('\n');
+    // The funding transaction (one row, however many addresses it paid) and the bump.
+    expect(lines.length).toBe(3);
+    expect(text).toContain('10');
+  });
+});

@@ -1,0 +1,122 @@
+// The one spend pipeline on litecoind -regtest: a service that builds a proposal, a fee bump, a
+// cancel or a child-pays-for-parent paying ten times the fee asked (a real answer of the real
+// service, to a request the test inflates on the way) is refused in words, and nothing is stored.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainParams, decodeTx } from '../../../shared/coins/index.ts';
+import type { CoordinatorApi } from '../api.ts';
+import { openStore, type CoordinatorStore, type PaymentRow } from '../store/store.ts';
+import { testCosigner } from '../../../dev/desk-testing/keys.ts';
+import { apiWith, fundWallet, startRegtestDesk, type RegtestDesk } from '../../../dev/desk-testing/regtest.ts';
+import { createWallet, type CoreDeps } from '../wallets.ts';
+import { proposeCpfp } from './cpfp.ts';
+import { cancelPayment, progress } from './payments.ts';
+import { proposePayment } from './propose.ts';
+import { proposeBump, proposeCancel } from './replace.ts';
+import { importSignatureFiles } from './signature-import.ts';
+import { writeSigningRequest } from './signing-request.ts';
+import { signRequest } from '../software-signer.ts';
+import { proposeTreasurySpend } from './spend.ts';
+import { submitPayment } from './submit.ts';
+
+const params = chainParams('litecoin', 'regtest');
+const COIN = 100_000_000n;
+const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
+
+let desk: RegtestDesk;
+let store: CoordinatorStore;
+let deps: CoreDeps;
+let walletId: string;
+let stuck: PaymentRow;
+
+/** The real service, asked for ten times the fee (rate or amount) the desk asked for. */
+const greedy = (): CoreDeps => ({
+  ...deps,
+  api: apiWith(desk.api, {
+    createMultisig: (coin, body) => {
+      if (body.fee_rate !== undefined) return desk.api.createMultisig(coin, { ...body, fee_rate: BigInt(body.fee_rate) * 10n });
+      const fee = BigInt(body.miners_fee ?? 0n);
+      // A one-recipient spend of everything (cancel, child): the recipient gets the difference less.
+      return desk.api.createMultisig(coin, { ...body, miners_fee: fee * 10n, ...(body.amount !== undefined ? { amount: BigInt(body.amount) - 9n * fee } : {}) });
+    },
+  } satisfies Partial<CoordinatorApi>),
+});
+
+async function signAndSend(p: PaymentRow): Promise<PaymentRow> {
+  const request = await writeSigningRequest(deps, p.id);
+  const files = [alice, bob].map((c, i) => ({ name: `${i}.json`, text: signRequest(request, { xprv: c.accountXprv }).file }));
+  expect(importSignatureFiles(deps, files).map((r) => r.status)).toEqual(['imported', 'imported']);
+  expect(progress(deps, p.id).complete).toBe(true);
+  return submitPayment(deps, p.id);
+}
+
+beforeAll(async () => {
+  desk = await startRegtestDesk({ node: { extraArgs: ['-mempoolreplacement=1'] } });
+  store = openStore(`${desk.dir}/desk.sqlite`);
+  deps = { store, api: desk.api, actor: 'treasurer' };
+  walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Treasury', m: 2, cosigners: [alice, bob, carol] })).id;
+  await fundWallet(desk, deps, walletId, 2n * COIN);
+  await fundWallet(desk, deps, walletId, 3n * COIN);
+  // A replaceable payment at 1 unit/vbyte, broadcast and unconfirmed: the one to bump and cancel.
+  const { utxos } = await desk.api.utxos('litecoin', store.addresses(walletId).map((a) => a.address));
+  const two = utxos.find((u) => u.amount === 2n * COIN)!;
+  const p = await proposeTreasurySpend(deps, walletId, { to: await desk.node.newAddress('legacy'), amount: COIN / 2n, inputs: [two], fee: { rate: 1n }, replaceable: true, kind: 'payment' });
+  stuck = await signAndSend(p);
+  expect(stuck.state).toBe('broadcast');
+  await desk.synced();
+}, 300_000);
+afterAll(async () => {
+  store?.close();
+  await desk?.dispose();
+});
+
+describe('a service that builds ten times the fee asked', () => {
+  it('is refused for a fee bump, in words, and nothing is stored', async () => {
+    const before = store.payments(walletId).length;
+    await expect(proposeBump(greedy(), stuck.id, 20n)).rejects.toThrow(
+      /refusing the proposed fee bump: the fee 0\.\d+ LTC \(regtest\) is not 20 units\/vbyte x \d+ vbytes = 0\.\d+ LTC \(regtest\)/,
+    );
+    expect(store.payments(walletId)).toHaveLength(before);
+    // The honest service's bump at the same rate is accepted: the refusal was the fee's.
+    const bump = await proposeBump(deps, stuck.id, 20n);
+    expect(bump).toMatchObject({ kind: 'bump', replaces: stuck.id });
+    const tx = decodeTx(bump.unsignedTx, params);
+    expect(bump.minersFee).toBe(bump.totalInputValue - tx.outputs.reduce((s, o) => s + o.value, 0n));
+    cancelPayment(deps, bump.id, 'test: the original is cancelled and bumped by greedy services next');
+  });
+
+  it('is refused for a cancel', async () => {
+    const before = store.payments(walletId).length;
+    await expect(proposeCancel(greedy(), stuck.id, 20n)).rejects.toThrow(/refusing the proposed cancel: output 0 \(payment\) pays [\d.]+ LTC \(regtest\) instead of [\d.]+ LTC \(regtest\)/);
+    expect(store.payments(walletId)).toHaveLength(before);
+  });
+
+  it('is refused for a child-pays-for-parent', async () => {
+    const before = store.payments(walletId).length;
+    const change = decodeTx(stuck.unsignedTx, params).outputs.length - 1;
+    await expect(proposeCpfp(greedy(), walletId, { txid: stuck.txid!, vout: change }, 30n)).rejects.toThrow(
+      /refusing the proposed child-pays-for-parent: output 0 \(payment\) pays [\d.]+ LTC \(regtest\) instead of [\d.]+ LTC \(regtest\)/,
+    );
+    expect(store.payments(walletId)).toHaveLength(before);
+  });
+
+  it('is refused for a proposal at a rate, and for send all', async () => {
+    const before = store.payments(walletId).length;
+    const to = await desk.node.newAddress('bech32');
+    await expect(proposePayment(greedy(), walletId, { to, amount: COIN / 10n, minersFee: 0n, feeRate: 5n })).rejects.toThrow(/refusing the proposed payment: the fee 0\.\d+ LTC \(regtest\) is not 5 units\/vbyte/);
+    await expect(proposePayment(greedy(), walletId, { to, amount: 0n, minersFee: 0n, feeRate: 5n, sendAll: true })).rejects.toThrow(/refusing the proposed payment: output 0 \(payment\) pays [\d.]+ LTC \(regtest\) instead of [\d.]+ LTC \(regtest\)/);
+    expect(store.payments(walletId)).toHaveLength(before);
+  });
+});
+
+describe('send all', () => {
+  it('spends every free output to one recipient, no change, the fee at the rate taken from the amount', async () => {
+    const to = await desk.node.newAddress('bech32');
+    const p = await proposePayment(deps, walletId, { to, amount: 0n, minersFee: 0n, feeRate: 5n, sendAll: true });
+    const tx = decodeTx(p.unsignedTx, params);
+    expect(tx.outputs).toHaveLength(1);
+    // The stuck payment's inputs are in flight; its change is unconfirmed but the wallet's: free.
+    expect(p.amount + p.minersFee).toBe(p.totalInputValue);
+    expect(p.minersFee % 5n).toBe(0n);
+    expect(tx.outputs[0]!.value).toBe(p.amount);
+  });
+});
