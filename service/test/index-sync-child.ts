@@ -4,7 +4,7 @@ import pino from 'pino';
 import { RpcClient } from '../chains/utxo/rpc-client.ts';
 import { UtxoIndexer } from '../chains/utxo/indexer.ts';
 import { openStore } from '../store/database.ts';
-import { UtxoIndexStore } from '../store/utxo-index.ts';
+import { UtxoIndexStore } from '../index/utxo-index.ts';
 import { chainParams } from '../../shared/coins/index.ts';
 import { INDEX_CHILD_ENV, type IndexChildInput } from './index-child-input.ts';
 
@@ -14,7 +14,12 @@ const store = await openStore(input.store);
 const rpc = new RpcClient(input.rpc);
 const indexer = new UtxoIndexer({ rpc, index: new UtxoIndexStore(store, 'litecoin'), params: chainParams('litecoin', 'regtest'), log: pino({ level: 'silent' }), pollIntervalMs: 1000 });
 indexer.testKnobs.batchTxs = input.batchTxs;
-indexer.testKnobs.beforeBatchWrite = () => new Promise((resolve) => setTimeout(resolve, input.pauseMs));
+// Each batch says it is about to be written, so the test kills relative to the writes, not to a
+// start-up whose length depends on the machine's load.
+indexer.testKnobs.beforeBatchWrite = () => {
+  process.stdout.write('batch\n');
+  return new Promise((resolve) => setTimeout(resolve, input.pauseMs));
+};
 await indexer.sync();
 rpc.close();
 await store.close();

@@ -10,7 +10,7 @@ import { fundedNode, type RegtestNode } from '../../../dev/chains/litecoind.ts';
 import { chainParams } from '../../../shared/coins/index.ts';
 import type { Store } from '../../store/database.ts';
 import { openTestStore, STORE_KINDS, type TestStore } from '../../store/test-stores.ts';
-import { UtxoIndexStore } from '../../store/utxo-index.ts';
+import { UtxoIndexStore } from '../../index/utxo-index.ts';
 import { INDEX_CHILD_ENV, type IndexChildInput } from '../../test/index-child-input.ts';
 import { UtxoIndexer } from './indexer.ts';
 import { RpcClient } from './rpc-client.ts';
@@ -49,13 +49,21 @@ async function dump(store: Store): Promise<string[]> {
   return out.sort();
 }
 
-/** Runs the child once; kills it after `killAfterMs` unless it finished first. True when it finished. */
-function runChild(input: IndexChildInput, killAfterMs: number | null): Promise<boolean> {
+/**
+ * Runs the child once; unless it finishes first, kills it `kill.delayMs` after it announced its
+ * `kill.batch`-th batch (so during that batch's pause or its write). True when it finished.
+ */
+function runChild(input: IndexChildInput, kill: { batch: number; delayMs: number } | null): Promise<boolean> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { cwd: repoRoot, env: { ...process.env, [INDEX_CHILD_ENV]: JSON.stringify(input) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { cwd: repoRoot, env: { ...process.env, [INDEX_CHILD_ENV]: JSON.stringify(input) }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = killAfterMs === null ? null : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    let timer: NodeJS.Timeout | null = null;
+    let batches = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      batches += chunk.toString().split('batch').length - 1;
+      if (kill && timer === null && batches >= kill.batch) timer = setTimeout(() => child.kill('SIGKILL'), kill.delayMs);
+    });
     child.on('error', reject);
     child.on('close', (code, signal) => {
       if (timer) clearTimeout(timer);
@@ -88,19 +96,21 @@ describe.each(STORE_KINDS)('an index killed with SIGKILL at random moments, on %
     expect(expected.filter((r) => r.startsWith('chain_blocks')).length).toBe((await node.rpc.call<number>('getblockcount')) + 1);
 
     const input: IndexChildInput = { rpc: node.rpcConfig, store: victim.config, batchTxs: 3, pauseMs: 100 };
-    // Deterministic kill times, spread over start-up and the writes (a whole run takes a few seconds).
+    // Deterministic kill points: after one to four batches of a run, at a moment of the pause
+    // before a write (100 ms) or of the write itself.
     let seed = 20_261_125;
-    const nextDelay = () => {
+    const next = (n: number) => {
       seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return 400 + (seed % 1_600);
+      return Math.floor(seed / 65_536) % n; // the high bits: an LCG's low bits repeat with a short period
     };
+    const nextKill = () => ({ batch: 1 + next(4), delayMs: next(160) });
     let killed = 0;
     let finished = false;
     const tips: Array<number | null> = [];
     const watcher = new UtxoIndexStore(victim.store, 'litecoin');
     watcher.cacheBalances = false;
     for (let i = 0; i < KILLS && !finished; i++) {
-      finished = await runChild(input, nextDelay());
+      finished = await runChild(input, nextKill());
       if (!finished) killed++;
       tips.push((await watcher.tip())?.height ?? null);
     }

@@ -2,7 +2,7 @@
 // keeps the mempool's unconfirmed effects, resumes where it stopped and rolls back reorgs.
 import type { Logger } from 'pino';
 import type { ChainParams } from '../../../shared/coins/coin-table.ts';
-import type { UtxoIndexStore } from '../../store/utxo-index.ts';
+import type { UtxoIndexStore } from '../../index/utxo-index.ts';
 import { type RpcClient, RpcError, UpstreamError } from './rpc-client.ts';
 import { PollLoop } from '../poll-loop.ts';
 import { BatchPipeline } from './batch-pipeline.ts';
@@ -34,7 +34,7 @@ const MempoolEntry = z.object({ time: z.number().int(), depends: z.array(z.strin
 const VerboseMempool = z.record(z.string(), MempoolEntry);
 
 const HASH_BATCH = 200;
-// The most transactions read ahead of the writer; encoded blocks are small (index-batch.ts). Each
+// The most transactions read ahead of the writer; encoded blocks are small (index/blocks.ts). Each
 // commit rewrites every page it touched into the WAL, so fewer, larger batches write less: on the
 // bench chain 10,000 rather than 5,000 took its page writes from about 18,500 to 12,500.
 const BATCH_TXS = 10_000;
