@@ -17,6 +17,12 @@ const NodeRpcBackend = z.object({
   fallbackFeePerKb: z.number().int().positive().default(10_000),
   /** Floor for estimated fee rates, units per 1000 bytes. */
   minFeePerKb: z.number().int().positive().default(1_000),
+  /**
+   * 'full': the address index of the whole chain, for operators who serve any address. 'watch':
+   * only wallets registered through PUT /watch/{coin}/{wallet_id}, from their birthdays (a desk on
+   * its treasurer's own node, pruned or not); other addresses are refused.
+   */
+  index: z.enum(['full', 'watch']).default('full'),
 });
 
 /** Deadline per attempt and retries with backoff for an upstream's reads (upstream/http-json.ts). */

@@ -1,6 +1,7 @@
 // What the use cases need from a chain, whatever serves it: a node + our own index, Blockbook or
 // an Electrum server.
 import type { ChainParams } from '../../shared/coins/coin-table.ts';
+import type { WalletWatch } from './utxo/watch.ts';
 
 // The rows the answers are made of, and the key of outputs(): every backend answers in these, the
 // service's own index (service/index/) included.
@@ -120,6 +121,8 @@ export interface UtxoBackend {
    * (asked on every address request). Absent where the upstream indexes (Blockbook, Electrum).
    */
   indexFreshness?(): IndexFreshness;
+  /** The node backend in watch mode: wallets registered for its index (utxo/watch.ts). */
+  readonly watch?: WalletWatch;
   start(): void;
   stop(): Promise<void>;
 }

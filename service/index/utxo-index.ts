@@ -426,8 +426,20 @@ export class UtxoIndexStore {
     ].filter((r) => !spentInMempool.has(key(r.txid, r.vout)));
   }
 
+  /** Those of `scripts` with any history, confirmed or in the mempool, by hex. */
+  async usedScripts(scripts: readonly Uint8Array[]): Promise<Set<string>> {
+    const used = new Set<string>();
+    for (const part of chunks(scripts.map(blob), LOOKUP)) {
+      const rows = await this.store.db.selectFrom('chain_balances').select('script').where('chain', '=', this.chain).where('script', 'in', part).where('tx_count', '>', 0).execute();
+      const pending = await this.store.db.selectFrom('mempool_history').select('script').where('chain', '=', this.chain).where('script', 'in', part).execute();
+      for (const r of [...rows, ...pending]) used.add(hexOf(bytes(r.script)));
+    }
+    return used;
+  }
+
   /** Outputs of the scripts that no confirmed tx spends, through the partial index of unspent outputs. */
-  private async confirmedUnspent(list: readonly Uint8Array[]): Promise<UnspentRow[]> {
+  async confirmedUnspent(scripts: readonly Uint8Array[]): Promise<UnspentRow[]> {
+    const list = scripts.map(blob);
     // SQLite has no statistics (the service never runs ANALYZE), and for an IN list of scripts its
     // planner prefers the primary key's chain prefix (every output of the chain) to the partial
     // index: it is asked one script at a time, and the answers merged.
