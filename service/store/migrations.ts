@@ -239,6 +239,9 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('gap_limit', 'integer', (c) => c.notNull())
           .addColumn('receive_derived', 'integer', (c) => c.notNull())
           .addColumn('change_derived', 'integer', (c) => c.notNull())
+          // Blocks from here on must be read again for this wallet's scripts: written in the same
+          // transaction as the scripts, cleared once the index is rolled back below it.
+          .addColumn('rescan_from', 'integer')
           .addPrimaryKeyConstraint('watch_wallets_pk', ['chain', 'owner', 'wallet_id'])
           .execute();
         await clustered(

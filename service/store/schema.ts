@@ -138,6 +138,8 @@ export interface WatchWalletTable {
   gap_limit: Int;
   receive_derived: Int;
   change_derived: Int;
+  /** Blocks from this height must be read again (new scripts); null: none. */
+  rescan_from: Int | null;
 }
 
 /** A script derived from a watched wallet's descriptors: branch 0 receive, 1 change. */

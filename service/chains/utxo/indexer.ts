@@ -33,8 +33,9 @@ export interface WatchScope {
   /** The lowest birthday of the registered wallets; null: none, nothing to index. */
   startHeight(): number | null;
   /** A rescan asked for (a registration, a rescan, newly derived scripts): roll back below it first. */
-  takeRescan(): number | null;
-  rescanPending(): boolean;
+  pendingRescan(): number | null;
+  /** Called once the index is rolled back below the pending rescans (kept until then, across restarts). */
+  rescanTaken(): Promise<void>;
   /** The block at `height`, with only the outputs paying watched scripts (none when the filter misses). */
   readBlock(hash: string, height: number): Promise<ReadBlock>;
   /** A mempool tx with only the outputs paying watched scripts. */
@@ -149,13 +150,16 @@ export class UtxoIndexer {
       const nodeTip = await rpc.call<number>('getblockcount');
       this.progress.tipHeight = nodeTip;
       let ours = await index.tip();
-      const rescan = watch?.takeRescan() ?? null;
-      if (rescan !== null && ours && ours.height >= rescan) {
-        // The rows of the blocks from `rescan` on were written for other scripts: undone by height.
-        log.info({ coin: params.coin, from: rescan }, 'index: watched scripts changed, reading blocks again');
-        await index.rollbackTo(rescan - 1);
-        this.mempool = new Set();
-        ours = await index.tip();
+      const rescan = watch?.pendingRescan() ?? null;
+      if (rescan !== null) {
+        if (ours && ours.height >= rescan) {
+          // The rows of the blocks from `rescan` on were written for other scripts: undone by height.
+          log.info({ coin: params.coin, from: rescan }, 'index: watched scripts changed, reading blocks again');
+          await index.rollbackTo(rescan - 1);
+          this.mempool = new Set();
+          ours = await index.tip();
+        }
+        await watch!.rescanTaken();
       }
       if (ours && (await this.divergedAt(ours.height, ours.hash))) {
         const fork = await this.findFork(ours.height);
@@ -173,7 +177,7 @@ export class UtxoIndexer {
       if (reorgedMidway) continue;
       if (!watch) return;
       await watch.afterCatchUp((await index.tip())?.height ?? null);
-      if (!watch.rescanPending()) return;
+      if (watch.pendingRescan() === null) return;
     }
   }
 

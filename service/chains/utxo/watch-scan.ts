@@ -25,7 +25,6 @@ interface Checked {
 }
 
 export class WatchScan implements WatchScope, WalletWatch {
-  private rescanFrom: number | null = null;
   private filters: boolean | null = null;
   private pruneHeight: number | null = null;
   private readonly counters: Counters = { checked: 0, matched: 0, fetched: 0 };
@@ -54,18 +53,12 @@ export class WatchScan implements WatchScope, WalletWatch {
     return Math.max(start, this.pruneHeight ?? 0);
   }
 
-  takeRescan(): number | null {
-    const from = this.rescanFrom;
-    this.rescanFrom = null;
-    return from;
+  pendingRescan(): number | null {
+    return this.list.pendingRescan();
   }
 
-  rescanPending(): boolean {
-    return this.rescanFrom !== null;
-  }
-
-  private askRescan(from: number): void {
-    this.rescanFrom = Math.min(this.rescanFrom ?? from, from);
+  async rescanTaken(): Promise<void> {
+    await this.list.rescansTaken();
     this.checked.clear();
   }
 
@@ -118,13 +111,10 @@ export class WatchScan implements WatchScope, WalletWatch {
         scripts.forEach((s, i) => {
           if (used.has(bytesToHex(s))) last = i;
         });
-        if (last + w.gapLimit >= w.derived[branch]) {
-          await this.list.deriveTo(w, branch, last + 1 + w.gapLimit);
-          this.askRescan(w.birthdayHeight ?? 0);
-        }
+        if (last + w.gapLimit >= w.derived[branch]) await this.list.deriveTo(w, branch, last + 1 + w.gapLimit);
       }
     }
-    if (this.rescanFrom !== null || indexedHeight === null) return;
+    if (this.list.pendingRescan() !== null || indexedHeight === null) return;
     for (const w of this.list.all()) {
       const key = `${w.owner}\u0000${w.walletId}`;
       if (this.checked.get(key)?.height === indexedHeight) continue;
@@ -158,16 +148,18 @@ export class WatchScan implements WatchScope, WalletWatch {
 
   async register(owner: string, walletId: string, registration: WatchRegistration): Promise<WatchStatus> {
     await this.list.load();
-    const w = await this.list.register(owner, walletId, registration);
-    this.askRescan(w.birthdayHeight ?? 0);
+    await this.list.register(owner, walletId, registration);
+    this.checked.clear();
     this.onChange();
     return (await this.status(owner, walletId))!;
   }
 
   async rescan(owner: string, walletId: string, fromHeight: number): Promise<WatchStatus | null> {
     await this.list.load();
-    if (!this.list.wallet(owner, walletId)) return null;
-    this.askRescan(fromHeight);
+    const w = this.list.wallet(owner, walletId);
+    if (!w) return null;
+    await this.list.markRescan(w, fromHeight);
+    this.checked.clear();
     this.onChange();
     return this.status(owner, walletId);
   }
@@ -179,7 +171,7 @@ export class WatchScan implements WatchScope, WalletWatch {
     const tip = (await this.index.tip())?.height ?? null;
     const nodeTip = await this.rpc.call<number>('getblockcount').catch(() => null);
     const checked = this.checked.get(`${owner}\u0000${walletId}`);
-    const ready = checked !== undefined && checked.height === tip && tip === nodeTip && this.rescanFrom === null;
+    const ready = checked !== undefined && checked.height === tip && tip === nodeTip && this.list.pendingRescan() === null;
     const historyFrom = this.pruneHeight !== null && this.pruneHeight > (w.birthdayHeight ?? 0) ? this.pruneHeight : null;
     return {
       birthday_height: w.birthdayHeight,

@@ -3,7 +3,7 @@
 // (the desk's own code); the service derives up to the gap limit itself and further as addresses
 // get used. Blocks come through the node's BIP158 filters when it has them (only matching blocks
 // are fetched); a finished scan is checked against the node's scantxoutset.
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { scriptToAddress } from '../../../shared/coins/address.ts';
 import { bytesToHex } from '../../../shared/coins/bytes.ts';
 import type { ChainParams } from '../../../shared/coins/coin-table.ts';
@@ -52,6 +52,7 @@ interface Wallet {
   birthdayHeight: number | null;
   gapLimit: number;
   derived: [number, number];
+  rescanFrom: number | null;
   keys: MultisigDescriptor;
   branches: (0 | 1)[];
 }
@@ -125,6 +126,7 @@ export class WatchList {
         birthdayHeight: r.birthday_height === null ? null : toNumber(r.birthday_height),
         gapLimit: toNumber(r.gap_limit),
         derived: [toNumber(r.receive_derived), toNumber(r.change_derived)],
+        rescanFrom: r.rescan_from === null ? null : toNumber(r.rescan_from),
         keys,
         branches,
       };
@@ -166,43 +168,77 @@ export class WatchList {
   async register(owner: string, walletId: string, r: WatchRegistration): Promise<Wallet> {
     if (!Number.isInteger(r.gapLimit) || r.gapLimit < 1 || r.gapLimit > MAX_GAP_LIMIT) throw new ApiError(400, `gap_limit must be a whole number from 1 to ${MAX_GAP_LIMIT}`);
     const { keys, branches } = walletKeys(r.descriptors);
-    await this.forget(owner, walletId);
-    const w: Wallet = { owner, walletId, descriptors: r.descriptors, birthdayHeight: r.birthdayHeight, gapLimit: r.gapLimit, derived: [0, 0], keys, branches };
-    await this.db
-      .insertInto('watch_wallets')
-      .values({ chain: this.chain, owner, wallet_id: walletId, descriptors: JSON.stringify(r.descriptors), birthday_height: r.birthdayHeight, gap_limit: r.gapLimit, receive_derived: 0, change_derived: 0 })
-      .execute();
+    const from = r.birthdayHeight ?? 0;
+    const w: Wallet = { owner, walletId, descriptors: r.descriptors, birthdayHeight: r.birthdayHeight, gapLimit: r.gapLimit, derived: [0, 0], rescanFrom: from, keys, branches };
+    const derived = branches.map((branch) => ({ branch, scripts: deriveScripts(this.params, keys, branch, 0, r.gapLimit) }));
+    // One transaction: a process killed midway leaves the old registration or the whole new one.
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('watch_scripts').where('chain', '=', this.chain).where('owner', '=', owner).where('wallet_id', '=', walletId).execute();
+      await trx.deleteFrom('watch_wallets').where('chain', '=', this.chain).where('owner', '=', owner).where('wallet_id', '=', walletId).execute();
+      await trx
+        .insertInto('watch_wallets')
+        .values({ chain: this.chain, owner, wallet_id: walletId, descriptors: JSON.stringify(r.descriptors), birthday_height: r.birthdayHeight, gap_limit: r.gapLimit, receive_derived: 0, change_derived: 0, rescan_from: from })
+        .execute();
+      for (const d of derived) await this.insertScripts(trx, w, d.branch, 0, d.scripts);
+    });
+    for (const d of derived) w.derived[d.branch] = r.gapLimit;
     this.wallets.set(WatchList.key(owner, walletId), w);
-    for (const branch of branches) await this.deriveTo(w, branch, r.gapLimit);
+    await this.reloadScripts();
     return w;
   }
 
-  private async forget(owner: string, walletId: string): Promise<void> {
-    await this.db.deleteFrom('watch_scripts').where('chain', '=', this.chain).where('owner', '=', owner).where('wallet_id', '=', walletId).execute();
-    await this.db.deleteFrom('watch_wallets').where('chain', '=', this.chain).where('owner', '=', owner).where('wallet_id', '=', walletId).execute();
-    this.wallets.delete(WatchList.key(owner, walletId));
-    // the in-memory set is rebuilt from the rows left: another wallet may watch the same script
+  private async insertScripts(trx: Transaction<Database>, w: Wallet, branch: 0 | 1, from: number, scripts: readonly Uint8Array[]): Promise<void> {
+    const rows = scripts.map((script, i) => ({ chain: this.chain, script: Buffer.from(script), owner: w.owner, wallet_id: w.walletId, branch, idx: from + i }));
+    for (let i = 0; i < rows.length; i += 100) await trx.insertInto('watch_scripts').values(rows.slice(i, i + 100)).onConflict((oc) => oc.doNothing()).execute();
+  }
+
+  private async reloadScripts(): Promise<void> {
     this.watched.clear();
     for (const s of await this.db.selectFrom('watch_scripts').select('script').where('chain', '=', this.chain).execute()) this.watched.set(bytesToHex(s.script), new Uint8Array(s.script));
   }
 
-  /** Derives a branch's scripts up to index `count` (exclusive). */
-  async deriveTo(w: Wallet, branch: 0 | 1, count: number): Promise<Uint8Array[]> {
+  /** The lowest height any wallet's blocks must be read again from; null: none. */
+  pendingRescan(): number | null {
+    let from: number | null = null;
+    for (const w of this.wallets.values()) if (w.rescanFrom !== null) from = Math.min(from ?? Infinity, w.rescanFrom);
+    return from;
+  }
+
+  /** Asks for the wallet's blocks from `from` on to be read again (kept across restarts). */
+  async markRescan(w: Wallet, from: number): Promise<void> {
+    const at = Math.min(w.rescanFrom ?? from, from);
+    await this.db.updateTable('watch_wallets').set({ rescan_from: at }).where('chain', '=', this.chain).where('owner', '=', w.owner).where('wallet_id', '=', w.walletId).execute();
+    w.rescanFrom = at;
+  }
+
+  /** The index was rolled back below every pending rescan: they are under way. */
+  async rescansTaken(): Promise<void> {
+    await this.db.updateTable('watch_wallets').set({ rescan_from: null }).where('chain', '=', this.chain).execute();
+    for (const w of this.wallets.values()) w.rescanFrom = null;
+  }
+
+  /**
+   * Derives a branch's scripts up to index `count` (exclusive) and asks for the wallet's blocks to
+   * be read again from its birthday, in one transaction.
+   */
+  async deriveTo(w: Wallet, branch: 0 | 1, count: number): Promise<void> {
     const from = w.derived[branch];
-    if (count <= from) return [];
+    if (count <= from) return;
     const scripts = deriveScripts(this.params, w.keys, branch, from, count);
-    const rows = scripts.map((script, i) => ({ chain: this.chain, script: Buffer.from(script), owner: w.owner, wallet_id: w.walletId, branch, idx: from + i }));
-    for (let i = 0; i < rows.length; i += 100) await this.db.insertInto('watch_scripts').values(rows.slice(i, i + 100)).onConflict((oc) => oc.doNothing()).execute();
+    const rescanFrom = Math.min(w.rescanFrom ?? Infinity, w.birthdayHeight ?? 0);
+    await this.db.transaction().execute(async (trx) => {
+      await this.insertScripts(trx, w, branch, from, scripts);
+      await trx
+        .updateTable('watch_wallets')
+        .set({ ...(branch === 0 ? { receive_derived: count } : { change_derived: count }), rescan_from: rescanFrom })
+        .where('chain', '=', this.chain)
+        .where('owner', '=', w.owner)
+        .where('wallet_id', '=', w.walletId)
+        .execute();
+    });
     w.derived[branch] = count;
-    await this.db
-      .updateTable('watch_wallets')
-      .set(branch === 0 ? { receive_derived: count } : { change_derived: count })
-      .where('chain', '=', this.chain)
-      .where('owner', '=', w.owner)
-      .where('wallet_id', '=', w.walletId)
-      .execute();
+    w.rescanFrom = rescanFrom;
     for (const s of scripts) this.watched.set(bytesToHex(s), s);
-    return scripts;
   }
 
   /** The derived scripts of a wallet's branch, index order. */
