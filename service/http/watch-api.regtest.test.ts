@@ -1,28 +1,19 @@
 // The watch API over HTTP (docs/api-decisions.md section 10): a vault registered by one API key is
 // scanned and answered; bad descriptors, unregistered addresses, another key's wallet and a coin
 // on the full index each get their 4xx in words.
-import { BIP32Factory } from 'bip32';
-import * as ecc from 'tiny-secp256k1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fundedNode, nodeRpcBackendConfig, type RegtestNode } from '../../dev/chains/litecoind.ts';
-import { bytesToHex, chainParams, sha256 } from '../../shared/coins/index.ts';
-import { deriveAddress } from '../../shared/coins/multisig-address.ts';
-import { formatMultisigDescriptor } from '../../shared/files/descriptor.ts';
 import type { NodeRpcBackend } from '../chains/utxo/node-rpc-backend.ts';
 import { createApiKey } from '../store/api-keys.ts';
 import { startTestService, type TestService } from '../test/http-service.ts';
+import { testVault } from '../test/watch-vault.ts';
 
-const bip32 = BIP32Factory(ecc);
-const TEST_NET = { messagePrefix: '', bech32: 'tb', bip32: { public: 0x043587cf, private: 0x04358394 }, pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef };
-const params = chainParams('litecoin', 'regtest');
-const KEYS = ['dora', 'eve', 'finn'].map((who) => {
-  const root = bip32.fromSeed(Buffer.from(sha256(new TextEncoder().encode(`watch api ${who}`))), TEST_NET);
-  return { name: who, xpub: root.derivePath("m/48'/1'/0'/1'").neutered().toBase58(), fingerprint: bytesToHex(root.fingerprint), derivationPath: "m/48'/1'/0'/1'" };
-});
-const SCRIPT = { scriptType: 'p2sh-p2wsh' as const, sortKeys: true };
-const RECEIVE = formatMultisigDescriptor(2, KEYS, '/0/*', true, SCRIPT);
-const CHANGE = formatMultisigDescriptor(2, KEYS, '/1/*', true, SCRIPT);
-const address = (index: number) => deriveAddress(params, 2, KEYS.map((k) => k.xpub), false, index, SCRIPT).address;
+const vault = testVault('watch api', 'p2sh-p2wsh');
+const RECEIVE = vault.descriptor('/0/*');
+const CHANGE = vault.descriptor('/1/*');
+const address = (index: number) => vault.address(false, index).address;
+// Other keys: not the wallet the receive descriptor names.
+const OTHER_CHANGE = testVault('watch api other', 'p2sh-p2wsh').descriptor('/1/*');
 
 describe('the watch API', () => {
   let node: RegtestNode;
@@ -69,11 +60,11 @@ describe('the watch API', () => {
     expect(stranger.status).toBe(404);
     expect(JSON.stringify(stranger.json)).toMatch(/belongs to no wallet this service watches/);
 
-    const taproot = await t.request('PUT', '/v2/watch/litecoin/tr', { descriptors: [`tr(${KEYS[0]!.xpub}/<0;1>/*)`], birthday_height: null });
+    const taproot = await t.request('PUT', '/v2/watch/litecoin/tr', { descriptors: [RECEIVE.replace(/^sh\(wsh\(sortedmulti\(2,/, 'tr(').replace(/#.*$/, '')], birthday_height: null });
     expect(taproot.status).toBe(400);
     expect(JSON.stringify(taproot.json)).toMatch(/taproot/);
 
-    const mixed = await t.request('PUT', '/v2/watch/litecoin/mixed', { descriptors: [RECEIVE, formatMultisigDescriptor(2, KEYS.slice(0, 2).concat(KEYS[0]!), '/1/*', true, SCRIPT)], birthday_height: 0 });
+    const mixed = await t.request('PUT', '/v2/watch/litecoin/mixed', { descriptors: [RECEIVE, OTHER_CHANGE], birthday_height: 0 });
     expect(mixed.status).toBe(400);
 
     const theirs = await t.service.app.inject({ method: 'GET', url: '/v2/watch/litecoin/treasury', headers: { 'x-api-key': otherKey } });

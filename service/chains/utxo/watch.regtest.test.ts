@@ -2,32 +2,23 @@
 // birthday after most of the chain is watched; its balances, history and unspent outputs equal the
 // full index's and the node's scantxoutset; only blocks whose BIP158 filter matched were fetched;
 // the gap limit walks out to receive addresses 25, 40 and 60; an unregistered address is refused.
-import { BIP32Factory } from 'bip32';
 import pino from 'pino';
-import * as ecc from 'tiny-secp256k1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fundedNode, type RegtestNode } from '../../../dev/chains/litecoind.ts';
 import { basicFilterMatchesAny } from '../../../shared/coins/block-filter.ts';
-import { bytesToHex, chainParams, hexToBytes, sha256 } from '../../../shared/coins/index.ts';
-import { deriveAddress } from '../../../shared/coins/multisig-address.ts';
-import { formatMultisigDescriptor } from '../../../shared/files/descriptor.ts';
+import { bytesToHex, chainParams, hexToBytes } from '../../../shared/coins/index.ts';
 import { UtxoIndexStore } from '../../index/utxo-index.ts';
 import { openTestStore, STORE_KINDS, type TestStore } from '../../store/test-stores.ts';
+import { testVault } from '../../test/watch-vault.ts';
 import { UtxoIndexer } from './indexer.ts';
 import { NodeRpcBackend } from './node-rpc-backend.ts';
 import { RpcClient } from './rpc-client.ts';
 import { scanDescriptors } from './watch.ts';
 
-const bip32 = BIP32Factory(ecc);
-const TEST_NET = { messagePrefix: '', bech32: 'tb', bip32: { public: 0x043587cf, private: 0x04358394 }, pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef };
 const params = chainParams('litecoin', 'regtest');
-const KEYS = ['alice', 'bob', 'carol'].map((who) => {
-  const root = bip32.fromSeed(Buffer.from(sha256(new TextEncoder().encode(`watch vault ${who}`))), TEST_NET);
-  return { name: who, xpub: root.derivePath("m/48'/1'/0'/2'").neutered().toBase58(), fingerprint: bytesToHex(root.fingerprint), derivationPath: "m/48'/1'/0'/2'" };
-});
-const SCRIPT = { scriptType: 'p2wsh' as const, sortKeys: true };
-const DESCRIPTOR = formatMultisigDescriptor(2, KEYS, '/<0;1>/*', true, SCRIPT);
-const address = (change: boolean, index: number) => deriveAddress(params, 2, KEYS.map((k) => k.xpub), change, index, SCRIPT);
+const vault = testVault('watch vault');
+const DESCRIPTOR = vault.descriptor();
+const address = vault.address;
 const silent = pino({ level: 'silent' });
 
 // Receive indexes paid, each within the gap limit (20) of the one before; 100 is beyond it.
