@@ -139,7 +139,8 @@ export class WatchScan implements WatchScope, WalletWatch {
     const missing = [...node.keys()].filter((k) => ours.get(k) !== node.get(k));
     const extra = [...ours.keys()].filter((k) => !node.has(k));
     if (missing.length === 0 && extra.length === 0) return null;
-    const message = `the scan disagrees with the node's UTXO set at height ${height}: ${missing.length} unspent output(s) the node holds are missing or differ here${missing.length ? ` (${missing.slice(0, 3).join(', ')})` : ''}, and ${extra.length} found here are not in the node's set${extra.length ? ` (${extra.slice(0, 3).join(', ')})` : ''}`;
+    const pruned = this.pruneHeight !== null ? `; the node is pruned: it holds no blocks below height ${this.pruneHeight}, so outputs received before it cannot be read from its blocks` : '';
+    const message = `the scan disagrees with the node's UTXO set at height ${height}: ${missing.length} unspent output(s) the node holds are missing or differ here${missing.length ? ` (${missing.slice(0, 3).join(', ')})` : ''}, and ${extra.length} found here are not in the node's set${extra.length ? ` (${extra.slice(0, 3).join(', ')})` : ''}${pruned}`;
     this.log.error({ coin: this.params.coin, err: message }, 'watch: cross-check failed');
     return message;
   }
