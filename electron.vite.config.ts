@@ -2,7 +2,7 @@
 // serves the renderer with hot reload and rebuilds main and preload on change.
 // - main: the main process and the index writer thread, ESM, npm packages left external (resolved
 //   from node_modules at run time, as the packaged app resolves them). The writer finds its
-//   thread's file beside itself (service/store/sqlite-index-writer.ts), so every chunk is written
+//   thread's file beside itself (service/index/sqlite-index-writer.ts), so every chunk is written
 //   into out/main itself, not a subfolder.
 // - preload: one CommonJS file that requires only 'electron', as the sandbox demands.
 // - renderer: renderer/vite.config.ts (the web-mode build), written to out/renderer instead.
@@ -36,7 +36,7 @@ export default defineConfig({
       // Dependencies are external by default; the optional USB transport (a native module) too.
       externalizeDeps: { include: ['@ledgerhq/hw-transport-node-hid'] },
       rolldownOptions: {
-        input: { main: at('main/electron/main.ts'), 'sqlite-index-worker': at('service/store/sqlite-index-worker.ts') },
+        input: { main: at('main/electron/main.ts'), 'sqlite-index-worker': at('service/index/sqlite-index-worker.ts') },
         output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
       },
     },

@@ -112,7 +112,7 @@ export default tseslint.config(
           patterns: [
             ...serviceForbidden(),
             { group: ['fastify', 'fastify-*', '@fastify/*', ...ours('http')], message: 'service/use-cases/ know nothing of fastify or service/http: routes call them (docs/architecture.md).' },
-            { group: ['kysely', 'better-sqlite3', 'pg', ...ours('store')], message: 'service/use-cases/ reach data through the backends (chains/backend.ts, chains/evm/evm-chain.ts), not the store.' },
+            { group: ['kysely', 'better-sqlite3', 'pg', ...ours('store', 'index')], message: 'service/use-cases/ reach data through the backends (chains/backend.ts, chains/evm/evm-chain.ts), not the store or the index.' },
           ],
         },
       ],
@@ -128,7 +128,7 @@ export default tseslint.config(
           patterns: [
             ...serviceForbidden(),
             {
-              group: [...ours('store', 'chains'), ...['script', 'payment', 'assemble', 'tx', 'sighash'].flatMap((m) => [`**/shared/coins/${m}.ts`, `**/shared/coins/${m}/**`])],
+              group: [...ours('store', 'index', 'chains'), ...['script', 'payment', 'assemble', 'tx', 'sighash'].flatMap((m) => [`**/shared/coins/${m}.ts`, `**/shared/coins/${m}/**`])],
               message: 'Routes call service/use-cases/ for scripts, payments, signatures and chain data (docs/architecture.md: routes stay thin).',
             },
           ],

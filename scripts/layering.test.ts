@@ -77,7 +77,8 @@ describe('layering rules', () => {
     expect(await restricted(probe, "import Fastify from 'fastify';\nexport const x = Fastify;\n")).toHaveLength(1);
     expect(await restricted(probe, "import type { FastifyPluginAsync } from 'fastify';\nexport type X = FastifyPluginAsync;\n")).toHaveLength(1);
     expect(await restricted(probe, "import { badRequest } from '../http/errors.ts';\nexport const x = badRequest;\n")).toHaveLength(1);
-    expect(await restricted(probe, "import { outpointKey } from '../store/utxo-index.ts';\nexport const x = outpointKey;\n")).toHaveLength(1);
+    expect(await restricted(probe, "import { openStore } from '../store/database.ts';\nexport const x = openStore;\n")).toHaveLength(1);
+    expect(await restricted(probe, "import { UtxoIndexStore } from '../index/utxo-index.ts';\nexport const x = UtxoIndexStore;\n")).toHaveLength(1);
     // the service's own limits still hold here
     expect(await restricted(probe, "import { x } from '../../main/core/wallets.ts';\nexport const y = x;\n")).toHaveLength(1);
     expect(await restricted(probe, "import { app } from 'electron';\nexport const y = app;\n")).toHaveLength(1);
@@ -89,7 +90,8 @@ describe('layering rules', () => {
       expect(await restricted(probe, "import { p2shScript } from '../../../shared/coins/script.ts';\nexport const x = p2shScript;\n")).toHaveLength(1);
       expect(await restricted(probe, "import { buildPayment } from '../../../shared/coins/payment.ts';\nexport const x = buildPayment;\n")).toHaveLength(1);
       expect(await restricted(probe, "import { outpointKey } from '../../chains/backend.ts';\nexport const x = outpointKey;\n")).toHaveLength(1);
-      expect(await restricted(probe, "import { outpointKey } from '../../store/utxo-index.ts';\nexport const x = outpointKey;\n")).toHaveLength(1);
+      expect(await restricted(probe, "import { openStore } from '../../store/database.ts';\nexport const x = openStore;\n")).toHaveLength(1);
+      expect(await restricted(probe, "import { UtxoIndexStore } from '../../index/utxo-index.ts';\nexport const x = UtxoIndexStore;\n")).toHaveLength(1);
       expect(await restricted(probe, "import { app } from 'electron';\nexport const y = app;\n")).toHaveLength(1);
     }
   });

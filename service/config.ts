@@ -23,6 +23,12 @@ const NodeRpcBackend = z.object({
    * replacementsByDefault; litecoin false, as litecoind without -mempoolreplacement=1).
    */
   replacements: z.boolean().optional(),
+  /**
+   * 'full': the address index of the whole chain, for operators who serve any address. 'watch':
+   * only wallets registered through PUT /watch/{coin}/{wallet_id}, from their birthdays (a desk on
+   * its treasurer's own node, pruned or not); other addresses are refused.
+   */
+  index: z.enum(['full', 'watch']).default('full'),
 });
 
 /** Deadline per attempt and retries with backoff for an upstream's reads (upstream/http-json.ts). */

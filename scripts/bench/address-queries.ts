@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { openStore, type StoreConfig } from '../../service/store/database.ts';
-import { type IndexedBlock, type IndexedTx, UtxoIndexStore } from '../../service/store/utxo-index.ts';
+import { type IndexedBlock, type IndexedTx, UtxoIndexStore } from '../../service/index/utxo-index.ts';
 import { machineLine } from './machine.ts';
 
 const PG_URL = process.env.COUNTERSIGN_BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { RpcClient, type CallOptions, type RpcClientConfig } from '../../service/chains/utxo/rpc-client.ts';
 import { UtxoIndexer } from '../../service/chains/utxo/indexer.ts';
 import { openStore, type StoreConfig } from '../../service/store/database.ts';
-import { UtxoIndexStore } from '../../service/store/utxo-index.ts';
+import { UtxoIndexStore } from '../../service/index/utxo-index.ts';
 import { chainParams } from '../../shared/coins/index.ts';
 import { childMain } from './child.ts';
 import { fetchBlocks } from './fetch-blocks.ts';

@@ -36,6 +36,7 @@ export function createUtxoBackend(coin: UtxoCoinName, config: CoinConfig, deps: 
         },
         log,
         pollIntervalMs: b.pollIntervalMs,
+        index: b.index,
         ...fees,
         ...(b.replacements !== undefined ? { replacements: b.replacements } : {}),
       });

@@ -1,11 +1,46 @@
 // What the use cases need from a chain, whatever serves it: a node + our own index, Blockbook or
 // an Electrum server.
 import type { ChainParams } from '../../shared/coins/coin-table.ts';
-import type { HistoryRow, Outpoint, ScriptBalance, UnspentRow } from '../store/utxo-index.ts';
+import type { WalletWatch } from './utxo/watch.ts';
 
-// The rows the answers are made of, and the key of outputs(): use cases see them here, not in the store.
-export type { HistoryRow, Outpoint, ScriptBalance, UnspentRow };
-export { outpointKey } from '../store/utxo-index.ts';
+// The rows the answers are made of, and the key of outputs(): every backend answers in these, the
+// service's own index (service/index/) included.
+
+export interface Outpoint {
+  txid: string;
+  vout: number;
+}
+
+export const outpointKey = (txid: string, vout: number) => `${txid}:${vout}`;
+
+export interface ScriptBalance {
+  confirmed: bigint;
+  unconfirmed: bigint;
+}
+
+export interface HistoryRow {
+  script: Uint8Array;
+  txid: string;
+  /** null while in the mempool */
+  height: number | null;
+  time: number;
+  delta: bigint;
+}
+
+export interface UnspentRow {
+  txid: string;
+  vout: number;
+  script: Uint8Array;
+  amount: bigint;
+  /** null while in the mempool */
+  height: number | null;
+}
+
+/** An output's script and amount (outputs()). */
+export interface OutputInfo {
+  script: Uint8Array;
+  amount: bigint;
+}
 
 export interface BackendStatus {
   backend: string;
@@ -91,6 +126,8 @@ export interface UtxoBackend {
    * (asked on every address request). Absent where the upstream indexes (Blockbook, Electrum).
    */
   indexFreshness?(): IndexFreshness;
+  /** The node backend in watch mode: wallets registered for its index (utxo/watch.ts). */
+  readonly watch?: WalletWatch;
   start(): void;
   stop(): Promise<void>;
 }

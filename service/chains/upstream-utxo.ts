@@ -6,7 +6,7 @@ import { CoinError } from '../../shared/coins/errors.ts';
 import { decodeTx, txidHex, type Tx } from '../../shared/coins/tx.ts';
 import { UpstreamFailure } from '../errors.ts';
 import { Lru } from '../lru.ts';
-import { type HistoryRow, type Outpoint, outpointKey } from '../store/utxo-index.ts';
+import { type HistoryRow, type Outpoint, outpointKey } from './backend.ts';
 
 /** Decodes an upstream's transaction; bytes that are no transaction, or another one, are refused. */
 export function decodeVerifiedTx(params: ChainParams, bytes: Uint8Array, txid: string, upstream: string): Tx {

@@ -23,6 +23,7 @@ import { addressRoutes } from './routes/address.ts';
 import { erc20TokenRoutes } from './routes/erc20-token.ts';
 import { ethereumRoutes } from './routes/ethereum.ts';
 import { multisigRoutes } from './routes/multisig.ts';
+import { watchRoutes } from './routes/watch.ts';
 import { networkAddressRoutes } from './routes/network-addresses.ts';
 import { priceRoutes } from './routes/prices.ts';
 import { transactionRoutes } from './routes/transaction.ts';
@@ -78,6 +79,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await scope.register(networkAddressRoutes(options.ctx));
     await scope.register(transactionRoutes(options.ctx));
     await scope.register(multisigRoutes(options.ctx));
+    await scope.register(watchRoutes(options.ctx));
     await scope.register(feeRoutes(options.ctx));
     await scope.register(blockRoutes(options.ctx));
     await scope.register(ethereumRoutes(options.ctx));

@@ -6,7 +6,6 @@ import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type 
 import pg from 'pg';
 import { migrateToLatest } from './migrations.ts';
 import { Lru } from '../lru.ts';
-import { SqliteIndexWriter } from './sqlite-index-writer.ts';
 import type { Database } from './schema.ts';
 
 export type StoreConfig =
@@ -22,10 +21,12 @@ export interface Store {
    * inside a Kysely transaction, which holds the same connection.
    */
   sqlite?: BetterSqlite3.Database;
-  /** The index writer thread of a file-backed SQLite store (see sqlite-index-writer.ts). */
-  indexWriter?: SqliteIndexWriter;
-  /** The pool under `db` on PostgreSQL, for the index's bulk writes (see pg-index-apply.ts). */
+  /** The file of a file-backed SQLite store (the UTXO index's writer thread opens its own connection). */
+  sqlitePath?: string;
+  /** The pool under `db` on PostgreSQL, for the index's bulk writes (service/index/pg-apply.ts). */
   pgPool?: pg.Pool;
+  /** Runs `closer` when the store closes, before its connections (the index's writer thread). */
+  onClose(closer: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -52,14 +53,15 @@ function openSqlite(path: string): Store {
   // Amounts must stay exact beyond 2^53: integers come back as bigint.
   database.defaultSafeIntegers(true);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  const indexWriter = path === ':memory:' ? undefined : new SqliteIndexWriter(path);
+  const closers: (() => Promise<void>)[] = [];
   return {
     db,
     dialect: 'sqlite',
     sqlite: database,
-    ...(indexWriter ? { indexWriter } : {}),
+    ...(path === ':memory:' ? {} : { sqlitePath: path }),
+    onClose: (closer) => void closers.push(closer),
     close: async () => {
-      await indexWriter?.close();
+      for (const closer of closers.splice(0)) await closer();
       await db.destroy();
     },
   };
@@ -105,7 +107,17 @@ async function openPostgres(config: { url: string; schema?: string; poolSize?: n
     const reason = err instanceof Error ? err.message : String(err);
     throw new Error(`cannot reach PostgreSQL at ${redactUrl(config.url)}: ${reason}`, { cause: err });
   }
-  return { db, dialect: 'postgres', pgPool: pool, close: () => db.destroy() };
+  const closers: (() => Promise<void>)[] = [];
+  return {
+    db,
+    dialect: 'postgres',
+    pgPool: pool,
+    onClose: (closer) => void closers.push(closer),
+    close: async () => {
+      for (const closer of closers.splice(0)) await closer();
+      await db.destroy();
+    },
+  };
 }
 
 function redactUrl(url: string): string {

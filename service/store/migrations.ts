@@ -8,7 +8,7 @@ type Dialect = 'sqlite' | 'postgres';
 // beside the key's): half the writes per row. The confirmed tables have one secondary index, the
 // partial index of unspent outputs (0004): each row written is one b-tree insert, plus one for an
 // output that outlives its batch, and a spend one update of its output's row (and the removal of
-// its unspent entry). A rollback recomputes what the undone blocks wrote (utxo-index.ts). Their txids are 32-byte blobs, not hex text: smaller keys, a fifth fewer
+// its unspent entry). A rollback removes the row plan of the undone blocks (service/index/). Their txids are 32-byte blobs, not hex text: smaller keys, a fifth fewer
 // b-tree costs per row.
 function clustered<T extends string, C extends string>(dialect: Dialect, table: CreateTableBuilder<T, C>): CreateTableBuilder<T, C> {
   return dialect === 'sqlite' ? table.modifyEnd(sql`without rowid`) : table;
@@ -223,6 +223,39 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           on conflict (chain, script) do update set tx_count = excluded.tx_count`.execute(db);
         // Ordered as unspent() answers, so one script's outputs need no sort.
         await sql`create index chain_outputs_unspent on chain_outputs (chain, script, height, position, vout) where spent_txid is null`.execute(db);
+      },
+    },
+    // Watch mode (service/chains/utxo/watch.ts): the wallets registered by API keys, and the
+    // scripts derived from their descriptors, which are all the index holds.
+    '0005_watch': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('watch_wallets')
+          .addColumn('chain', 'varchar(32)', (c) => c.notNull())
+          .addColumn('owner', 'varchar(32)', (c) => c.notNull())
+          .addColumn('wallet_id', 'varchar(64)', (c) => c.notNull())
+          .addColumn('descriptors', 'text', (c) => c.notNull())
+          .addColumn('birthday_height', 'integer')
+          .addColumn('gap_limit', 'integer', (c) => c.notNull())
+          .addColumn('receive_derived', 'integer', (c) => c.notNull())
+          .addColumn('change_derived', 'integer', (c) => c.notNull())
+          // Blocks from here on must be read again for this wallet's scripts: written in the same
+          // transaction as the scripts, cleared once the index is rolled back below it.
+          .addColumn('rescan_from', 'integer')
+          .addPrimaryKeyConstraint('watch_wallets_pk', ['chain', 'owner', 'wallet_id'])
+          .execute();
+        await clustered(
+          dialect,
+          db.schema
+            .createTable('watch_scripts')
+            .addColumn('chain', 'varchar(32)', (c) => c.notNull())
+            .addColumn('script', sql.raw(blob), (c) => c.notNull())
+            .addColumn('owner', 'varchar(32)', (c) => c.notNull())
+            .addColumn('wallet_id', 'varchar(64)', (c) => c.notNull())
+            .addColumn('branch', 'integer', (c) => c.notNull())
+            .addColumn('idx', 'integer', (c) => c.notNull())
+            .addPrimaryKeyConstraint('watch_scripts_pk', ['chain', 'script', 'owner', 'wallet_id']),
+        ).execute();
       },
     },
   };

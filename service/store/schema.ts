@@ -126,6 +126,32 @@ export interface EvmPendingCreateTable {
   created_at: Int;
 }
 
+/** A wallet registered for watch mode by an API key (owner '' without keys). */
+export interface WatchWalletTable {
+  chain: string;
+  owner: string;
+  wallet_id: string;
+  /** JSON array of the descriptors as given. */
+  descriptors: string;
+  /** null: from genesis */
+  birthday_height: Int | null;
+  gap_limit: Int;
+  receive_derived: Int;
+  change_derived: Int;
+  /** Blocks from this height must be read again (new scripts); null: none. */
+  rescan_from: Int | null;
+}
+
+/** A script derived from a watched wallet's descriptors: branch 0 receive, 1 change. */
+export interface WatchScriptTable {
+  chain: string;
+  script: Uint8Array;
+  owner: string;
+  wallet_id: string;
+  branch: Int;
+  idx: Int;
+}
+
 export interface MigrationTable {
   id: Generated<Int>;
   name: string;
@@ -144,4 +170,6 @@ export interface Database {
   evm_blocks: EvmBlockTable;
   evm_transfers: EvmTransferTable;
   evm_pending_creates: EvmPendingCreateTable;
+  watch_wallets: WatchWalletTable;
+  watch_scripts: WatchScriptTable;
 }

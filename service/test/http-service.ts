@@ -12,7 +12,7 @@ import pino from 'pino';
 export interface TestService {
   service: Service;
   apiKey: string;
-  request(method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; json: unknown }>;
+  request(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown): Promise<{ status: number; json: unknown }>;
   dispose(): Promise<void>;
 }
 

@@ -11,4 +11,6 @@ export interface IndexChildInput {
   batchTxs: number;
   /** A pause before each batch's write, so a run lasts long enough to be killed at many points. */
   pauseMs: number;
+  /** Watch mode: the wallets registered in the store (chains/utxo/watch.ts), not the full chain. */
+  watch?: boolean;
 }

@@ -3,8 +3,10 @@
 import pino from 'pino';
 import { RpcClient } from '../chains/utxo/rpc-client.ts';
 import { UtxoIndexer } from '../chains/utxo/indexer.ts';
+import { WatchScan } from '../chains/utxo/watch-scan.ts';
+import { WatchList } from '../chains/utxo/watch.ts';
 import { openStore } from '../store/database.ts';
-import { UtxoIndexStore } from '../store/utxo-index.ts';
+import { UtxoIndexStore } from '../index/utxo-index.ts';
 import { chainParams } from '../../shared/coins/index.ts';
 import { INDEX_CHILD_ENV, type IndexChildInput } from './index-child-input.ts';
 
@@ -12,9 +14,18 @@ const input = JSON.parse(process.env[INDEX_CHILD_ENV] ?? 'null') as IndexChildIn
 if (!input) throw new Error(`${INDEX_CHILD_ENV} is not set: this file is started by the index crash test`);
 const store = await openStore(input.store);
 const rpc = new RpcClient(input.rpc);
-const indexer = new UtxoIndexer({ rpc, index: new UtxoIndexStore(store, 'litecoin'), params: chainParams('litecoin', 'regtest'), log: pino({ level: 'silent' }), pollIntervalMs: 1000 });
+const params = chainParams('litecoin', 'regtest');
+const log = pino({ level: 'silent' });
+const index = new UtxoIndexStore(store, 'litecoin');
+const watch = input.watch ? new WatchScan(new WatchList(store.db, 'litecoin', params), rpc, index, params, log) : undefined;
+const indexer = new UtxoIndexer({ rpc, index, params, log, pollIntervalMs: 1000, ...(watch ? { watch } : {}) });
 indexer.testKnobs.batchTxs = input.batchTxs;
-indexer.testKnobs.beforeBatchWrite = () => new Promise((resolve) => setTimeout(resolve, input.pauseMs));
+// Each batch says it is about to be written, so the test kills relative to the writes, not to a
+// start-up whose length depends on the machine's load.
+indexer.testKnobs.beforeBatchWrite = () => {
+  process.stdout.write('batch\n');
+  return new Promise((resolve) => setTimeout(resolve, input.pauseMs));
+};
 await indexer.sync();
 rpc.close();
 await store.close();

@@ -192,6 +192,42 @@ export const AddressParams = z.object({ coin, address: z.string().min(1, 'addres
 export const ContractParams = z.object({ contract: z.string().min(1, 'contract is required').describe('an ERC20 contract address on ethereum (0x and 40 hex digits)') });
 export const AddressesParams = z.object({ coin, addresses: z.string().min(1, 'addresses is required').describe('comma-separated addresses of the coin') });
 
+// ---- watch mode (a node backend with index 'watch'; docs/api-decisions.md) -------------------
+
+export const WatchParams = z.object({
+  coin,
+  wallet_id: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'wallet_id must be 1 to 64 letters, digits, dots, dashes or underscores')
+    .describe("the caller's name for the wallet; registrations are kept per API key"),
+});
+export const WatchRegistration = z
+  .object({
+    descriptors: z
+      .array(z.string().min(1).max(4_000))
+      .min(1, 'descriptors: give one multipath descriptor or two (receive and change)')
+      .max(2, 'descriptors: at most two (receive and change)')
+      .describe('sh/wsh/sh(wsh) multi or sortedmulti over xpubs: one with /<0;1>/*, or one with /0/* and one with /1/*'),
+    birthday_height: z.number().int().min(0).nullable().describe('the first block that can hold its transactions; null: from genesis'),
+    gap_limit: z.number().int().min(1).max(1_000).default(20).describe('unused addresses derived past the last used one, per branch'),
+  })
+  .strict();
+export const WatchRescan = z.object({ from_height: z.number().int().min(0) }).strict();
+export const WatchStatus = z.object({
+  birthday_height: z.number().int().nullable(),
+  scanned_height: z.number().int().nullable().describe('the index holds every block up to this height'),
+  tip_height: z.number().int().nullable().describe("the node's tip (null: not answering)"),
+  blocks_checked: z.number().int().describe('blocks looked at since the service started (their filter, or the block itself without filters)'),
+  blocks_matched: z.number().int().describe("blocks whose filter matched a watched script"),
+  blocks_fetched: z.number().int().describe('blocks fetched and parsed'),
+  filters: z.boolean().describe('whether the node serves BIP158 block filters (-blockfilterindex=1); without them every block from the birthday is read'),
+  pruned: z.boolean(),
+  history_from: z.number().int().nullable().describe('a pruned node holds no blocks below this height: history before it is not available from this node'),
+  state: z.enum(['scanning', 'ready', 'error']).describe("ready: scanned to the node's tip and the unspent outputs equal the node's scantxoutset"),
+  error: z.string().optional(),
+});
+export type WatchStatus = z.infer<typeof WatchStatus>;
+
 export const TokenQuery = z.object({
   contract_id: z.string().optional(),
   decimal_places: z.coerce.number().int().min(0).max(77).optional(),

@@ -117,6 +117,12 @@ export class ByteReader {
     }
   }
 
+  /** The next byte, not consumed. */
+  peekU8(): number {
+    this.need(1);
+    return this.view.getUint8(this.offset);
+  }
+
   readU8(): number {
     this.need(1);
     return this.view.getUint8(this.offset++);

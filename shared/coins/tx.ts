@@ -88,10 +88,30 @@ export function encodeTx(tx: Tx, options: { witness?: boolean } = {}): Uint8Arra
 
 function decodeBitcoinTx(bytes: Uint8Array, allowWitness: boolean, dash = false): BitcoinTx {
   const r = new ByteReader(bytes, 'transaction');
+  const tx = readBitcoinTx(r, allowWitness, dash);
+  if (!r.done()) throw new CoinError(`transaction has ${r.remaining()} unexpected trailing byte(s)`);
+  return tx;
+}
+
+/**
+ * The transactions of a serialized Bitcoin-format block (the 80-byte header, then the count and the
+ * transactions, segwit ones included): BIP158's filters are built from them.
+ */
+export function decodeBitcoinBlockTxs(bytes: Uint8Array): BitcoinTx[] {
+  const r = new ByteReader(bytes, 'block');
+  r.readBytes(80);
+  const count = readCount(r, 'transactions', 60);
+  const txs: BitcoinTx[] = [];
+  for (let i = 0; i < count; i++) txs.push(readBitcoinTx(r, true, false));
+  if (!r.done()) throw new CoinError(`block has ${r.remaining()} unexpected trailing byte(s)`);
+  return txs;
+}
+
+function readBitcoinTx(r: ByteReader, allowWitness: boolean, dash: boolean): BitcoinTx {
   const version = r.readI32LE();
   let segwit = false;
   // BIP144: a zero input count is the segwit marker, followed by flag 0x01.
-  if (allowWitness && r.remaining() >= 1 && bytes[r.position] === 0x00) {
+  if (allowWitness && r.remaining() >= 1 && r.peekU8() === 0x00) {
     r.readU8();
     const flag = r.readU8();
     if (flag !== 0x01) throw new CoinError(`transaction has no inputs or an unknown serialization flag 0x${flag.toString(16)}`);
@@ -114,7 +134,6 @@ function decodeBitcoinTx(bytes: Uint8Array, allowWitness: boolean, dash = false)
   }
   const locktime = r.readU32LE();
   const extraPayload = dash && isDashSpecial(version) ? readVarBytesChecked(r, 'the special transaction payload') : undefined;
-  if (!r.done()) throw new CoinError(`transaction has ${r.remaining()} unexpected trailing byte(s)`);
   return { version, inputs, outputs, locktime, ...(extraPayload !== undefined ? { extraPayload } : {}) };
 }
 

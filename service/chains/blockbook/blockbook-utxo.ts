@@ -7,7 +7,7 @@ import { bytesToHex, hexToBytes } from '../../../shared/coins/bytes.ts';
 import type { ChainParams } from '../../../shared/coins/coin-table.ts';
 import { txidHex, decodeTx } from '../../../shared/coins/tx.ts';
 import { ApiError, UpstreamFailure } from '../../errors.ts';
-import type { HistoryRow, Outpoint, ScriptBalance, UnspentRow } from '../../store/utxo-index.ts';
+import type { HistoryRow, Outpoint, ScriptBalance, UnspentRow } from '../backend.ts';
 import { type BackendStatus, type FeeRates, feeRateWithFloor, type UpstreamFeeEstimates, type UtxoBackend } from '../backend.ts';
 import { coinsToUnits } from '../utxo/rpc-client.ts';
 import { classifyRefusal, decodeVerifiedTx, mapLimited, mergeHistory, VerifiedTxCache } from '../upstream-utxo.ts';

@@ -8,7 +8,7 @@ import { sha256 } from '../../../shared/coins/hash.ts';
 import { decodeTx, txidHex } from '../../../shared/coins/tx.ts';
 import { ApiError, UpstreamFailure } from '../../errors.ts';
 import { Lru } from '../../lru.ts';
-import type { HistoryRow, Outpoint, ScriptBalance, UnspentRow } from '../../store/utxo-index.ts';
+import type { HistoryRow, Outpoint, ScriptBalance, UnspentRow } from '../backend.ts';
 import { type BackendStatus, type FeeRates, feeRateWithFloor, type UpstreamFeeEstimates, type UtxoBackend } from '../backend.ts';
 import { classifyRefusal, mergeHistory, VerifiedTxCache } from '../upstream-utxo.ts';
 import { coinsToUnits } from '../utxo/rpc-client.ts';

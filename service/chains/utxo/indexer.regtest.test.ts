@@ -8,7 +8,7 @@ import { bytesToHex } from '../../../shared/coins/bytes.ts';
 import { chainParams } from '../../../shared/coins/coin-table.ts';
 import { fundedNode, type RegtestNode } from '../../../dev/chains/litecoind.ts';
 import { openTestStore, STORE_KINDS, type TestStore } from '../../store/test-stores.ts';
-import { UtxoIndexStore } from '../../store/utxo-index.ts';
+import { UtxoIndexStore } from '../../index/utxo-index.ts';
 import { testKey } from '../../test/keys.ts';
 import { UtxoIndexer } from './indexer.ts';
 import { coinsToUnits, RpcClient } from './rpc-client.ts';

@@ -2,11 +2,12 @@
 // keeps the mempool's unconfirmed effects, resumes where it stopped and rolls back reorgs.
 import type { Logger } from 'pino';
 import type { ChainParams } from '../../../shared/coins/coin-table.ts';
-import type { UtxoIndexStore } from '../../store/utxo-index.ts';
+import type { UtxoIndexStore } from '../../index/utxo-index.ts';
 import { type RpcClient, RpcError, UpstreamError } from './rpc-client.ts';
 import { PollLoop } from '../poll-loop.ts';
 import { BatchPipeline } from './batch-pipeline.ts';
 import { readVerboseBlock, readVerboseTx, type ReadBlock } from './verbose-block.ts';
+import type { IndexedTx } from '../../index/blocks.ts';
 import { z } from 'zod';
 
 export interface IndexerOptions {
@@ -21,6 +22,26 @@ export interface IndexerOptions {
   leading?: () => boolean;
   /** Called after each successful pass with its number (passes are numbered from 1 as they start). */
   afterPass?: (pass: number) => Promise<void>;
+  /** Watch mode (watch-scan.ts): only registered wallets' scripts, from their birthdays. */
+  watch?: WatchScope;
+}
+
+/** What watch mode changes in a pass: where the index starts, which blocks are read, what is kept. */
+export interface WatchScope {
+  /** Loads the registrations and asks the node what it offers; before each pass. */
+  prepare(): Promise<void>;
+  /** The lowest birthday of the registered wallets; null: none, nothing to index. */
+  startHeight(): number | null;
+  /** A rescan asked for (a registration, a rescan, newly derived scripts): roll back below it first. */
+  pendingRescan(): number | null;
+  /** Called once the index is rolled back below the pending rescans (kept until then, across restarts). */
+  rescanTaken(): Promise<void>;
+  /** The block at `height`, with only the outputs paying watched scripts (none when the filter misses). */
+  readBlock(hash: string, height: number): Promise<ReadBlock>;
+  /** A mempool tx with only the outputs paying watched scripts. */
+  keepWatched(tx: IndexedTx): IndexedTx;
+  /** After the index reached the node's tip: derive past used addresses, cross-check finished scans. */
+  afterCatchUp(indexedHeight: number | null): Promise<void>;
 }
 
 export interface IndexerProgress {
@@ -34,7 +55,7 @@ const MempoolEntry = z.object({ time: z.number().int(), depends: z.array(z.strin
 const VerboseMempool = z.record(z.string(), MempoolEntry);
 
 const HASH_BATCH = 200;
-// The most transactions read ahead of the writer; encoded blocks are small (index-batch.ts). Each
+// The most transactions read ahead of the writer; encoded blocks are small (index/blocks.ts). Each
 // commit rewrites every page it touched into the WAL, so fewer, larger batches write less: on the
 // bench chain 10,000 rather than 5,000 took its page writes from about 18,500 to 12,500.
 const BATCH_TXS = 10_000;
@@ -123,22 +144,40 @@ export class UtxoIndexer {
 
   private async catchUp(): Promise<void> {
     const { rpc, index, params, log } = this.o;
+    const watch = this.o.watch;
+    await watch?.prepare();
     for (;;) {
       const nodeTip = await rpc.call<number>('getblockcount');
       this.progress.tipHeight = nodeTip;
       let ours = await index.tip();
+      const rescan = watch?.pendingRescan() ?? null;
+      if (rescan !== null) {
+        if (ours && ours.height >= rescan) {
+          // The rows of the blocks from `rescan` on were written for other scripts: undone by height.
+          log.info({ coin: params.coin, from: rescan }, 'index: watched scripts changed, reading blocks again');
+          await index.rollbackTo(rescan - 1);
+          this.mempool = new Set();
+          ours = await index.tip();
+        }
+        await watch!.rescanTaken();
+      }
       if (ours && (await this.divergedAt(ours.height, ours.hash))) {
         const fork = await this.findFork(ours.height);
         log.warn({ coin: params.coin, from: ours.height, fork }, 'index: chain reorganised, rolling back');
-        await index.rollbackTo(fork, (hash) => this.blockContent(hash));
+        // In watch mode the scripts may have changed since a block was written: undone by height.
+        await index.rollbackTo(fork, watch ? undefined : (hash) => this.blockContent(hash));
         this.mempool = new Set();
         ours = await index.tip();
       }
-      const from = ours ? ours.height + 1 : 0;
+      const start = watch ? watch.startHeight() : 0;
       this.progress.indexedHeight = ours?.height ?? null;
-      if (from > nodeTip) return;
-      const reorgedMidway = await this.indexRange(from, nodeTip, ours?.hash ?? null);
-      if (!reorgedMidway) return;
+      if (start === null) return; // watch mode with nothing registered
+      const from = ours ? ours.height + 1 : start;
+      const reorgedMidway = from <= nodeTip && (await this.indexRange(from, nodeTip, ours?.hash ?? null));
+      if (reorgedMidway) continue;
+      if (!watch) return;
+      await watch.afterCatchUp((await index.tip())?.height ?? null);
+      if (watch.pendingRescan() === null) return;
     }
   }
 
@@ -181,8 +220,9 @@ export class UtxoIndexer {
 
     // Each answer is read into the compact form as soon as it arrives, so only a few raw JSON
     // blocks exist at once whatever the chain's length.
-    const fetchBlock = (hash: string): Promise<ReadBlock> =>
-      rpc.call<unknown>('getblock', [hash, 2]).then((json) => readVerboseBlock(json, params.decimals));
+    const watch = this.o.watch;
+    const fetchBlock = (hash: string, height: number): Promise<ReadBlock> =>
+      watch ? watch.readBlock(hash, height) : rpc.call<unknown>('getblock', [hash, 2]).then((json) => readVerboseBlock(json, params.decimals));
     const queue: Promise<ReadBlock>[] = [];
     let nextHeight = from;
     let hashes: string[] = [];
@@ -203,7 +243,7 @@ export class UtxoIndexer {
           }
           if (hashes.length === 0) return;
         }
-        const p = fetchBlock(hashes.shift()!);
+        const p = fetchBlock(hashes.shift()!, nextHeight);
         p.catch(() => undefined); // awaited in order below
         queue.push(p);
         nextHeight++;
@@ -267,7 +307,8 @@ export class UtxoIndexer {
       for (const [j, r] of results.entries()) {
         if ('error' in r) continue; // left the mempool meanwhile
         const txid = part[j]!;
-        await index.applyMempoolTx(readVerboseTx(r.result, params.decimals), entries[txid]?.time ?? Math.floor(Date.now() / 1000));
+        const tx = readVerboseTx(r.result, params.decimals);
+        await index.applyMempoolTx(this.o.watch ? this.o.watch.keepWatched(tx) : tx, entries[txid]?.time ?? Math.floor(Date.now() / 1000));
         mempool.add(txid);
       }
     }

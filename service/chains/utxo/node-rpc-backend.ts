@@ -5,11 +5,13 @@ import { type ChainParams, utxoCoinRow } from '../../../shared/coins/coin-table.
 import { bytesToHex, hexToBytes } from '../../../shared/coins/bytes.ts';
 import { decodeTx, txidHex } from '../../../shared/coins/tx.ts';
 import type { Store } from '../../store/database.ts';
-import { type Outpoint, outpointKey, UtxoIndexStore } from '../../store/utxo-index.ts';
+import { UtxoIndexStore } from '../../index/utxo-index.ts';
 import { ApiError, UpstreamFailure } from '../../errors.ts';
-import { type BackendStatus, feeRateWithFloor, type IndexFreshness, type MempoolConflict, type UpstreamFeeEstimates, type UtxoBackend } from '../backend.ts';
+import { type BackendStatus, feeRateWithFloor, type IndexFreshness, type MempoolConflict, type Outpoint, outpointKey, type UpstreamFeeEstimates, type UtxoBackend } from '../backend.ts';
 import { decodeVerifiedTx } from '../upstream-utxo.ts';
 import { UtxoIndexer } from './indexer.ts';
+import { WatchScan } from './watch-scan.ts';
+import { WatchList } from './watch.ts';
 import { BroadcastSpends } from './broadcast-spends.ts';
 import type { IndexWriter } from '../../leader/leadership.ts';
 import { coinsToUnits, RpcClient, type RpcClientConfig, RpcError, UpstreamError } from './rpc-client.ts';
@@ -24,6 +26,8 @@ export interface NodeRpcBackendOptions {
   minFeePerKb: bigint;
   /** The operator's word that the node relays BIP125 replacements (absent: the coin's default). */
   replacements?: boolean;
+  /** 'watch': only registered wallets (watch.ts); default 'full'. */
+  index?: 'full' | 'watch';
 }
 
 // Bitcoin Core RPC error codes (src/rpc/protocol.h)
@@ -42,6 +46,8 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
   private leading = true;
   /** Outputs our accepted broadcasts spent, until the index sees those transactions. */
   private readonly spends = new BroadcastSpends();
+  /** Watch mode: the registered wallets, what the indexer reads for them, and their API. */
+  readonly watch?: WatchScan;
 
   readonly relaysReplacements: boolean;
 
@@ -51,7 +57,28 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
     this.rpc = new RpcClient(o.rpc);
     this.index = new UtxoIndexStore(o.store, o.params.coin);
     this.indexName = this.index.chain;
-    this.indexer = new UtxoIndexer({ rpc: this.rpc, index: this.index, params: o.params, log: o.log, pollIntervalMs: o.pollIntervalMs, leading: () => this.leading, afterPass: (pass) => this.settleSpends(pass) });
+    const watch = o.index === 'watch' ? new WatchScan(new WatchList(o.store.db, this.index.chain, o.params), this.rpc, this.index, o.params, o.log) : undefined;
+    this.indexer = new UtxoIndexer({
+      rpc: this.rpc,
+      index: this.index,
+      params: o.params,
+      log: o.log,
+      pollIntervalMs: o.pollIntervalMs,
+      leading: () => this.leading,
+      afterPass: (pass) => this.settleSpends(pass),
+      ...(watch ? { watch } : {}),
+    });
+    if (watch) {
+      watch.onChange = () => void this.indexer.sync().catch(() => undefined);
+      this.watch = watch;
+    }
+  }
+
+  /** Watch mode answers only for registered wallets' scripts: any other is refused in words. */
+  private async checkWatched(scripts: readonly Uint8Array[]): Promise<void> {
+    if (!this.watch) return;
+    await this.watch.list.load();
+    for (const s of scripts) if (!this.watch.list.has(s)) throw this.watch.list.notWatched(s);
   }
 
   /** Scale-out (service/leader): only the leader writes the index and may cache its balances. */
@@ -75,15 +102,18 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
     return (await this.index.tip())?.height ?? null;
   }
 
-  balances(scripts: readonly Uint8Array[]) {
+  async balances(scripts: readonly Uint8Array[]) {
+    await this.checkWatched(scripts);
     return this.index.balances(scripts);
   }
 
-  history(scripts: readonly Uint8Array[], limit: number, offset: number) {
+  async history(scripts: readonly Uint8Array[], limit: number, offset: number) {
+    await this.checkWatched(scripts);
     return this.index.history(scripts, limit, offset);
   }
 
   async unspent(scripts: readonly Uint8Array[]) {
+    await this.checkWatched(scripts);
     const rows = await this.index.unspent(scripts);
     if (this.spends.size === 0) return rows;
     return rows.filter((r) => !this.spends.isSpent(outpointKey(r.txid, r.vout)));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyOutputScript } from '../../../shared/coins/script.ts';
-import { buildIndexRows } from '../../store/index-rows.ts';
+import { encodedOf } from '../../index/blocks.ts';
+import { planRows, spentLookup } from '../../index/row-plan.ts';
 import { readVerboseBlock, readVerboseTx, isStandardScript } from './verbose-block.ts';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -64,10 +65,11 @@ describe('verbose block reader', () => {
         outputs: [{ vout: 2, script: p2pkh, amount: 2n ** 63n }],
       },
     ]);
-    const rows = buildIndexRows('litecoin', [block], new Map());
+    const encoded = [encodedOf(block)];
+    const rows = planRows(encoded, spentLookup(encoded), new Map());
     // the block's second tx spends the first's output: marked on that output's row
     expect(rows.spends).toHaveLength(0);
-    expect(rows.outputs.map((o) => o.spent_height)).toEqual([block.height, null]);
+    expect(rows.outputs.map((o) => o.spentHeight)).toEqual([block.height, null]);
     expect(readVerboseTx(json.tx[0], 8).outputs).toHaveLength(1);
     expect(() => readVerboseTx({ ...json.tx[0], vout: [{ n: 0, value: 1, scriptPubKey: spk('abc') }] }, 8)).toThrow('a scriptPubKey is not hex');
   });

@@ -3,10 +3,9 @@
 // clear error, and the JSON tree is dropped as soon as it is read (no validated copy is made).
 // Only outputs paying a standard script are kept; addresses are rendered at query time with the
 // coin's own prefixes, never taken from the node. The txs are encoded into one buffer per block
-// (store/index-batch.ts): the form the SQLite writer thread takes, and few objects to keep.
+// (index/blocks.ts): the index's own input form, and few objects to keep.
 import { OP } from '../../../shared/coins/script.ts';
-import { BlockEncoder, EncodedTx, rememberEncoding } from '../../store/index-batch.ts';
-import type { IndexedBlock, IndexedTx } from '../../store/utxo-index.ts';
+import { BlockEncoder, EncodedTx, type IndexedBlock, type IndexedTx, rememberEncoding } from '../../index/blocks.ts';
 import { coinsToUnits } from './rpc-client.ts';
 
 export class MalformedNodeAnswer extends Error {}

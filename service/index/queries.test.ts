@@ -3,10 +3,10 @@
 // read one script's rows by key instead of every row of its history.
 import { CompiledQuery, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTestStore, STORE_KINDS, type StoreKind, type TestStore } from './test-stores.ts';
+import { openTestStore, STORE_KINDS, type StoreKind, type TestStore } from '../store/test-stores.ts';
 import { type IndexedBlock, type IndexedTx, UtxoIndexStore } from './utxo-index.ts';
-import { confirmedHistoryQuery, confirmedUnspentQuery } from './utxo-queries.ts';
-import type { Store } from './database.ts';
+import { confirmedHistoryQuery, confirmedUnspentQuery } from './queries.ts';
+import type { Store } from '../store/database.ts';
 
 const txid = (n: number) => n.toString(16).padStart(64, '0');
 const script = (byte: number, length = 25) => Uint8Array.from({ length }, (_, i) => (i < 3 ? i : byte));

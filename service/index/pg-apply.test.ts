@@ -1,15 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyBlocksPostgres, MARK_SPENT } from './pg-index-apply.ts';
-import { openTestStore, type TestStore } from './test-stores.ts';
+import { encodedOf } from './blocks.ts';
+import { applyBlocksPostgres, MARK_SPENT } from './pg-apply.ts';
+import { openTestStore, type TestStore } from '../store/test-stores.ts';
 import { UtxoIndexStore } from './utxo-index.ts';
 
 const A = Uint8Array.from([0x76, 0xa9, 0x14, ...new Array<number>(20).fill(0xaa), 0x88, 0xac]);
-const block = (height: number, id: number) => ({
-  height,
-  hash: `h${height}`.padEnd(64, '0'),
-  time: 1_700_000_000 + height,
-  txs: [{ txid: id.toString(16).padStart(64, '0'), inputs: [], outputs: [{ vout: 0, script: A, amount: 5n }] }],
-});
+const block = (height: number, id: number) =>
+  encodedOf({
+    height,
+    hash: `h${height}`.padEnd(64, '0'),
+    time: 1_700_000_000 + height,
+    txs: [{ txid: id.toString(16).padStart(64, '0'), inputs: [], outputs: [{ vout: 0, script: A, amount: 5n }] }],
+  });
 
 // Commits of the index are asynchronous on PostgreSQL, so after a server crash the stored tip may
 // be behind the writer's: a batch that does not follow the stored tip is refused, not written.

@@ -2,7 +2,7 @@
 // keys and index they rely on are migration 0004's). Built here so the plan tests explain exactly
 // the statements the store runs.
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from './schema.ts';
+import type { Database } from '../store/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PG_CHUNK_ROWS } from './pg-index-apply.ts';
-import { openTestStore, STORE_KINDS, type TestStore } from './test-stores.ts';
+import { PG_CHUNK_ROWS } from './pg-apply.ts';
+import { openTestStore, STORE_KINDS, type TestStore } from '../store/test-stores.ts';
 import { type IndexedBlock, type IndexedTx, UtxoIndexStore } from './utxo-index.ts';
 
 const txid = (n: number) => n.toString(16).padStart(64, '0');

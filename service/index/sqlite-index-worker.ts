@@ -2,7 +2,7 @@
 // connection of its own, so the indexer's main thread keeps reading the node meanwhile.
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
-import { applyEncodedBlocksSqlite } from './sqlite-index-apply.ts';
+import { applyEncodedBlocksSqlite } from './sqlite-apply.ts';
 import type { ApplyRequest, ApplyResult, WriterMessage } from './sqlite-index-writer.ts';
 
 const { path } = workerData as { path: string };

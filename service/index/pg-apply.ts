@@ -1,10 +1,11 @@
-// Applies a batch of confirmed blocks to a PostgreSQL index: one statement per table per chunk of
+// Writes the row plan (row-plan.ts) of a batch of confirmed blocks to a PostgreSQL index: one statement per table per chunk of
 // rows, each column sent as one array parameter (binary, pg-arrays.ts) and spread by `unnest`, on a
 // raw pg client (no query building per batch). A batch is about ten round trips whatever its size, so they are
-// simply awaited in turn. SQLite's path is sqlite-index-apply.ts; the storage suite runs both.
+// simply awaited in turn. SQLite's path is sqlite-apply.ts; the storage suite runs both.
 import type pg from 'pg';
-import { buildIndexRows, type IndexedBlock, type Outpoint, outpointKey, type Spent, txidBlob, txidHexOf } from './index-rows.ts';
-import { toBigInt, toNumber } from './database.ts';
+import { type EncodedBlock, keyOfBlob } from './blocks.ts';
+import { addFound, type FoundOutputs, planRows, type SpentLookup, spentLookup } from './row-plan.ts';
+import { toBigInt, toNumber } from '../store/database.ts';
 import { byteaArray, int4Array, int8Array, textArray } from './pg-arrays.ts';
 
 /**
@@ -66,13 +67,13 @@ const DROP_MEMPOOL = [
   'delete from chain_mempool where chain = $1 and txid = any($2::text[])',
 ];
 
-const bytes = (v: unknown): Uint8Array => {
-  if (v instanceof Uint8Array) return v;
+const bytes = (v: unknown): Buffer => {
+  if (Buffer.isBuffer(v)) return v;
   throw new TypeError('script column is not binary');
 };
 
 /** Applies consecutive blocks in one transaction; `confirmed` are mempool txids they confirm. */
-export async function applyBlocksPostgres(pool: pg.Pool, chain: string, blocks: readonly IndexedBlock[], confirmed: readonly string[]): Promise<void> {
+export async function applyBlocksPostgres(pool: pg.Pool, chain: string, blocks: readonly EncodedBlock[], confirmed: readonly string[]): Promise<void> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
@@ -84,7 +85,8 @@ export async function applyBlocksPostgres(pool: pg.Pool, chain: string, blocks: 
     await client.query('set local synchronous_commit = off');
     await checkTip(client, chain, blocks[0]!.height);
     if (confirmed.length > 0) for (const text of DROP_MEMPOOL) await client.query(text, [chain, textArray(confirmed)]);
-    const rows = buildIndexRows(chain, blocks, await lookupSpent(client, chain, blocks));
+    const lookup = spentLookup(blocks);
+    const rows = planRows(blocks, lookup, await lookupSpentPostgres(client, chain, lookup));
     for (const part of chunks(rows.outputs)) {
       await client.query(INSERT_OUTPUTS, [
         chain,
@@ -94,8 +96,8 @@ export async function applyBlocksPostgres(pool: pg.Pool, chain: string, blocks: 
         int8Array(part.map((o) => o.amount)),
         int4Array(part.map((o) => o.height)),
         int4Array(part.map((o) => o.position)),
-        byteaArray(part.map((o) => o.spent_txid)),
-        int4Array(part.map((o) => o.spent_height)),
+        byteaArray(part.map((o) => o.spentTxid)),
+        int4Array(part.map((o) => o.spentHeight)),
       ]);
     }
     let marked = 0;
@@ -104,8 +106,8 @@ export async function applyBlocksPostgres(pool: pg.Pool, chain: string, blocks: 
         chain,
         byteaArray(part.map((s) => s.txid)),
         int4Array(part.map((s) => s.vout)),
-        byteaArray(part.map((s) => s.spent_txid)),
-        int4Array(part.map((s) => s.spent_height)),
+        byteaArray(part.map((s) => s.spentTxid)),
+        int4Array(part.map((s) => s.spentHeight)),
       ]);
       marked += r.rowCount ?? 0;
     }
@@ -123,7 +125,7 @@ export async function applyBlocksPostgres(pool: pg.Pool, chain: string, blocks: 
       ]);
     }
     for (const part of chunks(rows.balances)) {
-      await client.query(ADD_BALANCES, [chain, byteaArray(part.map((b) => b.script)), int8Array(part.map((b) => b.confirmed)), int8Array(part.map((b) => b.tx_count))]);
+      await client.query(ADD_BALANCES, [chain, byteaArray(part.map((b) => b.script)), int8Array(part.map((b) => b.delta)), int8Array(part.map((b) => b.rows))]);
     }
     await client.query(INSERT_BLOCKS, [chain, int4Array(rows.blocks.map((b) => b.height)), textArray(rows.blocks.map((b) => b.hash)), int8Array(rows.blocks.map((b) => b.time))]);
     await client.query('commit');
@@ -145,16 +147,12 @@ async function checkTip(client: pg.PoolClient, chain: string, first: number): Pr
   if (next !== first) throw new Error(`the index's tip is at height ${next - 1}: the next block to index is ${next}, not ${first}`);
 }
 
-/** Script and amount of every indexed output the blocks spend that they do not create themselves. */
-async function lookupSpent(client: pg.PoolClient, chain: string, blocks: readonly IndexedBlock[]): Promise<Map<string, Spent>> {
-  const own = new Set<string>();
-  for (const b of blocks) for (const tx of b.txs) own.add(tx.txid);
-  const wanted = new Map<string, Outpoint>();
-  for (const b of blocks) for (const tx of b.txs) for (const input of tx.inputs) if (!own.has(input.txid)) wanted.set(outpointKey(input.txid, input.vout), input);
-  const known = new Map<string, Spent>();
-  for (const part of chunks([...wanted.values()])) {
-    const r = await client.query<{ txid: unknown; vout: unknown; script: unknown; amount: unknown }>(LOOKUP_SPENT, [chain, byteaArray(part.map((o) => txidBlob(o.txid))), int4Array(part.map((o) => o.vout))]);
-    for (const row of r.rows) known.set(outpointKey(txidHexOf(row.txid), toNumber(row.vout)), { script: bytes(row.script), amount: toBigInt(row.amount) });
+/** The PostgreSQL lookup of the row plan's spent outputs: exact outpoints, each by the primary key. */
+export async function lookupSpentPostgres(client: pg.PoolClient | pg.Pool, chain: string, lookup: SpentLookup): Promise<FoundOutputs> {
+  const found: FoundOutputs = new Map();
+  for (const part of chunks(lookup.outpoints)) {
+    const r = await client.query<{ txid: unknown; vout: unknown; script: unknown; amount: unknown }>(LOOKUP_SPENT, [chain, byteaArray(part.map((o) => o.txid)), int4Array(part.map((o) => o.vout))]);
+    for (const row of r.rows) addFound(found, keyOfBlob(bytes(row.txid)), toNumber(row.vout), { script: bytes(row.script), amount: toBigInt(row.amount) });
   }
-  return known;
+  return found;
 }

@@ -2,13 +2,12 @@
 // committed. One thread per SQLite file, shared by the chains indexed into it.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { type EncodedBlock, encodedOf } from './index-batch.ts';
-import type { IndexedBlock } from './index-rows.ts';
+import { type EncodedBlock, encodedOf, type IndexedBlock } from './blocks.ts';
 
 export interface ApplyRequest {
   id: number;
   chain: string;
-  /** Encoded (index-batch.ts): cloning a few buffers, not many small objects. */
+  /** Encoded (blocks.ts): cloning a few buffers, not many small objects. */
   blocks: readonly EncodedBlock[];
   confirmedMempoolTxids: readonly string[];
 }

@@ -4,39 +4,20 @@
 // of its own.
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
-import type { Store } from './database.ts';
-import { toBigInt, toNumber } from './database.ts';
-import type { Database } from './schema.ts';
-import { applyBlocksPostgres } from './pg-index-apply.ts';
-import { blob, buildIndexRows, hexOf, type IndexedBlock, type IndexedTx, type Outpoint, outpointKey, type Spent, spentTxids, txidBlob, txidHexOf } from './index-rows.ts';
-import { applyBlocksSqlite } from './sqlite-index-apply.ts';
-import { confirmedHistoryQuery, confirmedUnspentQuery, pageOrder, unspentOrder } from './utxo-queries.ts';
+import type { Store } from '../store/database.ts';
+import { toBigInt, toNumber } from '../store/database.ts';
+import type { Database } from '../store/schema.ts';
+import type { HistoryRow, Outpoint, OutputInfo, ScriptBalance, UnspentRow } from '../chains/backend.ts';
+import { outpointKey } from '../chains/backend.ts';
+import { asBuffer, encodedOf, hexOf, type IndexedBlock, type IndexedTx, txidBlob, txidHexOf } from './blocks.ts';
+import { applyBlocksPostgres, lookupSpentPostgres } from './pg-apply.ts';
+import { type FoundOutputs, planRows, type RowPlan, spentLookup } from './row-plan.ts';
+import { applyEncodedBlocksSqlite, lookupSpentSqlite } from './sqlite-apply.ts';
+import { SqliteIndexWriter } from './sqlite-index-writer.ts';
+import { confirmedHistoryQuery, confirmedUnspentQuery, pageOrder, unspentOrder } from './queries.ts';
 import { Lru } from '../lru.ts';
 
-export type { IndexedBlock, IndexedOutput, IndexedTx, Outpoint } from './index-rows.ts';
-
-export interface ScriptBalance {
-  confirmed: bigint;
-  unconfirmed: bigint;
-}
-
-export interface HistoryRow {
-  script: Uint8Array;
-  txid: string;
-  /** null while in the mempool */
-  height: number | null;
-  time: number;
-  delta: bigint;
-}
-
-export interface UnspentRow {
-  txid: string;
-  vout: number;
-  script: Uint8Array;
-  amount: bigint;
-  /** null while in the mempool */
-  height: number | null;
-}
+export type { IndexedBlock, IndexedOutput, IndexedTx } from './blocks.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -53,10 +34,25 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 
 
 const key = outpointKey;
+const blob = asBuffer;
 const bytes = (v: unknown): Uint8Array => {
   if (v instanceof Uint8Array) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
   throw new TypeError('script column is not binary');
 };
+
+// One writer thread per SQLite file, shared by the chains indexed into it, closed with the store.
+const writers = new WeakMap<Store, SqliteIndexWriter>();
+
+function writerOf(store: Store): SqliteIndexWriter | undefined {
+  if (store.sqlitePath === undefined) return undefined;
+  let writer = writers.get(store);
+  if (!writer) {
+    const created = new SqliteIndexWriter(store.sqlitePath);
+    writers.set(store, (writer = created));
+    store.onClose(() => created.close());
+  }
+  return writer;
+}
 
 export class UtxoIndexStore {
   /**
@@ -108,21 +104,22 @@ export class UtxoIndexStore {
 
   /** Readies the writer thread (when the store has one); resolves once it can write. */
   prepareForBatches(): Promise<void> {
-    return this.store.indexWriter?.warmUp() ?? Promise.resolve();
+    return writerOf(this.store)?.warmUp() ?? Promise.resolve();
   }
 
   /** Applies consecutive blocks in one transaction. Mempool entries of their txs are dropped. */
   async applyBlocks(blocks: readonly IndexedBlock[], mempoolTxids: ReadonlySet<string>): Promise<void> {
     if (blocks.length === 0) return;
     const confirmed = blocks.flatMap((b) => b.txs.map((t) => t.txid)).filter((id) => mempoolTxids.has(id));
-    const { indexWriter, sqlite, pgPool } = this.store;
-    if (indexWriter) {
-      await indexWriter.apply(this.chain, blocks, confirmed);
+    const { sqlite, pgPool } = this.store;
+    const writer = writerOf(this.store);
+    if (writer) {
+      await writer.apply(this.chain, blocks, confirmed);
     } else if (pgPool) {
-      await applyBlocksPostgres(pgPool, this.chain, blocks, confirmed);
+      await applyBlocksPostgres(pgPool, this.chain, blocks.map(encodedOf), confirmed);
     } else if (sqlite) {
       // an in-memory store: its one connection is the one Kysely's transaction holds
-      await this.store.db.transaction().execute(async () => applyBlocksSqlite(sqlite, this.chain, blocks, confirmed));
+      await this.store.db.transaction().execute(async () => applyEncodedBlocksSqlite(sqlite, this.chain, blocks.map(encodedOf), confirmed));
     } else {
       throw new Error('this store has no index write path');
     }
@@ -136,7 +133,7 @@ export class UtxoIndexStore {
   async applyMempoolTx(tx: IndexedTx, firstSeen: number): Promise<void> {
     const c = this.chain;
     await this.store.db.transaction().execute(async (trx) => {
-      const spent = await this.lookupSpent(trx, spentTxids([tx]), true);
+      const spent = await this.lookupOutputs(trx, [...new Set(tx.inputs.map((i) => i.txid))]);
       const deltas = new Map<string, { script: Uint8Array; delta: bigint }>();
       const add = (script: Uint8Array, amount: bigint) => {
         const k = hexOf(script);
@@ -194,8 +191,9 @@ export class UtxoIndexStore {
 
   /**
    * Undoes every block above `height` and forgets the mempool (it is re-read from the node).
-   * `content` gives an undone block's transactions (the node keeps stale blocks): the rows each
-   * wrote are recomputed and deleted by key. Without it (a pruned node), the tables are scanned.
+   * `content` gives an undone block's transactions (the node keeps stale blocks): the row plan of
+   * the undone blocks is computed again, as when they were written, and removed by key. Without it
+   * (a pruned node), the tables are scanned by height.
    */
   async rollbackTo(height: number, content: (hash: string) => Promise<IndexedBlock | null> = () => Promise.resolve(null)): Promise<void> {
     const c = this.chain;
@@ -204,7 +202,7 @@ export class UtxoIndexStore {
       .select(['height', 'hash'])
       .where('chain', '=', c)
       .where('height', '>', height)
-      .orderBy('height', 'desc')
+      .orderBy('height')
       .execute();
     const blocks: IndexedBlock[] = [];
     for (const b of undone) {
@@ -212,12 +210,11 @@ export class UtxoIndexStore {
       if (!block || block.hash !== b.hash) break;
       blocks.push(block);
     }
+    // Outputs the undone blocks spend are still indexed (older blocks wrote them): found as when applied.
+    const plan = blocks.length === undone.length && blocks.length > 0 ? await this.planOf(blocks) : null;
     await this.store.db.transaction().execute(async (trx) => {
-      if (blocks.length === undone.length) {
-        for (const block of blocks) await this.undoBlock(trx, block); // newest first
-      } else {
-        await this.undoByScan(trx, height);
-      }
+      if (plan) await this.undoPlan(trx, plan);
+      else await this.undoByScan(trx, height);
       await trx.deleteFrom('chain_blocks').where('chain', '=', c).where('height', '>', height).execute();
       // A script left with no history; one with history and a zero balance keeps its count.
       await trx.deleteFrom('chain_balances').where('chain', '=', c).where('tx_count', '=', 0).execute();
@@ -228,26 +225,36 @@ export class UtxoIndexStore {
     this.changed();
   }
 
-  /** Deletes exactly the rows `block` wrote (the same pure computation as when it was applied). */
-  private async undoBlock(trx: Db, block: IndexedBlock): Promise<void> {
+  /** The row plan of blocks already written, with the spent outputs found by the store's own lookup. */
+  private async planOf(blocks: readonly IndexedBlock[]): Promise<RowPlan> {
+    const encoded = blocks.map(encodedOf);
+    const lookup = spentLookup(encoded);
+    const { sqlite, pgPool } = this.store;
+    let found: FoundOutputs;
+    if (pgPool) found = await lookupSpentPostgres(pgPool, this.chain, lookup);
+    else if (sqlite) found = lookupSpentSqlite(sqlite, this.chain, lookup);
+    else throw new Error('this store has no index write path');
+    return planRows(encoded, lookup, found);
+  }
+
+  /** Deletes exactly the rows the plan wrote. */
+  private async undoPlan(trx: Db, plan: RowPlan): Promise<void> {
     const c = this.chain;
-    const known = await this.lookupSpent(trx, spentTxids(block.txs), false);
-    const rows = buildIndexRows(c, [block], known);
-    for (const o of rows.outputs) await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('txid', '=', o.txid).where('vout', '=', o.vout).execute();
-    for (const s of rows.spends) {
+    for (const o of plan.outputs) await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('txid', '=', o.txid).where('vout', '=', o.vout).execute();
+    for (const s of plan.spends) {
       await trx
         .updateTable('chain_outputs')
         .set({ spent_txid: null, spent_height: null })
         .where('chain', '=', c)
         .where('txid', '=', s.txid)
         .where('vout', '=', s.vout)
-        .where('spent_txid', '=', s.spent_txid)
+        .where('spent_txid', '=', s.spentTxid)
         .execute();
     }
-    for (const h of rows.history) {
+    for (const h of plan.history) {
       await trx.deleteFrom('chain_history').where('chain', '=', c).where('script', '=', h.script).where('height', '=', h.height).where('position', '=', h.position).execute();
     }
-    for (const b of rows.balances) await this.addBalance(trx, b.script, -toBigInt(b.confirmed), -toBigInt(b.tx_count));
+    for (const b of plan.balances) await this.addBalance(trx, b.script, -b.delta, -BigInt(b.rows));
   }
 
   /** The slow way, for blocks the node can no longer give: find rows by height in full scans. */
@@ -286,13 +293,12 @@ export class UtxoIndexStore {
     }
   }
 
-  /** Script and amount of every indexed output of these txs (also mempool outputs if asked). */
-  private async lookupSpent(trx: Db, txids: readonly string[], withMempool: boolean): Promise<Map<string, Spent>> {
-    const found = new Map<string, Spent>();
+  /** Script and amount of every output of these txs, confirmed or in the mempool (for the mempool and outputs()). */
+  private async lookupOutputs(trx: Db, txids: readonly string[]): Promise<Map<string, OutputInfo>> {
+    const found = new Map<string, OutputInfo>();
     for (const part of chunks(txids, LOOKUP)) {
       const rows = await trx.selectFrom('chain_outputs').select(['txid', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txid', 'in', part.map(txidBlob)).execute();
       for (const r of rows) found.set(key(txidHexOf(r.txid), toNumber(r.vout)), { script: bytes(r.script), amount: toBigInt(r.amount) });
-      if (!withMempool) continue;
       const pending = await trx.selectFrom('mempool_outputs').select(['txid', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txid', 'in', part).execute();
       for (const r of pending) found.set(key(r.txid, toNumber(r.vout)), { script: bytes(r.script), amount: toBigInt(r.amount) });
     }
@@ -420,8 +426,20 @@ export class UtxoIndexStore {
     ].filter((r) => !spentInMempool.has(key(r.txid, r.vout)));
   }
 
+  /** Those of `scripts` with any history, confirmed or in the mempool, by hex. */
+  async usedScripts(scripts: readonly Uint8Array[]): Promise<Set<string>> {
+    const used = new Set<string>();
+    for (const part of chunks(scripts.map(blob), LOOKUP)) {
+      const rows = await this.store.db.selectFrom('chain_balances').select('script').where('chain', '=', this.chain).where('script', 'in', part).where('tx_count', '>', 0).execute();
+      const pending = await this.store.db.selectFrom('mempool_history').select('script').where('chain', '=', this.chain).where('script', 'in', part).execute();
+      for (const r of [...rows, ...pending]) used.add(hexOf(bytes(r.script)));
+    }
+    return used;
+  }
+
   /** Outputs of the scripts that no confirmed tx spends, through the partial index of unspent outputs. */
-  private async confirmedUnspent(list: readonly Uint8Array[]): Promise<UnspentRow[]> {
+  async confirmedUnspent(scripts: readonly Uint8Array[]): Promise<UnspentRow[]> {
+    const list = scripts.map(blob);
     // SQLite has no statistics (the service never runs ANALYZE), and for an IN list of scripts its
     // planner prefers the primary key's chain prefix (every output of the chain) to the partial
     // index: it is asked one script at a time, and the answers merged.
@@ -455,9 +473,8 @@ export class UtxoIndexStore {
   }
 
   /** Amount and script of outputs by outpoint, confirmed or in the mempool, spent or not. */
-  async outputs(outpoints: readonly Outpoint[]): Promise<Map<string, Spent>> {
-    return this.lookupSpent(this.store.db, [...new Set(outpoints.map((o) => o.txid))], true);
+  async outputs(outpoints: readonly Outpoint[]): Promise<Map<string, OutputInfo>> {
+    return this.lookupOutputs(this.store.db, [...new Set(outpoints.map((o) => o.txid))]);
   }
 }
 
-export { outpointKey };

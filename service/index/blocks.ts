@@ -1,7 +1,8 @@
-// A block's index content as one compact binary buffer. The indexer's blocks keep it between
-// reading and writing (a few objects per block instead of several per output, so little for the
-// GC to trace), and the SQLite writer thread receives it as is: cloning one buffer is a memcpy,
-// where structured clone of IndexedBlock[] rebuilt tens of thousands of objects on each side.
+// The index's input: blocks as the block sources give them (IndexedBlock), and their compact
+// binary encoding. The indexer's blocks keep the encoding between reading and writing (a few
+// objects per block instead of several per output, so little for the GC to trace), the row plan
+// (row-plan.ts) reads it, and the SQLite writer thread receives it as is: cloning one buffer is a
+// memcpy, where structured clone of IndexedBlock[] rebuilt tens of thousands of objects on each side.
 //
 // Layout (little-endian):
 //   block:  u32 tx count, then the txs
@@ -12,9 +13,44 @@
 //   output: u32 script length, script, f64 vout, amount (the script first: it is checked first)
 //   amount: u8 0 + i64 | u8 1 + u32 length + decimal ASCII (outside the i64 range)
 // Vouts are f64 because the readers accept any safe integer.
-import type { IndexedBlock, IndexedOutput, IndexedTx, Outpoint } from './index-rows.ts';
+import type { Outpoint } from '../chains/backend.ts';
 
-/** What the SQLite writer needs of a block: its header and its encoded txs. */
+export interface IndexedOutput {
+  vout: number;
+  script: Uint8Array;
+  amount: bigint;
+}
+
+export interface IndexedTx {
+  txid: string;
+  /** Spent outpoints; coinbase inputs are left out. */
+  inputs: Outpoint[];
+  /** Only outputs paying a standard (address-bearing) script. */
+  outputs: IndexedOutput[];
+}
+
+export interface IndexedBlock {
+  height: number;
+  hash: string;
+  time: number;
+  txs: IndexedTx[];
+}
+
+export function hexOf(b: Uint8Array): string {
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+}
+
+/** Txids are stored as 32 bytes in the confirmed tables (hex everywhere else). */
+export function txidBlob(hex: string): Uint8Array {
+  return Buffer.from(hex, 'hex');
+}
+
+export function txidHexOf(value: unknown): string {
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+  throw new TypeError('txid column is not binary');
+}
+
+/** What the row plan and the SQLite writer need of a block: its header and its encoded txs. */
 export interface EncodedBlock {
   height: number;
   hash: string;
@@ -27,6 +63,7 @@ const LOWER_HEX = /^(?:[0-9a-f]{2})*$/;
 const I64_MIN = -(2n ** 63n);
 const I64_MAX = 2n ** 63n - 1n;
 
+/** Bytes go to the drivers as Buffers (pg would send a plain Uint8Array as text). */
 export function asBuffer(b: Uint8Array): Buffer {
   return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 }

@@ -1,0 +1,29 @@
+// Watch mode's registration API (docs/api-decisions.md): wallets a node backend with index 'watch'
+// indexes, from their birthdays (use-cases/watch-wallets.ts).
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { WatchParams, WatchRegistration, WatchRescan, WatchStatus } from '../../../shared/api/schemas.ts';
+import { type ServiceContext, utxoBackendFor } from '../../use-cases/service-context.ts';
+import { found, ownerOf, walletWatch } from '../../use-cases/watch-wallets.ts';
+
+export function watchRoutes(ctx: ServiceContext): FastifyPluginAsync {
+  return async (fastify) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+    app.put('/watch/:coin/:wallet_id', { schema: { params: WatchParams, body: WatchRegistration, response: { 200: WatchStatus } } }, async (req) => {
+      const watch = walletWatch(utxoBackendFor(ctx, req.params.coin));
+      const b = req.body;
+      return watch.register(ownerOf(req.apiKeyId), req.params.wallet_id, { descriptors: b.descriptors, birthdayHeight: b.birthday_height, gapLimit: b.gap_limit });
+    });
+
+    app.get('/watch/:coin/:wallet_id', { schema: { params: WatchParams, response: { 200: WatchStatus } } }, async (req) => {
+      const watch = walletWatch(utxoBackendFor(ctx, req.params.coin));
+      return found(await watch.status(ownerOf(req.apiKeyId), req.params.wallet_id), req.params.wallet_id);
+    });
+
+    app.post('/watch/:coin/:wallet_id/rescan', { schema: { params: WatchParams, body: WatchRescan, response: { 200: WatchStatus } } }, async (req) => {
+      const watch = walletWatch(utxoBackendFor(ctx, req.params.coin));
+      return found(await watch.rescan(ownerOf(req.apiKeyId), req.params.wallet_id, req.body.from_height), req.params.wallet_id);
+    });
+  };
+}

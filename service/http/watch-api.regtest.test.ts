@@ -1,0 +1,78 @@
+// The watch API over HTTP (docs/api-decisions.md section 11): a vault registered by one API key is
+// scanned and answered; bad descriptors, unregistered addresses, another key's wallet and a coin
+// on the full index each get their 4xx in words.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fundedNode, nodeRpcBackendConfig, type RegtestNode } from '../../dev/chains/litecoind.ts';
+import type { NodeRpcBackend } from '../chains/utxo/node-rpc-backend.ts';
+import { createApiKey } from '../store/api-keys.ts';
+import { startTestService, type TestService } from '../test/http-service.ts';
+import { testVault } from '../test/watch-vault.ts';
+
+const vault = testVault('watch api', 'p2sh-p2wsh');
+const RECEIVE = vault.descriptor('/0/*');
+const CHANGE = vault.descriptor('/1/*');
+const address = (index: number) => vault.address(false, index).address;
+// Other keys: not the wallet the receive descriptor names.
+const OTHER_CHANGE = testVault('watch api other', 'p2sh-p2wsh').descriptor('/1/*');
+
+describe('the watch API', () => {
+  let node: RegtestNode;
+  let t: TestService;
+  let otherKey: string;
+
+  beforeAll(async () => {
+    node = await fundedNode({ extraArgs: ['-blockfilterindex=1'] });
+    const backend = nodeRpcBackendConfig(node, 100);
+    t = await startTestService({ coins: { litecoin: { network: 'regtest', backend: { ...backend, index: 'watch' } }, dash: { network: 'regtest', backend } } });
+    otherKey = (await createApiKey(t.service.store, 'another desk')).key;
+  }, 120_000);
+  afterAll(async () => {
+    await t?.dispose();
+    await node?.stop();
+  });
+
+  const synced = () => (t.service.backends.get('litecoin') as NodeRpcBackend).indexer.sync();
+
+  it('registers a vault by receive and change descriptors and answers its addresses once scanned', async () => {
+    const birthday = (await node.rpc.call<number>('getblockcount')) + 1;
+    const put = await t.request('PUT', '/v2/watch/litecoin/treasury', { descriptors: [RECEIVE, CHANGE], birthday_height: birthday });
+    expect(put.status).toBe(200);
+    expect(put.json).toMatchObject({ birthday_height: birthday, state: 'scanning' });
+    await node.rpc.call('sendtoaddress', [address(3), 2.5]);
+    await node.mine(1);
+    await synced();
+    const status = await t.request('GET', '/v2/watch/litecoin/treasury');
+    // The one block of the vault, fetched twice: using address 3 derived up to 23 (the gap limit),
+    // and the blocks were read again for the new scripts.
+    expect(status.json).toMatchObject({ state: 'ready', filters: true, blocks_fetched: 2, blocks_matched: 2, scanned_height: birthday });
+    const balance = await t.request('GET', `/v2/address/balance/litecoin/${address(3)}`);
+    expect(balance.status).toBe(200);
+    expect(balance.json).toMatchObject({ balance: 250_000_000n });
+
+    const rescan = await t.request('POST', '/v2/watch/litecoin/treasury/rescan', { from_height: birthday });
+    expect(rescan.status).toBe(200);
+    await synced();
+    expect((await t.request('GET', '/v2/watch/litecoin/treasury')).json).toMatchObject({ state: 'ready', blocks_fetched: 3 });
+  }, 120_000);
+
+  it('refuses in words: an address nobody registered, a taproot descriptor, another key\'s wallet, a coin on the full index', async () => {
+    const stranger = await t.request('GET', `/v2/address/balance/litecoin/${await node.newAddress('bech32')}`);
+    expect(stranger.status).toBe(404);
+    expect(JSON.stringify(stranger.json)).toMatch(/belongs to no wallet this service watches/);
+
+    const taproot = await t.request('PUT', '/v2/watch/litecoin/tr', { descriptors: [RECEIVE.replace(/^sh\(wsh\(sortedmulti\(2,/, 'tr(').replace(/#.*$/, '')], birthday_height: null });
+    expect(taproot.status).toBe(400);
+    expect(JSON.stringify(taproot.json)).toMatch(/taproot/);
+
+    const mixed = await t.request('PUT', '/v2/watch/litecoin/mixed', { descriptors: [RECEIVE, OTHER_CHANGE], birthday_height: 0 });
+    expect(mixed.status).toBe(400);
+
+    const theirs = await t.service.app.inject({ method: 'GET', url: '/v2/watch/litecoin/treasury', headers: { 'x-api-key': otherKey } });
+    expect(theirs.statusCode).toBe(404);
+    expect(JSON.parse(theirs.body)).toMatchObject({ message: expect.stringMatching(/no wallet "treasury" is registered by this API key/) });
+
+    const full = await t.request('PUT', '/v2/watch/dash/treasury', { descriptors: [RECEIVE], birthday_height: 0 });
+    expect(full.status).toBe(409);
+    expect(JSON.stringify(full.json)).toMatch(/full address index/);
+  }, 60_000);
+});
