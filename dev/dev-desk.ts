@@ -15,6 +15,7 @@ import { memoryAccountSecrets, type AccountSecrets } from '../main/core/accounts
 import { openStore, type CoordinatorStore } from '../main/core/store/store.ts';
 import { createHandlers } from '../main/bridge/handlers.ts';
 import { startWebServer, type WebServer } from '../main/web/server.ts';
+import { startPaymentFollower, type PaymentFollower } from '../main/core/payment-follower.ts';
 
 export interface DevDesk {
   node: RegtestNode;
@@ -32,6 +33,8 @@ export interface DevDesk {
   dir: string;
   /** The proxy slowing the indexer's block reads, when started with `slowIndexer` (set its delayMs to 0 to let it catch up). */
   slowRpc: SlowRpc | null;
+  /** Follows broadcast payments to confirmation in the background, as the app's does. */
+  follower: PaymentFollower;
   /** Waits until the service has indexed the node's tip and mempool. */
   synced(): Promise<void>;
   dispose(): Promise<void>;
@@ -50,6 +53,8 @@ export interface DevDeskOptions {
   ethereum?: { usdRate?: number; intervalMs?: number };
   /** More litecoind arguments, e.g. -mempoolreplacement=1 (Litecoin Core 0.21 replaces nothing without it). */
   nodeArgs?: string[];
+  /** How often the payment follower asks the service (default the app's, FOLLOW_EVERY_MS). */
+  followEveryMs?: number;
 }
 
 export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
@@ -86,6 +91,12 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
     const connection = new ServiceConnection({ store, secrets: new MemorySecretStore(), embeddedUrl: serviceUrl, actor: 'treasurer' });
     const accountSecrets = memoryAccountSecrets();
     const handlers = createHandlers({ store, connection, actor: 'treasurer', accountSecrets });
+    const follower = startPaymentFollower(
+      { store, api: connection.api, actor: 'treasurer' },
+      { ...(options.followEveryMs !== undefined ? { everyMs: options.followEveryMs } : {}), report: (err) => options.log?.(`payment follower: ${err instanceof Error ? err.message : String(err)}`) },
+    );
+    // Stopped before the store closes (cleanups run last in, first out).
+    cleanups.push(() => follower.stop());
     const web = await startWebServer({
       handlers,
       rendererDir: options.rendererDir,
@@ -93,7 +104,7 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
       report: (err) => options.log?.(`bridge error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
     });
     cleanups.splice(1, 0, () => web.close());
-    return { node, eth, api, serviceUrl, store, connection, accountSecrets, web, dir, slowRpc, synced, dispose };
+    return { node, eth, api, serviceUrl, store, connection, accountSecrets, web, dir, slowRpc, follower, synced, dispose };
   } catch (err) {
     await dispose();
     throw err;

@@ -40,6 +40,7 @@ const PickedFile = z.object({ name: z.string().min(1).max(255), text: z.string()
 
 export const inputs = {
   'service.status': none,
+  'desk.changes': none,
   // The coins this desk knows and what each can do: the renderer's coin list comes from here.
   'coins.list': none,
   'settings.get': none,
@@ -715,6 +716,8 @@ export interface BooksPoint {
 
 export interface Outputs {
   'service.status': ServiceStatus;
+  /** Grows whenever the desk records a change (a payment confirmed in the background, too): screens reload when it moves. */
+  'desk.changes': { revision: number };
   'coins.list': CoinView[];
   'settings.get': ServiceSettings;
   'settings.setService': ServiceSettings;

@@ -107,6 +107,9 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       return { mode, service_url: url, ...(await serviceHealth(api)) };
     },
 
+    // Every change the desk makes is audited in the same transaction, so the log's newest id is its revision.
+    'desk.changes': async () => ({ revision: store.auditTrail.lastId() }),
+
     'coins.list': async () => coinViews(),
 
     'settings.get': async () => settings(),
@@ -169,7 +172,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       return unspentView(wallet_id);
     },
 
-    'payments.list': async ({ wallet_id }) => store.payments(wallet_id).map((p) => paymentSummary(core, p)),
+    // Newest first, as the screens say (the store keeps them in the order they were proposed).
+    'payments.list': async ({ wallet_id }) => store.payments(wallet_id).reverse().map((p) => paymentSummary(core, p)),
 
     'payments.get': async ({ payment_id }) => {
       await followPayment(core, payment_id);

@@ -1,6 +1,7 @@
 // Submitting a fully signed payment to the network through the service, and following it to
 // confirmation.
 import { ApiClientError } from '../../shared/api/client.ts';
+import type { HistoryTx } from '../../shared/api/schemas.ts';
 import { bytesToHex, equalBytes, parseMultisigRedeemScript } from '../../shared/coins/index.ts';
 import { walletAddress } from './wallet-script.ts';
 import { CoordinatorError } from './errors.ts';
@@ -41,6 +42,13 @@ export async function submitPayment(deps: CoreDeps, id: string): Promise<Payment
   return requirePayment(deps, id);
 }
 
+/** When the payment confirmed, as the chain says (its block's height and time), not when the desk noticed. */
+export function confirmationWords(entry: Pick<HistoryTx, 'confirmations' | 'time' | 'block_height'>): string {
+  const count = `${entry.confirmations} confirmation${entry.confirmations === 1 ? '' : 's'}`;
+  if (entry.block_height === undefined) return `${count}; the service did not say in which block`;
+  return `confirmed in block ${entry.block_height} at ${new Date(entry.time * 1000).toISOString().replace('.000Z', 'Z')} (block time; ${count} when seen)`;
+}
+
 /** Reads the broadcast transaction's confirmations from the service's history of the spent addresses. */
 export async function refreshConfirmations(deps: CoreDeps, id: string, required = 1): Promise<PaymentRow> {
   const p = requirePayment(deps, id);
@@ -60,14 +68,16 @@ export async function refreshConfirmations(deps: CoreDeps, id: string, required 
     await replacements();
     return requirePayment(deps, id);
   }
-  if (p.state === 'broadcast' && entry.confirmations >= required) {
-    deps.store.transaction(() => {
-      transition(deps, p, 'confirmed', `${entry.confirmations} confirmation(s)`, { confirmations: entry.confirmations });
+  deps.store.transaction(() => {
+    // Read again: the background follower and a screen may both have asked while the service answered.
+    const now = requirePayment(deps, id);
+    if (now.state === 'broadcast' && entry.confirmations >= required) {
+      transition(deps, now, 'confirmed', confirmationWords(entry), { confirmations: entry.confirmations });
       dropConflicts(deps, requirePayment(deps, id));
-    });
-  } else {
-    deps.store.updatePayment(id, { confirmations: entry.confirmations });
-  }
+    } else {
+      deps.store.updatePayment(id, { confirmations: entry.confirmations });
+    }
+  });
   await replacements();
   return requirePayment(deps, id);
 }

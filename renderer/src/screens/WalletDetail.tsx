@@ -10,7 +10,7 @@ import { InlineLabel } from '../components/InlineLabel.tsx';
 import { useWalletLabels, type WalletLabels } from '../labels.ts';
 import { StuckDeposits } from '../components/StuckDeposits.tsx';
 import { amount, shortId, when } from '../format.ts';
-import { ProvisionalBadge, ProvisionalNotice, useSync } from '../sync.tsx';
+import { ProvisionalBadge, ProvisionalNotice, useDeskRevision, useSync } from '../sync.tsx';
 import { Alert, Amount, Card, Loading, StateBadge, download, message, useAction, useLoad } from '../ui.tsx';
 import { WalletBooks } from './WalletBooks.tsx';
 import { WalletLabelsFile } from './WalletLabelsFile.tsx';
@@ -156,10 +156,11 @@ function ExportSetup({ walletId, coin }: { walletId: string; coin: string }) {
 }
 
 export function WalletDetailScreen({ id }: { id: string }) {
-  const wallet = useLoad(() => call('wallets.get', { wallet_id: id }), [id], 4_000);
+  const revision = useDeskRevision();
+  const wallet = useLoad(() => call('wallets.get', { wallet_id: id }), [id, revision], 4_000);
   const history = useLoad(() => call('wallets.history', { wallet_id: id, limit: 50 }), [id], 4_000);
   const unspent = useLoad(() => call('wallets.unspent', { wallet_id: id }), [id], 4_000);
-  const payments = useLoad(() => call('payments.list', { wallet_id: id }), [id], 4_000);
+  const payments = useLoad(() => call('payments.list', { wallet_id: id }), [id, revision], 4_000);
   const labels = useWalletLabels(id);
   const { coins } = useSync();
   const w = wallet.data;

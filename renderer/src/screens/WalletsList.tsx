@@ -3,11 +3,11 @@ import { href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { ListPage } from '../components/ListPage.tsx';
 import { usd } from '../format.ts';
-import { ProvisionalBadge, useCoinSync } from '../sync.tsx';
+import { ProvisionalBadge, useCoinSync, useDeskRevision } from '../sync.tsx';
 import { Amount, useLoad } from '../ui.tsx';
 
 function WalletCard({ wallet }: { wallet: WalletSummary }) {
-  const detail = useLoad(() => call('wallets.get', { wallet_id: wallet.id }), [wallet.id], 10_000);
+  const detail = useLoad(() => call('wallets.get', { wallet_id: wallet.id }), [wallet.id, useDeskRevision()], 10_000);
   const sync = useCoinSync(wallet.coin, wallet.network);
   const provisional = sync !== null && !sync.final;
   const funds = detail.data?.funds;
