@@ -35,7 +35,8 @@ beforeAll(async () => {
   // Ledger is what is tested).
   const service = {
     rawTransaction: f.deps.api.rawTransaction,
-    status: () => Promise.resolve({ coins: [] }),
+    // The coin this wallet is on, served and current (the desk refuses a wallet on a coin its service does not serve).
+    status: () => Promise.resolve({ coins: [{ coin: 'bitcoin', network: 'testnet', backend: 'none', tip_height: 100, indexed_height: 100, lag: 0, mempool_txs: 0, error: null }] }),
     history: () => Promise.resolve({ total_txs: 0, txs: [] }),
     balances: () => Promise.resolve({ totals: { balance: 0n, unconfirmed_balance: 0n, human_balance: 0, human_unconfirmed_balance: 0, usd_balance: 0 }, addresses: [] }),
     utxos: () => Promise.resolve({ utxos: [] }),

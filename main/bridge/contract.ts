@@ -341,6 +341,10 @@ export interface WalletDetail extends WalletSummary {
   /** null: the service refused the balance query while its index catches up (HTTP 503). */
   funds: WalletFunds | null;
   open_payments: number;
+  /** Why the service cannot serve this wallet's coin and network (it does not list them), in words; null when it does. */
+  unserved: string | null;
+  /** While the desk is still finding which of the wallet's addresses are used (once a run): how far it is; the balance is partial until then. null once done. */
+  scan: { checked: number; of: number } | null;
 }
 
 export interface ReceiveAddress {

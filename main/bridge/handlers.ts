@@ -1,5 +1,6 @@
 // The bridge implemented once over main/core: each channel is a thin translation from core's rows
 // to the contract's views. Both transports (IPC, HTTP) call these through dispatch().
+import { ApiClientError } from '../../shared/api/client.ts';
 import type { CoinName } from '../../shared/coins/index.ts';
 import { chainParams } from '../../shared/coins/index.ts';
 import type { AccountDeps } from '../core/accounts/accounts.ts';
@@ -13,13 +14,14 @@ import { usbConnector, type LedgerConnector } from '../core/ledger/transport.ts'
 import { readLedgerXpub } from '../core/ledger/xpub.ts';
 import { importPaymentFiles } from '../core/payment-files.ts';
 import { checkPaymentDraft } from '../core/payment-draft.ts';
+import { AddressScans } from '../core/address-scan.ts';
 import { cancelPayment, openPaymentCount } from '../core/payments.ts';
 import { BatchRefusedError, checkRecipients, readRecipientsCsv, rowRefusalWords } from '../core/payment-batch.ts';
 import { batchProposal, proposePayment } from '../core/propose-payment.ts';
 import { frozenOutpoints, outpointOf, reservedOutpoints } from '../core/coin-selection.ts';
 import { feePresets, relaysReplacements, REPLACEABLE_SETTING, replaceableByDefault } from '../core/payment-fees.ts';
 import { exportPsbt } from '../core/psbt-exchange.ts';
-import { serviceHealth } from '../core/service-status.ts';
+import { serviceHealth, unservedWords } from '../core/service-status.ts';
 import { exportSigningRequest, openSigningRequest } from '../core/signing-request.ts';
 import { signRequest, softwareKeyFrom } from '../core/software-signer.ts';
 import type { CoordinatorStore, WalletRow } from '../core/store/store.ts';
@@ -95,6 +97,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     replaceable: replaceableByDefault(store),
   });
   const summary = (w: WalletRow) => walletSummary(core, w);
+  // Which addresses of each wallet are used, walked once a run in the background (the balance is partial until then).
+  const scans = new AddressScans(core);
 
   return {
     ...accounts,
@@ -141,12 +145,17 @@ export function createHandlers(deps: BridgeDeps): Handlers {
 
     'wallets.get': async ({ wallet_id }) => {
       const w = requireWallet(core, wallet_id);
-      const f = await walletFundsOnceIndexed(funds, wallet_id);
-      return {
-        ...summary(w),
-        funds: f && { balance: f.balance, unconfirmed_balance: f.unconfirmedBalance, usd_balance: f.usdBalance },
-        open_payments: openPaymentCount(core, wallet_id),
-      };
+      const base = { ...summary(w), open_payments: openPaymentCount(core, wallet_id) };
+      try {
+        const f = await walletFundsOnceIndexed(funds, wallet_id);
+        return { ...base, funds: f && { balance: f.balance, unconfirmed_balance: f.unconfirmedBalance, usd_balance: f.usdBalance }, unserved: null, scan: scans.progress(wallet_id) };
+      } catch (err) {
+        // A wallet made before its service changed (or on another desk): its page still names it and says why.
+        if (!(err instanceof ApiClientError) || err.status < 400 || err.status >= 500) throw err;
+        const unserved = await unservedWords(api, w.coin, w.network).catch(() => null);
+        if (unserved === null) throw err;
+        return { ...base, funds: null, unserved, scan: null };
+      }
     },
 
     'wallets.receiveAddress': async ({ wallet_id }) => {

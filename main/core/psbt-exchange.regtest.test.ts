@@ -218,6 +218,7 @@ describe('PSBT refusals (nothing stored)', () => {
       signAndSendMultisig: (c, b) => real.signAndSendMultisig(c, b),
       tokenInfo: (c) => real.tokenInfo(c),
       feeEstimates: (c) => real.feeEstimates(c),
+      status: () => real.status(),
       rawTransaction: async (c, txid) => {
         const raw = await real.rawTransaction(c, txid);
         const tx = decodeTx(Buffer.from(raw.hex, 'hex'));

@@ -26,6 +26,18 @@ export interface ServiceHealth {
   coins: CoinStatus[];
 }
 
+/**
+ * Why the service cannot keep a wallet on `coin` `network`, in words, or null when it serves them.
+ * The status lists what a deployment serves: a coin it does not list answers every address query 404.
+ */
+export async function unservedWords(api: Pick<ApiClient, 'status'>, coin: string, network: string): Promise<string | null> {
+  const { coins } = await api.status();
+  if (coins.some((c) => c.coin === coin && c.network === network)) return null;
+  const served = coins.map((c) => `${c.coin} ${c.network}`);
+  const list = served.length === 0 ? 'no coin at all' : served.length === 1 ? `${served[0]} only` : `${served.slice(0, -1).join(', ')} and ${served.at(-1)}`;
+  return `the service this desk uses serves ${list}, not ${coin} ${network}: a ${coin} ${network} wallet there can show no balance and make no payment`;
+}
+
 /** Asks the service; a failure to answer is itself the status, never thrown. */
 export async function serviceHealth(api: Pick<ApiClient, 'status'>): Promise<ServiceHealth> {
   try {

@@ -147,6 +147,20 @@ export function ProvisionalNotice({ sync, what }: { sync: CoinSync; what: string
   );
 }
 
+/** The words for a wallet whose used addresses are still being found: its figures count only those found so far. */
+export function scanWords(scan: { checked: number; of: number }): string {
+  return `checking addresses… (${n(scan.checked)} of ${n(scan.of)})`;
+}
+
+/** On a wallet whose used addresses are still being found: its figures are partial, and how far the desk is. */
+export function ScanNotice({ scan, what }: { scan: { checked: number; of: number }; what: string }) {
+  return (
+    <div className="alert alert-info provisional-notice" role="status" data-testid="scan-notice">
+      <strong>Not final yet: {scanWords(scan)}.</strong> The desk is still finding which of this wallet's addresses have been used; {what} counts only those found so far and will grow.
+    </div>
+  );
+}
+
 export function ProvisionalBadge() {
   return (
     <span className="badge badge-provisional" data-testid="provisional-badge" title="The service's index has not reached the node's tip: this figure may change">

@@ -69,6 +69,7 @@ export function apiWith(real: CoordinatorApi, replaced: Partial<CoordinatorApi>)
     rawTransaction: (c, t) => real.rawTransaction(c, t),
     tokenInfo: (c) => real.tokenInfo(c),
     feeEstimates: (c) => real.feeEstimates(c),
+    status: () => real.status(),
   };
   return { ...bound, ...replaced };
 }

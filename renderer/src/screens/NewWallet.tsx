@@ -4,6 +4,7 @@ import type { BridgeInput } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
 import { SubmitActions, TextField } from '../components/form.tsx';
 import { Alert, Card, FileDrop, message, useAction, useLoad, type PickedFile } from '../ui.tsx';
+import { useSync } from '../sync.tsx';
 
 interface Row {
   name: string;
@@ -30,6 +31,8 @@ export function NewWallet() {
   // The coin table, from the desk: the multi-signature (UTXO) coins and what each can do.
   const coins = useLoad(() => call('coins.list', {}), []);
   const walletCoins = (coins.data ?? []).filter((c) => c.family === 'utxo');
+  // What the service serves (its status), to say before Create that a choice cannot work there.
+  const served = useSync().coins;
   const [coin, setCoin] = useState<WalletCoin>('litecoin');
   const [network, setNetwork] = useState<(typeof NETWORKS)[number]>('regtest');
   const [m, setM] = useState(2);
@@ -152,13 +155,18 @@ export function NewWallet() {
           </label>
           <label>
             Network
-            <select value={network} onChange={(e) => setNetwork(e.target.value as (typeof NETWORKS)[number])}>
+            <select value={network} onChange={(e) => setNetwork(e.target.value as (typeof NETWORKS)[number])} data-testid="wallet-network">
               {NETWORKS.map((n) => (
                 <option key={n}>{n}</option>
               ))}
             </select>
           </label>
         </div>
+        {served.length > 0 && !served.some((c) => c.coin === coin && c.network === network) && (
+          <p className="field-error" data-testid="wallet-coin-unserved">
+            The service this desk uses serves {served.map((c) => `${c.coin} ${c.network}`).join(', ')}, not {coin} {network}: a wallet here could show no balance and make no payment.
+          </p>
+        )}
         <div className="grid-3">
           <label>
             Address type
