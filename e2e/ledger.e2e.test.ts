@@ -95,7 +95,7 @@ describe('Ledger in the desk (Chromium, web mode)', () => {
     signPsbt(s, signPsbtCommand(f, policyOf(f)), policyOf(f), [{ input: 0, pubkey: key.publicKey, signature: concatBytes(signDer(f.hash, key.privateKey!), u8(1)) }], readsInput(f));
     device = replay(s).connector;
     await page.getByTestId('sign-ledger').click();
-    await expect.poll(() => page.getByTestId('import-results').textContent()).toMatch(/1 signature\(s\) by alice stored/);
+    await expect.poll(() => page.getByTestId('import-results').textContent()).toMatch(/1 signature by alice stored/);
     await expect.poll(() => page.getByTestId('payment-state').textContent()).toMatch(/1 of 2 so far/);
     await shot('3-payment-signed');
     expect(f.store.signatures(f.paymentId)).toHaveLength(1);

@@ -9,6 +9,7 @@ import type { LabelRow, LabelType } from './store/labels.ts';
 import type { CoordinatorStore, WalletRow } from './store/store.ts';
 import { walletHistory, type FundsDeps } from './wallet-funds.ts';
 import { requireWallet } from './wallets.ts';
+import { plural } from '../../shared/api/words.ts';
 
 export interface LabelDeps {
   store: CoordinatorStore;
@@ -82,7 +83,6 @@ export interface LabelImport {
   message: string;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * A BIP329 file into the wallet's labels: every line is validated first and one bad line refuses

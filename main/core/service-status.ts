@@ -2,6 +2,7 @@
 // it reports an error, does not know the node's tip (lag null: the node is unreachable) or lags
 // more than 2 blocks. A coin behind has no final figures: the desk marks its balances provisional.
 import type { ApiClient } from '../../shared/api/client.ts';
+import { plural } from '../../shared/api/words.ts';
 
 export interface CoinStatus {
   coin: string;
@@ -45,7 +46,7 @@ export async function serviceHealth(api: Pick<ApiClient, 'status'>): Promise<Ser
     const behind = status.coins.filter((c) => !isFinal(c));
     return {
       ok: behind.length === 0,
-      message: behind.length === 0 ? 'connected; the index is up to date' : behind.map((c) => `${c.coin}: ${c.error ?? (c.lag === null ? 'the node cannot be reached' : `${c.lag} blocks behind`)}`).join('; '),
+      message: behind.length === 0 ? 'connected; the index is up to date' : behind.map((c) => `${c.coin}: ${c.error ?? (c.lag === null ? 'the node cannot be reached' : `${plural(c.lag, 'block')} behind`)}`).join('; '),
       coins: status.coins.map((c) => ({ coin: c.coin, network: c.network, tip_height: c.tip_height, indexed_height: c.indexed_height, lag: c.lag, error: c.error, index_final: isFinal(c) })),
     };
   } catch (err) {

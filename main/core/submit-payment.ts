@@ -9,6 +9,7 @@ import { dropConflicts, replacementsOf } from './dropped-payments.ts';
 import { requirePayment, transition } from './payments.ts';
 import type { PaymentRow } from './store/store.ts';
 import { requireWallet, walletParams, type CoreDeps } from './wallets.ts';
+import { plural } from '../../shared/api/words.ts';
 
 /** Submits a ready payment. A rejected broadcast keeps it ready (retryable) with the node's reason. */
 export async function submitPayment(deps: CoreDeps, id: string): Promise<PaymentRow> {
@@ -44,7 +45,7 @@ export async function submitPayment(deps: CoreDeps, id: string): Promise<Payment
 
 /** When the payment confirmed, as the chain says (its block's height and time), not when the desk noticed. */
 export function confirmationWords(entry: Pick<HistoryTx, 'confirmations' | 'time' | 'block_height'>): string {
-  const count = `${entry.confirmations} confirmation${entry.confirmations === 1 ? '' : 's'}`;
+  const count = plural(entry.confirmations, 'confirmation');
   if (entry.block_height === undefined) return `${count}; the service did not say in which block`;
   return `confirmed in block ${entry.block_height} at ${new Date(entry.time * 1000).toISOString().replace('.000Z', 'Z')} (block time; ${count} when seen)`;
 }

@@ -20,7 +20,7 @@ function DepositRow({ walletId, entry, unit }: { walletId: string; entry: Histor
       const c = await call('payments.cpfp', { wallet_id: walletId, txid: entry.txid, target_rate: BigInt(rate) });
       setDone({
         id: c.payment.id,
-        text: `Child proposed: fee ${amount(c.child.miners_fee, unit)} for ${c.child.vsize} vbytes; with the deposit's ${amount(c.parent.miners_fee, unit)} for ${c.parent.vsize} vbytes the pair pays ${c.package_rate} units/vbyte.`,
+        text: `Child proposed: fee ${amount(c.child.miners_fee, unit)} for ${c.child.vsize} vbytes; with the deposit's ${amount(c.parent.miners_fee, unit)} for ${c.parent.vsize} vbytes the pair pays ${c.package_rate} ${unit.smallest}/vB.`,
       });
     } catch (err) {
       setError(message(err));
@@ -32,7 +32,7 @@ function DepositRow({ walletId, entry, unit }: { walletId: string; entry: Histor
     <li data-testid="stuck-deposit">
       <span className="mono small">{shortId(entry.txid)}</span> {amount(entry.amount, unit)}{' '}
       <label>
-        target rate (units/vbyte) <input inputMode="numeric" value={rate} onChange={(e) => setRate(e.target.value.trim())} data-testid="deposit-rate" />
+        target rate ({unit.smallest}/vB) <input inputMode="numeric" value={rate} onChange={(e) => setRate(e.target.value.trim())} data-testid="deposit-rate" />
       </label>{' '}
       <button type="button" disabled={!valid || busy} onClick={() => void pull()} data-testid="deposit-cpfp">
         Pull through (child pays for parent)

@@ -41,12 +41,12 @@ export function ReplacementLinks({ p }: { p: PaymentDetail }) {
 }
 
 /** The rate field with the service's presets (1, 6, 24 blocks). */
-function RateField({ walletId, value, onChange, label }: { walletId: string; value: string; onChange: (v: string) => void; label: string }) {
+function RateField({ walletId, value, onChange, label, smallest }: { walletId: string; value: string; onChange: (v: string) => void; label: string; smallest: string }) {
   const presets = useLoad(() => call('payments.feeEstimates', { wallet_id: walletId }), [walletId]);
   return (
     <div>
       <label>
-        {label} (units per vbyte)
+        {label} ({smallest}/vB)
         <input inputMode="numeric" value={value} onChange={(e) => onChange(e.target.value.trim())} data-testid="stuck-rate" />
       </label>
       {presets.data && (
@@ -96,14 +96,14 @@ export function StuckPayment({ p }: { p: PaymentDetail }) {
       {r.relief === 'replace' ? (
         <p className="muted">
           This payment signals replacement (BIP125). A fee bump pays the same recipients at a higher rate (less change); a cancel sends everything back to the vault. Either is a new payment the
-          co-signers sign again; it must pay a higher fee and a higher rate than this one ({p.fee_rate} units/vbyte).
+          co-signers sign again; it must pay a higher fee and a higher rate than this one ({p.fee_rate} {p.unit.smallest}/vB).
         </p>
       ) : (
         <p className="muted">
           {r.not_replaceable} A child spending its change back to the vault pays for both: child fee = target × (parent + child size) − parent fee.
         </p>
       )}
-      <RateField walletId={p.wallet_id} value={rate} onChange={setRate} label={r.relief === 'replace' ? 'New fee rate' : 'Target rate for the pair'} />
+      <RateField walletId={p.wallet_id} value={rate} onChange={setRate} label={r.relief === 'replace' ? 'New fee rate' : 'Target rate for the pair'} smallest={p.unit.smallest} />
       <div className="form-actions">
         {r.relief === 'replace' ? (
           <>
@@ -138,7 +138,7 @@ export function StuckPayment({ p }: { p: PaymentDetail }) {
                   const c = await call('payments.cpfp', { wallet_id: p.wallet_id, txid: r.change_output!.txid, vout: r.change_output!.vout, target_rate: BigInt(rate) });
                   setCpfp({
                     id: c.payment.id,
-                    text: `Child proposed: fee ${amount(c.child.miners_fee, p.unit)} for ${c.child.vsize} vbytes; with the parent's ${amount(c.parent.miners_fee, p.unit)} for ${c.parent.vsize} vbytes the pair pays ${c.package_rate} units/vbyte.`,
+                    text: `Child proposed: fee ${amount(c.child.miners_fee, p.unit)} for ${c.child.vsize} vbytes; with the parent's ${amount(c.parent.miners_fee, p.unit)} for ${c.parent.vsize} vbytes the pair pays ${c.package_rate} ${p.unit.smallest}/vB.`,
                   });
                   return null;
                 })
