@@ -84,6 +84,9 @@ describe('the payment follower', () => {
     const [entry] = confirmedEntries(id);
     expect(entry!.detail).toBe(`payment ${id}: confirmed in block ${block.height} at ${new Date(block.time * 1000).toISOString().replace('.000Z', 'Z')} (block time; 1 confirmation when seen)`);
     expect(confirmedEntries(id)).toHaveLength(1);
+    // Amounts in the audit log are in the coin's unit, not raw base units.
+    const proposed = wd.store.auditLog().find((e) => e.action === 'payment.propose' && e.paymentId === id)!;
+    expect(proposed.detail).toMatch(new RegExp(`^payment ${id}: 1 LTC \\(regtest\\) to \\S+, miners fee 0\\.0001 LTC \\(regtest\\)(, replaceable)?; hash [0-9a-f]{64}$`));
 
     // Two more blocks: noticed later, the entry is not written again and the height does not move.
     await wd.desk.mine(2);

@@ -30,6 +30,7 @@ import { PreviousTransactions } from './previous-transactions.ts';
 import type { AddressRow, PaymentRow, WalletRow } from './store/store.ts';
 import { nextChangeAddress, requireWallet, walletParams, type CoreDeps } from './wallets.ts';
 import { scriptOptions, walletAddress } from './wallet-script.ts';
+import { coinAmount, feeRateText } from './units.ts';
 
 export interface PaymentProposal {
   to: string;
@@ -233,7 +234,7 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   const purpose = proposal.purpose?.trim() ?? '';
   deps.store.transaction(() => {
     deps.store.insertPayment(payment);
-    deps.store.audit(deps.actor, 'payment.propose', `payment ${id}: ${recipients && recipients.length > 1 ? `${proposal.amount} to ${recipients.length} recipients (first ${proposal.to})` : `${proposal.amount} to ${proposal.to}`}, miners fee ${minersFee}${proposal.feeRate !== undefined ? ` (${proposal.feeRate} units/vbyte)` : ''}${replaceable ? ', replaceable' : ''}${proposal.operatorFee ? `, operator fee ${proposal.operatorFee.amount} to ${proposal.operatorFee.address}` : ''}; hash ${paymentHash(tx)}`, null, { paymentId: id });
+    deps.store.audit(deps.actor, 'payment.propose', `payment ${id}: ${recipients && recipients.length > 1 ? `${coinAmount(params, proposal.amount)} to ${recipients.length} recipients (first ${proposal.to})` : `${coinAmount(params, proposal.amount)} to ${proposal.to}`}, miners fee ${coinAmount(params, minersFee)}${proposal.feeRate !== undefined ? ` (${feeRateText(params, proposal.feeRate)})` : ''}${replaceable ? ', replaceable' : ''}${proposal.operatorFee ? `, operator fee ${coinAmount(params, proposal.operatorFee.amount)} to ${proposal.operatorFee.address}` : ''}; hash ${paymentHash(tx)}`, null, { paymentId: id });
     writePurpose(deps, walletId, id, purpose);
   });
   return deps.store.payment(id)!;

@@ -18,6 +18,7 @@ import { PreviousTransactions } from './previous-transactions.ts';
 import type { AddressRow, PaymentKind, PaymentRow, WalletRow } from './store/store.ts';
 import { nextChangeAddress, requireWallet, walletParams, type CoreDeps } from './wallets.ts';
 import { scriptOptions, walletAddress } from './wallet-script.ts';
+import { coinAmount } from './units.ts';
 
 /** BIP125: an input with a sequence below 0xfffffffe signals that its transaction may be replaced. */
 export const REPLACEABLE_SEQUENCE = 0xfffffffd;
@@ -187,7 +188,7 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
     // A replacement does what the payment it replaces did: it keeps its purpose.
     if (s.replaces) writePurpose(deps, walletId, id, deps.store.labels.get(walletId, 'payment', s.replaces.id)?.label ?? '');
     const what = s.replaces ? ` replacing payment ${s.replaces.id} (${s.replaces.txid ?? ''})` : '';
-    deps.store.audit(deps.actor, 'payment.propose', `payment ${id} (${s.kind}${what}): ${s.amount} to ${to}, miners fee ${expected.minersFee}${operatorFee ? `, operator fee ${operatorFee.amount} to ${operatorFee.address}` : ''}; hash ${paymentHash(tx)}`, null, { paymentId: id, walletId });
+    deps.store.audit(deps.actor, 'payment.propose', `payment ${id} (${s.kind}${what}): ${coinAmount(params, s.amount)} to ${to}, miners fee ${coinAmount(params, expected.minersFee)}${operatorFee ? `, operator fee ${coinAmount(params, operatorFee.amount)} to ${operatorFee.address}` : ''}; hash ${paymentHash(tx)}`, null, { paymentId: id, walletId });
   });
   return deps.store.payment(id)!;
 }
