@@ -362,6 +362,8 @@ export interface HistoryEntry {
   amount: bigint;
   confirmations: number;
   time: number;
+  /** The purpose of the desk's payment that made this transaction, if it has one (its label until the transaction gets its own). */
+  purpose: string | null;
 }
 
 export interface WalletHistory {

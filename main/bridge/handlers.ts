@@ -15,6 +15,7 @@ import { readLedgerXpub } from '../core/ledger/xpub.ts';
 import { importPaymentFiles } from '../core/payment-files.ts';
 import { checkPaymentDraft } from '../core/payment-draft.ts';
 import { AddressScans } from '../core/address-scan.ts';
+import { purposesByTx } from '../core/labels.ts';
 import { cancelPayment, openPaymentCount } from '../core/payments.ts';
 import { BatchRefusedError, checkRecipients, readRecipientsCsv, rowRefusalWords } from '../core/payment-batch.ts';
 import { batchProposal, proposePayment } from '../core/propose-payment.ts';
@@ -165,7 +166,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
 
     'wallets.history': async ({ wallet_id, limit, offset }) => {
       const entries = await walletHistory(funds, wallet_id);
-      return { total: entries.length, entries: entries.slice(offset, offset + limit) };
+      const purposes = purposesByTx(store, wallet_id);
+      return { total: entries.length, entries: entries.slice(offset, offset + limit).map((e) => ({ ...e, purpose: purposes.get(e.txid) ?? null })) };
     },
 
     'wallets.unspent': async ({ wallet_id }) => unspentView(wallet_id),

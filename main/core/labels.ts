@@ -52,6 +52,17 @@ export function labelMap(store: CoordinatorStore, walletId: string, type: LabelT
   return new Map(store.labels.all(walletId).filter((l) => l.type === type).map((l) => [l.ref, l.label]));
 }
 
+/** The purpose of each of the wallet's payments that has a transaction, by that txid. */
+export function purposesByTx(store: CoordinatorStore, walletId: string): Map<string, string> {
+  const purposes = labelMap(store, walletId, 'payment');
+  const out = new Map<string, string>();
+  for (const p of store.payments(walletId)) {
+    const purpose = purposes.get(p.id);
+    if (p.txid && purpose) out.set(p.txid, purpose);
+  }
+  return out;
+}
+
 /**
  * Every label of the wallet as BIP329 records, origin = the wallet's descriptor. A payment's
  * purpose goes out as its transaction's label once it has one (BIP329 has no payment type), unless
@@ -63,12 +74,9 @@ export function exportLabels(store: CoordinatorStore, walletId: string): { fileN
   const rows = store.labels.all(w.id);
   const txLabelled = new Set(rows.filter((r) => r.type === 'tx').map((r) => r.ref));
   const records: Bip329Record[] = [];
+  for (const [txid, purpose] of purposesByTx(store, w.id)) if (!txLabelled.has(txid)) records.push({ type: 'tx', ref: txid, label: purpose, origin });
   for (const r of rows) {
-    if (r.type === 'payment') {
-      const txid = store.payment(r.ref)?.txid;
-      if (txid && !txLabelled.has(txid)) records.push({ type: 'tx', ref: txid, label: r.label, origin });
-      continue;
-    }
+    if (r.type === 'payment') continue;
     records.push({ type: r.type, ref: r.ref, label: r.label, origin, ...(r.type === 'output' && r.spendable !== null ? { spendable: r.spendable } : {}) });
   }
   // by type, then reference: the same labels write the same file, whichever way they came

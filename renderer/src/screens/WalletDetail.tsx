@@ -226,7 +226,8 @@ export function WalletDetailScreen({ id }: { id: string }) {
         {history.data && (
           <HistoryTable
             entries={history.data.entries} unitOf={() => w.unit} empty="No transactions yet. Send funds to the receive address above." testId="history"
-            label={(e) => <InlineLabel value={labels.of('tx', e.txid)} onSave={(l) => labels.set('tx', e.txid, l)} what={`transaction ${e.txid}`} testId={`tx-label-${e.txid}`} />}
+            // A payment's purpose labels its transaction until the transaction is given a label of its own (as in the exports).
+            label={(e) => <InlineLabel value={labels.of('tx', e.txid) || (e.purpose ?? '')} onSave={(l) => labels.set('tx', e.txid, l)} what={`transaction ${e.txid}`} testId={`tx-label-${e.txid}`} />}
           />
         )}
       </Card>
