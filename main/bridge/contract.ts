@@ -547,6 +547,12 @@ export interface OpenedRequestView {
   total_input_value: bigint;
   created_at: string;
   unit: Unit;
+  /** The payment's purpose as the request states it (not signed); null when it gives none. */
+  label: string | null;
+  /** What leaves the wallet: every output but change, plus the miners' fee. */
+  leaving: bigint;
+  /** Its USD value at today's rate from this desk's service; null when it has none. */
+  leaving_usd: number | null;
 }
 
 export interface SignedFile extends ExportedFile {

@@ -302,7 +302,11 @@ export function createHandlers(deps: BridgeDeps): Handlers {
 
     'ledger.signPayment': async ({ payment_id }) => importResultView(await signPaymentOnLedger(core, ledger, payment_id)),
 
-    'cosigner.open': async ({ text }) => openedRequestView(openSigningRequest(text)),
+    'cosigner.open': async ({ text }) => {
+      const opened = openSigningRequest(text);
+      const view = openedRequestView(opened);
+      return { ...view, leaving_usd: await usdOf(view.leaving, opened.request.coin, view.unit.decimals) };
+    },
 
     'cosigner.sign': async ({ text, secret, passphrase }) => {
       const signed = signRequest(text, softwareKeyFrom(secret, passphrase));
