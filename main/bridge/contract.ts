@@ -549,10 +549,8 @@ export interface OpenedRequestView {
   unit: Unit;
   /** The payment's purpose as the request states it (not signed); null when it gives none. */
   label: string | null;
-  /** What leaves the wallet: every output but change, plus the miners' fee. */
-  leaving: bigint;
-  /** Its USD value at today's rate from this desk's service; null when it has none. */
-  leaving_usd: number | null;
+  /** What leaves the wallet: every output but change, plus the miners' fee; `usd` at today's rate from this desk's service (null: it has none). */
+  leaving: { amount: bigint; usd: number | null };
 }
 
 export interface SignedFile extends ExportedFile {

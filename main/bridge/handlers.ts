@@ -305,7 +305,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     'cosigner.open': async ({ text }) => {
       const opened = openSigningRequest(text);
       const view = openedRequestView(opened);
-      return { ...view, leaving_usd: await usdOf(view.leaving, opened.request.coin, view.unit.decimals) };
+      return { ...view, leaving: { ...view.leaving, usd: await usdOf(view.leaving.amount, opened.request.coin, view.unit.decimals) } };
     },
 
     'cosigner.sign': async ({ text, secret, passphrase }) => {

@@ -144,7 +144,7 @@ export const setupDraftView = ({ wallet, notes }: SetupRead): SetupDraft => ({
   notes,
 });
 
-/** `leaving_usd` is null here: the handler asks the service for today's rate. */
+/** `leaving.usd` is null here: the handler asks the service for today's rate. */
 export function openedRequestView({ request, verified, outputs, params }: OpenedRequest): OpenedRequestView {
   const minersFee = verified.totalInput - verified.totalOutput;
   const leaving = outputs.filter((o) => o.purpose !== 'change').reduce((s, o) => s + o.amount, minersFee);
@@ -163,7 +163,6 @@ export function openedRequestView({ request, verified, outputs, params }: Opened
     created_at: request.created_at,
     unit: unitOf(request.coin, request.network, params.decimals),
     label: request.label?.trim() || null,
-    leaving,
-    leaving_usd: null,
+    leaving: { amount: leaving, usd: null },
   };
 }

@@ -81,7 +81,7 @@ export function CosignerMode() {
               <dd data-testid="request-purpose">{opened.label === null ? <span className="muted">the request gives none</span> : <>“{opened.label}” <span className="muted small">(as the treasurer wrote it; it is not part of what you sign)</span></>}</dd>
               <dt>Leaving the wallet</dt>
               <dd data-testid="request-leaving">
-                {amount(opened.leaving, opened.unit)}, fee included: {opened.leaving_usd === null ? 'no USD rate from the service' : `${usd(opened.leaving_usd)} at today's rate`}
+                {amount(opened.leaving.amount, opened.unit)}, fee included: {opened.leaving.usd === null ? 'no USD rate from the service' : `${usd(opened.leaving.usd)} at today's rate`}
               </dd>
               <dt>Co-signers</dt>
               <dd>{opened.cosigners.join(', ')}</dd>
