@@ -49,7 +49,7 @@ async function collectAndSubmit(tag: string): Promise<string> {
   await page.getByTestId('import-files').setInputFiles(files);
   // Named by this round's files: the screen keeps the last import's results when it moves to another payment.
   await expect.poll(() => page.getByTestId('import-results').locator('li').allTextContents()).toEqual(
-    ['alice', 'bob'].map((n) => expect.stringMatching(new RegExp(`^Imported ${tag}-${n}\\.json: 1 signature\\(s\\) by ${n} imported`))),
+    ['alice', 'bob'].map((n) => expect.stringMatching(new RegExp(`^Imported ${tag}-${n}\\.json: 1 signature by ${n} imported`))),
   );
   await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state')).toBe('ready');
   await page.getByTestId('submit').click();

@@ -149,26 +149,35 @@ export interface ChainWalk {
 }
 
 /**
- * Walks one chain (receive or change) GAP_LIMIT addresses at a time (BIP44 gap limit), deriving and
- * cross-checking those not stored yet, until a whole batch has no history and is not `reserved`.
- * `onBatch` hears after each batch; returns the last used index (-1: none).
+ * Walks one chain (receive or change) GAP_LIMIT addresses at a time (BIP44 gap limit), asking the
+ * service for the history of addresses derived here, until a whole batch has no history and is not
+ * `reserved`. Only the addresses up to the first unused one after the last used are then stored,
+ * each cross-checked with the service first: the gap beyond costs one history request a batch,
+ * not one check an address. `onBatch` hears after each batch; returns the last used index (-1: none).
  */
 export async function walkChain(deps: CoreDeps, walletId: string, change: boolean, reserved: ReadonlySet<string> = new Set(), onBatch?: (walk: ChainWalk) => void): Promise<number> {
   const w = requireWallet(deps, walletId);
-  const ofChain = (start: number) => deps.store.addresses(walletId).filter((a) => a.change === change && a.index >= start && a.index < start + GAP_LIMIT);
+  const params = walletParams(w);
+  const xpubs = deps.store.cosigners(walletId).map((c) => c.xpub);
+  const stored = new Map(deps.store.addresses(walletId).filter((a) => a.change === change).map((a) => [a.index, a.address]));
+  const addressAt = (i: number) => stored.get(i) ?? walletAddress(params, w, xpubs, change, i).address;
   let lastUsed = -1;
   for (let start = 0; ; start += GAP_LIMIT) {
-    const known = ofChain(start);
-    const missingFrom = known.length === 0 ? start : Math.max(...known.map((a) => a.index)) + 1;
-    if (missingFrom < start + GAP_LIMIT) await ensureAddresses(deps, walletId, change, missingFrom, start + GAP_LIMIT);
-    const batch = ofChain(start);
+    const batch = Array.from({ length: GAP_LIMIT }, (_, k) => ({ index: start + k, address: addressAt(start + k) }));
     const history = await deps.api.history(w.coin, batch.map((a) => a.address), { limit: 1000 });
     const used = new Set([...history.txs.map((t) => t.address), ...reserved]);
     const usedHere = batch.filter((a) => used.has(a.address)).map((a) => a.index);
     if (usedHere.length > 0) lastUsed = Math.max(lastUsed, ...usedHere);
     onBatch?.({ checked: start + GAP_LIMIT, lastUsed });
-    if (usedHere.length === 0) return lastUsed;
+    if (usedHere.length === 0) break;
   }
+  // Every used address and the next one, checked a gap-limit batch at a time.
+  const upTo = lastUsed + 1;
+  for (let from = 0; from <= upTo; from += GAP_LIMIT) {
+    const missing = Array.from({ length: Math.min(GAP_LIMIT, upTo - from + 1) }, (_, k) => from + k).filter((i) => !stored.has(i));
+    if (missing.length > 0) await ensureAddresses(deps, walletId, change, missing[0]!, missing.at(-1)! + 1);
+  }
+  return lastUsed;
 }
 
 /** The first address of a chain after the last one that has any history or is `reserved`. */
