@@ -147,13 +147,19 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     'wallets.get': async ({ wallet_id }) => {
       const w = requireWallet(core, wallet_id);
       const base = { ...summary(w), open_payments: openPaymentCount(core, wallet_id) };
+      // A wallet made before its service changed (or on another desk): its page still names it and says why.
+      const unservedOr = async (err: unknown) => {
+        if (!(err instanceof ApiClientError) || err.status < 400 || err.status >= 500) return null;
+        return unservedWords(api, w.coin, w.network).catch(() => null);
+      };
       try {
         const f = await walletFundsOnceIndexed(funds, wallet_id);
-        return { ...base, funds: f && { balance: f.balance, unconfirmed_balance: f.unconfirmedBalance, usd_balance: f.usdBalance }, unserved: null, scan: scans.progress(wallet_id) };
+        const scan = scans.progress(wallet_id);
+        const unserved = await unservedOr(scans.failure(wallet_id));
+        if (unserved !== null) return { ...base, funds: null, unserved, scan: null };
+        return { ...base, funds: f && { balance: f.balance, unconfirmed_balance: f.unconfirmedBalance, usd_balance: f.usdBalance }, unserved: null, scan };
       } catch (err) {
-        // A wallet made before its service changed (or on another desk): its page still names it and says why.
-        if (!(err instanceof ApiClientError) || err.status < 400 || err.status >= 500) throw err;
-        const unserved = await unservedWords(api, w.coin, w.network).catch(() => null);
+        const unserved = await unservedOr(err);
         if (unserved === null) throw err;
         return { ...base, funds: null, unserved, scan: null };
       }

@@ -26,6 +26,8 @@ export function scanProgress(scan: Pick<Scan, 'receive' | 'change'>): ScanProgre
 
 export class AddressScans {
   private readonly scans = new Map<string, Scan>();
+  /** Why each wallet's last walk failed, until one succeeds. */
+  private readonly failures = new Map<string, unknown>();
 
   constructor(
     private readonly deps: CoreDeps,
@@ -42,6 +44,11 @@ export class AddressScans {
     return scanProgress(scan);
   }
 
+  /** Why the wallet's last walk failed (it is walked again on the next question); undefined when none did. */
+  failure(walletId: string): unknown {
+    return this.failures.get(walletId);
+  }
+
   /** Resolves once the wallet's walk (started if need be) is over, done or failed; whether it is done. */
   async finished(walletId: string): Promise<boolean> {
     this.progress(walletId);
@@ -56,7 +63,9 @@ export class AddressScans {
         scan[chain].done = true;
       }
       scan.done = true;
+      this.failures.delete(walletId);
     } catch (err) {
+      this.failures.set(walletId, err);
       // A service that cannot answer now (an index catching up, a network failure): the next look walks again.
       this.scans.delete(walletId);
       this.report(err);
