@@ -148,6 +148,10 @@ export interface ChainWalk {
   lastUsed: number;
 }
 
+/** Addresses derived for walks but not stored (the gap past the last used one), so each is derived once a run. */
+const derivedAddresses = new Map<string, string>();
+const MAX_DERIVED = 100_000;
+
 /**
  * Walks one chain (receive or change) GAP_LIMIT addresses at a time (BIP44 gap limit), asking the
  * service for the history of addresses derived here, until a whole batch has no history and is not
@@ -160,10 +164,20 @@ export async function walkChain(deps: CoreDeps, walletId: string, change: boolea
   const params = walletParams(w);
   const xpubs = deps.store.cosigners(walletId).map((c) => c.xpub);
   const stored = new Map(deps.store.addresses(walletId).filter((a) => a.change === change).map((a) => [a.index, a.address]));
-  const addressAt = (i: number) => stored.get(i) ?? walletAddress(params, w, xpubs, change, i).address;
+  const addressAt = async (i: number): Promise<string> => {
+    const known = stored.get(i) ?? derivedAddresses.get(`${walletId}/${change ? 1 : 0}/${i}`);
+    if (known !== undefined) return known;
+    // Deriving is CPU work on the desk's only thread: let other requests through between addresses.
+    await new Promise<void>((r) => setImmediate(r));
+    const address = walletAddress(params, w, xpubs, change, i).address;
+    if (derivedAddresses.size >= MAX_DERIVED) derivedAddresses.clear();
+    derivedAddresses.set(`${walletId}/${change ? 1 : 0}/${i}`, address);
+    return address;
+  };
   let lastUsed = -1;
   for (let start = 0; ; start += GAP_LIMIT) {
-    const batch = Array.from({ length: GAP_LIMIT }, (_, k) => ({ index: start + k, address: addressAt(start + k) }));
+    const batch: { index: number; address: string }[] = [];
+    for (let i = start; i < start + GAP_LIMIT; i++) batch.push({ index: i, address: await addressAt(i) });
     const history = await deps.api.history(w.coin, batch.map((a) => a.address), { limit: 1000 });
     const used = new Set([...history.txs.map((t) => t.address), ...reserved]);
     const usedHere = batch.filter((a) => used.has(a.address)).map((a) => a.index);
