@@ -168,8 +168,11 @@ export function WalletDetailScreen({ id }: { id: string }) {
   const wallet = useLoad(() => call('wallets.get', { wallet_id: id }), [id, revision], scanning ? 1_000 : 4_000);
   const scan = wallet.data?.scan ?? null;
   useEffect(() => setScanning(scan !== null), [scan !== null]);
-  const history = useLoad(() => call('wallets.history', { wallet_id: id, limit: 50 }), [id], 4_000);
-  const unspent = useLoad(() => call('wallets.unspent', { wallet_id: id }), [id], 4_000);
+  // History and outputs load again as soon as the balance moves (or the walk finds more), so they never lag it.
+  const funds = wallet.data?.funds;
+  const moved = `${funds?.balance ?? ''}/${funds?.unconfirmed_balance ?? ''}/${scan?.checked ?? 'done'}`;
+  const history = useLoad(() => call('wallets.history', { wallet_id: id, limit: 50 }), [id, moved], 4_000);
+  const unspent = useLoad(() => call('wallets.unspent', { wallet_id: id }), [id, moved], 4_000);
   const payments = useLoad(() => call('payments.list', { wallet_id: id }), [id, revision], 4_000);
   const labels = useWalletLabels(id);
   const { coins } = useSync();
@@ -180,7 +183,6 @@ export function WalletDetailScreen({ id }: { id: string }) {
   // refuses meanwhile (503) shows that progress rather than an error.
   const sync = coins.find((c) => c.coin === w.coin && c.network === w.network);
   const indexing = sync !== undefined && !sync.final ? sync : null;
-  const funds = w.funds;
   if (w.unserved) return <UnservedWallet w={w} />;
   return (
     <>
