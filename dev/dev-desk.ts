@@ -16,6 +16,7 @@ import { openStore, type CoordinatorStore } from '../main/core/store/store.ts';
 import type { LedgerConnector } from '../main/core/ledger/transport.ts';
 import { createHandlers } from '../main/bridge/handlers.ts';
 import { startWebServer, type WebServer } from '../main/web/server.ts';
+import { startPaymentFollower, type PaymentFollower } from '../main/core/payment-follower.ts';
 
 export interface DevDesk {
   node: RegtestNode;
@@ -33,6 +34,8 @@ export interface DevDesk {
   dir: string;
   /** The proxy slowing the indexer's block reads, when started with `slowIndexer` (set its delayMs to 0 to let it catch up). */
   slowRpc: SlowRpc | null;
+  /** Follows broadcast payments to confirmation in the background, as the app's does. */
+  follower: PaymentFollower;
   /** Waits until the service has indexed the node's tip and mempool. */
   synced(): Promise<void>;
   dispose(): Promise<void>;
@@ -55,6 +58,8 @@ export interface DevDeskOptions {
   ledger?: LedgerConnector;
   /** The service is told this of its node's replacements instead of the truth (a misconfigured operator: a bump the node then refuses). */
   nodeReplacements?: boolean;
+  /** How often the payment follower asks the service (default the app's, FOLLOW_EVERY_MS). */
+  followEveryMs?: number;
 }
 
 export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
@@ -92,6 +97,12 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
     const connection = new ServiceConnection({ store, secrets: new MemorySecretStore(), embeddedUrl: serviceUrl, actor: 'treasurer' });
     const accountSecrets = memoryAccountSecrets();
     const handlers = createHandlers({ store, connection, actor: 'treasurer', accountSecrets, ...(options.ledger ? { ledger: options.ledger } : {}) });
+    const follower = startPaymentFollower(
+      { store, api: connection.api, actor: 'treasurer' },
+      { ...(options.followEveryMs !== undefined ? { everyMs: options.followEveryMs } : {}), report: (err) => options.log?.(`payment follower: ${err instanceof Error ? err.message : String(err)}`) },
+    );
+    // Stopped before the store closes (cleanups run last in, first out).
+    cleanups.push(() => follower.stop());
     const web = await startWebServer({
       handlers,
       rendererDir: options.rendererDir,
@@ -99,7 +110,7 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
       report: (err) => options.log?.(`bridge error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
     });
     cleanups.splice(1, 0, () => web.close());
-    return { node, eth, api, serviceUrl, store, connection, accountSecrets, web, dir, slowRpc, synced, dispose };
+    return { node, eth, api, serviceUrl, store, connection, accountSecrets, web, dir, slowRpc, follower, synced, dispose };
   } catch (err) {
     await dispose();
     throw err;

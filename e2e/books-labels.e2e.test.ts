@@ -177,12 +177,13 @@ describe('the books on screen', () => {
     await page.getByTestId('books-to').fill(today);
     const csvPath = await download(() => page.getByTestId('books-export').click(), 'books.csv');
     const [header, ...rows] = parseCsv(readFileSync(csvPath, 'utf8'));
-    expect(header).toEqual(['date_utc', 'txid', 'amount', 'fee', 'balance_after', 'label', 'usd_value']);
+    expect(header).toEqual(['date_utc', 'txid', 'amount', 'fee', 'balance_after', 'unit', 'label', 'usd_value']);
+    expect(rows.every((r) => r[5] === 'LTC (regtest)')).toBe(true);
     expect(rows).toHaveLength(3);
     const units = (s: string) => BigInt(Math.round(Number(s) * 1e8));
     expect(rows.reduce((sum, r) => sum + units(r[2]!), 0n)).toBe(149_980_000n);
-    expect(rows.find((r) => r[1] === deposits[0])![5]).toBe('seed capital');
-    expect(rows.find((r) => r[2]!.startsWith('-'))![5]).toBe('March payroll, team A');
+    expect(rows.find((r) => r[1] === deposits[0])![6]).toBe('seed capital');
+    expect(rows.find((r) => r[2]!.startsWith('-'))![6]).toBe('March payroll, team A');
     // A range before the wallet existed keeps no row, and says so as a header-only file.
     await page.getByTestId('books-from').fill('2001-01-01');
     await page.getByTestId('books-to').fill('2001-12-31');

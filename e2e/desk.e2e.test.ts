@@ -130,8 +130,8 @@ describe('the treasurer and two co-signers, in Chromium', () => {
     // The treasurer imports both real files at once, then submits.
     await page.getByTestId('import-files').setInputFiles([aliceSig, bobSig]);
     await expect.poll(() => page.getByTestId('import-results').locator('li').allTextContents()).toEqual([
-      expect.stringMatching(/^Imported .*signature-alice.json: 1 signature\(s\) by alice imported/),
-      expect.stringMatching(/^Imported .*signature-bob.json: 1 signature\(s\) by bob imported/),
+      expect.stringMatching(/^Imported .*signature-alice.json: 1 signature by alice imported/),
+      expect.stringMatching(/^Imported .*signature-bob.json: 1 signature by bob imported/),
     ]);
     await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state')).toBe('ready');
     await shot('09-payment-ready');

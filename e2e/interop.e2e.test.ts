@@ -84,8 +84,8 @@ describe('PSBT co-signers and set-up files, in Chromium', () => {
     });
     await page.getByTestId('import-files').setInputFiles(signed);
     await expect.poll(() => page.getByTestId('import-results').locator('li').allTextContents()).toEqual([
-      expect.stringMatching(/^Imported alice-signed.psbt: 1 signature\(s\) by Key 1 \([0-9a-f]{8}\) imported from the PSBT/),
-      expect.stringMatching(/^Imported carol-signed.psbt: 1 signature\(s\) by Key 3 \([0-9a-f]{8}\) imported from the PSBT/),
+      expect.stringMatching(/^Imported alice-signed.psbt: 1 signature by Key 1 \([0-9a-f]{8}\) imported from the PSBT/),
+      expect.stringMatching(/^Imported carol-signed.psbt: 1 signature by Key 3 \([0-9a-f]{8}\) imported from the PSBT/),
     ]);
     await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state')).toBe('ready');
     await shot('interop-04-psbts-imported');

@@ -97,7 +97,7 @@ describe('a stuck payment on its detail screen', () => {
     await page.getByTestId('deposit-rate').fill('50');
     await page.getByTestId('deposit-cpfp').click();
     // Building the child reads the parent, its inputs and the wallet's addresses: a busy machine takes a while.
-    await expect.poll(() => page.getByTestId('stuck-deposit').textContent(), { timeout: 30_000 }).toMatch(/Child proposed: fee .* the pair pays \d+\.\d\d units\/vbyte/);
+    await expect.poll(() => page.getByTestId('stuck-deposit').textContent(), { timeout: 30_000 }).toMatch(/Child proposed: fee .* the pair pays \d+\.\d\d litoshi\/vB/);
     await shot('06-deposit-cpfp');
     expect(desk.store.payments(w.id).some((p) => p.kind === 'cpfp' && p.state === 'awaiting_signatures')).toBe(true);
   });

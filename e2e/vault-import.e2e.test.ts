@@ -126,8 +126,8 @@ describe('a P2WSH vault another wallet made, in Chromium', () => {
     await page.getByTestId('import-files').setInputFiles([annPsbt, benSig]);
     // A BSMS record names no co-signers: the desk names them by position and fingerprint.
     await expect.poll(() => page.getByTestId('import-results').locator('li').allTextContents()).toEqual([
-      `Imported ann-signed.psbt: 1 signature(s) by Key 1 (${ann.fingerprint}) imported from the PSBT`,
-      `Imported signature-ben.json: 1 signature(s) by Key 2 (${ben.fingerprint}) imported`,
+      `Imported ann-signed.psbt: 1 signature by Key 1 (${ann.fingerprint}) imported from the PSBT`,
+      `Imported signature-ben.json: 1 signature by Key 2 (${ben.fingerprint}) imported`,
     ]);
     await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state')).toBe('ready');
     await page.getByTestId('submit').click();

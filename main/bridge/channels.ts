@@ -2,6 +2,7 @@
 // bundles this file alone, and the IPC and HTTP transports refuse any name not listed here.
 export const CHANNELS = [
   'service.status',
+  'desk.changes',
   'coins.list',
   'settings.get',
   'settings.setService',

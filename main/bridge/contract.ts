@@ -51,6 +51,7 @@ const PickedFile = z.object({ name: z.string().min(1).max(255), text: z.string()
 
 export const inputs = {
   'service.status': none,
+  'desk.changes': none,
   // The coins this desk knows and what each can do: the renderer's coin list comes from here.
   'coins.list': none,
   'settings.get': none,
@@ -441,6 +442,10 @@ export interface WalletDetail extends WalletSummary {
   /** null: the service refused the balance query while its index catches up (HTTP 503). */
   funds: WalletFunds | null;
   open_payments: number;
+  /** Why the service cannot serve this wallet's coin and network (it does not list them), in words; null when it does. */
+  unserved: string | null;
+  /** While the desk is still finding which of the wallet's addresses are used (once a run): how far it is; the balance is partial until then. null once done. */
+  scan: { checked: number; of: number } | null;
 }
 
 export interface ReceiveAddress {
@@ -458,6 +463,8 @@ export interface HistoryEntry {
   amount: bigint;
   confirmations: number;
   time: number;
+  /** The purpose of the desk's payment that made this transaction, if it has one (its label until the transaction gets its own). */
+  purpose: string | null;
 }
 
 export interface WalletHistory {
@@ -651,6 +658,10 @@ export interface OpenedRequestView {
   total_input_value: bigint;
   created_at: string;
   unit: Unit;
+  /** The payment's purpose as the request states it (not signed); null when it gives none. */
+  label: string | null;
+  /** What leaves the wallet: every output but change, plus the miners' fee; `usd` at today's rate from this desk's service (null: it has none). */
+  leaving: { amount: bigint; usd: number | null };
 }
 
 export interface SignedFile extends ExportedFile {
@@ -826,6 +837,8 @@ export interface BooksPoint {
 
 export interface Outputs {
   'service.status': ServiceStatus;
+  /** Grows whenever the desk records a change (a payment confirmed in the background, too): screens reload when it moves. */
+  'desk.changes': { revision: number };
   'coins.list': CoinView[];
   'settings.get': ServiceSettings;
   'settings.setService': ServiceSettings;

@@ -1,5 +1,6 @@
 // The bridge implemented once over main/core: each channel is a thin translation from core's rows
 // to the contract's views. Both transports (IPC, HTTP) call these through dispatch().
+import { ApiClientError } from '../../shared/api/client.ts';
 import type { CoinName } from '../../shared/coins/index.ts';
 import { chainParams } from '../../shared/coins/index.ts';
 import type { AccountDeps } from '../core/accounts/accounts.ts';
@@ -19,8 +20,10 @@ import { batchProposal, proposePayment, spendableFunds, type PaymentProposal } f
 import { frozenOutpoints, outpointOf, reservedOutpoints } from '../core/payments/coin-selection.ts';
 import { feePresets, REPLACEABLE_SETTING, replaceableByDefault } from '../core/payments/fees.ts';
 import { exportPsbt } from '../core/payments/psbt-exchange.ts';
-import { replacementsRelayed, serviceHealth } from '../core/service-status.ts';
+import { replacementsRelayed, serviceHealth, unservedWords } from '../core/service-status.ts';
 import { exportSigningRequest, openSigningRequest } from '../core/payments/signing-request.ts';
+import { AddressScans } from '../core/address-scan.ts';
+import { purposesByTx } from '../core/labels.ts';
 import { signRequest, softwareKeyFrom } from '../core/software-signer.ts';
 import type { CoordinatorStore, WalletRow } from '../core/store/store.ts';
 import { followPayment, submitPayment } from '../core/payments/submit.ts';
@@ -99,6 +102,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     replaceable: replaceableByDefault(store),
   });
   const summary = (w: WalletRow) => walletSummary(core, w);
+  // Which addresses of each wallet are used, walked once a run in the background (the balance is partial until then).
+  const scans = new AddressScans(core);
 
   return {
     ...accounts,
@@ -111,6 +116,9 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       const { mode, url } = connection;
       return { mode, service_url: url, ...(await serviceHealth(api)) };
     },
+
+    // Every change the desk makes is audited in the same transaction, so the log's newest id is its revision.
+    'desk.changes': async () => ({ revision: store.auditTrail.lastId() }),
 
     'coins.list': async () => coinViews(),
 
@@ -149,12 +157,23 @@ export function createHandlers(deps: BridgeDeps): Handlers {
 
     'wallets.get': async ({ wallet_id }) => {
       const w = requireWallet(core, wallet_id);
-      const f = await walletFundsOnceIndexed(funds, wallet_id);
-      return {
-        ...summary(w),
-        funds: f && { balance: f.balance, unconfirmed_balance: f.unconfirmedBalance, usd_balance: f.usdBalance },
-        open_payments: openPaymentCount(core, wallet_id),
+      const base = { ...summary(w), open_payments: openPaymentCount(core, wallet_id) };
+      // A wallet made before its service changed (or on another desk): its page still names it and says why.
+      const unservedOr = async (err: unknown) => {
+        if (!(err instanceof ApiClientError) || err.status < 400 || err.status >= 500) return null;
+        return unservedWords(api, w.coin, w.network).catch(() => null);
       };
+      try {
+        const f = await walletFundsOnceIndexed(funds, wallet_id);
+        const scan = scans.progress(wallet_id);
+        const unserved = await unservedOr(scans.failure(wallet_id));
+        if (unserved !== null) return { ...base, funds: null, unserved, scan: null };
+        return { ...base, funds: f && { balance: f.balance, unconfirmed_balance: f.unconfirmedBalance, usd_balance: f.usdBalance }, unserved: null, scan };
+      } catch (err) {
+        const unserved = await unservedOr(err);
+        if (unserved === null) throw err;
+        return { ...base, funds: null, unserved, scan: null };
+      }
     },
 
     'wallets.receiveAddress': async ({ wallet_id }) => {
@@ -164,7 +183,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
 
     'wallets.history': async ({ wallet_id, limit, offset }) => {
       const entries = await walletHistory(funds, wallet_id);
-      return { total: entries.length, entries: entries.slice(offset, offset + limit) };
+      const purposes = purposesByTx(store, wallet_id);
+      return { total: entries.length, entries: entries.slice(offset, offset + limit).map((e) => ({ ...e, purpose: purposes.get(e.txid) ?? null })) };
     },
 
     'wallets.unspent': async ({ wallet_id }) => unspentView(wallet_id),
@@ -180,7 +200,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       return unspentView(wallet_id);
     },
 
-    'payments.list': async ({ wallet_id }) => store.payments(wallet_id).map((p) => paymentSummary(core, p)),
+    // Newest first, as the screens say (the store keeps them in the order they were proposed).
+    'payments.list': async ({ wallet_id }) => store.payments(wallet_id).reverse().map((p) => paymentSummary(core, p)),
 
     'payments.get': async ({ payment_id }) => {
       await followPayment(core, payment_id);
@@ -315,7 +336,11 @@ export function createHandlers(deps: BridgeDeps): Handlers {
 
     'ledger.signPayment': async ({ payment_id }) => importResultView(await signPaymentOnLedger(core, ledger, payment_id)),
 
-    'cosigner.open': async ({ text }) => openedRequestView(openSigningRequest(text)),
+    'cosigner.open': async ({ text }) => {
+      const opened = openSigningRequest(text);
+      const view = openedRequestView(opened);
+      return { ...view, leaving: { ...view.leaving, usd: await usdOf(view.leaving.amount, opened.request.coin, view.unit.decimals) } };
+    },
 
     'cosigner.sign': async ({ text, secret, passphrase }) => {
       const signed = signRequest(text, softwareKeyFrom(secret, passphrase));

@@ -149,7 +149,10 @@ export const setupDraftView = ({ wallet, notes, birthdayHeight }: SetupRead): Se
   notes,
 });
 
+/** `leaving.usd` is null here: the handler asks the service for today's rate. */
 export function openedRequestView({ request, verified, outputs, params }: OpenedRequest): OpenedRequestView {
+  const minersFee = verified.totalInput - verified.totalOutput;
+  const leaving = outputs.filter((o) => o.purpose !== 'change').reduce((s, o) => s + o.amount, minersFee);
   return {
     request_id: request.request_id,
     payment_hash: request.payment_hash,
@@ -160,9 +163,11 @@ export function openedRequestView({ request, verified, outputs, params }: Opened
     cosigners: request.wallet.cosigners.map((c) => c.name),
     inputs: verified.inputs.map((i) => ({ index: i.index, amount: i.amount, path: i.path })),
     outputs: outputs.map((o, i) => ({ ...o, path: request.outputs[i]?.path ?? null })),
-    miners_fee: verified.totalInput - verified.totalOutput,
+    miners_fee: minersFee,
     total_input_value: verified.totalInput,
     created_at: request.created_at,
     unit: unitOf(request.coin, request.network, params.decimals),
+    label: request.label?.trim() || null,
+    leaving: { amount: leaving, usd: null },
   };
 }

@@ -83,20 +83,21 @@ describe('the books', () => {
     const { balance } = await walletFunds(deps, walletId);
     const { text } = await exportBooks(deps, walletId, {});
     const [header, ...rows] = parseCsv(text.replace(/^\uFEFF/, ''));
-    expect(header).toEqual(['date_utc', 'txid', 'amount', 'fee', 'balance_after', 'label', 'usd_value']);
+    expect(header).toEqual(['date_utc', 'txid', 'amount', 'fee', 'balance_after', 'unit', 'label', 'usd_value']);
+    expect(rows.every((r) => r[5] === 'LTC (regtest)')).toBe(true);
     expect(rows).toHaveLength(4);
     const units = (s: string) => BigInt(Math.round(Number(s) * 1e8));
     expect(rows.reduce((sum, r) => sum + units(r[2]!), 0n)).toBe(balance);
     expect(units(rows.at(-1)![4]!)).toBe(balance);
     const sent = rows.find((r) => r[2]!.startsWith('-'))!;
     expect(sent[3]).toBe('0.0002');
-    expect(sent[5]).toBe('March rent');
+    expect(sent[6]).toBe('March rent');
     expect(units(sent[2]!)).toBe(-(COIN + COIN / 4n + 20_000n));
-    expect(rows[0]![6]).toBe('160.00'); // 2 LTC at 80 USD
+    expect(rows[0]![7]).toBe('160.00'); // 2 LTC at 80 USD
     expect(rows.every((r) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(r[0]!))).toBe(true);
     // a range that ends before the chain began keeps no row
     const books = await walletBooks(deps, walletId);
-    expect(parseCsv(booksCsv(books, 8, { to: '2000-01-01' }).replace(/^\uFEFF/, ''))).toHaveLength(1);
+    expect(parseCsv(booksCsv(books, { ticker: 'LTC (regtest)', decimals: 8 }, { to: '2000-01-01' }).replace(/^\uFEFF/, ''))).toHaveLength(1);
   });
 });
 

@@ -5,8 +5,9 @@
 import type { ApiClient } from '../../shared/api/client.ts';
 import { unitsToDecimal } from '../../shared/coins/units.ts';
 import { csvCell } from './csv.ts';
+import { unitOf, type CoinUnit } from './units.ts';
 import { fileSafe } from './file-names.ts';
-import { labelMap } from './labels.ts';
+import { labelMap, purposesByTx } from './labels.ts';
 import { walletHistory, type FundsDeps, type WalletTx } from './wallet-funds.ts';
 import { requireWallet, walletParams } from './wallets.ts';
 import type { CoordinatorStore } from './store/store.ts';
@@ -47,9 +48,7 @@ export async function walletBooks(deps: BooksDeps, walletId: string): Promise<Bo
   const payments = deps.store.payments(walletId).filter((p) => p.txid !== null);
   const fees = new Map(payments.map((p) => [p.txid!, p.minersFee]));
   // A transaction's own label, else the purpose of the payment that made it.
-  const labels = labelMap(deps.store, walletId, 'tx');
-  const purposes = labelMap(deps.store, walletId, 'payment');
-  for (const p of payments) if (!labels.has(p.txid!) && purposes.has(p.id)) labels.set(p.txid!, purposes.get(p.id)!);
+  const labels = new Map([...purposesByTx(deps.store, walletId), ...labelMap(deps.store, walletId, 'tx')]);
   const times = [...new Set(history.filter((t) => t.confirmations > 0).map((t) => t.time))];
   const rates = new Map<number, number | null>();
   for (let i = 0; i < times.length; i += 500) {
@@ -68,11 +67,13 @@ export function usdValue(units: bigint, decimals: number, rate: number | null): 
 
 /**
  * The CSV of the rows whose UTC day is within [from, to] (inclusive, either open). Numbers are
- * written plainly (they are ours, never outside text); the label is a guarded cell.
+ * written plainly (they are ours, never outside text); the unit and the label are guarded cells.
  */
-export function booksCsv(rows: readonly BooksRow[], decimals: number, range: { from?: string; to?: string }): string {
+export function booksCsv(rows: readonly BooksRow[], unit: Pick<CoinUnit, 'ticker' | 'decimals'>, range: { from?: string; to?: string }): string {
+  const { decimals } = unit;
   const kept = rows.filter((r) => (range.from === undefined || day(r.time) >= range.from) && (range.to === undefined || day(r.time) <= range.to));
-  const header = ['date_utc', 'txid', 'amount', 'fee', 'balance_after', 'label', 'usd_value'];
+  // The unit of amount, fee and balance_after on every row, so a file read alone says what its numbers count.
+  const header = ['date_utc', 'txid', 'amount', 'fee', 'balance_after', 'unit', 'label', 'usd_value'];
   const lines = kept.map((r) =>
     [
       new Date(r.time * 1000).toISOString().replace('.000Z', 'Z'),
@@ -80,6 +81,7 @@ export function booksCsv(rows: readonly BooksRow[], decimals: number, range: { f
       unitsToDecimal(r.amount, decimals),
       r.fee === null ? '' : unitsToDecimal(r.fee, decimals),
       unitsToDecimal(r.balanceAfter, decimals),
+      csvCell(unit.ticker),
       csvCell(r.label),
       usdValue(r.amount, decimals, r.usdRate),
     ].join(','),
@@ -91,5 +93,5 @@ export async function exportBooks(deps: BooksDeps, walletId: string, range: { fr
   const w = requireWallet(deps, walletId);
   const rows = await walletBooks(deps, walletId);
   const span = `${range.from ?? 'start'}-to-${range.to ?? 'now'}`;
-  return { fileName: `${fileSafe(w.name)}-books-${span}.csv`, text: booksCsv(rows, walletParams(w).decimals, range) };
+  return { fileName: `${fileSafe(w.name)}-books-${span}.csv`, text: booksCsv(rows, unitOf(w.coin, w.network, walletParams(w).decimals), range) };
 }

@@ -193,8 +193,8 @@ describe('a fictional coin added as one row of the coin table', () => {
     // The desk imports both co-signers' files at once, submits, and the node confirms after a block.
     const imported = await bridge<ImportResult[]>('payments.importSignatures', { files: [{ name: a.fileName, text: a.file }, { name: b.fileName, text: b.file }] });
     expect(imported.map((r) => [r.status, r.message])).toEqual([
-      ['imported', `${a.fileName}: 1 signature(s) by alice imported`],
-      ['imported', `${b.fileName}: 1 signature(s) by bob imported`],
+      ['imported', `${a.fileName}: 1 signature by alice imported`],
+      ['imported', `${b.fileName}: 1 signature by bob imported`],
     ]);
     expect(await bridge<PaymentDetail>('payments.get', { payment_id: proposed.id })).toMatchObject({ state: 'ready', signed: 2 });
     const sent = await bridge<PaymentDetail>('payments.submit', { payment_id: proposed.id });

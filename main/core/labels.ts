@@ -10,6 +10,7 @@ import type { LabelRow, LabelType } from './store/labels.ts';
 import type { CoordinatorStore, WalletRow } from './store/store.ts';
 import { walletHistory, type FundsDeps } from './wallet-funds.ts';
 import { requireWallet } from './wallets.ts';
+import { plural } from '../../shared/api/words.ts';
 
 export interface LabelDeps {
   store: CoordinatorStore;
@@ -52,6 +53,17 @@ export function labelMap(store: CoordinatorStore, walletId: string, type: LabelT
   return new Map(store.labels.all(walletId).filter((l) => l.type === type).map((l) => [l.ref, l.label]));
 }
 
+/** The purpose of each of the wallet's payments that has a transaction, by that txid. */
+export function purposesByTx(store: CoordinatorStore, walletId: string): Map<string, string> {
+  const purposes = labelMap(store, walletId, 'payment');
+  const out = new Map<string, string>();
+  for (const p of store.payments(walletId)) {
+    const purpose = purposes.get(p.id);
+    if (p.txid && purpose) out.set(p.txid, purpose);
+  }
+  return out;
+}
+
 /**
  * Every label of the wallet as BIP329 records, origin = the wallet's descriptor. A payment's
  * purpose goes out as its transaction's label once it has one (BIP329 has no payment type), unless
@@ -63,12 +75,9 @@ export function exportLabels(store: CoordinatorStore, walletId: string): { fileN
   const rows = store.labels.all(w.id);
   const txLabelled = new Set(rows.filter((r) => r.type === 'tx').map((r) => r.ref));
   const records: Bip329Record[] = [];
+  for (const [txid, purpose] of purposesByTx(store, w.id)) if (!txLabelled.has(txid)) records.push({ type: 'tx', ref: txid, label: purpose, origin });
   for (const r of rows) {
-    if (r.type === 'payment') {
-      const txid = store.payment(r.ref)?.txid;
-      if (txid && !txLabelled.has(txid)) records.push({ type: 'tx', ref: txid, label: r.label, origin });
-      continue;
-    }
+    if (r.type === 'payment') continue;
     records.push({ type: r.type, ref: r.ref, label: r.label, origin, ...(r.type === 'output' && r.spendable !== null ? { spendable: r.spendable } : {}) });
   }
   // by type, then reference: the same labels write the same file, whichever way they came
@@ -83,7 +92,6 @@ export interface LabelImport {
   message: string;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * A BIP329 file into the wallet's labels: every line is validated first and one bad line refuses

@@ -4,6 +4,7 @@
 import type { ApiClient } from '../../shared/api/client.ts';
 import { coinRow, type CoinName } from '../../shared/coins/index.ts';
 import { relaysReplacements } from './payments/fees.ts';
+import { plural } from '../../shared/api/words.ts';
 
 export interface CoinStatus {
   coin: string;
@@ -28,6 +29,18 @@ export interface ServiceHealth {
   coins: CoinStatus[];
 }
 
+/**
+ * Why the service cannot keep a wallet on `coin` `network`, in words, or null when it serves them.
+ * The status lists what a deployment serves: a coin it does not list answers every address query 404.
+ */
+export async function unservedWords(api: Pick<ApiClient, 'status'>, coin: string, network: string): Promise<string | null> {
+  const { coins } = await api.status();
+  if (coins.some((c) => c.coin === coin && c.network === network)) return null;
+  const served = coins.map((c) => `${c.coin} ${c.network}`);
+  const list = served.length === 0 ? 'no coin at all' : served.length === 1 ? `${served[0]} only` : `${served.slice(0, -1).join(', ')} and ${served.at(-1)}`;
+  return `the service this desk uses serves ${list}, not ${coin} ${network}: a ${coin} ${network} wallet there can show no balance and make no payment`;
+}
+
 /** Asks the service; a failure to answer is itself the status, never thrown. */
 export async function serviceHealth(api: Pick<ApiClient, 'status'>): Promise<ServiceHealth> {
   try {
@@ -35,7 +48,7 @@ export async function serviceHealth(api: Pick<ApiClient, 'status'>): Promise<Ser
     const behind = status.coins.filter((c) => !isFinal(c));
     return {
       ok: behind.length === 0,
-      message: behind.length === 0 ? 'connected; the index is up to date' : behind.map((c) => `${c.coin}: ${c.error ?? (c.lag === null ? 'waiting for the first answer of the node' : `${c.lag} blocks behind`)}`).join('; '),
+      message: behind.length === 0 ? 'connected; the index is up to date' : behind.map((c) => `${c.coin}: ${c.error ?? (c.lag === null ? 'waiting for the first answer of the node' : `${plural(c.lag, 'block')} behind`)}`).join('; '),
       coins: status.coins.map((c) => ({ coin: c.coin, network: c.network, tip_height: c.tip_height, indexed_height: c.indexed_height, lag: c.lag, error: c.error, index_final: isFinal(c) })),
     };
   } catch (err) {

@@ -12,6 +12,7 @@ import {
 import { requireScriptType, type MultisigScriptType } from '../../shared/coins/multisig-script.ts';
 import type { CoordinatorApi } from './api.ts';
 import { CoordinatorError } from './errors.ts';
+import { unservedWords } from './service-status.ts';
 import type { AddressRow, BirthdaySource, CoordinatorStore, CosignerRow, WalletRow } from './store/store.ts';
 import { refuseExistingWallet } from './wallet-identity.ts';
 import { walletAddress, type WalletAddress, type WalletScript } from './wallet-script.ts';
@@ -116,6 +117,11 @@ export async function createWallet(deps: CoreDeps, input: NewWallet): Promise<Wa
     throw new CoordinatorError('bad_wallet', err instanceof Error ? err.message : String(err));
   }
   refuseExistingWallet(deps.store, { params, m: input.m, xpubs, scriptType: script.scriptType, sortKeys: script.sortKeys });
+  // A wallet the service cannot serve would open on a page with nothing but its refusals.
+  const unserved = await unservedWords(deps.api, input.coin, input.network);
+  if (unserved) {
+    throw new CoordinatorError('coin_not_served', `refusing the wallet: ${unserved}. Choose a coin and network it serves, or point the desk at a service that serves ${input.coin} ${input.network} (Settings).`, { field: 'coin' });
+  }
   // Before storing anything: the service must agree on the first receive and change addresses.
   const first = [walletAddress(params, script, xpubs, false, 0), walletAddress(params, script, xpubs, true, 0)];
   for (const a of first) await crossCheck(deps.api, input.coin, script, xpubs, a);
@@ -140,25 +146,61 @@ export async function createWallet(deps: CoreDeps, input: NewWallet): Promise<Wa
   return wallet;
 }
 
+/** How far a walk along one chain has got: addresses checked, and the last used index (-1: none yet). */
+export interface ChainWalk {
+  checked: number;
+  lastUsed: number;
+}
+
+/** Addresses derived for walks but not stored (the gap past the last used one), so each is derived once a run. */
+const derivedAddresses = new Map<string, string>();
+const MAX_DERIVED = 100_000;
+
 /**
- * The first address of a chain (receive or change) after the last one that has any history or is
- * `reserved`, looking GAP_LIMIT addresses past the last used one (BIP44 gap limit).
+ * Walks one chain (receive or change) GAP_LIMIT addresses at a time (BIP44 gap limit), asking the
+ * service for the history of addresses derived here, until a whole batch has no history and is not
+ * `reserved`. Only the addresses up to the first unused one after the last used are then stored,
+ * each cross-checked with the service first: the gap beyond costs one history request a batch,
+ * not one check an address. `onBatch` hears after each batch; returns the last used index (-1: none).
  */
-async function nextUnusedAddress(deps: CoreDeps, walletId: string, change: boolean, reserved: ReadonlySet<string> = new Set()): Promise<AddressRow> {
+export async function walkChain(deps: CoreDeps, walletId: string, change: boolean, reserved: ReadonlySet<string> = new Set(), onBatch?: (walk: ChainWalk) => void): Promise<number> {
   const w = requireWallet(deps, walletId);
-  const ofChain = (start: number) => deps.store.addresses(walletId).filter((a) => a.change === change && a.index >= start && a.index < start + GAP_LIMIT);
+  const params = walletParams(w);
+  const xpubs = deps.store.cosigners(walletId).map((c) => c.xpub);
+  const stored = new Map(deps.store.addresses(walletId).filter((a) => a.change === change).map((a) => [a.index, a.address]));
+  const addressAt = async (i: number): Promise<string> => {
+    const known = stored.get(i) ?? derivedAddresses.get(`${walletId}/${change ? 1 : 0}/${i}`);
+    if (known !== undefined) return known;
+    // Deriving is CPU work on the desk's only thread: let other requests through between addresses.
+    await new Promise<void>((r) => setImmediate(r));
+    const address = walletAddress(params, w, xpubs, change, i).address;
+    if (derivedAddresses.size >= MAX_DERIVED) derivedAddresses.clear();
+    derivedAddresses.set(`${walletId}/${change ? 1 : 0}/${i}`, address);
+    return address;
+  };
   let lastUsed = -1;
   for (let start = 0; ; start += GAP_LIMIT) {
-    const known = ofChain(start);
-    const missingFrom = known.length === 0 ? start : Math.max(...known.map((a) => a.index)) + 1;
-    if (missingFrom < start + GAP_LIMIT) await ensureAddresses(deps, walletId, change, missingFrom, start + GAP_LIMIT);
-    const batch = ofChain(start);
+    const batch: { index: number; address: string }[] = [];
+    for (let i = start; i < start + GAP_LIMIT; i++) batch.push({ index: i, address: await addressAt(i) });
     const history = await deps.api.history(w.coin, batch.map((a) => a.address), { limit: 1000 });
     const used = new Set([...history.txs.map((t) => t.address), ...reserved]);
     const usedHere = batch.filter((a) => used.has(a.address)).map((a) => a.index);
+    if (usedHere.length > 0) lastUsed = Math.max(lastUsed, ...usedHere);
+    onBatch?.({ checked: start + GAP_LIMIT, lastUsed });
     if (usedHere.length === 0) break;
-    lastUsed = Math.max(lastUsed, ...usedHere);
   }
+  // Every used address and the next one, checked a gap-limit batch at a time.
+  const upTo = lastUsed + 1;
+  for (let from = 0; from <= upTo; from += GAP_LIMIT) {
+    const missing = Array.from({ length: Math.min(GAP_LIMIT, upTo - from + 1) }, (_, k) => from + k).filter((i) => !stored.has(i));
+    if (missing.length > 0) await ensureAddresses(deps, walletId, change, missing[0]!, missing.at(-1)! + 1);
+  }
+  return lastUsed;
+}
+
+/** The first address of a chain after the last one that has any history or is `reserved`. */
+async function nextUnusedAddress(deps: CoreDeps, walletId: string, change: boolean, reserved: ReadonlySet<string> = new Set()): Promise<AddressRow> {
+  const lastUsed = await walkChain(deps, walletId, change, reserved);
   const next = deps.store.addresses(walletId).find((a) => a.change === change && a.index === lastUsed + 1);
   if (!next) throw new CoordinatorError('internal', `${change ? 'change' : 'receive'} address ${lastUsed + 1} was not derived`);
   return next;

@@ -12,6 +12,7 @@ import { ServiceConnection } from '../core/connection.ts';
 import { usbConnector } from '../core/ledger/transport.ts';
 import { startEmbeddedService } from '../core/embedded-service.ts';
 import { openStore } from '../core/store/store.ts';
+import { startPaymentFollower } from '../core/payment-follower.ts';
 import { SafeSecretStore } from './secret-store.ts';
 import { CSP, DEV_CSP, isTrustedRendererUrl, WEB_PREFERENCES } from '../bridge/security.ts';
 import { DOCUMENTATION_BASE_URLS } from '../bridge/external-links.ts';
@@ -55,6 +56,8 @@ async function start(): Promise<void> {
   // Software Ether keys: one safeStorage-encrypted file per account, like the service key.
   const accountSecrets = (accountId: string) => new SafeSecretStore(join(userData, 'account-keys', `${accountId}.bin`));
   const handlers = createHandlers({ store, connection, actor: 'treasurer', ledger: usbConnector(), accountSecrets, chains: { secrets: chainSecrets, host: embedded } });
+  // Broadcast payments are followed to confirmation whether or not anyone opens them.
+  const follower = startPaymentFollower({ store, api: connection.api, actor: 'treasurer' }, { report: (err) => log.error({ err }, 'payment follower') });
 
   for (const channel of CHANNELS) {
     ipcMain.handle(ipcName(channel), (event, input: unknown) => {
@@ -81,8 +84,11 @@ async function start(): Promise<void> {
   await win.loadURL(rendererUrl);
 
   app.on('window-all-closed', () => {
-    store.close();
-    void embedded.close().finally(() => app.quit());
+    void follower
+      .stop()
+      .then(() => store.close())
+      .then(() => embedded.close())
+      .finally(() => app.quit());
   });
 }
 

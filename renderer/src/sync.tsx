@@ -1,6 +1,7 @@
 // The service's indexing progress for the whole desk: one poll of service.status shared by the
 // status bar and every wallet panel, faster while a coin's index is behind, with the samples the
-// time-left estimate needs. A wallet whose coin is behind shows its figures as provisional.
+// time-left estimate needs. A wallet whose coin is behind shows its figures as provisional. And the
+// desk's own revision (desk.changes), so screens follow what the background follower records.
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ServiceStatus } from '../../main/bridge/contract.ts';
 import { call } from './bridge.ts';
@@ -40,6 +41,8 @@ export interface CoinSync {
 interface SyncState {
   status: Loaded<ServiceStatus>;
   coins: CoinSync[];
+  /** The desk's revision (desk.changes): lists that show payment states load again when it moves. */
+  revision: number;
 }
 
 const SyncContext = createContext<SyncState | null>(null);
@@ -97,13 +100,21 @@ export function SyncProvider({ children }: { children: ReactNode }) {
   const coins = (status.data?.coins ?? []).map((c) => coinSync(c, samples.current.get(key(c.coin, c.network)) ?? [], familyOf(c.coin)));
   const anyBehind = coins.some((c) => !c.final);
   useEffect(() => setBehind(anyBehind), [anyBehind]);
-  return <SyncContext.Provider value={{ status, coins }}>{children}</SyncContext.Provider>;
+  // A local read, so it is asked often: a payment the desk's follower saw confirm shows within 2 s.
+  const changes = useLoad(() => call('desk.changes', {}), [], 2_000);
+  const revision = changes.data?.revision ?? 0;
+  return <SyncContext.Provider value={{ status, coins, revision }}>{children}</SyncContext.Provider>;
 }
 
 export function useSync(): SyncState {
   const s = useContext(SyncContext);
   if (!s) throw new Error('useSync outside SyncProvider');
   return s;
+}
+
+/** The desk's revision: put it in a screen's load dependencies to follow changes made elsewhere. */
+export function useDeskRevision(): number {
+  return useSync().revision;
 }
 
 /** The coin's indexing state; null until the service's status is known or when it does not serve the coin. */
@@ -146,6 +157,20 @@ export function ProvisionalNotice({ sync, what }: { sync: CoinSync; what: string
       <strong>Not final yet.</strong> The service is still indexing {sync.coin} {sync.network}
       {sync.indexed !== null && sync.tip !== null ? ` (block ${n(sync.indexed)} of ${n(sync.tip)}, ${sync.timeLeft})` : ''}: {sync.state}. {what} may be missing
       transactions until it catches up; do not rely on {what === 'The balance' ? 'it' : 'them'}.
+    </div>
+  );
+}
+
+/** The words for a wallet whose used addresses are still being found: its figures count only those found so far. */
+export function scanWords(scan: { checked: number; of: number }): string {
+  return `checking addresses… (${n(scan.checked)} of ${n(scan.of)})`;
+}
+
+/** On a wallet whose used addresses are still being found: its figures are partial, and how far the desk is. */
+export function ScanNotice({ scan, what }: { scan: { checked: number; of: number }; what: string }) {
+  return (
+    <div className="alert alert-info provisional-notice" role="status" data-testid="scan-notice">
+      <strong>Not final yet: {scanWords(scan)}.</strong> The desk is still finding which of this wallet's addresses have been used; {what} counts only those found so far and will grow.
     </div>
   );
 }

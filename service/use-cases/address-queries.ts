@@ -66,6 +66,7 @@ export async function addressHistory(backend: UtxoBackend, addresses: string, qu
         amount,
         human_amount: human(amount, backend.params.decimals),
         txid: r.txid,
+        ...(r.height === null ? {} : { block_height: r.height }),
       };
     }),
   };

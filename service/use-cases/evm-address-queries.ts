@@ -72,6 +72,7 @@ export async function evmHistory(backend: EvmChain, list: string, query: TokenQu
         amount,
         human_amount: human(amount, choice.decimals),
         txid: r.txid,
+        block_height: r.height,
       };
     }),
   };

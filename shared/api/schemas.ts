@@ -37,6 +37,8 @@ export const HistoryTx = z.object({
   human_amount: z.number(),
   // Extension: the transaction this entry belongs to (the spec's entry cannot be traced otherwise).
   txid: z.string().optional().describe('Extension beyond the spec: the transaction this entry belongs to.').meta({ 'x-countersign-extension': true }),
+  // Extension: the block that confirmed it, so a desk can record when a payment confirmed rather than when it looked.
+  block_height: index.optional().describe('Extension beyond the spec: the height of the block that holds the transaction; absent while it is unconfirmed.').meta({ 'x-countersign-extension': true }),
 });
 export type HistoryTx = z.infer<typeof HistoryTx>;
 

@@ -66,6 +66,8 @@ export const SigningRequestV1 = z.object({
   outputs: z.array(RequestOutput).min(1),
   miners_fee: units,
   created_at: z.string(),
+  /** Optional: the payment's purpose as the treasurer wrote it, for the co-signer to read; not part of what is signed. */
+  label: z.string().max(1000).optional(),
 });
 export type SigningRequestV1 = z.infer<typeof SigningRequestV1>;
 

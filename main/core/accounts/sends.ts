@@ -11,6 +11,7 @@ import type { AccountRow, SendRow, SendState } from '../store/account-store.ts';
 import { accountFunds, canonicalEtherAddress, requireAccount, signerOf, type AccountDeps } from './accounts.ts';
 import { ETHER_DECIMALS, etherToGwei, shown, tokenToGwei } from './units.ts';
 import { verifyCreatedTransfer } from './verify.ts';
+import { plural } from '../../../shared/api/words.ts';
 
 export interface SendInput {
   to: string;
@@ -165,7 +166,7 @@ export async function refreshSend(deps: AccountDeps, id: string): Promise<SendRo
   const entry = history.txs.find((t) => t.txid?.toLowerCase() === send.txid);
   if (!entry) return send;
   if (send.state === 'broadcast' && entry.confirmations >= 1) {
-    transition(deps, send, ['broadcast'], 'confirmed', `${entry.confirmations} confirmation(s)`, { confirmations: entry.confirmations });
+    transition(deps, send, ['broadcast'], 'confirmed', plural(entry.confirmations, 'confirmation'), { confirmations: entry.confirmations });
   } else if (entry.confirmations !== send.confirmations) {
     deps.store.accounts.updateSend(id, { confirmations: entry.confirmations });
   }

@@ -113,7 +113,7 @@ describe('Bitcoin app >= 2.1: signing a payment as a PSBT', () => {
     await registerWalletOnLedger(f.deps, r.connector, f.wallet.id);
     const result = await signPaymentOnLedger(f.deps, r.connector, f.paymentId);
     r.done();
-    expect(result).toMatchObject({ status: 'imported', added: 1, message: expect.stringMatching(/1 signature\(s\) by alice stored/) });
+    expect(result).toMatchObject({ status: 'imported', added: 1, message: expect.stringMatching(/1 signature by alice stored/) });
     expect(f.asked).toEqual([f.prevTxid]);
     expect(progress(f.deps, f.paymentId).inputs).toEqual([{ inputIndex: 0, required: 2, signed: 1, signers: ['alice'] }]);
     expect(f.store.signatures(f.paymentId)[0]!.source).toBe(`Ledger ${f.cosigners[0]!.fingerprint}`);

@@ -70,7 +70,7 @@ describe('bridge: ledger.* channels', () => {
     expect(await dispatch(h, 'ledger.showAddress', { wallet_id: f.wallet.id, index: 3 })).toEqual({ ok: true, value: { address, path: '0/3', cosigner: 'alice' } });
     expect(await dispatch(h, 'ledger.signPayment', { payment_id: f.paymentId })).toEqual({
       ok: true,
-      value: { file: `Ledger ${f.cosigners[0]!.fingerprint}`, status: 'imported', refusal: null, message: expect.stringMatching(/1 signature\(s\) by alice stored/), payment_id: f.paymentId, added: 1 },
+      value: { file: `Ledger ${f.cosigners[0]!.fingerprint}`, status: 'imported', refusal: null, message: expect.stringMatching(/1 signature by alice stored/), payment_id: f.paymentId, added: 1 },
     });
     r.done();
   });

@@ -21,6 +21,7 @@ import { paymentPsbt } from './psbt.ts';
 import { withLedger, type LedgerConnector, type Transport } from './transport.ts';
 import { legacyMasterFingerprint, zcashKeyHolder } from './xpub.ts';
 import { zcashPreflight } from './zcash-sign.ts';
+import { plural } from '../../../shared/api/words.ts';
 
 export interface Registration {
   position: number;
@@ -180,6 +181,6 @@ export async function signPaymentOnLedger(deps: CoreDeps, connector: LedgerConne
     checked.push(r.value);
   }
   const added = storeSignatures(deps, p.id, checked, source, signer.name);
-  const message = added === 0 ? `${source}: already signed, ignored` : `${source}: ${added} signature(s) by ${signer.name} stored`;
+  const message = added === 0 ? `${source}: already signed, ignored` : `${source}: ${plural(added, 'signature')} by ${signer.name} stored`;
   return { file: source, status: added === 0 ? 'duplicate' : 'imported', message, paymentId: p.id, added, progress: progress(deps, p.id).inputs };
 }

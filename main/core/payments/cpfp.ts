@@ -12,6 +12,7 @@ import type { PaymentRow } from '../store/store.ts';
 import { freshChangeAddress, ownersOf, proposeTreasurySpend, spendVsize, type Outpoint } from './spend.ts';
 import { coinAmount } from '../../../shared/coins/units.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { plural } from '../../../shared/api/words.ts';
 
 /** The child's fee that brings the package to `targetRate` units/vbyte: target x (both sizes) - parent fee, at least 1 unit/vbyte of its own. Pure. */
 export function childFee(targetRate: bigint, parentVsize: number, childVsize: number, parentFee: bigint): bigint {
@@ -124,7 +125,7 @@ export async function proposeCpfp(deps: CoreDeps, walletId: string, spent: { txi
   // Only an unconfirmed parent needs pulling through.
   const history = await deps.api.history(w.coin, [owner.address], { limit: 1000 });
   const seen = history.txs.find((t) => t.txid === output.txid.toLowerCase());
-  if (seen && seen.confirmations > 0) refuse(`${output.txid} already has ${seen.confirmations} confirmation(s)`);
+  if (seen && seen.confirmations > 0) refuse(`${output.txid} already has ${plural(seen.confirmations, 'confirmation')}`);
   const parent = await unconfirmedPackage(deps, w.coin, params, output.txid.toLowerCase());
   const back = await freshChangeAddress(deps, walletId);
   // The child's size is the desk's own estimate (one input, one output), not the service's word.

@@ -54,11 +54,10 @@ afterAll(async () => {
 });
 
 describe('wallets', () => {
-  it('derives the same addresses as the service, and moves past used ones', async () => {
-    const addrs = store.addresses(walletId).filter((a) => !a.change);
-    expect(addrs.length).toBeGreaterThanOrEqual(20);
+  it('moves past used ones, storing the used addresses and the next (each checked with the service), not the gap beyond', async () => {
     const next = await nextReceiveAddress(deps, walletId);
     expect(next.index).toBe(2);
+    expect(store.addresses(walletId).filter((a) => !a.change).map((a) => a.index)).toEqual([0, 1, 2]);
   });
 
   it('refuses a wallet when the service derives a different address', async () => {

@@ -93,7 +93,7 @@ describe('PSBT out and back', () => {
       ['duplicate', 0],
       ['imported', 2],
     ]);
-    expect(results[0]!.message).toContain(`alice.psbt: 2 signature(s) by Key 1 (${alice.fingerprint}) imported from the PSBT`);
+    expect(results[0]!.message).toContain(`alice.psbt: 2 signatures by Key 1 (${alice.fingerprint}) imported from the PSBT`);
     expect(progress(deps, p.id)).toMatchObject({ state: 'ready', complete: true });
     expect(store.signatures(p.id).map((s) => s.source).sort()).toEqual(['alice.psbt', 'alice.psbt', 'carol.psbt', 'carol.psbt']);
 

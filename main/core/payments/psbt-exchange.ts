@@ -28,6 +28,7 @@ import { progress, requirePayment } from './payments.ts';
 import type { CosignerRow, PaymentRow, WalletRow } from '../store/store.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 import { walletAddress } from '../wallet-script.ts';
+import { plural } from '../../../shared/api/words.ts';
 
 /** Coins whose signatures PSBT (BIP174) describes: Bitcoin's legacy sighash with SIGHASH_ALL. */
 export const PSBT_COINS: readonly CoinName[] = PSBT_COIN_NAMES;
@@ -218,6 +219,6 @@ export function importPsbtFile(deps: CoreDeps, input: SignatureFileInput): FileR
   }))];
   const added = storeSignatures(deps, p.id, sigs, input.name, signers.join(', '));
   const status = added === 0 ? 'duplicate' : 'imported';
-  const message = added === 0 ? `${input.name}: already imported, ignored` : `${input.name}: ${added} signature(s) by ${signers.join(', ')} imported from the PSBT`;
+  const message = added === 0 ? `${input.name}: already imported, ignored` : `${input.name}: ${plural(added, 'signature')} by ${signers.join(', ')} imported from the PSBT`;
   return { file: input.name, status, message, paymentId: p.id, added, progress: progress(deps, p.id).inputs };
 }

@@ -97,7 +97,7 @@ describe('a P2WSH vault co-signed through a PSBT and a signature file', () => {
     signed.signAllInputsHD(master(alice));
     const [fromPsbt] = importPaymentFiles(deps, [{ name: 'alice-sparrow.psbt', text: signed.toBase64() }]);
     expect(fromPsbt).toMatchObject({ status: 'imported', added: 1 });
-    expect(fromPsbt!.message).toContain(`alice-sparrow.psbt: 1 signature(s) by Key 1 (${alice.fingerprint}) imported from the PSBT`);
+    expect(fromPsbt!.message).toContain(`alice-sparrow.psbt: 1 signature by Key 1 (${alice.fingerprint}) imported from the PSBT`);
     expect(progress(deps, p.id).state).toBe('awaiting_signatures');
 
     // Bob signs a signature file with the desk's software signer.

@@ -6,6 +6,7 @@ import { parseFile, paymentHash, SignatureFileV1 } from '../../../shared/files/s
 import { progress, promoteIfComplete, type InputProgress } from './payments.ts';
 import type { CosignerRow, PaymentHashRow } from '../store/store.ts';
 import type { CoreDeps } from '../wallets.ts';
+import { plural } from '../../../shared/api/words.ts';
 
 export type RefusalKind = 'malformed' | 'unknown_request' | 'tampered' | 'foreign' | 'stale';
 
@@ -74,7 +75,7 @@ export function storeSignatures(deps: CoreDeps, paymentId: string, sigs: readonl
   deps.store.transaction(() => {
     for (const s of sigs) if (deps.store.insertSignature(paymentId, { ...s, source })) added++;
     if (added > 0) {
-      deps.store.audit(deps.actor, 'signature.import', `payment ${paymentId}: ${added} signature(s) by ${who}`, source, { paymentId, cosigner: who });
+      deps.store.audit(deps.actor, 'signature.import', `payment ${paymentId}: ${plural(added, 'signature')} by ${who}`, source, { paymentId, cosigner: who });
       promoteIfComplete(deps, paymentId);
     }
   });
@@ -112,7 +113,7 @@ export function importSignatureFile(deps: CoreDeps, input: SignatureFileInput): 
 
   const added = storeSignatures(deps, p.id, sigs, input.name, signer.name);
   const status = added === 0 ? 'duplicate' : 'imported';
-  const message = added === 0 ? `${input.name}: already imported, ignored` : `${input.name}: ${added} signature(s) by ${signer.name} imported`;
+  const message = added === 0 ? `${input.name}: already imported, ignored` : `${input.name}: ${plural(added, 'signature')} by ${signer.name} imported`;
   return { file: input.name, status, message, paymentId: p.id, added, progress: progress(deps, p.id).inputs };
 }
 

@@ -22,6 +22,8 @@ export async function writeSigningRequest(deps: Pick<CoreDeps, 'store' | 'api'>,
   const w = requireWallet({ store }, p.walletId);
   const params = chainParams(w.coin, w.network);
   const inputs = store.paymentInputs(paymentId);
+  // What the payment is for, so a co-signer reads it beside what it pays.
+  const purpose = store.labels.get(w.id, 'payment', p.id)?.label.trim() ?? '';
   const hashes = store.paymentHashes(paymentId);
   const spends = decodeTx(p.unsignedTx, params).inputs.map((i) => bytesToHex(i.prevTxid));
   const previous = await PreviousTransactions.fetch(deps.api, w.coin, params, spends);
@@ -65,6 +67,7 @@ export async function writeSigningRequest(deps: Pick<CoreDeps, 'store' | 'api'>,
     outputs: [...asked, ...change],
     miners_fee: (p.totalInputValue - [...asked, ...change].reduce((s, o) => s + BigInt(o.amount), 0n)).toString(),
     created_at: p.createdAt,
+    ...(purpose ? { label: purpose } : {}),
   };
   return JSON.stringify(request, null, 2);
 }

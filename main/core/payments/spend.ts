@@ -23,6 +23,7 @@ import { rateFeeRefusal } from './fees.ts';
 import { IN_FLIGHT } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import { coinAmount } from '../../../shared/coins/units.ts';
+import { feeRateText } from '../units.ts';
 
 /** BIP125: an input with a sequence below 0xfffffffe signals that its transaction may be replaced. */
 export const REPLACEABLE_SEQUENCE = 0xfffffffd;
@@ -326,13 +327,12 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
     // A replacement does what the payment it replaces did: it keeps its purpose.
     writePurpose(deps, walletId, id, purpose);
     const what = s.kind === 'payment' ? '' : ` (${s.kind}${s.replaces ? ` replacing payment ${s.replaces.id} (${s.replaces.txid ?? ''})` : ''})`;
-    // The audit log keeps smallest units (how its details are shown is the log's own concern).
-    const paid = recipients ? `${s.amount} to ${recipients.length} recipients (first ${to})` : `${s.amount} to ${to}`;
-    const rate = 'rate' in s.fee ? ` (${s.fee.rate} units/vbyte)` : '';
+    const paid = recipients ? `${coinAmount(params, s.amount)} to ${recipients.length} recipients (first ${to})` : `${coinAmount(params, s.amount)} to ${to}`;
+    const rate = 'rate' in s.fee ? ` (${feeRateText(params, s.fee.rate)})` : '';
     deps.store.audit(
       deps.actor,
       'payment.propose',
-      `payment ${id}${what}: ${paid}, miners fee ${expected.minersFee}${rate}${s.replaceable ? ', replaceable' : ''}${operatorFee ? `, operator fee ${operatorFee.amount} to ${operatorFee.address}` : ''}; hash ${paymentHash(tx)}`,
+      `payment ${id}${what}: ${paid}, miners fee ${coinAmount(params, expected.minersFee)}${rate}${s.replaceable ? ', replaceable' : ''}${operatorFee ? `, operator fee ${coinAmount(params, operatorFee.amount)} to ${operatorFee.address}` : ''}; hash ${paymentHash(tx)}`,
       null,
       { paymentId: id, walletId },
     );

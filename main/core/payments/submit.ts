@@ -9,6 +9,8 @@ import { requirePayment, transition } from './payments.ts';
 import type { PaymentRow } from '../store/store.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 import { historyOf } from '../wallet-funds.ts';
+import type { HistoryTx } from '../../../shared/api/schemas.ts';
+import { plural } from '../../../shared/api/words.ts';
 
 /** Submits a ready payment. A rejected broadcast keeps it ready (retryable) with the node's reason. */
 export async function submitPayment(deps: CoreDeps, id: string): Promise<PaymentRow> {
@@ -42,6 +44,13 @@ export async function submitPayment(deps: CoreDeps, id: string): Promise<Payment
   return requirePayment(deps, id);
 }
 
+/** When the payment confirmed, as the chain says (its block's height and time), not when the desk noticed. */
+export function confirmationWords(entry: Pick<HistoryTx, 'confirmations' | 'time' | 'block_height'>): string {
+  const count = plural(entry.confirmations, 'confirmation');
+  if (entry.block_height === undefined) return `${count}; the service did not say in which block`;
+  return `confirmed in block ${entry.block_height} at ${new Date(entry.time * 1000).toISOString().replace('.000Z', 'Z')} (block time; ${count} when seen)`;
+}
+
 /** Reads the broadcast transaction's confirmations from the service's history of the spent addresses. */
 export async function refreshConfirmations(deps: CoreDeps, id: string, required = 1): Promise<PaymentRow> {
   const p = requirePayment(deps, id);
@@ -60,14 +69,16 @@ export async function refreshConfirmations(deps: CoreDeps, id: string, required 
     await replacements();
     return requirePayment(deps, id);
   }
-  if (p.state === 'broadcast' && entry.confirmations >= required) {
-    deps.store.transaction(() => {
-      transition(deps, p, 'confirmed', `${entry.confirmations} confirmation(s)`, { confirmations: entry.confirmations });
+  deps.store.transaction(() => {
+    // Read again: the background follower and a screen may both have asked while the service answered.
+    const now = requirePayment(deps, id);
+    if (now.state === 'broadcast' && entry.confirmations >= required) {
+      transition(deps, now, 'confirmed', confirmationWords(entry), { confirmations: entry.confirmations });
       dropConflicts(deps, requirePayment(deps, id));
-    });
-  } else {
-    deps.store.updatePayment(id, { confirmations: entry.confirmations });
-  }
+    } else {
+      deps.store.updatePayment(id, { confirmations: entry.confirmations });
+    }
+  });
   await replacements();
   return requirePayment(deps, id);
 }

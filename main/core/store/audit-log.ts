@@ -107,6 +107,11 @@ export class AuditLog {
     return (this.db.prepare(`SELECT * FROM audit_log ${w.sql} ORDER BY id DESC`).all(w.params) as RawEntry[]).map(entryOf);
   }
 
+  /** The newest entry's id (0 for an empty log): it grows with every change the desk records. */
+  lastId(): number {
+    return (this.db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM audit_log').get() as { id: number }).id;
+  }
+
   /** The co-signer names entries name, for the filter's choices. */
   cosigners(): string[] {
     return (this.db.prepare('SELECT DISTINCT cosigner FROM audit_log WHERE cosigner IS NOT NULL ORDER BY cosigner').all() as { cosigner: string }[]).map((r) => r.cosigner);

@@ -23,12 +23,3 @@ export function ConnectChainFirst({ what }: { what: string }) {
     </div>
   );
 }
-
-/** On the new-wallet form: the chosen coin and network are not read by the service. */
-export function ChainNotServed({ coin, network }: { coin: string; network: string }) {
-  return (
-    <div className="alert alert-info" role="status" data-testid="chain-not-served">
-      No {coin} {network} chain is connected, so this wallet&apos;s balance and payments would stay empty. <a href={href.settings}>Connect it in Settings</a> first.
-    </div>
-  );
-}

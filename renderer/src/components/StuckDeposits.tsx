@@ -33,7 +33,7 @@ function DepositRow({ walletId, entry, unit }: { walletId: string; entry: Histor
     <li data-testid="stuck-deposit">
       <span className="mono small">{shortId(entry.txid)}</span> {amount(entry.amount, unit)}{' '}
       <label>
-        target rate (units/vbyte) <input inputMode="numeric" value={rate} onChange={(e) => setRate(e.target.value.trim())} data-testid="deposit-rate" />
+        target rate ({unit.smallest}/vB) <input inputMode="numeric" value={rate} onChange={(e) => setRate(e.target.value.trim())} data-testid="deposit-rate" />
       </label>{' '}
       <button type="button" disabled={!valid || busy} onClick={() => void pull()} data-testid="deposit-cpfp">
         Pull through (child pays for parent)

@@ -30,7 +30,7 @@ const STATE: Record<PaymentDetail['state'], string> = {
 export function cpfpReview(c: CpfpView, unit: Unit, parent: 'parent' | 'deposit'): string {
   const n = c.parent.ancestors.length;
   const pkg = n === 0 ? `the ${parent}'s` : `the ${parent} and its ${n} unconfirmed ancestor${n === 1 ? '' : 's'}' (together)`;
-  return `Child proposed: fee ${amount(c.child.miners_fee, unit)} for ${c.child.vsize} vbytes; with ${pkg} ${amount(c.parent.miners_fee, unit)} for ${c.parent.vsize} vbytes the ${n === 0 ? 'pair' : 'package'} pays ${c.package_rate} units/vbyte.`;
+  return `Child proposed: fee ${amount(c.child.miners_fee, unit)} for ${c.child.vsize} vbytes; with ${pkg} ${amount(c.parent.miners_fee, unit)} for ${c.parent.vsize} vbytes the ${n === 0 ? 'pair' : 'package'} pays ${c.package_rate} ${unit.smallest}/vB.`;
 }
 
 /** "replaced by", "replaces", "dropped": one line each, linking to the other payment. */
@@ -79,12 +79,12 @@ export function ReplacementLinks({ p }: { p: PaymentDetail }) {
 }
 
 /** The rate field with the service's presets (1, 6, 24 blocks). */
-function RateField({ walletId, value, onChange, label }: { walletId: string; value: string; onChange: (v: string) => void; label: string }) {
+function RateField({ walletId, value, onChange, label, smallest }: { walletId: string; value: string; onChange: (v: string) => void; label: string; smallest: string }) {
   const presets = useLoad(() => call('payments.feeEstimates', { wallet_id: walletId }), [walletId]);
   return (
     <div>
       <label>
-        {label} (units per vbyte)
+        {label} ({smallest}/vB)
         <input inputMode="numeric" value={value} onChange={(e) => onChange(e.target.value.trim())} data-testid="stuck-rate" />
       </label>
       {presets.data && (
@@ -134,14 +134,14 @@ export function StuckPayment({ p }: { p: PaymentDetail }) {
       {r.relief === 'replace' ? (
         <p className="muted">
           This payment signals replacement (BIP125). A fee bump pays the same recipients at a higher rate (less change); a cancel sends everything back to the vault. Either is a new payment the
-          co-signers sign again; it must pay a higher fee and a higher rate than this one ({p.fee_rate} units/vbyte).
+          co-signers sign again; it must pay a higher fee and a higher rate than this one ({p.fee_rate} {p.unit.smallest}/vB).
         </p>
       ) : (
         <p className="muted">
           {sentence(r.not_replaceable ?? '')} A child spending its change back to the vault pays for both: child fee = target × (parent + child size) − parent fee.
         </p>
       )}
-      <RateField walletId={p.wallet_id} value={rate} onChange={setRate} label={r.relief === 'replace' ? 'New fee rate' : 'Target rate for the pair'} />
+      <RateField walletId={p.wallet_id} value={rate} onChange={setRate} label={r.relief === 'replace' ? 'New fee rate' : 'Target rate for the pair'} smallest={p.unit.smallest} />
       <div className="form-actions">
         {r.relief === 'replace' ? (
           <>

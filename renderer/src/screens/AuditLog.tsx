@@ -8,6 +8,7 @@ import { DataTable } from '../components/DataTable.tsx';
 import { shortId, when } from '../format.ts';
 import { href } from '../navigation.ts';
 import { Alert, Card, Loading, download, useAction, useLoad } from '../ui.tsx';
+import { useDeskRevision } from '../sync.tsx';
 
 const PAGE = 50;
 
@@ -27,7 +28,7 @@ const chosen = (f: Filter) => Object.fromEntries(Object.entries(f).filter(([, v]
 export function AuditLog() {
   const [filter, setFilter] = useState<Filter>(NONE);
   const [offset, setOffset] = useState(0);
-  const log = useLoad(() => call('audit.list', { ...chosen(filter), limit: PAGE, offset }), [JSON.stringify(filter), offset], 10_000);
+  const log = useLoad(() => call('audit.list', { ...chosen(filter), limit: PAGE, offset }), [JSON.stringify(filter), offset, useDeskRevision()]);
   const exporting = useAction();
   const set = (change: Partial<Filter>) => {
     setFilter((f) => ({ ...f, ...change }));

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { OpenedRequestView, SignedFile } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
 import { TextField } from '../components/form.tsx';
-import { when } from '../format.ts';
+import { amount, usd, when } from '../format.ts';
 import { Alert, Card, FileDrop, PaysTable, download, message, useAction, type PickedFile } from '../ui.tsx';
 
 export function CosignerMode() {
@@ -77,6 +77,12 @@ export function CosignerMode() {
               }
             />
             <dl className="facts">
+              <dt>Purpose</dt>
+              <dd data-testid="request-purpose">{opened.label === null ? <span className="muted">the request gives none</span> : <>“{opened.label}” <span className="muted small">(as the treasurer wrote it; it is not part of what you sign)</span></>}</dd>
+              <dt>Leaving the wallet</dt>
+              <dd data-testid="request-leaving">
+                {amount(opened.leaving.amount, opened.unit)}, fee included: {opened.leaving.usd === null ? 'no USD rate from the service' : `${usd(opened.leaving.usd)} at today's rate`}
+              </dd>
               <dt>Co-signers</dt>
               <dd>{opened.cosigners.join(', ')}</dd>
               <dt>Requested</dt>

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import type { FeePresets, Unit } from '../../../main/bridge/contract.ts';
 import { TextField } from '../components/form.tsx';
 import type { Loaded } from '../ui.tsx';
+import { plural } from '../../../shared/api/words.ts';
 
 export type FeeMode = 'fast' | 'normal' | 'slow' | 'custom' | 'fixed';
 
@@ -35,7 +36,7 @@ export function FeeChoice(props: { unit: Unit; presets: Loaded<FeePresets>; mode
         return radio(
           name,
           <>
-            {PRESET_NAMES[name]} (within {preset?.blocks ?? { fast: 1, normal: 6, slow: 24 }[name]} blocks): {preset ? `${preset.fee_rate} ${unit.smallest}/vB` : '…'}
+            {PRESET_NAMES[name]} (within {plural(preset?.blocks ?? { fast: 1, normal: 6, slow: 24 }[name], 'block')}): {preset ? `${preset.fee_rate} ${unit.smallest}/vB` : '…'}
             {preset?.fallback && <span className="muted"> (the service&apos;s fallback rate: the node has no estimate)</span>}
           </>,
           !preset,

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { go, href } from '../navigation.ts';
 import type { BridgeInput } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
-import { ChainNotServed, ConnectChainFirst, useServedChains } from '../components/ChainGate.tsx';
+import { ConnectChainFirst, useServedChains } from '../components/ChainGate.tsx';
 import { SubmitActions, TextField } from '../components/form.tsx';
 import { Alert, Card, FileDrop, message, useAction, useLoad, type PickedFile } from '../ui.tsx';
 
@@ -51,6 +51,7 @@ export function NewWallet() {
   const [birthday, setBirthday] = useState<Birthday['source']>('tip');
   const [fileBirthday, setFileBirthday] = useState<number | null>(null);
   const [birthdayDate, setBirthdayDate] = useState('');
+  // What the service serves (its status), to say before Create that a choice cannot work there.
   const served = useServedChains();
   // A set-up file from another wallet fills the form; the treasurer reviews it, then creates.
   const importSetup = async (files: PickedFile[]) => {
@@ -184,13 +185,18 @@ export function NewWallet() {
           </label>
           <label>
             Network
-            <select value={network} onChange={(e) => setNetwork(e.target.value as (typeof NETWORKS)[number])}>
+            <select value={network} onChange={(e) => setNetwork(e.target.value as (typeof NETWORKS)[number])} data-testid="wallet-network">
               {NETWORKS.map((n) => (
                 <option key={n}>{n}</option>
               ))}
             </select>
           </label>
         </div>
+        {served && served.length > 0 && !served.some((c) => c.coin === coin && c.network === network) && (
+          <p className="field-error" data-testid="wallet-coin-unserved">
+            The service this desk uses serves {served.map((c) => `${c.coin} ${c.network}`).join(', ')}, not {coin} {network}: a wallet here could show no balance and make no payment.
+          </p>
+        )}
         <div className="grid-3">
           <label>
             Address type
@@ -286,7 +292,6 @@ export function NewWallet() {
           ))}
         </ol>
       </Card>
-      {served && !served.some((c) => c.coin === coin && c.network === network) && <ChainNotServed coin={coin} network={network} />}
       {refusal && !dateError && (
         <Alert>
           <span data-testid="wallet-refusal">{refusal.message}</span>

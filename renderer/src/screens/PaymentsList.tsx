@@ -1,9 +1,11 @@
 import { call } from '../bridge.ts';
+import { useDeskRevision } from '../sync.tsx';
 import { Alert, Card, Loading, useLoad } from '../ui.tsx';
 import { PaymentsTable } from './WalletDetail.tsx';
 
 export function PaymentsList() {
-  const payments = useLoad(() => call('payments.list', {}), [], 5_000);
+  // Loaded again whenever the desk records a change, e.g. a payment its follower saw confirm.
+  const payments = useLoad(() => call('payments.list', {}), [useDeskRevision()]);
   return (
     <>
       <div className="page-head">

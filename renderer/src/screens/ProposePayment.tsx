@@ -98,7 +98,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
     to: batch ? null : errorOf('to'),
     amount: batch || everything ? null : errorOf('amount', typedAmount.error),
     miners_fee: feeMode === 'fixed' ? errorOf('miners_fee', typedFee.error) : null,
-    fee_rate: feeMode === 'fixed' || fees !== null ? null : 'a fee rate is a whole number of units per vbyte, at least 1',
+    fee_rate: feeMode === 'fixed' || fees !== null ? null : `a fee rate is a whole number of ${w.unit.smallest}/vB, at least 1`,
     'operator.address': withOperator ? errorOf('operator.address') : null,
     'operator.fee_amount': withOperator ? errorOf('operator.fee_amount', typedOpFee.error) : null,
   };

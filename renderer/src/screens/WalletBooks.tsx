@@ -101,7 +101,7 @@ export function WalletBooks({ w }: { w: WalletDetail }) {
           {busy ? 'Writing the CSV…' : 'Export CSV'}
         </button>
       </div>
-      <p className="muted small">Every confirmed transaction in the range: date, amount, fee, balance after, label, and its USD value that day. An empty start means from the first.</p>
+      <p className="muted small">Every confirmed transaction in the range: date, amount, fee, balance after, their unit, label, and its USD value that day. An empty start means from the first.</p>
       {error && <Alert>{error}</Alert>}
     </Card>
   );

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import type { PaymentSummary, Unit, UnspentOutput } from '../../../main/bridge/contract.ts';
+import { useEffect, useState } from 'react';
+import type { PaymentSummary, Unit, UnspentOutput, WalletDetail } from '../../../main/bridge/contract.ts';
 import { href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { CopyButton } from '../components/CopyButton.tsx';
@@ -11,7 +11,7 @@ import { useWalletLabels, type WalletLabels } from '../labels.ts';
 import { StuckDeposits } from '../components/StuckDeposits.tsx';
 import { RescanAction } from '../components/RescanAction.tsx';
 import { amount, payee, shortId, when } from '../format.ts';
-import { ProvisionalBadge, ProvisionalNotice, useSync } from '../sync.tsx';
+import { ProvisionalBadge, ProvisionalNotice, ScanNotice, scanWords, useDeskRevision, useSync } from '../sync.tsx';
 import { Alert, Amount, Card, Loading, StateBadge, download, message, useAction, useLoad } from '../ui.tsx';
 import { WalletBooks } from './WalletBooks.tsx';
 import { WalletLabelsFile } from './WalletLabelsFile.tsx';
@@ -124,7 +124,7 @@ const SETUP_FORMATS = [
 ] as const;
 
 /** The wallet as other multisig wallets import it (keys in this wallet's order). */
-function ExportSetup({ walletId, coin }: { walletId: string; coin: string }) {
+function ExportSetup({ walletId, coin, sortKeys }: { walletId: string; coin: string; sortKeys: boolean }) {
   const [error, setError] = useState<string | null>(null);
   // Caravan is offered for the coins whose row says Caravan reads them (Bitcoin only).
   const coins = useLoad(() => call('coins.list', {}), []);
@@ -142,14 +142,20 @@ function ExportSetup({ walletId, coin }: { walletId: string; coin: string }) {
     <Card title="Set up other wallets">
       <p className="muted small">Co-signers who use another multisig wallet import one of these to watch this wallet and sign its PSBTs.</p>
       <ul className="plain">
-        {SETUP_FORMATS.filter((f) => f.format !== 'caravan' || caravan).map((f) => (
-          <li key={f.format}>
-            <button type="button" onClick={() => void save(f.format)} data-testid={`export-setup-${f.format}`}>
-              {f.label}
-            </button>{' '}
-            <span className="muted small">{f.hint}</span>
-          </li>
-        ))}
+        {SETUP_FORMATS.filter((f) => f.format !== 'caravan' || caravan).map((f) => {
+          // A Coldcard always sorts the keys (BIP67): for keys in the co-signers' order it would derive other addresses.
+          const never = f.format === 'coldcard' && !sortKeys;
+          return (
+            <li key={f.format}>
+              <button type="button" onClick={() => void save(f.format)} disabled={never} data-testid={`export-setup-${f.format}`}>
+                {f.label}
+              </button>{' '}
+              <span className="muted small" data-testid={`export-setup-${f.format}-hint`}>
+                {never ? "Not for this wallet: a Coldcard always sorts the keys (BIP67), and this wallet keeps them in the co-signers' order, so a Coldcard would show other addresses. Use the BSMS record or the descriptor." : f.hint}
+              </span>
+            </li>
+          );
+        })}
       </ul>
       {error && <Alert>{error}</Alert>}
     </Card>
@@ -157,10 +163,18 @@ function ExportSetup({ walletId, coin }: { walletId: string; coin: string }) {
 }
 
 export function WalletDetailScreen({ id }: { id: string }) {
-  const wallet = useLoad(() => call('wallets.get', { wallet_id: id }), [id], 4_000);
-  const history = useLoad(() => call('wallets.history', { wallet_id: id, limit: 50 }), [id], 4_000);
-  const unspent = useLoad(() => call('wallets.unspent', { wallet_id: id }), [id], 4_000);
-  const payments = useLoad(() => call('payments.list', { wallet_id: id }), [id], 4_000);
+  const revision = useDeskRevision();
+  const [scanning, setScanning] = useState(false);
+  // Every second while its addresses are being found (the count moves), else every 4 s.
+  const wallet = useLoad(() => call('wallets.get', { wallet_id: id }), [id, revision], scanning ? 1_000 : 4_000);
+  const scan = wallet.data?.scan ?? null;
+  useEffect(() => setScanning(scan !== null), [scan !== null]);
+  // History and outputs load again as soon as the balance moves (or the walk finds more), so they never lag it.
+  const funds = wallet.data?.funds;
+  const moved = `${funds?.balance ?? ''}/${funds?.unconfirmed_balance ?? ''}/${scan?.checked ?? 'done'}`;
+  const history = useLoad(() => call('wallets.history', { wallet_id: id, limit: 50 }), [id, moved], 4_000);
+  const unspent = useLoad(() => call('wallets.unspent', { wallet_id: id }), [id, moved], 4_000);
+  const payments = useLoad(() => call('payments.list', { wallet_id: id }), [id, revision], 4_000);
   const labels = useWalletLabels(id);
   const { coins } = useSync();
   const w = wallet.data;
@@ -170,7 +184,7 @@ export function WalletDetailScreen({ id }: { id: string }) {
   // refuses meanwhile (503) shows that progress rather than an error.
   const sync = coins.find((c) => c.coin === w.coin && c.network === w.network);
   const indexing = sync !== undefined && !sync.final ? sync : null;
-  const funds = w.funds;
+  if (w.unserved) return <UnservedWallet w={w} />;
   return (
     <>
       <div className="page-head">
@@ -191,8 +205,8 @@ export function WalletDetailScreen({ id }: { id: string }) {
         <FundsCard
           title="Balance"
           testId="balance"
-          provisional={indexing !== null}
-          notice={indexing && <ProvisionalNotice sync={indexing} what="The balance" />}
+          provisional={indexing !== null || scan !== null}
+          notice={indexing ? <ProvisionalNotice sync={indexing} what="The balance" /> : scan && <ScanNotice scan={scan} what="the balance" />}
           shown={funds ? <Amount units={funds.balance} unit={w.unit} /> : <span className="muted">known once the index catches up</span>}
           usdBalance={funds?.usd_balance ?? 0}
           pending={
@@ -208,13 +222,15 @@ export function WalletDetailScreen({ id }: { id: string }) {
       </div>
       <Card title="Payments">{payments.data ? <PaymentsTable payments={payments.data} /> : <Loading what="payments" />}</Card>
       {history.data && <StuckDeposits walletId={w.id} entries={history.data.entries} unit={w.unit} />}
-      <Card title="History" actions={indexing ? <ProvisionalBadge /> : undefined}>
+      <Card title="History" actions={indexing || scan ? <ProvisionalBadge /> : undefined}>
+        {scan && !indexing && <p className="muted" data-testid="history-scan">Partial: {scanWords(scan)}</p>}
         {history.error && !indexing && <Alert>{history.error}</Alert>}
         {history.error && indexing && <p className="muted">The history is shown once the service's index catches up.</p>}
         {history.data && (
           <HistoryTable
             entries={history.data.entries} unitOf={() => w.unit} empty="No transactions yet. Send funds to the receive address above." testId="history"
-            label={(e) => <InlineLabel value={labels.of('tx', e.txid)} onSave={(l) => labels.set('tx', e.txid, l)} what={`transaction ${e.txid}`} testId={`tx-label-${e.txid}`} />}
+            // A payment's purpose labels its transaction until the transaction is given a label of its own (as in the exports).
+            label={(e) => <InlineLabel value={labels.of('tx', e.txid) || (e.purpose ?? '')} onSave={(l) => labels.set('tx', e.txid, l)} what={`transaction ${e.txid}`} testId={`tx-label-${e.txid}`} />}
           />
         )}
       </Card>
@@ -247,22 +263,53 @@ export function WalletDetailScreen({ id }: { id: string }) {
             />
           )}
         </Card>
-        <Card title="Co-signers">
-          <ol className="plain">
-            {w.cosigners.map((c) => (
-              <li key={c.xpub}>
-                <strong>{c.name}</strong> <span className="muted small">{c.derivation_path}</span>
-                <div className="mono small muted">{shortId(c.xpub)}</div>
-              </li>
-            ))}
-          </ol>
-        </Card>
+        <CosignersCard w={w} />
       </div>
       <WalletBooks w={w} />
       {labels.error && <Alert>{labels.error}</Alert>}
       <WalletLabelsFile walletId={w.id} onImported={labels.reload} />
-      <ExportSetup walletId={w.id} coin={w.coin} />
+      <ExportSetup walletId={w.id} coin={w.coin} sortKeys={w.sort_keys} />
       <RescanAction wallet={w} />
+    </>
+  );
+}
+
+function CosignersCard({ w }: { w: WalletDetail }) {
+  return (
+    <Card title="Co-signers">
+      <ol className="plain">
+        {w.cosigners.map((c) => (
+          <li key={c.xpub}>
+            <strong>{c.name}</strong> <span className="muted small">{c.derivation_path}</span>
+            <div className="mono small muted">{shortId(c.xpub)}</div>
+          </li>
+        ))}
+      </ol>
+    </Card>
+  );
+}
+
+/** A wallet on a coin or network the service does not serve: named, with why, and the ways on. */
+function UnservedWallet({ w }: { w: WalletDetail }) {
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <a className="back" href={href.wallets}>
+            ← Wallets
+          </a>
+          <h1>{w.name}</h1>
+          <p className="muted">
+            {w.m}-of-{w.n} multi-signature · {w.coin} {w.network} · co-signers {w.cosigners.map((c) => c.name).join(', ')}
+          </p>
+        </div>
+      </div>
+      <div className="alert alert-error" role="alert" data-testid="wallet-unserved">
+        <strong>This wallet cannot be followed here.</strong> {w.unserved![0]!.toUpperCase() + w.unserved!.slice(1)}. Its keys and payments are kept: point the desk at a service that serves {w.coin} {w.network} in{' '}
+        <a href={href.settings}>Settings</a>, or go back to <a href={href.wallets}>Wallets</a>.
+      </div>
+      <CosignersCard w={w} />
+      <ExportSetup walletId={w.id} coin={w.coin} sortKeys={w.sort_keys} />
     </>
   );
 }

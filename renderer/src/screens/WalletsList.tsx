@@ -4,14 +4,16 @@ import { call } from '../bridge.ts';
 import { ConnectChainFirst, useServedChains } from '../components/ChainGate.tsx';
 import { ListPage } from '../components/ListPage.tsx';
 import { usd } from '../format.ts';
-import { ProvisionalBadge, useCoinSync } from '../sync.tsx';
+import { ProvisionalBadge, scanWords, useCoinSync, useDeskRevision } from '../sync.tsx';
 import { Amount, useLoad } from '../ui.tsx';
 
 function WalletCard({ wallet }: { wallet: WalletSummary }) {
-  const detail = useLoad(() => call('wallets.get', { wallet_id: wallet.id }), [wallet.id], 10_000);
+  const detail = useLoad(() => call('wallets.get', { wallet_id: wallet.id }), [wallet.id, useDeskRevision()], 10_000);
   const sync = useCoinSync(wallet.coin, wallet.network);
-  const provisional = sync !== null && !sync.final;
+  const scan = detail.data?.scan ?? null;
+  const provisional = (sync !== null && !sync.final) || scan !== null;
   const funds = detail.data?.funds;
+  const unserved = detail.data?.unserved ?? null;
   return (
     <li>
       <a className="wallet-card" href={href.wallet(wallet.id)} data-testid="wallet-card">
@@ -20,11 +22,11 @@ function WalletCard({ wallet }: { wallet: WalletSummary }) {
           {wallet.m} of {wallet.n} · {wallet.coin} {wallet.network}
         </span>
         <span className={`wallet-balance${provisional ? ' provisional' : ''}`} data-testid="wallet-card-balance">
-          {funds ? <Amount units={funds.balance} unit={wallet.unit} /> : detail.data || provisional ? <span className="muted">balance after indexing</span> : detail.error ? <span className="muted">balance unavailable</span> : '…'}
+          {funds ? <Amount units={funds.balance} unit={wallet.unit} /> : unserved ? <span className="muted">not served by this desk's service</span> : detail.data || provisional ? <span className="muted">balance after indexing</span> : detail.error ? <span className="muted">balance unavailable</span> : '…'}
           {provisional && <> <ProvisionalBadge /></>}
         </span>
         {funds && <span className="muted">{usd(funds.usd_balance)}</span>}
-        {provisional && <span className="muted small">Not final: the service is still indexing {wallet.coin}</span>}
+        {provisional && <span className="muted small" data-testid="wallet-card-provisional">Not final: {scan ? scanWords(scan) : `the service is still indexing ${wallet.coin}`}</span>}
         <span className="muted small">{wallet.cosigners.map((c) => c.name).join(', ')}</span>
         {detail.data && detail.data.open_payments > 0 && <span className="pill">{detail.data.open_payments} open payment{detail.data.open_payments === 1 ? '' : 's'}</span>}
       </a>
