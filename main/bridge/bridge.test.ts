@@ -192,9 +192,9 @@ describe('layering of the UI folders', () => {
     return (result?.messages ?? []).filter((m) => /no-restricted-imports/.test(m.ruleId ?? '')).length;
   };
   it('renderer/ imports only the bridge type and shared/api; only electron adapters import electron', async () => {
-    expect(await restricted('renderer/src/probe.ts', "import type { Bridge } from './contract.ts';\nexport type X = Bridge;\n")).toBe(0);
-    expect(await restricted('renderer/src/probe.ts', "import { inputs } from './contract.ts';\nexport const x = inputs;\n")).toBe(1);
-    expect(await restricted('renderer/src/probe.ts', "import { createHandlers } from './handlers.ts';\nexport const x = createHandlers;\n")).toBe(1);
+    expect(await restricted('renderer/src/probe.ts', "import type { Bridge } from '../../main/bridge/contract.ts';\nexport type X = Bridge;\n")).toBe(0);
+    expect(await restricted('renderer/src/probe.ts', "import { inputs } from '../../main/bridge/contract.ts';\nexport const x = inputs;\n")).toBe(1);
+    expect(await restricted('renderer/src/probe.ts', "import { createHandlers } from '../../main/bridge/handlers.ts';\nexport const x = createHandlers;\n")).toBe(1);
     expect(await restricted('renderer/src/probe.ts', "import { parseApiJson } from '../../shared/api/json.ts';\nexport const x = parseApiJson;\n")).toBe(0);
     expect(await restricted('renderer/src/probe.ts', "import { sha256 } from '../../shared/coins/hash.ts';\nexport const x = sha256;\n")).toBe(1);
     expect(await restricted('renderer/src/probe.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n")).toBe(1);
