@@ -116,6 +116,23 @@ const V2_OPERATIONS: Record<string, OperationDoc> = {
     extension:
       "Extension beyond the spec: the first block whose median time past (BIP113) is at or after unix_time, found by binary search over the node's getblockhash and getblockheader; height is tip_height + 1 and block_hash null when no block is that late yet. A wallet's birthday date becomes its birthday height this way. 501 over a backend that does not tell block times (Blockbook, Electrum).",
   },
+  'PUT /watch/:coin/:wallet_id': {
+    tag: OPS,
+    summary: 'Register a wallet with a watch-mode coin',
+    extension:
+      "Extension beyond the spec: a node backend with index 'watch' indexes only registered wallets, from their birthdays. The body gives the wallet's descriptors (one multipath, or receive and change), its birthday height (null: from genesis) and its gap limit; the service derives the scripts itself and reads the blocks again from the birthday. A registration belongs to the API key that made it. 409 on a coin that runs the full index.",
+  },
+  'GET /watch/:coin/:wallet_id': {
+    tag: OPS,
+    summary: "A watched wallet's scan",
+    extension:
+      "Extension beyond the spec: how far the scan of a registered wallet has come (scanned height, blocks checked, matched and fetched, block filters, pruning and the height history starts from), and its state: scanning, ready (its unspent outputs equal the node's scantxoutset), or error in words. 404 for a wallet this key did not register, 409 on a full-index coin.",
+  },
+  'POST /watch/:coin/:wallet_id/rescan': {
+    tag: OPS,
+    summary: "Read a watched wallet's blocks again",
+    extension: 'Extension beyond the spec: the blocks of a registered wallet are read again from from_height. 404 for a wallet this key did not register, 409 on a full-index coin.',
+  },
   'POST /transaction/create/:coin': {
     tag: TX,
     summary: 'Build a payment from public keys and return the hashes to sign (6)',

@@ -2,26 +2,28 @@
 // indexes, from their birthdays (use-cases/watch-wallets.ts).
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { WatchParams, WatchRegistration, WatchRescan, WatchStatus } from '../../../shared/api/schemas.ts';
+import { ErrorMessage, WatchParams, WatchRegistration, WatchRescan, WatchStatus } from '../../../shared/api/schemas.ts';
 import { type ServiceContext, utxoBackendFor } from '../../use-cases/service-context.ts';
 import { found, ownerOf, walletWatch } from '../../use-cases/watch-wallets.ts';
 
 export function watchRoutes(ctx: ServiceContext): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
+    // 404: a wallet this key did not register; 409: the coin runs the full index (nothing to register).
+    const answers = { 200: WatchStatus, 404: ErrorMessage.describe('No such registration for this key'), 409: ErrorMessage.describe('The coin runs the full index') };
 
-    app.put('/watch/:coin/:wallet_id', { schema: { params: WatchParams, body: WatchRegistration, response: { 200: WatchStatus } } }, async (req) => {
+    app.put('/watch/:coin/:wallet_id', { schema: { params: WatchParams, body: WatchRegistration, response: answers } }, async (req) => {
       const watch = walletWatch(utxoBackendFor(ctx, req.params.coin));
       const b = req.body;
       return watch.register(ownerOf(req.apiKeyId), req.params.wallet_id, { descriptors: b.descriptors, birthdayHeight: b.birthday_height, gapLimit: b.gap_limit });
     });
 
-    app.get('/watch/:coin/:wallet_id', { schema: { params: WatchParams, response: { 200: WatchStatus } } }, async (req) => {
+    app.get('/watch/:coin/:wallet_id', { schema: { params: WatchParams, response: answers } }, async (req) => {
       const watch = walletWatch(utxoBackendFor(ctx, req.params.coin));
       return found(await watch.status(ownerOf(req.apiKeyId), req.params.wallet_id), req.params.wallet_id);
     });
 
-    app.post('/watch/:coin/:wallet_id/rescan', { schema: { params: WatchParams, body: WatchRescan, response: { 200: WatchStatus } } }, async (req) => {
+    app.post('/watch/:coin/:wallet_id/rescan', { schema: { params: WatchParams, body: WatchRescan, response: answers } }, async (req) => {
       const watch = walletWatch(utxoBackendFor(ctx, req.params.coin));
       return found(await watch.rescan(ownerOf(req.apiKeyId), req.params.wallet_id, req.body.from_height), req.params.wallet_id);
     });
