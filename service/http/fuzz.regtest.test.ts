@@ -30,7 +30,7 @@ type Fields = Record<string, Kind>;
 interface Spec {
   path?: Fields;
   query?: Fields;
-  body?: 'signatures' | 'multisig' | 'network' | 'treasury';
+  body?: 'signatures' | 'multisig' | 'network' | 'treasury' | 'watch' | 'rescan';
 }
 
 const tokenQuery: Fields = { contract_id: 'contract', decimal_places: 'smallint' };
@@ -56,6 +56,9 @@ const SPECS: Record<string, Spec> = {
   'GET /erc20/token/{contract}': { path: { contract: 'contract' } },
   'GET /fee_estimates/{coin}': { path: { coin: 'coin' } },
   'GET /blocks/{coin}/height_at/{unix_time}': { path: { coin: 'coin', unix_time: 'units' } },
+  'PUT /watch/{coin}/{wallet_id}': { path: { coin: 'coin', wallet_id: 'hex' }, body: 'watch' },
+  'GET /watch/{coin}/{wallet_id}': { path: { coin: 'coin', wallet_id: 'hex' } },
+  'POST /watch/{coin}/{wallet_id}/rescan': { path: { coin: 'coin', wallet_id: 'hex' }, body: 'rescan' },
   'GET /prices/history/{coin}': { path: { coin: 'coin' }, query: { at: 'units' } },
   'GET /status': {},
   'GET /healthz': {},
@@ -182,6 +185,16 @@ function body(random: Random, kind: Spec['body']): unknown {
     if (random.chance(0.5)) delete out.fee_address;
   } else if (kind === 'treasury') {
     out = treasuryFields(random, anyOf);
+  } else if (kind === 'watch') {
+    const key = () => `${String(anyOf('xpub'))}/${random.pick(['<0;1>', '0', '1', '<0;1;2>'])}/*`;
+    const shape = random.pick(['wsh(sortedmulti(2,%))', 'sh(multi(1,%))', 'sh(wsh(multi(2,%)))', 'tr(%)', '%']);
+    out = {
+      descriptors: Array.from({ length: random.pick([0, 1, 2, 3]) }, () => (random.chance(0.1) ? wrongType(random) : shape.replace('%', [key(), key()].join(',')))),
+      birthday_height: random.chance(0.8) ? random.pick([null, 0, 1, 200, -1, 2 ** 32, 1.5]) : wrongType(random),
+      gap_limit: random.chance(0.8) ? random.pick([0, 1, 20, 1000, 1001, -3, 2.5]) : wrongType(random),
+    };
+  } else if (kind === 'rescan') {
+    out = { from_height: random.chance(0.8) ? random.pick([0, 1, 200, -1, 2 ** 32, 1.5]) : wrongType(random) };
   } else {
     out = {
       number_of_required_signatures: random.chance(0.8) ? random.pick([0, 1, 2, 15, 16, -1]) : wrongType(random),
@@ -194,7 +207,7 @@ function body(random: Random, kind: Spec['body']): unknown {
 }
 
 interface Operation {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   prefix: '' | '/v1';
   path: string;
   spec: Spec;
@@ -205,7 +218,7 @@ async function operationsOf(prefix: '' | '/v1'): Promise<Operation[]> {
   const doc = JSON.parse(res.body) as { paths: Record<string, Record<string, unknown>> };
   return Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.keys(item).map((m) => {
-      const method = m.toUpperCase() as 'GET' | 'POST';
+      const method = m.toUpperCase() as 'GET' | 'POST' | 'PUT';
       const key = `${method} ${path}`;
       const spec = (prefix === '/v1' ? V1_SPECS[key] : undefined) ?? SPECS[key];
       if (!spec) throw new Error(`the fuzz test has no spec for ${prefix} ${key}: add one`);
