@@ -170,6 +170,17 @@ export async function registerUnwatchedWallets(deps: { store: CoordinatorStore; 
 }
 
 /**
+ * What the desk does once the embedded service has (re)started: registers the wallets it does not
+ * watch, and audits what was registered and what was refused (a start never fails for it).
+ */
+export async function watchAfterStart(deps: { store: CoordinatorStore; api: WatchApi; actor: string }): Promise<string[]> {
+  const { registered, problems } = await registerUnwatchedWallets(deps);
+  for (const id of registered) deps.store.audit(deps.actor, 'wallet.watch_registered', `"${deps.store.wallet(id)?.name ?? id}" is registered with the service again, which reads it from its birthday`, null, { walletId: id });
+  for (const p of problems) deps.store.audit(deps.actor, 'wallet.watch_refused', p);
+  return problems;
+}
+
+/**
  * "Rescan from…": records the request, audits it, and asks a watching service to read the wallet's
  * blocks again from there (POST /watch/{coin}/{wallet_id}/rescan; a 409 means the full index,
  * where there is nothing to read again).

@@ -22,7 +22,7 @@ let node: RegtestNode;
 let service: DevService;
 let dir: string;
 let store: CoordinatorStore;
-let deps: BirthdayDeps;
+let deps: BirthdayDeps & { api: ApiClient };
 
 const wallet = (name: string, names: string[]): NewWallet => ({ coin: 'litecoin', network: 'regtest', name, m: 2, cosigners: names.map((n) => testCosigner(n)), scriptType: 'p2wsh', sortKeys: true });
 const startService = () => startDevService(node, dir, { pollIntervalMs: 100, index: 'watch' });
