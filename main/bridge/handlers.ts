@@ -29,7 +29,7 @@ import { exportWalletSetup, readNewWalletSetup } from '../core/wallet-setup-file
 import { nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../core/wallets.ts';
 import { createAccountHandlers } from './accounts.ts';
 import { createChainHandlers, type ChainBridgeDeps } from './chains.ts';
-import { createWalletWithBirthday, requestRescan } from '../core/wallet-birthday.ts';
+import { createWalletWithBirthday, requestRescan, walletWatch } from '../core/wallet-birthday.ts';
 import { createAuditHandlers } from './audit.ts';
 import { createLabelHandlers } from './labels.ts';
 import { createReplacementHandlers } from './replacements.ts';
@@ -144,15 +144,18 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     'wallets.rescan': async ({ wallet_id, from }) => {
       const w = requireWallet(core, wallet_id);
       const r = await requestRescan({ ...core, api }, w, from);
-      return { wallet_id, from_height: r.fromHeight, requested_at: r.requestedAt, message: `a rescan of "${w.name}" from block ${r.fromHeight} is recorded; the service reads it once it watches wallets` };
+      return { wallet_id, from_height: r.fromHeight, requested_at: r.requestedAt, message: `a rescan of "${w.name}" from block ${r.fromHeight} is recorded; a watching service reads its blocks again from there` };
     },
 
     'wallets.get': async ({ wallet_id }) => {
       const w = requireWallet(core, wallet_id);
-      const f = await walletFundsOnceIndexed(funds, wallet_id);
+      const watch = await walletWatch(api, w);
+      // A wallet the service does not watch yet has no figures to ask for.
+      const f = watch?.state === 'unregistered' ? null : await walletFundsOnceIndexed(funds, wallet_id);
       return {
         ...summary(w),
         funds: f && { balance: f.balance, unconfirmed_balance: f.unconfirmedBalance, usd_balance: f.usdBalance },
+        watch: watch && { state: watch.state, words: watch.words, history_limit: watch.historyLimit },
         open_payments: openPaymentCount(core, wallet_id),
       };
     },

@@ -6,6 +6,7 @@
 import { formatMultisigDescriptor } from '../../shared/files/descriptor.ts';
 import { ApiClientError, type ApiClient } from '../../shared/api/client.ts';
 import { isEvmCoin } from '../../shared/coins/coin-table.ts';
+import type { WatchStatus } from '../../shared/api/schemas.ts';
 import type { CoordinatorApi } from './api.ts';
 import { CoordinatorError } from './errors.ts';
 import type { BirthdaySource, CoordinatorStore, CosignerRow, RescanRow, WalletRow } from './store/store.ts';
@@ -198,4 +199,43 @@ export async function requestRescan(deps: BirthdayDeps, wallet: WalletRow, from:
     deps.store.audit(deps.actor, 'wallet.rescan_requested', `rescan of "${wallet.name}" from ${resolved.words}`, null, { walletId: wallet.id });
     return row;
   });
+}
+
+/** A watched wallet's scan in words, for its page. */
+export interface WatchWords {
+  /** unregistered: the service watches the coin but not this wallet (its figures are refused). */
+  state: WatchStatus['state'] | 'unregistered';
+  words: string;
+  /** A pruned node's limit: history before it is not available. */
+  historyLimit: string | null;
+}
+
+const n = (x: number) => x.toLocaleString('en-US');
+
+/** The service's scan state said in words (pure: the page shows these as they are). */
+export function watchWords(s: WatchStatus): WatchWords {
+  const from = s.birthday_height ?? 0;
+  const historyLimit = s.history_from === null ? null : `history before block ${s.history_from} is not available from this node (it is pruned); balances and unspent outputs are complete`;
+  const noFilters = s.filters ? '' : '; the node has no block filters (-blockfilterindex=1), so every block from the birthday is read';
+  if (s.state === 'error') return { state: s.state, words: `The scan stopped: ${s.error ?? 'the service gave no reason'}`, historyLimit };
+  if (s.state === 'ready') return { state: s.state, words: `Watched from block ${from}: read to block ${s.scanned_height ?? from}, the node's tip (${n(s.blocks_fetched)} blocks fetched)${noFilters}`, historyLimit };
+  const total = s.tip_height === null ? null : Math.max(0, s.tip_height - from + 1);
+  const of = total === null ? ' (the node has not told its tip yet)' : ` of ${n(total)}`;
+  return { state: s.state, words: `Scanning from block ${from}: ${n(s.blocks_checked)}${of} blocks checked, ${n(s.blocks_matched)} matched${noFilters}`, historyLimit };
+}
+
+/**
+ * The wallet's scan as its page shows it; null when the coin runs the full index (409) or is not
+ * served: there is no scan to speak of.
+ */
+export async function walletWatch(api: WatchApi, wallet: WalletRow): Promise<WatchWords | null> {
+  if (isEvmCoin(wallet.coin)) return null;
+  try {
+    return watchWords(await api.watchStatus(wallet.coin, wallet.id));
+  } catch (err) {
+    if (fullIndex(err)) return null;
+    if (err instanceof ApiClientError && err.status === 404 && /not served/.test(err.message)) return null;
+    if (err instanceof ApiClientError && err.status === 404) return { state: 'unregistered', words: 'The service does not watch this wallet yet: it is registered when the desk next starts its service, or by a rescan', historyLimit: null };
+    return { state: 'error', words: `The service did not say how far it has read (${serviceWords(err)})`, historyLimit: null };
+  }
 }
