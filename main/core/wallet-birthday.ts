@@ -220,8 +220,9 @@ export function watchWords(s: WatchStatus): WatchWords {
   if (s.state === 'error') return { state: s.state, words: `The scan stopped: ${s.error ?? 'the service gave no reason'}`, historyLimit };
   if (s.state === 'ready') return { state: s.state, words: `Watched from block ${from}: read to block ${s.scanned_height ?? from}, the node's tip (${n(s.blocks_fetched)} blocks fetched)${noFilters}`, historyLimit };
   const total = s.tip_height === null ? null : Math.max(0, s.tip_height - from + 1);
-  const of = total === null ? ' (the node has not told its tip yet)' : ` of ${n(total)}`;
-  return { state: s.state, words: `Scanning from block ${from}: ${n(s.blocks_checked)}${of} blocks checked, ${n(s.blocks_matched)} matched${noFilters}`, historyLimit };
+  const of = total === null ? '' : ` of ${n(total)}`;
+  const tipUnknown = total === null ? " (the node has not told its tip yet)" : '';
+  return { state: s.state, words: `Scanning from block ${from}: ${n(s.blocks_checked)}${of} blocks checked, ${n(s.blocks_matched)} matched${tipUnknown}${noFilters}`, historyLimit };
 }
 
 /**
