@@ -27,6 +27,8 @@ export interface DevServiceOptions {
   nodeRpcUrl?: string;
   /** What the service is told of its node's replacements, when not the truth (an operator who got it wrong). */
   nodeReplacements?: boolean;
+  /** The node backend's index: 'watch' serves only wallets registered with PUT /watch (default full). */
+  index?: 'full' | 'watch';
   /** Serve ethereum from this hardhat node too. */
   ethereum?: { node: Pick<HardhatNode, 'url' | 'blockNumber'>; usdRate?: number };
 }
@@ -50,6 +52,7 @@ export async function startDevService(node: RegtestNode | null, dir: string, opt
                   ...nodeRpcBackendConfig(node, options.pollIntervalMs),
                   ...(options.nodeRpcUrl ? { url: options.nodeRpcUrl } : {}),
                   ...(options.nodeReplacements !== undefined ? { replacements: options.nodeReplacements } : {}),
+                  ...(options.index ? { index: options.index } : {}),
                 },
               },
             }

@@ -126,7 +126,8 @@ describe('a chain connected from Settings, in Chromium', () => {
     await page.getByTestId('chain-save').click();
     await expect.poll(() => page.getByTestId('chains-done').textContent(), { timeout: 60_000 }).toMatch(/litecoin is connected; the embedded service restarted/);
     expect(await page.getByTestId('chain-row-litecoin').textContent()).toContain(`cookie file ${desk.cookieFile}`);
-    // The restarted service indexes the chain: the header names its tip, and the settings status too.
+    // The restarted service watches the chain (no wallet yet, so nothing to read): the header names
+    // its tip, and the settings status too.
     await expect.poll(() => page.getByTestId('service-status').getAttribute('title'), { timeout: 60_000 }).toBe('litecoin regtest: block 106 of 106');
     expect(await page.getByTestId('service-status').textContent()).toBe('Service (embedded): connected');
     await expect.poll(() => page.getByTestId('settings-status').textContent(), { timeout: 30_000 }).toBe('connected; litecoin regtest at block 106');
@@ -167,6 +168,10 @@ describe('a chain connected from Settings, in Chromium', () => {
     await desk.node.fundScript(addressToScript(params, first), 3n * COIN);
     await desk.node.mine(1);
     await expect.poll(() => page.getByTestId('balance').textContent(), { timeout: 60_000 }).toMatch(/^3(\.0+)? LTC/);
+    // A node connected from Settings watches the vault from its birthday (not the whole chain),
+    // and the page says how far it has read.
+    await expect.poll(() => page.getByTestId('watch-status').textContent(), { timeout: 60_000 }).toMatch(/^Watched from block 97: read to block 107, the node's tip \(\d+ blocks fetched\)$/);
+    expect(await page.getByTestId('watch-history-limit').count()).toBe(0);
     await shot('vault-balance');
 
     await page.getByTestId('rescan-genesis').check();

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBareDesk, type BareDesk } from '../../dev/bare-desk.ts';
 import { ServiceConnection } from '../core/connection.ts';
 import { MemorySecretStore } from '../core/secrets.ts';
+import { testCosigner } from '../../dev/desk-testing/keys.ts';
 import { dispatch } from './dispatch.ts';
 import { createHandlers } from './handlers.ts';
 
@@ -54,6 +55,16 @@ describe('chains over the bridge', () => {
     expect(await call('chains.test', nodeChoice())).toMatchObject({ ok: true, value: { chain: 'regtest', height: 3 } });
     // The desk follows the restarted service.
     expect(desk.connection.url).toBe(desk.host.url);
+    // A node from Settings is watched: a new wallet is registered from the tip, and saving again
+    // (another restart) registers nothing again, since the service still knows it.
+    expect(desk.host.service.config.coins.litecoin?.backend).toMatchObject({ index: 'watch' });
+    const cosigners = ['ca', 'cb', 'cc'].map((n) => testCosigner(n)).map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivation_path: c.derivationPath }));
+    expect(await call('wallets.create', { coin: 'litecoin', network: 'regtest', name: 'Vault', m: 2, cosigners, script_type: 'p2wsh', sort_keys: true })).toMatchObject({ ok: true });
+    const vault = desk.store.wallets()[0]!;
+    expect(await desk.connection.api.watchStatus('litecoin', vault.id)).toMatchObject({ birthday_height: 3 });
+    expect(await call('chains.save', nodeChoice())).toMatchObject({ ok: true });
+    expect(await desk.connection.api.watchStatus('litecoin', vault.id)).toMatchObject({ birthday_height: 3 });
+    expect(desk.store.auditLog().filter((e) => e.action === 'wallet.watch_registered')).toEqual([]);
     for (const a of answers) expect(a).not.toContain(password);
     for (const e of desk.store.auditLog()) expect(e.detail).not.toContain(password);
     expect(desk.store.setting('chains.litecoin')).not.toContain(password);

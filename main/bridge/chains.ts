@@ -8,6 +8,7 @@ import { storedChains, type ChainSecrets, type ChainSource } from '../core/chain
 import type { ServiceConnection } from '../core/connection.ts';
 import { CoordinatorError } from '../core/errors.ts';
 import type { CoordinatorStore } from '../core/store/store.ts';
+import { watchAfterStart } from '../core/wallet-birthday.ts';
 import type { ChainsView, ChainTestView } from './contract.ts';
 import type { Handlers } from './dispatch.ts';
 
@@ -62,7 +63,11 @@ export function createChainHandlers(deps: ChainBridgeDeps): Pick<Handlers, Chain
   };
   const core = () => {
     const c = need();
-    return { store: deps.store, secrets: c.secrets, host: c.host, moved: (url: string) => deps.connection.embeddedMoved(url), actor: deps.actor };
+    return { store: deps.store, secrets: c.secrets, host: c.host, moved: (url: string) => deps.connection.embeddedMoved(url),
+      // The wallets of a coin now watched (a node from Settings) are registered with the new service.
+      restarted: () => watchAfterStart({ store: deps.store, api: deps.connection.api, actor: deps.actor }),
+      actor: deps.actor,
+    };
   };
   return {
     'chains.list': async () => list(),

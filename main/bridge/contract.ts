@@ -119,7 +119,7 @@ export const inputs = {
     script_type: z.enum(MULTISIG_SCRIPT_TYPES).optional(),
     sort_keys: z.boolean().optional(),
   }),
-  // "Rescan from…": recorded and audited (the service is asked once it watches wallets).
+  // "Rescan from…": recorded, audited, and sent to a watching service (POST /watch/.../rescan).
   'wallets.rescan': z.object({ wallet_id: id, from: BirthdayIn }).strict(),
   'wallets.exportSetup': z.object({ wallet_id: id, format: z.enum(['bsms', 'descriptor', 'caravan', 'coldcard', 'specter']) }),
   'payments.list': z.object({ wallet_id: id.optional() }),
@@ -438,9 +438,20 @@ export interface WalletFunds {
   usd_balance: number;
 }
 
+/** A watched wallet's scan (the service's GET /watch) in words. */
+export interface WatchView {
+  /** unregistered: the service watches the coin but not this wallet yet. */
+  state: 'scanning' | 'ready' | 'error' | 'unregistered';
+  words: string;
+  /** "history before block N is not available from this node", for a pruned node. */
+  history_limit: string | null;
+}
+
 export interface WalletDetail extends WalletSummary {
   /** null: the service refused the balance query while its index catches up (HTTP 503). */
   funds: WalletFunds | null;
+  /** null: the coin runs the full index (or is not served); else the scan of a watching service. */
+  watch: WatchView | null;
   open_payments: number;
   /** Why the service cannot serve this wallet's coin and network (it does not list them), in words; null when it does. */
   unserved: string | null;

@@ -32,7 +32,7 @@ import { exportWalletSetup, readNewWalletSetup } from '../core/wallet-setup-file
 import { nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../core/wallets.ts';
 import { createAccountHandlers } from './accounts.ts';
 import { createChainHandlers, type ChainBridgeDeps } from './chains.ts';
-import { createWalletWithBirthday, requestRescan } from '../core/wallet-birthday.ts';
+import { createWalletWithBirthday, requestRescan, walletWatch } from '../core/wallet-birthday.ts';
 import { createAuditHandlers } from './audit.ts';
 import { createLabelHandlers } from './labels.ts';
 import { createReplacementHandlers } from './replacements.ts';
@@ -152,17 +152,20 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     'wallets.rescan': async ({ wallet_id, from }) => {
       const w = requireWallet(core, wallet_id);
       const r = await requestRescan({ ...core, api }, w, from);
-      return { wallet_id, from_height: r.fromHeight, requested_at: r.requestedAt, message: `a rescan of "${w.name}" from block ${r.fromHeight} is recorded; the service reads it once it watches wallets` };
+      return { wallet_id, from_height: r.fromHeight, requested_at: r.requestedAt, message: `a rescan of "${w.name}" from block ${r.fromHeight} is recorded; a watching service reads its blocks again from there` };
     },
 
     'wallets.get': async ({ wallet_id }) => {
       const w = requireWallet(core, wallet_id);
-      const base = { ...summary(w), open_payments: openPaymentCount(core, wallet_id) };
+      const watch = await walletWatch(api, w);
+      const base = { ...summary(w), open_payments: openPaymentCount(core, wallet_id), watch: watch && { state: watch.state, words: watch.words, history_limit: watch.historyLimit } };
       // A wallet made before its service changed (or on another desk): its page still names it and says why.
       const unservedOr = async (err: unknown) => {
         if (!(err instanceof ApiClientError) || err.status < 400 || err.status >= 500) return null;
         return unservedWords(api, w.coin, w.network).catch(() => null);
       };
+      // A wallet the service does not watch yet has no figures to ask for.
+      if (watch?.state === 'unregistered') return { ...base, funds: null, unserved: null, scan: null };
       try {
         const f = await walletFundsOnceIndexed(funds, wallet_id);
         const scan = scans.progress(wallet_id);

@@ -20,6 +20,8 @@ export interface ChainDeps {
   host: ChainHost;
   /** Told the embedded service's new address after a restart (ServiceConnection.embeddedMoved). */
   moved: (url: string) => void;
+  /** After a restart: the wallets of watched coins the service does not know are registered. */
+  restarted?: () => Promise<unknown>;
   actor: string;
 }
 
@@ -63,6 +65,7 @@ export async function connectChain(deps: ChainDeps, coin: UtxoCoinName, choice: 
   saveChain(deps.store, deps.secrets, coin, choice, choice.kind === 'node' && choice.auth.kind === 'password' && typedPassword ? typedPassword : null);
   deps.store.audit(deps.actor, 'chain.connect', `${coin} ${choice.network}: ${describeChoice(choice)} (answered: ${answer.chain ?? 'chain not said'}, height ${answer.height})`);
   deps.moved(await deps.host.restart());
+  await deps.restarted?.();
   return answer;
 }
 
@@ -71,6 +74,7 @@ export async function disconnectChain(deps: ChainDeps, coin: UtxoCoinName): Prom
   removeChain(deps.store, deps.secrets, coin);
   deps.store.audit(deps.actor, 'chain.disconnect', `${coin}: the connection saved in Settings is removed`);
   deps.moved(await deps.host.restart());
+  await deps.restarted?.();
 }
 
 /** The backend in words for the audit log: where, and how it is reached, never a password. */

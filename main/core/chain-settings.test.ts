@@ -66,8 +66,8 @@ describe('saving a chain', () => {
 
 describe('the one path to the service coins config', () => {
   it("builds each backend in the service's own format", () => {
-    expect(serviceCoinConfig(node, 'pw')).toEqual({ network: 'mainnet', backend: { type: 'node-rpc', url: 'http://127.0.0.1:9332', username: 'treasurer', password: 'pw' } });
-    expect(serviceCoinConfig(cookieNode, null)).toEqual({ network: 'regtest', backend: { type: 'node-rpc', url: 'http://127.0.0.1:19443', cookieFile: '/home/t/.litecoin/regtest/.cookie' } });
+    expect(serviceCoinConfig(node, 'pw')).toEqual({ network: 'mainnet', backend: { type: 'node-rpc', url: 'http://127.0.0.1:9332', username: 'treasurer', password: 'pw', index: 'watch' } });
+    expect(serviceCoinConfig(cookieNode, null)).toEqual({ network: 'regtest', backend: { type: 'node-rpc', url: 'http://127.0.0.1:19443', cookieFile: '/home/t/.litecoin/regtest/.cookie', index: 'watch' } });
     expect(serviceCoinConfig(electrum, null)).toEqual({ network: 'mainnet', backend: { type: 'electrum', host: 'electrum.example.org', port: 50002, tls: true, verifyCertificate: true, certificateSha256: electrum.pinned_sha256 } });
     expect(serviceCoinConfig({ kind: 'blockbook', network: 'mainnet', url: 'https://ltc1.trezor.io' }, null)).toEqual({ network: 'mainnet', backend: { type: 'blockbook', url: 'https://ltc1.trezor.io' } });
   });
@@ -102,7 +102,9 @@ describe('the embedded service', () => {
     try {
       expect([...host.service.backends.keys()].sort()).toEqual(['dash', 'litecoin']);
       expect(Object.fromEntries(host.sources)).toEqual({ dash: 'file', litecoin: 'settings' });
-      expect(host.service.config.coins.litecoin?.backend).toMatchObject({ type: 'node-rpc', cookieFile: '/home/t/.litecoin/regtest/.cookie' });
+      // A node from Settings is watched; the operator's file keeps its default, the full index.
+      expect(host.service.config.coins.litecoin?.backend).toMatchObject({ type: 'node-rpc', cookieFile: '/home/t/.litecoin/regtest/.cookie', index: 'watch' });
+      expect(host.service.config.coins.dash?.backend).toMatchObject({ type: 'node-rpc', index: 'full' });
       const before = host.url;
       removeChain(store, secrets, 'litecoin');
       expect(await host.restart()).toBe(before);

@@ -43,12 +43,14 @@ export function serviceCoinConfig(choice: ChainChoice, password: string | null):
   const network: NetworkName = choice.network;
   switch (choice.kind) {
     case 'node':
+      // A treasurer's own node (pruned or not) watches the desk's wallets from their birthdays
+      // (issue 25): it never builds the whole chain's index. The operator's file says what it says.
       return {
         network,
         backend:
           choice.auth.kind === 'cookie'
-            ? { type: 'node-rpc', url: choice.url, cookieFile: choice.auth.cookie_file }
-            : { type: 'node-rpc', url: choice.url, username: choice.auth.username, password: password ?? '' },
+            ? { type: 'node-rpc', url: choice.url, cookieFile: choice.auth.cookie_file, index: 'watch' }
+            : { type: 'node-rpc', url: choice.url, username: choice.auth.username, password: password ?? '', index: 'watch' },
       };
     case 'electrum':
       return {

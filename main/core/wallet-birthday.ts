@@ -5,6 +5,8 @@
 // block times: GET /blocks/{coin}/height_at), or "from the beginning". "Rescan from…" asks again.
 import { formatMultisigDescriptor } from '../../shared/files/descriptor.ts';
 import { ApiClientError, type ApiClient } from '../../shared/api/client.ts';
+import { isEvmCoin } from '../../shared/coins/coin-table.ts';
+import type { WatchStatus } from '../../shared/api/schemas.ts';
 import type { CoordinatorApi } from './api.ts';
 import { CoordinatorError } from './errors.ts';
 import type { BirthdaySource, CoordinatorStore, CosignerRow, RescanRow, WalletRow } from './store/store.ts';
@@ -83,9 +85,12 @@ export async function resolveBirthday(api: Pick<ApiClient, 'status' | 'heightAt'
   }
 }
 
+/** Unused addresses the service derives past the last used one, per branch (as peers use). */
+export const WATCH_GAP_LIMIT = 20;
+
 /**
- * What a watching service needs to follow the wallet (the body of PUT /watch/{coin}/{wallet_id}
- * once watch mode exists): its descriptor for receive and change, its birthday and the gap limit.
+ * What a watching service needs to follow the wallet (the body of PUT /watch/{coin}/{wallet_id}):
+ * its descriptor for receive and change, its birthday and the gap limit.
  */
 export function watchRegistration(wallet: WalletRow, cosigners: readonly CosignerRow[], gapLimit: number): { descriptors: string[]; birthday_height: number; gap_limit: number } {
   return {
@@ -95,10 +100,13 @@ export function watchRegistration(wallet: WalletRow, cosigners: readonly Cosigne
   };
 }
 
+/** The service's watch API as the desk uses it. */
+export type WatchApi = Pick<ApiClient, 'watchRegister' | 'watchStatus' | 'watchRescan'>;
+
 export interface BirthdayDeps {
   store: CoordinatorStore;
-  /** Core's slice of the API, and the tip and block times a birthday needs. */
-  api: CoordinatorApi & Pick<ApiClient, 'status' | 'heightAt'>;
+  /** Core's slice of the API, the tip and block times a birthday needs, and the watch API. */
+  api: CoordinatorApi & Pick<ApiClient, 'status' | 'heightAt'> & WatchApi;
   actor: string;
 }
 
@@ -111,25 +119,124 @@ export async function createWalletWithBirthday(deps: BirthdayDeps, input: NewWal
   return wallet;
 }
 
+/** A 409 from the watch API: the coin runs the full index, which serves every address already. */
+const fullIndex = (err: unknown) => err instanceof ApiClientError && err.status === 409;
+
 /**
- * THE place a wallet's birthday is registered with the service. Watch mode (issue 25, part 1) is
- * not served yet, so nothing is sent; once it is, this PUTs watchRegistration() to
- * /watch/{coin}/{wallet_id}.
+ * THE place a wallet is registered with the service: PUT /watch/{coin}/{wallet_id} with its
+ * descriptor, birthday and gap limit. The service (re)scans from the birthday on every PUT.
+ * Resolves to false when the coin runs the full index (409: nothing to register, every address is
+ * served) or is not served yet (404). Any other refusal is said in words.
  */
-export async function registerBirthday(_deps: BirthdayDeps, _wallet: WalletRow): Promise<void> {
-  // Intentionally empty until the service offers PUT /watch/{coin}/{wallet_id}.
+export async function registerBirthday(deps: { store: CoordinatorStore; api: WatchApi }, wallet: WalletRow): Promise<boolean> {
+  try {
+    await deps.api.watchRegister(wallet.coin, wallet.id, watchRegistration(wallet, deps.store.cosigners(wallet.id), WATCH_GAP_LIMIT));
+    return true;
+  } catch (err) {
+    if (fullIndex(err)) return false;
+    // 404: no chain serves the coin yet; registerUnwatchedWallets registers it once one does.
+    if (err instanceof ApiClientError && err.status === 404) return false;
+    throw new CoordinatorError('service_refused', `the service did not take "${wallet.name}" to watch (${serviceWords(err)}); its balance cannot be read until it does`);
+  }
 }
 
 /**
- * "Rescan from…": records the request and audits it. The service is asked to rescan once watch
- * mode exists (POST /watch/{coin}/{wallet_id}/rescan, here).
+ * After the embedded service (re)starts: registers every UTXO wallet of a watched coin that the
+ * service does not know (GET answers 404). Wallets it knows are left alone, since a PUT would scan
+ * them again from their birthdays. Problems are returned in words, never thrown: a start goes on.
+ */
+export async function registerUnwatchedWallets(deps: { store: CoordinatorStore; api: WatchApi }): Promise<{ registered: string[]; problems: string[] }> {
+  const registered: string[] = [];
+  const problems: string[] = [];
+  for (const w of deps.store.wallets()) {
+    if (isEvmCoin(w.coin)) continue;
+    try {
+      await deps.api.watchStatus(w.coin, w.id);
+      continue;
+    } catch (err) {
+      // 409: full index; 404: a coin the service does not serve, or a wallet it does not watch.
+      if (fullIndex(err)) continue;
+      if (!(err instanceof ApiClientError && err.status === 404)) {
+        problems.push(`"${w.name}": the service could not say whether it watches it (${serviceWords(err)})`);
+        continue;
+      }
+    }
+    try {
+      if (await registerBirthday(deps, w)) registered.push(w.id);
+    } catch (err) {
+      problems.push(serviceWords(err));
+    }
+  }
+  return { registered, problems };
+}
+
+/**
+ * What the desk does once the embedded service has (re)started: registers the wallets it does not
+ * watch, and audits what was registered and what was refused (a start never fails for it).
+ */
+export async function watchAfterStart(deps: { store: CoordinatorStore; api: WatchApi; actor: string }): Promise<string[]> {
+  const { registered, problems } = await registerUnwatchedWallets(deps);
+  for (const id of registered) deps.store.audit(deps.actor, 'wallet.watch_registered', `"${deps.store.wallet(id)?.name ?? id}" is registered with the service again, which reads it from its birthday`, null, { walletId: id });
+  for (const p of problems) deps.store.audit(deps.actor, 'wallet.watch_refused', p);
+  return problems;
+}
+
+/**
+ * "Rescan from…": records the request, audits it, and asks a watching service to read the wallet's
+ * blocks again from there (POST /watch/{coin}/{wallet_id}/rescan; a 409 means the full index,
+ * where there is nothing to read again).
  */
 export async function requestRescan(deps: BirthdayDeps, wallet: WalletRow, from: Birthday): Promise<RescanRow> {
   const resolved = await resolveBirthday(deps.api, wallet.coin, from);
   const height = resolved.height ?? 0;
+  try {
+    await deps.api.watchRescan(wallet.coin, wallet.id, height);
+  } catch (err) {
+    if (!fullIndex(err)) throw new CoordinatorError('service_refused', `the service did not start the rescan of "${wallet.name}" (${serviceWords(err)})`);
+  }
   return deps.store.transaction(() => {
     const row = deps.store.insertRescan(wallet.id, height, deps.actor);
     deps.store.audit(deps.actor, 'wallet.rescan_requested', `rescan of "${wallet.name}" from ${resolved.words}`, null, { walletId: wallet.id });
     return row;
   });
+}
+
+/** A watched wallet's scan in words, for its page. */
+export interface WatchWords {
+  /** unregistered: the service watches the coin but not this wallet (its figures are refused). */
+  state: WatchStatus['state'] | 'unregistered';
+  words: string;
+  /** A pruned node's limit: history before it is not available. */
+  historyLimit: string | null;
+}
+
+const n = (x: number) => x.toLocaleString('en-US');
+
+/** The service's scan state said in words (pure: the page shows these as they are). */
+export function watchWords(s: WatchStatus): WatchWords {
+  const from = s.birthday_height ?? 0;
+  const historyLimit = s.history_from === null ? null : `history before block ${s.history_from} is not available from this node (it is pruned); balances and unspent outputs are complete`;
+  const noFilters = s.filters ? '' : '; the node has no block filters (-blockfilterindex=1), so every block from the birthday is read';
+  if (s.state === 'error') return { state: s.state, words: `The scan stopped: ${s.error ?? 'the service gave no reason'}`, historyLimit };
+  if (s.state === 'ready') return { state: s.state, words: `Watched from block ${from}: read to block ${s.scanned_height ?? from}, the node's tip (${n(s.blocks_fetched)} blocks fetched)${noFilters}`, historyLimit };
+  const total = s.tip_height === null ? null : Math.max(0, s.tip_height - from + 1);
+  const of = total === null ? '' : ` of ${n(total)}`;
+  const tipUnknown = total === null ? " (the node has not told its tip yet)" : '';
+  return { state: s.state, words: `Scanning from block ${from}: ${n(s.blocks_checked)}${of} blocks checked, ${n(s.blocks_matched)} matched${tipUnknown}${noFilters}`, historyLimit };
+}
+
+/**
+ * The wallet's scan as its page shows it; null when the coin runs the full index (409) or is not
+ * served: there is no scan to speak of.
+ */
+export async function walletWatch(api: WatchApi, wallet: WalletRow): Promise<WatchWords | null> {
+  if (isEvmCoin(wallet.coin)) return null;
+  try {
+    return watchWords(await api.watchStatus(wallet.coin, wallet.id));
+  } catch (err) {
+    if (fullIndex(err)) return null;
+    if (err instanceof ApiClientError && err.status === 404 && /not served/.test(err.message)) return null;
+    if (err instanceof ApiClientError && err.status === 404) return { state: 'unregistered', words: 'The service does not watch this wallet yet: it is registered when the desk next starts its service, or by a rescan', historyLimit: null };
+    return { state: 'error', words: `The service did not say how far it has read (${serviceWords(err)})`, historyLimit: null };
+  }
 }

@@ -13,6 +13,7 @@ import { usbConnector } from '../core/ledger/transport.ts';
 import { startEmbeddedService } from '../core/embedded-service.ts';
 import { openStore } from '../core/store/store.ts';
 import { startPaymentFollower } from '../core/payment-follower.ts';
+import { watchAfterStart } from '../core/wallet-birthday.ts';
 import { SafeSecretStore } from './secret-store.ts';
 import { CSP, DEV_CSP, isTrustedRendererUrl, WEB_PREFERENCES } from '../bridge/security.ts';
 import { DOCUMENTATION_BASE_URLS } from '../bridge/external-links.ts';
@@ -55,6 +56,11 @@ async function start(): Promise<void> {
   // Ledgers over USB: @ledgerhq/hw-transport-node-hid is imported the first time a person asks for a device.
   // Software Ether keys: one safeStorage-encrypted file per account, like the service key.
   const accountSecrets = (accountId: string) => new SafeSecretStore(join(userData, 'account-keys', `${accountId}.bin`));
+  // A watching service (a node from Settings) knows only the wallets registered with it: those it
+  // does not know yet (made while no chain was connected, imported) are registered now.
+  void watchAfterStart({ store, api: connection.api, actor: 'treasurer' })
+    .then((problems) => problems.forEach((p) => log.warn(p)))
+    .catch((err: unknown) => log.warn({ err }, 'wallets could not be registered with the embedded service'));
   const handlers = createHandlers({ store, connection, actor: 'treasurer', ledger: usbConnector(), accountSecrets, chains: { secrets: chainSecrets, host: embedded } });
   // Broadcast payments are followed to confirmation whether or not anyone opens them.
   const follower = startPaymentFollower({ store, api: connection.api, actor: 'treasurer' }, { report: (err) => log.error({ err }, 'payment follower') });

@@ -19,6 +19,8 @@ import {
   type CreateTransactionQueryV2,
   FeeEstimates,
   HeightAt,
+  WatchStatus,
+  type WatchRegistration,
   type TreasuryFieldsInput,
   type Erc20CreateQuery,
   type Erc20SendQuery,
@@ -106,7 +108,7 @@ export class ApiClient {
     this.doFetch = options.fetch ?? fetch;
   }
 
-  private async request<S extends z.ZodType>(schema: S, method: 'GET' | 'POST', path: string, body?: unknown): Promise<z.output<S>> {
+  private async request<S extends z.ZodType>(schema: S, method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<z.output<S>> {
     let res: Response;
     try {
       res = await this.doFetch(`${this.base}${path}`, {
@@ -173,6 +175,24 @@ export class ApiClient {
   /** Extension: the first block at or after a unix time (a wallet's birthday from a date). */
   heightAt(coin: string, unixTime: number) {
     return this.request(HeightAt, 'GET', `/blocks/${coin}/height_at/${unixTime}`);
+  }
+
+  /**
+   * Extension (watch mode, docs/api-decisions.md section 11): registers a wallet with a coin served
+   * with index 'watch'; the service scans from its birthday. 409: the coin runs the full index.
+   */
+  watchRegister(coin: string, walletId: string, registration: z.input<typeof WatchRegistration>) {
+    return this.request(WatchStatus, 'PUT', `/watch/${coin}/${encodeURIComponent(walletId)}`, registration);
+  }
+
+  /** Extension: a watched wallet's scan state (404: not registered; 409: the coin runs the full index). */
+  watchStatus(coin: string, walletId: string) {
+    return this.request(WatchStatus, 'GET', `/watch/${coin}/${encodeURIComponent(walletId)}`);
+  }
+
+  /** Extension: reads a watched wallet's blocks again from a height. */
+  watchRescan(coin: string, walletId: string, fromHeight: number) {
+    return this.request(WatchStatus, 'POST', `/watch/${coin}/${encodeURIComponent(walletId)}/rescan`, { from_height: fromHeight });
   }
 
   feeEstimates(coin: string) {

@@ -1,6 +1,6 @@
 // "Rescan from…" on a wallet's page: read the chain again from a date or from the beginning, for
-// funds from before the wallet's birthday. The desk records and audits the request; the service
-// acts on it once it watches wallets.
+// funds from before the wallet's birthday. The desk records and audits the request, and a service
+// that watches the wallet (a node connected from Settings) reads its blocks again from there.
 import { useState, type FormEvent } from 'react';
 import type { WalletSummary } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';

@@ -185,6 +185,10 @@ export function WalletDetailScreen({ id }: { id: string }) {
   const sync = coins.find((c) => c.coin === w.coin && c.network === w.network);
   const indexing = sync !== undefined && !sync.final ? sync : null;
   if (w.unserved) return <UnservedWallet w={w} />;
+  const funds = w.funds;
+  // A watching service (a node from Settings) reads this wallet's blocks from its birthday: until it
+  // has read to the tip, the balance is provisional, and the scan is said in words.
+  const scanning = w.watch !== null && w.watch.state !== 'ready';
   return (
     <>
       <div className="page-head">
@@ -205,8 +209,22 @@ export function WalletDetailScreen({ id }: { id: string }) {
         <FundsCard
           title="Balance"
           testId="balance"
-          provisional={indexing !== null || scan !== null}
-          notice={indexing ? <ProvisionalNotice sync={indexing} what="The balance" /> : scan && <ScanNotice scan={scan} what="the balance" />}
+          provisional={indexing !== null || scan !== null || scanning}
+          notice={
+            <>
+              {indexing ? <ProvisionalNotice sync={indexing} what="The balance" /> : scan && <ScanNotice scan={scan} what="the balance" />}
+              {w.watch && (
+                <p className={w.watch.state === 'error' || w.watch.state === 'unregistered' ? 'alert alert-error' : 'muted'} role="status" data-testid="watch-status">
+                  {w.watch.words}
+                </p>
+              )}
+              {w.watch?.history_limit && (
+                <p className="muted" data-testid="watch-history-limit">
+                  {w.watch.history_limit}
+                </p>
+              )}
+            </>
+          }
           shown={funds ? <Amount units={funds.balance} unit={w.unit} /> : <span className="muted">known once the index catches up</span>}
           usdBalance={funds?.usd_balance ?? 0}
           pending={

@@ -171,7 +171,12 @@ export class UtxoIndexer {
       }
       const start = watch ? watch.startHeight() : 0;
       this.progress.indexedHeight = ours?.height ?? null;
-      if (start === null) return; // watch mode with nothing registered
+      if (start === null) {
+        // Watch mode with nothing registered: nothing is to be read, so the index is as current as
+        // the node (a desk that just connected its node is not "behind" before its first wallet).
+        this.progress.indexedHeight = ours?.height ?? nodeTip;
+        return;
+      }
       const from = ours ? ours.height + 1 : start;
       const reorgedMidway = from <= nodeTip && (await this.indexRange(from, nodeTip, ours?.hash ?? null));
       if (reorgedMidway) continue;
