@@ -110,7 +110,7 @@ export async function collectAndSubmit(browser: BrowserSession, tag: string, key
   // Named by this round's files: the screen keeps the last import's results when it moves to another payment.
   await expect
     .poll(() => page.getByTestId('import-results').locator('li').allTextContents())
-    .toEqual(signed.map((s) => expect.stringMatching(new RegExp(`^Imported ${tag}-${s.signer}\\.json: 1 signature\\(s\\) by ${s.signer} imported`))));
+    .toEqual(signed.map((s) => expect.stringMatching(new RegExp(`^Imported ${tag}-${s.signer}\\.json: 1 signature by ${s.signer} imported`))));
   await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state')).toBe('ready');
   await page.getByTestId('submit').click();
   await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('broadcast');

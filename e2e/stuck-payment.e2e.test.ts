@@ -167,7 +167,7 @@ describe('a bump the node refuses', () => {
     }
     await rpage.getByTestId('stuck-rate').fill('30');
     await rpage.getByTestId('cpfp').click();
-    await expect.poll(() => rpage.getByTestId('cpfp-review').textContent(), { timeout: 30_000 }).toMatch(/^Child proposed: fee \d\.\d+ LTC \(regtest\) for \d+ vbytes; with the parent's \d\.\d+ LTC \(regtest\) for \d+ vbytes the pair pays \d+\.\d\d units\/vbyte\.$/);
+    await expect.poll(() => rpage.getByTestId('cpfp-review').textContent(), { timeout: 30_000 }).toMatch(/^Child proposed: fee \d\.\d+ LTC \(regtest\) for \d+ vbytes; with the parent's \d\.\d+ LTC \(regtest\) for \d+ vbytes the pair pays \d+\.\d\d litoshi\/vB\.$/);
     await refused.browser.shot('02-original-offers-cpfp');
     await rpage.getByTestId('replacement-attempt').getByRole('link').click();
     await expect.poll(() => rpage.url(), { timeout: 30_000 }).toContain(bumpId);

@@ -185,10 +185,9 @@ export function WalletDetailScreen({ id }: { id: string }) {
   const sync = coins.find((c) => c.coin === w.coin && c.network === w.network);
   const indexing = sync !== undefined && !sync.final ? sync : null;
   if (w.unserved) return <UnservedWallet w={w} />;
-  const funds = w.funds;
   // A watching service (a node from Settings) reads this wallet's blocks from its birthday: until it
   // has read to the tip, the balance is provisional, and the scan is said in words.
-  const scanning = w.watch !== null && w.watch.state !== 'ready';
+  const watching = w.watch !== null && w.watch.state !== 'ready';
   return (
     <>
       <div className="page-head">
@@ -209,7 +208,7 @@ export function WalletDetailScreen({ id }: { id: string }) {
         <FundsCard
           title="Balance"
           testId="balance"
-          provisional={indexing !== null || scan !== null || scanning}
+          provisional={indexing !== null || scan !== null || watching}
           notice={
             <>
               {indexing ? <ProvisionalNotice sync={indexing} what="The balance" /> : scan && <ScanNotice scan={scan} what="the balance" />}
