@@ -158,7 +158,7 @@ describe('amounts typed wrong, in Chromium', () => {
     await page.getByTestId('batch-to-1').fill(P2WSH);
     await page.getByTestId('batch-amount-1').fill('2.5');
     await expect.poll(() => page.getByTestId('batch-refusals').locator('li').allTextContents(), POLL).toEqual([
-      `the batch: the wallet holds 5 ${LTC}; this batch pays 2 recipients 5.5 ${LTC} and needs 5.5002 ${LTC} with the fees, more than the wallet holds`,
+      `the batch: the wallet has 5 ${LTC} free to spend; this batch pays 2 recipients 5.5 ${LTC} and needs 5.5002 ${LTC} with the fees, more than that`,
     ]);
     expect(await page.getByText('the batch is refused; nothing is proposed until it is right.').count()).toBe(1);
     expect(await page.getByTestId('propose').isDisabled()).toBe(true);

@@ -80,7 +80,7 @@ describe('a new treasurer\'s mistakes, in Chromium', () => {
     await page.getByTestId('pay-to').fill(await desk.node.newAddress('legacy'));
     await expect.poll(() => page.getByTestId('pay-to-error').count()).toBe(0);
     await page.getByTestId('pay-amount').fill('50');
-    await expect.poll(() => text('pay-amount-error')).toBe("The wallet holds 13 LTC (regtest); this payment needs 50.0002 LTC (regtest) for the amount and the miners' fee.");
+    await expect.poll(() => text('pay-amount-error')).toBe("The wallet has 13 LTC (regtest) free to spend; this payment needs 50.0002 LTC (regtest) for the amount and the miners' fee.");
     expect(await propose.isDisabled()).toBe(true);
     await shot('03-too-much');
 

@@ -24,7 +24,7 @@ describe('failures become words the treasurer reads', () => {
 
   it('words a draft refusal in the coin unit, at its field', async () => {
     const err = new DraftRefusedError({ field: 'amount', kind: 'insufficient', holds: 1_300_000_000n, needs: 5_000_020_000n, operatorFee: false }, chainParams('litecoin', 'regtest'));
-    expect(await failure(err)).toEqual({ code: 'proposal_refused', message: "The wallet holds 13 LTC (regtest); this payment needs 50.0002 LTC (regtest) for the amount and the miners' fee.", field: 'amount', reported: 0 });
+    expect(await failure(err)).toEqual({ code: 'proposal_refused', message: "The wallet has 13 LTC (regtest) free to spend; this payment needs 50.0002 LTC (regtest) for the amount and the miners' fee.", field: 'amount', reported: 0 });
   });
 
   it('words every bad row of a batch by its line, in the coin unit', async () => {

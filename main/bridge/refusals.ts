@@ -18,7 +18,7 @@ export function draftRefusalWords(r: DraftRefusal, unit: Unit): string {
     case 'dust':
       return `${FIELD_NAMES[r.field]} is below the dust limit of ${amountText(r.limit, unit)}: the network does not relay so small an output.`;
     case 'insufficient':
-      return `The wallet holds ${amountText(r.holds, unit)}; this payment needs ${amountText(r.needs, unit)} for the amount${r.operatorFee ? ', the operator fee' : ''} and the miners' fee.`;
+      return `The wallet has ${amountText(r.holds, unit)} free to spend; this payment needs ${amountText(r.needs, unit)} for the amount${r.operatorFee ? ', the operator fee' : ''} and the miners' fee.`;
     case 'negative':
       return "The miners' fee cannot be negative.";
   }

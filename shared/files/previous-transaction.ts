@@ -2,6 +2,7 @@
 // output's amount and script) and the output spent, compared with what the input is said to hold.
 // The desk checks the service's answers with it, a co-signer the transactions a request carries.
 import { bytesToHex, decodeTx, equalBytes, txidHex, type ChainParams, type TxOutput } from '../coins/index.ts';
+import { coinAmount } from '../coins/units.ts';
 import { outputOfRaw, txidOfRaw } from './psbt.ts';
 
 /**
@@ -30,9 +31,9 @@ export interface ExpectedSpend {
  * Why `out`, output `vout` of `txid` as its own transaction has it, is not the output `expected`,
  * or null when it is. The one wording for the proposal, PSBT export, signing requests and the Ledger. Pure.
  */
-export function spendMismatch(out: TxOutput | undefined, txid: string, vout: number, expected: ExpectedSpend): string | null {
+export function spendMismatch(params: ChainParams, out: TxOutput | undefined, txid: string, vout: number, expected: ExpectedSpend): string | null {
   if (!out) return `transaction ${txid} has no output ${vout}`;
   if (!equalBytes(out.script, expected.script)) return `output ${vout} of ${txid} does not pay ${expected.payee}`;
-  if (out.value !== expected.amount) return `output ${vout} of ${txid} holds ${out.value}, not the ${expected.amount} expected`;
+  if (out.value !== expected.amount) return `output ${vout} of ${txid} holds ${coinAmount(params, out.value)}, not the ${coinAmount(params, expected.amount)} expected`;
   return null;
 }

@@ -7,6 +7,7 @@
  * 'malformed' (the file cannot be used), 'tampered' (something does not hash or verify),
  * 'foreign' (a key that is not in the script), 'incomplete' (too few signatures to finalize).
  */
+import { coinAmount } from '../coins/units.ts';
 import {
   assembleMultisigSpend,
   bytesToHex,
@@ -125,7 +126,7 @@ export function psbtMultisigSpends(params: ChainParams, psbt: DecodedPsbt, expec
     if (ours) {
       if (ours.scriptType !== spend.scriptType) refuse('tampered', `input ${i} is ${spend.scriptType} in the PSBT, ${ours.scriptType} in the payment`);
       if (!equalBytes(ours.multisigScript, spend.multisigScript)) refuse('tampered', `input ${i}: the PSBT's ${spend.scriptType === 'p2sh' ? 'redeem' : 'witness'} script is not the wallet's`);
-      if (ours.amount !== spend.amount) refuse('tampered', `input ${i} spends ${spend.amount} in the PSBT, ${ours.amount} in the payment`);
+      if (ours.amount !== spend.amount) refuse('tampered', `input ${i} spends ${coinAmount(params, spend.amount)} in the PSBT, ${coinAmount(params, ours.amount)} in the payment`);
       if (ours.scriptPubKey && !equalBytes(ours.scriptPubKey, spend.scriptPubKey!)) refuse('tampered', `input ${i} spends script ${bytesToHex(spend.scriptPubKey!)} in the PSBT, ${bytesToHex(ours.scriptPubKey)} in the payment`);
     }
     return spend;

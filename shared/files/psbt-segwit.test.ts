@@ -241,7 +241,7 @@ describe('segwit PSBT refusals, naming the input', () => {
     // The desk's own scripts differ from the file's (a file for another wallet's coins).
     const expected = spendsOf();
     expected[1] = { ...expected[1]!, amount: 1n };
-    expect(code(() => psbtMultisigSpends(params, unsigned(), expected))).toBe('tampered: input 1 spends 70000 in the PSBT, 1 in the payment');
+    expect(code(() => psbtMultisigSpends(params, unsigned(), expected))).toBe('tampered: input 1 spends 0.0007 BTC in the PSBT, 0.00000001 BTC in the payment');
   });
 
   it('a partial signature over another amount', () => {

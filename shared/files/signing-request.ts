@@ -1,5 +1,6 @@
 // Reading a signing-request file offline, as a co-signer does before signing (docs/file-formats.md):
 // nothing here asks the service or the desk's store; every claim is checked from the file itself.
+import { coinAmount } from '../coins/units.ts';
 import { bytesToHex, chainParams, decodeTx, hash160, hexToBytes, p2shScript, parseXpub, type ChainParams } from '../coins/index.ts';
 import { deriveAddress } from '../coins/multisig-address.ts';
 import { isSegwitScriptType, type MultisigScriptOptions } from '../coins/multisig-script.ts';
@@ -91,12 +92,12 @@ function checkPreviousTransactions(
     if (!spend) return; // the input count is checked with the transaction
     const txid = bytesToHex(spend.prevTxid);
     if (inp.previous_tx === undefined) {
-      if (params.sighashAlgorithm === 'legacy' || params.sighashAlgorithm === 'legacy-forkid') tampered(`input ${i} carries no previous transaction: on ${params.coin} signatures do not commit to input amounts, so its amount ${inp.amount} cannot be checked offline`);
+      if (params.sighashAlgorithm === 'legacy' || params.sighashAlgorithm === 'legacy-forkid') tampered(`input ${i} carries no previous transaction: on ${params.coin} signatures do not commit to input amounts, so its amount ${coinAmount(params, BigInt(inp.amount))} cannot be checked offline`);
       return;
     }
     const read = readPrevious(hexToBytes(inp.previous_tx), params);
     if (read.txid !== txid) tampered(`input ${i}'s previous transaction hashes to ${read.txid}, but the input spends ${txid}`);
-    const mismatch = spendMismatch(read.output(spend.vout), txid, spend.vout, {
+    const mismatch = spendMismatch(params, read.output(spend.vout), txid, spend.vout, {
       amount: BigInt(inp.amount),
       // P2SH: the output of the file's redeem script, as always; other types: the output the wallet's
       // script at this path pays to, in the wallet's type.

@@ -75,8 +75,8 @@ describe('refuseBatchTotal', () => {
   ];
   it('refuses as typed a batch the wallet cannot pay, naming the total and what it holds in the coin unit', () => {
     const r = refuseBatchTotal(params, rows, 20_000n, 200_000_000n);
-    expect(r && rowRefusalWords(r, 8, 'LTC')).toBe('the batch: the wallet holds 2 LTC; this batch pays 2 recipients 2.5 LTC and needs 2.5002 LTC with the fees, more than the wallet holds');
-    expect(rowRefusalWords(refuseBatchTotal(params, rows.slice(0, 1), 0n, 100_000_000n)!, 8, 'LTC')).toBe('the batch: the wallet holds 1 LTC; this batch pays one recipient 1.5 LTC, more than the wallet holds');
+    expect(r && rowRefusalWords(r, 8, 'LTC')).toBe('the batch: the wallet has 2 LTC free to spend; this batch pays 2 recipients 2.5 LTC and needs 2.5002 LTC with the fees, more than that');
+    expect(rowRefusalWords(refuseBatchTotal(params, rows.slice(0, 1), 0n, 100_000_000n)!, 8, 'LTC')).toBe('the batch: the wallet has 1 LTC free to spend; this batch pays one recipient 1.5 LTC, more than that');
   });
   it('lets a batch the wallet can pay, and one with no amount yet, pass', () => {
     expect(refuseBatchTotal(params, rows, 0n, 250_000_000n)).toBeNull();

@@ -143,7 +143,7 @@ export function rowRefusalWords(r: RowRefusal, decimals: number, ticker: string)
     case 'insufficient': {
       const u = (units: bigint) => `${unitsToDecimal(units, decimals)} ${ticker}`;
       const pays = `pays ${r.recipients === 1 ? 'one recipient' : `${r.recipients} recipients`} ${u(r.paid)}`;
-      return `${where(r.line)}: the wallet holds ${u(r.holds)}; this batch ${pays}${r.fees ? ` and needs ${u(r.needs)} with the fees` : ''}, more than the wallet holds`;
+      return `${where(r.line)}: the wallet has ${u(r.holds)} free to spend; this batch ${pays}${r.fees ? ` and needs ${u(r.needs)} with the fees` : ''}, more than that`;
     }
   }
 }

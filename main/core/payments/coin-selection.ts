@@ -30,6 +30,21 @@ export function frozenOutpoints(store: Pick<CoordinatorStore, 'labels'>, walletI
   );
 }
 
+/** A wallet's unspent outputs as a proposal sees them: free, reserved by an unsent payment (with its id), or frozen. Pure. */
+export function sortOutputs<T extends { txid: string; vout: number }>(store: Pick<CoordinatorStore, 'payments' | 'labels'>, walletId: string, params: ChainParams, unspent: readonly T[]): { free: T[]; reserved: { output: T; by: string }[]; frozen: T[] } {
+  const reserved = reservedOutpoints(store, walletId, params);
+  const frozen = frozenOutpoints(store, walletId);
+  const out: { free: T[]; reserved: { output: T; by: string }[]; frozen: T[] } = { free: [], reserved: [], frozen: [] };
+  for (const u of unspent) {
+    const key = outpointOf(u.txid, u.vout);
+    const by = reserved.get(key);
+    if (by !== undefined) out.reserved.push({ output: u, by });
+    else if (frozen.has(key)) out.frozen.push(u);
+    else out.free.push(u);
+  }
+  return out;
+}
+
 export interface Candidate {
   outpoint: string;
   amount: bigint;

@@ -42,10 +42,10 @@ describe('amounts are checked against the dust limit and what the wallet holds',
 
   it('refuses more than the wallet holds, saying how much it holds and how much is needed', () => {
     expect(words(refuseDraft(regtest, { amount: 50n * COIN, minersFee: 20_000n }, 13n * COIN))).toEqual([
-      ['amount', "The wallet holds 13 LTC (regtest); this payment needs 50.0002 LTC (regtest) for the amount and the miners' fee."],
+      ['amount', "The wallet has 13 LTC (regtest) free to spend; this payment needs 50.0002 LTC (regtest) for the amount and the miners' fee."],
     ]);
     expect(words(refuseDraft(regtest, { amount: 12n * COIN, minersFee: 20_000n, operatorFee: { amount: COIN } }, 13n * COIN))).toEqual([
-      ['amount', "The wallet holds 13 LTC (regtest); this payment needs 13.0002 LTC (regtest) for the amount, the operator fee and the miners' fee."],
+      ['amount', "The wallet has 13 LTC (regtest) free to spend; this payment needs 13.0002 LTC (regtest) for the amount, the operator fee and the miners' fee."],
     ]);
   });
 

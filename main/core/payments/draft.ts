@@ -4,6 +4,7 @@
 import { CoinError, allChainParams, decodeAddress, isValidAddress, type ChainParams } from '../../../shared/coins/index.ts';
 import { CoordinatorError } from '../errors.ts';
 import { walletUnspent, type FundsDeps } from '../wallet-funds.ts';
+import { sortOutputs } from './coin-selection.ts';
 import { requireWallet, walletParams } from '../wallets.ts';
 
 export interface PaymentDraft {
@@ -94,7 +95,8 @@ export function refuseDraft(params: ChainParams, draft: PaymentDraft, holds: big
 
 /** What the wallet can spend now: the sum of its unspent outputs, as a proposal would find them. */
 export async function spendable(deps: FundsDeps, walletId: string): Promise<bigint> {
-  return (await walletUnspent(deps, walletId)).reduce((s, u) => s + u.amount, 0n);
+  const params = walletParams(requireWallet(deps, walletId));
+  return sortOutputs(deps.store, walletId, params, await walletUnspent(deps, walletId)).free.reduce((s, u) => s + u.amount, 0n);
 }
 
 /** Checks a draft of a payment from the wallet; the funds are asked of the service only when an amount is given. */

@@ -251,7 +251,7 @@ describe('refusals', () => {
     const inflated = JSON.parse(request) as { inputs: { amount: string; previous_tx?: string }[]; miners_fee: string };
     inflated.inputs[0]!.amount = (BigInt(inflated.inputs[0]!.amount) + 5_000_000n).toString();
     inflated.miners_fee = (BigInt(inflated.miners_fee) + 5_000_000n).toString();
-    expect(() => signRequest(JSON.stringify(inflated), { xprv: bob.accountXprv })).toThrow(/input 0: output \d+ of [0-9a-f]{64} holds \d+, not the \d+ expected/);
+    expect(() => signRequest(JSON.stringify(inflated), { xprv: bob.accountXprv })).toThrow(/input 0: output \d+ of [0-9a-f]{64} holds [0-9.]+ LTC \(regtest\), not the [0-9.]+ LTC \(regtest\) expected/);
     const bare = JSON.parse(request) as { inputs: { previous_tx?: string }[] };
     delete bare.inputs[0]!.previous_tx;
     expect(() => signRequest(JSON.stringify(bare), { xprv: bob.accountXprv })).toThrow(/input 0 carries no previous transaction: on litecoin signatures do not commit to input amounts/);

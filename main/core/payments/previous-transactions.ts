@@ -10,6 +10,7 @@ import { CoordinatorError } from '../errors.ts';
 
 export class PreviousTransactions {
   private constructor(
+    private readonly params: ChainParams,
     private readonly byTxid: ReadonlyMap<string, { raw: Uint8Array; output: (vout: number) => TxOutput | undefined }>,
   ) {}
 
@@ -28,7 +29,7 @@ export class PreviousTransactions {
       if (read.txid !== txid) throw new CoordinatorError('service_mismatch', `the service answered previous transaction ${txid} with another transaction (it hashes to ${read.txid})`);
       byTxid.set(txid, { raw, output: read.output });
     }
-    return new PreviousTransactions(byTxid);
+    return new PreviousTransactions(params, byTxid);
   }
 
   raw(txid: string): Uint8Array {
@@ -39,7 +40,7 @@ export class PreviousTransactions {
 
   /** spendMismatch for output `vout` of `txid`. */
   mismatch(txid: string, vout: number, expected: ExpectedSpend): string | null {
-    return spendMismatch(this.output(txid, vout), txid, vout, expected);
+    return spendMismatch(this.params, this.output(txid, vout), txid, vout, expected);
   }
 
   /** The output an input spends, as its own transaction says; undefined when it has no such output. */

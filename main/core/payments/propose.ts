@@ -7,7 +7,7 @@ import type { PaymentRow, WalletRow } from '../store/store.ts';
 import { walletUnspent } from '../wallet-funds.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 import { BatchRefusedError, checkRecipients, type Recipient } from './batch.ts';
-import { frozenOutpoints, pickOldestFirst, reservedOutpoints } from './coin-selection.ts';
+import { frozenOutpoints, pickOldestFirst, reservedOutpoints, sortOutputs } from './coin-selection.ts';
 import { addressRefusal, DraftRefusedError, refuseDraft } from './draft.ts';
 import { replacementsRelayed } from '../service-status.ts';
 import { canonicalAddress, freshChangeAddress, outpointKey, proposeTreasurySpend, recipientsOf, spendVsize, type Outpoint } from './spend.ts';
@@ -148,21 +148,16 @@ export async function spendableFunds(
   const w = requireWallet(deps, walletId);
   const params = walletParams(w);
   const unspent = await walletUnspent(deps, walletId);
-  const reserved = reservedOutpoints(deps.store, walletId, params);
-  const frozen = frozenOutpoints(deps.store, walletId);
-  const out: SpendableFunds = { available: 0n, unconfirmed: 0n, reserved: 0n, reservedBy: [], frozen: 0n, sendAll: null };
-  for (const u of unspent) {
-    const key = outpointKey(u);
-    const by = reserved.get(key);
-    if (by !== undefined) {
-      out.reserved += u.amount;
-      if (!out.reservedBy.includes(by)) out.reservedBy.push(by);
-    } else if (frozen.has(key)) out.frozen += u.amount;
-    else {
-      out.available += u.amount;
-      if (u.confirmations === 0) out.unconfirmed += u.amount;
-    }
-  }
+  const sorted = sortOutputs(deps.store, walletId, params, unspent);
+  const sum = (os: readonly { amount: bigint }[]) => os.reduce((s, u) => s + u.amount, 0n);
+  const out: SpendableFunds = {
+    available: sum(sorted.free),
+    unconfirmed: sum(sorted.free.filter((u) => u.confirmations === 0)),
+    reserved: sum(sorted.reserved.map((r) => r.output)),
+    reservedBy: [...new Set(sorted.reserved.map((r) => r.by))],
+    frozen: sum(sorted.frozen),
+    sendAll: null,
+  };
   if (sendAll) {
     const refuse = (why: string): never => {
       throw new CoordinatorError('proposal_refused', why);

@@ -207,8 +207,12 @@ export class WatchList {
   /** Asks for the wallet's blocks from `from` on to be read again (kept across restarts). */
   async markRescan(w: Wallet, from: number): Promise<void> {
     const at = Math.min(w.rescanFrom ?? from, from);
-    await this.db.updateTable('watch_wallets').set({ rescan_from: at }).where('chain', '=', this.chain).where('owner', '=', w.owner).where('wallet_id', '=', w.walletId).execute();
+    // A rescan from before the birthday says the wallet may be older than registered: the birthday
+    // moves there, or the scan would start at the old birthday (the lowest one) again.
+    const birthday = w.birthdayHeight !== null && from < w.birthdayHeight ? from : w.birthdayHeight;
+    await this.db.updateTable('watch_wallets').set({ rescan_from: at, birthday_height: birthday }).where('chain', '=', this.chain).where('owner', '=', w.owner).where('wallet_id', '=', w.walletId).execute();
     w.rescanFrom = at;
+    w.birthdayHeight = birthday;
   }
 
   /** The index was rolled back below every pending rescan: they are under way. */
