@@ -6,6 +6,9 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // A screen or a service that is slow on a loaded 2-core machine still gets there: a poll waits up
+    // to 10 s (vitest's default is 1 s), and returns as soon as the answer is right.
+    expect: { poll: { timeout: 10_000 } },
     reporters: ['default', './scripts/vitest-summary-reporter.ts'],
   },
 });
