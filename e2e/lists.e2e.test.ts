@@ -79,8 +79,9 @@ describe('lists that follow the chain', () => {
     await page.getByTestId('payment-row').nth(1).waitFor();
     const rows = page.getByTestId('payment-row');
     // Newest first, as the page says: the payroll was proposed after the rent.
-    expect(await rows.locator('[data-testid="payment-purpose"]').allTextContents()).toEqual(['March payroll', 'March rent']);
-    expect(await rows.locator('.badge').allTextContents()).toEqual(['Broadcast', 'Broadcast']);
+    // Polled: the rows may be drawn before their purposes have loaded.
+    await expect.poll(() => rows.locator('[data-testid="payment-purpose"]').allTextContents()).toEqual(['March payroll', 'March rent']);
+    await expect.poll(() => rows.locator('.badge').allTextContents()).toEqual(['Broadcast', 'Broadcast']);
     await shot('01-payments-broadcast');
 
     // A block confirms both while the treasurer stays here: the list changes by itself.

@@ -108,6 +108,22 @@ export function Amount({ units, unit, signed = false }: { units: bigint; unit: U
   return <span className={`amount${signed ? (units < 0n ? ' negative' : ' positive') : ''}`}>{signed && units > 0n ? `+${text}` : text}</span>;
 }
 
+/** A page's head: the way back, the title, what the page is about, and its main action. */
+export function PageHead({ back, title, about, action }: { back: { href: string; label: string }; title: ReactNode; about?: ReactNode; action?: ReactNode }) {
+  return (
+    <div className="page-head">
+      <div>
+        <a className="back" href={back.href}>
+          ← {back.label}
+        </a>
+        <h1>{title}</h1>
+        {about}
+      </div>
+      {action}
+    </div>
+  );
+}
+
 export function Card({ title, actions, children, className }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
   return (
     <section className={`card ${className ?? ''}`}>

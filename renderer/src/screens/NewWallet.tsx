@@ -4,7 +4,7 @@ import type { BridgeInput } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
 import { ConnectChainFirst, useServedChains } from '../components/ChainGate.tsx';
 import { SubmitActions, TextField } from '../components/form.tsx';
-import { Alert, Card, FileDrop, message, useAction, useLoad, type PickedFile } from '../ui.tsx';
+import { Alert, Card, FileDrop, PageHead, message, useAction, useLoad, type PickedFile } from '../ui.tsx';
 
 interface Row {
   name: string;
@@ -102,14 +102,7 @@ export function NewWallet() {
   if (served?.length === 0) {
     return (
       <>
-        <div className="page-head">
-          <div>
-            <a className="back" href={href.wallets}>
-              ← Wallets
-            </a>
-            <h1>New multi-signature wallet</h1>
-          </div>
-        </div>
+        <PageHead back={{ href: href.wallets, label: 'Wallets' }} title="New multi-signature wallet" />
         <ConnectChainFirst what="a new wallet" />
       </>
     );
@@ -139,17 +132,15 @@ export function NewWallet() {
 
   return (
     <form onSubmit={(e) => void submit(e)} aria-describedby="new-wallet-help">
-      <div className="page-head">
-        <div>
-          <a className="back" href={href.wallets}>
-            ← Wallets
-          </a>
-          <h1>New multi-signature wallet</h1>
+      <PageHead
+        back={{ href: href.wallets, label: 'Wallets' }}
+        title="New multi-signature wallet"
+        about={
           <p className="muted" id="new-wallet-help">
             Each co-signer gives you an extended public key (xpub). The desk derives every address from them and checks each one with the service before anything is stored.
           </p>
-        </div>
-      </div>
+        }
+      />
       <Card title="From another wallet (optional)">
         <FileDrop
           label="Import set-up file"

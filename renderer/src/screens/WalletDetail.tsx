@@ -12,7 +12,7 @@ import { StuckDeposits } from '../components/StuckDeposits.tsx';
 import { RescanAction } from '../components/RescanAction.tsx';
 import { amount, payee, shortId, when } from '../format.ts';
 import { ProvisionalBadge, ProvisionalNotice, ScanNotice, scanWords, useDeskRevision, useSync } from '../sync.tsx';
-import { Alert, Amount, Card, Loading, StateBadge, download, message, useAction, useLoad } from '../ui.tsx';
+import { Alert, Amount, Card, Loading, PageHead, StateBadge, download, message, useAction, useLoad } from '../ui.tsx';
 import { WalletBooks } from './WalletBooks.tsx';
 import { WalletLabelsFile } from './WalletLabelsFile.tsx';
 
@@ -190,20 +190,20 @@ export function WalletDetailScreen({ id }: { id: string }) {
   const watching = w.watch !== null && w.watch.state !== 'ready';
   return (
     <>
-      <div className="page-head">
-        <div>
-          <a className="back" href={href.wallets}>
-            ← Wallets
-          </a>
-          <h1>{w.name}</h1>
+      <PageHead
+        back={{ href: href.wallets, label: 'Wallets' }}
+        title={w.name}
+        about={
           <p className="muted">
             {w.m}-of-{w.n} multi-signature · {w.coin} {w.network} · <span data-testid="wallet-script">{SCRIPT_LABEL[w.script_type]}{w.sort_keys ? ', keys sorted (BIP67)' : ''}</span> · co-signers {w.cosigners.map((c) => c.name).join(', ')}
           </p>
-        </div>
-        <a className="button primary" href={href.propose(w.id)} data-testid="propose-link">
-          Propose payment
-        </a>
-      </div>
+        }
+        action={
+          <a className="button primary" href={href.propose(w.id)} data-testid="propose-link">
+            Propose payment
+          </a>
+        }
+      />
       <div className="grid-2">
         <FundsCard
           title="Balance"
@@ -310,17 +310,15 @@ function CosignersCard({ w }: { w: WalletDetail }) {
 function UnservedWallet({ w }: { w: WalletDetail }) {
   return (
     <>
-      <div className="page-head">
-        <div>
-          <a className="back" href={href.wallets}>
-            ← Wallets
-          </a>
-          <h1>{w.name}</h1>
+      <PageHead
+        back={{ href: href.wallets, label: 'Wallets' }}
+        title={w.name}
+        about={
           <p className="muted">
             {w.m}-of-{w.n} multi-signature · {w.coin} {w.network} · co-signers {w.cosigners.map((c) => c.name).join(', ')}
           </p>
-        </div>
-      </div>
+        }
+      />
       <div className="alert alert-error" role="alert" data-testid="wallet-unserved">
         <strong>This wallet cannot be followed here.</strong> {w.unserved![0]!.toUpperCase() + w.unserved!.slice(1)}. Its keys and payments are kept: point the desk at a service that serves {w.coin} {w.network} in{' '}
         <a href={href.settings}>Settings</a>, or go back to <a href={href.wallets}>Wallets</a>.
