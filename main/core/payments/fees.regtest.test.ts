@@ -44,7 +44,7 @@ describe('fee rates', () => {
     expect(p.minersFee).toBe(p.totalInputValue - outputs);
     expect(p.minersFee % 7n).toBe(0n);
     expect(p.minersFee).toBeGreaterThan(7n * 100n);
-    expect(store.auditLog().at(-1)!.detail).toMatch(/\(7 units\/vbyte\), replaceable/);
+    expect(store.auditLog().at(-1)!.detail).toMatch(/\(7 litoshi\/vB\), replaceable/);
     cancelPayment(deps, p.id, 'test: releases the one output for the next test');
   });
 
