@@ -37,6 +37,9 @@ async function main(): Promise<void> {
     // the desk offers is accepted. Without it the desk offers child-pays-for-parent instead.
     nodeArgs: [...DEMO_NODE_ARGS],
   });
+  // The example wallet asks the service about its addresses: wait until the index holds the
+  // node's chain, or the service answers "try again later" (seen in CI on a loaded machine).
+  await desk.synced();
   const lines: string[] = [];
   if (!values['no-example']) {
     // Example co-signers with published keys: for trying the desk, never for real funds.
