@@ -155,9 +155,13 @@ export async function scaleChain(opts: ScaleChainOptions): Promise<{ manifest: S
   return { manifest, datadir, fromCache: false };
 }
 
-/** A node on a (cached) scale chain datadir; the datadir is never deleted. */
-export function startScaleNode(datadir: string, log?: (line: string) => void): Promise<RegtestNode> {
-  return startLitecoind({ datadir, ...(log ? { log } : {}) });
+/**
+ * A node on a (cached) scale chain datadir; the datadir is never deleted. -rpcservertimeout also
+ * bounds how long the node waits to write an answer: on a busy host a client starved of CPU reads a
+ * multi-MB verbose block slower than the harness's 5 s, and the node cut the fetches (ECONNRESET).
+ */
+export function startScaleNode(datadir: string, log?: (line: string) => void, extraArgs: string[] = []): Promise<RegtestNode> {
+  return startLitecoind({ datadir, extraArgs: ['-rpcservertimeout=60', ...extraArgs], ...(log ? { log } : {}) });
 }
 
 async function readManifest(path: string): Promise<ScaleManifest | undefined> {

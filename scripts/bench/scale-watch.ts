@@ -15,14 +15,14 @@
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { startLitecoind, type RegtestNode } from '../../dev/chains/litecoind.ts';
+import type { RegtestNode } from '../../dev/chains/litecoind.ts';
 import { coinsToUnits, RpcClient } from '../../service/chains/utxo/rpc-client.ts';
 import { scanDescriptors } from '../../service/chains/utxo/watch.ts';
 import { testVault } from '../../service/test/watch-vault.ts';
 import { SERVICE_NODE_FLAGS } from '../../service/node-flags.ts';
 import { chainParams, scriptToAddress } from '../../shared/coins/index.ts';
 import { runChild } from './child.ts';
-import type { ScaleManifest } from './scale-chain.ts';
+import { startScaleNode, type ScaleManifest } from './scale-chain.ts';
 import { heightReaching } from './scale-stages.ts';
 import type { WatchChildInput, WatchChildResult } from './watch-child.ts';
 
@@ -78,7 +78,7 @@ export async function runWatchBench(input: WatchBenchInput): Promise<WatchBenchR
   const copy = join(input.work, 'watch-datadir');
   input.progress(`watch: copying the chain to ${copy} (the cache is not touched)...`);
   await cp(input.datadir, copy, { recursive: true });
-  let node = await startLitecoind({ datadir: copy, extraArgs: NODE_FLAGS });
+  let node = await startWatchNode(copy, input.progress);
   input.onCleanup(() => node.stop());
   const started = performance.now();
   input.progress('watch: building the BIP158 filter index of the chain (litecoind -blockfilterindex=1)...');
@@ -108,7 +108,7 @@ export async function runWatchBench(input: WatchBenchInput): Promise<WatchBenchR
     }
     // A restart drops the mempool (see NODE_FLAGS); the filter index catches up with the fork.
     await node.stop();
-    node = await startLitecoind({ datadir: copy, extraArgs: NODE_FLAGS });
+    node = await startWatchNode(copy, input.progress);
     await filtersAtTip(node);
     const mempool = await node.rpc.call<{ size: number }>('getmempoolinfo');
     if (mempool.size !== 0) throw new Error(`the restarted node holds ${mempool.size} mempool transactions; the watch bench wants none`);
@@ -146,6 +146,19 @@ export async function runWatchBench(input: WatchBenchInput): Promise<WatchBenchR
       `after each birthday: ${SEGMENT_BLOCKS} blocks, each paying ${BACKGROUND_OUTPUTS} strangers' P2WPKH scripts, every other one also paying the vault ` +
       `(wsh(sortedmulti(2,...)) receive addresses 0..${VAULT_TXS - 1}, gap limit 20); before it, ${FUND_BLOCKS} blocks funding the node's wallet`,
   };
+}
+
+/**
+ * The node on the copy. Started twice at most: on the shared bench host a start was once stopped
+ * mid-verification by a shutdown request from outside; the first failure is printed.
+ */
+async function startWatchNode(datadir: string, progress: (line: string) => void): Promise<RegtestNode> {
+  try {
+    return await startScaleNode(datadir, undefined, NODE_FLAGS);
+  } catch (err) {
+    progress(`watch: litecoind did not start, trying once more: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`);
+    return startScaleNode(datadir, undefined, NODE_FLAGS);
+  }
 }
 
 /** A call that may take minutes (cutting back 70% of a 1M-tx chain): its own client, no timeout. */

@@ -71,7 +71,8 @@ export async function runScaleBench(options: BenchOptions, ctx: ScaleBenchContex
 
   const points = checkpoints(manifest.txsPerHeight);
   const stops = stopHeights(points);
-  const rpc = node.rpcConfig;
+  // Minutes, not the service's 30 s: on a busy shared host one verbose 2,500-tx block can take longer.
+  const rpc = { ...node.rpcConfig, timeoutMs: 600_000 };
   const profArgs = (name: string): string[] =>
     options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`, `--cpu-prof-name=${name}.cpuprofile`];
   const child = (input: ScaleChildInput, prof: string) => runChild<ScaleChildResult>('./scale-child.ts', input, [...SERVICE_NODE_FLAGS, ...profArgs(prof)]);
