@@ -131,3 +131,14 @@ describe('the miniscript wrapper refuses what is not sane, naming why', () => {
     expect(primary.map((s) => [s.sequence, s.signers])).toEqual([[0, ['K0_0', 'K2_0']]]);
   });
 });
+
+describe('address vectors (litecoin regtest; the same as rust-miniscript derives, vault-oracle.test.ts)', () => {
+  test('recovery 2-of-3 or 1-of-2 after 144 blocks; decaying 2-of-3 to 1-of-3 after 60 days', () => {
+    const r = recoveryVault(LTC_REG, { threshold: 2, keys: [A!, B!, C!] }, [{ threshold: 1, keys: [D!, E!], after: { blocks: 144 } }]);
+    const d = decayingVault(LTC_REG, { threshold: 2, keys: [A!, B!, C!] }, [{ threshold: 1, after: { days: 60 } }]);
+    expect(vaultAddress(LTC_REG, r, false, 0).address).toBe('rltc1qjzqkjkaz2gwca8l483ys7s34ctesg3x5ljqpzmc2w6zegkqg003s4x72nm');
+    expect(vaultAddress(LTC_REG, r, true, 19).address).toBe('rltc1qz9ptwad2h2d93ayk8huk567p42s685z43kkey92gnh3tdmhd8y3s7yuyuq');
+    expect(vaultAddress(LTC_REG, d, false, 0).address).toBe('rltc1q7pfx2tlpx7qeu4ey8vemk7wcvmjz7rjgrg8glfxxdyt44xgm495sz7pffd');
+    expect(vaultAddress(LTC_REG, d, true, 19).address).toBe('rltc1q7vnppnxvt2kc65mswsfs42ugu7hx8psrp4xjg8exfclt28mydvgqnuqf4m');
+  });
+});
