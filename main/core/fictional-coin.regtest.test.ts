@@ -37,6 +37,7 @@ vi.mock('../../shared/coins/coin-data.ts', async (importOriginal) => {
       sighash: { algorithm: 'legacy', hashType: 0x01 },
       txFormat: 'bitcoin',
       txVersion: 1,
+      blockSeconds: 60,
       networks: { mainnet: net, testnet: net, regtest: net },
     },
   };

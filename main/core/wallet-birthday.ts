@@ -4,6 +4,7 @@
 // (Specter's blockheight), else from a date the treasurer gives (mapped to a height by the node's
 // block times: GET /blocks/{coin}/height_at), or "from the beginning". "Rescan from…" asks again.
 import { formatMultisigDescriptor } from '../../shared/files/descriptor.ts';
+import { formatVaultDescriptor } from '../../shared/files/miniscript-descriptor.ts';
 import { ApiClientError, type ApiClient } from '../../shared/api/client.ts';
 import { isEvmCoin } from '../../shared/coins/coin-table.ts';
 import type { WatchStatus } from '../../shared/api/schemas.ts';
@@ -94,7 +95,12 @@ export const WATCH_GAP_LIMIT = 20;
  */
 export function watchRegistration(wallet: WalletRow, cosigners: readonly CosignerRow[], gapLimit: number): { descriptors: string[]; birthday_height: number; gap_limit: number } {
   return {
-    descriptors: [formatMultisigDescriptor(wallet.m, cosigners, '/<0;1>/*', true, wallet)],
+    // A vault is watched by its own descriptor: its multisig reading would watch other scripts.
+    descriptors: [
+      wallet.vaultTemplate
+        ? formatVaultDescriptor({ template: wallet.vaultTemplate, keys: [...cosigners].sort((a, b) => a.position - b.position) })
+        : formatMultisigDescriptor(wallet.m, cosigners, '/<0;1>/*', true, wallet),
+    ],
     birthday_height: wallet.birthdayHeight ?? 0,
     gap_limit: gapLimit,
   };

@@ -2,12 +2,15 @@
 // its wallets' addresses goes through here, so a segwit wallet never gets a P2SH address by mistake.
 import type { ChainParams } from '../../shared/coins/index.ts';
 import { deriveAddress } from '../../shared/coins/multisig-address.ts';
+import { vaultAddress } from '../../shared/coins/vault-policy.ts';
 import type { MultisigScriptOptions, MultisigScriptType } from '../../shared/coins/multisig-script.ts';
 
 export interface WalletScript {
   m: number;
   scriptType: MultisigScriptType;
   sortKeys: boolean;
+  /** A miniscript vault's BIP388 template over the xpubs in order (@0 is the first); absent or null: M of N. */
+  vaultTemplate?: string | null;
 }
 
 /** One derived address of a wallet, shaped as the store keeps it. */
@@ -17,7 +20,7 @@ export interface WalletAddress {
   address: string;
   /** Relative to each xpub: 0/i or 1/i. */
   path: string;
-  /** In co-signer order (the order of the xpubs). */
+  /** In co-signer order (the order of the xpubs); a vault's: one per key expression, in template order. */
   publicKeys: Uint8Array[];
   /** The multisig script: the redeem script (p2sh) or the witness script (segwit types). */
   redeemScript: Uint8Array;
@@ -31,6 +34,22 @@ export const scriptOptions = (w: Pick<WalletScript, 'scriptType' | 'sortKeys'>):
 
 /** The wallet's address at (change, index). Pure. */
 export function walletAddress(params: ChainParams, w: WalletScript, xpubs: readonly string[], change: boolean, index: number): WalletAddress {
+  if (w.vaultTemplate) {
+    // A vault: its witness script from the template; origins do not change addresses.
+    const v = vaultAddress(params, { template: w.vaultTemplate, keys: xpubs.map((xpub) => ({ xpub, fingerprint: '00000000', derivationPath: 'm' })) }, change, index);
+    const uses = Object.values(v.derived);
+    return {
+      change,
+      index,
+      address: v.address,
+      path: `${change ? 1 : 0}/${index}`,
+      publicKeys: uses.map((u) => u.publicKey),
+      redeemScript: v.witnessScript,
+      scriptKeys: uses.map((u) => u.publicKey),
+      scriptPubKey: v.scriptPubKey,
+      scriptType: 'p2wsh',
+    };
+  }
   const d = deriveAddress(params, w.m, xpubs, change, index, scriptOptions(w));
   return {
     change,

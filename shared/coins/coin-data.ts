@@ -81,6 +81,8 @@ export interface UtxoChainRow {
   readonly sighash: SighashRow;
   readonly txFormat: TxFormat;
   readonly txVersion: number;
+  /** The chain's target block interval (consensus nPowTargetSpacing), seconds: days to blocks for relative timelocks. */
+  readonly blockSeconds: number;
   /** Zcash family: the upgrade from which `txFormat` is valid (earlier heights cannot use it). */
   readonly txFormatSince?: string;
   readonly networks: Readonly<Record<NetworkName, NetworkRow>>;
@@ -281,6 +283,7 @@ export const COIN_TABLE = {
       sighash: LEGACY_SIGHASH,
       txFormat: 'bitcoin',
       txVersion: 1,
+      blockSeconds: 600,
       networks: {
         mainnet: { p2pkh: [0x00], p2sh: [0x05], wif: 0x80, bech32Hrp: 'bc', xpub: [XPUB], xprv: [XPRV] },
         testnet: BITCOIN_TESTNET,
@@ -310,6 +313,7 @@ export const COIN_TABLE = {
       sighash: LEGACY_SIGHASH,
       txFormat: 'bitcoin',
       txVersion: 1,
+      blockSeconds: 600,
       networks: { mainnet: BITCOIN_TESTNET, testnet: BITCOIN_TESTNET, regtest: BITCOIN_REGTEST },
     },
   },
@@ -336,6 +340,7 @@ export const COIN_TABLE = {
       sighash: LEGACY_SIGHASH,
       txFormat: 'bitcoin',
       txVersion: 1,
+      blockSeconds: 150,
       networks: {
         mainnet: {
           p2pkh: [0x30],
@@ -372,6 +377,7 @@ export const COIN_TABLE = {
       sighash: { algorithm: 'forkid', hashType: ALL_FORKID, forkId: 0 },
       txFormat: 'bitcoin',
       txVersion: 1,
+      blockSeconds: 600,
       networks: {
         mainnet: { p2pkh: [0x00], p2sh: [0x05], wif: 0x80, cashAddrPrefix: 'bitcoincash', xpub: [XPUB], xprv: [XPRV] },
         testnet: { ...FORK_TEST, cashAddrPrefix: 'bchtest' },
@@ -401,6 +407,7 @@ export const COIN_TABLE = {
       sighash: { algorithm: 'forkid', hashType: ALL_FORKID, forkId: 79 },
       txFormat: 'bitcoin',
       txVersion: 1,
+      blockSeconds: 600,
       networks: {
         mainnet: { p2pkh: [0x26], p2sh: [0x17], wif: 0x80, bech32Hrp: 'btg', xpub: [XPUB], xprv: [XPRV] },
         testnet: { ...FORK_TEST, bech32Hrp: 'tbtg' },
@@ -429,6 +436,7 @@ export const COIN_TABLE = {
       sighash: LEGACY_SIGHASH,
       txFormat: 'bitcoin',
       txVersion: 1,
+      blockSeconds: 150,
       networks: {
         // Dash Core before 0.12.3 used its own BIP32 versions: drkv (public) / drkp (private).
         mainnet: { p2pkh: [0x4c], p2sh: [0x10], wif: 0xcc, xpub: [XPUB, 0x02fe52f8 /* drkv */], xprv: [XPRV, 0x02fe52cc /* drkp */] },
@@ -458,6 +466,7 @@ export const COIN_TABLE = {
       sighash: { algorithm: 'zip244', hashType: 0x01 },
       txFormat: 'zcash-v5',
       txVersion: 5,
+      blockSeconds: 75,
       txFormatSince: 'NU5',
       networks: {
         mainnet: { ...ZCASH_MAIN, upgrades: ZCASH_MAINNET_UPGRADES },
@@ -487,6 +496,7 @@ export const COIN_TABLE = {
       sighash: { algorithm: 'zip243', hashType: 0x01 },
       txFormat: 'zcash-v4',
       txVersion: 4,
+      blockSeconds: 150,
       txFormatSince: 'Sapling',
       networks: {
         mainnet: { ...ZCASH_MAIN, upgrades: ZCLASSIC_MAINNET_UPGRADES },
@@ -517,6 +527,7 @@ export const COIN_TABLE = {
       sighash: { algorithm: 'legacy-forkid', hashType: ALL_FORKID, forkId: 42 },
       txFormat: 'bitcoin',
       txVersion: 1,
+      blockSeconds: 150,
       networks: {
         mainnet: { p2pkh: [0x13, 0x25], p2sh: [0x13, 0xaf], wif: 0x80, xpub: [XPUB], xprv: [XPRV] },
         // n1... / nx...; BitcoinPrivate's regtest inherits its testnet's versions.

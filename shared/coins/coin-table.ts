@@ -74,6 +74,8 @@ export interface ChainParams {
   readonly txFormat: TxFormat;
   /** The version of the transactions the service builds (1; zcash 5, zclassic 4). */
   readonly txVersion: number;
+  /** The chain's target block interval in seconds (its row's `blockSeconds`): 600 bitcoin, 150 litecoin. */
+  readonly blockSeconds: number;
   /** Zcash family: the version group id of txFormat. */
   readonly versionGroupId?: number;
   /** Zcash family: the network upgrade from which txFormat is valid. */
@@ -137,6 +139,7 @@ export function chainParams(coin: CoinName, network: NetworkName): ChainParams {
     ...(row.sighash.forkId === undefined ? {} : { forkId: row.sighash.forkId }),
     txFormat: row.txFormat,
     txVersion: row.txVersion,
+    blockSeconds: row.blockSeconds,
     ...(row.txFormat === 'bitcoin' ? {} : { versionGroupId: VERSION_GROUP_ID[row.txFormat] }),
     ...(row.txFormatSince === undefined ? {} : { txFormatSince: row.txFormatSince }),
     networkUpgrades: (net.upgrades ?? []).map((u) => ({ ...u })),

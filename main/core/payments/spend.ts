@@ -220,6 +220,8 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
   const refuse = (why: string): never => {
     throw new CoordinatorError('proposal_refused', `refusing the proposed ${WHAT[s.kind]}: ${why}`);
   };
+  // Spends from a vault choose a path and carry its nSequence: the miniscript spend (issue 27), not this M-of-N pipeline.
+  if (w.vaultTemplate) refuse(`"${w.name}" is a vault with recovery paths; its spends (a path, its timelock) are not proposed by this desk yet`);
   const shown = (units: bigint) => coinAmount(params, units);
   if (s.inputs.length === 0) refuse('it spends nothing');
   const recipients = s.recipients && s.recipients.length > 1 ? s.recipients.map((r, i) => ({ ...r, to: canonicalAddress(params, r.to, `recipient ${i + 1}`) })) : undefined;

@@ -215,4 +215,11 @@ export const MIGRATIONS: readonly string[] = [
     requested_by TEXT NOT NULL
   );
   `,
+  // 11: miniscript vaults (issue 27; main/core/vaults.ts): `kind` says how the wallet's keys make its
+  // scripts, 'multisig' (M of N, script_type and sort_keys) or 'miniscript' (vault_template, a BIP388
+  // descriptor template over the co-signers in position order: @0 is position 0).
+  `
+  ALTER TABLE wallets ADD COLUMN kind TEXT NOT NULL DEFAULT 'multisig' CHECK (kind IN ('multisig','miniscript'));
+  ALTER TABLE wallets ADD COLUMN vault_template TEXT CHECK ((kind = 'miniscript') = (vault_template IS NOT NULL));
+  `,
 ];

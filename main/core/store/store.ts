@@ -27,7 +27,13 @@ export interface WalletRow {
   /** The first block that can concern the wallet (migration 10); null: unknown, read from the beginning. */
   birthdayHeight: number | null;
   birthdaySource: BirthdaySource | null;
+  /** How the keys make the scripts (migration 11): M of N, or a miniscript vault. Absent: multisig. */
+  kind?: WalletKind;
+  /** A vault's BIP388 descriptor template over the co-signers (@0 is position 0); null for multisig. */
+  vaultTemplate?: string | null;
 }
+
+export type WalletKind = 'multisig' | 'miniscript';
 
 /** Where a wallet's birthday came from (migration 10). */
 export type BirthdaySource = 'tip' | 'file' | 'date' | 'genesis';
@@ -228,8 +234,8 @@ export class CoordinatorStore {
   insertWallet(w: NewWalletRow, cosigners: readonly CosignerRow[]): void {
     this.transaction(() => {
       this.db
-        .prepare('INSERT INTO wallets (id, coin, network, name, m, created_at, script_type, sort_keys, birthday_height, birthday_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(w.id, w.coin, w.network, w.name, w.m, w.createdAt, w.scriptType ?? 'p2sh', w.sortKeys === true ? 1 : 0, w.birthdayHeight ?? null, w.birthdaySource ?? null);
+        .prepare('INSERT INTO wallets (id, coin, network, name, m, created_at, script_type, sort_keys, birthday_height, birthday_source, kind, vault_template) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(w.id, w.coin, w.network, w.name, w.m, w.createdAt, w.scriptType ?? 'p2sh', w.sortKeys === true ? 1 : 0, w.birthdayHeight ?? null, w.birthdaySource ?? null, w.vaultTemplate ? 'miniscript' : 'multisig', w.vaultTemplate ?? null);
       const ins = this.db.prepare('INSERT INTO cosigners (wallet_id, position, name, xpub, fingerprint, derivation_path) VALUES (?, ?, ?, ?, ?, ?)');
       for (const c of cosigners) ins.run(w.id, c.position, c.name, c.xpub, c.fingerprint, c.derivationPath);
     });
@@ -237,7 +243,7 @@ export class CoordinatorStore {
 
   wallet(id: string): WalletRow | null {
     const r = this.db.prepare('SELECT * FROM wallets WHERE id = ?').get(id) as
-      | { id: string; coin: CoinName; network: NetworkName; name: string; m: number; created_at: string; script_type: MultisigScriptType; sort_keys: number; birthday_height: number | null; birthday_source: BirthdaySource | null }
+      | { id: string; coin: CoinName; network: NetworkName; name: string; m: number; created_at: string; script_type: MultisigScriptType; sort_keys: number; birthday_height: number | null; birthday_source: BirthdaySource | null; kind: WalletKind; vault_template: string | null }
       | undefined;
     return r
       ? {
@@ -251,6 +257,8 @@ export class CoordinatorStore {
           sortKeys: r.sort_keys === 1,
           birthdayHeight: r.birthday_height,
           birthdaySource: r.birthday_source,
+          kind: r.kind,
+          vaultTemplate: r.vault_template,
         }
       : null;
   }

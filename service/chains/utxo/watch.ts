@@ -8,7 +8,9 @@ import { scriptToAddress } from '../../../shared/coins/address.ts';
 import { bytesToHex } from '../../../shared/coins/bytes.ts';
 import type { ChainParams } from '../../../shared/coins/coin-table.ts';
 import { deriveAddress } from '../../../shared/coins/multisig-address.ts';
+import { vaultAddress, type VaultPolicy } from '../../../shared/coins/vault-policy.ts';
 import { parseMultisigDescriptor, type MultisigDescriptor } from '../../../shared/files/descriptor.ts';
+import { parseVaultDescriptor } from '../../../shared/files/miniscript-descriptor.ts';
 import { ApiError } from '../../errors.ts';
 import type { Database } from '../../store/schema.ts';
 import { toNumber } from '../../store/database.ts';
@@ -53,13 +55,27 @@ interface Wallet {
   gapLimit: number;
   derived: [number, number];
   rescanFrom: number | null;
-  keys: MultisigDescriptor;
+  keys: WatchedKeys;
   branches: (0 | 1)[];
 }
 
+/** An M-of-N wallet's keys, or a miniscript vault's policy (issue 27: recovery paths). */
+export type WatchedKeys = MultisigDescriptor | { vault: VaultPolicy };
+
+/** A vault descriptor: wsh(<miniscript>) other than wsh(multi/sortedmulti). */
+const isVaultDescriptor = (d: string) => /^wsh\((?!(sorted)?multi\()/.test(d.trim());
+
 /** Parses a registration's descriptors into one key set, or refuses in words (400). */
-export function walletKeys(descriptors: readonly string[]): { keys: MultisigDescriptor; branches: (0 | 1)[] } {
+export function walletKeys(descriptors: readonly string[]): { keys: WatchedKeys; branches: (0 | 1)[] } {
   if (descriptors.length === 0 || descriptors.length > 2) throw new ApiError(400, 'descriptors: give one multipath descriptor (.../<0;1>/*) or two (receive .../0/* and change .../1/*)');
+  if (descriptors.some(isVaultDescriptor)) {
+    if (descriptors.length !== 1) throw new ApiError(400, 'descriptors: a vault (wsh miniscript) is registered with its one multipath descriptor, keys .../<0;1>/*');
+    try {
+      return { keys: { vault: parseVaultDescriptor(descriptors[0]!).policy }, branches: [0, 1] };
+    } catch (err) {
+      throw new ApiError(400, `descriptors[0]: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
   const parsed = descriptors.map((d, i) => {
     try {
       return parseMultisigDescriptor(d.trim());
@@ -82,9 +98,13 @@ export function walletKeys(descriptors: readonly string[]): { keys: MultisigDesc
 }
 
 /** The scriptPubKeys of a wallet's branch at indexes [from, to). */
-export function deriveScripts(params: ChainParams, keys: MultisigDescriptor, branch: 0 | 1, from: number, to: number): Uint8Array[] {
-  const xpubs = keys.keys.map((k) => k.xpub);
+export function deriveScripts(params: ChainParams, keys: WatchedKeys, branch: 0 | 1, from: number, to: number): Uint8Array[] {
   const out: Uint8Array[] = [];
+  if ('vault' in keys) {
+    for (let i = from; i < to; i++) out.push(vaultAddress(params, keys.vault, branch === 1, i).scriptPubKey);
+    return out;
+  }
+  const xpubs = keys.keys.map((k) => k.xpub);
   for (let i = from; i < to; i++) out.push(deriveAddress(params, keys.m, xpubs, branch === 1, i, { scriptType: keys.scriptType, sortKeys: keys.sortKeys }).scriptPubKey);
   return out;
 }

@@ -1,0 +1,174 @@
+// Vaults that survive lost keys (issue 27): a wallet whose keys make a wsh miniscript with
+// timelocked recovery paths, from a template (recovery keys, decaying multisig) or from a Liana or
+// Nunchuk descriptor or a BIP388 wallet policy. Stored as a wallet of kind 'miniscript': its keys are
+// its co-signers in key order (@0 is position 0), its template the BIP388 descriptor template, M the
+// primary path's threshold. Coins without segwit are refused: a vault is P2WSH.
+import { randomUUID } from 'node:crypto';
+import { chainParams, CoinError, parseXpub, type ChainParams, type CoinName, type NetworkName } from '../../shared/coins/index.ts';
+import { checkVault, type VaultKey, type VaultPath, type VaultPolicy } from '../../shared/coins/vault-policy.ts';
+import { decayingVault, describeTimelock, recoveryVault, type Timelock } from '../../shared/coins/vault-templates.ts';
+import { FileFormatError } from '../../shared/files/errors.ts';
+import { formatVaultDescriptor, formatWalletPolicy, parseVaultDescriptor, parseWalletPolicy } from '../../shared/files/miniscript-descriptor.ts';
+import { CoordinatorError } from './errors.ts';
+import { unservedWords } from './service-status.ts';
+import type { BirthdaySource, CosignerRow, WalletRow } from './store/store.ts';
+import { requireWallet, type CoreDeps, type CosignerInput } from './wallets.ts';
+import { walletAddress } from './wallet-script.ts';
+
+export interface VaultKeySet {
+  threshold: number;
+  cosigners: readonly CosignerInput[];
+}
+
+/** A recovery path as the treasurer types it: its keys, and when it opens (days, or blocks). */
+export interface RecoveryPathInput extends VaultKeySet {
+  after: Timelock;
+}
+
+interface NewVaultCommon {
+  coin: CoinName;
+  network: NetworkName;
+  name: string;
+  birthday?: { height: number | null; source: BirthdaySource };
+}
+
+/** M-of-N now, or after each T its K-of-R recovery keys. */
+export interface NewRecoveryVault extends NewVaultCommon {
+  template: 'recovery';
+  primary: VaultKeySet;
+  recovery: readonly RecoveryPathInput[];
+}
+
+/** M-of-N now; after each T a lower threshold of the same keys. */
+export interface NewDecayingVault extends NewVaultCommon {
+  template: 'decaying';
+  primary: VaultKeySet;
+  decay: readonly { threshold: number; after: Timelock }[];
+}
+
+/** A vault read from a descriptor (Liana, Nunchuk) or a BIP388 wallet policy file. */
+export interface ImportedVault extends NewVaultCommon {
+  template: 'import';
+  text: string;
+}
+
+export type NewVault = NewRecoveryVault | NewDecayingVault | ImportedVault;
+
+/** One spending path of a vault, as the wallet page shows it. */
+export interface VaultPathView {
+  threshold: number;
+  /** The co-signers' names, in template order. */
+  keys: string[];
+  /** 0: the primary path, open at once. */
+  blocks: number;
+  /** "now", or "144 blocks (about 1 day) after a coin is received". */
+  opens: string;
+}
+
+const bad = (err: unknown): never => {
+  if (err instanceof CoinError || err instanceof FileFormatError) throw new CoordinatorError('bad_wallet', err.message);
+  throw err;
+};
+
+const keyOf = (params: ChainParams, c: CosignerInput): VaultKey & { name: string } => {
+  const xpub = c.xpub.trim();
+  try {
+    parseXpub(params, xpub, `co-signer ${c.name}'s xpub`);
+  } catch (err) {
+    bad(err);
+  }
+  return { name: c.name, xpub, fingerprint: (c.fingerprint ?? '00000000').toLowerCase(), derivationPath: c.derivationPath ?? 'm' };
+};
+
+/** The policy and the names of its keys (in key order), from a template or a file. */
+function policyOf(params: ChainParams, input: NewVault): { policy: VaultPolicy; names: string[] } {
+  const named = new Map<string, string>();
+  const keys = (set: VaultKeySet) => ({ threshold: set.threshold, keys: set.cosigners.map((c) => keyOf(params, c)).map((k) => (named.set(k.xpub, k.name), k)) });
+  try {
+    let policy: VaultPolicy;
+    if (input.template === 'import') {
+      const text = input.text.trim();
+      policy = (text.startsWith('{') ? parseWalletPolicy(text) : parseVaultDescriptor(text)).policy;
+      for (const [i, k] of policy.keys.entries()) keyOf(params, { name: `key @${i}`, xpub: k.xpub });
+    } else if (input.template === 'recovery') {
+      policy = recoveryVault(params, keys(input.primary), input.recovery.map((r) => ({ ...keys(r), after: r.after })));
+    } else {
+      policy = decayingVault(params, keys(input.primary), input.decay);
+    }
+    const names = policy.keys.map((k, i) => named.get(k.xpub) ?? `Key ${i + 1} (${k.fingerprint})`);
+    return { policy, names };
+  } catch (err) {
+    return bad(err);
+  }
+}
+
+/** The vault's policy from its stored wallet and co-signers. */
+export function storedVaultPolicy(deps: Pick<CoreDeps, 'store'>, w: WalletRow): VaultPolicy {
+  if (!w.vaultTemplate) throw new CoordinatorError('bad_wallet', `wallet "${w.name}" is an M-of-N wallet, not a vault with recovery paths`);
+  const keys = deps.store.cosigners(w.id).map((c) => ({ xpub: c.xpub, fingerprint: c.fingerprint, derivationPath: c.derivationPath }));
+  return { template: w.vaultTemplate, keys };
+}
+
+/** Creates a vault: refuses coins without segwit, builds or reads its policy (sane, or refused in words), stores it with its first addresses. */
+export async function createVault(deps: CoreDeps, input: NewVault): Promise<WalletRow> {
+  const params = chainParams(input.coin, input.network);
+  if (!params.segwit) {
+    throw new CoordinatorError('bad_wallet', `${input.coin} has no segwit: a vault with recovery paths is a P2WSH miniscript and cannot be made on it (an M-of-N wallet can)`, { field: 'coin' });
+  }
+  const { policy, names } = policyOf(params, input);
+  const checked = checkVault(policy);
+  const primary = checked.paths[0]!;
+  const xpubs = policy.keys.map((k) => k.xpub);
+  const script = { m: primary.threshold, scriptType: 'p2wsh' as const, sortKeys: false, vaultTemplate: policy.template };
+  const first = [walletAddress(params, script, xpubs, false, 0), walletAddress(params, script, xpubs, true, 0)];
+  const same = deps.store.wallets().find((w) => w.coin === input.coin && w.network === input.network && w.vaultTemplate && deps.store.addresses(w.id).some((a) => a.address === first[0]!.address));
+  if (same) throw new CoordinatorError('wallet_exists', `this vault is already in the desk as "${same.name}": it derives the same addresses`);
+  const unserved = await unservedWords(deps.api, input.coin, input.network);
+  if (unserved) {
+    throw new CoordinatorError('coin_not_served', `refusing the vault: ${unserved}. Choose a coin and network it serves, or point the desk at a service that serves ${input.coin} ${input.network} (Settings).`, { field: 'coin' });
+  }
+  const wallet: WalletRow = {
+    id: randomUUID(),
+    coin: input.coin,
+    network: input.network,
+    name: input.name,
+    m: primary.threshold,
+    createdAt: new Date().toISOString(),
+    scriptType: 'p2wsh',
+    sortKeys: false,
+    birthdayHeight: input.birthday?.height ?? null,
+    birthdaySource: input.birthday?.source ?? null,
+    kind: 'miniscript',
+    vaultTemplate: policy.template,
+  };
+  const cosigners: CosignerRow[] = policy.keys.map((k, position) => ({ position, name: names[position]!, xpub: k.xpub, fingerprint: k.fingerprint, derivationPath: k.derivationPath }));
+  deps.store.transaction(() => {
+    deps.store.insertWallet(wallet, cosigners);
+    deps.store.insertAddresses(wallet.id, first);
+    deps.store.audit(deps.actor, 'wallet.create', `vault "${input.name}" (${wallet.id}), ${input.coin} ${input.network}: ${policy.template}`, null, { walletId: wallet.id });
+  });
+  return wallet;
+}
+
+/** When each path of a vault opens, in the coin's blocks and days. */
+export function vaultPaths(deps: Pick<CoreDeps, 'store'>, walletId: string): VaultPathView[] {
+  const w = requireWallet(deps, walletId);
+  const policy = storedVaultPolicy(deps, w);
+  const names = deps.store.cosigners(w.id).map((c) => c.name);
+  const params = chainParams(w.coin, w.network);
+  const { paths, uses } = checkVault(policy);
+  const nameOf = (use: string) => names[uses.find((u) => u.name === use)!.key]!;
+  return paths.map((p: VaultPath) => ({
+    threshold: p.threshold,
+    keys: p.keys.map(nameOf),
+    blocks: p.blocks,
+    opens: p.blocks === 0 ? 'now' : `${describeTimelock(params, p.blocks)} after a coin is received`,
+  }));
+}
+
+/** The vault's descriptor (Liana, Nunchuk, Sparrow read it) or BIP388 wallet policy (hardware wallets register it). */
+export function exportVault(deps: Pick<CoreDeps, 'store'>, walletId: string, format: 'descriptor' | 'bip388'): string {
+  const w = requireWallet(deps, walletId);
+  const policy = storedVaultPolicy(deps, w);
+  return format === 'descriptor' ? `${formatVaultDescriptor(policy)}\n` : formatWalletPolicy(w.name, policy);
+}
