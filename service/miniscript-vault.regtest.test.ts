@@ -140,6 +140,29 @@ describe('a 2-of-3 vault with a 1-of-2 recovery path after 144 blocks (wsh minis
     expect(onChain.vin[0]!.txinwitness).toEqual(['', `${A.sign(hash)}01`, `${C.sign(hash)}01`, bytesToHex(compiled.witnessScript)]);
   });
 
+  it('refuses a bad vault or path in words at create', async () => {
+    const create = (entry: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      refused('/multi_sig/create/litecoin', { amount: 100_000, to: payee, redeem_scripts: [entry], ...extra });
+    const altered = DESCRIPTOR.replace(A.publicKeyHex.slice(2, 8), 'ffffff');
+    expect((await create({ descriptor: altered, path: 0 })).message).toMatch(/^redeem_scripts\[0\]\.descriptor: the descriptor checksum "[a-z0-9]{8}" does not match the descriptor/);
+    expect((await create({ descriptor: `sh(${MINISCRIPT})`, path: 0 })).message).toMatch(/^redeem_scripts\[0\]\.descriptor: this extension takes a wsh\(<miniscript>\) descriptor/);
+    expect(await create({ descriptor: DESCRIPTOR, path: 2 })).toEqual({
+      status: 400,
+      message: 'redeem_scripts[0].path: the miniscript has no path 2; its paths are path 0 (2 of 3 keys, no timelock), path 1 (1 of 2 keys, after 144 blocks)',
+    });
+    expect((await create({ descriptor: DESCRIPTOR })).message).toBe('redeem_scripts[0].path is required: the spending path, one of path 0 (2 of 3 keys, no timelock), path 1 (1 of 2 keys, after 144 blocks)');
+    expect((await create({ miniscript: MINISCRIPT.replace(E.publicKeyHex, A.publicKeyHex), path: 0 })).message).toBe('redeem_scripts[0].miniscript: the miniscript is not sane: sane: repeated public keys.');
+    expect((await create({ descriptor: DESCRIPTOR, path: 0, witness_script: '00' })).message).toMatch(/^redeem_scripts\[0\]\.witness_script is not the script the miniscript compiles to/);
+    expect((await create({ descriptor: DESCRIPTOR, path: 0 }, { number_of_required_signatures: 2 })).message).toBe("number_of_required_signatures is for M-of-N redeem scripts; a miniscript vault's path says how many sign");
+    const mixed = await refused('/multi_sig/create/litecoin', {
+      number_of_required_signatures: 1,
+      amount: 100_000,
+      to: payee,
+      redeem_scripts: [{ public_keys: [A.publicKeyHex] }, { descriptor: DESCRIPTOR, path: 0 }],
+    });
+    expect(mixed).toEqual({ status: 400, message: 'redeem_scripts[0]: a payment spends either miniscript vaults (descriptor, miniscript or witness_script) or M-of-N redeem scripts (public_keys), not both' });
+  });
+
   it('refuses an nSequence below the recovery path\'s timelock, at create and at sign_and_send', async () => {
     const low = await refused('/multi_sig/create/litecoin', {
       amount: Number(COIN / 4n),
@@ -149,14 +172,16 @@ describe('a 2-of-3 vault with a 1-of-2 recovery path after 144 blocks (wsh minis
     });
     expect(low).toEqual({ status: 400, message: "redeem_scripts[0].sequence: path 1 (1 of 2 keys, after 144 blocks): its nSequence 100 is below the path's relative timelock of 144 blocks (older(144))" });
 
-    // A transaction created right, its nSequence lowered afterwards and signed so: refused by the assembler.
+    // A transaction created right (the vault given as its witness script alone), its nSequence
+    // lowered afterwards and signed so: refused by the assembler.
     const created = await ok<HashesToSign>('/multi_sig/create/litecoin', {
       amount: Number(COIN / 4n),
       to: payee,
       fee_rate: 20,
       inputs: [`${recoveryCoin.txid}:${recoveryCoin.vout}`],
-      redeem_scripts: [{ descriptor: DESCRIPTOR, path: 1 }],
+      redeem_scripts: [{ witness_script: bytesToHex(compiled.witnessScript), path: 1 }],
     });
+    expect(created.inputs![0]).toMatchObject({ miniscript: MINISCRIPT, path: { index: 1, older: 144 }, sequence: 144 });
     const unsigned = decodeTx(hexToBytes(created.tx)) as BitcoinTx;
     const lowered = { ...unsigned, inputs: [{ ...unsigned.inputs[0]!, sequence: 143 }] };
     const read = readUnsignedMiniscriptInput(lowered.inputs[0]!, 0)!;

@@ -7,6 +7,7 @@ import { assembleMiniscriptSpend, describePath, type MiniscriptInputSpend, pathO
 import type { SuppliedSignature } from '../../shared/coins/assemble.ts';
 import { bytesToHex, equalBytes, hexToBytes } from '../../shared/coins/bytes.ts';
 import { CoinError } from '../../shared/coins/errors.ts';
+import { miniscriptOfWitnessScript } from '../../shared/coins/miniscript-from-script.ts';
 import { type CompiledMiniscript, compileWshMiniscript, type MiniscriptPath, miniscriptPaths } from '../../shared/coins/miniscript-spend.ts';
 import { p2wshScript, requireScriptType } from '../../shared/coins/multisig-script.ts';
 import type { PaymentSource } from '../../shared/coins/payment.ts';
@@ -58,17 +59,24 @@ function miniscriptOfDescriptor(text: string, field: string): string {
 /** Reads one entry: the miniscript (from the descriptor or as given), its witness script, path and nSequence. */
 export function miniscriptVault(params: UtxoBackend['params'], e: MiniscriptEntry, i: number, replaceable: boolean): MiniscriptVault {
   const field = `redeem_scripts[${i}]`;
-  if ((e.descriptor === undefined) === (e.miniscript === undefined)) throw badRequest(`${field}: give either descriptor (wsh(<miniscript>)) or miniscript, not both or neither`);
+  if (e.descriptor !== undefined && e.miniscript !== undefined) throw badRequest(`${field}: give descriptor (wsh(<miniscript>)), miniscript or witness_script, not both descriptor and miniscript`);
   try {
     requireScriptType(params, 'p2wsh');
   } catch (err) {
     if (err instanceof CoinError) throw badRequest(`${field}: ${err.message}`);
     throw err;
   }
-  const text = e.descriptor !== undefined ? miniscriptOfDescriptor(e.descriptor, `${field}.descriptor`) : e.miniscript!;
-  const compiled = compileWshMiniscript(text, `${field}.${e.descriptor !== undefined ? 'descriptor' : 'miniscript'}`);
-  if (e.witness_script !== undefined && !equalBytes(hexToBytes(e.witness_script.replace(/^0x/i, ''), `${field}.witness_script`), compiled.witnessScript)) {
-    throw badRequest(`${field}.witness_script is not the script the miniscript compiles to (${bytesToHex(compiled.witnessScript)})`);
+  const given = e.witness_script === undefined ? undefined : hexToBytes(e.witness_script.replace(/^0x/i, ''), `${field}.witness_script`);
+  let compiled: CompiledMiniscript;
+  if (e.descriptor !== undefined || e.miniscript !== undefined) {
+    const text = e.descriptor !== undefined ? miniscriptOfDescriptor(e.descriptor, `${field}.descriptor`) : e.miniscript!;
+    compiled = compileWshMiniscript(text, `${field}.${e.descriptor !== undefined ? 'descriptor' : 'miniscript'}`);
+    if (given !== undefined && !equalBytes(given, compiled.witnessScript)) {
+      throw badRequest(`${field}.witness_script is not the script the miniscript compiles to (${bytesToHex(compiled.witnessScript)})`);
+    }
+  } else {
+    // The witness script alone: read back as its miniscript (checked by compiling it again).
+    compiled = miniscriptOfWitnessScript(given!, `${field}.witness_script`);
   }
   const paths = miniscriptPaths(compiled);
   if (e.path === undefined) throw badRequest(`${field}.path is required: the spending path, one of ${paths.map(describePath).join(', ')}`);
@@ -183,8 +191,8 @@ async function checkDepths(backend: UtxoBackend, outpoints: readonly { txid: str
  */
 export async function buildMiniscriptPayment(backend: UtxoBackend, entries: readonly MiniscriptEntry[], terms: PaymentTerms & { number_of_required_signatures?: number | undefined }): Promise<UnsignedPayment> {
   entries.forEach((e, i) => {
-    if (!isMiniscriptEntry(e)) throw badRequest(`redeem_scripts[${i}]: a payment spends either miniscript vaults (descriptor or miniscript) or M-of-N redeem scripts (public_keys), not both`);
-    if ((e as { public_keys?: unknown }).public_keys !== undefined) throw badRequest(`redeem_scripts[${i}]: give descriptor or miniscript, or public_keys, not both`);
+    if (!isMiniscriptEntry(e)) throw badRequest(`redeem_scripts[${i}]: a payment spends either miniscript vaults (descriptor, miniscript or witness_script) or M-of-N redeem scripts (public_keys), not both`);
+    if ((e as { public_keys?: unknown }).public_keys !== undefined) throw badRequest(`redeem_scripts[${i}]: give descriptor, miniscript or witness_script, or public_keys, not both`);
   });
   if (terms.number_of_required_signatures !== undefined) throw badRequest('number_of_required_signatures is for M-of-N redeem scripts; a miniscript vault\'s path says how many sign');
   const vaults = entries.map((e, i) => miniscriptVault(backend.params, e, i, terms.replaceable === true));

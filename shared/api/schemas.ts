@@ -349,13 +349,13 @@ export type Signatures = z.infer<typeof Signatures>;
 export const SendRawQuery = z.object({ rawtx: hex('rawtx').min(2, 'rawtx is empty') });
 
 export const RedeemScript = z.object({
-  public_keys: z.array(z.string()).min(1).max(15).optional().describe('The M-of-N keys (hex); required unless the entry is a miniscript vault (descriptor or miniscript).'),
+  public_keys: z.array(z.string()).min(1).max(15).optional().describe('The M-of-N keys (hex); required unless the entry is a miniscript vault (descriptor, miniscript or witness_script).'),
   script_type: scriptTypeField,
   sort_keys: sortKeysField,
   descriptor: z.string().min(1).max(10_000).optional().meta(miniscriptExt('the vault as wsh(<miniscript>) with concrete compressed keys in hex, checksum optional (checked when given); instead of public_keys.')),
   miniscript: z.string().min(1).max(10_000).optional().meta(miniscriptExt('the bare miniscript inside wsh(), concrete keys; instead of descriptor.')),
-  witness_script: hex('witness_script').min(2).max(7_200).optional().meta(miniscriptExt('the P2WSH witness script the caller expects (hex); refused unless the miniscript compiles to exactly it.')),
-  path: z.number().int().min(0).max(255).optional().meta(miniscriptExt('the spending path, by index: the path without a timelock first, then by ascending older(); required with descriptor or miniscript.')),
+  witness_script: hex('witness_script').min(2).max(7_200).optional().meta(miniscriptExt('the vault as its P2WSH witness script (hex), read back as miniscript; with descriptor or miniscript, the script they must compile to exactly.')),
+  path: z.number().int().min(0).max(255).optional().meta(miniscriptExt('the spending path, by index: the path without a timelock first, then by ascending older(); required for a miniscript vault.')),
   sequence: z.number().int().min(0).max(0xffffffff).optional().meta(miniscriptExt("the nSequence of every input from this vault (BIP68); default the path's older() in blocks, or 0xFFFFFFFF (0xFFFFFFFD with replaceable) on a path without one.")),
 });
 export const MultiSigPayment = TreasuryFields.extend({
