@@ -135,7 +135,8 @@ export async function miniscriptStatements(backend: UtxoBackend, inputs: readonl
 
 /** Whether an unsigned transaction's inputs are in the miniscript form (all of them, or refused). */
 export function isMiniscriptTx(unsigned: BitcoinTx): boolean {
-  const forms = unsigned.inputs.map((input, i) => readUnsignedMiniscriptInput(input, i) !== null);
+  const seen = new Map();
+  const forms = unsigned.inputs.map((input, i) => readUnsignedMiniscriptInput(input, i, seen) !== null);
   if (!forms.some(Boolean)) return false;
   if (!forms.every(Boolean)) throw new CoinError('tx: a payment spends either miniscript inputs or multisig inputs, not both', 'tx');
   return true;
@@ -150,8 +151,9 @@ export function isMiniscriptTx(unsigned: BitcoinTx): boolean {
 export async function assembleMiniscriptInputs(backend: UtxoBackend, unsigned: BitcoinTx, signatures: readonly SuppliedSignature[]): Promise<BitcoinTx> {
   const outpoints = unsigned.inputs.map((i) => ({ txid: bytesToHex(i.prevTxid), vout: i.vout }));
   const known = await backend.outputs(outpoints);
+  const seen = new Map();
   const spends: MiniscriptInputSpend[] = unsigned.inputs.map((input, i) => {
-    const read = readUnsignedMiniscriptInput(input, i)!;
+    const read = readUnsignedMiniscriptInput(input, i, seen)!;
     const o = outpoints[i]!;
     const found = known.get(outpointKey(o.txid, o.vout));
     if (!found) throw new ApiError(409, `input ${i} spends ${o.txid}:${o.vout}, an output this service does not know: its amount is needed to check the signatures`);

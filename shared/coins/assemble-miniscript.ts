@@ -63,7 +63,12 @@ export function unsignedMiniscriptInput(compiled: CompiledMiniscript, path: numb
 }
 
 /** The miniscript, its paths and the chosen path of an unsigned input in that form; null for any other input. */
-export function readUnsignedMiniscriptInput(input: Pick<TxInput, 'scriptSig' | 'witness'>, inputIndex: number): Omit<MiniscriptInputSpend, 'amount'> | null {
+export function readUnsignedMiniscriptInput(
+  input: Pick<TxInput, 'scriptSig' | 'witness'>,
+  inputIndex: number,
+  // Inputs of one vault share a miniscript: its paths (a satisfier run) are read once per transaction.
+  seen: Map<string, { compiled: CompiledMiniscript; paths: MiniscriptPath[] }> = new Map(),
+): Omit<MiniscriptInputSpend, 'amount'> | null {
   const w = input.witness;
   if (w === undefined || w.length !== 3) return null;
   let text: string;
@@ -77,11 +82,13 @@ export function readUnsignedMiniscriptInput(input: Pick<TxInput, 'scriptSig' | '
   const field = `input ${inputIndex}`;
   if (input.scriptSig.length !== 0) throw new CoinError(`${field}: a miniscript input is P2WSH: its scriptSig must be empty`, 'tx');
   if (w[1]!.length !== 1) throw new CoinError(`${field}: its second witness item must be the path's index (one byte)`, 'tx');
-  const compiled = compileWshMiniscript(text, field);
+  const known = seen.get(text);
+  const compiled = known?.compiled ?? compileWshMiniscript(text, field);
   if (!equalBytes(compiled.witnessScript, w[2]!)) {
     throw new CoinError(`${field}: its witness script is not the one its miniscript compiles to (the script or the miniscript was altered)`, 'tx');
   }
-  const paths = miniscriptPaths(compiled);
+  const paths = known?.paths ?? miniscriptPaths(compiled);
+  seen.set(text, { compiled, paths });
   return { compiled, paths, path: pathOf(paths, w[1]![0]!, field).index };
 }
 
