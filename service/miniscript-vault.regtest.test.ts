@@ -134,8 +134,13 @@ describe('a 2-of-3 vault with a 1-of-2 recovery path after 144 blocks (wsh minis
     // Two primary keys: sent, confirmed, the witness the cheapest satisfaction of path 0.
     const sent = await ok<{ message: string }>('/multi_sig/sign_and_send/litecoin', { tx: created.tx, signatures: [signWith(created, C), signWith(created, A)] });
     const [block] = await t.node.mine(1);
-    const onChain = await t.node.rpc.call<{ confirmations: number; vin: { txinwitness: string[]; sequence: number }[] }>('getrawtransaction', [sent.message, true, block]);
+    const onChain = await t.node.rpc.call<{ confirmations: number; vsize: number; vin: { txinwitness: string[]; sequence: number }[] }>('getrawtransaction', [sent.message, true, block]);
     expect(onChain.confirmations).toBe(1);
+    // The fee was computed for the path's largest witness: never below the real size, above it by
+    // less than a vbyte per signature (73-byte signatures assumed).
+    expect(created.vsize).toBeGreaterThanOrEqual(onChain.vsize);
+    expect(created.vsize! - onChain.vsize).toBeLessThanOrEqual(2);
+    expect(created.miners_fee).toBe(BigInt(created.vsize!) * 20n);
     const hash = created.hashes[0]!.hash_to_sign;
     expect(onChain.vin[0]!.txinwitness).toEqual(['', `${A.sign(hash)}01`, `${C.sign(hash)}01`, bytesToHex(compiled.witnessScript)]);
   });
@@ -232,9 +237,11 @@ describe('a 2-of-3 vault with a 1-of-2 recovery path after 144 blocks (wsh minis
     await t.synced();
     const sent = await ok<{ message: string }>('/multi_sig/sign_and_send/litecoin', request);
     const [block] = await t.node.mine(1);
-    const onChain = await t.node.rpc.call<{ confirmations: number; vin: { txinwitness: string[]; sequence: number }[] }>('getrawtransaction', [sent.message, true, block]);
+    const onChain = await t.node.rpc.call<{ confirmations: number; vsize: number; vin: { txinwitness: string[]; sequence: number }[] }>('getrawtransaction', [sent.message, true, block]);
     expect(onChain.confirmations).toBe(1);
     expect(onChain.vin[0]!.sequence).toBe(144);
+    expect(created.vsize).toBeGreaterThanOrEqual(onChain.vsize);
+    expect(created.vsize! - onChain.vsize).toBeLessThanOrEqual(1);
     // or_d's recovery branch: the 1-of-2 multisig's dummy and E's signature, then the primary multisig dissatisfied (three empties).
     expect(onChain.vin[0]!.txinwitness).toEqual(['', `${E.sign(created.hashes[0]!.hash_to_sign)}01`, '', '', '', bytesToHex(compiled.witnessScript)]);
     await t.node.rpc.call('getblockheader', [block]).then((h) => expect((h as { height: number }).height).toBe(opens));
