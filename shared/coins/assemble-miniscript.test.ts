@@ -111,6 +111,21 @@ describe('assembleMiniscriptSpend', () => {
     expect(() => assembleMiniscriptSpend(params, tx, [spend], [other, sig(tx, spend, B)])).toThrow('does not verify');
   });
 
+  it('two inputs of one vault: each gets its own witness; an input short of signatures is named', () => {
+    const one = spendOf(1, 144);
+    const tx: BitcoinTx = { ...one.tx, inputs: [one.tx.inputs[0]!, { ...one.tx.inputs[0]!, vout: 2 }] };
+    const seen = new Map();
+    const spends = tx.inputs.map((input, i) => ({ ...readUnsignedMiniscriptInput(input, i, seen)!, amount: AMOUNT, scriptPubKey: one.spend.scriptPubKey! }));
+    expect(seen.size).toBe(1);
+    const signFor = (i: number, k: Key) => ({ inputIndex: i, publicKey: k.publicKey, signature: hexToBytes(k.sign(bytesToHex(miniscriptInputHash(params, tx, i, spends[i]!)))) });
+    const signed = assembleMiniscriptSpend(params, tx, spends, [signFor(0, D), signFor(1, E)]);
+    expect(signed.inputs.map((input) => input.witness!.length)).toEqual([6, 6]);
+    expect(bytesToHex(signed.inputs[1]!.witness![1]!)).toBe(`${bytesToHex(signFor(1, E).signature)}01`);
+    // D's signature of input 0 offered for input 1 does not verify there (another digest).
+    expect(() => assembleMiniscriptSpend(params, tx, spends, [signFor(0, D), { ...signFor(0, D), inputIndex: 1 }])).toThrow(`input 1, public key ${D.publicKeyHex}: the signature does not verify`);
+    expect(() => assembleMiniscriptSpend(params, tx, spends, [signFor(0, D)])).toThrow('input 1: path 1 (1 of 2 keys, after 144 blocks) needs 1 signature(s)');
+  });
+
   it('refuses an nSequence or a version that does not meet the timelock', () => {
     const short = spendOf(1, 143);
     expect(() => assembleMiniscriptSpend(params, short.tx, [short.spend], [sig(short.tx, short.spend, D)])).toThrow("its nSequence 143 is below the path's relative timelock of 144 blocks (older(144))");
