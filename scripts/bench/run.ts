@@ -16,7 +16,7 @@ import type { ChildInput, ChildResult, WindowCpu } from './index-child.ts';
 import { machineLine, mb } from './machine.ts';
 import { parseOptions, type BenchOptions } from './options.ts';
 import { SERVICE_NODE_FLAGS } from '../../service/node-flags.ts';
-import { vaultPaymentSizes } from './vault-size.ts';
+import { miniscriptPaymentSizes, vaultPaymentSizes } from './vault-size.ts';
 import { runScaleBench } from './scale.ts';
 
 const PG_URL = process.env.COUNTERSIGN_BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
@@ -253,6 +253,15 @@ async function main(options: BenchOptions): Promise<void> {
   const legacy = sizes.find((s) => s.scriptType === 'p2sh')!;
   const native = sizes.find((s) => s.scriptType === 'p2wsh')!;
   console.log(`native segwit pays ${ratioText(native.vsize / legacy.vsize)} of the legacy P2SH fee`);
+  console.log('the same payment from a wsh miniscript vault: the 2-of-3, or after 144 blocks 1 of 2 recovery keys (its witness as the service finalizes it)');
+  const recoverySizes = miniscriptPaymentSizes(chainParamsOfBench, await node.newAddress('bech32'), VAULT_FEE_RATE);
+  for (const s of recoverySizes) {
+    const decoded = await node.rpc.call<{ vsize: number }>('decoderawtransaction', [s.hex]);
+    if (decoded.vsize !== s.vsize) throw new Error(`miniscript ${s.path} path: the node says vsize ${decoded.vsize}, we say ${s.vsize}`);
+    console.log(
+      `miniscript ${s.path.padEnd(8)} path: vsize ${s.vsize} (weight ${s.weight}), fee ${fmt(Number(s.fee))} litoshi; ${ratioText(s.vsize / native.vsize)} of the plain P2WSH 2-of-3`,
+    );
+  }
 
   // ---- summary ----------------------------------------------------------------------------------
   const rows: Array<[string, string, string, string]> = [
@@ -268,6 +277,7 @@ async function main(options: BenchOptions): Promise<void> {
     ['balance / bare fastify req/s', ratioText(httpRatio), `>= ${HTTP_RATIO_TARGET}`, verdict(httpRatio >= HTTP_RATIO_TARGET)],
     ['  the same, caches full', ratioText(fullRatio), `>= ${HTTP_RATIO_TARGET}`, verdict(fullRatio >= HTTP_RATIO_TARGET)],
     ...sizes.map((v): [string, string, string, string] => [`2-of-3 payment vsize, ${v.scriptType}`, `${v.vsize} vB`, '(extra)', '']),
+    ...recoverySizes.map((v): [string, string, string, string] => [`miniscript vault payment vsize, ${v.path} path`, `${v.vsize} vB`, '(extra)', '']),
   ];
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), ['figure', 'value', 'target'][i]!.length));
   const line = (r: readonly string[]): string => r.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c)).join('  ').trimEnd();

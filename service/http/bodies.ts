@@ -21,6 +21,15 @@ export function hashesToSignBody(p: UnsignedPayment, withInputs = false) {
             script_type: i.scriptType,
             script: bytesToHex(i.script),
             script_pub_key: bytesToHex(i.scriptPubKey),
+            ...(i.miniscript !== undefined
+              ? {
+                  miniscript: i.miniscript.miniscript,
+                  path: { index: i.miniscript.path.index, older: i.miniscript.path.older, keys: i.miniscript.path.keys, signatures: i.miniscript.path.signatures },
+                  sequence: i.miniscript.sequence,
+                  height: i.miniscript.height,
+                  spendable_at_height: i.miniscript.spendableAtHeight,
+                }
+              : {}),
           })),
         }
       : {}),

@@ -12,6 +12,7 @@ import { encodeTx } from '../../shared/coins/tx.ts';
 import type { MempoolConflict, Outpoint, UtxoBackend } from '../chains/backend.ts';
 import { badRequest } from '../errors.ts';
 import { confirmedOnly, controlledInputs } from './coin-control.ts';
+import type { MiniscriptInputStatement } from './miniscript-payment.ts';
 import { checkReplacementFees, signalsReplacements } from './replacement.ts';
 
 export async function spendable(backend: UtxoBackend, scriptPubKey: Uint8Array): Promise<SpendableOutput[]> {
@@ -34,7 +35,7 @@ export async function singleSigSources(backend: UtxoBackend, from: string): Prom
 
 /** One redeem script entry of endpoint 9; `script_type` and `sort_keys` are extensions (docs/api-decisions.md). */
 export interface RedeemScriptEntry {
-  public_keys: readonly string[];
+  public_keys?: readonly string[] | undefined;
   script_type?: MultisigScriptType | undefined;
   sort_keys?: boolean | undefined;
 }
@@ -44,9 +45,11 @@ export interface RedeemScriptEntry {
  * P2SH with the keys in the order given (no BIP67, docs/api-decisions.md), as always. A segwit
  * type on a coin without segwit is a 400 naming the coin.
  */
-export async function multisigSources(backend: UtxoBackend, required: number, redeemScripts: readonly RedeemScriptEntry[]): Promise<PaymentSource[]> {
+export async function multisigSources(backend: UtxoBackend, required: number | undefined, redeemScripts: readonly RedeemScriptEntry[]): Promise<PaymentSource[]> {
   const sources: PaymentSource[] = [];
+  if (required === undefined) throw badRequest('number_of_required_signatures is required for M-of-N redeem scripts (public_keys)');
   for (const [i, rs] of redeemScripts.entries()) {
+    if (rs.public_keys === undefined) throw badRequest(`redeem_scripts[${i}]: public_keys is required (or descriptor / miniscript for a miniscript vault)`);
     const keys = rs.public_keys.map((hex, j) => parsePublicKeyHex(hex, `redeem_scripts[${i}].public_keys[${j}]`));
     if (required > keys.length) throw badRequest(`redeem_scripts[${i}]: ${required} signatures required but only ${keys.length} public keys given`);
     let scripts;
@@ -71,6 +74,8 @@ export interface InputSpent {
   /** The redeem script (p2sh), the witness script (segwit) or the P2PKH scriptPubKey. */
   script: Uint8Array;
   scriptPubKey: Uint8Array;
+  /** Miniscript vault inputs: the miniscript, path, nSequence and when the path opens (miniscript-payment.ts). */
+  miniscript?: MiniscriptInputStatement;
 }
 
 export interface PaymentTerms {
@@ -117,7 +122,7 @@ export interface UnsignedPayment {
   extended: boolean;
 }
 
-export async function buildUnsignedPayment(backend: UtxoBackend, sources: PaymentSource[], terms: PaymentTerms): Promise<UnsignedPayment> {
+export async function buildUnsignedPayment(backend: UtxoBackend, sources: PaymentSource[], terms: PaymentTerms, options: { version?: number } = {}): Promise<UnsignedPayment> {
   const { params } = backend;
   checkTerms(params, terms);
   const recipients =
@@ -150,6 +155,7 @@ export async function buildUnsignedPayment(backend: UtxoBackend, sources: Paymen
     ...(terms.fee_rate !== undefined ? { feePerVbyte: terms.fee_rate } : {}),
     ...(terms.inputs !== undefined ? { spendAll: true } : {}),
     ...(terms.replaceable === true ? { sequence: SEQUENCE_REPLACEABLE } : {}),
+    ...(options.version !== undefined ? { version: options.version } : {}),
   });
   // Checked on the fee about to be built (signatures at their largest, so the rate is not overstated).
   checkReplacementFees(built.minersFee, built.estimatedVsize, conflicts);

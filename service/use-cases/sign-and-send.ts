@@ -12,6 +12,7 @@ import { type BitcoinTx, decodeTx, encodeTx, isBitcoinTx, type Tx, txidHex, txVs
 import type { Signatures } from '../../shared/api/schemas.ts';
 import { outpointKey, type UtxoBackend } from '../chains/backend.ts';
 import { ApiError } from '../errors.ts';
+import { assembleMiniscriptInputs, isMiniscriptTx } from './miniscript-payment.ts';
 import { checkReplacementFees, distinctConflicts, signalsReplacements } from './replacement.ts';
 
 export function strip0x(hex: string): string {
@@ -57,6 +58,9 @@ export async function signAndSend(backend: UtxoBackend, request: Signatures): Pr
     signature: hexToBytes(strip0x(s.signature), `signatures[${i}].signature`),
     ...(strip0x(s.hash_to_sign).length > 0 ? { hashToSign: hexToBytes(strip0x(s.hash_to_sign), `signatures[${i}].hash_to_sign`) } : {}),
   }));
+  if (isBitcoinTx(unsigned) && unsigned.inputs.some(hasWitnessPlaceholder) && isMiniscriptTx(unsigned)) {
+    return broadcastChecked(backend, await assembleMiniscriptInputs(backend, unsigned, signatures));
+  }
   if (isBitcoinTx(unsigned) && unsigned.inputs.some(hasWitnessPlaceholder)) {
     return broadcastChecked(backend, await assembleWithWitnesses(backend, unsigned, signatures));
   }

@@ -64,6 +64,8 @@ export const NetworkAddressesList = z.array(NetworkAddresses);
 export const HashToSign = z.object({ input_index: index, public_key: z.string(), hash_to_sign: z.string() });
 export type HashToSign = z.infer<typeof HashToSign>;
 const ext = { 'x-countersign-extension': true } as const;
+// Extension (docs/api-decisions.md, section 12): wsh miniscript vaults spent on a chosen path.
+const miniscriptExt = (text: string) => ({ description: `Extension beyond the spec (miniscript vaults): ${text}`, 'x-countersign-extension': true });
 // Extension: how the multisig script pays (docs/api-decisions.md, section 8). Absent: p2sh, keys as given.
 export const ScriptType = z.enum(MULTISIG_SCRIPT_TYPES);
 const scriptTypeField = ScriptType.optional()
@@ -77,6 +79,22 @@ export const InputSpent = z.object({
   script_type: z.enum(['p2pkh', ...MULTISIG_SCRIPT_TYPES]),
   script: z.string().describe('The redeem script (p2sh), the witness script (segwit types) or the P2PKH scriptPubKey, hex.'),
   script_pub_key: z.string(),
+  miniscript: z.string().optional().meta(miniscriptExt('the miniscript the witness script compiles from.')),
+  path: z
+    .object({
+      index,
+      older: index.nullable().describe('The relative timelock in blocks; null for a path without one.'),
+      keys: z.array(z.string()).describe('The keys that can sign on this path (hex).'),
+      signatures: index.describe('The fewest signatures a satisfaction of this path holds.'),
+    })
+    .optional()
+    .meta(miniscriptExt('the path this input is spent on.')),
+  sequence: index.optional().meta(miniscriptExt("the input's nSequence.")),
+  height: index.nullable().optional().meta(miniscriptExt('the block holding the coin (null while unconfirmed).')),
+  spendable_at_height: index
+    .nullable()
+    .optional()
+    .meta(miniscriptExt("the first block that can hold this spend on its path (the coin's block + older); null while the coin is unconfirmed.")),
 });
 export type InputSpent = z.infer<typeof InputSpent>;
 export const HashesToSign = z.object({
@@ -330,9 +348,18 @@ export type Signatures = z.infer<typeof Signatures>;
 
 export const SendRawQuery = z.object({ rawtx: hex('rawtx').min(2, 'rawtx is empty') });
 
-export const RedeemScript = z.object({ public_keys: z.array(z.string()).min(1).max(15), script_type: scriptTypeField, sort_keys: sortKeysField });
+export const RedeemScript = z.object({
+  public_keys: z.array(z.string()).min(1).max(15).optional().describe('The M-of-N keys (hex); required unless the entry is a miniscript vault (descriptor, miniscript or witness_script).'),
+  script_type: scriptTypeField,
+  sort_keys: sortKeysField,
+  descriptor: z.string().min(1).max(10_000).optional().meta(miniscriptExt('the vault as wsh(<miniscript>) with concrete compressed keys in hex, checksum optional (checked when given); instead of public_keys.')),
+  miniscript: z.string().min(1).max(10_000).optional().meta(miniscriptExt('the bare miniscript inside wsh(), concrete keys; instead of descriptor.')),
+  witness_script: hex('witness_script').min(2).max(7_200).optional().meta(miniscriptExt('the vault as its P2WSH witness script (hex), read back as miniscript; with descriptor or miniscript, the script they must compile to exactly.')),
+  path: z.number().int().min(0).max(255).optional().meta(miniscriptExt('the spending path, by index: the path without a timelock first, then by ascending older(); required for a miniscript vault.')),
+  sequence: z.number().int().min(0).max(0xffffffff).optional().meta(miniscriptExt("the nSequence of every input from this vault (BIP68); default the path's older() in blocks, or 0xFFFFFFFF (0xFFFFFFFD with replaceable) on a path without one.")),
+});
 export const MultiSigPayment = TreasuryFields.extend({
-  number_of_required_signatures: z.number().int().min(1).max(15),
+  number_of_required_signatures: z.number().int().min(1).max(15).optional().describe('M of the M-of-N redeem scripts; required unless every entry is a miniscript vault (their paths say how many sign).'),
   amount: UnitsIn.optional().describe('The amount; required unless outputs is given.'),
   to: z.string().min(1).optional().describe('The recipient; required unless outputs is given.'),
   fee_amount: UnitsIn.optional(),

@@ -36,6 +36,12 @@ export interface PaymentSource {
   scriptPubKey: Uint8Array;
   /** Unspent outputs, oldest first. */
   unspent: SpendableOutput[];
+  /**
+   * Sources that say how their inputs look themselves (miniscript vaults, assemble-miniscript.ts):
+   * the unsigned input's witness placeholder, the witness at its largest in bytes, and the
+   * nSequence every input of this source carries.
+   */
+  spendForm?: { unsignedWitness: Uint8Array[]; witnessSize: number; sequence: number };
 }
 
 export interface PaymentOutput {
@@ -62,6 +68,8 @@ export interface PaymentRequest {
   sequence?: number;
   /** Height of the block the payment is for (tip + 1): Zcash transactions carry its branch id. */
   height?: number;
+  /** The transaction's version, when not the coin's (relative timelocks need 2, BIP68). */
+  version?: number;
 }
 
 export interface HashToSign {
@@ -93,6 +101,7 @@ export const SEQUENCE_REPLACEABLE = 0xfffffffd;
  * they always were (so their fees do not change); segwit inputs by estimateVsize's parts.
  */
 function inputSize(source: PaymentSource): { base: number; witness: number } {
+  if (source.spendForm !== undefined) return { base: 32 + 4 + 4 + 1, witness: source.spendForm.witnessSize };
   if (source.scriptType !== undefined && isSegwitScriptType(source.scriptType)) {
     const parts = vsizeInputParts({ scriptType: source.scriptType, m: source.required, n: source.publicKeys.length });
     return { base: 32 + 4 + 4 + encodeCompactSize(parts.scriptSig).length + parts.scriptSig, witness: parts.witness };
@@ -103,6 +112,7 @@ function inputSize(source: PaymentSource): { base: number; witness: number } {
 
 /** How estimateVsize sees an input of this source. */
 export function vsizeInputOf(source: PaymentSource): VsizeInput {
+  if (source.spendForm !== undefined) return { scriptType: 'witness', witness: source.spendForm.witnessSize };
   if (source.scriptType === undefined && source.required === 1 && source.publicKeys.length === 1) return { scriptType: 'p2pkh' };
   return { scriptType: source.scriptType ?? 'p2sh', m: source.required, n: source.publicKeys.length };
 }
@@ -204,14 +214,17 @@ export function buildPayment(req: PaymentRequest): BuiltPayment {
     prevTxid: hexToBytes(utxo.txid, 'txid'),
     vout: utxo.vout,
     // What each input signs travels in the transaction (module unsigned-witness.ts).
-    ...(source.scriptType !== undefined && isSegwitScriptType(source.scriptType)
-      ? unsignedWitnessInput(source.scriptType, source.scriptCode)
-      : { scriptSig: source.scriptCode }),
-    sequence: req.sequence ?? SEQUENCE_FINAL,
+    ...(source.spendForm !== undefined
+      ? { scriptSig: new Uint8Array(0), witness: source.spendForm.unsignedWitness }
+      : source.scriptType !== undefined && isSegwitScriptType(source.scriptType)
+        ? unsignedWitnessInput(source.scriptType, source.scriptCode)
+        : { scriptSig: source.scriptCode }),
+    sequence: source.spendForm?.sequence ?? req.sequence ?? SEQUENCE_FINAL,
   }));
   const outputs = [...fixedOutputs];
   if (settled.change > 0n) outputs.push({ value: settled.change, script: changeScript });
-  const tx = newTransparentTx(params, { inputs, outputs, ...(req.height !== undefined ? { height: req.height } : {}) });
+  const built = newTransparentTx(params, { inputs, outputs, ...(req.height !== undefined ? { height: req.height } : {}) });
+  const tx = req.version !== undefined && built.format === undefined ? { ...built, version: req.version } : built;
   const prevouts = chosen.map(({ utxo }) => ({ amount: utxo.amount, scriptPubKey: utxo.scriptPubKey }));
 
   const hashes: HashToSign[] = [];

@@ -35,7 +35,11 @@ export function outputSize(scriptLength: number): number {
 }
 
 /** An input of a payment, for vsize estimation: single-sig P2PKH, or M-of-N multisig of a script type. */
-export type VsizeInput = { readonly scriptType: 'p2pkh' } | { readonly scriptType: MultisigScriptType; readonly m: number; readonly n: number };
+export type VsizeInput =
+  | { readonly scriptType: 'p2pkh' }
+  | { readonly scriptType: MultisigScriptType; readonly m: number; readonly n: number }
+  // A P2WSH input whose witness (count, items, script) is sized by its owner (miniscript vaults).
+  | { readonly scriptType: 'witness'; readonly witness: number };
 
 const SIG_ITEM = 73; // 72-byte DER signature + hash type, the largest low-S signature
 const countLength = (k: number): number => (k <= 16 ? 1 : 2); // OP_k, or the push of 17..20
@@ -48,6 +52,7 @@ export function multisigScriptLength(m: number, n: number): number {
 /** The scriptSig and witness lengths of one input at its largest (witness 0: none). */
 export function vsizeInputParts(input: VsizeInput): { scriptSig: number; witness: number } {
   if (input.scriptType === 'p2pkh') return { scriptSig: 1 + MAX_SIG_PUSH + 1 + 33, witness: 0 };
+  if (input.scriptType === 'witness') return { scriptSig: 0, witness: input.witness };
   const script = multisigScriptLength(input.m, input.n);
   if (input.scriptType === 'p2sh') return { scriptSig: 1 + input.m * MAX_SIG_PUSH + pushSize(script), witness: 0 };
   // Witness: item count, the empty dummy, M signatures, the witness script; each item length-prefixed.

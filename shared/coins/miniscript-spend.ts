@@ -1,0 +1,182 @@
+// The one module that calls @bitcoinerlab/miniscript for spends (issue 27): it compiles a wsh()
+// miniscript with concrete keys to its witness script, reads its spending paths off the library's
+// satisfier, and asks the satisfier for the non-malleable witnesses a set of signatures allows.
+// Everything else (signature checks, timelocks, assembly) works on what this module returns, so on
+// merge this file alone is pointed at the desk's wrapper (shared/coins/miniscript.ts).
+import { compileMiniscript, satisfier } from '@bitcoinerlab/miniscript';
+import { concatBytes, encodeCompactSize, hexToBytes } from './bytes.ts';
+import { CoinError } from './errors.ts';
+import { hash160 } from './hash.ts';
+import { pushData, smallIntOpcode } from './script.ts';
+
+// The opcodes miniscript compiles to in segwit v0 (hash locks and absolute timelocks are refused earlier).
+const OPCODES: Readonly<Record<string, number>> = {
+  OP_IF: 0x63,
+  OP_NOTIF: 0x64,
+  OP_ELSE: 0x67,
+  OP_ENDIF: 0x68,
+  OP_VERIFY: 0x69,
+  OP_TOALTSTACK: 0x6b,
+  OP_FROMALTSTACK: 0x6c,
+  OP_IFDUP: 0x73,
+  OP_DUP: 0x76,
+  OP_SWAP: 0x7c,
+  OP_SIZE: 0x82,
+  OP_EQUAL: 0x87,
+  OP_EQUALVERIFY: 0x88,
+  OP_0NOTEQUAL: 0x92,
+  OP_ADD: 0x93,
+  OP_BOOLAND: 0x9a,
+  OP_BOOLOR: 0x9b,
+  OP_HASH160: 0xa9,
+  OP_CHECKSIG: 0xac,
+  OP_CHECKSIGVERIFY: 0xad,
+  OP_CHECKMULTISIG: 0xae,
+  OP_CHECKMULTISIGVERIFY: 0xaf,
+  OP_CHECKSEQUENCEVERIFY: 0xb2,
+};
+
+/** BIP68: the disable flag, the type flag (512-second units) and the value mask of nSequence. */
+export const SEQUENCE_DISABLE_FLAG = 0x80000000;
+export const SEQUENCE_TYPE_FLAG = 0x00400000;
+export const SEQUENCE_VALUE_MASK = 0x0000ffff;
+
+const KEY_HEX = /^0[23][0-9a-f]{64}$/;
+const FRAGMENT = /([a-z][a-z0-9_]*)\(/g;
+const SERVED = new Set(['pk', 'pkh', 'pk_k', 'pk_h', 'multi', 'older', 'and_v', 'and_b', 'and_n', 'andor', 'or_b', 'or_c', 'or_d', 'or_i', 'thresh']);
+
+export interface CompiledMiniscript {
+  /** The miniscript, lower-case keys, without wsh() or checksum. */
+  miniscript: string;
+  witnessScript: Uint8Array;
+  /** The compressed keys, in the order they first appear. */
+  keys: string[];
+}
+
+/** One item of a witness: bytes, or the signature of a key (hex) still to be placed. */
+export type WitnessItem = Uint8Array | { signatureOf: string };
+
+export interface Satisfaction {
+  /** Bottom of the stack first, without the witness script. */
+  stack: WitnessItem[];
+  /** The relative timelock (BIP68 nSequence) this satisfaction needs, null for none. */
+  older: number | null;
+}
+
+export interface MiniscriptPath {
+  index: number;
+  /** Blocks the coin must be deep (relative timelock), null for a path without one. */
+  older: number | null;
+  /** Keys that can sign on this path (hex), in miniscript order. */
+  keys: string[];
+  /** The fewest signatures a satisfaction of this path holds. */
+  signatures: number;
+  /** The largest witness of this path in bytes (item count, items, the script), 73-byte signatures. */
+  largestWitness: number;
+}
+
+/**
+ * Compiles a wsh miniscript whose keys are compressed public keys in hex. Refused in words: a
+ * miniscript the library cannot read, one that is not sane (malleable, mixed timelocks, a path
+ * without a signature, a repeated key), a fragment this extension does not serve (hash locks,
+ * absolute timelocks), a relative timelock in 512-second units.
+ */
+export function compileWshMiniscript(text: string, field = 'miniscript'): CompiledMiniscript {
+  const miniscript = text.trim().toLowerCase();
+  for (const [, name] of miniscript.matchAll(FRAGMENT)) {
+    if (!SERVED.has(name!)) throw new CoinError(`${field}: the fragment ${name}() is not served by this extension (keys, multi, thresh, older and their combinations are)`, field);
+  }
+  const names = [...miniscript.matchAll(/\b(?:pk|pkh|pk_k|pk_h)\(([^)]*)\)/g)].map((m) => m[1]!);
+  for (const m of miniscript.matchAll(/\bmulti\(([^)]*)\)/g)) names.push(...m[1]!.split(',').slice(1));
+  const keys = [...new Set(names.map((k) => k.trim()))];
+  for (const k of keys) if (!KEY_HEX.test(k)) throw new CoinError(`${field}: ${k.slice(0, 80)} is not a compressed public key in hex (this extension takes concrete keys)`, field);
+  let compiled;
+  try {
+    compiled = compileMiniscript(miniscript);
+  } catch (err) {
+    throw new CoinError(`${field}: not a miniscript the library can read: ${(err as Error).message}`, field);
+  }
+  if (!compiled.issane) throw new CoinError(`${field}: the miniscript is not sane: ${compiled.error ?? 'malleable, or a path without a signature'}`, field);
+  for (const [, n] of miniscript.matchAll(/\bolder\((\d+)\)/g)) {
+    if ((Number(n) & SEQUENCE_TYPE_FLAG) !== 0) throw new CoinError(`${field}: older(${n}) counts 512-second units; this extension serves relative timelocks in blocks`, field);
+  }
+  const witnessScript = concatBytes(...compiled.asm.split(' ').map((token) => scriptToken(token, field)));
+  return { miniscript, witnessScript, keys };
+}
+
+function scriptToken(token: string, field: string): Uint8Array {
+  if (/^\d+$/.test(token)) return Uint8Array.of(smallIntOpcode(Number(token)));
+  const hash = /^<HASH160\(([0-9a-f]{66})\)>$/.exec(token);
+  if (hash) return pushData(hash160(hexToBytes(hash[1]!)));
+  const data = /^<([0-9a-f]*)>$/.exec(token);
+  if (data) return pushData(hexToBytes(data[1]!));
+  const op = OPCODES[token];
+  if (op === undefined) throw new CoinError(`${field}: the compiled script holds ${token}, which this extension does not serve`, field);
+  return Uint8Array.of(op);
+}
+
+function satisfactionsOf(miniscript: string, knownKeys: readonly string[]): Satisfaction[] {
+  let result;
+  try {
+    result = satisfier(miniscript, { knowns: knownKeys.map((k) => `<sig(${k})>`) });
+  } catch (err) {
+    throw new CoinError(`the miniscript's satisfactions cannot be listed: ${(err as Error).message}`);
+  }
+  return result.nonMalleableSats.map((s) => {
+    if (s.nLockTime !== undefined) throw new CoinError('absolute timelocks (after) are not served by this extension');
+    const stack = s.asm.split(' ').filter((t) => t.length > 0).map(witnessToken);
+    return { stack, older: s.nSequence ?? null };
+  });
+}
+
+function witnessToken(token: string): WitnessItem {
+  if (token === '0') return new Uint8Array(0);
+  if (token === '1') return Uint8Array.of(1);
+  const sig = /^<sig\(([0-9a-f]{66})\)>$/.exec(token);
+  if (sig) return { signatureOf: sig[1]! };
+  const key = /^<([0-9a-f]{66})>$/.exec(token);
+  if (key) return hexToBytes(key[1]!);
+  throw new CoinError(`a satisfaction needs ${token}, which this extension does not provide`);
+}
+
+const SIG_ITEM = 73; // 72-byte DER + hash type: the largest low-S signature
+
+/** Witness bytes: item count, each item length-prefixed, then the witness script. */
+export function witnessSize(stack: readonly WitnessItem[], witnessScript: Uint8Array, signatureLength: (key: string) => number = () => SIG_ITEM): number {
+  const items = stack.map((i) => (i instanceof Uint8Array ? i.length : signatureLength(i.signatureOf)));
+  return [...items, witnessScript.length].reduce((sum, n) => sum + encodeCompactSize(n).length + n, encodeCompactSize(stack.length + 1).length);
+}
+
+/**
+ * The spending paths: satisfactions grouped by the relative timelock they need, the one without a
+ * timelock first, then by ascending timelock. A path's keys are the keys its satisfactions sign with.
+ */
+export function miniscriptPaths(compiled: CompiledMiniscript): MiniscriptPath[] {
+  const groups = new Map<number | null, Satisfaction[]>();
+  for (const s of satisfactionsOf(compiled.miniscript, compiled.keys)) groups.set(s.older, [...(groups.get(s.older) ?? []), s]);
+  const olders = [...groups.keys()].sort((a, b) => (a === null ? -1 : b === null ? 1 : a - b));
+  return olders.map((older, index) => {
+    const sats = groups.get(older)!;
+    const signing = new Set(sats.flatMap((s) => s.stack.filter((i) => !(i instanceof Uint8Array)).map((i) => (i as { signatureOf: string }).signatureOf)));
+    return {
+      index,
+      older,
+      keys: compiled.keys.filter((k) => signing.has(k)),
+      signatures: Math.min(...sats.map((s) => s.stack.filter((i) => !(i instanceof Uint8Array)).length)),
+      largestWitness: Math.max(...sats.map((s) => witnessSize(s.stack, compiled.witnessScript))),
+    };
+  });
+}
+
+/**
+ * The non-malleable satisfactions of `path` that the keys with a signature allow, cheapest first
+ * by their real sizes (the signatures' own lengths).
+ */
+export function pathSatisfactions(compiled: CompiledMiniscript, path: MiniscriptPath, signatureLengths: ReadonlyMap<string, number>): Satisfaction[] {
+  const known = path.keys.filter((k) => signatureLengths.has(k));
+  if (known.length === 0) return [];
+  const size = (s: Satisfaction) => witnessSize(s.stack, compiled.witnessScript, (k) => signatureLengths.get(k) ?? SIG_ITEM);
+  return satisfactionsOf(compiled.miniscript, known)
+    .filter((s) => s.older === path.older)
+    .sort((a, b) => size(a) - size(b));
+}
