@@ -4,8 +4,9 @@
 // scantxoutset (those below the prune height taken from it, the later ones read from the held
 // blocks), its balance is their sum, its history from the held blocks is the payments made there,
 // and the status states the history limit in words. A reorganisation and a rescan below the prune
-// height leave it right. A faulty scantxoutset answer (another amount, a script not the wallet's)
-// is refused in words and nothing is stored.
+// height leave it right, and outputs below it that changed since they were taken are taken again.
+// A faulty scantxoutset answer (another amount, a script not the wallet's) is refused in words and
+// nothing is stored.
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillBlockFile, prunableNode, pruneAll } from '../../../dev/chains/pruned-chain.ts';
@@ -157,20 +158,49 @@ describe.each(STORE_KINDS)('watch mode on a pruned node, %s', (kind) => {
   }, 120_000);
 });
 
-/** The node's RPC, with its scantxoutset answers changed by `fault`. */
+/** The node's RPC, with its scantxoutset answers changed by `fault` (given the call's number, from 1). */
 class FaultyRpc extends RpcClient {
+  private scans = 0;
   constructor(
     config: RpcClientConfig,
-    private readonly fault: (answer: { unspents: Record<string, unknown>[] }) => void,
+    private readonly fault: (answer: { unspents: Record<string, unknown>[] }, scan: number) => void,
   ) {
     super(config);
   }
   override async call<T = unknown>(method: string, params: unknown[] = [], options = {}): Promise<T> {
     const answer = await super.call<T>(method, params, options);
-    if (method === 'scantxoutset') this.fault(answer as { unspents: Record<string, unknown>[] });
+    if (method === 'scantxoutset') this.fault(answer as { unspents: Record<string, unknown>[] }, ++this.scans);
     return answer;
   }
 }
+
+it('outputs below the prune height that changed since they were taken are taken again', async () => {
+  // The first answer lacks one output below the prune height, as if it had been spent then and
+  // its spending block reorganised away since: the check at the tip finds it, and the outputs below
+  // the prune height are taken again from the node's UTXO set.
+  const store = await openTestStore('sqlite');
+  // Scans 1 and 2 take the outputs (the second after the gap limit derived more scripts), scan 3
+  // checks them at the tip.
+  const rpc = new FaultyRpc(node.rpcConfig, (a, scan) => {
+    if (scan <= 2) a.unspents.splice(a.unspents.findIndex((u) => (u.height as number) < pruneHeight), 1);
+  });
+  const lines: string[] = [];
+  const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+  try {
+    const index = new UtxoIndexStore(store.store, 'litecoin');
+    const watch = new WatchScan(new WatchList(store.store.db, 'litecoin', params), rpc, index, params, log);
+    const indexer = new UtxoIndexer({ rpc, index, params, log: silent, pollIntervalMs: 1_000, watch });
+    await watch.register('', 'vault', { descriptors: [DESCRIPTOR], birthdayHeight: birthday, gapLimit: 20 });
+    await indexer.sync();
+    expect(lines.join('')).toContain('unspent outputs below the prune height changed, taking them again');
+    expect((await watch.status('', 'vault'))!.state).toBe('ready');
+    const ours = new Set((await index.unspent(watch.list.scripts())).map((u) => `${u.txid}:${u.vout}:${u.amount}:${u.height}`));
+    expect(ours).toEqual((await nodeUnspent()).set);
+  } finally {
+    rpc.close();
+    await store.dispose();
+  }
+}, 120_000);
 
 describe('a faulty scantxoutset answer on a pruned node', () => {
   const cases: [string, (a: { unspents: Record<string, unknown>[] }) => void, RegExp][] = [
