@@ -68,7 +68,10 @@ export async function fillBlockFile(node: RegtestNode): Promise<number> {
   throw new Error(`no new block file after ${MAX_FILLER_BLOCKS} blocks of ${FILLER_BYTES} bytes`);
 }
 
-/** Prunes all it can (pruneblockchain at the tip) and answers the node's pruneheight. */
+/**
+ * Prunes all it can (pruneblockchain at the tip) and answers the node's pruneheight. Regtest
+ * refuses below a tip of 1,000 blocks ("Blockchain is too short for pruning", its PruneAfterHeight).
+ */
 export async function pruneAll(node: RegtestNode): Promise<number> {
   const tip = await node.rpc.call<number>('getblockcount');
   await node.rpc.call('pruneblockchain', [tip]);
