@@ -241,8 +241,13 @@ export const WatchStatus = z.object({
   blocks_matched: z.number().int().describe("blocks whose filter matched a watched script"),
   blocks_fetched: z.number().int().describe('blocks fetched and parsed'),
   filters: z.boolean().describe('whether the node serves BIP158 block filters (-blockfilterindex=1); without them every block from the birthday is read'),
-  pruned: z.boolean(),
+  pruned: z.boolean().describe("whether the node prunes old blocks (then it has no block filters): its unspent outputs below the prune height come from its UTXO set (scantxoutset, checked by gettxout), the history from the blocks it holds"),
   history_from: z.number().int().nullable().describe('a pruned node holds no blocks below this height: history before it is not available from this node'),
+  history_limit: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("history_from in words (null when nothing is missing): unspent outputs older than it come from the node's UTXO set (scantxoutset); spent ones, and their share of later transactions, are not listed"),
   state: z.enum(['scanning', 'ready', 'error']).describe("ready: scanned to the node's tip and the unspent outputs equal the node's scantxoutset"),
   error: z.string().optional(),
 });

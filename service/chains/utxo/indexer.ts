@@ -32,6 +32,10 @@ export interface WatchScope {
   prepare(): Promise<void>;
   /** The lowest birthday of the registered wallets; null: none, nothing to index. */
   startHeight(): number | null;
+  /** A pruned node's first held block; null: it holds them all. */
+  heldFrom(): number | null;
+  /** The wallets' unspent outputs confirmed below `held`, from the node's UTXO set, as blocks of them only, up to block held - 1. */
+  unspentBelow(held: number): Promise<ReadBlock[]>;
   /** A rescan asked for (a registration, a rescan, newly derived scripts): roll back below it first. */
   pendingRescan(): number | null;
   /** Called once the index is rolled back below the pending rescans (kept until then, across restarts). */
@@ -176,6 +180,18 @@ export class UtxoIndexer {
         // the node (a desk that just connected its node is not "behind" before its first wallet).
         this.progress.indexedHeight = ours?.height ?? nodeTip;
         return;
+      }
+      const held = watch?.heldFrom() ?? null;
+      if (held !== null && (ours ? ours.height + 1 : start) < held) {
+        // A pruned node no longer has the blocks below `held`: the index there is the wallets'
+        // unspent outputs from its UTXO set, taken whole (what the index held, all below `held`,
+        // is undone first), ending with the header of block held - 1, so that the held blocks
+        // follow on as usual.
+        if (ours) await index.rollbackTo(-1);
+        this.mempool = new Set();
+        log.info({ coin: params.coin, held }, 'index: the node is pruned, taking the unspent outputs below its first block from its UTXO set');
+        await index.applyBlocks(await watch!.unspentBelow(held), this.mempool);
+        ours = await index.tip();
       }
       const from = ours ? ours.height + 1 : start;
       const reorgedMidway = from <= nodeTip && (await this.indexRange(from, nodeTip, ours?.hash ?? null));

@@ -2,6 +2,8 @@
 // (watch.ts: WalletWatch): which blocks to read, which outputs to keep, when to read blocks again,
 // and the check of a finished scan against the node's own UTXO set.
 import type { Logger } from 'pino';
+import { z } from 'zod';
+import { scriptToAddress } from '../../../shared/coins/address.ts';
 import { basicFilterMatchesAny } from '../../../shared/coins/block-filter.ts';
 import { bytesToHex, hexToBytes } from '../../../shared/coins/bytes.ts';
 import type { ChainParams } from '../../../shared/coins/coin-table.ts';
@@ -10,7 +12,41 @@ import type { UtxoIndexStore } from '../../index/utxo-index.ts';
 import type { WatchScope } from './indexer.ts';
 import { coinsToUnits, type RpcClient, RpcError } from './rpc-client.ts';
 import { readVerboseBlock, type ReadBlock } from './verbose-block.ts';
-import { scanDescriptors, type WalletWatch, type WatchList, type WatchRegistration, type WatchStatus } from './watch.ts';
+import { scanDescriptors, type WalletWatch, type WatchedWallet, type WatchList, type WatchRegistration, type WatchStatus } from './watch.ts';
+
+/** An unspent output of a watched wallet as the node's UTXO set gives it. */
+interface NodeOutput {
+  txid: string;
+  vout: number;
+  script: Uint8Array;
+  amount: bigint;
+  height: number;
+}
+
+/** A node answer that contradicts itself or the wallet: refused in words, nothing stored. */
+class RefusedAnswer extends Error {}
+
+// Litecoin's supply cap, the largest of the coins served here: an amount above it is no amount.
+const MAX_SUPPLY_COINS = 84_000_000n;
+const hex = z.string().regex(/^[0-9a-fA-F]*$/, 'not hex');
+const ScanAnswer = z.object({
+  height: z.number().int().min(0),
+  unspents: z.array(
+    z.object({
+      txid: z.string().regex(/^[0-9a-fA-F]{64}$/, 'not a txid'),
+      vout: z.number().int().min(0),
+      scriptPubKey: hex.min(2),
+      amount: z.union([z.number(), z.string()]),
+      height: z.number().int().min(0),
+    }),
+  ),
+});
+const TxOut = z.union([z.null(), z.object({ bestblock: z.string(), confirmations: z.number().int().min(1), value: z.union([z.number(), z.string()]), scriptPubKey: z.object({ hex }) })]);
+
+/** What a pruned node's watch cannot tell, said with the status (never silently missing). */
+export function historyLimitWords(from: number): string {
+  return `history before block ${from} is not available from this node (it is pruned): the wallet's outputs received before it and still unspent were taken from the node's UTXO set (scantxoutset), so balances and unspent outputs are complete; outputs already spent before then are not listed, nor are they counted in the transactions of later blocks that spent them; a rescan from before block ${from} takes them from the UTXO set again`;
+}
 
 interface Counters {
   checked: number;
@@ -26,7 +62,11 @@ interface Checked {
 
 export class WatchScan implements WatchScope, WalletWatch {
   private filters: boolean | null = null;
+  /** A pruned node's first held block (its pruneheight); null: it holds every block. */
   private pruneHeight: number | null = null;
+  private nodePruned = false;
+  /** The index height at which a mismatch below the prune height was last taken again (once per height). */
+  private retakenAt: number | null = null;
   private readonly counters: Counters = { checked: 0, matched: 0, fetched: 0 };
   private readonly checked = new Map<string, Checked>();
   /** Set by the backend: asks the indexer for a pass now. */
@@ -45,12 +85,124 @@ export class WatchScan implements WatchScope, WalletWatch {
   async prepare(): Promise<void> {
     await this.list.load();
     await this.probeNode();
+    // Asked each pass: a node pruning by size (-prune=N) frees old files as it goes.
+    const info = await this.rpc.call<{ pruned?: boolean; pruneheight?: number }>('getblockchaininfo');
+    this.nodePruned = info.pruned === true;
+    this.pruneHeight = this.nodePruned && typeof info.pruneheight === 'number' && info.pruneheight > 0 ? info.pruneheight : null;
   }
 
   startHeight(): number | null {
-    const start = this.list.startHeight();
-    if (start === null) return null;
-    return Math.max(start, this.pruneHeight ?? 0);
+    return this.list.startHeight();
+  }
+
+  heldFrom(): number | null {
+    return this.pruneHeight;
+  }
+
+  /**
+   * The registered wallets' unspent outputs confirmed below `held` (and from each one's birthday),
+   * from the node's UTXO set: a pruned node no longer has those blocks. Each output scantxoutset
+   * names is checked against the wallet's scripts and again by gettxout (amount, script, height);
+   * a faulty answer is refused in words (the wallet's status says them) and nothing is stored.
+   * Answered as blocks holding only those outputs, for the one row plan, and the header of block
+   * held - 1 last.
+   */
+  async unspentBelow(held: number): Promise<ReadBlock[]> {
+    const found = new Map<string, NodeOutput>();
+    for (const w of this.list.all()) {
+      const from = w.birthdayHeight ?? 0;
+      if (from >= held) continue;
+      const key = `${w.owner}\u0000${w.walletId}`;
+      const scripts = this.list.branchScripts(w, 0).concat(this.list.branchScripts(w, 1));
+      let outputs: NodeOutput[];
+      try {
+        const scan = await this.nodeUnspent(w.descriptors, w.derived, scripts);
+        if (scan === null) throw new Error('the node was already scanning its UTXO set for another caller; tried again at the next pass');
+        outputs = scan.outputs.filter((o) => o.height >= from && o.height < held);
+        for (const o of outputs) await this.confirmByGettxout(o);
+      } catch (err) {
+        if (!(err instanceof RefusedAnswer)) throw err;
+        const error = `${err.message}: the unspent outputs below block ${held}, which this pruned node can give only from its UTXO set, were not taken and nothing was stored`;
+        this.checked.set(key, { height: -1, error });
+        this.log.error({ coin: this.params.coin, err: error }, 'watch: scantxoutset answer refused');
+        throw new Error(error, { cause: err });
+      }
+      for (const o of outputs) found.set(`${o.txid}:${o.vout}`, o);
+    }
+    const byHeight = new Map<number, NodeOutput[]>();
+    for (const o of found.values()) byHeight.set(o.height, [...(byHeight.get(o.height) ?? []), o]);
+    const blocks: ReadBlock[] = [];
+    for (const height of [...byHeight.keys()].sort((a, b) => a - b)) {
+      const hash = await this.rpc.call<string>('getblockhash', [height]);
+      const header = await this.rpc.call<{ time: number; previousblockhash?: string }>('getblockheader', [hash, true]);
+      const txs = new Map<string, IndexedTx>();
+      for (const o of byHeight.get(height)!.sort((a, b) => (a.txid < b.txid ? -1 : a.txid > b.txid ? 1 : a.vout - b.vout))) {
+        let tx = txs.get(o.txid);
+        // Its inputs spent outputs of blocks the node no longer holds: none is known here.
+        if (!tx) txs.set(o.txid, (tx = { txid: o.txid, inputs: [], outputs: [] }));
+        tx.outputs.push({ vout: o.vout, script: o.script, amount: o.amount });
+      }
+      blocks.push({ hash, height, time: header.time, previousHash: header.previousblockhash ?? null, txs: [...txs.values()] });
+    }
+    // Block held - 1, by its header (the node keeps every header): the held blocks follow on from
+    // it as from any indexed block, their link to it checked, and reorgs found as usual.
+    if (blocks.at(-1)?.height !== held - 1) {
+      const hash = await this.rpc.call<string>('getblockhash', [held - 1]);
+      const header = await this.rpc.call<{ time: number; previousblockhash?: string }>('getblockheader', [hash, true]);
+      blocks.push({ hash, height: held - 1, time: header.time, previousHash: header.previousblockhash ?? null, txs: [] });
+    }
+    return blocks;
+  }
+
+  /**
+   * The node's unspent outputs of a wallet (scantxoutset over its descriptors, to the derived
+   * range), each checked: well formed, paying one of the wallet's scripts, a positive amount below
+   * the coin's supply. null: the node was busy with another scan.
+   */
+  private async nodeUnspent(descriptors: readonly string[], derived: readonly number[], scripts: readonly Uint8Array[]): Promise<{ height: number; outputs: NodeOutput[] } | null> {
+    const range = Math.max(0, Math.max(...derived) - 1);
+    let answer: unknown;
+    try {
+      answer = await this.rpc.call<unknown>('scantxoutset', ['start', scanDescriptors(descriptors).map((desc) => ({ desc, range: [0, range] }))]);
+    } catch (err) {
+      if (err instanceof RpcError && /already in progress/i.test(err.message)) return null;
+      throw err;
+    }
+    const parsed = ScanAnswer.safeParse(answer);
+    if (!parsed.success) throw new RefusedAnswer(`the node's scantxoutset answer is malformed (${parsed.error.issues[0]?.path.join('.') || 'answer'}: ${parsed.error.issues[0]?.message ?? '?'})`);
+    const ours = new Set(scripts.map((sc) => bytesToHex(sc)));
+    const cap = MAX_SUPPLY_COINS * 10n ** BigInt(this.params.decimals);
+    const outputs: NodeOutput[] = [];
+    for (const u of parsed.data.unspents) {
+      const at = `${u.txid}:${u.vout}`;
+      const script = hexToBytes(u.scriptPubKey, 'scriptPubKey');
+      if (!ours.has(u.scriptPubKey.toLowerCase())) {
+        throw new RefusedAnswer(`the node's scantxoutset answer names ${at} paying ${scriptToAddress(this.params, script) ?? u.scriptPubKey}, which is none of the wallet's ${ours.size} derived scripts`);
+      }
+      let amount: bigint;
+      try {
+        amount = coinsToUnits(u.amount, this.params.decimals);
+      } catch (err) {
+        throw new RefusedAnswer(`the node's scantxoutset answer gives ${at} an amount that is not one (${err instanceof Error ? err.message : String(err)})`);
+      }
+      if (amount <= 0n || amount > cap) throw new RefusedAnswer(`the node's scantxoutset answer gives ${at} an amount of ${u.amount}, outside 0 to ${MAX_SUPPLY_COINS} ${this.params.coin}`);
+      if (u.height > parsed.data.height) throw new RefusedAnswer(`the node's scantxoutset answer puts ${at} at height ${u.height}, above its own tip ${parsed.data.height}`);
+      outputs.push({ txid: u.txid.toLowerCase(), vout: u.vout, script, amount, height: u.height });
+    }
+    return { height: parsed.data.height, outputs };
+  }
+
+  /** The same output as the node's gettxout tells it (another path into its UTXO set): or refused. */
+  private async confirmByGettxout(o: NodeOutput): Promise<void> {
+    const at = `${o.txid}:${o.vout}`;
+    const got = TxOut.safeParse(await this.rpc.call<unknown>('gettxout', [o.txid, o.vout, false]));
+    if (!got.success || got.data === null) throw new RefusedAnswer(`the node's scantxoutset answer names ${at}, which the node's gettxout does not know as unspent`);
+    const amount = coinsToUnits(got.data.value, this.params.decimals);
+    if (amount !== o.amount) throw new RefusedAnswer(`the node's scantxoutset answer gives ${at} ${o.amount} units, its gettxout ${amount}`);
+    if (got.data.scriptPubKey.hex.toLowerCase() !== bytesToHex(o.script)) throw new RefusedAnswer(`the node's scantxoutset answer gives ${at} another script than its gettxout does`);
+    const best = await this.rpc.call<{ height: number }>('getblockheader', [got.data.bestblock, true]);
+    const height = best.height - got.data.confirmations + 1;
+    if (height !== o.height) throw new RefusedAnswer(`the node's scantxoutset answer puts ${at} at height ${o.height}, its gettxout at ${height}`);
   }
 
   pendingRescan(): number | null {
@@ -62,11 +214,9 @@ export class WatchScan implements WatchScope, WalletWatch {
     this.checked.clear();
   }
 
-  /** Whether the node has block filters (asked once), and where a pruned node's blocks begin. */
+  /** Whether the node has block filters (asked once; a pruned Litecoin Core 0.21 has none). */
   private async probeNode(): Promise<boolean> {
     if (this.filters !== null) return this.filters;
-    const info = await this.rpc.call<{ pruned?: boolean; pruneheight?: number }>('getblockchaininfo');
-    this.pruneHeight = info.pruned === true && typeof info.pruneheight === 'number' ? info.pruneheight : null;
     try {
       await this.rpc.call('getblockfilter', [await this.rpc.call<string>('getblockhash', [0]), 'basic']);
       this.filters = true;
@@ -118,28 +268,42 @@ export class WatchScan implements WatchScope, WalletWatch {
     for (const w of this.list.all()) {
       const key = `${w.owner}\u0000${w.walletId}`;
       if (this.checked.get(key)?.height === indexedHeight) continue;
-      const error = await this.crossCheck(w.descriptors, w.derived, this.list.branchScripts(w, 0).concat(this.list.branchScripts(w, 1)), indexedHeight);
+      const error = await this.crossCheck(w, this.list.branchScripts(w, 0).concat(this.list.branchScripts(w, 1)), indexedHeight);
       if (error !== undefined) this.checked.set(key, { height: indexedHeight, error });
     }
   }
 
   /**
    * null when the index's unspent outputs of the wallet equal the node's UTXO set; else words;
-   * undefined when the node's set is of another height (checked again at the next pass).
+   * undefined when the node's set is of another height (checked again at the next pass), or when a
+   * disagreement below a pruned node's first block is being taken again from the node's UTXO set.
    */
-  private async crossCheck(descriptors: readonly string[], derived: readonly number[], scripts: readonly Uint8Array[], height: number): Promise<string | null | undefined> {
-    const range = Math.max(...derived) - 1;
-    const scan = await this.rpc.call<{ success?: boolean; height?: number; unspents?: { txid: string; vout: number; amount: number | string }[] }>('scantxoutset', [
-      'start',
-      scanDescriptors(descriptors).map((desc) => ({ desc, range: [0, Math.max(0, range)] })),
-    ]);
-    if (scan.height !== undefined && scan.height !== height) return undefined; // the node moved on
-    const node = new Map((scan.unspents ?? []).map((u) => [`${u.txid}:${u.vout}`, coinsToUnits(u.amount, this.params.decimals)]));
-    const ours = new Map((await this.index.confirmedUnspent(scripts)).map((u) => [`${u.txid}:${u.vout}`, u.amount]));
-    const missing = [...node.keys()].filter((k) => ours.get(k) !== node.get(k));
+  private async crossCheck(w: WatchedWallet, scripts: readonly Uint8Array[], height: number): Promise<string | null | undefined> {
+    let scan: { height: number; outputs: NodeOutput[] } | null;
+    try {
+      scan = await this.nodeUnspent(w.descriptors, w.derived, scripts);
+    } catch (err) {
+      if (err instanceof RefusedAnswer) return `${err.message}: the scan cannot be checked against the node's UTXO set`;
+      throw err;
+    }
+    if (scan === null || scan.height !== height) return undefined; // busy, or the node moved on
+    const node = new Map(scan.outputs.map((u) => [`${u.txid}:${u.vout}`, u]));
+    const ours = new Map((await this.index.confirmedUnspent(scripts)).map((u) => [`${u.txid}:${u.vout}`, u]));
+    const missing = [...node.keys()].filter((k) => ours.get(k)?.amount !== node.get(k)!.amount);
     const extra = [...ours.keys()].filter((k) => !node.has(k));
     if (missing.length === 0 && extra.length === 0) return null;
-    const pruned = this.pruneHeight !== null ? `; the node is pruned: it holds no blocks below height ${this.pruneHeight}, so outputs received before it cannot be read from its blocks` : '';
+    const held = this.pruneHeight;
+    const below = (k: string): boolean => held !== null && (node.get(k)?.height ?? ours.get(k)?.height ?? held) < held;
+    if (held !== null && missing.concat(extra).every(below) && this.retakenAt !== height) {
+      // Below the first held block the index holds the node's UTXO set as it was when taken: an
+      // output of it spent since, by a block now reorganised away, is unspent again on the node.
+      // Taken again from the birthday (once per height, so a node that keeps disagreeing is an error).
+      this.retakenAt = height;
+      this.log.warn({ coin: this.params.coin, held, outputs: missing.length + extra.length }, 'watch: unspent outputs below the prune height changed, taking them again');
+      await this.list.markRescan(w, w.birthdayHeight ?? 0);
+      return undefined;
+    }
+    const pruned = held !== null ? `; the node is pruned: it holds no blocks below height ${held}, and the outputs before it were taken from its UTXO set` : '';
     const message = `the scan disagrees with the node's UTXO set at height ${height}: ${missing.length} unspent output(s) the node holds are missing or differ here${missing.length ? ` (${missing.slice(0, 3).join(', ')})` : ''}, and ${extra.length} found here are not in the node's set${extra.length ? ` (${extra.slice(0, 3).join(', ')})` : ''}${pruned}`;
     this.log.error({ coin: this.params.coin, err: message }, 'watch: cross-check failed');
     return message;
@@ -182,8 +346,9 @@ export class WatchScan implements WatchScope, WalletWatch {
       blocks_matched: this.counters.matched,
       blocks_fetched: this.counters.fetched,
       filters: this.filters ?? false,
-      pruned: this.pruneHeight !== null,
+      pruned: this.nodePruned,
       history_from: historyFrom,
+      history_limit: historyFrom === null ? null : historyLimitWords(historyFrom),
       ...(checked?.error ? { state: 'error' as const, error: checked.error } : { state: ready ? ('ready' as const) : ('scanning' as const) }),
     };
   }

@@ -35,6 +35,8 @@ export interface WatchStatus {
   filters: boolean;
   pruned: boolean;
   history_from: number | null;
+  /** history_from in words: what is not available and why; null when nothing is missing. */
+  history_limit: string | null;
   state: 'scanning' | 'ready' | 'error';
   error?: string;
 }
@@ -47,7 +49,7 @@ export interface WalletWatch {
 }
 
 /** A wallet's key set, whatever descriptors named it: receive (0) and change (1) branches. */
-interface Wallet {
+export interface WatchedWallet {
   owner: string;
   walletId: string;
   descriptors: string[];
@@ -119,7 +121,7 @@ export function scanDescriptors(descriptors: readonly string[]): string[] {
 
 /** The registered wallets of one chain and their derived scripts, in the store and in memory. */
 export class WatchList {
-  private readonly wallets = new Map<string, Wallet>();
+  private readonly wallets = new Map<string, WatchedWallet>();
   private readonly watched = new Map<string, Uint8Array>();
   private loaded = false;
 
@@ -139,7 +141,7 @@ export class WatchList {
     for (const r of rows) {
       const descriptors = JSON.parse(r.descriptors) as string[];
       const { keys, branches } = walletKeys(descriptors);
-      const w: Wallet = {
+      const w: WatchedWallet = {
         owner: r.owner,
         walletId: r.wallet_id,
         descriptors,
@@ -169,11 +171,11 @@ export class WatchList {
     return this.wallets.size;
   }
 
-  wallet(owner: string, walletId: string): Wallet | undefined {
+  wallet(owner: string, walletId: string): WatchedWallet | undefined {
     return this.wallets.get(WatchList.key(owner, walletId));
   }
 
-  all(): Wallet[] {
+  all(): WatchedWallet[] {
     return [...this.wallets.values()];
   }
 
@@ -185,11 +187,11 @@ export class WatchList {
   }
 
   /** Adds or replaces a registration; derives its scripts up to the gap limit. */
-  async register(owner: string, walletId: string, r: WatchRegistration): Promise<Wallet> {
+  async register(owner: string, walletId: string, r: WatchRegistration): Promise<WatchedWallet> {
     if (!Number.isInteger(r.gapLimit) || r.gapLimit < 1 || r.gapLimit > MAX_GAP_LIMIT) throw new ApiError(400, `gap_limit must be a whole number from 1 to ${MAX_GAP_LIMIT}`);
     const { keys, branches } = walletKeys(r.descriptors);
     const from = r.birthdayHeight ?? 0;
-    const w: Wallet = { owner, walletId, descriptors: r.descriptors, birthdayHeight: r.birthdayHeight, gapLimit: r.gapLimit, derived: [0, 0], rescanFrom: from, keys, branches };
+    const w: WatchedWallet = { owner, walletId, descriptors: r.descriptors, birthdayHeight: r.birthdayHeight, gapLimit: r.gapLimit, derived: [0, 0], rescanFrom: from, keys, branches };
     const derived = branches.map((branch) => ({ branch, scripts: deriveScripts(this.params, keys, branch, 0, r.gapLimit) }));
     // One transaction: a process killed midway leaves the old registration or the whole new one.
     await this.db.transaction().execute(async (trx) => {
@@ -207,7 +209,7 @@ export class WatchList {
     return w;
   }
 
-  private async insertScripts(trx: Transaction<Database>, w: Wallet, branch: 0 | 1, from: number, scripts: readonly Uint8Array[]): Promise<void> {
+  private async insertScripts(trx: Transaction<Database>, w: WatchedWallet, branch: 0 | 1, from: number, scripts: readonly Uint8Array[]): Promise<void> {
     const rows = scripts.map((script, i) => ({ chain: this.chain, script: Buffer.from(script), owner: w.owner, wallet_id: w.walletId, branch, idx: from + i }));
     for (let i = 0; i < rows.length; i += 100) await trx.insertInto('watch_scripts').values(rows.slice(i, i + 100)).onConflict((oc) => oc.doNothing()).execute();
   }
@@ -225,7 +227,7 @@ export class WatchList {
   }
 
   /** Asks for the wallet's blocks from `from` on to be read again (kept across restarts). */
-  async markRescan(w: Wallet, from: number): Promise<void> {
+  async markRescan(w: WatchedWallet, from: number): Promise<void> {
     const at = Math.min(w.rescanFrom ?? from, from);
     // A rescan from before the birthday says the wallet may be older than registered: the birthday
     // moves there, or the scan would start at the old birthday (the lowest one) again.
@@ -245,7 +247,7 @@ export class WatchList {
    * Derives a branch's scripts up to index `count` (exclusive) and asks for the wallet's blocks to
    * be read again from its birthday, in one transaction.
    */
-  async deriveTo(w: Wallet, branch: 0 | 1, count: number): Promise<void> {
+  async deriveTo(w: WatchedWallet, branch: 0 | 1, count: number): Promise<void> {
     const from = w.derived[branch];
     if (count <= from) return;
     const scripts = deriveScripts(this.params, w.keys, branch, from, count);
@@ -266,7 +268,7 @@ export class WatchList {
   }
 
   /** The derived scripts of a wallet's branch, index order. */
-  branchScripts(w: Wallet, branch: 0 | 1): Uint8Array[] {
+  branchScripts(w: WatchedWallet, branch: 0 | 1): Uint8Array[] {
     return deriveScripts(this.params, w.keys, branch, 0, w.derived[branch]);
   }
 
