@@ -1,22 +1,9 @@
 // A chain's watch scan summed up from its wallets' statuses (chainScans, pure): only wallets still
 // scanning count, the scan starts at the lowest birthday, and a node without filters is said.
 import { describe, expect, it } from 'vitest';
-import type { WatchStatus } from '../../shared/api/schemas.ts';
+import { scanningStatus as status } from '../../dev/desk-testing/watch-status.ts';
 import { chainScans } from './watch-progress.ts';
 
-const status = (s: Partial<WatchStatus>): WatchStatus => ({
-  birthday_height: 1_000,
-  scanned_height: 1_500,
-  tip_height: 5_000,
-  blocks_checked: 501,
-  blocks_matched: 3,
-  blocks_fetched: 3,
-  filters: true,
-  pruned: false,
-  history_from: null,
-  state: 'scanning',
-  ...s,
-});
 const ltc = { coin: 'litecoin', network: 'regtest' } as const;
 const btc = { coin: 'bitcoin', network: 'regtest' } as const;
 
@@ -24,13 +11,13 @@ describe("the chains' watch scans", () => {
   it('counts the wallets each chain is scanning for, from the lowest birthday, with the newest figures', () => {
     const scans = chainScans([
       { wallet: ltc, status: status({}) },
-      { wallet: ltc, status: status({ birthday_height: 200, scanned_height: 1_501, blocks_checked: 502, blocks_matched: 4 }) },
+      { wallet: ltc, status: status({ birthday_height: 200, scanned_height: 1_501, blocks_checked: 1_235, blocks_matched: 4 }) },
       { wallet: ltc, status: status({ state: 'ready' }) },
       { wallet: btc, status: status({ filters: false, birthday_height: null, blocks_matched: 0 }) },
     ]);
     expect(scans).toEqual([
-      { coin: 'litecoin', network: 'regtest', wallets: 2, scanned_height: 1_501, from: 200, tip_height: 5_000, blocks_checked: 502, blocks_matched: 4, filters: true },
-      { coin: 'bitcoin', network: 'regtest', wallets: 1, scanned_height: 1_500, from: 0, tip_height: 5_000, blocks_checked: 501, blocks_matched: 0, filters: false },
+      { coin: 'litecoin', network: 'regtest', wallets: 2, scanned_height: 1_501, from: 200, tip_height: 5_999, blocks_checked: 1_235, blocks_matched: 4, filters: true },
+      { coin: 'bitcoin', network: 'regtest', wallets: 1, scanned_height: 1_500, from: 0, tip_height: 5_999, blocks_checked: 1_234, blocks_matched: 0, filters: false },
     ]);
   });
 
