@@ -7,16 +7,11 @@ import { decodeTx, chainParams } from '../../../shared/coins/index.ts';
 import { exportBooks } from '../books.ts';
 import { openStore, type CoordinatorStore, type PaymentRow } from '../store/store.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
-import { startRegtestDesk, type RegtestDesk } from '../../../dev/desk-testing/regtest.ts';
+import { startRegtestDesk, type RegtestDesk, signAndSend as signSubmit } from '../../../dev/desk-testing/regtest.ts';
 import { walletFunds, walletUnspent } from '../wallet-funds.ts';
 import { createWallet, ensureAddresses, type CoreDeps } from '../wallets.ts';
-import { progress } from './payments.ts';
 import { proposePayment } from './propose.ts';
 import { proposeBump } from './replace.ts';
-import { importSignatureFiles } from './signature-import.ts';
-import { writeSigningRequest } from './signing-request.ts';
-import { signRequest } from '../software-signer.ts';
-import { submitPayment } from './submit.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
@@ -29,13 +24,7 @@ let store: CoordinatorStore;
 let deps: CoreDeps & { api: RegtestDesk['api'] };
 let walletId: string;
 
-async function signAndSend(p: PaymentRow): Promise<PaymentRow> {
-  const request = await writeSigningRequest(deps, p.id);
-  const files = [alice, bob].map((c, i) => ({ name: `${i}.json`, text: signRequest(request, { xprv: c.accountXprv }).file }));
-  expect(importSignatureFiles(deps, files).map((r) => r.status)).toEqual(['imported', 'imported']);
-  expect(progress(deps, p.id).complete).toBe(true);
-  return submitPayment(deps, p.id);
-}
+const signAndSend = async (p: PaymentRow): Promise<PaymentRow> => (await signSubmit(deps, p, [alice, bob])).payment;
 
 beforeAll(async () => {
   desk = await startRegtestDesk({ node: { extraArgs: ['-mempoolreplacement=1'] } });

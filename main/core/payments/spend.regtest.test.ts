@@ -6,17 +6,13 @@ import { chainParams, decodeTx } from '../../../shared/coins/index.ts';
 import type { CoordinatorApi } from '../api.ts';
 import { openStore, type CoordinatorStore, type PaymentRow } from '../store/store.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
-import { apiWith, fundWallet, startRegtestDesk, type RegtestDesk } from '../../../dev/desk-testing/regtest.ts';
+import { apiWith, fundWallet, startRegtestDesk, type RegtestDesk, signAndSend as signSubmit } from '../../../dev/desk-testing/regtest.ts';
 import { createWallet, type CoreDeps } from '../wallets.ts';
 import { proposeCpfp } from './cpfp.ts';
-import { cancelPayment, progress } from './payments.ts';
+import { cancelPayment } from './payments.ts';
 import { proposePayment } from './propose.ts';
 import { proposeBump, proposeCancel } from './replace.ts';
-import { importSignatureFiles } from './signature-import.ts';
-import { writeSigningRequest } from './signing-request.ts';
-import { signRequest } from '../software-signer.ts';
 import { proposeTreasurySpend } from './spend.ts';
-import { submitPayment } from './submit.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
@@ -41,13 +37,7 @@ const greedy = (): CoreDeps => ({
   } satisfies Partial<CoordinatorApi>),
 });
 
-async function signAndSend(p: PaymentRow): Promise<PaymentRow> {
-  const request = await writeSigningRequest(deps, p.id);
-  const files = [alice, bob].map((c, i) => ({ name: `${i}.json`, text: signRequest(request, { xprv: c.accountXprv }).file }));
-  expect(importSignatureFiles(deps, files).map((r) => r.status)).toEqual(['imported', 'imported']);
-  expect(progress(deps, p.id).complete).toBe(true);
-  return submitPayment(deps, p.id);
-}
+const signAndSend = async (p: PaymentRow): Promise<PaymentRow> => (await signSubmit(deps, p, [alice, bob])).payment;
 
 beforeAll(async () => {
   desk = await startRegtestDesk({ node: { extraArgs: ['-mempoolreplacement=1'] } });
