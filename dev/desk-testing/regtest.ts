@@ -105,7 +105,8 @@ export async function signAndSend(deps: CoreDeps, p: PaymentRow, signers: readon
 export interface WalletDesk {
   desk: RegtestDesk;
   store: CoordinatorStore;
-  deps: CoreDeps;
+  /** With the whole client: the books and the funds read more of the service than core's slice. */
+  deps: CoreDeps & { api: ApiClient };
   walletId: string;
   dispose(): Promise<void>;
 }
@@ -114,7 +115,7 @@ export interface WalletDesk {
 export async function startWalletDesk(name: string): Promise<WalletDesk> {
   const desk = await startRegtestDesk({ node: { extraArgs: ['-mempoolreplacement=1'] } });
   const store = openStore(join(desk.dir, 'desk.sqlite'));
-  const deps: CoreDeps = { store, api: desk.api, actor: 'treasurer' };
+  const deps = { store, api: desk.api, actor: 'treasurer' };
   const cosigners = ['alice', 'bob', 'carol'].map((n) => testCosigner(n));
   const walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name, m: 2, cosigners })).id;
   return {

@@ -16,7 +16,7 @@ import { signRequest } from '../software-signer.ts';
 import { openStore, type CoordinatorStore, type PaymentRow } from '../store/store.ts';
 import { refreshConfirmations, submitPayment } from './submit.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
-import { startRegtestDesk, type RegtestDesk, fundWallet, signAndSend as signSubmit } from '../../../dev/desk-testing/regtest.ts';
+import { startRegtestDesk, type RegtestDesk, fundWallet, signAndSend as signSubmit, startWalletDesk, type WalletDesk } from '../../../dev/desk-testing/regtest.ts';
 import { proposeTreasurySpend } from './spend.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from '../wallets.ts';
 
@@ -24,6 +24,7 @@ const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
 const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
 
+let fixture: WalletDesk;
 let desk: RegtestDesk;
 let store: CoordinatorStore;
 let deps: CoreDeps;
@@ -74,17 +75,11 @@ async function fundedOutput(amount: bigint): Promise<{ txid: string; vout: numbe
 }
 
 beforeAll(async () => {
-  desk = await startRegtestDesk({ node: { extraArgs: ['-mempoolreplacement=1'] } });
-  // The index may still be catching up with the node's first 101 blocks on a busy machine.
-  await desk.synced();
-  store = openStore(`${desk.dir}/desk.sqlite`);
-  deps = { store, api: desk.api, actor: 'treasurer' };
-  walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Treasury', m: 2, cosigners: [alice, bob, carol] })).id;
+  // A desk of its own: a node relaying replacements and an empty 2-of-3 wallet of alice, bob and carol.
+  fixture = await startWalletDesk('Treasury');
+  ({ desk, store, deps, walletId } = fixture);
 });
-afterAll(async () => {
-  store?.close();
-  await desk?.dispose();
-});
+afterAll(async () => fixture?.dispose());
 
 describe('a fee bump', () => {
   it('replaces a payment stuck at 1 unit/vbyte with one at 20; a block confirms it and the original is dropped', async () => {
