@@ -52,6 +52,8 @@ export interface DevDeskOptions {
   slowIndexer?: { delayMs: number };
   /** Serve ethereum too, from a hardhat node (mining a block every `intervalMs` besides one per transaction). */
   ethereum?: { usdRate?: number; intervalMs?: number };
+  /** The node backend's index: 'watch' reads only the wallets the desk registers, from their birthdays (default full). */
+  index?: 'full' | 'watch';
   /** More litecoind arguments, e.g. -mempoolreplacement=1 (Litecoin Core 0.21 replaces nothing without it). */
   nodeArgs?: string[];
   /** How the desk reaches a Ledger (default: the USB connector, as in the app). */
@@ -87,6 +89,7 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
       pollIntervalMs: 250,
       ...(slowRpc ? { nodeRpcUrl: slowRpc.url } : {}),
       ...(options.nodeReplacements !== undefined ? { nodeReplacements: options.nodeReplacements } : {}),
+      ...(options.index ? { index: options.index } : {}),
       usdRate: options.usdRate ?? 80,
       ...(eth ? { ethereum: { node: eth, usdRate: options.ethereum?.usdRate ?? 2000 } } : {}),
     });

@@ -51,7 +51,7 @@ describe('indexing progress, in Chromium', () => {
     await page.getByTestId('sync-bar').waitFor();
     // Both heights, as the service reports them (it reads the node's tip at the start of each pass).
     await expect.poll(() => page.getByTestId('sync-heights').textContent()).toMatch(/^block [\d,]+ of [\d,]+ \(\d+%\)$/);
-    // The estimate needs two polls' worth of progress: "estimating…" until then.
+    // The estimate needs two polls' worth of progress: "working out the time left" until then.
     await expect.poll(() => page.getByTestId('sync-eta').textContent(), { timeout: 30_000 }).toMatch(/(less than a minute|about \d+ min) left$/);
     const [indexed, shownTip] = (await page.getByTestId('sync-heights').textContent())!.match(/^block ([\d,]+) of ([\d,]+)/)!.slice(1).map((x) => Number(x.replace(/,/g, '')));
     expect(shownTip).toBeGreaterThanOrEqual(1601);

@@ -1,6 +1,6 @@
 // A test-only knob that slows the service's indexer honestly: an HTTP proxy in front of a node's
-// JSON-RPC port that holds each request asking for blocks (getblock) `delayMs` before passing it
-// on, untouched. The service indexes exactly as it would from a slow or distant node; nothing in
+// JSON-RPC port that holds each request asking for blocks (getblock, and getblockfilter: watch
+// mode reads a block's filter first) `delayMs` before passing it on, untouched. The service indexes exactly as it would from a slow or distant node; nothing in
 // the service is changed. Setting the delay to 0 lets it catch up at full speed.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,7 +27,7 @@ export async function startSlowRpc(target: string, delayMs: number): Promise<Slo
     void (async () => {
       try {
         const payload = await body(req);
-        if (proxy.delayMs > 0 && payload.includes('"getblock"')) await new Promise((r) => setTimeout(r, proxy.delayMs));
+        if (proxy.delayMs > 0 && /"getblock(filter)?"/.test(payload.toString())) await new Promise((r) => setTimeout(r, proxy.delayMs));
         const headers: Record<string, string> = { 'content-type': 'application/json' };
         if (req.headers.authorization) headers.authorization = req.headers.authorization;
         const answer = await fetch(new URL(req.url ?? '/', target), { method: req.method ?? 'POST', headers, body: payload });

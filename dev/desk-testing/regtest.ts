@@ -8,7 +8,12 @@ import type { ApiClient } from '../../shared/api/client.ts';
 import type { CoordinatorApi } from '../../main/core/api.ts';
 import { addressToScript } from '../../shared/coins/index.ts';
 import { createWallet, nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../../main/core/wallets.ts';
-import { openStore, type CoordinatorStore } from '../../main/core/store/store.ts';
+import { openStore, type CoordinatorStore, type PaymentRow } from '../../main/core/store/store.ts';
+import { progress } from '../../main/core/payments/payments.ts';
+import { importSignatureFiles } from '../../main/core/payments/signature-import.ts';
+import { writeSigningRequest } from '../../main/core/payments/signing-request.ts';
+import { submitPayment } from '../../main/core/payments/submit.ts';
+import { signRequest } from '../../main/core/software-signer.ts';
 import { testCosigner } from './keys.ts';
 import type { UtxoCoinName } from '../../shared/coins/index.ts';
 import { fundedNode, type RegtestNode, type StartLitecoindOptions } from '../chains/litecoind.ts';
@@ -82,10 +87,26 @@ export async function fundWallet(desk: RegtestDesk, deps: CoreDeps, walletId: st
   return txid;
 }
 
+/**
+ * The co-signers sign the payment's signing request in software (as they would on their own
+ * machines), the desk imports their files and submits: the submitted payment, and each signer's
+ * file. Throws, naming the file, when one is not imported or the signatures are not enough.
+ */
+export async function signAndSend(deps: CoreDeps, p: PaymentRow, signers: readonly { name: string; accountXprv: string }[]): Promise<{ payment: PaymentRow; files: { name: string; text: string }[] }> {
+  const request = await writeSigningRequest(deps, p.id);
+  const files = signers.map((c) => ({ name: `${c.name}.json`, text: signRequest(request, { xprv: c.accountXprv }).file }));
+  importSignatureFiles(deps, files).forEach((r, i) => {
+    if (r.status !== 'imported') throw new Error(`${files[i]!.name} was not imported (${r.status}): ${r.message}`);
+  });
+  if (!progress(deps, p.id).complete) throw new Error(`payment ${p.id} lacks signatures after ${files.map((f) => f.name).join(', ')}`);
+  return { payment: await submitPayment(deps, p.id), files };
+}
+
 export interface WalletDesk {
   desk: RegtestDesk;
   store: CoordinatorStore;
-  deps: CoreDeps;
+  /** With the whole client: the books and the funds read more of the service than core's slice. */
+  deps: CoreDeps & { api: ApiClient };
   walletId: string;
   dispose(): Promise<void>;
 }
@@ -94,7 +115,7 @@ export interface WalletDesk {
 export async function startWalletDesk(name: string): Promise<WalletDesk> {
   const desk = await startRegtestDesk({ node: { extraArgs: ['-mempoolreplacement=1'] } });
   const store = openStore(join(desk.dir, 'desk.sqlite'));
-  const deps: CoreDeps = { store, api: desk.api, actor: 'treasurer' };
+  const deps = { store, api: desk.api, actor: 'treasurer' };
   const cosigners = ['alice', 'bob', 'carol'].map((n) => testCosigner(n));
   const walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name, m: 2, cosigners })).id;
   return {

@@ -12,6 +12,7 @@ import { UnitsIn } from '../../shared/api/amounts.ts';
 import { LEDGER_UTXO_COIN_NAMES, NETWORK_NAMES, UTXO_COIN_NAMES } from '../../shared/coins/coin-table.ts';
 import { MULTISIG_SCRIPT_TYPES } from '../../shared/coins/multisig-script.ts';
 import { ChainChoice } from '../core/chain-choice.ts';
+import type { ChainScan } from '../core/watch-progress.ts';
 import type { Channel } from './channels.ts';
 
 export { CHANNELS, isChannel, type Channel } from './channels.ts';
@@ -328,7 +329,12 @@ export interface ServiceStatus {
   message: string;
   /** index_final false: the coin's balances and history are not final yet (provisional on screen). */
   coins: { coin: string; network: string; tip_height: number | null; indexed_height: number | null; lag: number | null; error: string | null; index_final: boolean }[];
+  /** The watch scans running on each chain, for this desk's wallets (a chain on the full index has none). */
+  scans: ChainScanView[];
 }
+
+/** One chain's watch scan: the sync bar says how far it is. */
+export type ChainScanView = ChainScan;
 
 /** One coin of the table as the screens need it (shared/coins/coin-data.ts has the meaning of each field). */
 export interface CoinView {

@@ -21,6 +21,7 @@ import { frozenOutpoints, outpointOf, reservedOutpoints } from '../core/payments
 import { feePresets, REPLACEABLE_SETTING, replaceableByDefault } from '../core/payments/fees.ts';
 import { exportPsbt } from '../core/payments/psbt-exchange.ts';
 import { replacementsRelayed, serviceHealth, unservedWords } from '../core/service-status.ts';
+import { watchScans } from '../core/watch-progress.ts';
 import { exportSigningRequest, openSigningRequest } from '../core/payments/signing-request.ts';
 import { AddressScans } from '../core/address-scan.ts';
 import { purposesByTx } from '../core/labels.ts';
@@ -114,7 +115,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
 
     'service.status': async () => {
       const { mode, url } = connection;
-      return { mode, service_url: url, ...(await serviceHealth(api)) };
+      const health = await serviceHealth(api);
+      return { mode, service_url: url, ...health, scans: await watchScans(api, store.wallets(), health.coins) };
     },
 
     // Every change the desk makes is audited in the same transaction, so the log's newest id is its revision.

@@ -25,7 +25,8 @@ import type { SignatureFileInput } from './payments/signature-import.ts';
 import type { WalletRow } from './store/store.ts';
 import { refuseExistingWallet } from './wallet-identity.ts';
 import { walletAddress } from './wallet-script.ts';
-import { createWallet, requireWallet, walletParams, type CoreDeps, type NewWallet } from './wallets.ts';
+import { createWalletWithBirthday, type Birthday, type BirthdayDeps } from './wallet-birthday.ts';
+import { requireWallet, walletParams, type CoreDeps, type NewWallet } from './wallets.ts';
 
 export interface SetupChoice {
   /** Used when the file does not name its chain (only Caravan files do). */
@@ -145,10 +146,14 @@ export function readNewWalletSetup(deps: Pick<CoreDeps, 'store'>, files: readonl
   return read;
 }
 
-/** Creates the wallet a set-up file describes (createWallet checks every address with the service). */
-export async function importWalletSetup(deps: CoreDeps, files: readonly SignatureFileInput[], choice: SetupChoice): Promise<WalletRow> {
+/**
+ * Creates the wallet a set-up file describes and registers it with a watching service, as a new
+ * wallet is (createWalletWithBirthday): from the file's birthday, else from `otherwise` (the
+ * treasurer's date, or the beginning).
+ */
+export async function importWalletSetup(deps: BirthdayDeps, files: readonly SignatureFileInput[], choice: SetupChoice, otherwise: Birthday = { source: 'genesis' }): Promise<WalletRow> {
   const { wallet, notes, birthdayHeight } = readWalletSetup(files, choice);
-  const created = await createWallet(deps, { ...wallet, ...(birthdayHeight !== null ? { birthday: { height: birthdayHeight, source: 'file' as const } } : {}) });
+  const created = await createWalletWithBirthday(deps, wallet, birthdayHeight !== null ? { source: 'file', height: birthdayHeight } : otherwise);
   deps.store.audit(deps.actor, 'wallet.import_setup', `wallet ${created.id} from ${notes.join('; ')}`, files.map((f) => f.name).join(', '), { walletId: created.id });
   return created;
 }

@@ -16,6 +16,9 @@ import { addressToScript, chainParams } from '../../shared/coins/index.ts';
 import { openStore, type CoordinatorStore } from './store/store.ts';
 import { createWalletWithBirthday, registerUnwatchedWallets, requestRescan, type BirthdayDeps, type WatchApi } from './wallet-birthday.ts';
 import { walletFunds } from './wallet-funds.ts';
+import { importWalletSetup } from './wallet-setup-files.ts';
+import { formatMultisigDescriptor } from '../../shared/files/descriptor.ts';
+import { formatSpecter } from '../../shared/files/specter.ts';
 import { createWallet, nextReceiveAddress, type NewWallet } from './wallets.ts';
 
 let node: RegtestNode;
@@ -88,6 +91,19 @@ describe('a desk on a watching service', () => {
     const stranger = await node.newAddress('bech32');
     // Never a zero balance for an address no wallet registered: a 404 that says why.
     await expect(service.api.balance('litecoin', stranger)).rejects.toMatchObject({ status: 404, message: expect.stringMatching(/belongs to no wallet this service watches/) });
+  });
+
+  it("registers an imported vault as a new wallet is: from its file's birthday, else from the beginning", async () => {
+    const keys = (names: string[]) => names.map((n) => testCosigner(n)).map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint ?? '00000000', derivationPath: c.derivationPath ?? 'm' }));
+    const specter = formatSpecter('Imported', 2, keys(['ia', 'ib', 'ic']), { scriptType: 'p2wsh', sortKeys: true }, 140);
+    const fromFile = await importWalletSetup(deps, [{ name: 'imported.json', text: specter }], { coin: 'litecoin', network: 'regtest' });
+    expect(await service.api.watchStatus('litecoin', fromFile.id)).toMatchObject({ birthday_height: 140 });
+    const descriptor = formatMultisigDescriptor(2, keys(['id', 'ie', 'if']), '/<0;1>/*', true, { scriptType: 'p2wsh', sortKeys: true });
+    const noBirthday = await importWalletSetup(deps, [{ name: 'vault.txt', text: `${descriptor}\n` }], { coin: 'litecoin', network: 'regtest', name: 'Old vault' });
+    expect(await service.api.watchStatus('litecoin', noBirthday.id)).toMatchObject({ birthday_height: 0 });
+    expect(store.auditLog().filter((e) => e.action === 'wallet.birthday' && e.walletId === noBirthday.id).map((e) => e.detail)).toEqual(['"Old vault" is read from the beginning of the chain']);
+    await scanned(service.api, fromFile.id);
+    await scanned(service.api, noBirthday.id);
   });
 
   it('after a restart, registers only the wallets the service does not know', async () => {

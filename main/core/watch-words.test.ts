@@ -1,22 +1,8 @@
 // A watched wallet's scan in words (watchWords, pure): scanning with its progress, a node without
 // block filters, a pruned node's history limit, a stopped scan, a finished one.
 import { describe, expect, it } from 'vitest';
-import type { WatchStatus } from '../../shared/api/schemas.ts';
+import { scanningStatus as status } from '../../dev/desk-testing/watch-status.ts';
 import { watchWords } from './wallet-birthday.ts';
-
-const status = (s: Partial<WatchStatus>): WatchStatus => ({
-  birthday_height: 1_000,
-  scanned_height: 1_500,
-  tip_height: 5_999,
-  blocks_checked: 1_234,
-  blocks_matched: 3,
-  blocks_fetched: 3,
-  filters: true,
-  pruned: false,
-  history_from: null,
-  state: 'scanning',
-  ...s,
-});
 
 describe('a watched scan in words', () => {
   it('says how far a scan has got, and that it reads every block without filters', () => {

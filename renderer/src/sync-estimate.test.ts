@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { addSample, describeTimeLeft, timeLeft, WINDOW, type Sample } from './sync-estimate.ts';
+import { addSample, describeTimeLeft, MIN_GAP_MS, timeLeft, WINDOW, type Sample } from './sync-estimate.ts';
 
 describe('time left to index', () => {
-  it('says "estimating…" until two samples', () => {
+  it('says it is working out the time left until two samples', () => {
     expect(timeLeft([], 1000)).toEqual({ kind: 'estimating' });
-    expect(describeTimeLeft(timeLeft([{ at: 0, indexed: 10 }], 1000))).toBe('estimating…');
+    expect(describeTimeLeft(timeLeft([{ at: 0, indexed: 10 }], 1000))).toBe('working out the time left');
   });
 
   it('divides the blocks left by the rate observed between the oldest and newest sample', () => {
@@ -35,5 +35,13 @@ describe('time left to index', () => {
     expect(addSample(s, { at: 99_000, indexed: 3 })).toEqual([{ at: 99_000, indexed: 3 }]);
     // A poll answered twice at the same instant adds nothing.
     expect(addSample(s, { at: s.at(-1)!.at, indexed: 500 })).toEqual(s);
+  });
+
+  it('takes two polls answered back to back as one: no rate, so no "no progress" before there is one', () => {
+    const once = addSample([], { at: 0, indexed: 120 });
+    const twice = addSample(once, { at: MIN_GAP_MS - 1, indexed: 120 });
+    expect(twice).toEqual([{ at: MIN_GAP_MS - 1, indexed: 120 }]);
+    expect(describeTimeLeft(timeLeft(twice, 900))).toBe('working out the time left');
+    expect(addSample(twice, { at: 2 * MIN_GAP_MS, indexed: 140 })).toHaveLength(2);
   });
 });

@@ -10,11 +10,18 @@ export interface Sample {
 /** The most samples kept: the rate is taken over the last few polls, so it follows a changing speed. */
 export const WINDOW = 10;
 
+/**
+ * Samples closer together than this tell no rate (two polls answered back to back, when the poll's
+ * pace changes): the newer replaces the older, so the time left is still being worked out.
+ */
+export const MIN_GAP_MS = 1_000;
+
 /** `samples` with `next` added: a height going back (a reorganisation, a rebuilt index) starts over. */
 export function addSample(samples: readonly Sample[], next: Sample): Sample[] {
   const last = samples.at(-1);
   if (last && next.indexed < last.indexed) return [next];
   if (last && next.at <= last.at) return [...samples];
+  if (last && next.at - last.at < MIN_GAP_MS) return [...samples.slice(0, -1), next];
   return [...samples, next].slice(-WINDOW);
 }
 
@@ -34,7 +41,7 @@ export function timeLeft(samples: readonly Sample[], tip: number): TimeLeft {
 
 /** "about 3 h 20 min left": rounded to what a person plans with. */
 export function describeTimeLeft(left: TimeLeft): string {
-  if (left.kind === 'estimating') return 'estimating…';
+  if (left.kind === 'estimating') return 'working out the time left';
   if (left.kind === 'stalled') return 'no progress since the last check';
   const s = left.seconds;
   if (s < 60) return 'less than a minute left';

@@ -3,10 +3,11 @@
 // time-left estimate needs. A wallet whose coin is behind shows its figures as provisional. And the
 // desk's own revision (desk.changes), so screens follow what the background follower records.
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { ServiceStatus } from '../../main/bridge/contract.ts';
+import type { ChainScanView, ServiceStatus } from '../../main/bridge/contract.ts';
 import { call } from './bridge.ts';
 import { useLoad, type Loaded } from './ui.tsx';
 import { addSample, describeTimeLeft, timeLeft, type Sample } from './sync-estimate.ts';
+import { scanHeight, watchScanWords } from './scan-progress.ts';
 
 /** The window event that makes the status poll look again at once. */
 const SERVICE_CHANGED = 'countersign:service-changed';
@@ -38,9 +39,20 @@ export interface CoinSync {
   timeLeft: string;
 }
 
+/** A chain's watch scan with its time left, for the sync bar. */
+export interface ScanSync {
+  coin: string;
+  network: string;
+  line: string;
+  note: string | null;
+  fraction: number | null;
+}
+
 interface SyncState {
   status: Loaded<ServiceStatus>;
   coins: CoinSync[];
+  /** The chains whose watch scans are running. */
+  scans: ScanSync[];
   /** The desk's revision (desk.changes): lists that show payment states load again when it moves. */
   revision: number;
 }
@@ -72,7 +84,16 @@ function coinSync(c: ServiceStatus['coins'][number], samples: readonly Sample[],
   };
 }
 
+function scanSync(scan: ChainScanView, samples: readonly Sample[]): ScanSync {
+  const at = scanHeight(scan);
+  const left = scan.tip_height === null ? '' : describeTimeLeft(timeLeft(samples, scan.tip_height));
+  const span = scan.tip_height === null ? 0 : scan.tip_height - scan.from + 1;
+  return { coin: scan.coin, network: scan.network, ...watchScanWords(scan, left), fraction: span > 0 ? Math.min(1, Math.max(0, (at - scan.from + 1) / span)) : null };
+}
+
 export function SyncProvider({ children }: { children: ReactNode }) {
+  // The scans' heights are sampled apart from the index's: a scan starts again from a birthday.
+  const scanSamples = useRef(new Map<string, Sample[]>());
   const samples = useRef(new Map<string, Sample[]>());
   const [behind, setBehind] = useState(false);
   // Every 2 s while a coin is behind (the bar moves and the estimate has samples), else every 10 s.
@@ -84,6 +105,12 @@ export function SyncProvider({ children }: { children: ReactNode }) {
         const k = key(c.coin, c.network);
         if (c.indexed_height === null) samples.current.delete(k);
         else samples.current.set(k, addSample(samples.current.get(k) ?? [], { at, indexed: c.indexed_height }));
+      }
+      const scanning = new Set(s.scans.map((c) => key(c.coin, c.network)));
+      for (const k of scanSamples.current.keys()) if (!scanning.has(k)) scanSamples.current.delete(k);
+      for (const c of s.scans) {
+        const k = key(c.coin, c.network);
+        scanSamples.current.set(k, addSample(scanSamples.current.get(k) ?? [], { at, indexed: scanHeight(c) }));
       }
       return s;
     },
@@ -98,12 +125,13 @@ export function SyncProvider({ children }: { children: ReactNode }) {
   const coinList = useLoad(() => call('coins.list', {}), []);
   const familyOf = (coin: string) => coinList.data?.find((c) => c.coin === coin)?.family ?? null;
   const coins = (status.data?.coins ?? []).map((c) => coinSync(c, samples.current.get(key(c.coin, c.network)) ?? [], familyOf(c.coin)));
-  const anyBehind = coins.some((c) => !c.final);
+  const scans = (status.data?.scans ?? []).map((c) => scanSync(c, scanSamples.current.get(key(c.coin, c.network)) ?? []));
+  const anyBehind = coins.some((c) => !c.final) || scans.length > 0;
   useEffect(() => setBehind(anyBehind), [anyBehind]);
   // A local read, so it is asked often: a payment the desk's follower saw confirm shows within 2 s.
   const changes = useLoad(() => call('desk.changes', {}), [], 2_000);
   const revision = changes.data?.revision ?? 0;
-  return <SyncContext.Provider value={{ status, coins, revision }}>{children}</SyncContext.Provider>;
+  return <SyncContext.Provider value={{ status, coins, scans, revision }}>{children}</SyncContext.Provider>;
 }
 
 export function useSync(): SyncState {
@@ -127,12 +155,22 @@ export function useEtherSync(network: string): CoinSync | null {
   return useSync().coins.find((c) => c.family === 'evm' && c.network === network) ?? null;
 }
 
-/** The progress bar of every coin still indexing, under the header. */
+/** The progress bar of every chain whose wallets are being scanned or whose index is behind, under the header. */
 export function SyncBar() {
-  const behind = useSync().coins.filter((c) => !c.final);
-  if (behind.length === 0) return null;
+  const { coins, scans } = useSync();
+  // A chain scanning for wallets says that instead: its index is behind because of the scan.
+  const behind = coins.filter((c) => !c.final && !scans.some((s) => s.coin === c.coin && s.network === c.network));
+  if (behind.length === 0 && scans.length === 0) return null;
   return (
     <div className="sync-bar" role="status" data-testid="sync-bar">
+      {scans.map((s) => (
+        <div className="sync-coin" key={`scan:${key(s.coin, s.network)}`} data-testid="sync-scan">
+          {s.fraction !== null && <progress max={1} value={s.fraction} aria-label={`${s.coin} scan progress`} />}
+          <span data-testid="sync-scan-words">{s.line}</span>
+          {s.note !== null && <span data-testid="sync-scan-note">{s.note}</span>}
+          <span className="muted">balances of these wallets are provisional until it is done</span>
+        </div>
+      ))}
       {behind.map((c) => (
         <div className="sync-coin" key={key(c.coin, c.network)} data-testid="sync-coin">
           <strong>

@@ -211,8 +211,12 @@ describe('segwit PSBT refusals, naming the input', () => {
   it('a witness UTXO that disagrees with the previous transaction (amount or script)', () => {
     const p = ours();
     const w = decodeWitnessUtxo(p.inputs[1]!.find((e) => e.type === INPUT.WITNESS_UTXO)!.value);
+    // In the coin's unit when the reader names the coin (the desk does, by the payment spent), as every desk message.
+    expect(() => psbtFromBase64(replaced(p, 1, INPUT.WITNESS_UTXO, encodeWitnessUtxo({ ...w, value: w.value + 1n })), () => params)).toThrow(
+      /input 1: its witness UTXO \(0\.00070001 BTC to script a914[0-9a-f]+87\) disagrees with its non-witness UTXO \(output 1 of the previous transaction pays 0\.0007 BTC to script a914/,
+    );
     expect(() => psbtFromBase64(replaced(p, 1, INPUT.WITNESS_UTXO, encodeWitnessUtxo({ ...w, value: w.value + 1n })))).toThrow(
-      /input 1: its witness UTXO \(70001 to script a914[0-9a-f]+87\) disagrees with its non-witness UTXO \(output 1 of the previous transaction pays 70000/,
+      /input 1: its witness UTXO \(70001 \(smallest units\) to script a914[0-9a-f]+87\) disagrees with its non-witness UTXO \(output 1 of the previous transaction pays 70000 \(smallest units\)/,
     );
     expect(() => psbtFromBase64(replaced(p, 0, INPUT.WITNESS_UTXO, encodeWitnessUtxo({ ...w, value: 150_000n })))).toThrow(/input 0: its witness UTXO .* disagrees with its non-witness UTXO/);
     expect(() => psbtFromBase64(replaced(p, 0, INPUT.WITNESS_UTXO, Uint8Array.of(1, 2, 3)))).toThrow(/not a valid PSBT: .*input 0's witness UTXO/);

@@ -21,6 +21,8 @@ import { base64 } from '@scure/base';
 import { ByteReader, ByteWriter, bytesToHex, encodeCompactSize, encodeTx, equalBytes, reverseBytes, sha256d, type CoinError } from '../coins/index.ts';
 import { decodeTx, type BitcoinTx } from '../coins/tx.ts';
 import { readInputs, readOutputs, type TxOutput } from '../coins/tx-transparent.ts';
+import { coinAmount } from '../coins/units.ts';
+import type { CoinName } from '../coins/coin-table.ts';
 import { FileFormatError } from './errors.ts';
 
 export const PSBT_MAGIC = Uint8Array.of(0x70, 0x73, 0x62, 0x74, 0xff);
@@ -182,7 +184,13 @@ function checkInput(e: PsbtEntry, index: number, tx: BitcoinTx): void {
  * An input carrying both UTXO forms: the witness UTXO must be the previous transaction's output
  * it spends. Signers read the amount from either; the 2020 segwit fee attack lived in the gap.
  */
-function checkUtxosAgree(map: PsbtMap, index: number, tx: BitcoinTx): void {
+/** The coin a PSBT's amounts are worded in (a PSBT does not name its coin: its reader knows it). */
+export type AmountUnit = { coin: CoinName; network: string; decimals: number };
+
+/** An amount in a refusal: in the coin's unit, as every desk message; bare units when no coin is known. */
+const amountWords = (unit: AmountUnit | undefined, units: bigint): string => (unit ? coinAmount(unit, units) : `${units} (smallest units)`);
+
+function checkUtxosAgree(map: PsbtMap, index: number, tx: BitcoinTx, unit: AmountUnit | undefined): void {
   const full = findEntry(map, INPUT.NON_WITNESS_UTXO);
   const witness = findEntry(map, INPUT.WITNESS_UTXO);
   if (!full || !witness) return;
@@ -197,8 +205,8 @@ function checkUtxosAgree(map: PsbtMap, index: number, tx: BitcoinTx): void {
   const claimed = decodeWitnessUtxo(witness.value, `input ${index}'s witness UTXO`);
   if (claimed.value !== spent.value || !equalBytes(claimed.script, spent.script)) {
     fail(
-      `input ${index}: its witness UTXO (${claimed.value} to script ${bytesToHex(claimed.script)}) disagrees with its non-witness UTXO ` +
-        `(output ${vout} of the previous transaction pays ${spent.value} to script ${bytesToHex(spent.script)})`,
+      `input ${index}: its witness UTXO (${amountWords(unit, claimed.value)} to script ${bytesToHex(claimed.script)}) disagrees with its non-witness UTXO ` +
+        `(output ${vout} of the previous transaction pays ${amountWords(unit, spent.value)} to script ${bytesToHex(spent.script)})`,
     );
   }
 }
@@ -213,8 +221,12 @@ function checkOutput(e: PsbtEntry, index: number): void {
   }
 }
 
-/** Decodes and checks a version 0 PSBT; any problem is a FileFormatError saying where. */
-export function decodePsbt(bytes: Uint8Array): DecodedPsbt {
+/**
+ * Decodes and checks a version 0 PSBT; any problem is a FileFormatError saying where. `unitOf`
+ * names the coin of its transaction (the desk finds it by the payment it spends), so amounts in
+ * a refusal are in the coin's unit.
+ */
+export function decodePsbt(bytes: Uint8Array, unitOf: (tx: BitcoinTx) => AmountUnit | undefined = () => undefined): DecodedPsbt {
   if (bytes.length < PSBT_MAGIC.length || !equalBytes(bytes.subarray(0, PSBT_MAGIC.length), PSBT_MAGIC)) {
     fail('it does not start with the PSBT magic bytes ("psbt" 0xff)');
   }
@@ -236,9 +248,10 @@ export function decodePsbt(bytes: Uint8Array): DecodedPsbt {
       if (inp.scriptSig.length > 0) fail(`input ${i} of its unsigned transaction has a script (a PSBT's transaction leaves them empty)`);
     });
     const inputs = tx.inputs.map((_, i) => readMap(r, `map of input ${i}`));
+    const unit = unitOf(tx);
     inputs.forEach((map, i) => {
       map.forEach((e) => checkInput(e, i, tx));
-      checkUtxosAgree(map, i, tx);
+      checkUtxosAgree(map, i, tx, unit);
     });
     const outputs = tx.outputs.map((_, i) => readMap(r, `map of output ${i}`));
     outputs.forEach((map, i) => map.forEach((e) => checkOutput(e, i)));
@@ -268,7 +281,7 @@ export function encodePsbt(psbt: Psbt): Uint8Array {
 }
 
 /** Reads a PSBT given as base64 text (how most wallets save and paste them). */
-export function psbtFromBase64(text: string): DecodedPsbt {
+export function psbtFromBase64(text: string, unitOf?: (tx: BitcoinTx) => AmountUnit | undefined): DecodedPsbt {
   const compact = text.replace(/\s+/g, '');
   if (compact === '') fail('the file is empty');
   let bytes: Uint8Array;
@@ -277,7 +290,7 @@ export function psbtFromBase64(text: string): DecodedPsbt {
   } catch {
     return fail('the text is not base64');
   }
-  return decodePsbt(bytes);
+  return decodePsbt(bytes, unitOf);
 }
 
 export function psbtToBase64(psbt: Psbt): string {

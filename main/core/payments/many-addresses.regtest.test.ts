@@ -5,43 +5,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeTx, chainParams } from '../../../shared/coins/index.ts';
 import { exportBooks } from '../books.ts';
-import { openStore, type CoordinatorStore, type PaymentRow } from '../store/store.ts';
+import type { CoordinatorStore, PaymentRow } from '../store/store.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
-import { startRegtestDesk, type RegtestDesk } from '../../../dev/desk-testing/regtest.ts';
+import { type RegtestDesk, signAndSend as signSubmit, startWalletDesk, type WalletDesk } from '../../../dev/desk-testing/regtest.ts';
 import { walletFunds, walletUnspent } from '../wallet-funds.ts';
-import { createWallet, ensureAddresses, type CoreDeps } from '../wallets.ts';
-import { progress } from './payments.ts';
+import { ensureAddresses } from '../wallets.ts';
 import { proposePayment } from './propose.ts';
 import { proposeBump } from './replace.ts';
-import { importSignatureFiles } from './signature-import.ts';
-import { writeSigningRequest } from './signing-request.ts';
-import { signRequest } from '../software-signer.ts';
-import { submitPayment } from './submit.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
 const USED = 1000;
 const EACH = COIN / 100n;
-const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
+const [alice, bob] = [testCosigner('alice'), testCosigner('bob')];
 
+let fixture: WalletDesk;
 let desk: RegtestDesk;
 let store: CoordinatorStore;
-let deps: CoreDeps & { api: RegtestDesk['api'] };
+let deps: WalletDesk['deps'];
 let walletId: string;
 
-async function signAndSend(p: PaymentRow): Promise<PaymentRow> {
-  const request = await writeSigningRequest(deps, p.id);
-  const files = [alice, bob].map((c, i) => ({ name: `${i}.json`, text: signRequest(request, { xprv: c.accountXprv }).file }));
-  expect(importSignatureFiles(deps, files).map((r) => r.status)).toEqual(['imported', 'imported']);
-  expect(progress(deps, p.id).complete).toBe(true);
-  return submitPayment(deps, p.id);
-}
+const signAndSend = async (p: PaymentRow): Promise<PaymentRow> => (await signSubmit(deps, p, [alice, bob])).payment;
 
 beforeAll(async () => {
-  desk = await startRegtestDesk({ node: { extraArgs: ['-mempoolreplacement=1'] } });
-  store = openStore(`${desk.dir}/desk.sqlite`);
-  deps = { store, api: desk.api, actor: 'treasurer' };
-  walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Busy', m: 2, cosigners: [alice, bob, carol] })).id;
+  // A desk of its own: a node relaying replacements and an empty 2-of-3 wallet of alice, bob and carol.
+  fixture = await startWalletDesk('Busy');
+  ({ desk, store, deps, walletId } = fixture);
   const known = store.addresses(walletId).filter((a) => !a.change).length;
   // Derived (and each checked against the service) 50 at a time, as a scan moves along.
   for (let from = known; from < USED; from += 50) await ensureAddresses(deps, walletId, false, from, Math.min(from + 50, USED));
@@ -52,10 +41,7 @@ beforeAll(async () => {
   await desk.node.walletRpc.call<string>('sendmany', ['', amounts]);
   await desk.mine(1);
 }, 600_000);
-afterAll(async () => {
-  store?.close();
-  await desk?.dispose();
-});
+afterAll(async () => fixture?.dispose());
 
 describe(`a wallet that used ${USED} addresses`, () => {
   it('shows its balance and its outputs', async () => {

@@ -23,7 +23,8 @@ import { cancelPayment, progress } from './payments.ts';
 import { openStore, type CoordinatorStore } from '../store/store.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
 import { startRegtestDesk, type RegtestDesk } from '../../../dev/desk-testing/regtest.ts';
-import { nextReceiveAddress, type CoreDeps } from '../wallets.ts';
+import { nextReceiveAddress } from '../wallets.ts';
+import type { BirthdayDeps } from '../wallet-birthday.ts';
 
 const bip32 = BIP32Factory(ecc);
 const params = chainParams('litecoin', 'regtest');
@@ -36,7 +37,7 @@ const master = (c: typeof alice) => bip32.fromBase58(c.masterXprv, network);
 
 let desk: RegtestDesk;
 let store: CoordinatorStore;
-let deps: CoreDeps;
+let deps: BirthdayDeps;
 let walletId: string;
 
 const descriptorOf = (keys = [alice, bob, carol]) => formatMultisigDescriptor(2, keys, '/<0;1>/*');
@@ -184,7 +185,7 @@ describe('PSBT refusals (nothing stored)', () => {
     const otherDir = mkdtempSync(join(tmpdir(), 'countersign-other-'));
     const otherStore = openStore(join(otherDir, 'other.sqlite'));
     try {
-      const other: CoreDeps = { store: otherStore, api: desk.api, actor: 'other' };
+      const other: BirthdayDeps = { store: otherStore, api: desk.api, actor: 'other' };
       const w = await importWalletSetup(other, [{ name: 'other.txt', text: descriptorOf([carol, alice, bob]) }], { coin: 'litecoin', network: 'regtest', name: 'Other' });
       const a = await nextReceiveAddress(other, w.id);
       await desk.node.fundScript(addressToScript(params, a.address), COIN);

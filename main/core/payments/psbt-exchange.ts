@@ -16,7 +16,7 @@ import {
 import type { BitcoinTx } from '../../../shared/coins/tx.ts';
 import { parseDerivationPath } from '../../../shared/files/derivation-path.ts';
 import { FileFormatError, PaymentCheckError } from '../../../shared/files/errors.ts';
-import { psbtFromBase64, psbtToBase64, withoutWitness, type DecodedPsbt } from '../../../shared/files/psbt.ts';
+import { psbtFromBase64, psbtToBase64, withoutWitness, type AmountUnit, type DecodedPsbt } from '../../../shared/files/psbt.ts';
 import { psbtMultisigSpends, verifyPsbtSignatures, type VerifiedPsbtSignature } from '../../../shared/files/psbt-finalize.ts';
 import { buildMultisigPsbt, psbtSignatures, withEmptyScripts, type KeyDerivation, type MultisigPsbtInput, type MultisigPsbtOutput } from '../../../shared/files/psbt-multisig.ts';
 import { parseXpubLike } from '../../../shared/files/xpub-bytes.ts';
@@ -124,6 +124,13 @@ function refusalKind(code: string): RefusalKind {
 }
 
 /** Which payment a PSBT is for: the one whose transaction it carries, or a refusal saying why none. */
+/** The coin of the desk's payment whose coins the transaction spends, to word a refusal's amounts in. */
+function coinSpentBy(deps: CoreDeps, tx: BitcoinTx): AmountUnit | undefined {
+  const theirs = new Set(outpoints(tx));
+  const p = deps.store.payments().find((p) => outpoints(decodeTx(p.unsignedTx)).some((o) => theirs.has(o)));
+  return p && walletParams(requireWallet(deps, p.walletId));
+}
+
 function matchPayment(deps: CoreDeps, name: string, psbt: DecodedPsbt): PaymentRow | FileResult {
   const payments = deps.store.payments().filter((p) => PSBT_COINS.includes(requireWallet(deps, p.walletId).coin));
   const same = payments.find((p) => equalBytes(psbtTxOf(p), psbt.unsignedTx));
@@ -148,7 +155,7 @@ function matchPayment(deps: CoreDeps, name: string, psbt: DecodedPsbt): PaymentR
 export function importPsbtFile(deps: CoreDeps, input: SignatureFileInput): FileResult {
   let psbt: DecodedPsbt;
   try {
-    psbt = psbtFromBase64(input.text);
+    psbt = psbtFromBase64(input.text, (tx) => coinSpentBy(deps, tx));
   } catch (err) {
     if (err instanceof FileFormatError) return refused(input.name, 'malformed', err.message);
     throw err;

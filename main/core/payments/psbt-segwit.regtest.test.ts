@@ -29,7 +29,9 @@ import { refreshConfirmations, submitPayment } from './submit.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
 import { startRegtestDesk, type RegtestDesk } from '../../../dev/desk-testing/regtest.ts';
 import { exportWalletSetup, importWalletSetup, readWalletSetup } from '../wallet-setup-files.ts';
-import { createWallet, nextReceiveAddress, type CoreDeps } from '../wallets.ts';
+import { createWallet, nextReceiveAddress } from '../wallets.ts';
+import type { BirthdayDeps } from '../wallet-birthday.ts';
+import { coinAmount } from '../../../shared/coins/units.ts';
 
 const bip32 = BIP32Factory(ecc);
 const params = chainParams('litecoin', 'regtest');
@@ -42,7 +44,7 @@ const regtest = { coin: 'litecoin', network: 'regtest' } as const;
 
 let desk: RegtestDesk;
 let store: CoordinatorStore;
-let deps: CoreDeps;
+let deps: BirthdayDeps;
 let vault: string;
 let nested: string;
 let legacy: string;
@@ -128,7 +130,9 @@ describe('a P2WSH vault co-signed through a PSBT and a signature file', () => {
     const lying = { ...good, inputs: good.inputs.map((m, i) => (i === 0 ? m.map((e) => (e.type === INPUT.WITNESS_UTXO ? { ...e, value: encodeWitnessUtxo({ ...spent, value: spent.value - 1000n }) } : e)) : m)) };
     const r = importPsbtFile(deps, { name: 'lying.psbt', text: psbtToBase64(lying) });
     expect(r).toMatchObject({ status: 'refused', refusal: 'malformed' });
-    expect(r.message).toMatch(/lying\.psbt: .*input 0: its witness UTXO \((\d+) to script 0020[0-9a-f]{64}\) disagrees with its non-witness UTXO \(output \d of the previous transaction pays \d+/);
+    // Amounts in the coin's unit, as every desk message.
+    expect(r.message).toContain(`input 0: its witness UTXO (${coinAmount(params, spent.value - 1000n)} to script 0020`);
+    expect(r.message).toMatch(new RegExp(`disagrees with its non-witness UTXO \\(output \\d of the previous transaction pays ${coinAmount(params, spent.value).replace(/[.()]/g, '\\$&')} to script`));
     expect(store.signatures(p.id)).toHaveLength(0);
 
     // The same signature on a PSBT whose witness script is another wallet's: not this payment's spend.

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, chainParams, decodeTx, hexToBytes } from '../../../shared/coins/index.ts';
 import { childFee, proposeCpfp, rateText } from './cpfp.ts';
 import { replacementView } from '../../bridge/replacement-view.ts';
-import { progress } from './payments.ts';
 import { proposePayment } from './propose.ts';
 import { proposeBump, proposeCancel, whyNotReplaceable } from './replace.ts';
 import { importSignatureFiles } from './signature-import.ts';
@@ -17,7 +16,7 @@ import { signRequest } from '../software-signer.ts';
 import { openStore, type CoordinatorStore, type PaymentRow } from '../store/store.ts';
 import { refreshConfirmations, submitPayment } from './submit.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
-import { startRegtestDesk, type RegtestDesk, fundWallet } from '../../../dev/desk-testing/regtest.ts';
+import { startRegtestDesk, type RegtestDesk, fundWallet, signAndSend as signSubmit, startWalletDesk, type WalletDesk } from '../../../dev/desk-testing/regtest.ts';
 import { proposeTreasurySpend } from './spend.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from '../wallets.ts';
 
@@ -25,6 +24,7 @@ const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
 const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
 
+let fixture: WalletDesk;
 let desk: RegtestDesk;
 let store: CoordinatorStore;
 let deps: CoreDeps;
@@ -43,14 +43,11 @@ const entry = (txid: string) => desk.node.rpc.call<MempoolEntry>('getmempoolentr
 const units = (ltc: number) => BigInt(Math.round(ltc * 1e8));
 
 /** Alice and Bob sign the payment's request; the payment is then submitted. */
+/** Alice and bob sign and the desk submits; alice's file is kept (a stale file is imported again later). */
 async function signAndSend(p: PaymentRow): Promise<PaymentRow> {
-  const request = await writeSigningRequest(deps, p.id);
-  const files = [alice, bob].map((c, i) => ({ name: `${c === alice ? 'alice' : 'bob'}-${i}.json`, text: signRequest(request, { xprv: c.accountXprv }).file }));
+  const { payment, files } = await signSubmit(deps, p, [alice, bob]);
   aliceFiles.set(p.id, files[0]!.text);
-  const results = importSignatureFiles(deps, files);
-  expect(results.map((r) => r.status)).toEqual(['imported', 'imported']);
-  expect(progress(deps, p.id).complete).toBe(true);
-  return submitPayment(deps, p.id);
+  return payment;
 }
 
 /** A replaceable payment of `amount` at 1 unit/vbyte from the wallet's output `txid:vout`, broadcast. */
@@ -78,17 +75,11 @@ async function fundedOutput(amount: bigint): Promise<{ txid: string; vout: numbe
 }
 
 beforeAll(async () => {
-  desk = await startRegtestDesk({ node: { extraArgs: ['-mempoolreplacement=1'] } });
-  // The index may still be catching up with the node's first 101 blocks on a busy machine.
-  await desk.synced();
-  store = openStore(`${desk.dir}/desk.sqlite`);
-  deps = { store, api: desk.api, actor: 'treasurer' };
-  walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Treasury', m: 2, cosigners: [alice, bob, carol] })).id;
+  // A desk of its own: a node relaying replacements and an empty 2-of-3 wallet of alice, bob and carol.
+  fixture = await startWalletDesk('Treasury');
+  ({ desk, store, deps, walletId } = fixture);
 });
-afterAll(async () => {
-  store?.close();
-  await desk?.dispose();
-});
+afterAll(async () => fixture?.dispose());
 
 describe('a fee bump', () => {
   it('replaces a payment stuck at 1 unit/vbyte with one at 20; a block confirms it and the original is dropped', async () => {

@@ -4,24 +4,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainParams, decodeTx } from '../../../shared/coins/index.ts';
 import type { CoordinatorApi } from '../api.ts';
-import { openStore, type CoordinatorStore, type PaymentRow } from '../store/store.ts';
+import type { CoordinatorStore, PaymentRow } from '../store/store.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
-import { apiWith, fundWallet, startRegtestDesk, type RegtestDesk } from '../../../dev/desk-testing/regtest.ts';
-import { createWallet, type CoreDeps } from '../wallets.ts';
+import { apiWith, fundWallet, type RegtestDesk, signAndSend as signSubmit, startWalletDesk, type WalletDesk } from '../../../dev/desk-testing/regtest.ts';
+import type { CoreDeps } from '../wallets.ts';
 import { proposeCpfp } from './cpfp.ts';
-import { cancelPayment, progress } from './payments.ts';
+import { cancelPayment } from './payments.ts';
 import { proposePayment } from './propose.ts';
 import { proposeBump, proposeCancel } from './replace.ts';
-import { importSignatureFiles } from './signature-import.ts';
-import { writeSigningRequest } from './signing-request.ts';
-import { signRequest } from '../software-signer.ts';
 import { proposeTreasurySpend } from './spend.ts';
-import { submitPayment } from './submit.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
-const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
+const [alice, bob] = [testCosigner('alice'), testCosigner('bob')];
 
+let fixture: WalletDesk;
 let desk: RegtestDesk;
 let store: CoordinatorStore;
 let deps: CoreDeps;
@@ -41,19 +38,12 @@ const greedy = (): CoreDeps => ({
   } satisfies Partial<CoordinatorApi>),
 });
 
-async function signAndSend(p: PaymentRow): Promise<PaymentRow> {
-  const request = await writeSigningRequest(deps, p.id);
-  const files = [alice, bob].map((c, i) => ({ name: `${i}.json`, text: signRequest(request, { xprv: c.accountXprv }).file }));
-  expect(importSignatureFiles(deps, files).map((r) => r.status)).toEqual(['imported', 'imported']);
-  expect(progress(deps, p.id).complete).toBe(true);
-  return submitPayment(deps, p.id);
-}
+const signAndSend = async (p: PaymentRow): Promise<PaymentRow> => (await signSubmit(deps, p, [alice, bob])).payment;
 
 beforeAll(async () => {
-  desk = await startRegtestDesk({ node: { extraArgs: ['-mempoolreplacement=1'] } });
-  store = openStore(`${desk.dir}/desk.sqlite`);
-  deps = { store, api: desk.api, actor: 'treasurer' };
-  walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Treasury', m: 2, cosigners: [alice, bob, carol] })).id;
+  // A desk of its own: a node relaying replacements and an empty 2-of-3 wallet of alice, bob and carol.
+  fixture = await startWalletDesk('Treasury');
+  ({ desk, store, deps, walletId } = fixture);
   await fundWallet(desk, deps, walletId, 2n * COIN);
   await fundWallet(desk, deps, walletId, 3n * COIN);
   // A replaceable payment at 1 unit/vbyte, broadcast and unconfirmed: the one to bump and cancel.
@@ -64,10 +54,7 @@ beforeAll(async () => {
   expect(stuck.state).toBe('broadcast');
   await desk.synced();
 }, 300_000);
-afterAll(async () => {
-  store?.close();
-  await desk?.dispose();
-});
+afterAll(async () => fixture?.dispose());
 
 describe('a service that builds ten times the fee asked', () => {
   it('is refused for a fee bump, in words, and nothing is stored', async () => {
