@@ -156,8 +156,8 @@ export async function scaleChain(opts: ScaleChainOptions): Promise<{ manifest: S
 }
 
 /** A node on a (cached) scale chain datadir; the datadir is never deleted. */
-export function startScaleNode(datadir: string, log?: (line: string) => void): Promise<RegtestNode> {
-  return startLitecoind({ datadir, ...(log ? { log } : {}) });
+export function startScaleNode(datadir: string, log?: (line: string) => void, extraArgs?: string[]): Promise<RegtestNode> {
+  return startLitecoind({ datadir, ...(log ? { log } : {}), ...(extraArgs ? { extraArgs } : {}) });
 }
 
 async function readManifest(path: string): Promise<ScaleManifest | undefined> {

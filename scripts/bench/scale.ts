@@ -58,7 +58,9 @@ export async function runScaleBench(options: BenchOptions, ctx: ScaleBenchContex
   console.log('Countersign scale benchmark: the index at mainnet shape');
   const { manifest, datadir, fromCache } = await scaleChain({ txs: options.scaleTxs, cacheDir: options.cacheDir, progress: (line) => console.log(line) });
   console.log(fromCache ? `chain: from the cache in ${datadir} (built in ${(manifest.buildMs / 1000).toFixed(0)} s)` : `chain: built in ${(manifest.buildMs / 1000).toFixed(0)} s into ${datadir}`);
-  const node = await startScaleNode(datadir);
+  // The harness's 5 s -rpcservertimeout resets a connection whose answer takes longer, which a
+  // verbose block of ~2,500 txs can on a loaded machine: the bench measures, it must not fail.
+  const node = await startScaleNode(datadir, undefined, ['-rpcservertimeout=300']);
   ctx.onCleanup(() => node.stop());
   const netInfo = await node.rpc.call<{ subversion: string }>('getnetworkinfo');
   console.log(`machine: ${machineLine({ litecoind: netInfo.subversion.replace(/\//g, '') })}`);

@@ -105,7 +105,6 @@ describe('batches bounded in bytes, as the indexer weighs blocks', () => {
     expect(new Set(big.txs.map((t) => t.txid)).size).toBe(100_001);
     expect(big.txs[5]!.inputs).toEqual([{ txid: `${'00'.repeat(28)}00000004`, vout: 0 }]); // the outpoint written little-endian, shown reversed
     expect(big.size).toBe(syntheticBlockHex(100_000).length / 2);
-    expect(big.size! / 1e6).toBeGreaterThan(8); // far past the 10,000 transactions batches held before
 
     const written: string[][] = [];
     const gates: Array<() => void> = [];
@@ -115,21 +114,26 @@ describe('batches bounded in bytes, as the indexer weighs blocks', () => {
       (b) => b.size ?? 80,
     );
     const small = (i: number): ReadBlock => ({ hash: `s${i}`, height: i, previousHash: null, time: 0, txs: [], size: 1_000 });
+    expect(500 * 1_000).toBeLessThan(BATCH_BYTES);
+    expect(big.size!).toBeGreaterThan(BATCH_BYTES);
+    const isHeld = async (adding: Promise<void>): Promise<boolean> => {
+      let held = true;
+      void adding.then(() => (held = false));
+      await new Promise((r) => setImmediate(r));
+      return held;
+    };
     await p.add(small(0)); // written at once
-    for (let i = 1; i <= 500; i++) await p.add(small(i)); // 500 kB wait: the reader goes on
-    await p.add(big); // 8.2 MB more: still under 32 MiB
-    await p.add({ ...big, hash: 'big2' });
-    await p.add({ ...big, hash: 'big3' });
-    await p.add({ ...big, hash: 'big4' }); // 33.3 MB in all: still under 32 MiB (33.55 MB)
-    let held = true;
-    const fifth = p.add({ ...big, hash: 'big5' }).then(() => (held = false)); // past 32 MiB: the reader waits
-    await new Promise((r) => setImmediate(r));
-    expect(held).toBe(true);
+    for (let i = 1; i <= 500; i++) expect(await isHeld(p.add(small(i)))).toBe(false); // 500 kB gather: the reader goes on
+    const addingBig = p.add(big);
+    expect(await isHeld(addingBig)).toBe(true); // past the bound: the reader waits for the writer
     gates[0]!();
-    await fifth;
+    await addingBig;
+    const addingBig2 = p.add({ ...big, hash: 'big2' });
+    expect(await isHeld(addingBig2)).toBe(true);
     gates[1]!();
+    await addingBig2;
+    gates[2]!();
     await p.flush();
-    expect(written[0]).toEqual(['s0']);
-    expect(written[1]).toEqual([...Array.from({ length: 500 }, (_, i) => `s${i + 1}`), 'big', 'big2', 'big3', 'big4', 'big5']);
+    expect(written).toEqual([['s0'], [...Array.from({ length: 500 }, (_, i) => `s${i + 1}`), 'big'], ['big2']]); // the big block alone is one batch
   });
 });

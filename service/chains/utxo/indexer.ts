@@ -62,11 +62,13 @@ const VerboseMempool = z.record(z.string(), MempoolEntry);
 const HASH_BATCH = 200;
 // The most block bytes (as serialized: what `getblock <hash> 0` gives) read ahead of the writer and
 // written in one batch; encoded blocks are held, a fraction of that (index/blocks.ts). Bytes, not
-// blocks or transactions: one Bitcoin Cash block of 100k+ transactions is one batch, and many small
-// blocks group. Each commit rewrites every page it touched into the WAL, so fewer, larger batches
-// write less (on the bench chain 10,000 transactions rather than 5,000 took its page writes from
-// about 18,500 to 12,500); 32 MiB is about 100k transactions of ordinary size.
-export const BATCH_BYTES = 32 * 1024 * 1024;
+// blocks or transactions: many small blocks group, and one block larger than this (a Bitcoin Cash
+// block of 100k+ transactions) is a batch of its own. Each commit rewrites every page it touched into
+// the WAL, so fewer, larger batches write less (10,000 transactions rather than 5,000 took the bench
+// chain's page writes from about 18,500 to 12,500); but the writer's memory grows with the batch: at
+// 32 MiB (some 60k of the scale chain's transactions) its peak RSS at 100k was 449 MB against 389 MB
+// with 10,000-transaction batches. 4 MiB is about those 10,000 transactions' bytes.
+export const BATCH_BYTES = 4 * 1024 * 1024;
 /** What a block without a known size (a watch-mode block its filter skipped) weighs in a batch. */
 const HEADER_BYTES = 80;
 // Transactions of verbose JSON being fetched at once (at least two blocks).
