@@ -7,12 +7,13 @@ import { openStore, type StoreConfig } from '../../service/store/database.ts';
 import { UtxoIndexStore } from '../../service/index/utxo-index.ts';
 import { chainParams } from '../../shared/coins/index.ts';
 import { childMain } from './child.ts';
-import { fetchBlocks } from './fetch-blocks.ts';
+import { fetchBlocks, type FetchForm } from './fetch-blocks.ts';
+import { rawBlockCodec } from '../../service/chains/utxo/block-reading.ts';
 import { cpuMsOf, memoryOf, ownCpuMs } from './machine.ts';
 
 /** `nodePid`: the node's process, whose CPU time in the timed window is reported beside ours. */
 export type ChildInput =
-  | { mode: 'fetch'; rpc: RpcClientConfig; toHeight: number; nodePid: number }
+  | { mode: 'fetch'; form: FetchForm; rpc: RpcClientConfig; toHeight: number; nodePid: number }
   | { mode: 'index'; rpc: RpcClientConfig; toHeight: number; nodePid: number; store: StoreConfig };
 
 export interface ChildResult {
@@ -64,7 +65,7 @@ async function work(raw: unknown): Promise<ChildResult> {
   if (input.mode === 'fetch') {
     const rpc = new RpcClient(input.rpc);
     const startRssKb = memoryOf('self').rssKb;
-    const { value, ms, cpu } = await measure(input.nodePid, () => fetchBlocks(rpc, 0, input.toHeight));
+    const { value, ms, cpu } = await measure(input.nodePid, () => fetchBlocks(rpc, 0, input.toHeight, input.form, rawBlockCodec(chainParams('litecoin', 'regtest'))!));
     rpc.close();
     return { ms, blocks: value.blocks, txs: value.txs, startRssKb, peakRssKb: memoryOf('self').peakKb, cpu };
   }

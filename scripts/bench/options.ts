@@ -16,11 +16,13 @@ export interface BenchOptions {
   cacheDir: string | undefined;
   /** Stores the scale bench indexes into. */
   stores: Array<'sqlite' | 'postgres'>;
+  /** `--index-blocks verbose`: the indexer reads verbose JSON instead of the coin's raw blocks (to compare). */
+  indexBlocks: 'raw' | 'verbose' | undefined;
 }
 
 const USAGE =
   'usage: npm run bench -- [--txs 20000] [--duration 10] [--connections 10] [--cpu-prof <dir>]\n' +
-  '       npm run bench -- --scale [--scale-txs 1000000] [--cache-dir <dir>] [--stores sqlite,postgres] [--cpu-prof <dir>]';
+  '       npm run bench -- --scale [--scale-txs 1000000] [--cache-dir <dir>] [--stores sqlite,postgres] [--index-blocks raw|verbose] [--cpu-prof <dir>]';
 
 function positiveInt(text: string | undefined, fallback: number, name: string): number {
   if (text === undefined) return fallback;
@@ -37,6 +39,11 @@ function parseStores(text: string | undefined): Array<'sqlite' | 'postgres'> {
   return [...new Set(names as Array<'sqlite' | 'postgres'>)];
 }
 
+function parseBlockForm(text: string | undefined): 'raw' | 'verbose' | undefined {
+  if (text === undefined || text === 'raw' || text === 'verbose') return text;
+  throw new Error(`--index-blocks takes raw or verbose, not ${JSON.stringify(text)}\n${USAGE}`);
+}
+
 export function parseOptions(argv: readonly string[]): BenchOptions {
   const { values } = parseArgs({
     args: [...argv],
@@ -49,6 +56,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       'scale-txs': { type: 'string' },
       'cache-dir': { type: 'string' },
       stores: { type: 'string' },
+      'index-blocks': { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -66,5 +74,6 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     scaleTxs: positiveInt(values['scale-txs'], 1_000_000, 'scale-txs'),
     cacheDir: values['cache-dir'],
     stores: parseStores(values.stores),
+    indexBlocks: parseBlockForm(values['index-blocks']),
   };
 }

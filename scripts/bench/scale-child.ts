@@ -10,12 +10,13 @@ import { openStore, type Store, type StoreConfig } from '../../service/store/dat
 import { UtxoIndexStore } from '../../service/index/utxo-index.ts';
 import { chainParams } from '../../shared/coins/index.ts';
 import { childMain } from './child.ts';
-import { fetchBlocks } from './fetch-blocks.ts';
+import { fetchBlocks, type FetchForm } from './fetch-blocks.ts';
+import { rawBlockCodec, type BlockForm } from '../../service/chains/utxo/block-reading.ts';
 import { cpuMsOf, memoryOf, ownCpuMs } from './machine.ts';
 
 export type ScaleChildInput =
-  | { mode: 'fetch'; rpc: RpcClientConfig; nodePid: number; windows: Array<{ fromHeight: number; toHeight: number }> }
-  | { mode: 'index'; rpc: RpcClientConfig; nodePid: number; stops: number[]; store: StoreConfig };
+  | { mode: 'fetch'; form: FetchForm; rpc: RpcClientConfig; nodePid: number; windows: Array<{ fromHeight: number; toHeight: number }> }
+  | { mode: 'index'; rpc: RpcClientConfig; nodePid: number; stops: number[]; store: StoreConfig; blocks?: BlockForm };
 
 export interface StageResult {
   toHeight: number;
@@ -66,9 +67,10 @@ async function work(raw: unknown): Promise<ScaleChildResult> {
   const input = raw as ScaleChildInput;
   if (input.mode === 'fetch') {
     const rpc = new RpcClient(input.rpc);
+    const codec = rawBlockCodec(chainParams('litecoin', 'regtest'))!;
     const stages: StageResult[] = [];
     for (const w of input.windows) {
-      const t = await timed(input.nodePid, () => fetchBlocks(rpc, w.fromHeight + 1, w.toHeight));
+      const t = await timed(input.nodePid, () => fetchBlocks(rpc, w.fromHeight + 1, w.toHeight, input.form, codec));
       stages.push({ toHeight: w.toHeight, ms: t.ms, peakRssKb: memoryOf('self').peakKb, storeBytes: 0, cpuOwnMs: t.cpuOwnMs, cpuNodeMs: t.cpuNodeMs });
     }
     rpc.close();
@@ -79,7 +81,7 @@ async function work(raw: unknown): Promise<ScaleChildResult> {
   try {
     const index = new UtxoIndexStore(store, 'litecoin');
     const rpc = new CappedRpcClient(input.rpc);
-    const indexer = new UtxoIndexer({ rpc, index, params: chainParams('litecoin', 'regtest'), log: pino({ level: 'warn' }, pino.destination(2)), pollIntervalMs: 1000 });
+    const indexer = new UtxoIndexer({ rpc, index, params: chainParams('litecoin', 'regtest'), log: pino({ level: 'warn' }, pino.destination(2)), pollIntervalMs: 1000, ...(input.blocks ? { blockForm: input.blocks } : {}) });
     await index.prepareForBatches(); // the service starts its writer thread before any block
     const stages: StageResult[] = [];
     for (const stop of input.stops) {

@@ -25,6 +25,25 @@ export function bytesToHex(bytes: Uint8Array): string {
   return s;
 }
 
+const HEX_DIGITS = '0123456789abcdef';
+const HEX_CODES = Array.from(HEX_DIGITS, (c) => c.charCodeAt(0));
+
+/**
+ * The hex of bytes[start, end) read backwards: a hash in wire order shown in display (RPC) order,
+ * without the reversed copy (block.ts runs it for every txid of a block). One flat string from
+ * char codes: 32 appends would leave a tree of 32 string pieces per txid for the GC to trace.
+ */
+export function reversedHex(bytes: Uint8Array, start = 0, end = bytes.length): string {
+  const codes = new Array<number>((end - start) * 2);
+  let k = 0;
+  for (let i = end - 1; i >= start; i--) {
+    const b = bytes[i]!;
+    codes[k++] = HEX_CODES[b >> 4]!;
+    codes[k++] = HEX_CODES[b & 15]!;
+  }
+  return String.fromCharCode.apply(null, codes);
+}
+
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {
   let length = 0;
   for (const p of parts) length += p.length;

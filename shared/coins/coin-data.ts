@@ -31,6 +31,20 @@ export type SighashAlgorithmName = 'legacy' | 'forkid' | 'legacy-forkid' | 'zip2
  */
 export type TxFormat = 'bitcoin' | 'zcash-v4' | 'zcash-v5';
 
+/**
+ * How the service's index reads the coin's blocks from its node (service/chains/utxo/block-reading.ts):
+ * - 'bitcoin': `getblock <hash> 0`, decoded by this codec (tx.ts decodeBitcoinBlock): an 80-byte
+ *   header, then the transactions (segwit where the row's `segwit` says; Dash DIP2 special
+ *   transactions where its `specialTx` says).
+ * - 'bitcoin-mweb': the same, plus Litecoin's MWEB: the HogEx transaction's serialization flag 0x08
+ *   and the extension block after the transactions, which holds no transparent output (the index
+ *   keeps only those) and is skipped.
+ * - null: the node's verbose JSON (`getblock <hash> 2`), because the codec does not read the whole
+ *   block: an Equihash header (zcash, zclassic, bitcoin_private; bitcoin_gold since its fork),
+ *   Sprout transactions (zcash family), CashTokens prefixes in outputs (bitcoin_cash).
+ */
+export type RawBlockFormat = 'bitcoin' | 'bitcoin-mweb';
+
 /** The version group id each overwintered format carries (ZIP-202, ZIP-225). */
 export const VERSION_GROUP_ID: Readonly<Record<Exclude<TxFormat, 'bitcoin'>, number>> = {
   'zcash-v4': 0x892f2085,
@@ -85,6 +99,8 @@ export interface UtxoChainRow {
   readonly blockSeconds: number;
   /** Zcash family: the upgrade from which `txFormat` is valid (earlier heights cannot use it). */
   readonly txFormatSince?: string;
+  /** How the index reads blocks: raw through this codec, or verbose JSON (null or absent); see RawBlockFormat. */
+  readonly rawBlocks?: RawBlockFormat | null;
   readonly networks: Readonly<Record<NetworkName, NetworkRow>>;
 }
 
@@ -284,6 +300,7 @@ export const COIN_TABLE = {
       txFormat: 'bitcoin',
       txVersion: 1,
       blockSeconds: 600,
+      rawBlocks: 'bitcoin',
       networks: {
         mainnet: { p2pkh: [0x00], p2sh: [0x05], wif: 0x80, bech32Hrp: 'bc', xpub: [XPUB], xprv: [XPRV] },
         testnet: BITCOIN_TESTNET,
@@ -314,6 +331,7 @@ export const COIN_TABLE = {
       txFormat: 'bitcoin',
       txVersion: 1,
       blockSeconds: 600,
+      rawBlocks: 'bitcoin',
       networks: { mainnet: BITCOIN_TESTNET, testnet: BITCOIN_TESTNET, regtest: BITCOIN_REGTEST },
     },
   },
@@ -341,6 +359,7 @@ export const COIN_TABLE = {
       txFormat: 'bitcoin',
       txVersion: 1,
       blockSeconds: 150,
+      rawBlocks: 'bitcoin-mweb',
       networks: {
         mainnet: {
           p2pkh: [0x30],
@@ -378,6 +397,7 @@ export const COIN_TABLE = {
       txFormat: 'bitcoin',
       txVersion: 1,
       blockSeconds: 600,
+      rawBlocks: null,
       networks: {
         mainnet: { p2pkh: [0x00], p2sh: [0x05], wif: 0x80, cashAddrPrefix: 'bitcoincash', xpub: [XPUB], xprv: [XPRV] },
         testnet: { ...FORK_TEST, cashAddrPrefix: 'bchtest' },
@@ -408,6 +428,7 @@ export const COIN_TABLE = {
       txFormat: 'bitcoin',
       txVersion: 1,
       blockSeconds: 600,
+      rawBlocks: null,
       networks: {
         mainnet: { p2pkh: [0x26], p2sh: [0x17], wif: 0x80, bech32Hrp: 'btg', xpub: [XPUB], xprv: [XPRV] },
         testnet: { ...FORK_TEST, bech32Hrp: 'tbtg' },
@@ -437,6 +458,7 @@ export const COIN_TABLE = {
       txFormat: 'bitcoin',
       txVersion: 1,
       blockSeconds: 150,
+      rawBlocks: 'bitcoin',
       networks: {
         // Dash Core before 0.12.3 used its own BIP32 versions: drkv (public) / drkp (private).
         mainnet: { p2pkh: [0x4c], p2sh: [0x10], wif: 0xcc, xpub: [XPUB, 0x02fe52f8 /* drkv */], xprv: [XPRV, 0x02fe52cc /* drkp */] },
@@ -467,6 +489,7 @@ export const COIN_TABLE = {
       txFormat: 'zcash-v5',
       txVersion: 5,
       blockSeconds: 75,
+      rawBlocks: null,
       txFormatSince: 'NU5',
       networks: {
         mainnet: { ...ZCASH_MAIN, upgrades: ZCASH_MAINNET_UPGRADES },
@@ -497,6 +520,7 @@ export const COIN_TABLE = {
       txFormat: 'zcash-v4',
       txVersion: 4,
       blockSeconds: 150,
+      rawBlocks: null,
       txFormatSince: 'Sapling',
       networks: {
         mainnet: { ...ZCASH_MAIN, upgrades: ZCLASSIC_MAINNET_UPGRADES },
@@ -528,6 +552,7 @@ export const COIN_TABLE = {
       txFormat: 'bitcoin',
       txVersion: 1,
       blockSeconds: 150,
+      rawBlocks: null,
       networks: {
         mainnet: { p2pkh: [0x13, 0x25], p2sh: [0x13, 0xaf], wif: 0x80, xpub: [XPUB], xprv: [XPRV] },
         // n1... / nx...; BitcoinPrivate's regtest inherits its testnet's versions.

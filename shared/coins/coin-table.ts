@@ -13,6 +13,7 @@ import {
   type LedgerAppRow,
   type NetworkName,
   type NetworkUpgrade,
+  type RawBlockFormat,
   type SighashAlgorithmName,
   type SpecialTxFormat,
   type TxFormat,
@@ -22,7 +23,7 @@ import {
 import { CoinError } from './errors.ts';
 
 export { NETWORK_NAMES, VERSION_GROUP_ID };
-export type { CoinName, CoinRow, EvmCoinRow, LedgerAppRow, NetworkName, NetworkUpgrade, SighashAlgorithmName, SpecialTxFormat, TxFormat, UtxoCoinName, UtxoCoinRow };
+export type { CoinName, CoinRow, EvmCoinRow, LedgerAppRow, NetworkName, NetworkUpgrade, RawBlockFormat, SighashAlgorithmName, SpecialTxFormat, TxFormat, UtxoCoinName, UtxoCoinRow };
 export type { UtxoLedgerAppRow } from './coin-data.ts';
 
 type NonEmpty<T> = readonly [T, ...T[]];
@@ -97,6 +98,8 @@ export interface ChainParams {
   readonly xprvVersions: readonly number[];
   /** A special transaction format the chain's transactions may use (Dash DIP2). */
   readonly specialTx?: SpecialTxFormat;
+  /** How the index reads the coin's blocks (coin-data.ts RawBlockFormat); absent: verbose JSON. */
+  readonly rawBlocks?: RawBlockFormat;
 }
 
 export function isCoinName(name: string): name is CoinName {
@@ -153,6 +156,7 @@ export function chainParams(coin: CoinName, network: NetworkName): ChainParams {
     xpubVersions: [...net.xpub],
     xprvVersions: [...net.xprv],
     ...(coinRowOf.specialTx === null ? {} : { specialTx: coinRowOf.specialTx }),
+    ...(row.rawBlocks == null ? {} : { rawBlocks: row.rawBlocks }),
   };
 }
 

@@ -88,7 +88,7 @@ export function encodeTx(tx: Tx, options: { witness?: boolean } = {}): Uint8Arra
 
 function decodeBitcoinTx(bytes: Uint8Array, allowWitness: boolean, dash = false): BitcoinTx {
   const r = new ByteReader(bytes, 'transaction');
-  const tx = readBitcoinTx(r, allowWitness, dash);
+  const tx = readBitcoinTx(r, { allowWitness, dash });
   if (!r.done()) throw new CoinError(`transaction has ${r.remaining()} unexpected trailing byte(s)`);
   return tx;
 }
@@ -102,24 +102,51 @@ export function decodeBitcoinBlockTxs(bytes: Uint8Array): BitcoinTx[] {
   r.readBytes(80);
   const count = readCount(r, 'transactions', 60);
   const txs: BitcoinTx[] = [];
-  for (let i = 0; i < count; i++) txs.push(readBitcoinTx(r, true, false));
+  for (let i = 0; i < count; i++) txs.push(readBitcoinTx(r, { allowWitness: true, dash: false }));
   if (!r.done()) throw new CoinError(`block has ${r.remaining()} unexpected trailing byte(s)`);
   return txs;
 }
 
-function readBitcoinTx(r: ByteReader, allowWitness: boolean, dash: boolean): BitcoinTx {
+/** How readBitcoinTx reads: segwit allowed, Dash DIP2 payloads, Litecoin's MWEB flag (0x08). */
+export interface BitcoinTxReading {
+  allowWitness: boolean;
+  dash: boolean;
+  mweb?: boolean;
+}
+
+/**
+ * Where a transaction read from a larger buffer lies, so its txid can be hashed in place: the
+ * serialization without witness is [start, start + 4) + [inputsAt, outputsEnd) + [locktimeAt, end)
+ * (one contiguous run when the transaction has no segwit or MWEB flag).
+ */
+export interface TxSpans {
+  start: number;
+  inputsAt: number;
+  outputsEnd: number;
+  locktimeAt: number;
+  end: number;
+  /** Litecoin's HogEx: the MWEB flag with no MWEB transaction; the extension block follows the last one. */
+  hogEx: boolean;
+}
+
+/** One Bitcoin-format transaction from `r` (block.ts reads blocks with it, recording `spans`). */
+export function readBitcoinTx(r: ByteReader, how: BitcoinTxReading, spans?: TxSpans): BitcoinTx {
+  const start = r.position;
   const version = r.readI32LE();
-  let segwit = false;
-  // BIP144: a zero input count is the segwit marker, followed by flag 0x01.
-  if (allowWitness && r.remaining() >= 1 && r.peekU8() === 0x00) {
+  let flag = 0;
+  // BIP144: a zero input count is the segwit marker, followed by flag 0x01 (Litecoin's MWEB: 0x08, 0x09).
+  if (how.allowWitness && r.remaining() >= 1 && r.peekU8() === 0x00) {
     r.readU8();
-    const flag = r.readU8();
-    if (flag !== 0x01) throw new CoinError(`transaction has no inputs or an unknown serialization flag 0x${flag.toString(16)}`);
-    segwit = true;
+    flag = r.readU8();
+    const known = how.mweb ? flag === 0x01 || flag === 0x08 || flag === 0x09 : flag === 0x01;
+    if (!known) throw new CoinError(`transaction has no inputs or an unknown serialization flag 0x${flag.toString(16)}`);
   }
+  const segwit = (flag & 0x01) !== 0;
+  const inputsAt = r.position;
   const inputs = readInputs(r);
-  if (segwit && inputs.length === 0) throw new CoinError('transaction is malformed: segwit serialization with no inputs');
+  if (flag !== 0 && inputs.length === 0) throw new CoinError('transaction is malformed: segwit serialization with no inputs');
   const outputs = readOutputs(r);
+  const outputsEnd = r.position;
   if (segwit) {
     for (const input of inputs) {
       const n = readCount(r, 'witness items', 1);
@@ -132,8 +159,24 @@ function readBitcoinTx(r: ByteReader, allowWitness: boolean, dash: boolean): Bit
       throw new CoinError('transaction is malformed: segwit serialization with empty witnesses');
     }
   }
+  let hogEx = false;
+  if ((flag & 0x08) !== 0) {
+    // Litecoin Core writes the MWEB part as an optional pointer: 0 (none) marks the HogEx.
+    if (r.readU8() !== 0) throw new CoinError('transaction carries an MWEB transaction, which this codec does not read');
+    if (outputs.length === 0) throw new CoinError('transaction is malformed: a HogEx without outputs');
+    hogEx = true;
+  }
+  const locktimeAt = r.position;
   const locktime = r.readU32LE();
-  const extraPayload = dash && isDashSpecial(version) ? readVarBytesChecked(r, 'the special transaction payload') : undefined;
+  const extraPayload = how.dash && isDashSpecial(version) ? readVarBytesChecked(r, 'the special transaction payload') : undefined;
+  if (spans) {
+    spans.start = start;
+    spans.inputsAt = inputsAt;
+    spans.outputsEnd = outputsEnd;
+    spans.locktimeAt = locktimeAt;
+    spans.end = r.position;
+    spans.hogEx = hogEx;
+  }
   return { version, inputs, outputs, locktime, ...(extraPayload !== undefined ? { extraPayload } : {}) };
 }
 

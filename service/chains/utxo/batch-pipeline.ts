@@ -1,26 +1,30 @@
 // Hands blocks to the index writer as soon as it is free. While it writes, the blocks read
-// meanwhile gather into the next batch, up to `maxTxs` transactions; then the reader waits. So the
-// writer starts on the first block, never idles while blocks wait, and batches grow only as far
-// as the writer lags (larger transactions are cheaper per row, and memory stays bounded).
-export class BatchPipeline<B extends { readonly txs: readonly unknown[] }> {
+// meanwhile gather into the next batch, up to `max` of their weight (the indexer weighs blocks by
+// their serialized bytes); then the reader waits. So the writer starts on the first block, never
+// idles while blocks wait, and batches grow only as far as the writer lags (larger batches are
+// cheaper per row, and memory stays bounded). One block heavier than `max` is a batch of its own.
+export class BatchPipeline<B> {
   private batch: B[] = [];
-  private batchTxs = 0;
+  private batchWeight = 0;
   private writing: Promise<void> | null = null;
   private failure: { error: unknown } | null = null;
 
   /** `write` commits blocks in one transaction; batches are written one at a time, in order. */
   constructor(
     private readonly write: (blocks: B[]) => Promise<void>,
-    private readonly maxTxs: number,
-  ) {}
+    private readonly max: number,
+    private readonly weigh: (block: B) => number,
+  ) {
+    if (!(max > 0)) throw new RangeError('a batch bound must be positive');
+  }
 
   /** Adds the next block. Resolves when the reader may go on; throws a failed write's error. */
   async add(block: B): Promise<void> {
     this.throwIfFailed();
     this.batch.push(block);
-    this.batchTxs += block.txs.length;
+    this.batchWeight += this.weigh(block);
     this.startWrite();
-    while (this.batchTxs >= this.maxTxs && this.writing) {
+    while (this.batchWeight >= this.max && this.writing) {
       await this.writing;
       this.throwIfFailed();
     }
@@ -36,7 +40,7 @@ export class BatchPipeline<B extends { readonly txs: readonly unknown[] }> {
     if (this.writing || this.failure || this.batch.length === 0) return;
     const blocks = this.batch;
     this.batch = [];
-    this.batchTxs = 0;
+    this.batchWeight = 0;
     this.writing = this.write(blocks).then(
       () => {
         this.writing = null;

@@ -6,7 +6,8 @@ import type { UtxoIndexStore } from '../../index/utxo-index.ts';
 import { type RpcClient, RpcError, UpstreamError } from './rpc-client.ts';
 import { PollLoop } from '../poll-loop.ts';
 import { BatchPipeline } from './batch-pipeline.ts';
-import { readVerboseBlock, readVerboseTx, type ReadBlock } from './verbose-block.ts';
+import { readVerboseTx, type ReadBlock } from './verbose-block.ts';
+import { fetchBlock as fetchNodeBlock, type BlockForm } from './block-reading.ts';
 import type { IndexedTx } from '../../index/blocks.ts';
 import { z } from 'zod';
 
@@ -24,6 +25,10 @@ export interface IndexerOptions {
   afterPass?: (pass: number) => Promise<void>;
   /** Watch mode (watch-scan.ts): only registered wallets' scripts, from their birthdays. */
   watch?: WatchScope;
+  /** The most serialized block bytes gathered for one write while the writer is busy (default BATCH_BYTES). */
+  batchBytes?: number;
+  /** Overrides the coin table's choice of raw or verbose blocks (the bench compares the two). */
+  blockForm?: BlockForm;
 }
 
 /** What watch mode changes in a pass: where the index starts, which blocks are read, what is kept. */
@@ -59,10 +64,17 @@ const MempoolEntry = z.object({ time: z.number().int(), depends: z.array(z.strin
 const VerboseMempool = z.record(z.string(), MempoolEntry);
 
 const HASH_BATCH = 200;
-// The most transactions read ahead of the writer; encoded blocks are small (index/blocks.ts). Each
-// commit rewrites every page it touched into the WAL, so fewer, larger batches write less: on the
-// bench chain 10,000 rather than 5,000 took its page writes from about 18,500 to 12,500.
-const BATCH_TXS = 10_000;
+// The most block bytes (as serialized: what `getblock <hash> 0` gives) read ahead of the writer and
+// written in one batch; encoded blocks are held, a fraction of that (index/blocks.ts). Bytes, not
+// blocks or transactions: many small blocks group, and one block larger than this (a Bitcoin Cash
+// block of 100k+ transactions) is a batch of its own. Each commit rewrites every page it touched into
+// the WAL, so fewer, larger batches write less (10,000 transactions rather than 5,000 took the bench
+// chain's page writes from about 18,500 to 12,500); but the writer's memory grows with the batch: at
+// 32 MiB (some 60k of the scale chain's transactions) its peak RSS at 100k was 449 MB against 389 MB
+// with 10,000-transaction batches. 4 MiB is about those 10,000 transactions' bytes.
+export const BATCH_BYTES = 4 * 1024 * 1024;
+/** What a block without a known size (a watch-mode block its filter skipped) weighs in a batch. */
+const HEADER_BYTES = 80;
 // Transactions of verbose JSON being fetched at once (at least two blocks).
 const READ_AHEAD_TXS = 5_000;
 const PROGRESS_EVERY_MS = 10_000;
@@ -76,10 +88,10 @@ export class UtxoIndexer {
   private passes = 0;
   /**
    * Test-only knobs: a regtest chain of a few hundred blocks indexes in one batch, too fast to
-   * observe a lagging index. Smaller batches and a pause before each batch's write let a test ask
+   * observe a lagging index. Smaller batches (bounded in transactions, `batchTxs`) and a pause before each batch's write let a test ask
    * the service while the first sync is under way. Production never sets them.
    */
-  readonly testKnobs: { batchTxs: number; beforeBatchWrite: (() => Promise<void>) | null } = { batchTxs: BATCH_TXS, beforeBatchWrite: null };
+  readonly testKnobs: { batchTxs: number | null; beforeBatchWrite: (() => Promise<void>) | null } = { batchTxs: null, beforeBatchWrite: null };
 
   constructor(private readonly o: IndexerOptions) {
     // Six blocks in flight keep the node busy while the writer thread works (three left it idle a
@@ -205,7 +217,9 @@ export class UtxoIndexer {
   /** An undone block's transactions, as the node still has them (null if it does not). */
   private async blockContent(hash: string): Promise<ReadBlock | null> {
     try {
-      return readVerboseBlock(await this.o.rpc.call<unknown>('getblock', [hash, 2]), this.o.params.decimals);
+      // A raw block does not say its height (rollbacks are rare: one more call each is cheap).
+      const header = z.object({ height: z.number().int().nonnegative() }).loose().parse(await this.o.rpc.call<unknown>('getblockheader', [hash, true]));
+      return await fetchNodeBlock(this.o.rpc, this.o.params, hash, header.height);
     } catch (err) {
       if (err instanceof RpcError) return null; // pruned or unknown: the store scans instead
       throw err;
@@ -243,7 +257,7 @@ export class UtxoIndexer {
     // blocks exist at once whatever the chain's length.
     const watch = this.o.watch;
     const fetchBlock = (hash: string, height: number): Promise<ReadBlock> =>
-      watch ? watch.readBlock(hash, height) : rpc.call<unknown>('getblock', [hash, 2]).then((json) => readVerboseBlock(json, params.decimals));
+      watch ? watch.readBlock(hash, height) : fetchNodeBlock(rpc, params, hash, height, this.o.blockForm);
     const queue: Promise<ReadBlock>[] = [];
     let nextHeight = from;
     let hashes: string[] = [];
@@ -273,13 +287,18 @@ export class UtxoIndexer {
 
     // Blocks are committed in batches while catching up, each batch in one transaction, written
     // (by the index writer thread) while the next blocks are read from the node.
-    const pipeline = new BatchPipeline<ReadBlock>(async (blocks) => {
+    const write = async (blocks: ReadBlock[]): Promise<void> => {
       await this.testKnobs.beforeBatchWrite?.();
       await index.applyBlocks(blocks, mempool);
       for (const b of blocks) for (const t of b.txs) mempool.delete(t.txid);
       this.progress.indexedHeight = blocks[blocks.length - 1]!.height;
       for (const b of blocks) txs += b.txs.length;
-    }, this.testKnobs.batchTxs);
+    };
+    const testTxs = this.testKnobs.batchTxs;
+    const pipeline =
+      testTxs === null
+        ? new BatchPipeline<ReadBlock>(write, this.o.batchBytes ?? BATCH_BYTES, (b) => b.size ?? HEADER_BYTES)
+        : new BatchPipeline<ReadBlock>(write, testTxs, (b) => b.txs.length);
 
     await refill();
     let reorganised = false;

@@ -115,6 +115,8 @@ export function readVerboseTx(json: unknown, decimals: number, where = 'transact
 
 export interface ReadBlock extends IndexedBlock {
   previousHash: string | null;
+  /** The block's serialized size in bytes, when the node told it: what batches are bounded by. */
+  size?: number;
 }
 
 export function readVerboseBlock(json: unknown, decimals: number): ReadBlock {
@@ -124,7 +126,8 @@ export function readVerboseBlock(json: unknown, decimals: number): ReadBlock {
   const previousHash = block.previousblockhash === undefined ? null : string(block.previousblockhash, `block ${height}: previousblockhash`);
   const time = integer(block.time, `block ${height}: time`);
   const { txs, bytes } = readTxs(array(block.tx, `block ${height}: tx`), decimals, `block ${height}: tx`);
-  const read: ReadBlock = { hash, height, previousHash, time, txs };
+  const size = block.size === undefined ? undefined : integer(block.size, `block ${height}: size`);
+  const read: ReadBlock = { hash, height, previousHash, time, txs, ...(size === undefined ? {} : { size }) };
   rememberEncoding(read, bytes);
   return read;
 }

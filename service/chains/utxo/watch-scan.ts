@@ -11,7 +11,8 @@ import type { IndexedTx } from '../../index/blocks.ts';
 import type { UtxoIndexStore } from '../../index/utxo-index.ts';
 import type { WatchScope } from './indexer.ts';
 import { coinsToUnits, type RpcClient, RpcError } from './rpc-client.ts';
-import { readVerboseBlock, type ReadBlock } from './verbose-block.ts';
+import type { ReadBlock } from './verbose-block.ts';
+import { fetchBlock } from './block-reading.ts';
 import { scanDescriptors, type WalletWatch, type WatchedWallet, type WatchList, type WatchRegistration, type WatchStatus } from './watch.ts';
 
 /** An unspent output of a watched wallet as the node's UTXO set gives it. */
@@ -237,11 +238,11 @@ export class WatchScan implements WatchScope, WalletWatch {
         return { hash, height, time: header.time, previousHash: header.previousblockhash ?? null, txs: [] };
       }
     }
-    const block = readVerboseBlock(await this.rpc.call<unknown>('getblock', [hash, 2]), this.params.decimals);
+    const block = await fetchBlock(this.rpc, this.params, hash, height);
     this.counters.fetched++;
     if (filters) this.counters.matched++;
     const txs = block.txs.map((t) => this.keepWatched(t));
-    return { hash: block.hash, height: block.height, time: block.time, previousHash: block.previousHash, txs };
+    return { hash: block.hash, height: block.height, time: block.time, previousHash: block.previousHash, txs, ...(block.size === undefined ? {} : { size: block.size }) };
   }
 
   keepWatched(tx: IndexedTx): IndexedTx {

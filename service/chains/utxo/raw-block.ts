@@ -1,0 +1,81 @@
+// Reads a node's raw block (`getblock <hash> 0`, hex) into the index's compact form, the same form
+// verbose-block.ts makes from `getblock <hash> 2`: the transactions are decoded by the coin codec
+// (shared/coins/block.ts), which hashes each txid from the block's own bytes. Which coins are read
+// this way is the coin table's `rawBlocks` (block-reading.ts).
+import { createHash } from 'node:crypto';
+import { decodeBitcoinBlock, type BlockCodecChoice, type BlockHashing } from '../../../shared/coins/block.ts';
+import { bytesToHex } from '../../../shared/coins/bytes.ts';
+import { CoinError } from '../../../shared/coins/errors.ts';
+import { BlockEncoder, EncodedTx, rememberEncoding, type IndexedTx } from '../../index/blocks.ts';
+import { isStandardScript, MalformedNodeAnswer, type ReadBlock } from './verbose-block.ts';
+
+const NULL_HASH = '0'.repeat(64);
+const COINBASE_VOUT = 0xffffffff;
+
+const encoder = new BlockEncoder(); // blocks are read synchronously, one at a time
+
+const sha256 = (data: Uint8Array): Buffer => createHash('sha256').update(data).digest();
+
+/** Node's native SHA-256 for the codec's txids (the pure one is several times slower). */
+export const NATIVE_HASHING: BlockHashing = {
+  sha256d: (parts) => sha256(sha256(parts.length === 1 ? parts[0]! : Buffer.concat(parts))),
+};
+
+/** The raw block's bytes; the hex must be whole (Buffer.from stops quietly at a bad digit). */
+function bytesOfHex(hex: unknown, where: string): Buffer {
+  if (typeof hex !== 'string') throw new MalformedNodeAnswer(`${where}: getblock <hash> 0 did not answer a hex string`);
+  const bytes = Buffer.from(hex, 'hex');
+  if (bytes.length * 2 !== hex.length) throw new MalformedNodeAnswer(`${where}: getblock <hash> 0 answered text that is not hex`);
+  return bytes;
+}
+
+/**
+ * The block `hash` at `height` from its raw hex. A block the codec cannot read throws the codec's
+ * CoinError (block-reading.ts then reads that block's verbose JSON instead).
+ */
+export function readRawBlock(hex: unknown, hash: string, height: number, chain: BlockCodecChoice): ReadBlock {
+  const where = `block ${height} (${hash})`;
+  const raw = bytesOfHex(hex, where);
+  const block = decodeBitcoinBlock(raw, chain, NATIVE_HASHING);
+  const e = encoder;
+  e.reset();
+  e.u32(block.txs.length);
+  const offsets: number[] = [];
+  for (const { tx, txid } of block.txs) {
+    offsets.push(e.pos);
+    e.txid(txid);
+    // A coinbase's one input spends nothing (Bitcoin Core's IsCoinBase; verbose JSON marks it `coinbase`).
+    const first = tx.inputs[0];
+    const coinbase = tx.inputs.length === 1 && first!.vout === COINBASE_VOUT && first!.prevTxid.every((b) => b === 0);
+    if (coinbase) {
+      e.u32(0);
+    } else {
+      e.u32(tx.inputs.length);
+      for (const input of tx.inputs) {
+        e.txid(bytesToHex(input.prevTxid));
+        e.f64(input.vout);
+      }
+    }
+    const outputCountAt = e.pos;
+    e.u32(0);
+    let outputs = 0;
+    tx.outputs.forEach((out, n) => {
+      if (!isStandardScript(out.script, 0, out.script.length)) return;
+      e.script(out.script);
+      e.f64(n);
+      e.amount(out.value);
+      outputs++;
+    });
+    e.patchU32(outputCountAt, outputs);
+  }
+  const bytes = e.finish();
+  const txs: IndexedTx[] = block.txs.map((t, i) => new EncodedTx(t.txid, bytes, offsets[i]!));
+  const previousHash = block.header.previousHash === NULL_HASH ? null : block.header.previousHash;
+  const read: ReadBlock = { hash, height, previousHash, time: block.header.time, txs, size: raw.length };
+  rememberEncoding(read, bytes);
+  return read;
+}
+
+export function isCodecGap(err: unknown): err is CoinError {
+  return err instanceof CoinError;
+}
