@@ -152,6 +152,12 @@ export interface WatchScriptTable {
   idx: Int;
 }
 
+/** Bumped with each change to a chain's registrations (migrations.ts 0006): instances reload on a change. */
+export interface WatchGenerationTable {
+  chain: string;
+  generation: Int;
+}
+
 export interface MigrationTable {
   id: Generated<Int>;
   name: string;
@@ -172,4 +178,5 @@ export interface Database {
   evm_pending_creates: EvmPendingCreateTable;
   watch_wallets: WatchWalletTable;
   watch_scripts: WatchScriptTable;
+  watch_generations: WatchGenerationTable;
 }

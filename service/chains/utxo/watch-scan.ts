@@ -57,8 +57,8 @@ export class WatchScan implements WatchScope, WalletWatch {
     return this.list.pendingRescan();
   }
 
-  async rescanTaken(): Promise<void> {
-    await this.list.rescansTaken();
+  async rescanTaken(height: number): Promise<void> {
+    await this.list.rescansTaken(height);
     this.checked.clear();
   }
 
