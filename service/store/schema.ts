@@ -140,6 +140,10 @@ export interface WatchWalletTable {
   change_derived: Int;
   /** Blocks from this height must be read again (new scripts); null: none. */
   rescan_from: Int | null;
+  /** The index height the scan was checked against the node's UTXO set at; null: not checked since the last rescan (0006). */
+  checked_height?: Int | null;
+  /** The check's disagreement in words; null: it agreed. */
+  check_error?: string | null;
 }
 
 /** A script derived from a watched wallet's descriptors: branch 0 receive, 1 change. */

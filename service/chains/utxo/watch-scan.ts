@@ -18,17 +18,10 @@ interface Counters {
   fetched: number;
 }
 
-/** Per wallet: the scan's result once checked against scantxoutset at some height. */
-interface Checked {
-  height: number;
-  error: string | null;
-}
-
 export class WatchScan implements WatchScope, WalletWatch {
   private filters: boolean | null = null;
   private pruneHeight: number | null = null;
   private readonly counters: Counters = { checked: 0, matched: 0, fetched: 0 };
-  private readonly checked = new Map<string, Checked>();
   /** Set by the backend: asks the indexer for a pass now. */
   onChange: () => void = () => {};
 
@@ -59,7 +52,7 @@ export class WatchScan implements WatchScope, WalletWatch {
 
   async rescanTaken(height: number): Promise<void> {
     await this.list.rescansTaken(height);
-    this.checked.clear();
+    await this.list.clearChecks();
   }
 
   /** Whether the node has block filters (asked once), and where a pruned node's blocks begin. */
@@ -115,11 +108,11 @@ export class WatchScan implements WatchScope, WalletWatch {
       }
     }
     if (this.list.pendingRescan() !== null || indexedHeight === null) return;
+    const checks = await this.list.checks();
     for (const w of this.list.all()) {
-      const key = `${w.owner}\u0000${w.walletId}`;
-      if (this.checked.get(key)?.height === indexedHeight) continue;
+      if (checks.get(`${w.owner}\u0000${w.walletId}`)?.height === indexedHeight) continue;
       const error = await this.crossCheck(w.descriptors, w.derived, this.list.branchScripts(w, 0).concat(this.list.branchScripts(w, 1)), indexedHeight);
-      if (error !== undefined) this.checked.set(key, { height: indexedHeight, error });
+      if (error !== undefined) await this.list.setChecked(w, { height: indexedHeight, error });
     }
   }
 
@@ -150,7 +143,7 @@ export class WatchScan implements WatchScope, WalletWatch {
   async register(owner: string, walletId: string, registration: WatchRegistration): Promise<WatchStatus> {
     await this.list.load();
     await this.list.register(owner, walletId, registration);
-    this.checked.clear();
+    await this.list.clearChecks();
     this.onChange();
     return (await this.status(owner, walletId))!;
   }
@@ -160,7 +153,7 @@ export class WatchScan implements WatchScope, WalletWatch {
     const w = this.list.wallet(owner, walletId);
     if (!w) return null;
     await this.list.markRescan(w, fromHeight);
-    this.checked.clear();
+    await this.list.clearChecks();
     this.onChange();
     return this.status(owner, walletId);
   }
@@ -171,7 +164,7 @@ export class WatchScan implements WatchScope, WalletWatch {
     if (!w) return null;
     const tip = (await this.index.tip())?.height ?? null;
     const nodeTip = await this.rpc.call<number>('getblockcount').catch(() => null);
-    const checked = this.checked.get(`${owner}\u0000${walletId}`);
+    const checked = await this.list.check(owner, walletId);
     const ready = checked !== undefined && checked.height === tip && tip === nodeTip && this.list.pendingRescan() === null;
     const historyFrom = this.pruneHeight !== null && this.pruneHeight > (w.birthdayHeight ?? 0) ? this.pruneHeight : null;
     return {

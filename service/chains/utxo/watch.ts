@@ -44,6 +44,12 @@ export interface WalletWatch {
   rescan(owner: string, walletId: string, fromHeight: number): Promise<WatchStatus | null>;
 }
 
+/** A wallet's scan once checked against the node's scantxoutset at an index height: null error, it agreed. */
+export interface Checked {
+  height: number;
+  error: string | null;
+}
+
 /** A wallet's key set, whatever descriptors named it: receive (0) and change (1) branches. */
 interface Wallet {
   owner: string;
@@ -301,6 +307,31 @@ export class WatchList {
       else this.watched.set(hex, { script: s, owners: new Set([w.owner]) });
     }
     this.keepIfCurrent(w);
+  }
+
+  /** Each wallet's last check against the node's UTXO set (kept in the store: the leader checks, every instance reports). */
+  async checks(): Promise<Map<string, Checked>> {
+    const rows = await this.db.selectFrom('watch_wallets').select(['owner', 'wallet_id', 'checked_height', 'check_error']).where('chain', '=', this.chain).where('checked_height', 'is not', null).execute();
+    return new Map(rows.map((r) => [WatchList.key(r.owner, r.wallet_id), { height: toNumber(r.checked_height!), error: r.check_error ?? null }]));
+  }
+
+  async check(owner: string, walletId: string): Promise<Checked | undefined> {
+    return (await this.checks()).get(WatchList.key(owner, walletId));
+  }
+
+  async setChecked(w: Wallet, checked: Checked): Promise<void> {
+    await this.db
+      .updateTable('watch_wallets')
+      .set({ checked_height: checked.height, check_error: checked.error })
+      .where('chain', '=', this.chain)
+      .where('owner', '=', w.owner)
+      .where('wallet_id', '=', w.walletId)
+      .execute();
+  }
+
+  /** The index is read again (a registration, a rescan): every wallet's check is void until the next. */
+  async clearChecks(): Promise<void> {
+    await this.db.updateTable('watch_wallets').set({ checked_height: null, check_error: null }).where('chain', '=', this.chain).execute();
   }
 
   /** The derived scripts of a wallet's branch, index order. */
