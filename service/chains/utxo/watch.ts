@@ -221,7 +221,19 @@ export class WatchList {
       await trx.deleteFrom('watch_wallets').where('chain', '=', this.chain).where('owner', '=', owner).where('wallet_id', '=', walletId).execute();
       await trx
         .insertInto('watch_wallets')
-        .values({ chain: this.chain, owner, wallet_id: walletId, descriptors: JSON.stringify(r.descriptors), birthday_height: r.birthdayHeight, gap_limit: r.gapLimit, receive_derived: 0, change_derived: 0, rescan_from: from })
+        // The derived counts as derived here: a copy read back from the store (another instance, a
+        // restart) must not derive them again and read the blocks once more for nothing.
+        .values({
+          chain: this.chain,
+          owner,
+          wallet_id: walletId,
+          descriptors: JSON.stringify(r.descriptors),
+          birthday_height: r.birthdayHeight,
+          gap_limit: r.gapLimit,
+          receive_derived: branches.includes(0) ? r.gapLimit : 0,
+          change_derived: branches.includes(1) ? r.gapLimit : 0,
+          rescan_from: from,
+        })
         .execute();
       for (const d of derived) await this.insertScripts(trx, w, d.branch, 0, d.scripts);
       await this.bump(trx);
