@@ -297,48 +297,4 @@ describe('refusals: a clear message and nothing broadcast', () => {
   });
 });
 
-describe('reorganisations', () => {
-  it('invalidateblock rolls the index back; reconsiderblock brings it back', async () => {
-    const carol = testKey('flows carol');
-    const carolAddr = p2pkhAddressOfPublicKey(params, carol.publicKey);
-    const [hash] = await t.node.mine(1, carolAddr); // coinbase to carol: gone for good when its block is
-    await t.synced();
-    const mined = await ok<Balance>('GET', `/address/balance/litecoin/${carolAddr}`);
-    expect(mined.balance).toBeGreaterThan(0n);
-
-    await t.node.rpc.call('invalidateblock', [hash]);
-    await t.synced();
-    expect((await ok<Balance>('GET', `/address/balance/litecoin/${carolAddr}`)).balance).toBe(0n);
-    expect((await ok<History>('GET', `/address/history/litecoin/${carolAddr}`)).total_txs).toBe(0);
-    const status = await ok<{ coins: { indexed_height: number; tip_height: number; lag: number }[] }>('GET', '/status');
-    expect(status.coins[0]!.lag).toBe(0);
-
-    await t.node.rpc.call('reconsiderblock', [hash]);
-    await t.synced();
-    expect((await ok<Balance>('GET', `/address/balance/litecoin/${carolAddr}`)).balance).toBe(mined.balance);
-    // the rest of the index is unchanged by the round trip
-    expect((await ok<Balance>('GET', `/address/balance/litecoin/${msAddr}`)).balance).toBe((await nodeConfirmed(msAddr)).total);
-  });
-
-  it('a payment confirmed in a replaced block returns to unconfirmed, then confirms in the new branch', async () => {
-    const dave = testKey('flows dave');
-    const daveAddr = p2pkhAddressOfPublicKey(params, dave.publicKey);
-    await t.node.fundScript(script(daveAddr), COIN);
-    const [hash] = await t.node.mine(1);
-    await t.synced();
-    expect((await ok<Balance>('GET', `/address/balance/litecoin/${daveAddr}`)).balance).toBe(COIN);
-
-    await t.node.rpc.call('invalidateblock', [hash]);
-    await t.synced();
-    const back = await ok<Balance>('GET', `/address/balance/litecoin/${daveAddr}`);
-    expect([back.balance, back.unconfirmed_balance]).toEqual([0n, COIN]);
-
-    await t.node.mine(2);
-    await t.synced();
-    const h = await ok<History>('GET', `/address/history/litecoin/${daveAddr}`);
-    expect(h.total_txs).toBe(1);
-    expect(h.txs[0]!.confirmations).toBe(2);
-    const final = await ok<Balance>('GET', `/address/balance/litecoin/${daveAddr}`);
-    expect([final.balance, final.unconfirmed_balance]).toEqual([COIN, 0n]);
-  });
-});
+// Reorganisations through the API run in both index modes: reorg.regtest.test.ts.

@@ -128,6 +128,11 @@ export interface UtxoBackend {
   indexFreshness?(): IndexFreshness;
   /** The node backend in watch mode: wallets registered for its index (utxo/watch.ts). */
   readonly watch?: WalletWatch;
+  /**
+   * The backend as one API key sees it (use-cases/service-context.ts: utxoBackendAs). Absent where
+   * every address is answered (a full index, Blockbook, Electrum): the backend itself then.
+   */
+  forOwner?(owner: string): UtxoBackend;
   start(): void;
   stop(): Promise<void>;
 }

@@ -45,6 +45,11 @@ const IndexLaggingAnswer = ErrorMessage.describe(
 const PROVISIONAL_NOTE =
   "While the coin's index is more than the readiness lag (readiness.maxLagBlocks) behind its node this answers 503 with Retry-After, unless the request sends X-Countersign-Accept-Provisional: 1; then the answer comes as far as indexed, with the headers X-Countersign-Provisional: true, X-Countersign-Indexed-Height and X-Countersign-Node-Height (docs/api-decisions.md).";
 
+// The answers of an indexed route on a coin that runs the watch index (docs/api-decisions.md §11).
+const WATCHED_NOTE =
+  "On a coin that runs the watch index (a node backend with index 'watch') only the addresses of wallets the asking API key registered (PUT /watch/{coin}/{wallet_id}) are answered; any other address is a 404 that says so, in the same words whether nobody or another key registered it.";
+const NotWatchedAnswer = ErrorMessage.describe("Unknown coin or not served here; or, on a coin that runs the watch index, an address in no wallet the asking API key registered (the same words whether nobody or another key registered it: one key learns nothing of another's wallets)");
+
 // Documentation-only shapes of the probes (their routes send plain objects).
 const Health = z.object({ status: z.literal('ok') });
 const ReadyCoin = z.object({
@@ -120,7 +125,7 @@ const V2_OPERATIONS: Record<string, OperationDoc> = {
     tag: OPS,
     summary: 'Register a wallet with a watch-mode coin',
     extension:
-      "Extension beyond the spec: a node backend with index 'watch' indexes only registered wallets, from their birthdays. The body gives the wallet's descriptors (one multipath, or receive and change), its birthday height (null: from genesis) and its gap limit; the service derives the scripts itself and reads the blocks again from the birthday. A registration belongs to the API key that made it. 409 on a coin that runs the full index.",
+      "Extension beyond the spec: a node backend with index 'watch' indexes only registered wallets, from their birthdays. The body gives the wallet's descriptors (one multipath, or receive and change), its birthday height (null: from genesis) and its gap limit; the service derives the scripts itself and reads the blocks again from the birthday. A registration belongs to the API key that made it: its addresses are answered to that key alone (another key gets the 404 of an unwatched address), and another key registering the same descriptors makes a registration of its own. 409 on a coin that runs the full index.",
   },
   'GET /watch/:coin/:wallet_id': {
     tag: OPS,
@@ -226,9 +231,9 @@ function transformFor(revision: Revision): SwaggerTransform {
     const schema: Record<string, unknown> = {
       ...own,
       ...(indexed ? { headers: ProvisionalRequest } : {}),
-      response: { ...responses, ...(indexed ? { 503: IndexLaggingAnswer } : {}), default: (SEND_ROUTE.test(path) ? SendStatus : ErrorMessage).describe('Error') },
+      response: { ...responses, ...(indexed ? { 404: NotWatchedAnswer, 503: IndexLaggingAnswer } : {}), default: (SEND_ROUTE.test(path) ? SendStatus : ErrorMessage).describe('Error') },
       ...(doc ? { tags: [doc.tag], summary: doc.summary } : {}),
-      ...(doc?.description || doc?.extension || indexed ? { description: [doc?.extension, doc?.description, indexed ? PROVISIONAL_NOTE : undefined].filter(Boolean).join(' ') } : {}),
+      ...(doc?.description || doc?.extension || indexed ? { description: [doc?.extension, doc?.description, indexed ? PROVISIONAL_NOTE : undefined, indexed ? WATCHED_NOTE : undefined].filter(Boolean).join(' ') } : {}),
       ...(doc?.extension ? { [EXTENSION]: true } : {}),
       ...(doc?.open ? { security: [] } : {}),
     };

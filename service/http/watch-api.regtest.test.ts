@@ -1,11 +1,14 @@
 // The watch API over HTTP (docs/api-decisions.md section 11): a vault registered by one API key is
 // scanned and answered; bad descriptors, unregistered addresses, another key's wallet and a coin
-// on the full index each get their 4xx in words.
+// on the full index each get their 4xx in words. A registration belongs to the key that made it:
+// another key asking for its addresses gets the words of an address nobody registered, until it
+// registers the wallet itself. Without keys (a local service) registrations and queries just work.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fundedNode, nodeRpcBackendConfig, type RegtestNode } from '../../dev/chains/litecoind.ts';
 import type { NodeRpcBackend } from '../chains/utxo/node-rpc-backend.ts';
 import { createApiKey } from '../store/api-keys.ts';
 import { startTestService, type TestService } from '../test/http-service.ts';
+import { testKey } from '../test/keys.ts';
 import { testVault } from '../test/watch-vault.ts';
 
 const vault = testVault('watch api', 'p2sh-p2wsh');
@@ -75,4 +78,69 @@ describe('the watch API', () => {
     expect(full.status).toBe(409);
     expect(JSON.stringify(full.json)).toMatch(/full address index/);
   }, 60_000);
+
+  it("answers a vault's addresses only to the key that registered it: another key gets the words of an unwatched address", async () => {
+    const ask = (key: string, url: string) => t.service.app.inject({ method: url.includes('/create/') ? 'POST' : 'GET', url, headers: { 'x-api-key': key } });
+    const words = (body: string, addr: string) => (JSON.parse(body) as { message: string }).message.replace(addr, '<address>');
+    const mine = address(3);
+    const nobodys = await node.newAddress('bech32');
+    expect((await ask(t.apiKey, `/v2/address/balance/litecoin/${mine}`)).statusCode).toBe(200);
+    const unwatched = await ask(otherKey, `/v2/address/balance/litecoin/${nobodys}`);
+    expect(unwatched.statusCode).toBe(404);
+    for (const url of [`/v2/address/balance/litecoin/${mine}`, `/v2/address/balances/litecoin/${mine}`, `/v2/address/history/litecoin/${mine}`, `/v2/address/utxos/litecoin/${mine}`, `/v1/address/history/litecoin/${mine}`, `/v1/address/balance/litecoin/${mine}`, `/v1/address/utxo/litecoin/${mine}`]) {
+      const theirs = await ask(otherKey, url);
+      expect(theirs.statusCode, url).toBe(404);
+      // Word for word what an address nobody registered gets: nothing tells the key the wallet exists.
+      expect(words(theirs.body, mine), url).toBe(words(unwatched.body, nobodys));
+      expect(words(theirs.body, mine)).toMatch(/belongs to no wallet this service watches for this API key/);
+    }
+    // Building a payment reads unspent outputs through the same check.
+    const payer = testKey('watch api payer').publicKeyHex;
+    const spend = await ask(otherKey, `/v2/transaction/create/litecoin?from=${payer}&to=${nobodys}&amount=1000`);
+    expect(spend.statusCode).toBe(404);
+    expect(spend.body).toMatch(/belongs to no wallet this service watches for this API key/);
+    // Once the other key registers the same wallet itself, it is answered too; the first key still is.
+    const put = await t.service.app.inject({
+      method: 'PUT',
+      url: '/v2/watch/litecoin/treasury',
+      headers: { 'x-api-key': otherKey, 'content-type': 'application/json' },
+      payload: JSON.stringify({ descriptors: [RECEIVE, CHANGE], birthday_height: 0 }),
+    });
+    expect(put.statusCode).toBe(200);
+    await synced();
+    const now = await ask(otherKey, `/v2/address/balance/litecoin/${mine}`);
+    expect(now.statusCode).toBe(200);
+    expect(JSON.parse(now.body)).toMatchObject({ balance: 250_000_000 });
+    expect((await ask(t.apiKey, `/v2/address/balance/litecoin/${mine}`)).statusCode).toBe(200);
+  }, 60_000);
+});
+
+describe('the watch API without API keys (a local service)', () => {
+  let node: RegtestNode;
+  let t: TestService;
+
+  beforeAll(async () => {
+    node = await fundedNode({ extraArgs: ['-blockfilterindex=1'] });
+    t = await startTestService({ auth: { required: false }, coins: { litecoin: { network: 'regtest', backend: { ...nodeRpcBackendConfig(node, 100), index: 'watch' } } } });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.dispose();
+    await node?.stop();
+  });
+
+  it('registers and answers with no key at all', async () => {
+    const ask = (method: 'GET' | 'PUT', url: string, body?: unknown) =>
+      t.service.app.inject({ method, url, ...(body ? { headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) } : {}) });
+    const birthday = (await node.rpc.call<number>('getblockcount')) + 1;
+    expect((await ask('PUT', '/v2/watch/litecoin/local', { descriptors: [RECEIVE, CHANGE], birthday_height: birthday })).statusCode).toBe(200);
+    await node.rpc.call('sendtoaddress', [address(1), 1.25]);
+    await node.mine(1);
+    await (t.service.backends.get('litecoin') as NodeRpcBackend).indexer.sync();
+    const balance = await ask('GET', `/v2/address/balance/litecoin/${address(1)}`);
+    expect(balance.statusCode).toBe(200);
+    expect(JSON.parse(balance.body)).toMatchObject({ balance: 125_000_000 });
+    const stranger = await ask('GET', `/v2/address/balance/litecoin/${await node.newAddress('bech32')}`);
+    expect(stranger.statusCode).toBe(404);
+    expect(stranger.body).toMatch(/belongs to no wallet this service watches:/);
+  }, 120_000);
 });

@@ -258,6 +258,23 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         ).execute();
       },
     },
+    // Scale-out (service/leader): instances sharing a store keep the registrations in memory. Each
+    // change to a chain's registrations or derived scripts bumps its generation in the same
+    // transaction, so an instance sees with one small read whether its copy is current (the leader
+    // scans, every instance answers, whichever registered). The leader's check of each scan
+    // against the node's UTXO set is kept with the wallet, so every instance reports it. Each
+    // registration already belongs to the API key that made it (watch_wallets.owner, 0005).
+    '0006_watch_shared': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('watch_generations')
+          .addColumn('chain', 'varchar(32)', (c) => c.primaryKey())
+          .addColumn('generation', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.alterTable('watch_wallets').addColumn('checked_height', 'integer').execute();
+        await db.schema.alterTable('watch_wallets').addColumn('check_error', 'text').execute();
+      },
+    },
   };
 }
 

@@ -140,6 +140,10 @@ export interface WatchWalletTable {
   change_derived: Int;
   /** Blocks from this height must be read again (new scripts); null: none. */
   rescan_from: Int | null;
+  /** The index height the scan was checked against the node's UTXO set at; null: not checked since the last rescan (0006). */
+  checked_height?: Int | null;
+  /** The check's disagreement in words; null: it agreed. */
+  check_error?: string | null;
 }
 
 /** A script derived from a watched wallet's descriptors: branch 0 receive, 1 change. */
@@ -150,6 +154,12 @@ export interface WatchScriptTable {
   wallet_id: string;
   branch: Int;
   idx: Int;
+}
+
+/** Bumped with each change to a chain's registrations (migrations.ts 0006): instances reload on a change. */
+export interface WatchGenerationTable {
+  chain: string;
+  generation: Int;
 }
 
 export interface MigrationTable {
@@ -172,4 +182,5 @@ export interface Database {
   evm_pending_creates: EvmPendingCreateTable;
   watch_wallets: WatchWalletTable;
   watch_scripts: WatchScriptTable;
+  watch_generations: WatchGenerationTable;
 }

@@ -26,8 +26,8 @@ export async function adminSession(purpose: string): Promise<pg.Client> {
 export interface SharedSchema {
   schema: string;
   admin: pg.Client;
-  /** A service instance on the shared schema indexing litecoin on `node` (regtest). */
-  instance(node: RegtestNode, config?: Pick<ServiceConfigInput, 'leader' | 'readiness'>): Promise<Service>;
+  /** A service instance on the shared schema indexing litecoin on `node` (regtest), the full index unless `index` says 'watch'. */
+  instance(node: RegtestNode, config?: Pick<ServiceConfigInput, 'leader' | 'readiness'>, index?: 'full' | 'watch'): Promise<Service>;
   /** Drops the schema and ends the admin session (close the instances first). */
   dispose(): Promise<void>;
 }
@@ -39,8 +39,8 @@ export async function sharedSchema(prefix: string, purpose: string): Promise<Sha
   return {
     schema,
     admin,
-    instance: (node, config = {}) =>
-      createService({ database: { postgres: TEST_POSTGRES_URL, schema }, coins: { litecoin: { network: 'regtest', backend: nodeRpcBackendConfig(node, 100) } }, ...config }, { logger }),
+    instance: (node, config = {}, index = 'full') =>
+      createService({ database: { postgres: TEST_POSTGRES_URL, schema }, coins: { litecoin: { network: 'regtest', backend: { ...nodeRpcBackendConfig(node, 100), index } } }, ...config }, { logger }),
     dispose: async () => {
       await admin.query(`drop schema if exists ${schema} cascade`).catch(() => undefined);
       await admin.end();

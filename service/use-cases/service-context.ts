@@ -7,6 +7,7 @@ import type { UtxoBackend } from '../chains/backend.ts';
 import type { BlockTimes } from '../chains/block-times.ts';
 import type { EvmChain } from '../chains/evm/evm-chain.ts';
 import { notFound } from '../errors.ts';
+import { ownerOf } from './watch-wallets.ts';
 
 /** USD per whole coin from the shared price cache; 0 when unknown or the source fails (never throws). */
 export type UsdRate = (coin: CoinName) => Promise<number>;
@@ -27,6 +28,15 @@ export function utxoBackendFor(ctx: Pick<ServiceContext, 'utxo'>, coin: string):
   const backend = ctx.utxo.get(coin);
   if (!backend) throw notFound(`coin ${coin} is not served by this deployment`);
   return backend;
+}
+
+/**
+ * The coin's backend for an address query or a payment by the API key `apiKeyId` (null without
+ * keys): in watch mode it answers only for the wallets that key registered (docs/api-decisions.md §11).
+ */
+export function utxoBackendAs(ctx: Pick<ServiceContext, 'utxo'>, coin: string, apiKeyId: string | null): UtxoBackend {
+  const backend = utxoBackendFor(ctx, coin);
+  return backend.forOwner ? backend.forOwner(ownerOf(apiKeyId)) : backend;
 }
 
 export function evmBackendFor(ctx: Pick<ServiceContext, 'evm'>): EvmChain {

@@ -1,27 +1,33 @@
-// The indexer against a real litecoind, on SQLite and on PostgreSQL: it reaches the node's tip,
+// The indexer against a real litecoind, on SQLite and on PostgreSQL, in both index modes (the full
+// index, and watch mode with the vault registered from a birthday): it reaches the node's tip,
 // agrees with the node's UTXO set, resumes after a restart without starting over, and rolls back
 // a reorganisation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { addressToScript, p2pkhAddressOfPublicKey } from '../../../shared/coins/address.ts';
 import { bytesToHex } from '../../../shared/coins/bytes.ts';
 import { chainParams } from '../../../shared/coins/coin-table.ts';
 import { fundedNode, type RegtestNode } from '../../../dev/chains/litecoind.ts';
+import type { Store } from '../../store/database.ts';
 import { openTestStore, STORE_KINDS, type TestStore } from '../../store/test-stores.ts';
 import { UtxoIndexStore } from '../../index/utxo-index.ts';
-import { testKey } from '../../test/keys.ts';
+import { testVault } from '../../test/watch-vault.ts';
 import { UtxoIndexer } from './indexer.ts';
 import { coinsToUnits, RpcClient } from './rpc-client.ts';
+import { WatchScan } from './watch-scan.ts';
+import { WatchList } from './watch.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const log = pino({ level: 'silent' });
-const key = testKey('indexer');
-const address = p2pkhAddressOfPublicKey(params, key.publicKey);
-const script = addressToScript(params, address);
+// A vault's first receive address: the full index answers it as any address, watch mode because
+// the vault is registered.
+const vault = testVault('indexer');
+const { address, scriptPubKey: script } = vault.address(false, 0);
 
 let node: RegtestNode;
+let birthday: number;
 beforeAll(async () => {
-  node = await fundedNode();
+  node = await fundedNode({ extraArgs: ['-blockfilterindex=1'] });
+  birthday = (await node.rpc.call<number>('getblockcount')) + 1;
   for (let i = 0; i < 5; i++) await node.fundScript(script, BigInt(i + 1) * 1_000_000n);
   await node.mine(3);
 });
@@ -32,40 +38,57 @@ async function nodeTotal(): Promise<bigint> {
   return coinsToUnits(res.total_amount);
 }
 
-describe.each(STORE_KINDS)('UTXO indexer on %s', (kind) => {
+const MODES = STORE_KINDS.flatMap((kind) => (['full', 'watch'] as const).map((mode) => [kind, mode] as const));
+
+describe.each(MODES)('UTXO indexer on %s, %s index', (kind, mode) => {
   let t: TestStore;
   beforeAll(async () => {
     t = await openTestStore(kind);
+    if (mode === 'watch') await new WatchList(t.store.db, 'litecoin', params).register('', 'vault', { descriptors: [vault.descriptor()], birthdayHeight: birthday, gapLimit: 20 });
   });
   afterAll(async () => t?.dispose());
 
-  const indexerOn = (index: UtxoIndexStore) => new UtxoIndexer({ rpc: new RpcClient(node.rpcConfig), index, params, log, pollIntervalMs: 50 });
+  /** The indexer as the node backend builds it: in watch mode with the registrations in `store`. */
+  const indexerOn = (store: Store, index: UtxoIndexStore) => {
+    const rpc = new RpcClient(node.rpcConfig);
+    const watch = mode === 'watch' ? new WatchScan(new WatchList(store.db, 'litecoin', params), rpc, index, params, log) : undefined;
+    return { indexer: new UtxoIndexer({ rpc, index, params, log, pollIntervalMs: 50, ...(watch ? { watch } : {}) }), watch };
+  };
 
   it('catches up with the node and agrees with its UTXO set', async () => {
     const index = new UtxoIndexStore(t.store, 'litecoin');
-    const indexer = indexerOn(index);
+    const { indexer, watch } = indexerOn(t.store, index);
     await indexer.sync();
     const tip = await node.rpc.call<number>('getblockcount');
     expect(indexer.status()).toMatchObject({ tipHeight: tip, indexedHeight: tip, error: null });
     expect((await index.balances([script]))[0]!.confirmed).toBe(await nodeTotal());
+    if (watch) {
+      // From the birthday only, and checked against the node's UTXO set.
+      expect(await index.blockHash(birthday - 1)).toBeNull();
+      expect(await watch.status('', 'vault')).toMatchObject({ state: 'ready', scanned_height: tip });
+    }
   });
 
   it('resumes after a restart from where it stopped', async () => {
     const before = await node.rpc.call<number>('getblockcount');
     await node.fundScript(script, 7_000_000n);
     await node.mine(2);
-    const reopened = new UtxoIndexStore(await t.reopen(), 'litecoin');
+    const store = await t.reopen();
+    const reopened = new UtxoIndexStore(store, 'litecoin');
     expect((await reopened.tip())!.height).toBe(before); // nothing lost, nothing re-indexed yet
-    const indexer = indexerOn(reopened);
+    const { indexer, watch } = indexerOn(store, reopened);
     indexer.start(); // the polling loop, as in production
     await expect.poll(async () => (await reopened.tip())?.height, { timeout: 20_000 }).toBe(before + 2);
     await indexer.stop();
     expect((await reopened.balances([script]))[0]!.confirmed).toBe(await nodeTotal());
+    // Watch mode resumed too: no rescan from the birthday (the one at the registration was done).
+    if (watch) expect(await watch.status('', 'vault')).toMatchObject({ birthday_height: birthday, state: 'ready' });
+    if (watch) expect(watch.list.pendingRescan()).toBeNull();
   });
 
   it('rolls back a reorganisation to the fork point', async () => {
     const index = new UtxoIndexStore(t.store, 'litecoin');
-    const indexer = indexerOn(index);
+    const { indexer, watch } = indexerOn(t.store, index);
     const [hash] = await node.mine(1, address); // a coinbase to our address
     await indexer.sync();
     const withBlock = (await index.balances([script]))[0]!.confirmed;
@@ -75,6 +98,7 @@ describe.each(STORE_KINDS)('UTXO indexer on %s', (kind) => {
     expect((await index.balances([script]))[0]!.confirmed).toBe(await nodeTotal());
     expect((await index.balances([script]))[0]!.confirmed).toBeLessThan(withBlock);
     expect((await index.tip())!.hash).toBe(await node.rpc.call<string>('getbestblockhash'));
+    if (watch) expect(await watch.status('', 'vault')).toMatchObject({ state: 'ready', scanned_height: await node.rpc.call<number>('getblockcount') });
     await node.rpc.call('reconsiderblock', [hash]); // shorter branch: stays stale
   });
 });

@@ -43,8 +43,8 @@ export interface WatchScope {
   unspentBelow(held: number): Promise<ReadBlock[]>;
   /** A rescan asked for (a registration, a rescan, newly derived scripts): roll back below it first. */
   pendingRescan(): number | null;
-  /** Called once the index is rolled back below the pending rescans (kept until then, across restarts). */
-  rescanTaken(): Promise<void>;
+  /** Called once the index is rolled back below `height`, the pending rescan (kept until then, across restarts). */
+  rescanTaken(height: number): Promise<void>;
   /** The block at `height`, with only the outputs paying watched scripts (none when the filter misses). */
   readBlock(hash: string, height: number): Promise<ReadBlock>;
   /** A mempool tx with only the outputs paying watched scripts. */
@@ -175,7 +175,7 @@ export class UtxoIndexer {
           this.mempool = new Set();
           ours = await index.tip();
         }
-        await watch!.rescanTaken();
+        await watch!.rescanTaken(rescan);
       }
       if (ours && (await this.divergedAt(ours.height, ours.hash))) {
         const fork = await this.findFork(ours.height);

@@ -74,11 +74,27 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
     }
   }
 
-  /** Watch mode answers only for registered wallets' scripts: any other is refused in words. */
+  /**
+   * The API key whose wallets this view answers for (forOwner); undefined on the backend itself,
+   * which answers for any registered wallet (the service's own use, tests).
+   */
+  private readonly owner?: string;
+
+  /** Watch mode answers only for registered wallets' scripts (of the asking key): any other is refused in words. */
   private async checkWatched(scripts: readonly Uint8Array[]): Promise<void> {
     if (!this.watch) return;
-    await this.watch.list.load();
-    for (const s of scripts) if (!this.watch.list.has(s)) throw this.watch.list.notWatched(s);
+    await this.watch.list.load(); // another instance may have registered (service/leader)
+    for (const s of scripts) if (!this.watch.list.has(s, this.owner)) throw this.watch.list.notWatched(s, this.owner);
+  }
+
+  /**
+   * This backend as one API key sees it (owner '' without keys): in watch mode, its address
+   * queries answer only scripts of wallets that key registered. Everything else is the backend's
+   * own (the view inherits it and holds nothing but the owner).
+   */
+  forOwner(owner: string): UtxoBackend {
+    if (!this.watch) return this;
+    return Object.create(this, { owner: { value: owner } }) as NodeRpcBackend;
   }
 
   /** Scale-out (service/leader): only the leader writes the index and may cache its balances. */

@@ -55,12 +55,6 @@ interface Counters {
   fetched: number;
 }
 
-/** Per wallet: the scan's result once checked against scantxoutset at some height. */
-interface Checked {
-  height: number;
-  error: string | null;
-}
-
 export class WatchScan implements WatchScope, WalletWatch {
   private filters: boolean | null = null;
   /** A pruned node's first held block (its pruneheight); null: it holds every block. */
@@ -69,7 +63,6 @@ export class WatchScan implements WatchScope, WalletWatch {
   /** The index height at which a mismatch below the prune height was last taken again (once per height). */
   private retakenAt: number | null = null;
   private readonly counters: Counters = { checked: 0, matched: 0, fetched: 0 };
-  private readonly checked = new Map<string, Checked>();
   /** Set by the backend: asks the indexer for a pass now. */
   onChange: () => void = () => {};
 
@@ -113,7 +106,6 @@ export class WatchScan implements WatchScope, WalletWatch {
     for (const w of this.list.all()) {
       const from = w.birthdayHeight ?? 0;
       if (from >= held) continue;
-      const key = `${w.owner}\u0000${w.walletId}`;
       const scripts = this.list.branchScripts(w, 0).concat(this.list.branchScripts(w, 1));
       let outputs: NodeOutput[];
       try {
@@ -124,7 +116,7 @@ export class WatchScan implements WatchScope, WalletWatch {
       } catch (err) {
         if (!(err instanceof RefusedAnswer)) throw err;
         const error = `${err.message}: the unspent outputs below block ${held}, which this pruned node can give only from its UTXO set, were not taken and nothing was stored`;
-        this.checked.set(key, { height: -1, error });
+        await this.list.setChecked(w, { height: -1, error });
         this.log.error({ coin: this.params.coin, err: error }, 'watch: scantxoutset answer refused');
         throw new Error(error, { cause: err });
       }
@@ -210,9 +202,9 @@ export class WatchScan implements WatchScope, WalletWatch {
     return this.list.pendingRescan();
   }
 
-  async rescanTaken(): Promise<void> {
-    await this.list.rescansTaken();
-    this.checked.clear();
+  async rescanTaken(height: number): Promise<void> {
+    await this.list.rescansTaken(height);
+    await this.list.clearChecks();
   }
 
   /** Whether the node has block filters (asked once; a pruned Litecoin Core 0.21 has none). */
@@ -266,11 +258,12 @@ export class WatchScan implements WatchScope, WalletWatch {
       }
     }
     if (this.list.pendingRescan() !== null || indexedHeight === null) return;
+    const checks = await this.list.checks();
     for (const w of this.list.all()) {
       const key = `${w.owner}\u0000${w.walletId}`;
-      if (this.checked.get(key)?.height === indexedHeight) continue;
+      if (checks.get(key)?.height === indexedHeight) continue;
       const error = await this.crossCheck(w, this.list.branchScripts(w, 0).concat(this.list.branchScripts(w, 1)), indexedHeight);
-      if (error !== undefined) this.checked.set(key, { height: indexedHeight, error });
+      if (error !== undefined) await this.list.setChecked(w, { height: indexedHeight, error });
     }
   }
 
@@ -315,7 +308,7 @@ export class WatchScan implements WatchScope, WalletWatch {
   async register(owner: string, walletId: string, registration: WatchRegistration): Promise<WatchStatus> {
     await this.list.load();
     await this.list.register(owner, walletId, registration);
-    this.checked.clear();
+    await this.list.clearChecks();
     this.onChange();
     return (await this.status(owner, walletId))!;
   }
@@ -325,7 +318,7 @@ export class WatchScan implements WatchScope, WalletWatch {
     const w = this.list.wallet(owner, walletId);
     if (!w) return null;
     await this.list.markRescan(w, fromHeight);
-    this.checked.clear();
+    await this.list.clearChecks();
     this.onChange();
     return this.status(owner, walletId);
   }
@@ -336,7 +329,7 @@ export class WatchScan implements WatchScope, WalletWatch {
     if (!w) return null;
     const tip = (await this.index.tip())?.height ?? null;
     const nodeTip = await this.rpc.call<number>('getblockcount').catch(() => null);
-    const checked = this.checked.get(`${owner}\u0000${walletId}`);
+    const checked = await this.list.check(owner, walletId);
     const ready = checked !== undefined && checked.height === tip && tip === nodeTip && this.list.pendingRescan() === null;
     const historyFrom = this.pruneHeight !== null && this.pruneHeight > (w.birthdayHeight ?? 0) ? this.pruneHeight : null;
     return {

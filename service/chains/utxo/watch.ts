@@ -48,6 +48,12 @@ export interface WalletWatch {
   rescan(owner: string, walletId: string, fromHeight: number): Promise<WatchStatus | null>;
 }
 
+/** A wallet's scan once checked against the node's scantxoutset at an index height: null error, it agreed. */
+export interface Checked {
+  height: number;
+  error: string | null;
+}
+
 /** A wallet's key set, whatever descriptors named it: receive (0) and change (1) branches. */
 export interface WatchedWallet {
   owner: string;
@@ -119,11 +125,17 @@ export function scanDescriptors(descriptors: readonly string[]): string[] {
   });
 }
 
-/** The registered wallets of one chain and their derived scripts, in the store and in memory. */
+/**
+ * The registered wallets of one chain and their derived scripts, in the store and in memory. The
+ * store is the truth: instances sharing it (service/leader) each keep a copy, reloaded when the
+ * chain's generation (bumped by every change, 0006) differs from the one the copy was read at.
+ */
 export class WatchList {
-  private readonly wallets = new Map<string, WatchedWallet>();
-  private readonly watched = new Map<string, Uint8Array>();
-  private loaded = false;
+  private wallets = new Map<string, WatchedWallet>();
+  /** Each watched script (hex) and the owners (API keys) of the wallets it was derived from. */
+  private watched = new Map<string, { script: Uint8Array; owners: Set<string> }>();
+  /** The store's generation this copy reflects; null: not loaded yet, or changed behind it. */
+  private generation: bigint | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -135,9 +147,19 @@ export class WatchList {
     return `${owner}\u0000${walletId}`;
   }
 
+  private async storedGeneration(): Promise<bigint> {
+    const row = await this.db.selectFrom('watch_generations').select('generation').where('chain', '=', this.chain).executeTakeFirst();
+    return row ? BigInt(row.generation) : 0n;
+  }
+
+  /** Brings the copy up to the store: one small read when nothing changed, else a reload. */
   async load(): Promise<void> {
-    if (this.loaded) return;
+    // The generation is read first: a change landing during the reload leaves it behind, so the
+    // next load reads again rather than keeping a copy older than the generation it claims.
+    const generation = await this.storedGeneration();
+    if (generation === this.generation) return;
     const rows = await this.db.selectFrom('watch_wallets').selectAll().where('chain', '=', this.chain).execute();
+    const wallets = new Map<string, WatchedWallet>();
     for (const r of rows) {
       const descriptors = JSON.parse(r.descriptors) as string[];
       const { keys, branches } = walletKeys(descriptors);
@@ -152,19 +174,41 @@ export class WatchList {
         keys,
         branches,
       };
-      this.wallets.set(WatchList.key(w.owner, w.walletId), w);
+      wallets.set(WatchList.key(w.owner, w.walletId), w);
     }
-    const scripts = await this.db.selectFrom('watch_scripts').select('script').where('chain', '=', this.chain).execute();
-    for (const s of scripts) this.watched.set(bytesToHex(s.script), new Uint8Array(s.script));
-    this.loaded = true;
+    const watched = new Map<string, { script: Uint8Array; owners: Set<string> }>();
+    for (const s of await this.db.selectFrom('watch_scripts').select(['script', 'owner']).where('chain', '=', this.chain).execute()) {
+      const script = new Uint8Array(s.script);
+      const hex = bytesToHex(script);
+      const entry = watched.get(hex);
+      if (entry) entry.owners.add(s.owner);
+      else watched.set(hex, { script, owners: new Set([s.owner]) });
+    }
+    this.wallets = wallets;
+    this.watched = watched;
+    this.generation = generation;
+  }
+
+  /**
+   * Bumps the chain's generation inside a write's transaction. The copy stays current only when it
+   * was current before (this write is then the only change, and is applied to it by the caller).
+   */
+  private async bump(trx: Transaction<Database>): Promise<void> {
+    const row = await trx.selectFrom('watch_generations').select('generation').where('chain', '=', this.chain).executeTakeFirst();
+    const before = row ? BigInt(row.generation) : 0n;
+    if (row) await trx.updateTable('watch_generations').set({ generation: String(before + 1n) }).where('chain', '=', this.chain).execute();
+    else await trx.insertInto('watch_generations').values({ chain: this.chain, generation: '1' }).execute();
+    this.generation = this.generation === before ? before + 1n : null;
   }
 
   scripts(): Uint8Array[] {
-    return [...this.watched.values()];
+    return [...this.watched.values()].map((e) => e.script);
   }
 
-  has(script: Uint8Array): boolean {
-    return this.watched.has(bytesToHex(script));
+  /** Whether the script is watched; with `owner`, whether it is of a wallet that owner registered. */
+  has(script: Uint8Array, owner?: string): boolean {
+    const entry = this.watched.get(bytesToHex(script));
+    return entry !== undefined && (owner === undefined || entry.owners.has(owner));
   }
 
   get size(): number {
@@ -199,24 +243,32 @@ export class WatchList {
       await trx.deleteFrom('watch_wallets').where('chain', '=', this.chain).where('owner', '=', owner).where('wallet_id', '=', walletId).execute();
       await trx
         .insertInto('watch_wallets')
-        .values({ chain: this.chain, owner, wallet_id: walletId, descriptors: JSON.stringify(r.descriptors), birthday_height: r.birthdayHeight, gap_limit: r.gapLimit, receive_derived: 0, change_derived: 0, rescan_from: from })
+        // The derived counts as derived here: a copy read back from the store (another instance, a
+        // restart) must not derive them again and read the blocks once more for nothing.
+        .values({
+          chain: this.chain,
+          owner,
+          wallet_id: walletId,
+          descriptors: JSON.stringify(r.descriptors),
+          birthday_height: r.birthdayHeight,
+          gap_limit: r.gapLimit,
+          receive_derived: branches.includes(0) ? r.gapLimit : 0,
+          change_derived: branches.includes(1) ? r.gapLimit : 0,
+          rescan_from: from,
+        })
         .execute();
       for (const d of derived) await this.insertScripts(trx, w, d.branch, 0, d.scripts);
+      await this.bump(trx);
     });
-    for (const d of derived) w.derived[d.branch] = r.gapLimit;
-    this.wallets.set(WatchList.key(owner, walletId), w);
-    await this.reloadScripts();
-    return w;
+    // The replaced registration's scripts (a replacement may name other keys) come from the store.
+    this.generation = null;
+    await this.load();
+    return this.wallet(owner, walletId) ?? w;
   }
 
   private async insertScripts(trx: Transaction<Database>, w: WatchedWallet, branch: 0 | 1, from: number, scripts: readonly Uint8Array[]): Promise<void> {
     const rows = scripts.map((script, i) => ({ chain: this.chain, script: Buffer.from(script), owner: w.owner, wallet_id: w.walletId, branch, idx: from + i }));
     for (let i = 0; i < rows.length; i += 100) await trx.insertInto('watch_scripts').values(rows.slice(i, i + 100)).onConflict((oc) => oc.doNothing()).execute();
-  }
-
-  private async reloadScripts(): Promise<void> {
-    this.watched.clear();
-    for (const s of await this.db.selectFrom('watch_scripts').select('script').where('chain', '=', this.chain).execute()) this.watched.set(bytesToHex(s.script), new Uint8Array(s.script));
   }
 
   /** The lowest height any wallet's blocks must be read again from; null: none. */
@@ -232,15 +284,32 @@ export class WatchList {
     // A rescan from before the birthday says the wallet may be older than registered: the birthday
     // moves there, or the scan would start at the old birthday (the lowest one) again.
     const birthday = w.birthdayHeight !== null && from < w.birthdayHeight ? from : w.birthdayHeight;
-    await this.db.updateTable('watch_wallets').set({ rescan_from: at, birthday_height: birthday }).where('chain', '=', this.chain).where('owner', '=', w.owner).where('wallet_id', '=', w.walletId).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('watch_wallets').set({ rescan_from: at, birthday_height: birthday }).where('chain', '=', this.chain).where('owner', '=', w.owner).where('wallet_id', '=', w.walletId).execute();
+      await this.bump(trx);
+    });
     w.rescanFrom = at;
     w.birthdayHeight = birthday;
+    this.keepIfCurrent(w);
   }
 
-  /** The index was rolled back below every pending rescan: they are under way. */
-  async rescansTaken(): Promise<void> {
-    await this.db.updateTable('watch_wallets').set({ rescan_from: null }).where('chain', '=', this.chain).execute();
-    for (const w of this.wallets.values()) w.rescanFrom = null;
+  /** A write applied to a wallet object the copy no longer holds (reloaded meanwhile): reload again. */
+  private keepIfCurrent(w: WatchedWallet): void {
+    if (this.wallets.get(WatchList.key(w.owner, w.walletId)) !== w) this.generation = null;
+  }
+
+  /**
+   * The index was rolled back below `height`: the rescans from there on are under way. Only
+   * those: another instance may have asked for a lower one meanwhile (it stays pending). The
+   * copy is then brought up to the store, so the blocks read next are read for every script.
+   */
+  async rescansTaken(height: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('watch_wallets').set({ rescan_from: null }).where('chain', '=', this.chain).where('rescan_from', '>=', height).execute();
+      await this.bump(trx);
+    });
+    for (const w of this.wallets.values()) if (w.rescanFrom !== null && w.rescanFrom >= height) w.rescanFrom = null;
+    await this.load();
   }
 
   /**
@@ -261,10 +330,42 @@ export class WatchList {
         .where('owner', '=', w.owner)
         .where('wallet_id', '=', w.walletId)
         .execute();
+      await this.bump(trx);
     });
     w.derived[branch] = count;
     w.rescanFrom = rescanFrom;
-    for (const s of scripts) this.watched.set(bytesToHex(s), s);
+    for (const s of scripts) {
+      const hex = bytesToHex(s);
+      const entry = this.watched.get(hex);
+      if (entry) entry.owners.add(w.owner);
+      else this.watched.set(hex, { script: s, owners: new Set([w.owner]) });
+    }
+    this.keepIfCurrent(w);
+  }
+
+  /** Each wallet's last check against the node's UTXO set (kept in the store: the leader checks, every instance reports). */
+  async checks(): Promise<Map<string, Checked>> {
+    const rows = await this.db.selectFrom('watch_wallets').select(['owner', 'wallet_id', 'checked_height', 'check_error']).where('chain', '=', this.chain).where('checked_height', 'is not', null).execute();
+    return new Map(rows.map((r) => [WatchList.key(r.owner, r.wallet_id), { height: toNumber(r.checked_height!), error: r.check_error ?? null }]));
+  }
+
+  async check(owner: string, walletId: string): Promise<Checked | undefined> {
+    return (await this.checks()).get(WatchList.key(owner, walletId));
+  }
+
+  async setChecked(w: WatchedWallet, checked: Checked): Promise<void> {
+    await this.db
+      .updateTable('watch_wallets')
+      .set({ checked_height: checked.height, check_error: checked.error })
+      .where('chain', '=', this.chain)
+      .where('owner', '=', w.owner)
+      .where('wallet_id', '=', w.walletId)
+      .execute();
+  }
+
+  /** The index is read again (a registration, a rescan): every wallet's check is void until the next. */
+  async clearChecks(): Promise<void> {
+    await this.db.updateTable('watch_wallets').set({ checked_height: null, check_error: null }).where('chain', '=', this.chain).execute();
   }
 
   /** The derived scripts of a wallet's branch, index order. */
@@ -272,12 +373,17 @@ export class WatchList {
     return deriveScripts(this.params, w.keys, branch, 0, w.derived[branch]);
   }
 
-  /** Words for a script nobody registered (watch mode answers no address it does not hold). */
-  notWatched(script: Uint8Array): ApiError {
+  /**
+   * Words for a script no wallet of the asking key holds (watch mode answers no address it does not
+   * hold). The same words whether nobody registered it or another key did: the answer does not
+   * tell one key about another's wallets.
+   */
+  notWatched(script: Uint8Array, owner?: string): ApiError {
     const address = scriptToAddress(this.params, script) ?? bytesToHex(script);
+    const forKey = owner ? ' for this API key' : '';
     return new ApiError(
       404,
-      `address ${address} belongs to no wallet this service watches: ${this.params.coin} runs the watch index, which holds only registered wallets; register the wallet's descriptors with PUT /watch/${this.params.coin}/{wallet_id}`,
+      `address ${address} belongs to no wallet this service watches${forKey}: ${this.params.coin} runs the watch index, which holds only registered wallets and answers each API key for its own; register the wallet's descriptors with PUT /watch/${this.params.coin}/{wallet_id}`,
     );
   }
 }

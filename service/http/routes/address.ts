@@ -6,7 +6,7 @@ import { AddressesParams, AddressParams, Balance, Balances, History, HistoryQuer
 import { isEvmCoin } from '../../../shared/coins/coin-table.ts';
 import { addressBalance, addressBalances, addressHistory, unspentOutputsWithDepth } from '../../use-cases/address-queries.ts';
 import { evmBalance, evmBalances, evmHistory } from '../../use-cases/evm-address-queries.ts';
-import { evmBackendFor, type ServiceContext, utxoBackendFor } from '../../use-cases/service-context.ts';
+import { evmBackendFor, type ServiceContext, utxoBackendAs } from '../../use-cases/service-context.ts';
 import { utxoDepthBody } from '../bodies.ts';
 
 export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
@@ -15,21 +15,21 @@ export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
 
     app.get('/address/balance/:coin/:address', { schema: { params: AddressParams, querystring: TokenQuery, response: { 200: Balance } } }, async (req) => {
       if (isEvmCoin(req.params.coin)) return evmBalance(evmBackendFor(ctx), ctx.usdRate, req.params.address, req.query);
-      return addressBalance(utxoBackendFor(ctx, req.params.coin), ctx.usdRate, req.params.address, req.query);
+      return addressBalance(utxoBackendAs(ctx, req.params.coin, req.apiKeyId), ctx.usdRate, req.params.address, req.query);
     });
 
     app.get('/address/balances/:coin/:addresses', { schema: { params: AddressesParams, querystring: TokenQuery, response: { 200: Balances } } }, async (req) => {
       if (isEvmCoin(req.params.coin)) return evmBalances(evmBackendFor(ctx), ctx.usdRate, req.params.addresses, req.query);
-      return addressBalances(utxoBackendFor(ctx, req.params.coin), ctx.usdRate, req.params.addresses, req.query);
+      return addressBalances(utxoBackendAs(ctx, req.params.coin, req.apiKeyId), ctx.usdRate, req.params.addresses, req.query);
     });
 
     app.get('/address/history/:coin/:addresses', { schema: { params: AddressesParams, querystring: HistoryQuery, response: { 200: History } } }, async (req) => {
       if (isEvmCoin(req.params.coin)) return evmHistory(evmBackendFor(ctx), req.params.addresses, req.query);
-      return addressHistory(utxoBackendFor(ctx, req.params.coin), req.params.addresses, req.query);
+      return addressHistory(utxoBackendAs(ctx, req.params.coin, req.apiKeyId), req.params.addresses, req.query);
     });
 
     app.get('/address/utxos/:coin/:addresses', { schema: { params: AddressesParams, response: { 200: Utxos } } }, async (req) => {
-      const rows = await unspentOutputsWithDepth(utxoBackendFor(ctx, req.params.coin), req.params.addresses);
+      const rows = await unspentOutputsWithDepth(utxoBackendAs(ctx, req.params.coin, req.apiKeyId), req.params.addresses);
       return { utxos: utxoDepthBody(rows) };
     });
   };

@@ -6,7 +6,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CoinParams, MultisigHashesToSign, MultiSigPayment, SendStatus, Signatures } from '../../../shared/api/schemas.ts';
 import { buildUnsignedPayment, multisigSources } from '../../use-cases/build-payment.ts';
 import { buildMiniscriptPayment, isMiniscriptEntry } from '../../use-cases/miniscript-payment.ts';
-import { type ServiceContext, utxoBackendFor } from '../../use-cases/service-context.ts';
+import { type ServiceContext, utxoBackendAs, utxoBackendFor } from '../../use-cases/service-context.ts';
 import { signAndSend } from '../../use-cases/sign-and-send.ts';
 import { hashesToSignBody, sentBody } from '../bodies.ts';
 
@@ -15,7 +15,7 @@ export function multisigRoutes(ctx: ServiceContext): FastifyPluginAsync {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
     app.post('/multi_sig/create/:coin', { schema: { params: CoinParams, body: MultiSigPayment, response: { 200: MultisigHashesToSign } } }, async (req) => {
-      const backend = utxoBackendFor(ctx, req.params.coin);
+      const backend = utxoBackendAs(ctx, req.params.coin, req.apiKeyId);
       if (req.body.redeem_scripts.some(isMiniscriptEntry)) return hashesToSignBody(await buildMiniscriptPayment(backend, req.body.redeem_scripts, req.body), true);
       const sources = await multisigSources(backend, req.body.number_of_required_signatures, req.body.redeem_scripts);
       const extended = req.body.redeem_scripts.some((rs) => rs.script_type !== undefined || rs.sort_keys !== undefined);

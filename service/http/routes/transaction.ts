@@ -6,7 +6,7 @@ import { CoinParams, CreateTransactionBody, CreateTransactionQueryV2, HashesToSi
 import { bytesToHex } from '../../../shared/coins/bytes.ts';
 import { buildUnsignedPayment, singleSigSources } from '../../use-cases/build-payment.ts';
 import { rawTransaction } from '../../use-cases/raw-transaction.ts';
-import { type ServiceContext, utxoBackendFor } from '../../use-cases/service-context.ts';
+import { type ServiceContext, utxoBackendAs, utxoBackendFor } from '../../use-cases/service-context.ts';
 import { sendRaw, signAndSend } from '../../use-cases/sign-and-send.ts';
 import { hashesToSignBody, sentBody } from '../bodies.ts';
 
@@ -19,7 +19,7 @@ export function transactionRoutes(ctx: ServiceContext): FastifyPluginAsync {
       '/transaction/create/:coin',
       { schema: { params: CoinParams, querystring: CreateTransactionQueryV2, body: CreateTransactionBody, response: { 200: HashesToSign } } },
       async (req) => {
-        const backend = utxoBackendFor(ctx, req.params.coin);
+        const backend = utxoBackendAs(ctx, req.params.coin, req.apiKeyId);
         const sources = await singleSigSources(backend, req.query.from);
         return hashesToSignBody(await buildUnsignedPayment(backend, sources, { ...req.query, ...req.body }));
       },

@@ -1,0 +1,69 @@
+// Registrations shared by instances on one store (service/leader), on SQLite and PostgreSQL: each
+// instance's copy follows what another wrote (one generation read when nothing changed), answers a
+// script only to the key whose wallet holds it, and a rescan taken by one instance does not drop a
+// rescan another instance asked for meanwhile.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainParams } from '../../../shared/coins/coin-table.ts';
+import { openTestStore, STORE_KINDS, type TestStore } from '../../store/test-stores.ts';
+import { testVault } from '../../test/watch-vault.ts';
+import { WatchList } from './watch.ts';
+
+const params = chainParams('litecoin', 'regtest');
+const first = testVault('watch list one');
+const second = testVault('watch list two');
+const third = testVault('watch list three');
+const registration = (descriptor: string, birthdayHeight: number) => ({ descriptors: [descriptor], birthdayHeight, gapLimit: 5 });
+
+describe.each(STORE_KINDS)('watch registrations shared by instances on %s', (kind) => {
+  let t: TestStore;
+  beforeAll(async () => {
+    t = await openTestStore(kind);
+  });
+  afterAll(async () => t?.dispose());
+
+  it('an instance sees what another registered and derived, per key, and keeps rescans asked meanwhile', async () => {
+    const leader = new WatchList(t.store.db, 'litecoin', params);
+    const follower = new WatchList(t.store.db, 'litecoin', params);
+    await leader.register('key-a', 'one', registration(first.descriptor(), 10));
+    await follower.load();
+    const a0 = first.address(false, 0).scriptPubKey;
+    expect(follower.has(a0)).toBe(true);
+    expect(follower.has(a0, 'key-a')).toBe(true);
+    expect(follower.has(a0, 'key-b')).toBe(false); // another key is not answered it
+    // and is told the same words as for a script nobody registered
+    const words = (script: Uint8Array) => follower.notWatched(script, 'key-b').message.replace(/^address \S+/, 'address <a>');
+    expect(words(a0)).toBe(words(second.address(false, 0).scriptPubKey));
+
+    // The leader takes the first rescan: its copy is current, nothing pending.
+    await leader.load();
+    expect(leader.pendingRescan()).toBe(10);
+    await leader.rescansTaken(10);
+    expect(leader.pendingRescan()).toBeNull();
+
+    // Meanwhile the follower registers two wallets: one older than the leader's next rescan, one newer.
+    await follower.register('key-b', 'two', registration(second.descriptor(), 5));
+    await follower.register('key-b', 'three', registration(third.descriptor(), 20));
+    // The leader takes a rescan from 12 (say, its own derivation): the one from 20 is covered by it,
+    // the one from 5 is not and stays pending; its copy now holds both wallets' scripts.
+    await leader.rescansTaken(12);
+    expect(leader.pendingRescan()).toBe(5);
+    expect(leader.has(second.address(false, 0).scriptPubKey, 'key-b')).toBe(true);
+    expect(leader.has(third.address(false, 4).scriptPubKey, 'key-b')).toBe(true);
+    expect(leader.has(third.address(false, 4).scriptPubKey, 'key-a')).toBe(false);
+
+    // The leader derives further; the follower's next load has the new scripts.
+    const one = leader.wallet('key-a', 'one')!;
+    await leader.deriveTo(one, 0, 9);
+    const a8 = first.address(false, 8).scriptPubKey;
+    expect(follower.has(a8)).toBe(false);
+    await follower.load();
+    expect(follower.has(a8, 'key-a')).toBe(true);
+    expect(follower.wallet('key-a', 'one')!.derived[0]).toBe(9);
+
+    // Checks of scans are kept in the store: every instance reads the same.
+    await leader.setChecked(one, { height: 30, error: null });
+    expect(await follower.check('key-a', 'one')).toEqual({ height: 30, error: null });
+    await follower.clearChecks();
+    expect(await leader.check('key-a', 'one')).toBeUndefined();
+  });
+});
