@@ -43,7 +43,7 @@ describe('the PostgreSQL index write path', () => {
     // transactions the partial index's plan scanned every unspent output for each key.
     const client = await pool.connect();
     try {
-      const explained = await client.query<{ 'QUERY PLAN': string }>(`explain ${MARK_SPENT}`, ['litecoin', null, null, null, null]);
+      const explained = await client.query<{ 'QUERY PLAN': string }>(`explain ${MARK_SPENT}`, ['litecoin', null, null, null]);
       const plan = explained.rows.map((r) => r['QUERY PLAN']).join('\n');
       expect(plan).toMatch(/Index Scan using chain_outputs_pk on chain_outputs/);
       expect(plan).not.toMatch(/chain_outputs_unspent/);

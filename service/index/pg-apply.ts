@@ -7,6 +7,7 @@ import { type EncodedBlock, keyOfBlob } from './blocks.ts';
 import { addFound, type FoundOutputs, planRows, type SpentLookup, spentLookup } from './row-plan.ts';
 import { toBigInt, toNumber } from '../store/database.ts';
 import { byteaArray, int4Array, int8Array, textArray } from './pg-arrays.ts';
+import { txidPrefix } from './txnum.ts';
 
 /**
  * Rows per statement. Large enough that a batch of the indexer (10,000 txs) is one statement per
@@ -20,34 +21,40 @@ function chunks<T>(items: readonly T[], size = PG_CHUNK_ROWS): T[][] {
   return out;
 }
 
+const INSERT_TXIDS = `insert into chain_txids (chain, txnum, txid)
+  select $1::varchar, * from unnest($2::int8[], $3::bytea[]) as v(txnum, txid)`;
+
+const INSERT_TXID_KEYS = `insert into chain_txid_keys (chain, prefix, txnum)
+  select $1::varchar, * from unnest($2::bytea[], $3::int8[]) as v(prefix, txnum)
+  order by v.prefix, v.txnum -- in key order: each index page is visited once per statement`;
+
+const INSERT_OUTPUTS = `insert into chain_outputs (chain, txnum, vout, script, amount, spent_txnum)
+  select $1::varchar, * from unnest($2::int8[], $3::int4[], $4::bytea[], $5::int8[], $6::int8[])
+    as v(txnum, vout, script, amount, spent_txnum)`;
+
 // A repeated coinbase txid (BIP30, two early Bitcoin blocks) overwrites its outputs, as in the node.
-const INSERT_OUTPUTS = `insert into chain_outputs (chain, txid, vout, script, amount, height, position, spent_txid, spent_height)
-  select $1::varchar, * from unnest($2::bytea[], $3::int4[], $4::bytea[], $5::int8[], $6::int4[], $7::int4[], $8::bytea[], $9::int4[])
-    as v(txid, vout, script, amount, height, position, spent_txid, spent_height)
-  order by v.txid, v.vout -- in key order: each index page is visited once per statement
-  on conflict (chain, txid, vout) do update set script = excluded.script, amount = excluded.amount, height = excluded.height,
-    position = excluded.position, spent_txid = excluded.spent_txid, spent_height = excluded.spent_height`;
+const DROP_OUTPUTS = `delete from chain_outputs c using unnest($2::int8[], $3::int4[]) as v(txnum, vout)
+  where c.chain = $1 and c.txnum = v.txnum and c.vout = v.vout`;
 
 // The planner's row counts for chain_outputs lag far behind a bulk load (analyze runs now and then),
 // and with them it joined a batch's keys against every row of the chain: a hash join, or worse a
 // nested loop over the table. A lateral subquery kept apart by `offset 0` can only be run once per
 // key, by the primary key, whatever the statistics say; the update then finds its rows by ctid.
-// The lookup names no `spent_txid is null`: with it, the partial index of unspent outputs by script
+// The lookup names no `spent_txnum is null`: with it, the partial index of unspent outputs by script
 // matches too, and on stale statistics the planner scanned that index (every unspent output of the
 // chain) for each key; an output already spent is left out after the lookup instead.
 export const MARK_SPENT = `with found as materialized (
-    select t.row, t.already, v.spent_txid, v.spent_height
-    from unnest($2::bytea[], $3::int4[], $4::bytea[], $5::int4[]) as v(txid, vout, spent_txid, spent_height)
-    cross join lateral (select c.ctid as row, c.spent_txid as already from chain_outputs c
-      where c.chain = $1 and c.txid = v.txid and c.vout = v.vout offset 0) as t
-  ), target as materialized (select row, spent_txid, spent_height from found where already is null)
-  update chain_outputs as o set spent_txid = target.spent_txid, spent_height = target.spent_height
+    select t.row, t.already, v.spent_txnum
+    from unnest($2::int8[], $3::int4[], $4::int8[]) as v(txnum, vout, spent_txnum)
+    cross join lateral (select c.ctid as row, c.spent_txnum as already from chain_outputs c
+      where c.chain = $1 and c.txnum = v.txnum and c.vout = v.vout offset 0) as t
+  ), target as materialized (select row, spent_txnum from found where already is null)
+  update chain_outputs as o set spent_txnum = target.spent_txnum
   from target where o.ctid = target.row and o.ctid = any(array(select row from target))`;
 
-const INSERT_HISTORY = `insert into chain_history (chain, script, txid, height, position, time, delta)
-  select $1::varchar, * from unnest($2::bytea[], $3::bytea[], $4::int4[], $5::int4[], $6::int8[], $7::int8[])
-    as v(script, txid, height, position, time, delta)
-  order by v.script, v.height, v.position -- one row per (script, block, tx): a conflict is a block applied twice and fails the batch`;
+const INSERT_HISTORY = `insert into chain_history (chain, script, txnum, delta)
+  select $1::varchar, * from unnest($2::bytea[], $3::int8[], $4::int8[]) as v(script, txnum, delta)
+  order by v.script, v.txnum -- one row per (script, tx): a conflict is a block applied twice and fails the batch`;
 
 const ADD_BALANCES = `insert into chain_balances (chain, script, confirmed, tx_count)
   select $1::varchar, * from unnest($2::bytea[], $3::int8[], $4::int8[])
@@ -55,10 +62,14 @@ const ADD_BALANCES = `insert into chain_balances (chain, script, confirmed, tx_c
 
 const INSERT_BLOCKS = `insert into chain_blocks (chain, height, hash, time) select $1::varchar, * from unnest($2::int4[], $3::text[], $4::int8[])`;
 
-// The outputs the batch spends, exact outpoints in one query, each by the primary key (see MARK_SPENT).
-const LOOKUP_SPENT = `select o.txid, o.vout, o.script, o.amount from unnest($2::bytea[], $3::int4[]) as s(txid, vout)
-  cross join lateral (select c.txid, c.vout, c.script, c.amount from chain_outputs c
-    where c.chain = $1 and c.txid = s.txid and c.vout = s.vout offset 0) as o`;
+// The outputs the batch spends: each txid's prefix by the key-only table, its candidates' whole
+// txids (the caller keeps the one asked for) and the output by the primary key, each lateral step
+// kept apart (see MARK_SPENT) so stale statistics cannot turn a key lookup into a scan.
+const LOOKUP_SPENT = `select k.txnum, t.txid, o.vout, o.script, o.amount from unnest($2::bytea[], $3::int4[]) as s(prefix, vout)
+  cross join lateral (select k.txnum from chain_txid_keys k where k.chain = $1 and k.prefix = s.prefix offset 0) as k
+  cross join lateral (select t.txid from chain_txids t where t.chain = $1 and t.txnum = k.txnum offset 0) as t
+  cross join lateral (select c.vout, c.script, c.amount from chain_outputs c
+    where c.chain = $1 and c.txnum = k.txnum and c.vout = s.vout offset 0) as o`;
 
 const DROP_MEMPOOL = [
   'delete from mempool_outputs where chain = $1 and txid = any($2::text[])',
@@ -87,42 +98,28 @@ export async function applyBlocksPostgres(pool: pg.Pool, chain: string, blocks: 
     if (confirmed.length > 0) for (const text of DROP_MEMPOOL) await client.query(text, [chain, textArray(confirmed)]);
     const lookup = spentLookup(blocks);
     const rows = planRows(blocks, lookup, await lookupSpentPostgres(client, chain, lookup));
-    for (const part of chunks(rows.outputs)) {
-      await client.query(INSERT_OUTPUTS, [
-        chain,
-        byteaArray(part.map((o) => o.txid)),
-        int4Array(part.map((o) => o.vout)),
-        byteaArray(part.map((o) => o.script)),
-        int8Array(part.map((o) => o.amount)),
-        int4Array(part.map((o) => o.height)),
-        int4Array(part.map((o) => o.position)),
-        byteaArray(part.map((o) => o.spentTxid)),
-        int4Array(part.map((o) => o.spentHeight)),
-      ]);
-    }
     let marked = 0;
     for (const part of chunks(rows.spends)) {
-      const r = await client.query(MARK_SPENT, [
-        chain,
-        byteaArray(part.map((s) => s.txid)),
-        int4Array(part.map((s) => s.vout)),
-        byteaArray(part.map((s) => s.spentTxid)),
-        int4Array(part.map((s) => s.spentHeight)),
-      ]);
+      const r = await client.query(MARK_SPENT, [chain, int8Array(part.map((s) => s.txnum)), int4Array(part.map((s) => s.vout)), int8Array(part.map((s) => s.spentTxnum))]);
       marked += r.rowCount ?? 0;
     }
     // An output missing or already spent (one spent twice across batches) fails the batch.
     if (marked !== rows.spends.length) throw new Error(`${rows.spends.length - marked} of the ${rows.spends.length} indexed outputs these blocks spend are already spent`);
-    for (const part of chunks(rows.history)) {
-      await client.query(INSERT_HISTORY, [
+    for (const part of chunks(rows.drops)) await client.query(DROP_OUTPUTS, [chain, int8Array(part.map((d) => d.txnum)), int4Array(part.map((d) => d.vout))]);
+    for (const part of chunks(rows.txs)) await client.query(INSERT_TXIDS, [chain, int8Array(part.map((t) => t.txnum)), byteaArray(part.map((t) => t.txid))]);
+    for (const part of chunks(rows.txs)) await client.query(INSERT_TXID_KEYS, [chain, byteaArray(part.map((t) => t.prefix)), int8Array(part.map((t) => t.txnum))]);
+    for (const part of chunks(rows.outputs)) {
+      await client.query(INSERT_OUTPUTS, [
         chain,
-        byteaArray(part.map((h) => h.script)),
-        byteaArray(part.map((h) => h.txid)),
-        int4Array(part.map((h) => h.height)),
-        int4Array(part.map((h) => h.position)),
-        int8Array(part.map((h) => h.time)),
-        int8Array(part.map((h) => h.delta)),
+        int8Array(part.map((o) => o.txnum)),
+        int4Array(part.map((o) => o.vout)),
+        byteaArray(part.map((o) => o.script)),
+        int8Array(part.map((o) => o.amount)),
+        int8Array(part.map((o) => o.spentTxnum)),
       ]);
+    }
+    for (const part of chunks(rows.history)) {
+      await client.query(INSERT_HISTORY, [chain, byteaArray(part.map((h) => h.script)), int8Array(part.map((h) => h.txnum)), int8Array(part.map((h) => h.delta))]);
     }
     for (const part of chunks(rows.balances)) {
       await client.query(ADD_BALANCES, [chain, byteaArray(part.map((b) => b.script)), int8Array(part.map((b) => b.delta)), int8Array(part.map((b) => b.rows))]);
@@ -147,12 +144,20 @@ async function checkTip(client: pg.PoolClient, chain: string, first: number): Pr
   if (next !== first) throw new Error(`the index's tip is at height ${next - 1}: the next block to index is ${next}, not ${first}`);
 }
 
-/** The PostgreSQL lookup of the row plan's spent outputs: exact outpoints, each by the primary key. */
+/** The PostgreSQL lookup of the row plan's spent outputs: exact outpoints, by txid prefix and then by key. */
 export async function lookupSpentPostgres(client: pg.PoolClient | pg.Pool, chain: string, lookup: SpentLookup): Promise<FoundOutputs> {
   const found: FoundOutputs = new Map();
+  const wanted = new Set(lookup.outpoints.map((o) => o.txKey));
   for (const part of chunks(lookup.outpoints)) {
-    const r = await client.query<{ txid: unknown; vout: unknown; script: unknown; amount: unknown }>(LOOKUP_SPENT, [chain, byteaArray(part.map((o) => o.txid)), int4Array(part.map((o) => o.vout))]);
-    for (const row of r.rows) addFound(found, keyOfBlob(bytes(row.txid)), toNumber(row.vout), { script: bytes(row.script), amount: toBigInt(row.amount) });
+    const r = await client.query<{ txnum: unknown; txid: unknown; vout: unknown; script: unknown; amount: unknown }>(LOOKUP_SPENT, [
+      chain,
+      byteaArray(part.map((o) => txidPrefix(o.txid))),
+      int4Array(part.map((o) => o.vout)),
+    ]);
+    for (const row of r.rows) {
+      const txKey = keyOfBlob(bytes(row.txid));
+      if (wanted.has(txKey)) addFound(found, txKey, toNumber(row.vout), { txnum: toNumber(row.txnum), script: bytes(row.script), amount: toBigInt(row.amount) });
+    }
   }
   return found;
 }

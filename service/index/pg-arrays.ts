@@ -80,10 +80,15 @@ export function int4Array(values: readonly (number | bigint | string | null)[]):
   return w.done();
 }
 
-/** An int8[]; a value outside int8 throws. */
-export function int8Array(values: readonly (number | bigint | string)[]): Buffer {
-  const w = new ArrayWriter(OID.int8, values.length, false, values.length * 8);
-  for (const v of values) w.int8(BigInt(v));
+/** An int8[] (elements may be null); a value outside int8 throws. */
+export function int8Array(values: readonly (number | bigint | string | null)[]): Buffer {
+  let nulls = 0;
+  for (const v of values) if (v === null) nulls++;
+  const w = new ArrayWriter(OID.int8, values.length, nulls > 0, (values.length - nulls) * 8);
+  for (const v of values) {
+    if (v === null) w.null();
+    else w.int8(BigInt(v));
+  }
   return w.done();
 }
 

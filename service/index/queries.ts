@@ -1,59 +1,63 @@
 // The address index's read queries whose cost follows the answer, not the address's history (the
-// keys and index they rely on are migration 0004's). Built here so the plan tests explain exactly
-// the statements the store runs.
-import type { Kysely, Transaction } from 'kysely';
+// keys and index they rely on are migration 0006's). Built here so the plan tests explain exactly
+// the statements the store runs. Rows carry tx numbers (txnum.ts); each answer row's txid is read
+// from chain_txids and its block time from chain_blocks, by key.
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../store/schema.ts';
+import { POSITIONS } from './txnum.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 /**
- * Confirmed history rows of `scripts`, newest first, then by txid and script. For one script this
- * is a backward range read of chain_history's key (chain, script, height, position), which is
- * unique per script: the order needs nothing past height and position, and no sort.
+ * Confirmed history rows of `scripts`, newest first, then by script (one tx, one txid). For one
+ * script this is a backward range read of chain_history's key (chain, script, txnum), which is
+ * unique per script: the order needs no sort. The txid and block time are joined by key per row.
  */
 export function confirmedHistoryQuery(db: Db, chain: string, scripts: readonly Uint8Array[]) {
   const base = db
-    .selectFrom('chain_history')
-    .select(['script', 'txid', 'height', 'position', 'time', 'delta'])
-    .where('chain', '=', chain);
-  if (scripts.length === 1) return base.where('script', '=', scripts[0]!).orderBy('height', 'desc').orderBy('position', 'desc');
-  return base.where('script', 'in', scripts).orderBy('height', 'desc').orderBy('position', 'desc').orderBy('txid').orderBy('script');
+    .selectFrom('chain_history as h')
+    .innerJoin('chain_txids as t', (j) => j.onRef('t.chain', '=', 'h.chain').onRef('t.txnum', '=', 'h.txnum'))
+    .innerJoin('chain_blocks as b', (j) => j.onRef('b.chain', '=', 'h.chain').on('b.height', '=', sql<number>`h.txnum / ${sql.lit(POSITIONS)}`))
+    .select(['h.script', 'h.txnum', 'h.delta', 't.txid', 'b.time'])
+    .where('h.chain', '=', chain);
+  if (scripts.length === 1) return base.where('h.script', '=', scripts[0]!).orderBy('h.txnum', 'desc');
+  return base.where('h.script', 'in', scripts).orderBy('h.txnum', 'desc').orderBy('h.script');
 }
 
 /** Confirmed outputs of `scripts` not spent by a confirmed tx, oldest first: the partial index
  * chain_outputs_unspent holds exactly these, in this order for one script. */
-export function confirmedUnspentQuery(db: Db, chain: string, scripts: readonly Uint8Array[]) {
-  return db
-    .selectFrom('chain_outputs')
-    .select(['txid', 'vout', 'script', 'amount', 'height', 'position'])
-    .where('chain', '=', chain)
-    .where(scripts.length === 1 ? (eb) => eb('script', '=', scripts[0]!) : (eb) => eb('script', 'in', scripts))
-    .where('spent_txid', 'is', null)
-    .orderBy('height')
-    .orderBy('position')
-    .orderBy('vout');
+export function confirmedUnspentQuery(db: Db, chain: string, scripts: readonly Uint8Array[], dialect: 'sqlite' | 'postgres') {
+  // Without statistics SQLite prices the narrow table's primary key (chain, txnum, vout) below
+  // the partial index and would scan every output of the chain: it is named for SQLite.
+  const outputs = dialect === 'sqlite' ? sql<Database['chain_outputs']>`chain_outputs`.as<'o'>(sql`o indexed by chain_outputs_unspent`) : ('chain_outputs as o' as const);
+  const base = db
+    .selectFrom(outputs)
+    .innerJoin('chain_txids as t', (j) => j.onRef('t.chain', '=', 'o.chain').onRef('t.txnum', '=', 'o.txnum'))
+    .select(['o.txnum', 'o.vout', 'o.script', 'o.amount', 't.txid'])
+    .where('o.chain', '=', chain)
+    .where('o.spent_txnum', 'is', null);
+  if (scripts.length === 1) return base.where('o.script', '=', scripts[0]!).orderBy('o.txnum').orderBy('o.vout');
+  return base.where('o.script', 'in', scripts).orderBy('o.txnum').orderBy('o.vout');
 }
 
-/** History rows as the page order compares them: height desc, position desc, txid, script. */
+/** History rows as the page order compares them: newest tx first (height, then position), then txid, script. */
 export interface PageKey {
-  height: number;
-  position: number;
+  txnum: number;
   txid: Uint8Array;
   script: Uint8Array;
 }
 
 // Byte order as SQLite (memcmp, then length) and PostgreSQL's bytea compare them.
 export function pageOrder(a: PageKey, b: PageKey): number {
-  return b.height - a.height || b.position - a.position || Buffer.compare(a.txid, b.txid) || Buffer.compare(a.script, b.script);
+  return b.txnum - a.txnum || Buffer.compare(a.txid, b.txid) || Buffer.compare(a.script, b.script);
 }
 
-/** Unspent outputs as unspent() orders them: height, position, vout. */
+/** Unspent outputs as unspent() orders them: height, position (their tx number), vout. */
 export interface UnspentKey {
-  height: number;
-  position: number;
+  txnum: number;
   vout: number;
 }
 
 export function unspentOrder(a: UnspentKey, b: UnspentKey): number {
-  return a.height - b.height || a.position - b.position || a.vout - b.vout;
+  return a.txnum - b.txnum || a.vout - b.vout;
 }

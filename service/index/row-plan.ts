@@ -3,14 +3,21 @@
 // (sqlite-apply.ts, pg-apply.ts) write exactly this plan, and a rollback (utxo-index.ts) removes
 // exactly the plan of the blocks it undoes, so the rows are numbered and keyed in one place.
 //
-// Outpoints and scripts are keyed by their bytes as latin1 strings (keyOfTxid, keyOfBlob): such
-// keys compare as the bytes do in SQLite (memcmp) and PostgreSQL (bytea), so each table's rows come
-// out in its key order and a writer walks each b-tree once from left to right.
+// Rows name transactions by their number (txnum.ts: height * 2^20 + position), not their txid:
+// outputs are keyed (tx number, vout) and come out of a batch in key order, at the right edge of
+// the b-tree; spend marks and history rows carry numbers. Each tx with rows gets one row mapping
+// its number to its txid, and one key-only row from an 8-byte txid prefix to its number.
+//
+// Txids and scripts are keyed in maps by their bytes as latin1 strings (keyOfTxid, keyOfBlob):
+// such keys compare as the bytes do in SQLite (memcmp) and PostgreSQL (bytea).
 // Loaded by the SQLite writer thread through Node's type stripping: erasable syntax only.
 import { BlockReader, type EncodedBlock, keyOfBlob } from './blocks.ts';
+import { txidPrefix, txNumOf } from './txnum.ts';
 
-/** An already-indexed output, as a store's lookup found it. */
+/** An already-indexed output, as a store's lookup (or the writer's young outputs) found it. */
 export interface StoredOutput {
+  /** Its tx's number. */
+  txnum: number;
   script: Buffer;
   amount: bigint;
 }
@@ -18,51 +25,65 @@ export interface StoredOutput {
 /** Found outputs by their txid's key (keyOfTxid / keyOfBlob), then by vout. */
 export type FoundOutputs = Map<string, StoredOutput[]>;
 
+/** Records a found output; of two with one txid (BIP30), the later tx's is the one spent. */
 export function addFound(found: FoundOutputs, txKey: string, vout: number, output: StoredOutput): void {
   let outputs = found.get(txKey);
   if (!outputs) found.set(txKey, (outputs = []));
-  outputs[vout] = output;
+  const known = outputs[vout];
+  if (!known || known.txnum < output.txnum) outputs[vout] = output;
 }
 
 /** What a batch spends that it does not create itself: what the store must look up. */
 export interface SpentLookup {
-  /** Distinct outpoints in key order (txid bytes, then vout). */
+  /**
+   * Distinct outpoints in key order (txid bytes, then vout): the outputs the batch spends, and
+   * the outputs a tx without inputs (a coinbase, the only tx whose txid can repeat: BIP30) would
+   * overwrite.
+   */
   outpoints: { txKey: string; txid: Buffer; vout: number }[];
   /** Each input's txid key in block order, read once here and again by planRows. */
   inputKeys: string[];
 }
 
+/** A tx with rows: its number and txid (chain_txids), and the txid's prefix (chain_txid_keys). */
+export interface PlannedTx {
+  txnum: number;
+  txid: Buffer;
+  prefix: Buffer;
+}
+
 export interface PlannedOutput {
   txKey: string;
-  txid: Buffer;
+  txnum: number;
   vout: number;
   script: Buffer;
+  scriptKey: string;
   amount: bigint;
-  height: number;
-  position: number;
-  /** Spent within the batch: written with its spend. */
-  spentTxid: Buffer | null;
-  spentHeight: number | null;
+  /** Spent within the batch: written with its spend's number. */
+  spentTxnum: number | null;
 }
 
 /** A spend of an output indexed by an earlier batch: marked on its row. */
 export interface PlannedSpend {
   txKey: string;
-  /** The spent output's txid and vout. */
-  txid: Buffer;
+  /** The spent output's tx number and vout. */
+  txnum: number;
   vout: number;
-  spentTxid: Buffer;
-  spentHeight: number;
+  spentTxnum: number;
 }
 
-/** One row per (script, block, tx): the tx's net effect on the script. */
+/** An output of an earlier batch that a repeated txid (BIP30) overwrites: deleted, as the node forgets it. */
+export interface PlannedDrop {
+  txKey: string;
+  txnum: number;
+  vout: number;
+}
+
+/** One row per (script, tx): the tx's net effect on the script. */
 export interface PlannedHistory {
   scriptKey: string;
   script: Buffer;
-  height: number;
-  position: number;
-  txid: Buffer;
-  time: number;
+  txnum: number;
   delta: bigint;
 }
 
@@ -76,8 +97,10 @@ export interface PlannedBalance {
 
 /** Each table's rows in its key order (stable: block order within a key). */
 export interface RowPlan {
+  txs: PlannedTx[];
   outputs: PlannedOutput[];
   spends: PlannedSpend[];
+  drops: PlannedDrop[];
   history: PlannedHistory[];
   balances: PlannedBalance[];
   blocks: { height: number; hash: string; time: number }[];
@@ -101,12 +124,21 @@ export function spentLookup(blocks: readonly EncodedBlock[]): SpentLookup {
   }
   const seen = new Map<string, Set<number>>();
   const outpoints: SpentLookup['outpoints'] = [];
+  const want = (txKey: string, txid: Buffer, vout: number) => {
+    let vouts = seen.get(txKey);
+    if (!vouts) seen.set(txKey, (vouts = new Set()));
+    if (vouts.has(vout)) return;
+    vouts.add(vout);
+    outpoints.push({ txKey, txid, vout });
+  };
   let k = 0;
   for (const block of blocks) {
     const r = new BlockReader(block.bytes);
     for (let t = r.u32(); t > 0; t--) {
-      r.skipTxid();
-      for (let n = r.u32(); n > 0; n--) {
+      const txAt = r.pos;
+      const ownKey = r.txidKey();
+      const inputs = r.u32();
+      for (let n = inputs; n > 0; n--) {
         const txKey = inputKeys[k++]!;
         if (own.has(txKey)) {
           r.skipTxid();
@@ -114,14 +146,19 @@ export function spentLookup(blocks: readonly EncodedBlock[]): SpentLookup {
           continue;
         }
         const txid = r.txidBlob();
-        const vout = r.f64();
-        let vouts = seen.get(txKey);
-        if (!vouts) seen.set(txKey, (vouts = new Set()));
-        if (vouts.has(vout)) continue;
-        vouts.add(vout);
-        outpoints.push({ txKey, txid, vout });
+        want(txKey, txid, r.f64());
       }
-      r.skipOutputs(r.u32());
+      const outputs = r.u32();
+      if (inputs > 0 || outputs === 0) {
+        r.skipOutputs(outputs);
+        continue;
+      }
+      const txid = new BlockReader(block.bytes, txAt).txidBlob();
+      for (let n = outputs; n > 0; n--) {
+        r.script();
+        want(ownKey, txid, r.f64());
+        r.amount();
+      }
     }
   }
   outpoints.sort((a, b) => byString(a.txKey, b.txKey) || a.vout - b.vout);
@@ -143,39 +180,43 @@ function addDelta(deltas: Map<string, Delta>, key: string, script: Buffer, amoun
 }
 
 /** An output of the batch as the plan tracks it; `replaced` when a later tx reuses its txid (BIP30). */
-type Created = PlannedOutput & { scriptKey: string; replaced?: boolean };
+type Created = PlannedOutput & { spentHeight: number; replaced?: boolean };
 
 /**
  * The rows of `blocks`, given `found`: the outputs of `lookup.outpoints` the index holds (an
- * outpoint not found pays no standard script). A txid repeated within the batch (BIP30) leaves its
- * last outputs, as the node does; its history rows stay apart, one per block.
+ * outpoint not found pays no standard script). A txid repeated (BIP30) leaves its last outputs,
+ * as the node does; its history rows stay apart, one per block.
  */
 export function planRows(blocks: readonly EncodedBlock[], lookup: SpentLookup, found: FoundOutputs): RowPlan {
   const created = new Map<string, Created[]>();
   const balances = new Map<string, Delta>();
   const deltas = new Map<string, Delta>();
+  const txs: PlannedTx[] = [];
   const outputs: Created[] = [];
   const spends: PlannedSpend[] = [];
+  const drops: PlannedDrop[] = [];
   const history: PlannedHistory[] = [];
   let k = 0;
   for (const block of blocks) {
-    const { height, time } = block;
+    const { height } = block;
     const r = new BlockReader(block.bytes);
     const count = r.u32();
     for (let position = 0; position < count; position++) {
+      const txnum = txNumOf(height, position);
       const txAt = r.pos;
       const txKey = r.txidKey();
       r.pos = txAt;
       const txid = r.txidBlob();
       deltas.clear();
-      for (let n = r.u32(); n > 0; n--) {
+      const inputs = r.u32();
+      for (let n = inputs; n > 0; n--) {
         const key = lookup.inputKeys[k++]!;
         const spentTxid = r.txidBlob();
         const vout = r.f64();
         const ours = created.get(key)?.[vout];
         if (ours) {
-          if (ours.spentTxid !== null) throw new Error(`${ours.txid.toString('hex')}:${vout} is spent twice, in blocks ${ours.spentHeight} and ${height}`);
-          ours.spentTxid = txid;
+          if (ours.spentTxnum !== null) throw new Error(`${spentTxid.toString('hex')}:${vout} is spent twice, in blocks ${ours.spentHeight} and ${height}`);
+          ours.spentTxnum = txnum;
           ours.spentHeight = height;
           addDelta(deltas, ours.scriptKey, ours.script, -ours.amount);
           continue;
@@ -183,7 +224,7 @@ export function planRows(blocks: readonly EncodedBlock[], lookup: SpentLookup, f
         const prev = found.get(key)?.[vout];
         if (!prev) continue; // not an output of a standard script
         addDelta(deltas, keyOfBlob(prev.script), prev.script, -prev.amount);
-        spends.push({ txKey: key, txid: spentTxid, vout, spentTxid: txid, spentHeight: height });
+        spends.push({ txKey: key, txnum: prev.txnum, vout, spentTxnum: txnum });
       }
       for (let n = r.u32(); n > 0; n--) {
         const script = r.script();
@@ -191,23 +232,30 @@ export function planRows(blocks: readonly EncodedBlock[], lookup: SpentLookup, f
         const amount = r.amount();
         const scriptKey = keyOfBlob(script);
         addDelta(deltas, scriptKey, script, amount);
-        const output: Created = { txKey, txid, vout, script, scriptKey, amount, height, position, spentTxid: null, spentHeight: null };
+        const output: Created = { txKey, txnum, vout, script, scriptKey, amount, spentTxnum: null, spentHeight: 0 };
         let ofTx = created.get(txKey);
         if (!ofTx) created.set(txKey, (ofTx = []));
         const earlier = ofTx[vout];
         if (earlier) earlier.replaced = true;
+        else if (inputs === 0) {
+          const stored = found.get(txKey)?.[vout];
+          if (stored) drops.push({ txKey, txnum: stored.txnum, vout });
+        }
         ofTx[vout] = output;
         outputs.push(output);
       }
+      if (deltas.size > 0) txs.push({ txnum, txid, prefix: txidPrefix(txid) });
       for (const [scriptKey, d] of deltas) {
-        history.push({ scriptKey, script: d.script, height, position, txid, time, delta: d.delta });
+        history.push({ scriptKey, script: d.script, txnum, delta: d.delta });
         addDelta(balances, scriptKey, d.script, d.delta, 1);
       }
     }
   }
   return {
-    outputs: outputs.filter((o) => !o.replaced).sort((a, b) => byString(a.txKey, b.txKey) || a.vout - b.vout),
-    spends: spends.sort((a, b) => byString(a.txKey, b.txKey) || a.vout - b.vout),
+    txs,
+    outputs: outputs.filter((o) => !o.replaced),
+    spends: spends.sort((a, b) => a.txnum - b.txnum || a.vout - b.vout),
+    drops: drops.sort((a, b) => a.txnum - b.txnum || a.vout - b.vout),
     history: history.sort((a, b) => byString(a.scriptKey, b.scriptKey)),
     balances: [...balances.entries()].sort((a, b) => byString(a[0], b[0])).map(([scriptKey, b]) => ({ scriptKey, script: b.script, delta: b.delta, rows: b.rows })),
     blocks: blocks.map((b) => ({ height: b.height, hash: b.hash, time: b.time })),

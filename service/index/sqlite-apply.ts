@@ -4,37 +4,38 @@
 // thread starts quickly.
 import type BetterSqlite3 from 'better-sqlite3';
 import { asBuffer, type EncodedBlock, encodedOf, type IndexedBlock, keyOfBlob } from './blocks.ts';
-import { addFound, type FoundOutputs, type PlannedOutput, planRows, type SpentLookup, spentLookup } from './row-plan.ts';
+import { addFound, type FoundOutputs, planRows, type RowPlan, type SpentLookup, spentLookup } from './row-plan.ts';
+import { heightOfTxNum, txidPrefix } from './txnum.ts';
+import type { YoungOutputs } from './young-outputs.ts';
 
 const LOOKUP = 64;
+
+// The outputs of txids by their prefix: every candidate's full txid comes with its outputs, and
+// the caller keeps those whose txid is the one asked for. CROSS JOIN fixes SQLite's join order:
+// the key-only prefix table first, then each candidate by its number.
+const BY_PREFIX =
+  'select k.txnum, t.txid, o.vout, o.script, o.amount from chain_txid_keys k cross join chain_txids t cross join chain_outputs o ' +
+  'where t.chain = k.chain and t.txnum = k.txnum and o.chain = k.chain and o.txnum = k.txnum and k.chain = ';
 
 // The chain is written into each statement rather than bound: one value fewer to bind per row,
 // and binding is a large part of a row's cost through better-sqlite3.
 function sqlFor(chain: string) {
   const c = `'${chain.replaceAll("'", "''")}'`;
-  const insertOutput = (spent: string) =>
-    `insert into chain_outputs (chain, txid, vout, script, amount, height, position, spent_txid, spent_height) values (${c}, ?, ?, ?, ?, ?, ?, ${spent})`;
-  // A repeated coinbase txid (BIP30, two early Bitcoin blocks) overwrites its outputs, as in the node.
-  const overwriteOutput =
-    ' on conflict (chain, txid, vout) do update set script = excluded.script, amount = excluded.amount, height = excluded.height, position = excluded.position, ' +
-    'spent_txid = excluded.spent_txid, spent_height = excluded.spent_height';
   return {
-    lookup: `select txid, vout, script, amount from chain_outputs where chain = ${c} and txid in (${Array(LOOKUP).fill('?').join(',')})`,
-    lookupOne: `select txid, vout, script, amount from chain_outputs where chain = ${c} and txid = ?`,
+    lookup: `${BY_PREFIX}${c} and k.prefix in (${Array(LOOKUP).fill('?').join(',')})`,
+    lookupOne: `${BY_PREFIX}${c} and k.prefix = ?`,
     dropMempoolOutputs: `delete from mempool_outputs where chain = ${c} and txid = ?`,
     dropMempoolSpends: `delete from mempool_spends where chain = ${c} and spent_txid = ?`,
     dropMempoolHistory: `delete from mempool_history where chain = ${c} and txid = ?`,
     dropMempoolTx: `delete from chain_mempool where chain = ${c} and txid = ?`,
-    // Plain inserts, and the same rows again as upserts for the rare key already taken: an upsert
-    // costs SQLite a second search of the b-tree on every row.
-    output: insertOutput('null, null'),
-    outputOverwrite: insertOutput('null, null') + overwriteOutput,
-    spentOutput: insertOutput('?, ?'),
-    spentOutputOverwrite: insertOutput('?, ?') + overwriteOutput,
-    spend: `update chain_outputs set spent_txid = ?, spent_height = ? where chain = ${c} and txid = ? and vout = ? and spent_txid is null`,
-    // Keyed by height and position: a tx touches a script once, so a key taken is an error (a
-    // block applied twice), and a txid repeated in a later block (BIP30) is a row of its own.
-    history: `insert into chain_history (chain, script, height, position, txid, time, delta) values (${c}, ?, ?, ?, ?, ?, ?)`,
+    txid: `insert into chain_txids (chain, txnum, txid) values (${c}, ?, ?)`,
+    txidKey: `insert into chain_txid_keys (chain, prefix, txnum) values (${c}, ?, ?)`,
+    output: `insert into chain_outputs (chain, txnum, vout, script, amount, spent_txnum) values (${c}, ?, ?, ?, ?, ?)`,
+    // A repeated coinbase txid (BIP30, two early Bitcoin blocks) overwrites its outputs, as in the node.
+    drop: `delete from chain_outputs where chain = ${c} and txnum = ? and vout = ?`,
+    spend: `update chain_outputs set spent_txnum = ? where chain = ${c} and txnum = ? and vout = ? and spent_txnum is null`,
+    // A tx touches a script once, so a key taken is an error (a block applied twice).
+    history: `insert into chain_history (chain, script, txnum, delta) values (${c}, ?, ?, ?)`,
     balance:
       `insert into chain_balances (chain, script, confirmed, tx_count) values (${c}, ?, ?, ?) ` +
       'on conflict (chain, script) do update set confirmed = chain_balances.confirmed + excluded.confirmed, tx_count = chain_balances.tx_count + excluded.tx_count',
@@ -62,22 +63,8 @@ function statements(db: BetterSqlite3.Database, chain: string): Statements {
   return s;
 }
 
-const keyTaken = (err: unknown): boolean => (err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-
-// Values are bound as arguments, not as one array: better-sqlite3 reads an array's elements one
-// N-API call at a time.
-function writeOutput(s: Statements, o: PlannedOutput): void {
-  try {
-    if (o.spentTxid === null) s.output.run(o.txid, o.vout, o.script, o.amount, o.height, o.position);
-    else s.spentOutput.run(o.txid, o.vout, o.script, o.amount, o.height, o.position, o.spentTxid, o.spentHeight);
-  } catch (err) {
-    if (!keyTaken(err)) throw err;
-    if (o.spentTxid === null) s.outputOverwrite.run(o.txid, o.vout, o.script, o.amount, o.height, o.position);
-    else s.spentOutputOverwrite.run(o.txid, o.vout, o.script, o.amount, o.height, o.position, o.spentTxid, o.spentHeight);
-  }
-}
-
 interface OutputRow {
+  txnum: bigint | number;
   txid: Uint8Array;
   vout: bigint | number;
   script: Uint8Array;
@@ -85,21 +72,28 @@ interface OutputRow {
 }
 
 /**
- * The SQLite lookup of the row plan's spent outputs: every output of their txids (a prefix of the
- * primary key), LOOKUP txids per statement, in key order. Reads only: the writer thread runs it
- * before writing a batch, and a rollback on the store's own connection.
+ * The SQLite lookup of the row plan's spent outputs: those the writer's young outputs hold, then
+ * every output of the other txids, found by their prefix (LOOKUP per statement, in key order).
+ * Reads only: the writer thread runs it before writing a batch, and a rollback on the store's own
+ * connection.
  */
-export function lookupSpentSqlite(db: BetterSqlite3.Database, chain: string, lookup: SpentLookup): FoundOutputs {
+export function lookupSpentSqlite(db: BetterSqlite3.Database, chain: string, lookup: SpentLookup, young?: YoungOutputs): FoundOutputs {
   const s = statements(db, chain);
-  const blobs: Buffer[] = [];
-  let last: string | null = null;
-  for (const o of lookup.outpoints) {
-    if (o.txKey !== last) blobs.push(o.txid);
-    last = o.txKey;
-  }
   const found: FoundOutputs = new Map();
+  const rest = young ? young.take(lookup, found) : lookup.outpoints;
+  const wanted = new Set<string>();
+  const prefixes = new Map<string, Buffer>();
+  for (const o of rest) {
+    wanted.add(o.txKey);
+    const prefix = txidPrefix(o.txid);
+    prefixes.set(keyOfBlob(prefix), prefix);
+  }
+  const blobs = [...prefixes.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map((e) => e[1]);
   const take = (rows: unknown[]) => {
-    for (const r of rows as OutputRow[]) addFound(found, keyOfBlob(r.txid), Number(r.vout), { script: asBuffer(r.script), amount: BigInt(r.amount) });
+    for (const r of rows as OutputRow[]) {
+      const txKey = keyOfBlob(r.txid);
+      if (wanted.has(txKey)) addFound(found, txKey, Number(r.vout), { txnum: Number(r.txnum), script: asBuffer(r.script), amount: BigInt(r.amount) });
+    }
   };
   let i = 0;
   for (; i + LOOKUP <= blobs.length; i += LOOKUP) take(s.lookup.all(...blobs.slice(i, i + LOOKUP)));
@@ -109,24 +103,36 @@ export function lookupSpentSqlite(db: BetterSqlite3.Database, chain: string, loo
 
 /**
  * Must run inside a transaction of `db` (the caller's). Writes the row plan of these blocks
- * (row-plan.ts), each table's rows in key order: the b-tree is walked once from left to right
- * instead of at random, so at a million scripts a page is read and dirtied once per batch rather
- * than once per row.
+ * (row-plan.ts), each table's rows in key order: outputs and txids append at the right edge, and
+ * the other b-trees are walked once from left to right instead of at random. Returns the plan, for
+ * the writer's young outputs once the transaction commits.
  */
-export function applyEncodedBlocksSqlite(db: BetterSqlite3.Database, chain: string, blocks: readonly EncodedBlock[], confirmedMempoolTxids: readonly string[]): void {
+export function applyEncodedBlocksSqlite(
+  db: BetterSqlite3.Database,
+  chain: string,
+  blocks: readonly EncodedBlock[],
+  confirmedMempoolTxids: readonly string[],
+  young?: YoungOutputs,
+): RowPlan {
   const s = statements(db, chain);
   for (const txid of confirmedMempoolTxids) {
     for (const st of [s.dropMempoolOutputs, s.dropMempoolSpends, s.dropMempoolHistory, s.dropMempoolTx]) st.run(txid);
   }
   const lookup = spentLookup(blocks);
-  const plan = planRows(blocks, lookup, lookupSpentSqlite(db, chain, lookup));
+  const plan = planRows(blocks, lookup, lookupSpentSqlite(db, chain, lookup, young));
   for (const sp of plan.spends) {
-    if (s.spend.run(sp.spentTxid, sp.spentHeight, sp.txid, sp.vout).changes !== 1) throw new Error(`${sp.txid.toString('hex')}:${sp.vout} is already spent; block ${sp.spentHeight} spends it again`);
+    if (s.spend.run(sp.spentTxnum, sp.txnum, sp.vout).changes !== 1) {
+      throw new Error(`${Buffer.from(sp.txKey, 'latin1').toString('hex')}:${sp.vout} is already spent; block ${heightOfTxNum(sp.spentTxnum)} spends it again`);
+    }
   }
-  for (const h of plan.history) s.history.run(h.script, h.height, h.position, h.txid, h.time, h.delta);
-  for (const o of plan.outputs) writeOutput(s, o);
+  for (const d of plan.drops) s.drop.run(d.txnum, d.vout);
+  for (const t of plan.txs) s.txid.run(t.txnum, t.txid);
+  for (const t of [...plan.txs].sort((a, b) => Buffer.compare(a.prefix, b.prefix))) s.txidKey.run(t.prefix, t.txnum);
+  for (const h of plan.history) s.history.run(h.script, h.txnum, h.delta);
+  for (const o of plan.outputs) s.output.run(o.txnum, o.vout, o.script, o.amount, o.spentTxnum);
   for (const b of plan.balances) s.balance.run(b.script, b.delta, b.rows);
   for (const block of plan.blocks) s.block.run(block.height, block.hash, block.time);
+  return plan;
 }
 
 /** Must run inside a transaction of `db` (the caller's). */

@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PG_CHUNK_ROWS } from './pg-apply.ts';
 import { openTestStore, STORE_KINDS, type TestStore } from '../store/test-stores.ts';
 import { type IndexedBlock, type IndexedTx, UtxoIndexStore } from './utxo-index.ts';
+import { heightOfTxNum, txNumOf } from './txnum.ts';
 
 const txid = (n: number) => n.toString(16).padStart(64, '0');
 const A = Uint8Array.from([0x76, 0xa9, 0x14, ...new Array<number>(20).fill(0xaa), 0x88, 0xac]);
@@ -80,17 +80,25 @@ describe.each(STORE_KINDS)('UTXO index store on %s', (kind) => {
     await together.applyBlocks(blocks, new Set());
     for (const b of blocks) await index.applyBlock(b, new Set());
     const tables = async (chain: string) => ({
-      outputs: await t.store.db.selectFrom('chain_outputs').select(['txid', 'vout', 'script', 'amount', 'height', 'position', 'spent_txid', 'spent_height']).where('chain', '=', chain).orderBy('txid').orderBy('vout').execute(),
-      history: await t.store.db.selectFrom('chain_history').select(['script', 'txid', 'height', 'position', 'time', 'delta']).where('chain', '=', chain).orderBy('script').orderBy('txid').execute(),
+      outputs: await t.store.db.selectFrom('chain_outputs').select(['txnum', 'vout', 'script', 'amount', 'spent_txnum']).where('chain', '=', chain).orderBy('txnum').orderBy('vout').execute(),
+      history: await t.store.db.selectFrom('chain_history').select(['script', 'txnum', 'delta']).where('chain', '=', chain).orderBy('script').orderBy('txnum').execute(),
+      txids: await t.store.db.selectFrom('chain_txids').select(['txnum', 'txid']).where('chain', '=', chain).orderBy('txnum').execute(),
+      txidKeys: await t.store.db.selectFrom('chain_txid_keys').select(['prefix', 'txnum']).where('chain', '=', chain).orderBy('prefix').orderBy('txnum').execute(),
       balances: await t.store.db.selectFrom('chain_balances').select(['script', 'confirmed']).where('chain', '=', chain).orderBy('script').execute(),
     });
     const one = await tables('litecoin');
     expect(await tables('dash')).toEqual(one);
-    const spentBy = (n: number, vout: number) => one.outputs.find((o) => Buffer.from(o.txid).equals(Buffer.from(txid(n), 'hex')) && Number(o.vout) === vout);
-    expect(Buffer.from(spentBy(10, 1)!.spent_txid!).toString('hex')).toBe(txid(11));
-    expect(Number(spentBy(10, 1)!.spent_height)).toBe(3);
-    expect(spentBy(10, 0)!.spent_txid).toBeNull();
+    const txidOf = (n: unknown) => Buffer.from(one.txids.find((r) => Number(r.txnum) === Number(n))!.txid).toString('hex');
+    // of a txid confirmed twice (BIP30), the later tx's outputs are the ones left
+    const spentBy = (n: number, vout: number) => one.outputs.findLast((o) => txidOf(o.txnum) === txid(n) && Number(o.vout) === vout);
+    expect(txidOf(spentBy(10, 1)!.spent_txnum)).toBe(txid(11));
+    expect(heightOfTxNum(Number(spentBy(10, 1)!.spent_txnum))).toBe(3);
+    expect(spentBy(10, 0)!.spent_txnum).toBeNull();
     expect(Number(spentBy(3, 0)!.amount)).toBe(9); // the repeated coinbase's output
+    expect(one.outputs.filter((o) => txidOf(o.txnum) === txid(3))).toHaveLength(1); // the first one's is gone
+    // tx numbers are height * 2^20 + position; each numbered tx has one prefix key
+    expect(one.txids.map((r) => Number(r.txnum))).toContain(txNumOf(4, 1));
+    expect(one.txidKeys.map((r) => Number(r.txnum)).sort((a, b) => a - b)).toEqual(one.txids.map((r) => Number(r.txnum)));
     expect((await index.unspent([A, B, NOBODY])).map((u) => [u.txid, u.height])).toEqual([
       [txid(10), 2],
       [txid(4), 3],
@@ -167,7 +175,7 @@ describe.each(STORE_KINDS)('UTXO index store on %s', (kind) => {
     expect(await count('chain_outputs')).toBe(n + 3);
     expect(await count('chain_history')).toBe(2 * n + 3);
     expect(await count('chain_balances')).toBe(n + 2);
-    const spent = await t.store.db.selectFrom('chain_outputs').select((eb) => eb.fn.countAll<string>().as('n')).where('chain', '=', 'litecoin').where('spent_height', '=', 2).executeTakeFirstOrThrow();
+    const spent = await t.store.db.selectFrom('chain_outputs').select((eb) => eb.fn.countAll<string>().as('n')).where('chain', '=', 'litecoin').where('spent_txnum', '>=', txNumOf(2, 0)).where('spent_txnum', '<', txNumOf(3, 0)).executeTakeFirstOrThrow();
     expect(Number(spent.n)).toBe(n);
     expect(await index.balances([A, B, script(0), script(n - 1)])).toEqual([bal(2n), bal(7n), bal(0n), bal(0n)]);
     expect((await index.history([script(n - 1)], 10, 0)).rows.map((r) => [r.txid, r.delta])).toEqual([
@@ -259,35 +267,5 @@ describe.each(STORE_KINDS)('UTXO index store on %s', (kind) => {
     expect(first.rows.map((r) => r.height)).toEqual([null, 7, 6]);
     const page = await index.history([A], 3, 3);
     expect(page.rows.map((r) => r.height)).toEqual([5, 4, 3]);
-  });
-
-  it('moves the spends recorded by older versions onto the outputs they spend (migration 0003)', async () => {
-    const old = await openTestStore(kind, '0002_evm');
-    try {
-      const blobOf = (n: number) => Buffer.from(txid(n), 'hex');
-      const output = (n: number, vout: number, script: Uint8Array, amount: number, height: number) =>
-        sql`insert into chain_outputs (chain, txid, vout, script, amount, height, position) values ('litecoin', ${blobOf(n)}, ${vout}, ${Buffer.from(script)}, ${amount}, ${height}, 0)`;
-      await output(1, 0, A, 100, 1).execute(old.store.db);
-      await output(2, 0, B, 60, 2).execute(old.store.db);
-      await output(2, 1, A, 30, 2).execute(old.store.db);
-      await sql`insert into chain_spends (chain, txid, vout, spent_txid, height) values ('litecoin', ${blobOf(1)}, 0, ${blobOf(2)}, 2)`.execute(old.store.db);
-      await sql`insert into chain_history (chain, script, txid, height, position, time, delta) values
-        ('litecoin', ${Buffer.from(A)}, ${blobOf(1)}, 1, 0, 1, 100), ('litecoin', ${Buffer.from(A)}, ${blobOf(2)}, 2, 0, 2, -70), ('litecoin', ${Buffer.from(B)}, ${blobOf(2)}, 2, 0, 2, 60)`.execute(old.store.db);
-
-      const store = await old.reopen();
-      const migrated = new UtxoIndexStore(store, 'litecoin');
-      expect((await migrated.unspent([A, B])).map((u) => [u.txid, u.vout])).toEqual([
-        [txid(2), 0],
-        [txid(2), 1],
-      ]);
-      const rows = await store.db.selectFrom('chain_outputs').select(['txid', 'vout', 'spent_txid', 'spent_height']).orderBy('txid').orderBy('vout').execute();
-      expect(rows.map((r) => [Buffer.from(r.txid).toString('hex'), Number(r.vout), r.spent_txid && Buffer.from(r.spent_txid).toString('hex'), r.spent_height === null ? null : Number(r.spent_height)])).toEqual([
-        [txid(1), 0, txid(2), 2],
-        [txid(2), 0, null, null],
-        [txid(2), 1, null, null],
-      ]);
-    } finally {
-      await old.dispose();
-    }
   });
 });

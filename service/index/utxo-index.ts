@@ -9,13 +9,14 @@ import { toBigInt, toNumber } from '../store/database.ts';
 import type { Database } from '../store/schema.ts';
 import type { HistoryRow, Outpoint, OutputInfo, ScriptBalance, UnspentRow } from '../chains/backend.ts';
 import { outpointKey } from '../chains/backend.ts';
-import { asBuffer, encodedOf, hexOf, type IndexedBlock, type IndexedTx, txidBlob, txidHexOf } from './blocks.ts';
+import { asBuffer, encodedOf, hexOf, type IndexedBlock, type IndexedTx, keyOfBlob, txidBlob, txidHexOf } from './blocks.ts';
 import { applyBlocksPostgres, lookupSpentPostgres } from './pg-apply.ts';
 import { type FoundOutputs, planRows, type RowPlan, spentLookup } from './row-plan.ts';
 import { applyEncodedBlocksSqlite, lookupSpentSqlite } from './sqlite-apply.ts';
 import { SqliteIndexWriter } from './sqlite-index-writer.ts';
 import { confirmedHistoryQuery, confirmedUnspentQuery, pageOrder, unspentOrder } from './queries.ts';
 import { Lru } from '../lru.ts';
+import { firstTxNumAbove, heightOfTxNum, txidPrefix } from './txnum.ts';
 
 export type { IndexedBlock, IndexedOutput, IndexedTx } from './blocks.ts';
 
@@ -213,7 +214,7 @@ export class UtxoIndexStore {
     // Outputs the undone blocks spend are still indexed (older blocks wrote them): found as when applied.
     const plan = blocks.length === undone.length && blocks.length > 0 ? await this.planOf(blocks) : null;
     await this.store.db.transaction().execute(async (trx) => {
-      if (plan) await this.undoPlan(trx, plan);
+      if (plan) await this.undoPlan(trx, plan, height);
       else await this.undoByScan(trx, height);
       await trx.deleteFrom('chain_blocks').where('chain', '=', c).where('height', '>', height).execute();
       // A script left with no history; one with history and a zero balance keeps its count.
@@ -237,40 +238,44 @@ export class UtxoIndexStore {
     return planRows(encoded, lookup, found);
   }
 
-  /** Deletes exactly the rows the plan wrote. */
-  private async undoPlan(trx: Db, plan: RowPlan): Promise<void> {
+  /** Deletes exactly the rows the plan wrote; the undone blocks' outputs and txids are a range of tx numbers. */
+  private async undoPlan(trx: Db, plan: RowPlan, height: number): Promise<void> {
     const c = this.chain;
-    for (const o of plan.outputs) await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('txid', '=', o.txid).where('vout', '=', o.vout).execute();
+    const above = firstTxNumAbove(height);
+    await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('txnum', '>=', above).execute();
     for (const s of plan.spends) {
       await trx
         .updateTable('chain_outputs')
-        .set({ spent_txid: null, spent_height: null })
+        .set({ spent_txnum: null })
         .where('chain', '=', c)
-        .where('txid', '=', s.txid)
+        .where('txnum', '=', s.txnum)
         .where('vout', '=', s.vout)
-        .where('spent_txid', '=', s.spentTxid)
+        .where('spent_txnum', '=', s.spentTxnum)
         .execute();
     }
-    for (const h of plan.history) {
-      await trx.deleteFrom('chain_history').where('chain', '=', c).where('script', '=', h.script).where('height', '=', h.height).where('position', '=', h.position).execute();
-    }
+    for (const h of plan.history) await trx.deleteFrom('chain_history').where('chain', '=', c).where('script', '=', h.script).where('txnum', '=', h.txnum).execute();
+    for (const t of plan.txs) await trx.deleteFrom('chain_txid_keys').where('chain', '=', c).where('prefix', '=', t.prefix).where('txnum', '=', t.txnum).execute();
+    await trx.deleteFrom('chain_txids').where('chain', '=', c).where('txnum', '>=', above).execute();
     for (const b of plan.balances) await this.addBalance(trx, b.script, -b.delta, -BigInt(b.rows));
   }
 
-  /** The slow way, for blocks the node can no longer give: find rows by height in full scans. */
+  /** The slow way, for blocks the node can no longer give: find rows by tx number in full scans. */
   private async undoByScan(trx: Db, height: number): Promise<void> {
     const c = this.chain;
+    const above = firstTxNumAbove(height);
     const undo = await trx
       .selectFrom('chain_history')
       .select((eb) => ['script', eb.fn.sum<string>('delta').as('delta'), eb.fn.countAll<string>().as('rows')])
       .where('chain', '=', c)
-      .where('height', '>', height)
+      .where('txnum', '>=', above)
       .groupBy('script')
       .execute();
     for (const u of undo) await this.addBalance(trx, bytes(u.script), -toBigInt(u.delta), -toBigInt(u.rows));
-    await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('height', '>', height).execute();
-    await trx.updateTable('chain_outputs').set({ spent_txid: null, spent_height: null }).where('chain', '=', c).where('spent_height', '>', height).execute();
-    await trx.deleteFrom('chain_history').where('chain', '=', c).where('height', '>', height).execute();
+    await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('txnum', '>=', above).execute();
+    await trx.updateTable('chain_outputs').set({ spent_txnum: null }).where('chain', '=', c).where('spent_txnum', '>=', above).execute();
+    await trx.deleteFrom('chain_history').where('chain', '=', c).where('txnum', '>=', above).execute();
+    await trx.deleteFrom('chain_txid_keys').where('chain', '=', c).where('txnum', '>=', above).execute();
+    await trx.deleteFrom('chain_txids').where('chain', '=', c).where('txnum', '>=', above).execute();
   }
 
   private async addBalance(trx: Db, script: Uint8Array, delta: bigint, rows: bigint): Promise<void> {
@@ -297,12 +302,42 @@ export class UtxoIndexStore {
   private async lookupOutputs(trx: Db, txids: readonly string[]): Promise<Map<string, OutputInfo>> {
     const found = new Map<string, OutputInfo>();
     for (const part of chunks(txids, LOOKUP)) {
-      const rows = await trx.selectFrom('chain_outputs').select(['txid', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txid', 'in', part.map(txidBlob)).execute();
-      for (const r of rows) found.set(key(txidHexOf(r.txid), toNumber(r.vout)), { script: bytes(r.script), amount: toBigInt(r.amount) });
+      const byNumber = await this.confirmedTxNumbers(trx, part);
+      const numbers = [...new Set(byNumber.values())];
+      if (numbers.length > 0) {
+        const rows = await trx.selectFrom('chain_outputs').select(['txnum', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txnum', 'in', numbers).execute();
+        const txidOf = new Map([...byNumber].map(([txid, n]) => [n, txid]));
+        for (const r of rows) found.set(key(txidOf.get(toNumber(r.txnum))!, toNumber(r.vout)), { script: bytes(r.script), amount: toBigInt(r.amount) });
+      }
       const pending = await trx.selectFrom('mempool_outputs').select(['txid', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txid', 'in', part).execute();
       for (const r of pending) found.set(key(r.txid, toNumber(r.vout)), { script: bytes(r.script), amount: toBigInt(r.amount) });
     }
     return found;
+  }
+
+  /**
+   * The tx number of each of these txids the confirmed index holds, found by the txid's prefix
+   * and checked against the whole txid; of a txid confirmed twice (BIP30), the later.
+   */
+  private async confirmedTxNumbers(trx: Db, txids: readonly string[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    const wanted = new Map(txids.map((t) => [keyOfBlob(txidBlob(t)), t]));
+    const prefixes = [...new Map(txids.map((t) => txidPrefix(txidBlob(t))).map((p) => [keyOfBlob(p), p])).values()];
+    for (const part of chunks(prefixes, LOOKUP)) {
+      const rows = await trx
+        .selectFrom('chain_txid_keys as k')
+        .innerJoin('chain_txids as t', (j) => j.onRef('t.chain', '=', 'k.chain').onRef('t.txnum', '=', 'k.txnum'))
+        .select(['k.txnum', 't.txid'])
+        .where('k.chain', '=', this.chain)
+        .where('k.prefix', 'in', part)
+        .execute();
+      for (const r of rows) {
+        const txid = wanted.get(keyOfBlob(bytes(r.txid)));
+        const n = toNumber(r.txnum);
+        if (txid !== undefined && n > (out.get(txid) ?? -1)) out.set(txid, n);
+      }
+    }
+    return out;
   }
 
   // ---- queries --------------------------------------------------------------------------------
@@ -359,7 +394,7 @@ export class UtxoIndexStore {
     const remaining = limit - rows.length;
     if (remaining > 0) {
       for (const r of await this.confirmedPage(counts, remaining, Math.max(0, offset - pending.length))) {
-        rows.push({ script: bytes(r.script), txid: txidHexOf(r.txid), height: toNumber(r.height), time: toNumber(r.time), delta: toBigInt(r.delta) });
+        rows.push({ script: bytes(r.script), txid: txidHexOf(r.txid), height: heightOfTxNum(toNumber(r.txnum)), time: toNumber(r.time), delta: toBigInt(r.delta) });
       }
     }
     return { total, rows };
@@ -390,7 +425,7 @@ export class UtxoIndexStore {
     if (parts.length === 0) return [];
     if (parts.length === 1) return confirmedHistoryQuery(this.store.db, c, parts[0]!).limit(limit).offset(skip).execute();
     const read = await Promise.all(parts.map((p) => confirmedHistoryQuery(this.store.db, c, p).limit(reach).execute()));
-    const key = (r: (typeof read)[number][number]) => ({ height: toNumber(r.height), position: toNumber(r.position), txid: r.txid, script: r.script });
+    const key = (r: (typeof read)[number][number]) => ({ txnum: toNumber(r.txnum), txid: r.txid, script: r.script });
     return read
       .flat()
       .map((r) => ({ r, k: key(r) }))
@@ -445,17 +480,16 @@ export class UtxoIndexStore {
     // index: it is asked one script at a time, and the answers merged.
     const distinct = [...new Map(list.map((s) => [hexOf(s), s])).values()];
     const groups = distinct.length === 0 ? [] : this.store.dialect === 'sqlite' ? distinct.map((s) => [s]) : [distinct];
-    const read = await Promise.all(groups.map((g) => confirmedUnspentQuery(this.store.db, this.chain, g).execute()));
-    const rows = read.flat().map((r) => ({ txid: txidHexOf(r.txid), vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount), height: toNumber(r.height), position: toNumber(r.position) }));
+    const read = await Promise.all(groups.map((g) => confirmedUnspentQuery(this.store.db, this.chain, g, this.store.dialect).execute()));
+    const rows = read.flat().map((r) => ({ txid: txidHexOf(r.txid), vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount), txnum: toNumber(r.txnum) }));
     if (groups.length > 1) rows.sort(unspentOrder);
-    return rows.map(({ position: _, ...r }) => r);
+    return rows.map(({ txnum, ...r }) => ({ ...r, height: heightOfTxNum(txnum) }));
   }
 
-  /** Height of the block that confirmed this tx, or null when the index has no output of it. */
+  /** Height of the block that confirmed this tx, or null when the index has no row of it. */
   async confirmedHeight(txid: string): Promise<number | null> {
-    // A prefix of chain_outputs' primary key: every tx has at least one output.
-    const row = await this.store.db.selectFrom('chain_outputs').select('height').where('chain', '=', this.chain).where('txid', '=', txidBlob(txid)).limit(1).executeTakeFirst();
-    return row ? toNumber(row.height) : null;
+    const n = (await this.confirmedTxNumbers(this.store.db, [txid])).get(txid);
+    return n === undefined ? null : heightOfTxNum(n);
   }
 
   /** The mempool transaction spending each of these outpoints, by outpointKey (absent: none known). */

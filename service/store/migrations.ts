@@ -275,6 +275,70 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('watch_wallets').addColumn('check_error', 'text').execute();
       },
     },
+    // Transaction numbers (service/index/txnum.ts: height * 2^20 + position) in place of txids in
+    // every row of the confirmed index, and the block time read from chain_blocks instead of kept
+    // on every history row:
+    // - chain_outputs keyed (chain, txnum, vout): a batch's outputs append at the right edge;
+    //   spend marks carry the spending tx's number;
+    // - chain_history keyed (chain, script, txnum): a script's rows in page order;
+    // - chain_txids maps a number to its txid (answers name txids), and chain_txid_keys an 8-byte
+    //   txid prefix to its numbers (key-only; a collision is resolved by the full txid);
+    // - the partial index of unspent outputs keyed (chain, script, txnum, vout).
+    // An index written before this migration is not converted: its rows are dropped and the
+    // indexer builds the index again from the node (the chain's tip, chain_blocks, is emptied with
+    // it, and a watch-mode store scans again from its wallets' birthdays).
+    '0007_tx_numbers': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.dropTable('chain_outputs').execute();
+        await db.schema.dropTable('chain_history').execute();
+        for (const table of ['chain_balances', 'chain_blocks', 'mempool_outputs', 'mempool_spends', 'mempool_history', 'chain_mempool']) {
+          await sql`delete from ${sql.table(table)} where true`.execute(db);
+        }
+        await sql`update watch_wallets set rescan_from = null, checked_height = null, check_error = null where true`.execute(db);
+        await clustered(
+          dialect,
+          db.schema
+            .createTable('chain_txids')
+            .addColumn('chain', 'varchar(32)', (c) => c.notNull())
+            .addColumn('txnum', 'bigint', (c) => c.notNull())
+            .addColumn('txid', sql.raw(blob), (c) => c.notNull())
+            .addPrimaryKeyConstraint('chain_txids_pk', ['chain', 'txnum']),
+        ).execute();
+        await clustered(
+          dialect,
+          db.schema
+            .createTable('chain_txid_keys')
+            .addColumn('chain', 'varchar(32)', (c) => c.notNull())
+            .addColumn('prefix', sql.raw(blob), (c) => c.notNull())
+            .addColumn('txnum', 'bigint', (c) => c.notNull())
+            .addPrimaryKeyConstraint('chain_txid_keys_pk', ['chain', 'prefix', 'txnum']),
+        ).execute();
+        await clustered(
+          dialect,
+          db.schema
+            .createTable('chain_outputs')
+            .addColumn('chain', 'varchar(32)', (c) => c.notNull())
+            .addColumn('txnum', 'bigint', (c) => c.notNull())
+            .addColumn('vout', 'integer', (c) => c.notNull())
+            .addColumn('script', sql.raw(blob), (c) => c.notNull())
+            .addColumn('amount', 'bigint', (c) => c.notNull())
+            .addColumn('spent_txnum', 'bigint')
+            .addPrimaryKeyConstraint('chain_outputs_pk', ['chain', 'txnum', 'vout']),
+        ).execute();
+        await clustered(
+          dialect,
+          db.schema
+            .createTable('chain_history')
+            .addColumn('chain', 'varchar(32)', (c) => c.notNull())
+            .addColumn('script', sql.raw(blob), (c) => c.notNull())
+            .addColumn('txnum', 'bigint', (c) => c.notNull())
+            .addColumn('delta', 'bigint', (c) => c.notNull())
+            .addPrimaryKeyConstraint('chain_history_pk', ['chain', 'script', 'txnum']),
+        ).execute();
+        // Ordered as unspent() answers (height, position, vout), so one script's outputs need no sort.
+        await sql`create index chain_outputs_unspent on chain_outputs (chain, script, txnum, vout) where spent_txnum is null`.execute(db);
+      },
+    },
   };
 }
 

@@ -23,31 +23,39 @@ export interface BlockTable {
 // The index is keyed by scriptPubKey, not by address text: an address is a rendering of a script
 // (Bitcoin Cash has two renderings of one script), so queries turn addresses into scripts.
 
-/** Outputs of confirmed transactions paying a standard script. */
+/** Outputs of confirmed transactions paying a standard script, keyed (chain, txnum, vout). A tx
+ * number is height * 2^20 + position in the block (service/index/txnum.ts). */
 export interface OutputTable {
   chain: string;
-  txid: Uint8Array;
+  txnum: Int;
   vout: Int;
   script: Uint8Array;
   amount: Int;
-  height: Int;
-  /** position of the creating tx in its block, for oldest-first ordering */
-  position: Int;
-  /** The confirmed tx spending this output and its height; null while unspent. */
-  spent_txid: Uint8Array | null;
-  spent_height: Int | null;
+  /** The number of the confirmed tx spending this output; null while unspent. */
+  spent_txnum: Int | null;
 }
 
 /** Net effect of each confirmed transaction on each script it touches. Keyed (chain, script,
- * height, position): a script's rows in page order. */
+ * txnum): a script's rows in page order. The time is its block's (chain_blocks). */
 export interface HistoryTable {
   chain: string;
   script: Uint8Array;
-  txid: Uint8Array;
-  height: Int;
-  position: Int;
-  time: Int;
+  txnum: Int;
   delta: Int;
+}
+
+/** The txid of each numbered tx with rows in the index. */
+export interface TxidTable {
+  chain: string;
+  txnum: Int;
+  txid: Uint8Array;
+}
+
+/** Key-only: a txid's first 8 bytes and its tx number(s); chain_txids holds the whole txid. */
+export interface TxidKeyTable {
+  chain: string;
+  prefix: Uint8Array;
+  txnum: Int;
 }
 
 /** Confirmed balance per script, kept at write time so a balance read is one key lookup. */
@@ -172,6 +180,8 @@ export interface Database {
   chain_blocks: BlockTable;
   chain_outputs: OutputTable;
   chain_history: HistoryTable;
+  chain_txids: TxidTable;
+  chain_txid_keys: TxidKeyTable;
   chain_balances: BalanceTable;
   chain_mempool: MempoolTable;
   mempool_outputs: MempoolOutputTable;

@@ -49,10 +49,10 @@ afterAll(async () => node?.stop());
 
 /** Every confirmed row of the index, in key order, as text. */
 async function dump(store: Store): Promise<string[]> {
-  const tables = ['chain_blocks', 'chain_outputs', 'chain_history', 'chain_balances'] as const;
+  const tables = ['chain_blocks', 'chain_outputs', 'chain_history', 'chain_balances', 'chain_txids', 'chain_txid_keys'] as const;
   const out: string[] = [];
   for (const table of tables) {
-    const rows = await sql<Record<string, unknown>>`select * from ${sql.table(table)} where chain = 'litecoin' order by 1, 2, 3, 4`.execute(store.db);
+    const rows = await sql<Record<string, unknown>>`select * from ${sql.table(table)} where chain = 'litecoin' order by 1, 2, 3`.execute(store.db);
     const text = (v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('hex') : String(v));
     for (const r of rows.rows) out.push(`${table} ${Object.keys(r).sort().map((k) => `${k}=${text(r[k])}`).join(' ')}`);
   }

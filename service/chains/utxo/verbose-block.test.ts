@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyOutputScript } from '../../../shared/coins/script.ts';
 import { encodedOf } from '../../index/blocks.ts';
 import { planRows, spentLookup } from '../../index/row-plan.ts';
+import { txNumOf } from '../../index/txnum.ts';
 import { readVerboseBlock, readVerboseTx, isStandardScript } from './verbose-block.ts';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -69,7 +70,7 @@ describe('verbose block reader', () => {
     const rows = planRows(encoded, spentLookup(encoded), new Map());
     // the block's second tx spends the first's output: marked on that output's row
     expect(rows.spends).toHaveLength(0);
-    expect(rows.outputs.map((o) => o.spentHeight)).toEqual([block.height, null]);
+    expect(rows.outputs.map((o) => o.spentTxnum)).toEqual([txNumOf(block.height, 1), null]);
     expect(readVerboseTx(json.tx[0], 8).outputs).toHaveLength(1);
     expect(() => readVerboseTx({ ...json.tx[0], vout: [{ n: 0, value: 1, scriptPubKey: spk('abc') }] }, 8)).toThrow('a scriptPubKey is not hex');
   });
