@@ -1,40 +1,10 @@
-// The one module that calls @bitcoinerlab/miniscript for spends (issue 27): it compiles a wsh()
-// miniscript with concrete keys to its witness script, reads its spending paths off the library's
-// satisfier, and asks the satisfier for the non-malleable witnesses a set of signatures allows.
-// Everything else (signature checks, timelocks, assembly) works on what this module returns, so on
-// merge this file alone is pointed at the desk's wrapper (shared/coins/miniscript.ts).
-import { compileMiniscript, satisfier } from '@bitcoinerlab/miniscript';
-import { concatBytes, encodeCompactSize, hexToBytes } from './bytes.ts';
+// Spends of wsh() miniscripts with concrete keys (issue 27): the witness script, the spending paths
+// and the non-malleable witnesses a set of signatures allows. Every call into the miniscript library
+// goes through the desk's one wrapper (./miniscript.ts), which takes key names: the hex keys are
+// named K0, K1, ... for it and named back here.
+import { encodeCompactSize, hexToBytes } from './bytes.ts';
 import { CoinError } from './errors.ts';
-import { hash160 } from './hash.ts';
-import { pushData, smallIntOpcode } from './script.ts';
-
-// The opcodes miniscript compiles to in segwit v0 (hash locks and absolute timelocks are refused earlier).
-const OPCODES: Readonly<Record<string, number>> = {
-  OP_IF: 0x63,
-  OP_NOTIF: 0x64,
-  OP_ELSE: 0x67,
-  OP_ENDIF: 0x68,
-  OP_VERIFY: 0x69,
-  OP_TOALTSTACK: 0x6b,
-  OP_FROMALTSTACK: 0x6c,
-  OP_IFDUP: 0x73,
-  OP_DUP: 0x76,
-  OP_SWAP: 0x7c,
-  OP_SIZE: 0x82,
-  OP_EQUAL: 0x87,
-  OP_EQUALVERIFY: 0x88,
-  OP_0NOTEQUAL: 0x92,
-  OP_ADD: 0x93,
-  OP_BOOLAND: 0x9a,
-  OP_BOOLOR: 0x9b,
-  OP_HASH160: 0xa9,
-  OP_CHECKSIG: 0xac,
-  OP_CHECKSIGVERIFY: 0xad,
-  OP_CHECKMULTISIG: 0xae,
-  OP_CHECKMULTISIGVERIFY: 0xaf,
-  OP_CHECKSEQUENCEVERIFY: 0xb2,
-};
+import { compileVaultMiniscript, miniscriptSatisfactions, miniscriptWitnessScript } from './miniscript.ts';
 
 /** BIP68: the disable flag, the type flag (512-second units) and the value mask of nSequence. */
 export const SEQUENCE_DISABLE_FLAG = 0x80000000;
@@ -90,52 +60,49 @@ export function compileWshMiniscript(text: string, field = 'miniscript'): Compil
   for (const m of miniscript.matchAll(/\bmulti\(([^)]*)\)/g)) names.push(...m[1]!.split(',').slice(1));
   const keys = [...new Set(names.map((k) => k.trim()))];
   for (const k of keys) if (!KEY_HEX.test(k)) throw new CoinError(`${field}: ${k.slice(0, 80)} is not a compressed public key in hex (this extension takes concrete keys)`, field);
-  let compiled;
-  try {
-    compiled = compileMiniscript(miniscript);
-  } catch (err) {
-    throw new CoinError(`${field}: not a miniscript the library can read: ${(err as Error).message}`, field);
-  }
-  if (!compiled.issane) throw new CoinError(`${field}: the miniscript is not sane: ${compiled.error ?? 'malleable, or a path without a signature'}`, field);
   for (const [, n] of miniscript.matchAll(/\bolder\((\d+)\)/g)) {
     if ((Number(n) & SEQUENCE_TYPE_FLAG) !== 0) throw new CoinError(`${field}: older(${n}) counts 512-second units; this extension serves relative timelocks in blocks`, field);
   }
-  const witnessScript = concatBytes(...compiled.asm.split(' ').map((token) => scriptToken(token, field)));
-  return { miniscript, witnessScript, keys };
-}
-
-function scriptToken(token: string, field: string): Uint8Array {
-  if (/^\d+$/.test(token)) return Uint8Array.of(smallIntOpcode(Number(token)));
-  const hash = /^<HASH160\(([0-9a-f]{66})\)>$/.exec(token);
-  if (hash) return pushData(hash160(hexToBytes(hash[1]!)));
-  const data = /^<([0-9a-f]*)>$/.exec(token);
-  if (data) return pushData(hexToBytes(data[1]!));
-  const op = OPCODES[token];
-  if (op === undefined) throw new CoinError(`${field}: the compiled script holds ${token}, which this extension does not serve`, field);
-  return Uint8Array.of(op);
-}
-
-function satisfactionsOf(miniscript: string, knownKeys: readonly string[]): Satisfaction[] {
-  let result;
+  const named = namedMiniscript(miniscript, keys);
   try {
-    result = satisfier(miniscript, { knowns: knownKeys.map((k) => `<sig(${k})>`) });
+    const witnessScript = miniscriptWitnessScript(compileVaultMiniscript(named), Object.fromEntries(keys.map((k, i) => [keyName(i), hexToBytes(k)])));
+    return { miniscript, witnessScript, keys };
+  } catch (err) {
+    if (err instanceof CoinError) throw new CoinError(`${field}: ${err.message}`, field);
+    throw err;
+  }
+}
+
+const keyName = (index: number) => `K${index}`;
+const KEY_IN_TEXT = /\b0[23][0-9a-f]{64}\b/g;
+
+/** The miniscript with each hex key replaced by its name for the wrapper. */
+function namedMiniscript(miniscript: string, keys: readonly string[]): string {
+  return miniscript.replace(KEY_IN_TEXT, (k) => keyName(keys.indexOf(k)));
+}
+
+function satisfactionsOf(compiled: CompiledMiniscript, knownKeys: readonly string[]): Satisfaction[] {
+  const byName = new Map(compiled.keys.map((k, i) => [keyName(i), k]));
+  const named = namedMiniscript(compiled.miniscript, compiled.keys);
+  let sats;
+  try {
+    sats = miniscriptSatisfactions(named, knownKeys.map((k) => keyName(compiled.keys.indexOf(k))));
   } catch (err) {
     throw new CoinError(`the miniscript's satisfactions cannot be listed: ${(err as Error).message}`);
   }
-  return result.nonMalleableSats.map((s) => {
-    if (s.nLockTime !== undefined) throw new CoinError('absolute timelocks (after) are not served by this extension');
-    const stack = s.asm.split(' ').filter((t) => t.length > 0).map(witnessToken);
-    return { stack, older: s.nSequence ?? null };
-  });
+  return sats.map((s) => ({
+    stack: s.asm.split(' ').filter((t) => t.length > 0).map((t) => witnessToken(t, byName)),
+    older: s.sequence === 0 ? null : s.sequence,
+  }));
 }
 
-function witnessToken(token: string): WitnessItem {
+function witnessToken(token: string, byName: ReadonlyMap<string, string>): WitnessItem {
   if (token === '0') return new Uint8Array(0);
   if (token === '1') return Uint8Array.of(1);
-  const sig = /^<sig\(([0-9a-f]{66})\)>$/.exec(token);
-  if (sig) return { signatureOf: sig[1]! };
-  const key = /^<([0-9a-f]{66})>$/.exec(token);
-  if (key) return hexToBytes(key[1]!);
+  const sig = byName.get(/^<sig\(([A-Za-z0-9_]+)\)>$/.exec(token)?.[1] ?? '');
+  if (sig !== undefined) return { signatureOf: sig };
+  const key = byName.get(/^<([A-Za-z0-9_]+)>$/.exec(token)?.[1] ?? '');
+  if (key !== undefined) return hexToBytes(key);
   throw new CoinError(`a satisfaction needs ${token}, which this extension does not provide`);
 }
 
@@ -153,7 +120,7 @@ export function witnessSize(stack: readonly WitnessItem[], witnessScript: Uint8A
  */
 export function miniscriptPaths(compiled: CompiledMiniscript): MiniscriptPath[] {
   const groups = new Map<number | null, Satisfaction[]>();
-  for (const s of satisfactionsOf(compiled.miniscript, compiled.keys)) groups.set(s.older, [...(groups.get(s.older) ?? []), s]);
+  for (const s of satisfactionsOf(compiled, compiled.keys)) groups.set(s.older, [...(groups.get(s.older) ?? []), s]);
   const olders = [...groups.keys()].sort((a, b) => (a === null ? -1 : b === null ? 1 : a - b));
   return olders.map((older, index) => {
     const sats = groups.get(older)!;
@@ -176,7 +143,7 @@ export function pathSatisfactions(compiled: CompiledMiniscript, path: Miniscript
   const known = path.keys.filter((k) => signatureLengths.has(k));
   if (known.length === 0) return [];
   const size = (s: Satisfaction) => witnessSize(s.stack, compiled.witnessScript, (k) => signatureLengths.get(k) ?? SIG_ITEM);
-  return satisfactionsOf(compiled.miniscript, known)
+  return satisfactionsOf(compiled, known)
     .filter((s) => s.older === path.older)
     .sort((a, b) => size(a) - size(b));
 }

@@ -36,6 +36,8 @@ export interface PaymentProposal {
    * from the amount (`amount` is then ignored: it is what is left after the fees).
    */
   sendAll?: boolean;
+  /** A vault's spending path, by the blocks after which it opens (default 0: the primary path). */
+  vaultPath?: number;
 }
 
 /** A batch proposal: `to` and `amount` as stored (the first recipient, the total). Pure. */
@@ -85,7 +87,7 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   const chosen = chooseInputs(deps, walletId, params, proposal, amounts, n, change.address, refuse);
   // Only where the service's node relays replacements (service-status.ts); elsewhere a bump would be refused.
   const replaceable = proposal.replaceable === true && (await replacementsRelayed(deps.api, w.coin));
-  const common = { inputs: chosen, replaceable, changeAddress: change, kind: 'payment' as const, ...(proposal.operatorFee ? { operatorFee: proposal.operatorFee } : {}), ...(proposal.purpose ? { purpose: proposal.purpose } : {}) };
+  const common = { inputs: chosen, replaceable, changeAddress: change, kind: 'payment' as const, ...(proposal.operatorFee ? { operatorFee: proposal.operatorFee } : {}), ...(proposal.purpose ? { purpose: proposal.purpose } : {}), ...(proposal.vaultPath !== undefined ? { vaultPath: proposal.vaultPath } : {}) };
   if (proposal.sendAll) {
     const { amount, fee } = sendAllSplit(params, w, n, chosen, proposal, refuse);
     return proposeTreasurySpend(deps, walletId, { ...common, to: proposal.to, amount, fee: { amount: fee } });

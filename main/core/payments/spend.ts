@@ -22,6 +22,7 @@ import type { Recipient } from './batch.ts';
 import { rateFeeRefusal } from './fees.ts';
 import { IN_FLIGHT } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
+import { vaultPathRefusal } from './vault-paths.ts';
 import { coinAmount } from '../../../shared/coins/units.ts';
 import { feeRateText } from '../units.ts';
 
@@ -57,6 +58,8 @@ export interface TreasurySpend {
   replaces?: PaymentRow;
   /** What the payment is for, its 'payment' label (a replacement keeps the one of what it replaces). */
   purpose?: string;
+  /** A vault's spending path, by the blocks after which it opens (default 0: the primary path). */
+  vaultPath?: number;
 }
 
 /** The recipients of a spend, in output order. Pure. */
@@ -220,8 +223,6 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
   const refuse = (why: string): never => {
     throw new CoordinatorError('proposal_refused', `refusing the proposed ${WHAT[s.kind]}: ${why}`);
   };
-  // Spends from a vault choose a path and carry its nSequence: the miniscript spend (issue 27), not this M-of-N pipeline.
-  if (w.vaultTemplate) refuse(`"${w.name}" is a vault with recovery paths; its spends (a path, its timelock) are not proposed by this desk yet`);
   const shown = (units: bigint) => coinAmount(params, units);
   if (s.inputs.length === 0) refuse('it spends nothing');
   const recipients = s.recipients && s.recipients.length > 1 ? s.recipients.map((r, i) => ({ ...r, to: canonicalAddress(params, r.to, `recipient ${i + 1}`) })) : undefined;
@@ -237,6 +238,13 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
     throw err;
   }
   const { proven, owners } = owned;
+  if (w.vaultTemplate) {
+    // A vault's path first (one not open yet for a chosen coin is refused naming the block).
+    const closed = await vaultPathRefusal(deps, w, s.vaultPath ?? 0, s.inputs, owners, new Date());
+    if (closed) refuse(closed);
+    // Building it (the service's miniscript extension, issue 27) is the next step: refused in words until then.
+    refuse(`"${w.name}" is a vault with recovery paths; its spends (a path, its timelock) are not proposed by this desk yet`);
+  }
   const change = s.changeAddress ?? (await freshChangeAddress(deps, walletId));
   const created = await deps.api.createMultisig(w.coin, spendRequest(params, w, xpubs, spend, change, owners));
 

@@ -1,0 +1,28 @@
+// A vault spend's path (issue 27): the path is chosen by when it opens (0 blocks: the primary path),
+// and a path with a relative timelock is refused for any chosen coin it has not opened for yet,
+// naming the block it opens at and an estimated date. The coin's block and the tip are the service's
+// (its unspent-output extension); the node would refuse the spend until then anyway (BIP68).
+import { pathNotOpen } from '../../../shared/coins/vault-spend.ts';
+import type { AddressRow, WalletRow } from '../store/store.ts';
+import { walletParams, type CoreDeps } from '../wallets.ts';
+import { vaultPaths } from '../vaults.ts';
+import { outpointKey, type Outpoint } from './spend.ts';
+
+/** Why the vault cannot be spent on the path opening after `blocks` now, or null when it can. */
+export async function vaultPathRefusal(deps: Pick<CoreDeps, 'store' | 'api'>, w: WalletRow, blocks: number, inputs: readonly Outpoint[], owners: readonly AddressRow[], now: Date): Promise<string | null> {
+  const paths = vaultPaths(deps, w.id);
+  const path = paths.find((p) => p.blocks === blocks);
+  if (!path) return `"${w.name}" has no path that opens after ${blocks} block(s); its paths: ${paths.map((p) => `${p.threshold} of ${p.keys.join(', ')} ${p.blocks === 0 ? 'now' : `after ${p.opens}`}`).join('; ')}`;
+  if (blocks === 0) return null;
+  const { utxos } = await deps.api.utxos(w.coin, [...new Set(owners.map((o) => o.address))]);
+  const params = walletParams(w);
+  for (const i of inputs) {
+    const at = outpointKey(i);
+    const u = utxos.find((x) => outpointKey(x) === at);
+    if (!u) return `${at} is not an unspent output at the service`;
+    const tip = u.height === null ? 0 : u.height + u.confirmations - 1;
+    const closed = pathNotOpen(params, at, u.height, blocks, tip, now);
+    if (closed) return `the path of ${path.threshold} of ${path.keys.join(', ')} is not open yet: ${closed}`;
+  }
+  return null;
+}
