@@ -111,7 +111,11 @@ export function deriveScripts(params: ChainParams, keys: WatchedKeys, branch: 0 
   return out;
 }
 
-/** Each branch's descriptor for scantxoutset (litecoind 0.21 reads no multipath). */
+/**
+ * Each branch's descriptor for scantxoutset (litecoind 0.21 reads no multipath): the node's own
+ * reading of a multisig descriptor, an oracle for tests and the bench. The service itself asks the
+ * node about the derived scripts as raw() (watch-scan.ts: nodeUnspent), which reads every wallet kind.
+ */
 export function scanDescriptors(descriptors: readonly string[]): string[] {
   return descriptors.flatMap((d) => {
     const bare = d.trim().replace(/#[a-z0-9]{8}$/, '');
@@ -123,6 +127,7 @@ export function scanDescriptors(descriptors: readonly string[]): string[] {
 export class WatchList {
   private readonly wallets = new Map<string, WatchedWallet>();
   private readonly watched = new Map<string, Uint8Array>();
+  private readonly derivedScripts = new Map<string, { wallet: WatchedWallet; scripts: Uint8Array[] }>();
   private loaded = false;
 
   constructor(
@@ -267,9 +272,17 @@ export class WatchList {
     for (const s of scripts) this.watched.set(bytesToHex(s), s);
   }
 
-  /** The derived scripts of a wallet's branch, index order. */
+  /**
+   * The derived scripts of a wallet's branch, index order: derived once and kept (a vault's
+   * derivation is many key derivations per address), extended as the branch is.
+   */
   branchScripts(w: WatchedWallet, branch: 0 | 1): Uint8Array[] {
-    return deriveScripts(this.params, w.keys, branch, 0, w.derived[branch]);
+    const key = `${WatchList.key(w.owner, w.walletId)}\u0000${branch}`;
+    let held = this.derivedScripts.get(key);
+    // Kept per registration: a new one (other keys) is a new object.
+    if (held?.wallet !== w || held.scripts.length > w.derived[branch]) this.derivedScripts.set(key, (held = { wallet: w, scripts: [] }));
+    if (held.scripts.length < w.derived[branch]) held.scripts.push(...deriveScripts(this.params, w.keys, branch, held.scripts.length, w.derived[branch]));
+    return held.scripts.slice();
   }
 
   /** Words for a script nobody registered (watch mode answers no address it does not hold). */
