@@ -13,7 +13,7 @@ import type { WatchScope } from './indexer.ts';
 import { coinsToUnits, type RpcClient, RpcError } from './rpc-client.ts';
 import type { ReadBlock } from './verbose-block.ts';
 import { fetchBlock } from './block-reading.ts';
-import { scanDescriptors, type WalletWatch, type WatchedWallet, type WatchList, type WatchRegistration, type WatchStatus } from './watch.ts';
+import { type WalletWatch, type WatchedWallet, type WatchList, type WatchRegistration, type WatchStatus } from './watch.ts';
 
 /** An unspent output of a watched wallet as the node's UTXO set gives it. */
 interface NodeOutput {
@@ -42,6 +42,10 @@ const ScanAnswer = z.object({
     }),
   ),
 });
+// Scripts per scantxoutset call: each call walks the node's whole UTXO set (minutes at mainnet), so
+// one call per wallet as a rule; the bound keeps a request well under the node's 32 MB body limit
+// (a raw() of a P2WSH script is 73 characters).
+const SCAN_BATCH = 10_000;
 const TxOut = z.union([z.null(), z.object({ bestblock: z.string(), confirmations: z.number().int().min(1), value: z.union([z.number(), z.string()]), scriptPubKey: z.object({ hex }) })]);
 
 /** What a pruned node's watch cannot tell, said with the status (never silently missing). */
@@ -109,8 +113,8 @@ export class WatchScan implements WatchScope, WalletWatch {
       const scripts = this.list.branchScripts(w, 0).concat(this.list.branchScripts(w, 1));
       let outputs: NodeOutput[];
       try {
-        const scan = await this.nodeUnspent(w.descriptors, w.derived, scripts);
-        if (scan === null) throw new Error('the node was already scanning its UTXO set for another caller; tried again at the next pass');
+        const scan = await this.nodeUnspent(scripts);
+        if (scan === null) throw new Error('the node was already scanning its UTXO set for another caller, or its tip moved during the scan; tried again at the next pass');
         outputs = scan.outputs.filter((o) => o.height >= from && o.height < held);
         for (const o of outputs) await this.confirmByGettxout(o);
       } catch (err) {
@@ -148,19 +152,35 @@ export class WatchScan implements WatchScope, WalletWatch {
   }
 
   /**
-   * The node's unspent outputs of a wallet (scantxoutset over its descriptors, to the derived
-   * range), each checked: well formed, paying one of the wallet's scripts, a positive amount below
-   * the coin's supply. null: the node was busy with another scan.
+   * The node's unspent outputs paying the given scripts (a wallet's derived scripts), each checked:
+   * well formed, paying one of those scripts, a positive amount below the coin's supply. Asked as
+   * raw(<script>) descriptors, which every node reads: Litecoin Core 0.21 reads no miniscript, so a
+   * vault's own descriptor is refused there ("A function is needed within P2WSH"), and the scripts
+   * are exactly what the scan watches (no second derivation by the node). null: the node was busy
+   * with another scan, or its tip moved between two batches.
    */
-  private async nodeUnspent(descriptors: readonly string[], derived: readonly number[], scripts: readonly Uint8Array[]): Promise<{ height: number; outputs: NodeOutput[] } | null> {
-    const range = Math.max(0, Math.max(...derived) - 1);
-    let answer: unknown;
-    try {
-      answer = await this.rpc.call<unknown>('scantxoutset', ['start', scanDescriptors(descriptors).map((desc) => ({ desc, range: [0, range] }))]);
-    } catch (err) {
-      if (err instanceof RpcError && /already in progress/i.test(err.message)) return null;
-      throw err;
+  private async nodeUnspent(scripts: readonly Uint8Array[]): Promise<{ height: number; outputs: NodeOutput[] } | null> {
+    let height: number | null = null;
+    const outputs: NodeOutput[] = [];
+    for (let i = 0; i < scripts.length; i += SCAN_BATCH) {
+      const batch = scripts.slice(i, i + SCAN_BATCH);
+      let answer: unknown;
+      try {
+        answer = await this.rpc.call<unknown>('scantxoutset', ['start', batch.map((sc) => `raw(${bytesToHex(sc)})`)]);
+      } catch (err) {
+        if (err instanceof RpcError && /already in progress/i.test(err.message)) return null;
+        throw err;
+      }
+      const got = this.checkScanAnswer(answer, batch, scripts.length);
+      if (height !== null && got.height !== height) return null;
+      height = got.height;
+      outputs.push(...got.outputs);
     }
+    // A wallet with no derived script (none registered on a branch): the node's tip, nothing held.
+    return { height: height ?? (await this.rpc.call<number>('getblockcount')), outputs };
+  }
+
+  private checkScanAnswer(answer: unknown, scripts: readonly Uint8Array[], walletScripts: number): { height: number; outputs: NodeOutput[] } {
     const parsed = ScanAnswer.safeParse(answer);
     if (!parsed.success) throw new RefusedAnswer(`the node's scantxoutset answer is malformed (${parsed.error.issues[0]?.path.join('.') || 'answer'}: ${parsed.error.issues[0]?.message ?? '?'})`);
     const ours = new Set(scripts.map((sc) => bytesToHex(sc)));
@@ -170,7 +190,7 @@ export class WatchScan implements WatchScope, WalletWatch {
       const at = `${u.txid}:${u.vout}`;
       const script = hexToBytes(u.scriptPubKey, 'scriptPubKey');
       if (!ours.has(u.scriptPubKey.toLowerCase())) {
-        throw new RefusedAnswer(`the node's scantxoutset answer names ${at} paying ${scriptToAddress(this.params, script) ?? u.scriptPubKey}, which is none of the wallet's ${ours.size} derived scripts`);
+        throw new RefusedAnswer(`the node's scantxoutset answer names ${at} paying ${scriptToAddress(this.params, script) ?? u.scriptPubKey}, which is none of the wallet's ${walletScripts} derived scripts`);
       }
       let amount: bigint;
       try {
@@ -275,7 +295,7 @@ export class WatchScan implements WatchScope, WalletWatch {
   private async crossCheck(w: WatchedWallet, scripts: readonly Uint8Array[], height: number): Promise<string | null | undefined> {
     let scan: { height: number; outputs: NodeOutput[] } | null;
     try {
-      scan = await this.nodeUnspent(w.descriptors, w.derived, scripts);
+      scan = await this.nodeUnspent(scripts);
     } catch (err) {
       if (err instanceof RefusedAnswer) return `${err.message}: the scan cannot be checked against the node's UTXO set`;
       throw err;

@@ -117,7 +117,11 @@ export function deriveScripts(params: ChainParams, keys: WatchedKeys, branch: 0 
   return out;
 }
 
-/** Each branch's descriptor for scantxoutset (litecoind 0.21 reads no multipath). */
+/**
+ * Each branch's descriptor for scantxoutset (litecoind 0.21 reads no multipath): the node's own
+ * reading of a multisig descriptor, an oracle for tests and the bench. The service itself asks the
+ * node about the derived scripts as raw() (watch-scan.ts: nodeUnspent), which reads every wallet kind.
+ */
 export function scanDescriptors(descriptors: readonly string[]): string[] {
   return descriptors.flatMap((d) => {
     const bare = d.trim().replace(/#[a-z0-9]{8}$/, '');
@@ -136,6 +140,7 @@ export class WatchList {
   private watched = new Map<string, { script: Uint8Array; owners: Set<string> }>();
   /** The store's generation this copy reflects; null: not loaded yet, or changed behind it. */
   private generation: bigint | null = null;
+  private readonly derivedScripts = new Map<string, { wallet: WatchedWallet; scripts: Uint8Array[] }>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -368,9 +373,17 @@ export class WatchList {
     await this.db.updateTable('watch_wallets').set({ checked_height: null, check_error: null }).where('chain', '=', this.chain).execute();
   }
 
-  /** The derived scripts of a wallet's branch, index order. */
+  /**
+   * The derived scripts of a wallet's branch, index order: derived once and kept (a vault's
+   * derivation is many key derivations per address), extended as the branch is.
+   */
   branchScripts(w: WatchedWallet, branch: 0 | 1): Uint8Array[] {
-    return deriveScripts(this.params, w.keys, branch, 0, w.derived[branch]);
+    const key = `${WatchList.key(w.owner, w.walletId)}\u0000${branch}`;
+    let held = this.derivedScripts.get(key);
+    // Kept per registration: a new one (other keys) is a new object.
+    if (held?.wallet !== w || held.scripts.length > w.derived[branch]) this.derivedScripts.set(key, (held = { wallet: w, scripts: [] }));
+    if (held.scripts.length < w.derived[branch]) held.scripts.push(...deriveScripts(this.params, w.keys, branch, held.scripts.length, w.derived[branch]));
+    return held.scripts.slice();
   }
 
   /**
