@@ -465,6 +465,8 @@ export interface WalletSummary {
   /** The first block that can concern the wallet; null: unknown (read from the beginning). */
   birthday_height: number | null;
   birthday_source: 'tip' | 'file' | 'date' | 'genesis' | null;
+  /** A vault with recovery paths (a wsh miniscript): its paths, coins' openings and files are under vaults.*. */
+  vault: boolean;
 }
 
 export interface WalletFunds {

@@ -5,6 +5,7 @@ import { call } from '../bridge.ts';
 import { ConnectChainFirst, useServedChains } from '../components/ChainGate.tsx';
 import { SubmitActions, TextField } from '../components/form.tsx';
 import { Alert, Card, FileDrop, PageHead, message, useAction, useLoad, type PickedFile } from '../ui.tsx';
+import { RecoveryPathCard, emptyRecovery, useTimelock, type KeyRow } from './VaultRecovery.tsx';
 
 interface Row {
   name: string;
@@ -45,6 +46,11 @@ export function NewWallet() {
   const sortKeys = chosenSort ?? scriptType !== 'p2sh';
   const pathHint = SCRIPT_TYPES.find((t) => t.value === scriptType)!.path;
   const { busy, refusal, setError, fail, run } = useAction();
+  // A vault with a recovery path (issue 27): the co-signers are its primary path; P2WSH miniscript.
+  const [withRecovery, setWithRecovery] = useState(false);
+  const [recovery, setRecovery] = useState(emptyRecovery);
+  const timelock = useTimelock(coin, network, recovery.days);
+  const recoveryBlocked = withRecovery && (!hasSegwit || timelock.words === null);
   const [notes, setNotes] = useState<string[]>([]);
   // Where the wallet is read from: a new wallet from the tip; an imported one from its file's
   // birthday, or a date the treasurer gives, or the beginning.
@@ -108,8 +114,28 @@ export function NewWallet() {
     );
   }
 
+  const keyOf = (r: KeyRow) => ({
+    name: r.name,
+    xpub: r.xpub,
+    ...(r.fingerprint.trim() ? { fingerprint: r.fingerprint.trim().toLowerCase() } : {}),
+    ...(r.path.trim() ? { derivation_path: r.path.trim() } : {}),
+  });
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (withRecovery) {
+      return run(async () => {
+        const w = await call('vaults.create', {
+          template: 'recovery',
+          name,
+          coin,
+          network,
+          primary: { threshold: m, cosigners: rows.map(keyOf) },
+          recovery: [{ threshold: recovery.threshold, cosigners: recovery.keys.map(keyOf), days: recovery.days }],
+          birthday: birthdayInput(),
+        });
+        go(href.wallet(w.id));
+      });
+    }
     return run(async () => {
       const w = await call('wallets.create', {
         name,
@@ -188,7 +214,12 @@ export function NewWallet() {
             The service this desk uses serves {served.map((c) => `${c.coin} ${c.network}`).join(', ')}, not {coin} {network}: a wallet here could show no balance and make no payment.
           </p>
         )}
-        <div className="grid-3">
+        <label className="inline">
+          <input type="checkbox" checked={withRecovery} onChange={(e) => setWithRecovery(e.target.checked)} data-testid="wallet-with-recovery" /> With a recovery path: other keys can move a coin after it has
+          waited a number of days (a vault in native segwit miniscript)
+        </label>
+        {withRecovery && !hasSegwit && <p className="field-error">{coin} has no segwit: a vault with a recovery path cannot be made on it.</p>}
+        <div className="grid-3" hidden={withRecovery}>
           <label>
             Address type
             <select value={scriptType} onChange={(e) => setChosenType(e.target.value as ScriptType)} data-testid="wallet-script-type">
@@ -283,6 +314,7 @@ export function NewWallet() {
           ))}
         </ol>
       </Card>
+      {withRecovery && <RecoveryPathCard draft={recovery} onChange={setRecovery} timelock={timelock} />}
       {refusal && !dateError && (
         <Alert>
           <span data-testid="wallet-refusal">{refusal.message}</span>
@@ -296,7 +328,9 @@ export function NewWallet() {
           )}
         </Alert>
       )}
-      <SubmitActions label={`Create ${m}-of-${rows.length} wallet`} busyLabel="Checking addresses with the service…" busy={busy} testId="create-wallet" cancelHref={href.wallets} />
+      <SubmitActions
+        disabled={recoveryBlocked}
+        label={withRecovery ? `Create ${m}-of-${rows.length} vault with a ${recovery.threshold}-of-${recovery.keys.length} recovery path` : `Create ${m}-of-${rows.length} wallet`} busyLabel="Checking addresses with the service…" busy={busy} testId="create-wallet" cancelHref={href.wallets} />
     </form>
   );
 }

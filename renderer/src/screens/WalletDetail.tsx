@@ -14,6 +14,7 @@ import { amount, payee, shortId, when } from '../format.ts';
 import { ProvisionalBadge, ProvisionalNotice, ScanNotice, scanWords, useDeskRevision, useSync } from '../sync.tsx';
 import { Alert, Amount, Card, Loading, PageHead, StateBadge, download, message, useAction, useLoad } from '../ui.tsx';
 import { WalletBooks } from './WalletBooks.tsx';
+import { VaultPaths } from './VaultPaths.tsx';
 import { WalletLabelsFile } from './WalletLabelsFile.tsx';
 
 /** Each payment as a treasurer recognises it: whom it pays, how much, and where it stands; the whole row opens it. */
@@ -282,10 +283,11 @@ export function WalletDetailScreen({ id }: { id: string }) {
         </Card>
         <CosignersCard w={w} />
       </div>
+      {w.vault && <VaultPaths walletId={w.id} name={w.name} />}
       <WalletBooks w={w} />
       {labels.error && <Alert>{labels.error}</Alert>}
       <WalletLabelsFile walletId={w.id} onImported={labels.reload} />
-      <ExportSetup walletId={w.id} coin={w.coin} sortKeys={w.sort_keys} />
+      {!w.vault && <ExportSetup walletId={w.id} coin={w.coin} sortKeys={w.sort_keys} />}
       <RescanAction wallet={w} />
     </>
   );
