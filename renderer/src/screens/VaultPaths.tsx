@@ -4,14 +4,13 @@ import { useState } from 'react';
 import { call } from '../bridge.ts';
 import { DataTable } from '../components/DataTable.tsx';
 import { shortId } from '../format.ts';
-import { useDeskRevision } from '../sync.tsx';
 import { Alert, Amount, Card, Loading, download, message, useLoad } from '../ui.tsx';
 
 const day = (iso: string) => iso.slice(0, 10);
 
-export function VaultPaths({ walletId, name }: { walletId: string; name: string }) {
-  const revision = useDeskRevision();
-  const vault = useLoad(() => call('vaults.get', { wallet_id: walletId }), [walletId, revision]);
+/** `moved`: the wallet page's balance key; the coins load again as soon as it moves (as its outputs do). */
+export function VaultPaths({ walletId, name, moved }: { walletId: string; name: string; moved: string }) {
+  const vault = useLoad(() => call('vaults.get', { wallet_id: walletId }), [walletId, moved], 4_000);
   const [error, setError] = useState<string | null>(null);
   const save = async (format: 'descriptor' | 'bip388') => {
     setError(null);

@@ -283,7 +283,7 @@ export function WalletDetailScreen({ id }: { id: string }) {
         </Card>
         <CosignersCard w={w} />
       </div>
-      {w.vault && <VaultPaths walletId={w.id} name={w.name} />}
+      {w.vault && <VaultPaths walletId={w.id} name={w.name} moved={moved} />}
       <WalletBooks w={w} />
       {labels.error && <Alert>{labels.error}</Alert>}
       <WalletLabelsFile walletId={w.id} onImported={labels.reload} />
