@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCosigner } from '../dev/desk-testing/keys.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
-import { parseVaultDescriptor } from '../shared/files/miniscript-descriptor.ts';
+import { parseVaultDescriptor, parseWalletPolicy } from '../shared/files/miniscript-descriptor.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 
 const params = chainParams('litecoin', 'regtest');
@@ -124,6 +124,12 @@ describe('a vault with a recovery key after 90 days, in Chromium', () => {
     expect(bjsAddress.fromOutputScript(Buffer.from(script), { bech32: params.bech32Hrp!, pubKeyHash: 0, scriptHash: 0, wif: 0, bip32: { public: 0, private: 0 }, messagePrefix: '' })).toBe(first);
     // A tampered file is refused by the desk's parser: the checksum no longer matches.
     expect(() => parseVaultDescriptor(file.replace('older(51840)', 'older(51841)'))).toThrow(/checksum/i);
+
+    // The BIP388 policy a hardware wallet registers: the same template and keys.
+    const policy = parseWalletPolicy(readFileSync(await session.browser.download(() => page.getByTestId('vault-export-bip388').click(), 'reserve-bip388.json'), 'utf8'));
+    expect(policy.name).toBe('Reserve vault');
+    expect(policy.policy.template).toBe(parsed.policy.template);
+    expect(await page.getByTestId('wallet-script').textContent()).toBe('native segwit miniscript (P2WSH)');
 
     await desk.node.fundScript(addressToScript(params, first), 3n * COIN);
     await desk.node.mine(1);

@@ -219,7 +219,8 @@ export function NewWallet() {
           waited a number of days (a vault in native segwit miniscript)
         </label>
         {withRecovery && !hasSegwit && <p className="field-error">{coin} has no segwit: a vault with a recovery path cannot be made on it.</p>}
-        <div className="grid-3" hidden={withRecovery}>
+        {!withRecovery && (
+        <div className="grid-3">
           <label>
             Address type
             <select value={scriptType} onChange={(e) => setChosenType(e.target.value as ScriptType)} data-testid="wallet-script-type">
@@ -242,6 +243,7 @@ export function NewWallet() {
             clients of the original API. Default key path: <span className="mono">{pathHint}</span>.
           </p>
         </div>
+        )}
         <label className="inline">
           Signatures required
           <input type="number" min={1} max={rows.length} value={m} onChange={(e) => setM(Number(e.target.value))} className="narrow" data-testid="wallet-m" />

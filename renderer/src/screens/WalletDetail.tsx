@@ -196,7 +196,8 @@ export function WalletDetailScreen({ id }: { id: string }) {
         title={w.name}
         about={
           <p className="muted">
-            {w.m}-of-{w.n} multi-signature · {w.coin} {w.network} · <span data-testid="wallet-script">{SCRIPT_LABEL[w.script_type]}{w.sort_keys ? ', keys sorted (BIP67)' : ''}</span> · co-signers {w.cosigners.map((c) => c.name).join(', ')}
+            {w.vault ? `vault with recovery paths (${w.m} signatures now; see its spending paths)` : `${w.m}-of-${w.n} multi-signature`} · {w.coin} {w.network} ·{' '}
+            <span data-testid="wallet-script">{w.vault ? 'native segwit miniscript (P2WSH)' : `${SCRIPT_LABEL[w.script_type]}${w.sort_keys ? ', keys sorted (BIP67)' : ''}`}</span> · {w.vault ? 'keys' : 'co-signers'} {w.cosigners.map((c) => c.name).join(', ')}
           </p>
         }
         action={
