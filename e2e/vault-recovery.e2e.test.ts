@@ -5,7 +5,8 @@
 // its BIP380 checksum recomputed here, and its first address derived by rust-miniscript (the test
 // oracle) equals the desk's. Funded, the page says at which block (and about when) the Lawyer's
 // path opens for that coin. Screenshots: e2e/artifacts/recovery-*.png.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Descriptor } from '@bitgo/wasm-miniscript';
 import { address as bjsAddress } from 'bitcoinjs-lib';
 import type { Page } from 'playwright-core';
@@ -63,6 +64,7 @@ const [alice, bob, carol, lawyer] = ['vault alice', 'vault bob', 'vault carol', 
 let session: DeskInBrowser;
 let desk: DevDesk;
 let page: Page;
+let descriptorPath = '';
 const shot = (name: string) => session.browser.shot(name);
 
 beforeAll(async () => {
@@ -113,7 +115,8 @@ describe('a vault with a recovery key after 90 days, in Chromium', () => {
 
     // The descriptor file: its checksum is right, it parses back to the same keys, and rust-miniscript
     // derives the desk's first receive address from it.
-    const file = readFileSync(await session.browser.download(() => page.getByTestId('vault-export-descriptor').click(), 'reserve-descriptor.txt'), 'utf8').trim();
+    descriptorPath = await session.browser.download(() => page.getByTestId('vault-export-descriptor').click(), 'reserve-descriptor.txt');
+    const file = readFileSync(descriptorPath, 'utf8').trim();
     const [body, checksum] = file.split('#') as [string, string];
     expect(checksum).toBe(descriptorChecksum(body));
     expect(body).toContain('older(51840)');
@@ -147,4 +150,22 @@ describe('a vault with a recovery key after 90 days, in Chromium', () => {
     await page.getByTestId('vault-paths').scrollIntoViewIfNeeded();
     await shot('recovery-03-vault-page');
   }, 300_000);
+
+  it('imports a vault descriptor through the set-up file drop: the same vault is named as already in the desk, a tampered one refused', async () => {
+    await page.getByRole('link', { name: 'Wallets', exact: true }).click();
+    await page.getByRole('link', { name: 'New wallet' }).click();
+    await page.getByTestId('wallet-name').fill('Reserve again');
+    await page.getByTestId('import-setup').setInputFiles(descriptorPath);
+    await expect.poll(() => page.getByTestId('setup-notes').textContent()).toMatch(/reserve-descriptor\.txt: a vault with recovery paths/);
+    expect(await page.getByTestId('create-wallet').textContent()).toBe('Create vault from the file');
+    await page.getByTestId('create-wallet').click();
+    await expect.poll(() => page.getByTestId('wallet-refusal').textContent()).toBe('this vault is already in the desk as "Reserve vault": it derives the same addresses');
+
+    const tampered = join(session.browser.work, 'tampered.txt');
+    writeFileSync(tampered, readFileSync(descriptorPath, 'utf8').replace('older(51840)', 'older(51841)'));
+    await page.getByTestId('import-setup').setInputFiles(tampered);
+    await page.getByTestId('create-wallet').click();
+    await expect.poll(() => page.getByTestId('wallet-refusal').textContent()).toMatch(/checksum/i);
+    await shot('recovery-04-import-refused');
+  }, 60_000);
 });

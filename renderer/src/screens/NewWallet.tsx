@@ -60,9 +60,20 @@ export function NewWallet() {
   // What the service serves (its status), to say before Create that a choice cannot work there.
   const served = useServedChains();
   // A set-up file from another wallet fills the form; the treasurer reviews it, then creates.
+  // A Liana/Nunchuk vault descriptor or a BIP388 policy with a timelock (every vault has one) is
+  // made as a vault from its own text; every other set-up file fills the multisig form.
+  const [vaultFile, setVaultFile] = useState<PickedFile | null>(null);
   const importSetup = async (files: PickedFile[]) => {
     setError(null);
     setNotes([]);
+    setVaultFile(null);
+    const vault = files.length === 1 && /older\(/.test(files[0]!.text) ? files[0]! : null;
+    if (vault) {
+      setVaultFile(vault);
+      setNotes([`${vault.name}: a vault with recovery paths (a miniscript descriptor or BIP388 policy); the desk reads its keys and paths when it is created`]);
+      setBirthday('genesis');
+      return;
+    }
     try {
       // The form's address type and key order apply to BSMS key records only; other files say their own.
       const d = await call('wallets.readSetup', { files, coin, network, m, script_type: scriptType, sort_keys: sortKeys, ...(name.trim() ? { name } : {}) });
@@ -122,6 +133,12 @@ export function NewWallet() {
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (vaultFile) {
+      return run(async () => {
+        const w = await call('vaults.create', { template: 'import', name, coin, network, text: vaultFile.text, birthday: birthdayInput() });
+        go(href.wallet(w.id));
+      });
+    }
     if (withRecovery) {
       return run(async () => {
         const w = await call('vaults.create', {
@@ -287,6 +304,8 @@ export function NewWallet() {
         </fieldset>
         <p className="muted small">The node&apos;s block times turn a date into a block shortly before that day&apos;s first one. A later &quot;Rescan from…&quot; on the wallet&apos;s page reads further back.</p>
       </Card>
+      {!vaultFile && (
+        <>
       <Card
         title={`Co-signers (${rows.length})`}
         actions={
@@ -316,7 +335,9 @@ export function NewWallet() {
           ))}
         </ol>
       </Card>
-      {withRecovery && <RecoveryPathCard draft={recovery} onChange={setRecovery} timelock={timelock} />}
+        </>
+      )}
+      {withRecovery && !vaultFile && <RecoveryPathCard draft={recovery} onChange={setRecovery} timelock={timelock} />}
       {refusal && !dateError && (
         <Alert>
           <span data-testid="wallet-refusal">{refusal.message}</span>
@@ -331,8 +352,8 @@ export function NewWallet() {
         </Alert>
       )}
       <SubmitActions
-        disabled={recoveryBlocked}
-        label={withRecovery ? `Create ${m}-of-${rows.length} vault with a ${recovery.threshold}-of-${recovery.keys.length} recovery path` : `Create ${m}-of-${rows.length} wallet`} busyLabel="Checking addresses with the service…" busy={busy} testId="create-wallet" cancelHref={href.wallets} />
+        disabled={recoveryBlocked && !vaultFile}
+        label={vaultFile ? 'Create vault from the file' : withRecovery ? `Create ${m}-of-${rows.length} vault with a ${recovery.threshold}-of-${recovery.keys.length} recovery path` : `Create ${m}-of-${rows.length} wallet`} busyLabel="Checking addresses with the service…" busy={busy} testId="create-wallet" cancelHref={href.wallets} />
     </form>
   );
 }
