@@ -50,6 +50,17 @@ const BirthdayIn = z.discriminatedUnion('source', [
 ]);
 const PickedFile = z.object({ name: z.string().min(1).max(255), text: z.string().max(1_000_000, 'a file above 1 MB is not a Countersign file') });
 
+
+const CosignerIn = z.object({
+  name: z.string().trim().min(1, 'every co-signer needs a name').max(80),
+  xpub: z.string().trim().min(1, 'every co-signer needs an xpub').max(200),
+  fingerprint: hexFingerprint.optional(),
+  derivation_path: z.string().regex(/^m(\/[0-9]+'?)*$/, "derivation path looks like m/45'/0'").optional(),
+});
+
+/** A vault's key set: its co-signers (or recovery keys) and how many of them sign. */
+const VaultKeySetIn = z.object({ threshold: z.number().int().min(1).max(15), cosigners: z.array(CosignerIn).min(1).max(15) });
+
 export const inputs = {
   'service.status': none,
   'desk.changes': none,
@@ -86,17 +97,7 @@ export const inputs = {
     coin: z.enum(UTXO_COIN_NAMES),
     network: z.enum(NETWORK_NAMES),
     m: z.number().int().min(1).max(15),
-    cosigners: z
-      .array(
-        z.object({
-          name: z.string().trim().min(1, 'every co-signer needs a name').max(80),
-          xpub: z.string().trim().min(1, 'every co-signer needs an xpub').max(200),
-          fingerprint: hexFingerprint.optional(),
-          derivation_path: z.string().regex(/^m(\/[0-9]+'?)*$/, "derivation path looks like m/45'/0'").optional(),
-        }),
-      )
-      .min(1)
-      .max(15),
+    cosigners: z.array(CosignerIn).min(1).max(15),
     /** Optional: p2sh when absent (the desk's original wallets); segwit types only where the coin has segwit. */
     script_type: z.enum(MULTISIG_SCRIPT_TYPES).optional(),
     /** Optional: BIP67 key order; absent: the co-signers' order. */
@@ -123,6 +124,35 @@ export const inputs = {
   // "Rescan from…": recorded, audited, and sent to a watching service (POST /watch/.../rescan).
   'wallets.rescan': z.object({ wallet_id: id, from: BirthdayIn }).strict(),
   'wallets.exportSetup': z.object({ wallet_id: id, format: z.enum(['bsms', 'descriptor', 'caravan', 'coldcard', 'specter']) }),
+  // Vaults with recovery paths (issue 27): the days typed for a path, shown in blocks as they are
+  // typed (or refused in words); a vault made from co-signers and recovery keys, or read from a
+  // Liana/Nunchuk descriptor or a BIP388 policy; its paths and when each opens for each coin; its file.
+  'vaults.timelock': z.object({ coin: z.enum(UTXO_COIN_NAMES), network: z.enum(NETWORK_NAMES), days: z.string().max(40) }).strict(),
+  'vaults.create': z.discriminatedUnion('template', [
+    z
+      .object({
+        template: z.literal('recovery'),
+        birthday: BirthdayIn.optional(),
+        name: z.string().trim().min(1, 'the wallet needs a name').max(80),
+        coin: z.enum(UTXO_COIN_NAMES),
+        network: z.enum(NETWORK_NAMES),
+        primary: VaultKeySetIn,
+        recovery: z.array(VaultKeySetIn.extend({ days: z.string().max(40) }).strict()).min(1, 'a vault needs a recovery path').max(5),
+      })
+      .strict(),
+    z
+      .object({
+        template: z.literal('import'),
+        birthday: BirthdayIn.optional(),
+        name: z.string().trim().min(1, 'the wallet needs a name').max(80),
+        coin: z.enum(UTXO_COIN_NAMES),
+        network: z.enum(NETWORK_NAMES),
+        text: z.string().trim().min(1, 'paste the descriptor or policy').max(20_000),
+      })
+      .strict(),
+  ]),
+  'vaults.get': z.object({ wallet_id: id }).strict(),
+  'vaults.export': z.object({ wallet_id: id, format: z.enum(['descriptor', 'bip388']) }).strict(),
   'payments.list': z.object({ wallet_id: id.optional() }),
   'payments.get': z.object({ payment_id: id }),
   // One proposal channel for every form: one recipient (`to`, and `amount` or `send_all`), or a
@@ -435,6 +465,8 @@ export interface WalletSummary {
   /** The first block that can concern the wallet; null: unknown (read from the beginning). */
   birthday_height: number | null;
   birthday_source: 'tip' | 'file' | 'date' | 'genesis' | null;
+  /** A vault with recovery paths (a wsh miniscript): its paths, coins' openings and files are under vaults.*. */
+  vault: boolean;
 }
 
 export interface WalletFunds {
@@ -634,6 +666,44 @@ export interface ExportedFile {
   text: string;
   /** 'base64': `text` is the base64 of a binary file (a PSBT), to be saved as bytes. */
   encoding?: 'base64';
+}
+
+/** A recovery path's days as typed: "90 days (51,840 blocks on litecoin)". */
+export interface TimelockView {
+  days: number;
+  blocks: number;
+  words: string;
+}
+
+/** One spending path of a vault: "now: 2 of Alice, Bob, Carol"; "after 51,840 blocks (about 90 days): 1 of Lawyer". */
+export interface VaultPathView {
+  threshold: number;
+  keys: string[];
+  /** 0: the primary path, open at once. */
+  blocks: number;
+  words: string;
+}
+
+/** When a recovery path opens for one of the vault's coins. */
+export interface VaultCoinView {
+  txid: string;
+  vout: number;
+  amount: bigint;
+  /** The path's words, as in `paths`. */
+  path: string;
+  /** The first block that may hold a spend on this path; null while the coin is unconfirmed. */
+  opens_at_block: number | null;
+  blocks_left: number;
+  /** ISO date estimated from the coin's block interval; null while unconfirmed. */
+  opens_around: string | null;
+}
+
+export interface VaultView {
+  paths: VaultPathView[];
+  coins: VaultCoinView[];
+  unit: Unit;
+  /** Why the coins could not be read (the service refused or is catching up); null when they were. */
+  coins_unread: string | null;
 }
 
 /** A set-up file read into the new-wallet form, for the treasurer to review before creating. */
@@ -873,6 +943,10 @@ export interface Outputs {
   'wallets.freezeOutput': UnspentOutput[];
   'wallets.readSetup': SetupDraft;
   'wallets.exportSetup': ExportedFile;
+  'vaults.timelock': TimelockView;
+  'vaults.create': WalletSummary;
+  'vaults.get': VaultView;
+  'vaults.export': ExportedFile;
   'payments.list': PaymentSummary[];
   'payments.get': PaymentDetail;
   'payments.checkDraft': DraftCheck;

@@ -36,6 +36,7 @@ import { createChainHandlers, type ChainBridgeDeps } from './chains.ts';
 import { createWalletWithBirthday, requestRescan, walletWatch } from '../core/wallet-birthday.ts';
 import { createAuditHandlers } from './audit.ts';
 import { createLabelHandlers } from './labels.ts';
+import { createVaultHandlers } from './vaults.ts';
 import { createReplacementHandlers } from './replacements.ts';
 import { coinViews } from './coins.ts';
 import type { Handlers } from './dispatch.ts';
@@ -110,6 +111,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     ...accounts,
     ...createAuditHandlers(store),
     ...createLabelHandlers({ store, api, actor: deps.actor }),
+    ...createVaultHandlers({ ...core, api }, (w) => walletSummary(core, w)),
     ...createReplacementHandlers(core),
     ...createChainHandlers({ store, connection, actor: deps.actor, ...(deps.chains ? { chains: deps.chains } : {}) }),
 

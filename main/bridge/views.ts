@@ -46,6 +46,7 @@ export function walletSummary(deps: StoreDeps, w: WalletRow): WalletSummary {
     sort_keys: w.sortKeys,
     birthday_height: w.birthdayHeight,
     birthday_source: w.birthdaySource,
+    vault: Boolean(w.vaultTemplate),
   };
 }
 

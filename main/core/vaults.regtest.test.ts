@@ -13,6 +13,7 @@ import { proposePayment } from './payments/propose.ts';
 import { openStore, type CoordinatorStore } from './store/store.ts';
 import { createVault, exportVault, storedVaultPolicy, vaultPaths } from './vaults.ts';
 import { walletFunds } from './wallet-funds.ts';
+import { exportWalletSetup } from './wallet-setup-files.ts';
 import { nextReceiveAddress, type CoreDeps } from './wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
@@ -75,6 +76,10 @@ describe('vaults on the desk', () => {
     expect(descriptor).toMatch(/^wsh\(or_d\(multi\(2,\[[0-9a-f]{8}\/45'\/0'\]tpub[^)]*\/<0;1>\/\*,.*older\(144\)\)\)\)#[a-z0-9]{8}\n$/);
     expect(parseVaultDescriptor(descriptor).policy).toEqual(policy);
     expect(parseWalletPolicy(exportVault(deps, vaultId, 'bip388')).policy).toEqual(policy);
+    // A plain multisig file would name other addresses: refused, pointing at the vault's own files.
+    for (const format of ['bsms', 'descriptor', 'specter'] as const) {
+      expect(() => exportWalletSetup(deps, vaultId, format)).toThrow(/is a vault with recovery paths: export it as a vault descriptor or a BIP388 policy/);
+    }
   });
 
   it('the same vault imported again is refused; a decaying one imported from its descriptor is made', async () => {

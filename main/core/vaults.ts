@@ -4,9 +4,9 @@
 // its co-signers in key order (@0 is position 0), its template the BIP388 descriptor template, M the
 // primary path's threshold. Coins without segwit are refused: a vault is P2WSH.
 import { randomUUID } from 'node:crypto';
-import { chainParams, CoinError, parseXpub, type ChainParams, type CoinName, type NetworkName } from '../../shared/coins/index.ts';
+import { chainParams, CoinError, describeChain, parseXpub, type ChainParams, type CoinName, type NetworkName } from '../../shared/coins/index.ts';
 import { checkVault, type VaultKey, type VaultPath, type VaultPolicy } from '../../shared/coins/vault-policy.ts';
-import { decayingVault, describeTimelock, recoveryVault, type Timelock } from '../../shared/coins/vault-templates.ts';
+import { decayingVault, describeTimelock, recoveryVault, timelockBlocks, type Timelock } from '../../shared/coins/vault-templates.ts';
 import { FileFormatError } from '../../shared/files/errors.ts';
 import { formatVaultDescriptor, formatWalletPolicy, parseVaultDescriptor, parseWalletPolicy } from '../../shared/files/miniscript-descriptor.ts';
 import { CoordinatorError } from './errors.ts';
@@ -171,4 +171,63 @@ export function exportVault(deps: Pick<CoreDeps, 'store'>, walletId: string, for
   const w = requireWallet(deps, walletId);
   const policy = storedVaultPolicy(deps, w);
   return format === 'descriptor' ? `${formatVaultDescriptor(policy)}\n` : formatWalletPolicy(w.name, policy);
+}
+
+/** A timelock as typed on the new-vault form: its blocks and "90 days (51,840 blocks on litecoin)", or refused in words. */
+export function typedTimelock(coin: CoinName, network: NetworkName, typed: string): { days: number; blocks: number; words: string } {
+  const params = chainParams(coin, network);
+  const text = typed.trim();
+  if (!/^[0-9]+$/.test(text)) {
+    throw new CoordinatorError('bad_wallet', text === '' ? 'type when the recovery path opens, in whole days (for example 90)' : `type the days as a whole number, like 90; "${text}" is not one`, { field: 'days' });
+  }
+  const days = Number(text);
+  let blocks: number;
+  try {
+    blocks = timelockBlocks(params, { days });
+  } catch (err) {
+    return bad(err);
+  }
+  return { days, blocks, words: `${days.toLocaleString('en-US')} day${days === 1 ? '' : 's'} (${blocks.toLocaleString('en-US')} blocks on ${describeChain(params)})` };
+}
+
+/** When a vault's recovery path opens for one of its coins. */
+export interface VaultCoinOpening {
+  txid: string;
+  vout: number;
+  amount: bigint;
+  /** The recovery path's keys and threshold, as on the wallet page. */
+  path: VaultPathView;
+  /** The first block that may hold a spend on this path; null while the coin is unconfirmed. */
+  opensAtBlock: number | null;
+  /** Blocks still to be mined before it (0: open now); the path's whole wait while unconfirmed. */
+  blocksLeft: number;
+  /** Estimated from the coin's block interval (ISO); null while unconfirmed. */
+  opensAround: string | null;
+}
+
+/**
+ * For each coin and each recovery path: the block it opens at. BIP68 counts from the block that
+ * confirmed the coin: a coin confirmed at height h (confirmations c at tip t: h = t - c + 1) may
+ * be spent on a path of T blocks in block h + T.
+ */
+export function vaultCoinOpenings(
+  params: Pick<ChainParams, 'blockSeconds'>,
+  paths: readonly VaultPathView[],
+  coins: readonly { txid: string; vout: number; amount: bigint; confirmations: number }[],
+  tip: number,
+  now: number,
+): VaultCoinOpening[] {
+  const out: VaultCoinOpening[] = [];
+  for (const c of coins) {
+    for (const p of paths.filter((x) => x.blocks > 0)) {
+      if (c.confirmations <= 0) {
+        out.push({ txid: c.txid, vout: c.vout, amount: c.amount, path: p, opensAtBlock: null, blocksLeft: p.blocks, opensAround: null });
+        continue;
+      }
+      const at = tip - c.confirmations + 1 + p.blocks;
+      const left = Math.max(0, at - (tip + 1));
+      out.push({ txid: c.txid, vout: c.vout, amount: c.amount, path: p, opensAtBlock: at, blocksLeft: left, opensAround: new Date(now + left * params.blockSeconds * 1000).toISOString() });
+    }
+  }
+  return out;
 }

@@ -12,6 +12,7 @@ import type { CoordinatorApi } from './api.ts';
 import { CoordinatorError } from './errors.ts';
 import type { BirthdaySource, CoordinatorStore, CosignerRow, RescanRow, WalletRow } from './store/store.ts';
 import { createWallet, type NewWallet } from './wallets.ts';
+import { createVault, type NewVault } from './vaults.ts';
 
 /** How the birthday is given: the tip now, a height from a file, a day, or the beginning. */
 export type Birthday = { source: 'tip' } | { source: 'file'; height: number } | { source: 'date'; date: string } | { source: 'genesis' };
@@ -118,8 +119,22 @@ export interface BirthdayDeps {
 
 /** Makes the wallet with its birthday resolved to a height, then registers that birthday. */
 export async function createWalletWithBirthday(deps: BirthdayDeps, input: NewWallet, birthday: Birthday): Promise<WalletRow> {
+  return madeWithBirthday(deps, input, birthday, createWallet);
+}
+
+/** A vault with recovery paths (vaults.ts), made, dated and registered as any wallet. */
+export async function createVaultWithBirthday(deps: BirthdayDeps, input: NewVault, birthday: Birthday): Promise<WalletRow> {
+  return madeWithBirthday(deps, input, birthday, createVault);
+}
+
+async function madeWithBirthday<I extends { coin: string }>(
+  deps: BirthdayDeps,
+  input: I,
+  birthday: Birthday,
+  make: (deps: BirthdayDeps, input: I & { birthday: { height: number | null; source: BirthdaySource } }) => Promise<WalletRow>,
+): Promise<WalletRow> {
   const resolved = await resolveBirthday(deps.api, input.coin, birthday);
-  const wallet = await createWallet(deps, { ...input, birthday: { height: resolved.height, source: resolved.source } });
+  const wallet = await make(deps, { ...input, birthday: { height: resolved.height, source: resolved.source } });
   deps.store.audit(deps.actor, 'wallet.birthday', `"${wallet.name}" is read from ${resolved.words}`, null, { walletId: wallet.id });
   await registerBirthday(deps, wallet);
   return wallet;

@@ -170,6 +170,8 @@ function scriptWords(w: WalletScript): string {
 /** The wallet as another wallet imports it: its script type and key order, keys in the wallet's order. */
 export function exportWalletSetup(deps: Pick<CoreDeps, 'store'>, walletId: string, format: SetupExportFormat): { fileName: string; text: string } {
   const w = requireWallet(deps, walletId);
+  // A multisig file of a vault would name other addresses (its recovery paths lost): vaults.ts writes its own.
+  if (w.vaultTemplate) throw new CoordinatorError('unsupported', `"${w.name}" is a vault with recovery paths: export it as a vault descriptor or a BIP388 policy, not a plain multisig file`);
   const params = walletParams(w);
   const keys: SetupKey[] = deps.store.cosigners(w.id).map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivationPath: c.derivationPath }));
   const script: WalletScript = { scriptType: w.scriptType, sortKeys: w.sortKeys };

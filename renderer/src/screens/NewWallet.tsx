@@ -5,6 +5,7 @@ import { call } from '../bridge.ts';
 import { ConnectChainFirst, useServedChains } from '../components/ChainGate.tsx';
 import { SubmitActions, TextField } from '../components/form.tsx';
 import { Alert, Card, FileDrop, PageHead, message, useAction, useLoad, type PickedFile } from '../ui.tsx';
+import { RecoveryPathCard, emptyRecovery, useTimelock, type KeyRow } from './VaultRecovery.tsx';
 
 interface Row {
   name: string;
@@ -45,6 +46,11 @@ export function NewWallet() {
   const sortKeys = chosenSort ?? scriptType !== 'p2sh';
   const pathHint = SCRIPT_TYPES.find((t) => t.value === scriptType)!.path;
   const { busy, refusal, setError, fail, run } = useAction();
+  // A vault with a recovery path (issue 27): the co-signers are its primary path; P2WSH miniscript.
+  const [withRecovery, setWithRecovery] = useState(false);
+  const [recovery, setRecovery] = useState(emptyRecovery);
+  const timelock = useTimelock(coin, network, recovery.days);
+  const recoveryBlocked = withRecovery && (!hasSegwit || timelock.words === null);
   const [notes, setNotes] = useState<string[]>([]);
   // Where the wallet is read from: a new wallet from the tip; an imported one from its file's
   // birthday, or a date the treasurer gives, or the beginning.
@@ -54,9 +60,20 @@ export function NewWallet() {
   // What the service serves (its status), to say before Create that a choice cannot work there.
   const served = useServedChains();
   // A set-up file from another wallet fills the form; the treasurer reviews it, then creates.
+  // A Liana/Nunchuk vault descriptor or a BIP388 policy with a timelock (every vault has one) is
+  // made as a vault from its own text; every other set-up file fills the multisig form.
+  const [vaultFile, setVaultFile] = useState<PickedFile | null>(null);
   const importSetup = async (files: PickedFile[]) => {
     setError(null);
     setNotes([]);
+    setVaultFile(null);
+    const vault = files.length === 1 && /older\(/.test(files[0]!.text) ? files[0]! : null;
+    if (vault) {
+      setVaultFile(vault);
+      setNotes([`${vault.name}: a vault with recovery paths (a miniscript descriptor or BIP388 policy); the desk reads its keys and paths when it is created`]);
+      setBirthday('genesis');
+      return;
+    }
     try {
       // The form's address type and key order apply to BSMS key records only; other files say their own.
       const d = await call('wallets.readSetup', { files, coin, network, m, script_type: scriptType, sort_keys: sortKeys, ...(name.trim() ? { name } : {}) });
@@ -108,8 +125,34 @@ export function NewWallet() {
     );
   }
 
+  const keyOf = (r: KeyRow) => ({
+    name: r.name,
+    xpub: r.xpub,
+    ...(r.fingerprint.trim() ? { fingerprint: r.fingerprint.trim().toLowerCase() } : {}),
+    ...(r.path.trim() ? { derivation_path: r.path.trim() } : {}),
+  });
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (vaultFile) {
+      return run(async () => {
+        const w = await call('vaults.create', { template: 'import', name, coin, network, text: vaultFile.text, birthday: birthdayInput() });
+        go(href.wallet(w.id));
+      });
+    }
+    if (withRecovery) {
+      return run(async () => {
+        const w = await call('vaults.create', {
+          template: 'recovery',
+          name,
+          coin,
+          network,
+          primary: { threshold: m, cosigners: rows.map(keyOf) },
+          recovery: [{ threshold: recovery.threshold, cosigners: recovery.keys.map(keyOf), days: recovery.days }],
+          birthday: birthdayInput(),
+        });
+        go(href.wallet(w.id));
+      });
+    }
     return run(async () => {
       const w = await call('wallets.create', {
         name,
@@ -188,6 +231,12 @@ export function NewWallet() {
             The service this desk uses serves {served.map((c) => `${c.coin} ${c.network}`).join(', ')}, not {coin} {network}: a wallet here could show no balance and make no payment.
           </p>
         )}
+        <label className="inline">
+          <input type="checkbox" checked={withRecovery} onChange={(e) => setWithRecovery(e.target.checked)} data-testid="wallet-with-recovery" /> With a recovery path: other keys can move a coin after it has
+          waited a number of days (a vault in native segwit miniscript)
+        </label>
+        {withRecovery && !hasSegwit && <p className="field-error">{coin} has no segwit: a vault with a recovery path cannot be made on it.</p>}
+        {!withRecovery && (
         <div className="grid-3">
           <label>
             Address type
@@ -211,6 +260,7 @@ export function NewWallet() {
             clients of the original API. Default key path: <span className="mono">{pathHint}</span>.
           </p>
         </div>
+        )}
         <label className="inline">
           Signatures required
           <input type="number" min={1} max={rows.length} value={m} onChange={(e) => setM(Number(e.target.value))} className="narrow" data-testid="wallet-m" />
@@ -254,6 +304,8 @@ export function NewWallet() {
         </fieldset>
         <p className="muted small">The node&apos;s block times turn a date into a block shortly before that day&apos;s first one. A later &quot;Rescan from…&quot; on the wallet&apos;s page reads further back.</p>
       </Card>
+      {!vaultFile && (
+        <>
       <Card
         title={`Co-signers (${rows.length})`}
         actions={
@@ -283,6 +335,9 @@ export function NewWallet() {
           ))}
         </ol>
       </Card>
+        </>
+      )}
+      {withRecovery && !vaultFile && <RecoveryPathCard draft={recovery} onChange={setRecovery} timelock={timelock} />}
       {refusal && !dateError && (
         <Alert>
           <span data-testid="wallet-refusal">{refusal.message}</span>
@@ -296,7 +351,9 @@ export function NewWallet() {
           )}
         </Alert>
       )}
-      <SubmitActions label={`Create ${m}-of-${rows.length} wallet`} busyLabel="Checking addresses with the service…" busy={busy} testId="create-wallet" cancelHref={href.wallets} />
+      <SubmitActions
+        disabled={recoveryBlocked && !vaultFile}
+        label={vaultFile ? 'Create vault from the file' : withRecovery ? `Create ${m}-of-${rows.length} vault with a ${recovery.threshold}-of-${recovery.keys.length} recovery path` : `Create ${m}-of-${rows.length} wallet`} busyLabel="Checking addresses with the service…" busy={busy} testId="create-wallet" cancelHref={href.wallets} />
     </form>
   );
 }

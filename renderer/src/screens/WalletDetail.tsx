@@ -14,6 +14,7 @@ import { amount, payee, shortId, when } from '../format.ts';
 import { ProvisionalBadge, ProvisionalNotice, ScanNotice, scanWords, useDeskRevision, useSync } from '../sync.tsx';
 import { Alert, Amount, Card, Loading, PageHead, StateBadge, download, message, useAction, useLoad } from '../ui.tsx';
 import { WalletBooks } from './WalletBooks.tsx';
+import { VaultPaths } from './VaultPaths.tsx';
 import { WalletLabelsFile } from './WalletLabelsFile.tsx';
 
 /** Each payment as a treasurer recognises it: whom it pays, how much, and where it stands; the whole row opens it. */
@@ -195,7 +196,8 @@ export function WalletDetailScreen({ id }: { id: string }) {
         title={w.name}
         about={
           <p className="muted">
-            {w.m}-of-{w.n} multi-signature · {w.coin} {w.network} · <span data-testid="wallet-script">{SCRIPT_LABEL[w.script_type]}{w.sort_keys ? ', keys sorted (BIP67)' : ''}</span> · co-signers {w.cosigners.map((c) => c.name).join(', ')}
+            {w.vault ? `vault with recovery paths (${w.m} signatures now; see its spending paths)` : `${w.m}-of-${w.n} multi-signature`} · {w.coin} {w.network} ·{' '}
+            <span data-testid="wallet-script">{w.vault ? 'native segwit miniscript (P2WSH)' : `${SCRIPT_LABEL[w.script_type]}${w.sort_keys ? ', keys sorted (BIP67)' : ''}`}</span> · {w.vault ? 'keys' : 'co-signers'} {w.cosigners.map((c) => c.name).join(', ')}
           </p>
         }
         action={
@@ -282,10 +284,11 @@ export function WalletDetailScreen({ id }: { id: string }) {
         </Card>
         <CosignersCard w={w} />
       </div>
+      {w.vault && <VaultPaths walletId={w.id} name={w.name} moved={moved} />}
       <WalletBooks w={w} />
       {labels.error && <Alert>{labels.error}</Alert>}
       <WalletLabelsFile walletId={w.id} onImported={labels.reload} />
-      <ExportSetup walletId={w.id} coin={w.coin} sortKeys={w.sort_keys} />
+      {!w.vault && <ExportSetup walletId={w.id} coin={w.coin} sortKeys={w.sort_keys} />}
       <RescanAction wallet={w} />
     </>
   );

@@ -1,0 +1,171 @@
+// A treasurer makes a vault that survives lost keys (issue 27), in Chromium over litecoind -regtest:
+// a 2-of-3 of Alice, Bob and Carol, or after 90 days the Lawyer's key alone. A hurried entry ("90
+// days") and one past BIP68 (500 days, 113 at most on litecoin) are refused in words at the field
+// with Create disabled; 90 is shown with its blocks. The vault's descriptor is exported, parsed back,
+// its BIP380 checksum recomputed here, and its first address derived by rust-miniscript (the test
+// oracle) equals the desk's. Funded, the page says at which block (and about when) the Lawyer's
+// path opens for that coin. Screenshots: e2e/artifacts/recovery-*.png.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Descriptor } from '@bitgo/wasm-miniscript';
+import { address as bjsAddress } from 'bitcoinjs-lib';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testCosigner } from '../dev/desk-testing/keys.ts';
+import type { DevDesk } from '../dev/dev-desk.ts';
+import { addressToScript, chainParams } from '../shared/coins/index.ts';
+import { parseVaultDescriptor, parseWalletPolicy } from '../shared/files/miniscript-descriptor.ts';
+import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
+
+const params = chainParams('litecoin', 'regtest');
+const COIN = 100_000_000n;
+const PER_DAY = 576; // litecoin: a block every 150 seconds
+
+/** BIP380's descriptor checksum, written from the spec here so the desk's own is not its judge. */
+function descriptorChecksum(desc: string): string {
+  const INPUT = '0123456789()[],\'/*abcdefgh@:$%{}IJKLMNOPQRSTUVWXYZ&+-.;<=>?!^_|~ijklmnopqrstuvwxyzABCDEFGH`#"\\ ';
+  const CHARS = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+  const GEN = [0xf5dee51989n, 0xa9fdca3312n, 0x1bab10e32dn, 0x3706b1677an, 0x644d626ffdn];
+  const polymod = (c: bigint, v: number) => {
+    const c0 = c >> 35n;
+    c = ((c & 0x7ffffffffn) << 5n) ^ BigInt(v);
+    GEN.forEach((g, i) => {
+      if ((c0 >> BigInt(i)) & 1n) c ^= g;
+    });
+    return c;
+  };
+  let c = 1n;
+  let cls = 0;
+  let count = 0;
+  for (const ch of desc) {
+    const pos = INPUT.indexOf(ch);
+    if (pos < 0) throw new Error(`not a descriptor character: ${ch}`);
+    c = polymod(c, pos & 31);
+    cls = cls * 3 + (pos >> 5);
+    if (++count === 3) {
+      c = polymod(c, cls);
+      cls = 0;
+      count = 0;
+    }
+  }
+  if (count > 0) c = polymod(c, cls);
+  for (let j = 0; j < 8; j++) c = polymod(c, 0);
+  c ^= 1n;
+  return Array.from({ length: 8 }, (_, j) => CHARS[Number((c >> BigInt(5 * (7 - j))) & 31n)]).join('');
+}
+
+const [alice, bob, carol, lawyer] = ['vault alice', 'vault bob', 'vault carol', 'vault lawyer'].map((n) => testCosigner(n, params)) as [
+  ReturnType<typeof testCosigner>,
+  ReturnType<typeof testCosigner>,
+  ReturnType<typeof testCosigner>,
+  ReturnType<typeof testCosigner>,
+];
+
+let session: DeskInBrowser;
+let desk: DevDesk;
+let page: Page;
+let descriptorPath = '';
+const shot = (name: string) => session.browser.shot(name);
+
+beforeAll(async () => {
+  session = await openDeskInBrowser();
+  ({ desk, page } = session);
+}, 300_000);
+afterAll(() => session?.close());
+
+describe('a vault with a recovery key after 90 days, in Chromium', () => {
+  it('is made (hurried days refused in words), exported as a descriptor that parses back, funded, and says when its recovery path opens', async () => {
+    await page.goto(desk.web.openUrl);
+    await expect.poll(() => page.getByTestId('service-status').textContent()).toMatch(/connected/);
+    await page.getByRole('link', { name: 'New wallet' }).click();
+    await page.getByTestId('wallet-name').fill('Reserve vault');
+    for (const [i, c] of [alice, bob, carol].entries()) {
+      await page.getByTestId(`cosigner-name-${i}`).fill(['Alice', 'Bob', 'Carol'][i]!);
+      await page.getByTestId(`cosigner-xpub-${i}`).fill(c.xpub);
+    }
+    await page.getByTestId('wallet-with-recovery').check();
+    await page.getByTestId('recovery-name-0').fill('Lawyer');
+    await page.getByTestId('recovery-xpub-0').fill(lawyer.xpub);
+
+    // Hurried: words instead of a number, then a time no relative lock can count on this chain.
+    await page.getByTestId('recovery-days').fill('90 days');
+    await expect.poll(() => page.getByTestId('recovery-days-error').textContent()).toBe('type the days as a whole number, like 90; "90 days" is not one');
+    expect(await page.getByTestId('create-wallet').isDisabled()).toBe(true);
+    await page.getByTestId('recovery-days').fill('500');
+    await expect
+      .poll(() => page.getByTestId('recovery-days-error').textContent())
+      .toBe('500 days is 288000 blocks on litecoin regtest; a relative timelock counts at most 65535 blocks (BIP68), 113 days there');
+    expect(await page.getByTestId('create-wallet').isDisabled()).toBe(true);
+    await shot('recovery-01-days-refused');
+
+    await page.getByTestId('recovery-days').fill('90');
+    await expect.poll(() => page.getByTestId('recovery-days-words').textContent()).toBe('90 days (51,840 blocks on litecoin regtest)');
+    expect(await page.getByTestId('recovery-days-error').count()).toBe(0);
+    expect(await page.getByTestId('create-wallet').isDisabled()).toBe(false);
+    expect(await page.getByTestId('create-wallet').textContent()).toMatch(/Create 2-of-3 vault with a 1-of-1 recovery path/);
+    await shot('recovery-02-form');
+
+    await page.getByTestId('create-wallet').click();
+    await expect.poll(() => page.getByTestId('vault-paths').locator('li').allTextContents(), { timeout: 30_000 }).toEqual([
+      'now: 2 of Alice, Bob, Carol',
+      '51840 blocks (about 90 days) after a coin is received: 1 of Lawyer',
+    ]);
+    const first = (await page.getByTestId('receive-address').textContent())!.trim();
+    expect(first).toMatch(/^rltc1q/);
+
+    // The descriptor file: its checksum is right, it parses back to the same keys, and rust-miniscript
+    // derives the desk's first receive address from it.
+    descriptorPath = await session.browser.download(() => page.getByTestId('vault-export-descriptor').click(), 'reserve-descriptor.txt');
+    const file = readFileSync(descriptorPath, 'utf8').trim();
+    const [body, checksum] = file.split('#') as [string, string];
+    expect(checksum).toBe(descriptorChecksum(body));
+    expect(body).toContain('older(51840)');
+    const parsed = parseVaultDescriptor(file);
+    expect(parsed.policy.keys.map((k) => k.xpub)).toEqual([alice.xpub, bob.xpub, carol.xpub, lawyer.xpub]);
+    const receive = body.replace(/<(\d+);(\d+)>/g, (_m, a: string) => a);
+    const script = Descriptor.fromString(receive, 'derivable').atDerivationIndex(0).scriptPubkey();
+    expect(bjsAddress.fromOutputScript(Buffer.from(script), { bech32: params.bech32Hrp!, pubKeyHash: 0, scriptHash: 0, wif: 0, bip32: { public: 0, private: 0 }, messagePrefix: '' })).toBe(first);
+    // A tampered file is refused by the desk's parser: the checksum no longer matches.
+    expect(() => parseVaultDescriptor(file.replace('older(51840)', 'older(51841)'))).toThrow(/checksum/i);
+
+    // The BIP388 policy a hardware wallet registers: the same template and keys.
+    const policy = parseWalletPolicy(readFileSync(await session.browser.download(() => page.getByTestId('vault-export-bip388').click(), 'reserve-bip388.json'), 'utf8'));
+    expect(policy.name).toBe('Reserve vault');
+    expect(policy.policy.template).toBe(parsed.policy.template);
+    expect(await page.getByTestId('wallet-script').textContent()).toBe('native segwit miniscript (P2WSH)');
+
+    await desk.node.fundScript(addressToScript(params, first), 3n * COIN);
+    await desk.node.mine(1);
+    await desk.synced();
+    const height = await desk.node.rpc.call<number>('getblockcount', []);
+    const opensAt = height + 90 * PER_DAY;
+    await expect
+      .poll(() => page.getByTestId('vault-coins').textContent(), { timeout: 30_000 })
+      .toContain(`at block ${opensAt.toLocaleString('en-US')}, about`);
+    const row = (await page.getByTestId('vault-coins').textContent())!;
+    expect(row).toContain('3.00 LTC (regtest)');
+    expect(row).toContain(`(${(90 * PER_DAY - 1).toLocaleString('en-US')} blocks from now)`);
+    const day = new Date(Date.now() + (90 * PER_DAY - 1) * 150_000).toISOString().slice(0, 10);
+    expect(row).toContain(`about ${day}`);
+    await page.getByTestId('vault-paths').scrollIntoViewIfNeeded();
+    await shot('recovery-03-vault-page');
+  }, 300_000);
+
+  it('imports a vault descriptor through the set-up file drop: the same vault is named as already in the desk, a tampered one refused', async () => {
+    await page.getByRole('link', { name: 'Wallets', exact: true }).click();
+    await page.getByRole('link', { name: 'New wallet' }).click();
+    await page.getByTestId('wallet-name').fill('Reserve again');
+    await page.getByTestId('import-setup').setInputFiles(descriptorPath);
+    await expect.poll(() => page.getByTestId('setup-notes').textContent()).toMatch(/reserve-descriptor\.txt: a vault with recovery paths/);
+    expect(await page.getByTestId('create-wallet').textContent()).toBe('Create vault from the file');
+    await page.getByTestId('create-wallet').click();
+    await expect.poll(() => page.getByTestId('wallet-refusal').textContent()).toBe('this vault is already in the desk as "Reserve vault": it derives the same addresses');
+
+    const tampered = join(session.browser.work, 'tampered.txt');
+    writeFileSync(tampered, readFileSync(descriptorPath, 'utf8').replace('older(51840)', 'older(51841)'));
+    await page.getByTestId('import-setup').setInputFiles(tampered);
+    await page.getByTestId('create-wallet').click();
+    await expect.poll(() => page.getByTestId('wallet-refusal').textContent()).toMatch(/checksum/i);
+    await shot('recovery-04-import-refused');
+  }, 60_000);
+});

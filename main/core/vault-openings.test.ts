@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { typedTimelock, vaultCoinOpenings, type VaultPathView } from './vaults.ts';
+
+const paths: VaultPathView[] = [
+  { threshold: 2, keys: ['Alice', 'Bob', 'Carol'], blocks: 0, opens: 'now' },
+  { threshold: 1, keys: ['Lawyer'], blocks: 144, opens: '144 blocks' },
+];
+
+describe('typed recovery days', () => {
+  it('shows days with the blocks of the coin', () => {
+    expect(typedTimelock('litecoin', 'mainnet', ' 90 ').words).toBe('90 days (51,840 blocks on litecoin)');
+    expect(typedTimelock('bitcoin', 'mainnet', '90')).toMatchObject({ days: 90, blocks: 12_960, words: '90 days (12,960 blocks on bitcoin)' });
+  });
+  it('refuses a hurried entry or one beyond BIP68 in words, at the days field', () => {
+    expect(() => typedTimelock('litecoin', 'regtest', '90 days')).toThrow(/type the days as a whole number, like 90; "90 days" is not one/);
+    expect(() => typedTimelock('litecoin', 'regtest', '500')).toThrow(/500 days is 288000 blocks on litecoin regtest; a relative timelock counts at most 65535 blocks \(BIP68\), 113 days there/);
+    expect(() => typedTimelock('litecoin', 'regtest', '0')).toThrow(/at least 1/);
+    expect(() => typedTimelock('bitcoin', 'mainnet', '')).toThrow(/in whole days/);
+  });
+});
+
+describe('when a recovery path opens for a coin', () => {
+  const coin = (confirmations: number) => ({ txid: 'aa', vout: 0, amount: 5n, confirmations });
+  it('counts from the block that confirmed the coin (BIP68)', () => {
+    // Confirmed at 1001 (tip 1010, 10 confirmations): a 144-block path may be spent in block 1145.
+    const [o] = vaultCoinOpenings({ blockSeconds: 150 }, paths, [coin(10)], 1010, 0);
+    expect(o).toMatchObject({ opensAtBlock: 1145, blocksLeft: 134, opensAround: new Date(134 * 150_000).toISOString() });
+    expect(o!.path.keys).toEqual(['Lawyer']);
+  });
+  it('is open once the coin is as old as the path, and waits the whole path while unconfirmed', () => {
+    expect(vaultCoinOpenings({ blockSeconds: 150 }, paths, [coin(144)], 2000, 0)[0]).toMatchObject({ blocksLeft: 0, opensAtBlock: 2001 });
+    expect(vaultCoinOpenings({ blockSeconds: 150 }, paths, [coin(0)], 2000, 0)[0]).toMatchObject({ blocksLeft: 144, opensAtBlock: null, opensAround: null });
+  });
+});
