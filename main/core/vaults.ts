@@ -3,6 +3,7 @@
 // Nunchuk descriptor or a BIP388 wallet policy. Stored as a wallet of kind 'miniscript': its keys are
 // its co-signers in key order (@0 is position 0), its template the BIP388 descriptor template, M the
 // primary path's threshold. Coins without segwit are refused: a vault is P2WSH.
+import { pathOpensAt } from '../../shared/coins/vault-spend.ts';
 import { randomUUID } from 'node:crypto';
 import { chainParams, CoinError, describeChain, parseXpub, type ChainParams, type CoinName, type NetworkName } from '../../shared/coins/index.ts';
 import { checkVault, type VaultKey, type VaultPath, type VaultPolicy } from '../../shared/coins/vault-policy.ts';
@@ -224,7 +225,8 @@ export function vaultCoinOpenings(
         out.push({ txid: c.txid, vout: c.vout, amount: c.amount, path: p, opensAtBlock: null, blocksLeft: p.blocks, opensAround: null });
         continue;
       }
-      const at = tip - c.confirmations + 1 + p.blocks;
+      // The one rule of when a path opens, shared with the spend check (shared/coins/vault-spend.ts).
+      const at = pathOpensAt(tip - c.confirmations + 1, p.blocks);
       const left = Math.max(0, at - (tip + 1));
       out.push({ txid: c.txid, vout: c.vout, amount: c.amount, path: p, opensAtBlock: at, blocksLeft: left, opensAround: new Date(now + left * params.blockSeconds * 1000).toISOString() });
     }
