@@ -52,6 +52,8 @@ beforeAll(async () => {
   close = () => dev.service.close();
   store = openStore(join(dir, 'desk.sqlite'));
   deps = { store, api, actor: 'treasurer' };
+  // The wallet asks about its addresses: the index must hold the node's chain first.
+  await synced();
   walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Books', m: 2, cosigners })).id;
   for (const amount of [2n * COIN, COIN / 2n, 3n * COIN]) {
     const a = await nextReceiveAddress(deps, walletId);

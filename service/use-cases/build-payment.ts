@@ -12,7 +12,18 @@ import { encodeTx } from '../../shared/coins/tx.ts';
 import type { MempoolConflict, Outpoint, UtxoBackend } from '../chains/backend.ts';
 import { badRequest } from '../errors.ts';
 import { confirmedOnly, controlledInputs } from './coin-control.ts';
-import type { MiniscriptInputStatement } from './miniscript-payment.ts';
+import type { MiniscriptPath } from '../../shared/coins/miniscript-spend.ts';
+
+/** What a miniscript input states beside its amount: the miniscript, the path, the nSequence and when the path opens. */
+export interface MiniscriptInputStatement {
+  miniscript: string;
+  path: MiniscriptPath;
+  sequence: number;
+  /** The block holding the coin, null while unconfirmed. */
+  height: number | null;
+  /** The first block that can hold the spend on this path (null: an unconfirmed coin, or a path without a timelock). */
+  spendableAtHeight: number | null;
+}
 import { checkReplacementFees, signalsReplacements } from './replacement.ts';
 
 export async function spendable(backend: UtxoBackend, scriptPubKey: Uint8Array): Promise<SpendableOutput[]> {

@@ -7,6 +7,7 @@ import { assembleMiniscriptSpend, describePath, type MiniscriptInputSpend, pathO
 import type { SuppliedSignature } from '../../shared/coins/assemble.ts';
 import { bytesToHex, equalBytes, hexToBytes } from '../../shared/coins/bytes.ts';
 import { CoinError } from '../../shared/coins/errors.ts';
+import { pathOpensAt } from '../../shared/coins/vault-spend.ts';
 import { miniscriptOfWitnessScript } from '../../shared/coins/miniscript-from-script.ts';
 import { type CompiledMiniscript, compileWshMiniscript, type MiniscriptPath, miniscriptPaths } from '../../shared/coins/miniscript-spend.ts';
 import { p2wshScript, requireScriptType } from '../../shared/coins/multisig-script.ts';
@@ -17,7 +18,7 @@ import { checkDescriptorChecksum } from '../../shared/files/descriptor-checksum.
 import { FileFormatError } from '../../shared/files/errors.ts';
 import { outpointKey, type UtxoBackend } from '../chains/backend.ts';
 import { ApiError, badRequest } from '../errors.ts';
-import { buildUnsignedPayment, type PaymentTerms, spendable, type UnsignedPayment } from './build-payment.ts';
+import { buildUnsignedPayment, type MiniscriptInputStatement, type PaymentTerms, spendable, type UnsignedPayment } from './build-payment.ts';
 
 /** The miniscript fields of a redeem_scripts entry (extension). */
 export interface MiniscriptEntry {
@@ -107,20 +108,9 @@ export async function miniscriptSources(backend: UtxoBackend, vaults: readonly M
   return sources;
 }
 
-/** What a miniscript input states beside its amount: the miniscript, the path, the nSequence and when the path opens. */
-export interface MiniscriptInputStatement {
-  miniscript: string;
-  path: MiniscriptPath;
-  sequence: number;
-  /** The block holding the coin, null while unconfirmed. */
-  height: number | null;
-  /** The first block that can hold the spend on this path (null: an unconfirmed coin, or a path without a timelock). */
-  spendableAtHeight: number | null;
-}
-
 /** The first block that can hold a spend of a coin confirmed at `height` on `path` (BIP68: coin height + older). */
 export function opensAt(height: number | null, path: MiniscriptPath): number | null {
-  return height === null || path.older === null ? null : height + path.older;
+  return height === null || path.older === null ? null : pathOpensAt(height, path.older);
 }
 
 /** Each input's statement, in order; the heights are the index's. */

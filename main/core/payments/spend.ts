@@ -23,22 +23,14 @@ import { rateFeeRefusal } from './fees.ts';
 import { IN_FLIGHT } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import { vaultPathRefusal } from './vault-paths.ts';
+import { hexOf, outpointKey, type Outpoint } from './outpoints.ts';
 import { coinAmount } from '../../../shared/coins/units.ts';
 import { feeRateText } from '../units.ts';
 
 /** BIP125: an input with a sequence below 0xfffffffe signals that its transaction may be replaced. */
 export const REPLACEABLE_SEQUENCE = 0xfffffffd;
 
-export interface Outpoint {
-  txid: string;
-  vout: number;
-}
-
-/** "txid:vout", the txid in lower case without "0x". */
-export const outpointKey = (o: Outpoint): string => `${hexOf(o.txid)}:${o.vout}`;
-
-/** A hash or key as the service may write it ("0x", either case), as this desk compares it. */
-const hexOf = (h: string): string => h.trim().toLowerCase().replace(/^0x/, '');
+export { outpointKey, type Outpoint } from './outpoints.ts';
 
 export interface TreasurySpend {
   to: string;

@@ -6,7 +6,7 @@ import { pathNotOpen } from '../../../shared/coins/vault-spend.ts';
 import type { AddressRow, WalletRow } from '../store/store.ts';
 import { walletParams, type CoreDeps } from '../wallets.ts';
 import { vaultPaths } from '../vaults.ts';
-import { outpointKey, type Outpoint } from './spend.ts';
+import { outpointKey, type Outpoint } from './outpoints.ts';
 
 /** Why the vault cannot be spent on the path opening after `blocks` now, or null when it can. */
 export async function vaultPathRefusal(deps: Pick<CoreDeps, 'store' | 'api'>, w: WalletRow, blocks: number, inputs: readonly Outpoint[], owners: readonly AddressRow[], now: Date): Promise<string | null> {
