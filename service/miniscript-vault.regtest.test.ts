@@ -14,7 +14,7 @@ import { p2wshScript } from '../shared/coins/multisig-script.ts';
 import { decodeTx, encodeTxHex, type BitcoinTx } from '../shared/coins/tx.ts';
 import { withChecksum } from '../shared/files/descriptor-checksum.ts';
 import type { MultisigHashesToSign as HashesToSign } from '../shared/api/schemas.ts';
-import { startRegtestService, type RegtestService } from './test/regtest-service.ts';
+import { countBroadcasts, startRegtestService, type RegtestService } from './test/regtest-service.ts';
 import { testKey, type TestKey } from './test/keys.ts';
 
 const COIN = 100_000_000n;
@@ -25,16 +25,11 @@ const compiled = compileWshMiniscript(MINISCRIPT);
 const scriptPubKey = p2wshScript(compiled.witnessScript);
 
 let t: RegtestService;
-let broadcasts = 0;
+let broadcasts: () => number;
 
 beforeAll(async () => {
   t = await startRegtestService(['litecoin']);
-  const backend = t.backend('litecoin');
-  const real = backend.broadcast.bind(backend);
-  backend.broadcast = async (raw: Uint8Array) => {
-    broadcasts += 1;
-    return real(raw);
-  };
+  broadcasts = countBroadcasts(t.backend('litecoin'));
 }, 120_000);
 afterAll(async () => t?.dispose());
 
@@ -46,9 +41,9 @@ async function ok<T>(url: string, body: unknown): Promise<T> {
 
 /** A refusal: its status and words, and nothing broadcast. */
 async function refused(url: string, body: unknown): Promise<{ status: number; message: string }> {
-  const before = broadcasts;
+  const before = broadcasts();
   const res = await t.request('POST', url, body);
-  expect(broadcasts).toBe(before);
+  expect(broadcasts()).toBe(before);
   return { status: res.status, message: (res.json as { message: string }).message };
 }
 

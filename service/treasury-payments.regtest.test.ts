@@ -12,22 +12,17 @@ import { decodeTx, type BitcoinTx } from '../shared/coins/tx.ts';
 import { bytesToHex } from '../shared/coins/bytes.ts';
 import type { FeeEstimates, HashesToSign, SendStatus } from '../shared/api/schemas.ts';
 import { coinsToUnits } from './chains/utxo/rpc-client.ts';
-import { startRegtestService, type RegtestService } from './test/regtest-service.ts';
+import { countBroadcasts, startRegtestService, type RegtestService } from './test/regtest-service.ts';
 import { testKey, type TestKey } from './test/keys.ts';
 
 const COIN = 100_000_000n;
 let t: RegtestService;
-let broadcasts = 0;
+let broadcasts: () => number;
 
 beforeAll(async () => {
   // Litecoin Core 0.21 signals BIP125 but replaces nothing unless told: -mempoolreplacement defaults to 0.
   t = await startRegtestService(['litecoin', 'bitcoin_cash'], { node: { extraArgs: ['-mempoolreplacement=1'] } });
-  const backend = t.backend('litecoin');
-  const real = backend.broadcast.bind(backend);
-  backend.broadcast = async (raw: Uint8Array) => {
-    broadcasts += 1;
-    return real(raw);
-  };
+  broadcasts = countBroadcasts(t.backend('litecoin'));
 }, 120_000);
 afterAll(async () => t?.dispose());
 
@@ -174,7 +169,7 @@ describe('coin control', () => {
     const to = await t.node.newAddress('bech32');
     const url = createFrom(payer);
     const pay = (inputs: unknown[], extra: object = {}) => ({ outputs: [{ to, amount: 1_000_000 }], inputs, ...extra });
-    const before = broadcasts;
+    const before = broadcasts();
 
     await refused('POST', url, pay([`${theirs!.txid}:${theirs!.vout}`]), 400, /^inputs\[0\]: .* is not this wallet's: it does not pay any of the source scripts/);
     await refused('POST', url, pay([`${mine!.txid}:${mine!.vout}`, `${'ab'.repeat(32)}:0`]), 400, /^inputs\[1\]: abab.*:0 is unknown/);
@@ -203,7 +198,7 @@ describe('coin control', () => {
     await refused('POST', url, { outputs: [{ to, amount: 1_000_000 }, { to: 'not-an-address', amount: 1_000_000 }] }, 400, /outputs\[1\]\.to/);
     await refused('POST', url, { outputs: [{ to, amount: 1_000_000 }, { to, amount: 10 }] }, 400, /outputs\[1\]: amount 10 is below the dust limit/);
     await refused('POST', url, { outputs: Array.from({ length: 1001 }, () => ({ to, amount: 1_000_000 })) }, 400, /at most 1000 outputs/);
-    expect(broadcasts).toBe(before + 1); // only the payment that spent `mine`
+    expect(broadcasts()).toBe(before + 1); // only the payment that spent `mine`
   });
 });
 
@@ -239,12 +234,12 @@ describe('replaceable payments (BIP125)', () => {
     await t.synced();
 
     // the 5 unit/vbyte one now conflicts with the 20 unit/vbyte one: refused before broadcasting
-    const before = broadcasts;
+    const before = broadcasts();
     const late = await call<{ message: string }>('POST', '/transaction/sign_and_send/litecoin', signedBy(five, [payer]));
     expect(late.status).toBe(409);
     expect(late.json.message).toContain(`${replacement} pays ${twenty.miners_fee} in total`);
     expect(late.json.message).toMatch(/this one pays \d+ at 5\.\d\d units\/vbyte/);
-    expect(broadcasts).toBe(before);
+    expect(broadcasts()).toBe(before);
     expect(await mempool()).toContain(replacement);
 
     await t.node.mine(1);

@@ -46,3 +46,14 @@ export async function startRegtestService(
     throw err;
   }
 }
+
+/** Counts what the backend hands the node to broadcast: a refusal's test proves nothing went out. */
+export function countBroadcasts(backend: NodeRpcBackend): () => number {
+  let count = 0;
+  const real = backend.broadcast.bind(backend);
+  backend.broadcast = async (raw: Uint8Array) => {
+    count += 1;
+    return real(raw);
+  };
+  return () => count;
+}

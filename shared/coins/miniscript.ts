@@ -21,7 +21,7 @@
  * K0_0, K1_2); the caller maps each name to a 33-byte compressed key.
  */
 import { analyzeMiniscript, compileMiniscript, satisfier } from '@bitcoinerlab/miniscript';
-import { hexToBytes } from './bytes.ts';
+import { concatBytes, hexToBytes } from './bytes.ts';
 import { CoinError } from './errors.ts';
 import { hash160 } from './hash.ts';
 import { pushData } from './script.ts';
@@ -187,13 +187,7 @@ export function miniscriptWitnessScript(compiled: CompiledMiniscript, keys: Read
   }
   const size = parts.reduce((s, p) => s + p.length, 0);
   if (size > MAX_STANDARD_WITNESS_SCRIPT_SIZE) throw new CoinError(`the witness script is ${size} bytes; nodes relay at most ${MAX_STANDARD_WITNESS_SCRIPT_SIZE}`);
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(...parts);
 }
 
 /**
