@@ -185,6 +185,16 @@ class FaultyRpc extends RpcClient {
   }
 }
 
+/** The pruned vault registered on a watch scan over `rpc` (a FaultyRpc), indexed to the tip once. */
+async function syncedVaultWatch(store: TestStore, rpc: RpcClient, log: pino.Logger): Promise<{ index: UtxoIndexStore; watch: WatchScan; indexer: UtxoIndexer }> {
+  const index = new UtxoIndexStore(store.store, 'litecoin');
+  const watch = new WatchScan(new WatchList(store.store.db, 'litecoin', params), rpc, index, params, log);
+  const indexer = new UtxoIndexer({ rpc, index, params, log: silent, pollIntervalMs: 1_000, watch });
+  await watch.register('', 'vault', { descriptors: [DESCRIPTOR], birthdayHeight: birthday, gapLimit: 20 });
+  await indexer.sync();
+  return { index, watch, indexer };
+}
+
 it('outputs below the prune height that changed since they were taken are taken again', async () => {
   // The first answer lacks one output below the prune height, as if it had been spent then and
   // its spending block reorganised away since: the check at the tip finds it, and the outputs below
@@ -198,11 +208,7 @@ it('outputs below the prune height that changed since they were taken are taken 
   const lines: string[] = [];
   const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
   try {
-    const index = new UtxoIndexStore(store.store, 'litecoin');
-    const watch = new WatchScan(new WatchList(store.store.db, 'litecoin', params), rpc, index, params, log);
-    const indexer = new UtxoIndexer({ rpc, index, params, log: silent, pollIntervalMs: 1_000, watch });
-    await watch.register('', 'vault', { descriptors: [DESCRIPTOR], birthdayHeight: birthday, gapLimit: 20 });
-    await indexer.sync();
+    const { index, watch } = await syncedVaultWatch(store, rpc, log);
     expect(lines.join('')).toContain('unspent outputs below the prune height changed, taking them again');
     expect((await watch.status('', 'vault'))!.state).toBe('ready');
     const ours = new Set((await index.unspent(watch.list.scripts())).map((u) => `${u.txid}:${u.vout}:${u.amount}:${u.height}`));
@@ -266,11 +272,7 @@ it('outputs below the prune height that still disagree after they were taken aga
   const lines: string[] = [];
   const log = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
   try {
-    const index = new UtxoIndexStore(store.store, 'litecoin');
-    const watch = new WatchScan(new WatchList(store.store.db, 'litecoin', params), rpc, index, params, log);
-    const indexer = new UtxoIndexer({ rpc, index, params, log: silent, pollIntervalMs: 1_000, watch });
-    await watch.register('', 'vault', { descriptors: [DESCRIPTOR], birthdayHeight: birthday, gapLimit: 20 });
-    await indexer.sync();
+    const { watch, indexer } = await syncedVaultWatch(store, rpc, log);
     const tip = await node.rpc.call<number>('getblockcount');
     expect(lines.filter((l) => l.includes('taking them again'))).toHaveLength(1);
     const status = (await watch.status('', 'vault'))!;
