@@ -187,8 +187,10 @@ describe('amounts typed wrong, in Chromium', () => {
     expect(await text('payment-payee')).toBe(`to 3 recipients, 0.60 ${LTC} in all (each in the outputs below)`);
     await shot('08-batch-header');
     await page.getByRole('link', { name: 'Payments' }).click();
-    const cells = await page.getByTestId('payment-row').first().locator('th, td').allTextContents();
-    expect(cells.slice(0, 2)).toEqual(['3 recipientsfrom Treasury', `0.60 ${LTC}`]);
+    // The list loads after the click: wait for its first row rather than read an empty table.
+    await expect
+      .poll(async () => (await page.getByTestId('payment-row').first().locator('th, td').allTextContents()).slice(0, 2), POLL)
+      .toEqual(['3 recipientsfrom Treasury', `0.60 ${LTC}`]);
     await shot('09-payments-list');
   }, 120_000);
 
