@@ -1,8 +1,8 @@
 // `npm run bench -- --scale`: the index's cost curve on a mainnet-shaped chain (scale-chain.ts).
 // For SQLite and PostgreSQL: the indexer's rate against a bare block fetch over equal windows of
 // the chain ending at 100k, 300k and 1M transactions, its peak RSS and the store's size per
-// transaction there; then the service's answers for a 10-entry and a 10,000-entry address; then
-// watch mode: the time to a vault's first correct balance from two birthdays (scale-watch.ts).
+// transaction there, projected to Bitcoin and Litecoin mainnet; then the service's answers for a
+// 10-entry and a 10,000-entry address; then watch mode: the time to a vault's first correct balance from two birthdays (scale-watch.ts).
 // Prints figures with their workload and machine; exits 0 even when a target is missed.
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -20,6 +20,7 @@ import { benchScaleHttp, type Probe, type ScaleHttpResult } from './scale-http.t
 import { checkpoints, stopHeights, type Checkpoint } from './scale-stages.ts';
 import { BIRTHDAY_EARLY, BIRTHDAY_LATE, runWatchBench } from './scale-watch.ts';
 import { benchFilterMatch } from './filter-match.ts';
+import { projectionLines } from './mainnet-projection.ts';
 
 export interface ScaleBenchContext {
   work: string;
@@ -155,6 +156,11 @@ export async function runScaleBench(options: BenchOptions, ctx: ScaleBenchContex
   for (const c of curves) {
     const cpu = c.points.map((pt) => `${kTxs(pt.checkpoint.txs)}: ${((pt.stage.cpuOwnMs + pt.stage.cpuNodeMs) / pt.stage.ms).toFixed(1)} of ${cpus().length} cores`).join(', ');
     console.log(`${c.store}: whole chain in ${(c.totalMs / 1000).toFixed(1)} s (${fmt((manifest.txs * 1000) / c.totalMs)} tx/s); cores busy in each window (indexer + litecoind): ${cpu}`);
+  }
+  console.log('\n== Projected full index of a mainnet, from the curve above (mainnet-projection.ts) ==');
+  for (const c of curves) {
+    const measured = c.points.map((pt) => ({ txs: pt.checkpoint.txs, rate: pt.rate, bytesPerTx: pt.stage.storeBytes / pt.checkpoint.txs }));
+    for (const line of projectionLines(c.store, measured, c.totalMs / 1000)) console.log(line);
   }
 
   // ---- queries ----------------------------------------------------------------------------------
