@@ -3,6 +3,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Store } from './database.ts';
 import { toNullableNumber, toNumber } from './database.ts';
+import { dropWatchRegistrationsOf } from './watch-generations.ts';
 
 const KEY_PREFIX = 'cs_';
 
@@ -24,16 +25,15 @@ export async function createApiKey(store: Store, label: string, now = Date.now()
   return { id, key };
 }
 
-/** Revokes by id (or by the whole key); returns false when no live key matched. */
+/** Revokes by id (or by the whole key), with the wallets it registered for watching; false when no live key matched. */
 export async function revokeApiKey(store: Store, idOrKey: string, now = Date.now()): Promise<boolean> {
   const id = idOrKey.startsWith(KEY_PREFIX) ? (idOrKey.slice(KEY_PREFIX.length).split('_')[0] ?? '') : idOrKey;
-  const result = await store.db
-    .updateTable('api_keys')
-    .set({ revoked_at: now })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return store.db.transaction().execute(async (trx) => {
+    const result = await trx.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await dropWatchRegistrationsOf(trx, id);
+    return true;
+  });
 }
 
 export async function listApiKeys(store: Store): Promise<ApiKeyInfo[]> {

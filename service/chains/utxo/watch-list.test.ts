@@ -1,9 +1,10 @@
 // Registrations shared by instances on one store (service/leader), on SQLite and PostgreSQL: each
 // instance's copy follows what another wrote (one generation read when nothing changed), answers a
 // script only to the key whose wallet holds it, and a rescan taken by one instance does not drop a
-// rescan another instance asked for meanwhile.
+// rescan another instance asked for meanwhile. Revoking a key drops the wallets it registered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainParams } from '../../../shared/coins/coin-table.ts';
+import { createApiKey, revokeApiKey } from '../../store/api-keys.ts';
 import { openTestStore, STORE_KINDS, type TestStore } from '../../store/test-stores.ts';
 import { testVault } from '../../test/watch-vault.ts';
 import { WatchList } from './watch.ts';
@@ -12,6 +13,7 @@ const params = chainParams('litecoin', 'regtest');
 const first = testVault('watch list one');
 const second = testVault('watch list two');
 const third = testVault('watch list three');
+const fourth = testVault('watch list four');
 const registration = (descriptor: string, birthdayHeight: number) => ({ descriptors: [descriptor], birthdayHeight, gapLimit: 5 });
 
 describe.each(STORE_KINDS)('watch registrations shared by instances on %s', (kind) => {
@@ -65,5 +67,30 @@ describe.each(STORE_KINDS)('watch registrations shared by instances on %s', (kin
     expect(await follower.check('key-a', 'one')).toEqual({ height: 30, error: null });
     await follower.clearChecks();
     expect(await leader.check('key-a', 'one')).toBeUndefined();
+  });
+
+  it("revoking a key drops its wallets from every instance's scan, and leaves another key's wallet of the same scripts", async () => {
+    const { id: gone } = await createApiKey(t.store, 'leaving');
+    const { id: stays } = await createApiKey(t.store, 'staying');
+    const leader = new WatchList(t.store.db, 'litecoin', params);
+    const follower = new WatchList(t.store.db, 'litecoin', params);
+    await leader.register(gone, 'vault', registration(first.descriptor(), 10));
+    await leader.register(gone, 'other', registration(fourth.descriptor(), 10));
+    await leader.register(stays, 'vault', registration(first.descriptor(), 10));
+    await follower.load();
+    const a0 = first.address(false, 0).scriptPubKey;
+    const b0 = fourth.address(false, 0).scriptPubKey;
+    expect(follower.has(b0, gone)).toBe(true);
+
+    expect(await revokeApiKey(t.store, gone)).toBe(true);
+    await follower.load();
+    await leader.load();
+    for (const list of [leader, follower]) {
+      expect(list.wallet(gone, 'vault')).toBeUndefined();
+      expect(list.has(b0)).toBe(false); // only the revoked key watched it: no longer scanned
+      expect(list.has(a0, gone)).toBe(false);
+      expect(list.has(a0, stays)).toBe(true);
+    }
+    expect(await revokeApiKey(t.store, gone)).toBe(false); // already revoked: nothing changes
   });
 });

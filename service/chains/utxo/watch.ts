@@ -14,6 +14,7 @@ import { parseVaultDescriptor } from '../../../shared/files/miniscript-descripto
 import { ApiError } from '../../errors.ts';
 import type { Database } from '../../store/schema.ts';
 import { toNumber } from '../../store/database.ts';
+import { bumpWatchGeneration } from '../../store/watch-generations.ts';
 
 export const DEFAULT_GAP_LIMIT = 20;
 const MAX_GAP_LIMIT = 1_000;
@@ -199,10 +200,7 @@ export class WatchList {
    * was current before (this write is then the only change, and is applied to it by the caller).
    */
   private async bump(trx: Transaction<Database>): Promise<void> {
-    const row = await trx.selectFrom('watch_generations').select('generation').where('chain', '=', this.chain).executeTakeFirst();
-    const before = row ? BigInt(row.generation) : 0n;
-    if (row) await trx.updateTable('watch_generations').set({ generation: String(before + 1n) }).where('chain', '=', this.chain).execute();
-    else await trx.insertInto('watch_generations').values({ chain: this.chain, generation: '1' }).execute();
+    const before = await bumpWatchGeneration(trx, this.chain);
     this.generation = this.generation === before ? before + 1n : null;
   }
 
