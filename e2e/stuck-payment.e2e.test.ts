@@ -63,7 +63,7 @@ describe('a stuck payment on its detail screen', () => {
 
     await page.getByTestId('stuck-rate').fill('1');
     await page.getByTestId('bump').click();
-    await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/refusing the fee bump: .*this one pays \d+ at 1\.\d\d units\/vbyte.*the fee is not higher/);
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/refusing the fee bump: .*this one pays 0\.\d+ LTC \(regtest\) at 1\.\d\d litoshi\/vB.*the fee is not higher/);
     await shot('02-bump-refused');
 
     await page.getByTestId('stuck-rate').fill('20');

@@ -60,7 +60,7 @@ describe('a service that builds ten times the fee asked', () => {
   it('is refused for a fee bump, in words, and nothing is stored', async () => {
     const before = store.payments(walletId).length;
     await expect(proposeBump(greedy(), stuck.id, 20n)).rejects.toThrow(
-      /refusing the proposed fee bump: the fee 0\.\d+ LTC \(regtest\) is not 20 units\/vbyte x \d+ vbytes = 0\.\d+ LTC \(regtest\)/,
+      /refusing the proposed fee bump: the fee 0\.\d+ LTC \(regtest\) is not 20 litoshi\/vB x \d+ vbytes = 0\.\d+ LTC \(regtest\)/,
     );
     expect(store.payments(walletId)).toHaveLength(before);
     // The honest service's bump at the same rate is accepted: the refusal was the fee's.
@@ -89,7 +89,7 @@ describe('a service that builds ten times the fee asked', () => {
   it('is refused for a proposal at a rate, and for send all', async () => {
     const before = store.payments(walletId).length;
     const to = await desk.node.newAddress('bech32');
-    await expect(proposePayment(greedy(), walletId, { to, amount: COIN / 10n, minersFee: 0n, feeRate: 5n })).rejects.toThrow(/refusing the proposed payment: the fee 0\.\d+ LTC \(regtest\) is not 5 units\/vbyte/);
+    await expect(proposePayment(greedy(), walletId, { to, amount: COIN / 10n, minersFee: 0n, feeRate: 5n })).rejects.toThrow(/refusing the proposed payment: the fee 0\.\d+ LTC \(regtest\) is not 5 litoshi\/vB x/);
     await expect(proposePayment(greedy(), walletId, { to, amount: 0n, minersFee: 0n, feeRate: 5n, sendAll: true })).rejects.toThrow(/refusing the proposed payment: output 0 \(payment\) pays [\d.]+ LTC \(regtest\) instead of [\d.]+ LTC \(regtest\)/);
     expect(store.payments(walletId)).toHaveLength(before);
   });
