@@ -2,7 +2,8 @@
 // -mempoolreplacement=1: a payment sent at 1 unit/vbyte offers a fee bump; a bump that pays no more
 // is refused in the service's words; a bump at 20 opens the replacement, which says what it
 // replaces; once it is sent the original says "replaced by", and once a block confirms it, "dropped".
-// Signing happens in core (the desk's co-signer files), as in the regtest proofs.
+// On a node that does not relay replacements (the default), the desk says payments are final and offers a
+// child instead. Signing happens in core (the desk's co-signer files), as in the regtest proofs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
@@ -12,6 +13,7 @@ import { signRequest } from '../main/core/software-signer.ts';
 import { submitPayment } from '../main/core/payments/submit.ts';
 import { testCosigner } from '../dev/desk-testing/keys.ts';
 import { proposeTreasurySpend } from '../main/core/payments/spend.ts';
+import { proposePayment } from '../main/core/payments/propose.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from '../main/core/wallets.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
@@ -172,5 +174,60 @@ describe('a bump the node refuses', () => {
     await rpage.getByTestId('replacement-attempt').getByRole('link').click();
     await expect.poll(() => rpage.url(), { timeout: 30_000 }).toContain(bumpId);
     expect(d.store.payments(w.id).filter((p) => p.kind === 'cpfp' && p.state === 'awaiting_signatures')).toHaveLength(1);
+  });
+});
+
+// litecoind as Litecoin Core ships it (no -mempoolreplacement=1), and the service says so: the desk
+// makes no payment replaceable, says so where the treasurer chooses, and a stuck payment is offered a
+// child from its change, never a bump the co-signers would sign for nothing.
+describe('a node that does not relay replacements (Litecoin Core\'s default)', () => {
+  let plain: DeskInBrowser;
+  let pdeps: CoreDeps;
+  let ppage: Page;
+  beforeAll(async () => {
+    plain = await openDeskInBrowser({}, 'final-');
+    ppage = plain.page;
+    await plain.desk.synced();
+    pdeps = { store: plain.desk.store, api: plain.desk.api, actor: 'treasurer' };
+  }, 300_000);
+  afterAll(() => plain?.close());
+
+  it('says payments are final in Settings and at the fee choice, and offers a stuck one a child, no bump', async () => {
+    const d = plain.desk;
+    const w = await createWallet(pdeps, { coin: 'litecoin', network: 'regtest', name: 'Final treasury', m: 2, cosigners: [alice, bob, carol] });
+    const a = await nextReceiveAddress(pdeps, w.id);
+    await d.node.fundScript(addressToScript(params, a.address), 2n * COIN);
+    await d.node.mine(1);
+    await d.synced();
+
+    await ppage.goto(d.web.openUrl);
+    await expect.poll(() => ppage.getByTestId('service-status').textContent(), { timeout: 30_000 }).toMatch(/connected/);
+    await ppage.getByRole('link', { name: 'Settings', exact: true }).click();
+    await expect.poll(() => ppage.locator('label', { has: ppage.getByTestId('replaceable-setting') }).textContent(), { timeout: 30_000 }).toMatch(
+      /where the service's node relays replacements\. Where it does not \(Litecoin Core without -mempoolreplacement=1, Bitcoin Cash, Dash, Zcash\) they are final, and a slow one is pulled through by a child spending its change\.$/,
+    );
+    await ppage.goto(`${d.web.url}/#/wallets/${w.id}/pay`);
+    await expect.poll(() => ppage.getByTestId('replaceable-note').textContent(), { timeout: 30_000 }).toBe(
+      "Not replaceable: the service's node for this coin does not relay replacements, so a bump would be refused. If it is slow to confirm, a child spending its change can pull it through.",
+    );
+    await plain.browser.shot('01-fee-choice-final');
+
+    // Asked for replaceable, made final: this node would refuse a bump.
+    const p = await proposePayment(pdeps, w.id, { to: await d.node.newAddress('legacy'), amount: COIN / 2n, minersFee: 0n, feeRate: 1n, replaceable: true });
+    const request = await writeSigningRequest(pdeps, p.id);
+    importSignatureFiles(pdeps, [alice, bob].map((c, i) => ({ name: `f${i}.json`, text: signRequest(request, { xprv: c.accountXprv }).file })));
+    await submitPayment(pdeps, p.id);
+    await d.synced();
+
+    await ppage.goto(`${d.web.url}/#/payments/${p.id}`);
+    const stuck = ppage.locator('.stuck-payment');
+    await expect.poll(() => stuck.textContent(), { timeout: 30_000 }).toMatch(/was sent without signalling replacement \(sequence 0xffffffff\): pull it through by child-pays-for-parent on its change instead\. A child/);
+    expect(await ppage.getByTestId('bump').count()).toBe(0);
+    expect(await ppage.getByTestId('cancel-replace').count()).toBe(0);
+    await ppage.getByTestId('stuck-rate').fill('20');
+    await ppage.getByTestId('cpfp').click();
+    await expect.poll(() => ppage.getByTestId('cpfp-review').textContent(), { timeout: 30_000 }).toMatch(/^Child proposed: fee \d\.\d+ LTC \(regtest\) for \d+ vbytes; .* the pair pays \d+\.\d\d litoshi\/vB\.$/);
+    await plain.browser.shot('02-final-offers-cpfp');
+    expect(d.store.payments(w.id).map((q) => q.kind).sort()).toEqual(['cpfp', 'payment']);
   });
 });
