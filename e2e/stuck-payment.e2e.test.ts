@@ -14,6 +14,9 @@ import { submitPayment } from '../main/core/payments/submit.ts';
 import { testCosigner } from '../dev/desk-testing/keys.ts';
 import { proposeTreasurySpend } from '../main/core/payments/spend.ts';
 import { proposePayment } from '../main/core/payments/propose.ts';
+import { proposeCpfp } from '../main/core/payments/cpfp.ts';
+import { proposeBump } from '../main/core/payments/replace.ts';
+import { decodeTx } from '../shared/coins/index.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from '../main/core/wallets.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
@@ -87,6 +90,33 @@ describe('a stuck payment on its detail screen', () => {
     await expect.poll(() => page.getByTestId('dropped').textContent(), { timeout: 30_000 }).toMatch(/Dropped: payment .* spent the same coins and confirmed/);
     expect(await page.getByTestId('payment-state').getAttribute('data-state')).toBe('failed');
     await shot('05-original-dropped');
+  });
+
+  it('shows a child dropped with the parent a confirmed bump replaced, linked to that parent', async () => {
+    const w = await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Child treasury', m: 2, cosigners: [bob, alice, carol] });
+    const a = await nextReceiveAddress(deps, w.id);
+    const txid = await desk.node.fundScript(addressToScript(params, a.address), 2n * COIN);
+    await desk.node.mine(1);
+    await desk.synced();
+    const coin = (await desk.api.utxos('litecoin', [a.address])).utxos.find((u) => u.txid === txid)!;
+    const original = await proposeTreasurySpend(deps, w.id, { to: await desk.node.newAddress('legacy'), amount: COIN / 2n, inputs: [coin], fee: { rate: 1n }, replaceable: true, kind: 'payment' });
+    await signAndSend(original.id);
+    const sentOriginal = desk.store.payment(original.id)!;
+    const change = decodeTx(sentOriginal.unsignedTx, params).outputs.length - 1;
+    const { payment: child } = await proposeCpfp(deps, w.id, { txid: sentOriginal.txid!, vout: change }, 5n);
+    await signAndSend(child.id);
+    // The bump pays more than the original and its child together (BIP125 rule 3): both leave the mempool.
+    const bump = await proposeBump(deps, original.id, 60n);
+    await signAndSend(bump.id);
+    await desk.node.mine(1);
+    await desk.synced();
+
+    await page.goto(`${desk.web.url}/#/payments/${child.id}`);
+    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('failed');
+    await expect.poll(() => page.getByTestId('dropped').textContent(), { timeout: 30_000 }).toMatch(/^Dropped: it spends the change of payment \S+, which payment \S+ replaced and confirmed\.$/);
+    await shot('07-child-dropped');
+    await page.getByTestId('dropped').getByRole('link').first().click();
+    await expect.poll(() => page.url()).toContain(original.id);
   });
 
   it('offers an unconfirmed deposit a child that pays for it, and states the package rate', async () => {
