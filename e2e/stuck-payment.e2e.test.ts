@@ -38,6 +38,24 @@ async function signAndSend(id: string): Promise<void> {
   await desk.synced();
 }
 
+/** A wallet of `cosigners` funded with 2 LTC in a block, and its coin. */
+async function fundedWallet(on: DevDesk, d: CoreDeps, name: string, cosigners = [alice, bob, carol]) {
+  const w = await createWallet(d, { coin: 'litecoin', network: 'regtest', name, m: 2, cosigners });
+  const a = await nextReceiveAddress(d, w.id);
+  const txid = await on.node.fundScript(addressToScript(params, a.address), 2n * COIN);
+  await on.node.mine(1);
+  await on.synced();
+  const coin = (await on.api.utxos('litecoin', [a.address])).utxos.find((u) => u.txid === txid)!;
+  return { w, coin };
+}
+
+/** A payment of 0.5 LTC at 1 unit/vbyte, replaceable, from a new funded wallet: proposed, not signed. */
+async function slowPayment(on: DevDesk, d: CoreDeps, name: string, cosigners = [alice, bob, carol]) {
+  const { w, coin } = await fundedWallet(on, d, name, cosigners);
+  const original = await proposeTreasurySpend(d, w.id, { to: await on.node.newAddress('legacy'), amount: COIN / 2n, inputs: [coin], fee: { rate: 1n }, replaceable: true, kind: 'payment' });
+  return { w, original };
+}
+
 beforeAll(async () => {
   session = await openDeskInBrowser({ nodeArgs: ['-mempoolreplacement=1'] }, 'stuck-');
   ({ desk, page } = session);
@@ -48,14 +66,7 @@ afterAll(() => session?.close());
 
 describe('a stuck payment on its detail screen', () => {
   it('offers a bump, refuses one that pays no more, and shows the original replaced, then dropped', async () => {
-    const w = await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Stuck treasury', m: 2, cosigners: [alice, bob, carol] });
-    const a = await nextReceiveAddress(deps, w.id);
-    const txid = await desk.node.fundScript(addressToScript(params, a.address), 2n * COIN);
-    await desk.node.mine(1);
-    await desk.synced();
-    const { utxos } = await desk.api.utxos('litecoin', [a.address]);
-    const coin = utxos.find((u) => u.txid === txid)!;
-    const original = await proposeTreasurySpend(deps, w.id, { to: await desk.node.newAddress('legacy'), amount: COIN / 2n, inputs: [coin], fee: { rate: 1n }, replaceable: true, kind: 'payment' });
+    const { original } = await slowPayment(desk, deps, 'Stuck treasury');
     await signAndSend(original.id);
 
     await page.goto(desk.web.openUrl);
@@ -93,13 +104,7 @@ describe('a stuck payment on its detail screen', () => {
   });
 
   it('shows a child dropped with the parent a confirmed bump replaced, linked to that parent', async () => {
-    const w = await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Child treasury', m: 2, cosigners: [bob, alice, carol] });
-    const a = await nextReceiveAddress(deps, w.id);
-    const txid = await desk.node.fundScript(addressToScript(params, a.address), 2n * COIN);
-    await desk.node.mine(1);
-    await desk.synced();
-    const coin = (await desk.api.utxos('litecoin', [a.address])).utxos.find((u) => u.txid === txid)!;
-    const original = await proposeTreasurySpend(deps, w.id, { to: await desk.node.newAddress('legacy'), amount: COIN / 2n, inputs: [coin], fee: { rate: 1n }, replaceable: true, kind: 'payment' });
+    const { w, original } = await slowPayment(desk, deps, 'Child treasury', [bob, alice, carol]);
     await signAndSend(original.id);
     const sentOriginal = desk.store.payment(original.id)!;
     const change = decodeTx(sentOriginal.unsignedTx, params).outputs.length - 1;
@@ -155,13 +160,7 @@ describe('a bump the node refuses', () => {
 
   it('links the refused bump and the original both ways, and offers the original a child from its change', async () => {
     const d = refused.desk;
-    const w = await createWallet(rdeps, { coin: 'litecoin', network: 'regtest', name: 'Refused treasury', m: 2, cosigners: [alice, bob, carol] });
-    const a = await nextReceiveAddress(rdeps, w.id);
-    const txid = await d.node.fundScript(addressToScript(params, a.address), 2n * COIN);
-    await d.node.mine(1);
-    await d.synced();
-    const coin = (await d.api.utxos('litecoin', [a.address])).utxos.find((u) => u.txid === txid)!;
-    const original = await proposeTreasurySpend(rdeps, w.id, { to: await d.node.newAddress('legacy'), amount: COIN / 2n, inputs: [coin], fee: { rate: 1n }, replaceable: true, kind: 'payment' });
+    const { w, original } = await slowPayment(d, rdeps, 'Refused treasury');
     await sign(original.id);
     await submitPayment(rdeps, original.id);
     await d.synced();
@@ -224,11 +223,7 @@ describe('a node that does not relay replacements (Litecoin Core\'s default)', (
 
   it('says payments are final in Settings and at the fee choice, and offers a stuck one a child, no bump', async () => {
     const d = plain.desk;
-    const w = await createWallet(pdeps, { coin: 'litecoin', network: 'regtest', name: 'Final treasury', m: 2, cosigners: [alice, bob, carol] });
-    const a = await nextReceiveAddress(pdeps, w.id);
-    await d.node.fundScript(addressToScript(params, a.address), 2n * COIN);
-    await d.node.mine(1);
-    await d.synced();
+    const { w } = await fundedWallet(d, pdeps, 'Final treasury');
 
     await ppage.goto(d.web.openUrl);
     await expect.poll(() => ppage.getByTestId('service-status').textContent(), { timeout: 30_000 }).toMatch(/connected/);
