@@ -229,11 +229,11 @@ describe('a node that does not relay replacements (Litecoin Core\'s default)', (
     await expect.poll(() => ppage.getByTestId('service-status').textContent(), { timeout: 30_000 }).toMatch(/connected/);
     await ppage.getByRole('link', { name: 'Settings', exact: true }).click();
     await expect.poll(() => ppage.locator('label', { has: ppage.getByTestId('replaceable-setting') }).textContent(), { timeout: 30_000 }).toMatch(
-      /where the service's node relays replacements\. Where it does not \(Litecoin Core without -mempoolreplacement=1, Bitcoin Cash, Dash, Zcash\) they are final, and a slow one is pulled through by a child spending its change\.$/,
+      /where the service's node relays replacements\. Where it does not \(Litecoin Core without -mempoolreplacement=1, Bitcoin Cash, Dash, Zcash\), and on Litecoin mainnet, where most nodes run without it, they are final, and a slow one is pulled through by a child spending its change\.$/,
     );
     await ppage.goto(`${d.web.url}/#/wallets/${w.id}/pay`);
     await expect.poll(() => ppage.getByTestId('replaceable-note').textContent(), { timeout: 30_000 }).toBe(
-      "Not replaceable: the service's node for this coin does not relay replacements, so a bump would be refused. If it is slow to confirm, a child spending its change can pull it through.",
+      "Not replaceable: the service's node for this coin, or most of its network, does not relay replacements, so a bump would be refused or never reach a miner. If it is slow to confirm, a child spending its change can pull it through.",
     );
     await plain.browser.shot('01-fee-choice-final');
 

@@ -87,7 +87,7 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   const n = deps.store.cosigners(walletId).length;
   const chosen = chooseInputs(deps, walletId, params, proposal, amounts, n, change.address, refuse);
   // Only where the service's node relays replacements (service-status.ts); elsewhere a bump would be refused.
-  const replaceable = proposal.replaceable === true && (await replacementsRelayed(deps.api, w.coin));
+  const replaceable = proposal.replaceable === true && (await replacementsRelayed(deps.api, w.coin, w.network));
   const common = { inputs: chosen, replaceable, changeAddress: change, kind: 'payment' as const, ...(proposal.operatorFee ? { operatorFee: proposal.operatorFee } : {}), ...(proposal.purpose ? { purpose: proposal.purpose } : {}), ...(proposal.vaultPath !== undefined ? { vaultPath: proposal.vaultPath } : {}) };
   if (proposal.sendAll) {
     const { amount, fee } = sendAllSplit(params, w, n, chosen, proposal, refuse);
