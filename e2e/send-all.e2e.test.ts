@@ -79,7 +79,7 @@ describe('the propose screen', () => {
     await page.getByTestId('pay-to').fill(to);
     await page.getByTestId('send-all').check();
     await expect.poll(() => page.getByTestId('send-all-amount').textContent()).toMatch(
-      /^sending all: the wallet has no free output; 2 output\(s\) holding 3 LTC \(regtest\) are reserved by payments awaiting signatures or ready \(/,
+      /^sending all: the wallet has no free output; 2 outputs holding 3 LTC \(regtest\) are reserved by payments awaiting signatures or ready \(/,
     );
     await shot('03-nothing-free');
   });

@@ -2,7 +2,8 @@
 // -mempoolreplacement=1: a payment sent at 1 unit/vbyte offers a fee bump; a bump that pays no more
 // is refused in the service's words; a bump at 20 opens the replacement, which says what it
 // replaces; once it is sent the original says "replaced by", and once a block confirms it, "dropped".
-// Signing happens in core (the desk's co-signer files), as in the regtest proofs.
+// On a node that does not relay replacements (the default), the desk says payments are final and offers a
+// child instead. Signing happens in core (the desk's co-signer files), as in the regtest proofs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
@@ -12,6 +13,10 @@ import { signRequest } from '../main/core/software-signer.ts';
 import { submitPayment } from '../main/core/payments/submit.ts';
 import { testCosigner } from '../dev/desk-testing/keys.ts';
 import { proposeTreasurySpend } from '../main/core/payments/spend.ts';
+import { proposePayment } from '../main/core/payments/propose.ts';
+import { proposeCpfp } from '../main/core/payments/cpfp.ts';
+import { proposeBump } from '../main/core/payments/replace.ts';
+import { decodeTx } from '../shared/coins/index.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from '../main/core/wallets.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
@@ -33,6 +38,24 @@ async function signAndSend(id: string): Promise<void> {
   await desk.synced();
 }
 
+/** A wallet of `cosigners` funded with 2 LTC in a block, and its coin. */
+async function fundedWallet(on: DevDesk, d: CoreDeps, name: string, cosigners = [alice, bob, carol]) {
+  const w = await createWallet(d, { coin: 'litecoin', network: 'regtest', name, m: 2, cosigners });
+  const a = await nextReceiveAddress(d, w.id);
+  const txid = await on.node.fundScript(addressToScript(params, a.address), 2n * COIN);
+  await on.node.mine(1);
+  await on.synced();
+  const coin = (await on.api.utxos('litecoin', [a.address])).utxos.find((u) => u.txid === txid)!;
+  return { w, coin };
+}
+
+/** A payment of 0.5 LTC at 1 unit/vbyte, replaceable, from a new funded wallet: proposed, not signed. */
+async function slowPayment(on: DevDesk, d: CoreDeps, name: string, cosigners = [alice, bob, carol]) {
+  const { w, coin } = await fundedWallet(on, d, name, cosigners);
+  const original = await proposeTreasurySpend(d, w.id, { to: await on.node.newAddress('legacy'), amount: COIN / 2n, inputs: [coin], fee: { rate: 1n }, replaceable: true, kind: 'payment' });
+  return { w, original };
+}
+
 beforeAll(async () => {
   session = await openDeskInBrowser({ nodeArgs: ['-mempoolreplacement=1'] }, 'stuck-');
   ({ desk, page } = session);
@@ -43,14 +66,7 @@ afterAll(() => session?.close());
 
 describe('a stuck payment on its detail screen', () => {
   it('offers a bump, refuses one that pays no more, and shows the original replaced, then dropped', async () => {
-    const w = await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Stuck treasury', m: 2, cosigners: [alice, bob, carol] });
-    const a = await nextReceiveAddress(deps, w.id);
-    const txid = await desk.node.fundScript(addressToScript(params, a.address), 2n * COIN);
-    await desk.node.mine(1);
-    await desk.synced();
-    const { utxos } = await desk.api.utxos('litecoin', [a.address]);
-    const coin = utxos.find((u) => u.txid === txid)!;
-    const original = await proposeTreasurySpend(deps, w.id, { to: await desk.node.newAddress('legacy'), amount: COIN / 2n, inputs: [coin], fee: { rate: 1n }, replaceable: true, kind: 'payment' });
+    const { original } = await slowPayment(desk, deps, 'Stuck treasury');
     await signAndSend(original.id);
 
     await page.goto(desk.web.openUrl);
@@ -63,7 +79,7 @@ describe('a stuck payment on its detail screen', () => {
 
     await page.getByTestId('stuck-rate').fill('1');
     await page.getByTestId('bump').click();
-    await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/refusing the fee bump: .*this one pays \d+ at 1\.\d\d units\/vbyte.*the fee is not higher/);
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/refusing the fee bump: .*this one pays 0\.\d+ LTC \(regtest\) at 1\.\d\d litoshi\/vB.*the fee is not higher/);
     await shot('02-bump-refused');
 
     await page.getByTestId('stuck-rate').fill('20');
@@ -85,6 +101,27 @@ describe('a stuck payment on its detail screen', () => {
     await expect.poll(() => page.getByTestId('dropped').textContent(), { timeout: 30_000 }).toMatch(/Dropped: payment .* spent the same coins and confirmed/);
     expect(await page.getByTestId('payment-state').getAttribute('data-state')).toBe('failed');
     await shot('05-original-dropped');
+  });
+
+  it('shows a child dropped with the parent a confirmed bump replaced, linked to that parent', async () => {
+    const { w, original } = await slowPayment(desk, deps, 'Child treasury', [bob, alice, carol]);
+    await signAndSend(original.id);
+    const sentOriginal = desk.store.payment(original.id)!;
+    const change = decodeTx(sentOriginal.unsignedTx, params).outputs.length - 1;
+    const { payment: child } = await proposeCpfp(deps, w.id, { txid: sentOriginal.txid!, vout: change }, 5n);
+    await signAndSend(child.id);
+    // The bump pays more than the original and its child together (BIP125 rule 3): both leave the mempool.
+    const bump = await proposeBump(deps, original.id, 60n);
+    await signAndSend(bump.id);
+    await desk.node.mine(1);
+    await desk.synced();
+
+    await page.goto(`${desk.web.url}/#/payments/${child.id}`);
+    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('failed');
+    await expect.poll(() => page.getByTestId('dropped').textContent(), { timeout: 30_000 }).toMatch(/^Dropped: it spends the change of payment \S+, which payment \S+ replaced and confirmed\.$/);
+    await shot('07-child-dropped');
+    await page.getByTestId('dropped').getByRole('link').first().click();
+    await expect.poll(() => page.url()).toContain(original.id);
   });
 
   it('offers an unconfirmed deposit a child that pays for it, and states the package rate', async () => {
@@ -123,13 +160,7 @@ describe('a bump the node refuses', () => {
 
   it('links the refused bump and the original both ways, and offers the original a child from its change', async () => {
     const d = refused.desk;
-    const w = await createWallet(rdeps, { coin: 'litecoin', network: 'regtest', name: 'Refused treasury', m: 2, cosigners: [alice, bob, carol] });
-    const a = await nextReceiveAddress(rdeps, w.id);
-    const txid = await d.node.fundScript(addressToScript(params, a.address), 2n * COIN);
-    await d.node.mine(1);
-    await d.synced();
-    const coin = (await d.api.utxos('litecoin', [a.address])).utxos.find((u) => u.txid === txid)!;
-    const original = await proposeTreasurySpend(rdeps, w.id, { to: await d.node.newAddress('legacy'), amount: COIN / 2n, inputs: [coin], fee: { rate: 1n }, replaceable: true, kind: 'payment' });
+    const { w, original } = await slowPayment(d, rdeps, 'Refused treasury');
     await sign(original.id);
     await submitPayment(rdeps, original.id);
     await d.synced();
@@ -172,5 +203,56 @@ describe('a bump the node refuses', () => {
     await rpage.getByTestId('replacement-attempt').getByRole('link').click();
     await expect.poll(() => rpage.url(), { timeout: 30_000 }).toContain(bumpId);
     expect(d.store.payments(w.id).filter((p) => p.kind === 'cpfp' && p.state === 'awaiting_signatures')).toHaveLength(1);
+  });
+});
+
+// litecoind as Litecoin Core ships it (no -mempoolreplacement=1), and the service says so: the desk
+// makes no payment replaceable, says so where the treasurer chooses, and a stuck payment is offered a
+// child from its change, never a bump the co-signers would sign for nothing.
+describe('a node that does not relay replacements (Litecoin Core\'s default)', () => {
+  let plain: DeskInBrowser;
+  let pdeps: CoreDeps;
+  let ppage: Page;
+  beforeAll(async () => {
+    plain = await openDeskInBrowser({}, 'final-');
+    ppage = plain.page;
+    await plain.desk.synced();
+    pdeps = { store: plain.desk.store, api: plain.desk.api, actor: 'treasurer' };
+  }, 300_000);
+  afterAll(() => plain?.close());
+
+  it('says payments are final in Settings and at the fee choice, and offers a stuck one a child, no bump', async () => {
+    const d = plain.desk;
+    const { w } = await fundedWallet(d, pdeps, 'Final treasury');
+
+    await ppage.goto(d.web.openUrl);
+    await expect.poll(() => ppage.getByTestId('service-status').textContent(), { timeout: 30_000 }).toMatch(/connected/);
+    await ppage.getByRole('link', { name: 'Settings', exact: true }).click();
+    await expect.poll(() => ppage.locator('label', { has: ppage.getByTestId('replaceable-setting') }).textContent(), { timeout: 30_000 }).toMatch(
+      /where the service's node relays replacements\. Where it does not \(Litecoin Core without -mempoolreplacement=1, Bitcoin Cash, Dash, Zcash\), and on Litecoin mainnet, where most nodes run without it, they are final, and a slow one is pulled through by a child spending its change\.$/,
+    );
+    await ppage.goto(`${d.web.url}/#/wallets/${w.id}/pay`);
+    await expect.poll(() => ppage.getByTestId('replaceable-note').textContent(), { timeout: 30_000 }).toBe(
+      "Not replaceable: the service's node for this coin, or most of its network, does not relay replacements, so a bump would be refused or never reach a miner. If it is slow to confirm, a child spending its change can pull it through.",
+    );
+    await plain.browser.shot('01-fee-choice-final');
+
+    // Asked for replaceable, made final: this node would refuse a bump.
+    const p = await proposePayment(pdeps, w.id, { to: await d.node.newAddress('legacy'), amount: COIN / 2n, minersFee: 0n, feeRate: 1n, replaceable: true });
+    const request = await writeSigningRequest(pdeps, p.id);
+    importSignatureFiles(pdeps, [alice, bob].map((c, i) => ({ name: `f${i}.json`, text: signRequest(request, { xprv: c.accountXprv }).file })));
+    await submitPayment(pdeps, p.id);
+    await d.synced();
+
+    await ppage.goto(`${d.web.url}/#/payments/${p.id}`);
+    const stuck = ppage.locator('.stuck-payment');
+    await expect.poll(() => stuck.textContent(), { timeout: 30_000 }).toMatch(/was sent without signalling replacement \(sequence 0xffffffff\): pull it through by child-pays-for-parent on its change instead\. A child/);
+    expect(await ppage.getByTestId('bump').count()).toBe(0);
+    expect(await ppage.getByTestId('cancel-replace').count()).toBe(0);
+    await ppage.getByTestId('stuck-rate').fill('20');
+    await ppage.getByTestId('cpfp').click();
+    await expect.poll(() => ppage.getByTestId('cpfp-review').textContent(), { timeout: 30_000 }).toMatch(/^Child proposed: fee \d\.\d+ LTC \(regtest\) for \d+ vbytes; .* the pair pays \d+\.\d\d litoshi\/vB\.$/);
+    await plain.browser.shot('02-final-offers-cpfp');
+    expect(d.store.payments(w.id).map((q) => q.kind).sort()).toEqual(['cpfp', 'payment']);
   });
 });

@@ -10,6 +10,7 @@ import { multisigScripts } from '../shared/coins/multisig-script.ts';
 import { p2pkhScript } from '../shared/coins/script.ts';
 import { decodeTx, type BitcoinTx } from '../shared/coins/tx.ts';
 import { bytesToHex } from '../shared/coins/bytes.ts';
+import { coinAmount } from '../shared/coins/units.ts';
 import type { FeeEstimates, HashesToSign, SendStatus } from '../shared/api/schemas.ts';
 import { coinsToUnits } from './chains/utxo/rpc-client.ts';
 import { countBroadcasts, startRegtestService, type RegtestService } from './test/regtest-service.ts';
@@ -218,8 +219,8 @@ describe('replaceable payments (BIP125)', () => {
 
     // paying no more: refused at create, with both figures
     const message = await refused('POST', url, { outputs: [{ to, amount: 50_000_000 }], inputs: [outpoint], fee_rate: 1 }, 409, /higher absolute fee and a higher fee rate/);
-    expect(message).toContain(`pays ${original.miners_fee} in total`);
-    expect(message).toMatch(/this one pays \d+ at 1\.\d\d units\/vbyte/);
+    expect(message).toContain(`pays ${coinAmount(params(), BigInt(original.miners_fee!))} in total`);
+    expect(message).toMatch(/this one pays 0\.\d+ LTC \(regtest\) at 1\.\d\d litoshi\/vB/);
 
     // two candidates above it; the better one goes first
     const five = await ok<HashesToSign>('POST', url, { outputs: [{ to, amount: 50_000_000 }], inputs: [outpoint], fee_rate: 5 });
@@ -237,8 +238,8 @@ describe('replaceable payments (BIP125)', () => {
     const before = broadcasts();
     const late = await call<{ message: string }>('POST', '/transaction/sign_and_send/litecoin', signedBy(five, [payer]));
     expect(late.status).toBe(409);
-    expect(late.json.message).toContain(`${replacement} pays ${twenty.miners_fee} in total`);
-    expect(late.json.message).toMatch(/this one pays \d+ at 5\.\d\d units\/vbyte/);
+    expect(late.json.message).toContain(`${replacement} pays ${coinAmount(params(), BigInt(twenty.miners_fee!))} in total`);
+    expect(late.json.message).toMatch(/this one pays 0\.\d+ LTC \(regtest\) at 5\.\d\d litoshi\/vB/);
     expect(broadcasts()).toBe(before);
     expect(await mempool()).toContain(replacement);
 

@@ -212,8 +212,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
 
     'payments.get': async ({ payment_id }) => {
       await followPayment(core, payment_id);
-      const coin = requireWallet(core, requirePayment(core, payment_id).walletId).coin;
-      const detail = paymentDetail(core, payment_id, await replacementsRelayed(api, coin));
+      const { coin, network } = requireWallet(core, requirePayment(core, payment_id).walletId);
+      const detail = paymentDetail(core, payment_id, await replacementsRelayed(api, coin, network));
       return { ...detail, fee_usd: await usdOf(detail.miners_fee, requireWallet(core, detail.wallet_id).coin, detail.unit.decimals) };
     },
 
@@ -262,7 +262,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
 
     'payments.feePresets': async ({ wallet_id }) => {
       const w = requireWallet(core, wallet_id);
-      const bip125 = await replacementsRelayed(api, w.coin);
+      const bip125 = await replacementsRelayed(api, w.coin, w.network);
       return { presets: feePresets(await api.feeEstimates(w.coin)).map((p) => ({ name: p.name, blocks: p.blocks, fee_rate: p.rate, fallback: p.fallback })), bip125, replaceable: bip125 && replaceableByDefault(store) };
     },
 

@@ -57,16 +57,30 @@ export async function serviceHealth(api: Pick<ApiClient, 'status'>): Promise<Ser
 }
 
 /**
- * Whether the service's node relays BIP125 replacements for `coin`: what its /status says (the
- * `replacements` extension), else the coin network's default. Only then is a payment sent
- * replaceable or a bump offered: co-signers are never asked to sign a replacement the node refuses.
+ * Whether a replacement of a `coin` payment on `network` would be relayed to the miners: see
+ * replacementsRelayedBy, with what the service's /status says (its `replacements` extension). Only
+ * then is a payment sent replaceable or a bump offered: co-signers are never asked to sign a
+ * replacement that will be refused.
  */
-export async function replacementsRelayed(api: Pick<ApiClient, 'status'>, coin: CoinName): Promise<boolean> {
+export async function replacementsRelayed(api: Pick<ApiClient, 'status'>, coin: CoinName, network: string): Promise<boolean> {
   const row = coinRow(coin);
   if (row.family !== 'utxo' || !row.bip125) return false;
   const said = await api.status().then(
     (s) => s.coins.find((c) => c.coin === coin)?.replacements,
     () => undefined,
   );
+  return replacementsRelayedBy(coin, network, said);
+}
+
+/**
+ * Pure: whether replacements reach the miners, given what the service says of its node (`said`;
+ * undefined when it does not say). On mainnet the coin's network must relay them too: Litecoin Core
+ * ships with -mempoolreplacement=0, so most litecoin nodes keep the first transaction even when the
+ * service's own node would take a bump. Elsewhere (regtest, testnets) the service's node is the network.
+ */
+export function replacementsRelayedBy(coin: CoinName, network: string, said: boolean | undefined): boolean {
+  const row = coinRow(coin);
+  if (row.family !== 'utxo' || !row.bip125) return false;
+  if (network === 'mainnet' && !relaysReplacements(coin)) return false;
   return said ?? relaysReplacements(coin);
 }

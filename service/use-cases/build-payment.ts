@@ -169,7 +169,7 @@ export async function buildUnsignedPayment(backend: UtxoBackend, sources: Paymen
     ...(options.version !== undefined ? { version: options.version } : {}),
   });
   // Checked on the fee about to be built (signatures at their largest, so the rate is not overstated).
-  checkReplacementFees(built.minersFee, built.estimatedVsize, conflicts);
+  checkReplacementFees(backend.params, built.minersFee, built.estimatedVsize, conflicts);
   return {
     minersFee: built.minersFee,
     vsize: built.estimatedVsize,

@@ -4,24 +4,27 @@ import { chainParams } from '../../shared/coins/coin-table.ts';
 import type { MempoolConflict } from '../chains/backend.ts';
 import { checkReplaceable, checkReplacementFees, rateText } from './replacement.ts';
 
+const params = chainParams('litecoin', 'regtest');
 const conflict = (txid: string, fee: bigint, vsize: number, replaceable = true): MempoolConflict => ({ txid, fee, vsize, descendantFee: fee, descendantVsize: vsize, replaceable });
 
 describe('checkReplacementFees', () => {
   const old = conflict('aa'.repeat(32), 226n, 226); // 1 unit/vbyte
   it('passes a replacement paying a higher fee and a higher rate', () => {
-    expect(() => checkReplacementFees(4520n, 226, [old])).not.toThrow();
-    expect(() => checkReplacementFees(227n, 226, [old])).not.toThrow();
+    expect(() => checkReplacementFees(params, 4520n, 226, [old])).not.toThrow();
+    expect(() => checkReplacementFees(params, 227n, 226, [old])).not.toThrow();
   });
   it('refuses an equal fee, or a higher fee at a lower rate, giving both figures', () => {
-    expect(() => checkReplacementFees(226n, 226, [old])).toThrow(/this one pays 226 at 1\.00 units\/vbyte \(226 vbytes\); a{64} pays 226 in total .* at 1\.00 units\/vbyte; the fee is not higher; the rate is not higher/);
+    expect(() => checkReplacementFees(params, 226n, 226, [old])).toThrow(
+      /this one pays 0\.00000226 LTC \(regtest\) at 1\.00 litoshi\/vB \(226 vbytes\); a{64} pays 0\.00000226 LTC \(regtest\) in total .* at 1\.00 litoshi\/vB; the fee is not higher; the rate is not higher/,
+    );
     // more fee, but a bigger transaction: 300 / 400 = 0.75 < 1
-    expect(() => checkReplacementFees(300n, 400, [old])).toThrow(/pays 300 at 0\.75 units\/vbyte .*; the rate is not higher$/);
+    expect(() => checkReplacementFees(params, 300n, 400, [old])).toThrow(/pays 0\.000003 LTC \(regtest\) at 0\.75 litoshi\/vB .*; the rate is not higher$/);
   });
   it('counts every conflict and its descendants in the absolute fee, and beats each rate', () => {
     const a = conflict('aa'.repeat(32), 1000n, 200); // 5 / vbyte
     const b = { ...conflict('bb'.repeat(32), 400n, 200), descendantFee: 900n }; // 2 / vbyte, with a child
-    expect(() => checkReplacementFees(1900n, 300, [a, b])).toThrow(/pay 1900 in total .* at 5\.00 units\/vbyte; the fee is not higher/);
-    expect(() => checkReplacementFees(1901n, 300, [a, b])).not.toThrow(); // 6.33 / vbyte
+    expect(() => checkReplacementFees(params, 1900n, 300, [a, b])).toThrow(/pay 0\.000019 LTC \(regtest\) in total .* at 5\.00 litoshi\/vB; the fee is not higher/);
+    expect(() => checkReplacementFees(params, 1901n, 300, [a, b])).not.toThrow(); // 6.33 / vbyte
   });
   it('rates text exactly, rounded down', () => expect(rateText(1001n, 1000)).toBe('1.00'));
 });

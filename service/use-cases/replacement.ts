@@ -2,6 +2,7 @@
 // mempool transactions replaces them, only when they signal replaceability and it pays both a
 // higher absolute fee (rule 3, counting the descendants it evicts) and a higher fee rate than each.
 import { type ChainParams, utxoCoinRow } from '../../shared/coins/coin-table.ts';
+import { coinAmount } from '../../shared/coins/units.ts';
 import type { MempoolConflict, UtxoBackend } from '../chains/backend.ts';
 import { ApiError, badRequest } from '../errors.ts';
 
@@ -46,9 +47,10 @@ export function checkReplaceable(backend: Pick<UtxoBackend, 'params' | 'relaysRe
 /**
  * BIP125 rules 3 and 4 as this service applies them: the replacement's fee above the sum of what
  * the conflicts and their descendants pay, and its rate (fee / vsize) above each conflict's own.
- * Rates are compared exactly by cross-multiplying.
+ * Rates are compared exactly by cross-multiplying. The refusal reaches a treasurer's screen, so
+ * fees are in the coin's unit and rates in its smallest unit per vbyte ("litoshi/vB").
  */
-export function checkReplacementFees(fee: bigint, vsize: number, conflicts: readonly MempoolConflict[]): void {
+export function checkReplacementFees(params: Pick<ChainParams, 'coin' | 'network' | 'decimals'>, fee: bigint, vsize: number, conflicts: readonly MempoolConflict[]): void {
   if (conflicts.length === 0) return;
   const oldFee = conflicts.reduce((sum, c) => sum + c.descendantFee, 0n);
   const top = conflicts.reduce((a, c) => (c.fee * BigInt(a.vsize) > a.fee * BigInt(c.vsize) ? c : a));
@@ -56,11 +58,12 @@ export function checkReplacementFees(fee: bigint, vsize: number, conflicts: read
   const rateOk = fee * BigInt(top.vsize) > top.fee * BigInt(vsize);
   if (feeOk && rateOk) return;
   const txids = conflicts.map((c) => c.txid).join(', ');
+  const perVbyte = `${utxoCoinRow(params.coin).smallestUnit}/vB`;
   throw new ApiError(
     409,
     `a replacement must pay a higher absolute fee and a higher fee rate than what it replaces (BIP125 rules 3 and 4): ` +
-      `this one pays ${fee} at ${rateText(fee, vsize)} units/vbyte (${vsize} vbytes); ` +
-      `${txids} ${conflicts.length > 1 ? 'pay' : 'pays'} ${oldFee} in total (with descendants) at ${rateText(top.fee, top.vsize)} units/vbyte` +
+      `this one pays ${coinAmount(params, fee)} at ${rateText(fee, vsize)} ${perVbyte} (${vsize} vbytes); ` +
+      `${txids} ${conflicts.length > 1 ? 'pay' : 'pays'} ${coinAmount(params, oldFee)} in total (with descendants) at ${rateText(top.fee, top.vsize)} ${perVbyte}` +
       `${feeOk ? '' : '; the fee is not higher'}${rateOk ? '' : '; the rate is not higher'}`,
   );
 }

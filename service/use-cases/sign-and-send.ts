@@ -88,7 +88,7 @@ async function broadcastChecked(backend: UtxoBackend, tx: Tx, bytes: Uint8Array 
         inValue += found.amount;
       }
       const fee = inValue - tx.outputs.reduce((sum, o) => sum + o.value, 0n);
-      checkReplacementFees(fee, isBitcoinTx(tx) ? txVsize(tx) : bytes.length, conflicts);
+      checkReplacementFees(backend.params, fee, isBitcoinTx(tx) ? txVsize(tx) : bytes.length, conflicts);
       try {
         return await backend.broadcast(bytes);
       } catch (err) {

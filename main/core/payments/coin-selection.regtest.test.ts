@@ -43,7 +43,7 @@ describe('reserved and frozen outputs', () => {
     const last = all.find((o) => o !== a[0] && o !== b[0])!;
     store.labels.put(walletId, { type: 'output', ref: last, label: 'cold reserve', spendable: false }, new Date().toISOString());
     const third = proposePayment(deps, walletId, { to, amount: COIN / 2n, minersFee: 10_000n });
-    await expect(third).rejects.toThrow(/the wallet's free outputs hold 0 LTC \(regtest\), the payment needs about 0\.5001 LTC \(regtest\); 2 output\(s\) holding 2 LTC \(regtest\) are reserved by payments awaiting signatures or ready \(.+\); 1 frozen output\(s\) hold 1 LTC \(regtest\)/);
+    await expect(third).rejects.toThrow(/the wallet's free outputs hold 0 LTC \(regtest\), the payment needs about 0\.5001 LTC \(regtest\); 2 outputs holding 2 LTC \(regtest\) are reserved by payments awaiting signatures or ready \(.+\); 1 frozen output holds 1 LTC \(regtest\)/);
 
     // Picking a reserved output by hand is refused too, naming the payment that holds it.
     await expect(proposePayment(deps, walletId, { to, amount: COIN / 2n, minersFee: 10_000n, inputs: [a[0]!] })).rejects.toThrow(

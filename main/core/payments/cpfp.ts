@@ -11,6 +11,7 @@ import { PreviousTransactions } from './previous-transactions.ts';
 import type { PaymentRow } from '../store/store.ts';
 import { freshChangeAddress, ownersOf, proposeTreasurySpend, spendVsize, type Outpoint } from './spend.ts';
 import { coinAmount } from '../../../shared/coins/units.ts';
+import { feeRateText } from '../units.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 import { plural } from '../../../shared/api/words.ts';
 
@@ -118,7 +119,7 @@ export async function proposeCpfp(deps: CoreDeps, walletId: string, spent: { txi
     if (vout < 0) return refuse(`${spent.txid} pays none of this wallet's addresses`);
   }
   const output: Outpoint = { txid: spent.txid.toLowerCase(), vout };
-  if (targetRate < 1n) refuse('the target rate must be at least 1 unit per vbyte');
+  if (targetRate < 1n) refuse(`the target rate must be at least ${feeRateText(params, 1n)}`);
   const { owners, amounts } = await ownersOf(deps, w, [output]).catch((err: unknown) => (err instanceof CoordinatorError ? refuse(err.message) : Promise.reject(err)));
   const value = amounts[0]!;
   const owner = owners[0]!;

@@ -58,7 +58,7 @@ describe('fee rates', () => {
         return { ...created, tx: encodeTxHex(tx), miners_fee: (created.miners_fee ?? 0n) + 5000n };
       },
     }) };
-    await expect(proposePayment(greedy, walletId, { to: await desk.node.newAddress('bech32'), amount: COIN / 10n, minersFee: 0n, feeRate: 3n })).rejects.toThrow(/refusing the proposed payment: the fee 0\.\d+ LTC \(regtest\) is not 3 units\/vbyte x \d+ vbytes/);
+    await expect(proposePayment(greedy, walletId, { to: await desk.node.newAddress('bech32'), amount: COIN / 10n, minersFee: 0n, feeRate: 3n })).rejects.toThrow(/refusing the proposed payment: the fee 0\.\d+ LTC \(regtest\) is not 3 litoshi\/vB x \d+ vbytes/);
     expect(store.payments()).toHaveLength(before);
   });
 });
@@ -66,7 +66,7 @@ describe('fee rates', () => {
 describe('fee arithmetic', () => {
   it('accepts dust change given to the miners, within bounds', () => {
     expect(rateFeeRefusal(params, 2n, 200, 400n, true)).toBeNull();
-    expect(rateFeeRefusal(params, 2n, 200, 401n, true)).toMatch(/is not 2 units/);
+    expect(rateFeeRefusal(params, 2n, 200, 401n, true)).toMatch(/is not 2 litoshi\/vB x 200 vbytes/);
     expect(rateFeeRefusal(params, 2n, 200, 399n, false)).toMatch(/is below/);
     expect(rateFeeRefusal(params, 2n, 200, 400n + 5000n, false)).toBeNull();
     expect(rateFeeRefusal(params, 2n, 200, 2n * 243n + params.dustLimit, false)).toMatch(/is above/);

@@ -3,6 +3,7 @@
 import type { FeeEstimates } from '../../../shared/api/schemas.ts';
 import { coinRow, type ChainParams, type CoinName } from '../../../shared/coins/index.ts';
 import { coinAmount } from '../../../shared/coins/units.ts';
+import { feeRateText } from '../units.ts';
 
 export type FeePresetName = 'fast' | 'normal' | 'slow';
 export interface FeePreset {
@@ -34,11 +35,13 @@ const CHANGE_OUTPUT_VBYTES = 43n;
  */
 export function rateFeeRefusal(params: Pick<ChainParams, 'dustLimit' | 'coin' | 'network' | 'decimals'>, rate: bigint, vsize: number, fee: bigint, hasChange: boolean): string | null {
   const shown = (units: bigint) => coinAmount(params, units);
+  // The rate in the coin's smallest unit ("20 litoshi/vB"), as the fee choice on screen names it.
+  const perVbyte = feeRateText(params, rate);
   const least = rate * BigInt(vsize);
-  if (fee < least) return `the fee ${shown(fee)} is below ${rate} units/vbyte x ${vsize} vbytes = ${shown(least)}`;
-  if (hasChange && fee !== least) return `the fee ${shown(fee)} is not ${rate} units/vbyte x ${vsize} vbytes = ${shown(least)}`;
+  if (fee < least) return `the fee ${shown(fee)} is below ${perVbyte} x ${vsize} vbytes = ${shown(least)}`;
+  if (hasChange && fee !== least) return `the fee ${shown(fee)} is not ${perVbyte} x ${vsize} vbytes = ${shown(least)}`;
   const most = rate * (BigInt(vsize) + CHANGE_OUTPUT_VBYTES) + params.dustLimit;
-  if (!hasChange && fee >= most) return `the fee ${shown(fee)} is above what ${rate} units/vbyte and dust change make (under ${shown(most)})`;
+  if (!hasChange && fee >= most) return `the fee ${shown(fee)} is above what ${perVbyte} and dust change make (under ${shown(most)})`;
   return null;
 }
 

@@ -7,7 +7,7 @@ import { decodeTx, chainParams } from '../../../shared/coins/index.ts';
 import { exportBooks } from '../books.ts';
 import type { CoordinatorStore, PaymentRow } from '../store/store.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
-import { type RegtestDesk, signAndSend as signSubmit, startWalletDesk, type WalletDesk } from '../../../dev/desk-testing/regtest.ts';
+import { apiWith, type RegtestDesk, signAndSend as signSubmit, startWalletDesk, type WalletDesk } from '../../../dev/desk-testing/regtest.ts';
 import { walletFunds, walletUnspent } from '../wallet-funds.ts';
 import { ensureAddresses } from '../wallets.ts';
 import { proposePayment } from './propose.ts';
@@ -54,7 +54,22 @@ describe(`a wallet that used ${USED} addresses`, () => {
 
   it('proposes a payment and bumps it', async () => {
     const to = await desk.node.newAddress('bech32');
-    const p = await proposePayment(deps, walletId, { to, amount: 5n * EACH, minersFee: 0n, feeRate: 1n, replaceable: true });
+    // Coins are aged oldest first by the height the service gives each unspent output, not by reading
+    // the wallet's history: proposing reads the history of none of the paid addresses (only the
+    // change chain's walk to a fresh change address does), and asks for outputs 200 at a time.
+    const asked = { history: [] as string[], utxos: [] as number[] };
+    const counting = {
+      ...deps,
+      api: apiWith(desk.api, {
+        history: (c, a, p) => (asked.history.push(...a), desk.api.history(c, a, p)),
+        utxos: (c, a) => (asked.utxos.push(a.length), desk.api.utxos(c, a)),
+      }),
+    };
+    const paid = new Set(store.addresses(walletId).filter((a) => !a.change).map((a) => a.address));
+    const p = await proposePayment(counting, walletId, { to, amount: 5n * EACH, minersFee: 0n, feeRate: 1n, replaceable: true });
+    expect(asked.history.filter((a) => paid.has(a))).toEqual([]);
+    expect(asked.utxos.length).toBeGreaterThanOrEqual(5);
+    expect(Math.max(...asked.utxos)).toBeLessThanOrEqual(200);
     expect(decodeTx(p.unsignedTx, params).inputs.length).toBeGreaterThan(5);
     const sent = await signAndSend(p);
     expect(sent.state).toBe('broadcast');

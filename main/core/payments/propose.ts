@@ -12,6 +12,7 @@ import { addressRefusal, DraftRefusedError, refuseDraft } from './draft.ts';
 import { replacementsRelayed } from '../service-status.ts';
 import { canonicalAddress, freshChangeAddress, outpointKey, proposeTreasurySpend, recipientsOf, spendVsize, type Outpoint } from './spend.ts';
 import { coinAmount, unitsToDecimal } from '../../../shared/coins/units.ts';
+import { plural } from '../../../shared/api/words.ts';
 
 export interface PaymentProposal {
   to: string;
@@ -86,7 +87,7 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   const n = deps.store.cosigners(walletId).length;
   const chosen = chooseInputs(deps, walletId, params, proposal, amounts, n, change.address, refuse);
   // Only where the service's node relays replacements (service-status.ts); elsewhere a bump would be refused.
-  const replaceable = proposal.replaceable === true && (await replacementsRelayed(deps.api, w.coin));
+  const replaceable = proposal.replaceable === true && (await replacementsRelayed(deps.api, w.coin, w.network));
   const common = { inputs: chosen, replaceable, changeAddress: change, kind: 'payment' as const, ...(proposal.operatorFee ? { operatorFee: proposal.operatorFee } : {}), ...(proposal.purpose ? { purpose: proposal.purpose } : {}), ...(proposal.vaultPath !== undefined ? { vaultPath: proposal.vaultPath } : {}) };
   if (proposal.sendAll) {
     const { amount, fee } = sendAllSplit(params, w, n, chosen, proposal, refuse);
@@ -118,7 +119,7 @@ function sendAllSplit(
   const fee = p.feeRate !== undefined ? p.feeRate * BigInt(spendVsize(params, w, n, chosen.length, outputs)) : p.minersFee;
   const amount = total - fee - (p.operatorFee?.amount ?? 0n);
   if (amount < params.dustLimit) {
-    refuse(`sending all: the ${chosen.length} output(s) hold ${coinAmount(params, total)}; after the miners' fee of ${coinAmount(params, fee)}${p.operatorFee ? ' and the operator fee' : ''} ${coinAmount(params, amount > 0n ? amount : 0n)} is left, below the dust limit of ${coinAmount(params, params.dustLimit)}`);
+    refuse(`sending all: the ${plural(chosen.length, 'output')} ${chosen.length === 1 ? 'holds' : 'hold'} ${coinAmount(params, total)}; after the miners' fee of ${coinAmount(params, fee)}${p.operatorFee ? ' and the operator fee' : ''} ${coinAmount(params, amount > 0n ? amount : 0n)} is left, below the dust limit of ${coinAmount(params, params.dustLimit)}`);
   }
   return { amount, fee, total };
 }
@@ -220,8 +221,8 @@ function chooseInputs(
   const heldHere = [...unspent.keys()].filter((o) => reserved.has(o));
   const frozenHere = [...unspent.keys()].filter((o) => frozen.has(o) && !reserved.has(o));
   const why = () =>
-    (heldHere.length ? `; ${heldHere.length} output(s) holding ${shown(sum(heldHere))} are reserved by payments awaiting signatures or ready (${[...new Set(heldHere.map((o) => reserved.get(o)))].join(', ')})` : '') +
-    (frozenHere.length ? `; ${frozenHere.length} frozen output(s) hold ${shown(sum(frozenHere))}` : '');
+    (heldHere.length ? `; ${plural(heldHere.length, 'output')} holding ${shown(sum(heldHere))} ${heldHere.length === 1 ? 'is' : 'are'} reserved by payments awaiting signatures or ready (${[...new Set(heldHere.map((o) => reserved.get(o)))].join(', ')})` : '') +
+    (frozenHere.length ? `; ${plural(frozenHere.length, 'frozen output')} ${frozenHere.length === 1 ? 'holds' : 'hold'} ${shown(sum(frozenHere))}` : '');
   if (p.sendAll) {
     if (free.length === 0) refuse(`sending all: the wallet has no free output${why()}`);
     return free.map((c) => unspent.get(c.outpoint)!);

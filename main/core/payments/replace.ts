@@ -10,6 +10,7 @@ import { IN_FLIGHT, requirePayment } from './payments.ts';
 import type { AddressRow, PaymentRow, WalletRow } from '../store/store.ts';
 import { freshChangeAddress, outpointKey, proposeTreasurySpend, REPLACEABLE_SEQUENCE, spendVsize, type Outpoint } from './spend.ts';
 import { replacementsRelayed } from '../service-status.ts';
+import { relaysReplacements } from './fees.ts';
 import { walletUnspent } from '../wallet-funds.ts';
 import { coinAmount } from '../../../shared/coins/units.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
@@ -33,6 +34,9 @@ export function whyNotReplaceable(deps: Pick<CoreDeps, 'store'>, p: PaymentRow, 
   if (p.state !== 'broadcast' || !p.txid) return `payment ${p.id} is ${p.state}: only a broadcast, unconfirmed payment can be replaced`;
   const seq = decodeTx(p.unsignedTx, walletParams(w)).inputs.map((i) => i.sequence);
   if (seq.some((s) => s > REPLACEABLE_SEQUENCE)) return `payment ${p.id} was sent without signalling replacement (sequence 0x${Math.max(...seq).toString(16)}): ${cpfp}`;
+  if (!relayed && w.network === 'mainnet' && !relaysReplacements(w.coin)) {
+    return `most ${w.coin} nodes do not relay replacements (BIP125; Litecoin Core relays them only when started with -mempoolreplacement=1), so a fee bump would not reach the miners: ${cpfp}`;
+  }
   if (!relayed) return `the service's ${w.coin} node does not relay replacements (BIP125; Litecoin Core relays them only when started with -mempoolreplacement=1), so a fee bump would be refused: ${cpfp}`;
   const open = deps.store.payments(p.walletId).find((q) => q.replaces === p.id && IN_FLIGHT.includes(q.state));
   if (open && refusedReplacement(open)) return `the network refused payment ${open.id}, a ${open.kind === 'cancel' ? 'cancel' : 'fee bump'} of it: ${cpfp}, or cancel payment ${open.id} to try another`;
@@ -42,9 +46,10 @@ export function whyNotReplaceable(deps: Pick<CoreDeps, 'store'>, p: PaymentRow, 
 
 async function requireReplaceable(deps: CoreDeps, id: string): Promise<{ p: PaymentRow; w: WalletRow }> {
   const p = requirePayment(deps, id);
-  const why = whyNotReplaceable(deps, p, await replacementsRelayed(deps.api, requireWallet(deps, p.walletId).coin));
+  const w = requireWallet(deps, p.walletId);
+  const why = whyNotReplaceable(deps, p, await replacementsRelayed(deps.api, w.coin, w.network));
   if (why) throw new CoordinatorError('proposal_refused', `refusing the replacement: ${why}`);
-  return { p, w: requireWallet(deps, p.walletId) };
+  return { p, w };
 }
 
 /** The service's refusal, in its words (the 409 gives both fees and both rates). */

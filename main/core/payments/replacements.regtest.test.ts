@@ -90,7 +90,7 @@ describe('a fee bump', () => {
 
     // A bump that pays no more: refused in the service's words, with both figures; nothing stored.
     const before = store.payments(walletId).length;
-    await expect(proposeBump(deps, original.id, 1n)).rejects.toThrow(/refusing the fee bump: .*this one pays \d+ at 1\.\d\d units\/vbyte .* pays \d+ in total .*the fee is not higher/);
+    await expect(proposeBump(deps, original.id, 1n)).rejects.toThrow(/refusing the fee bump: .*this one pays 0\.\d+ LTC \(regtest\) at 1\.\d\d litoshi\/vB .* pays 0\.\d+ LTC \(regtest\) in total .*the fee is not higher/);
     expect(store.payments(walletId)).toHaveLength(before);
 
     const bump = await proposeBump(deps, original.id, 20n);

@@ -1,8 +1,11 @@
 // The one spend pipeline on litecoind -regtest: a service that builds a proposal, a fee bump, a
 // cancel or a child-pays-for-parent paying ten times the fee asked (a real answer of the real
 // service, to a request the test inflates on the way) is refused in words, and nothing is stored.
+// A bump or cancel whose service states other inputs than it spends is refused the same way, and
+// one written with 0x in capitals is read as the proposal reads it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainParams, decodeTx } from '../../../shared/coins/index.ts';
+import { bytesToHex, chainParams, decodeTx, hexToBytes } from '../../../shared/coins/index.ts';
+import type { MultisigHashesToSign } from '../../../shared/api/schemas.ts';
 import type { CoordinatorApi } from '../api.ts';
 import type { CoordinatorStore, PaymentRow } from '../store/store.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
@@ -60,7 +63,7 @@ describe('a service that builds ten times the fee asked', () => {
   it('is refused for a fee bump, in words, and nothing is stored', async () => {
     const before = store.payments(walletId).length;
     await expect(proposeBump(greedy(), stuck.id, 20n)).rejects.toThrow(
-      /refusing the proposed fee bump: the fee 0\.\d+ LTC \(regtest\) is not 20 units\/vbyte x \d+ vbytes = 0\.\d+ LTC \(regtest\)/,
+      /refusing the proposed fee bump: the fee 0\.\d+ LTC \(regtest\) is not 20 litoshi\/vB x \d+ vbytes = 0\.\d+ LTC \(regtest\)/,
     );
     expect(store.payments(walletId)).toHaveLength(before);
     // The honest service's bump at the same rate is accepted: the refusal was the fee's.
@@ -89,9 +92,60 @@ describe('a service that builds ten times the fee asked', () => {
   it('is refused for a proposal at a rate, and for send all', async () => {
     const before = store.payments(walletId).length;
     const to = await desk.node.newAddress('bech32');
-    await expect(proposePayment(greedy(), walletId, { to, amount: COIN / 10n, minersFee: 0n, feeRate: 5n })).rejects.toThrow(/refusing the proposed payment: the fee 0\.\d+ LTC \(regtest\) is not 5 units\/vbyte/);
+    await expect(proposePayment(greedy(), walletId, { to, amount: COIN / 10n, minersFee: 0n, feeRate: 5n })).rejects.toThrow(/refusing the proposed payment: the fee 0\.\d+ LTC \(regtest\) is not 5 litoshi\/vB x/);
     await expect(proposePayment(greedy(), walletId, { to, amount: 0n, minersFee: 0n, feeRate: 5n, sendAll: true })).rejects.toThrow(/refusing the proposed payment: output 0 \(payment\) pays [\d.]+ LTC \(regtest\) instead of [\d.]+ LTC \(regtest\)/);
     expect(store.payments(walletId)).toHaveLength(before);
+  });
+});
+
+/** The real service's answer, rewritten by `edit` on its way to the desk. */
+const answering = (edit: (answer: MultisigHashesToSign) => MultisigHashesToSign): CoreDeps => ({
+  ...deps,
+  api: apiWith(desk.api, { createMultisig: async (coin, body) => edit(await desk.api.createMultisig(coin, body)) } satisfies Partial<CoordinatorApi>),
+});
+const shouted = (hex: string): string => `0x${hex.toUpperCase()}`;
+/**
+ * What the answer's inputs spend, stated as the service's extension states it (it states nothing for
+ * this P2SH wallet on its own), each passed through `edit`. The bump below spends one coin, so its
+ * amount is the answer's whole input value.
+ */
+const statedInputs = (a: MultisigHashesToSign, edit: (s: { txid: string; vout: number }) => { txid: string; vout: number }): MultisigHashesToSign['inputs'] =>
+  decodeTx(hexToBytes(a.tx.replace(/^0x/i, '')), params).inputs.map((i) => ({
+    ...edit({ txid: bytesToHex(i.prevTxid), vout: i.vout }),
+    amount: a.total_input_value,
+    script_type: 'p2sh' as const,
+    script: '',
+    script_pub_key: '',
+  }));
+
+// Once only the proposal checked what the service states each input spends, and only it read hashes
+// written with 0x: a bump, a cancel and a child now go through the same checks.
+describe('a fee bump checked as a proposal is', () => {
+  it('refused when the service states another output for an input than its transaction spends, and nothing is stored', async () => {
+    const before = store.payments(walletId).length;
+    const lying = answering((a) => ({ ...a, inputs: statedInputs(a, (i) => ({ ...i, vout: i.vout + 1 })) }));
+    await expect(proposeBump(lying, stuck.id, 20n)).rejects.toThrow(
+      /refusing the proposed fee bump: the service says input 0 spends [\d.]+ LTC \(regtest\) at [0-9a-f]{64}:\d+; the previous transaction says [\d.]+ LTC \(regtest\) at [0-9a-f]{64}:\d+/,
+    );
+    const renamed = answering((a) => ({ ...a, inputs: statedInputs(a, (i) => ({ ...i, txid: 'ab'.repeat(32) })) }));
+    await expect(proposeCancel(renamed, stuck.id, 20n)).rejects.toThrow(/refusing the proposed cancel: the service says input 0 spends .* at (ab){32}:\d+/);
+    expect(store.payments(walletId)).toHaveLength(before);
+  });
+
+  it('read alike when the service writes its transaction, txids and hashes with 0x in capitals', async () => {
+    const loud = answering((a) => ({
+      ...a,
+      tx: shouted(a.tx),
+      replaces: a.replaces?.map(shouted),
+      inputs: statedInputs(a, (i) => ({ ...i, txid: shouted(i.txid) })),
+      hashes: a.hashes.map((h) => ({ ...h, public_key: shouted(h.public_key), hash_to_sign: shouted(h.hash_to_sign) })),
+    }));
+    const bump = await proposeBump(loud, stuck.id, 20n);
+    expect(bump).toMatchObject({ kind: 'bump', replaces: stuck.id });
+    // The same coins as the original, read from the shouted hex.
+    const spends = (tx: Uint8Array) => decodeTx(tx, params).inputs.map((i) => `${bytesToHex(i.prevTxid)}:${i.vout}`);
+    expect(spends(bump.unsignedTx)).toEqual(spends(stuck.unsignedTx));
+    cancelPayment(deps, bump.id, 'test: releases the original to the tests after this one');
   });
 });
 

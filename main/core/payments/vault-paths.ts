@@ -5,6 +5,7 @@
 import { pathNotOpen } from '../../../shared/coins/vault-spend.ts';
 import type { AddressRow, WalletRow } from '../store/store.ts';
 import { walletParams, type CoreDeps } from '../wallets.ts';
+import { utxosOf } from '../wallet-funds.ts';
 import { vaultPaths } from '../vaults.ts';
 import { outpointKey, type Outpoint } from './outpoints.ts';
 
@@ -14,7 +15,8 @@ export async function vaultPathRefusal(deps: Pick<CoreDeps, 'store' | 'api'>, w:
   const path = paths.find((p) => p.blocks === blocks);
   if (!path) return `"${w.name}" has no path that opens after ${blocks} block(s); its paths: ${paths.map((p) => `${p.threshold} of ${p.keys.join(', ')} ${p.blocks === 0 ? 'now' : `after ${p.opens}`}`).join('; ')}`;
   if (blocks === 0) return null;
-  const { utxos } = await deps.api.utxos(w.coin, [...new Set(owners.map((o) => o.address))]);
+  // In batches of 200, as every question about a wallet's addresses: a recovery sweep may spend from more.
+  const utxos = await utxosOf(deps.api, w.coin, [...new Set(owners.map((o) => o.address))]);
   const params = walletParams(w);
   for (const i of inputs) {
     const at = outpointKey(i);

@@ -51,7 +51,7 @@ export function FeeChoice(props: { unit: Unit; presets: Loaded<FeePresets>; mode
             ? 'Replaceable (BIP125): the fee can be raised later if the payment is slow to confirm.'
             : p.bip125
               ? 'Not replaceable: the desk setting for replaceable payments is off.'
-              : "Not replaceable: the service's node for this coin does not relay replacements, so a bump would be refused. If it is slow to confirm, a child spending its change can pull it through."}
+              : "Not replaceable: the service's node for this coin, or most of its network, does not relay replacements, so a bump would be refused or never reach a miner. If it is slow to confirm, a child spending its change can pull it through."}
         </p>
       )}
     </fieldset>

@@ -146,7 +146,8 @@ function ReplaceableSetting() {
           data-testid="replaceable-setting"
         />{' '}
         New payments are replaceable (BIP125), so their fee can be raised later, where the service&apos;s node relays replacements. Where it does not (Litecoin Core without
-        -mempoolreplacement=1, Bitcoin Cash, Dash, Zcash) they are final, and a slow one is pulled through by a child spending its change.
+        -mempoolreplacement=1, Bitcoin Cash, Dash, Zcash), and on Litecoin mainnet, where most nodes run without it, they are final, and a slow one is pulled through by a
+        child spending its change.
       </label>
     </Card>
   );
