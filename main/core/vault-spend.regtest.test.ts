@@ -6,6 +6,7 @@
 // other path, a wrong signature, a tampered request, a service answer with another nSequence or
 // another witness script.
 import { BIP32Factory } from 'bip32';
+import { Psbt, networks, type Network } from 'bitcoinjs-lib';
 import * as ecc from 'tiny-secp256k1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { miniscriptInputHash, unsignedMiniscriptInput, assembleMiniscriptSpend } from '../../shared/coins/assemble-miniscript.ts';
@@ -17,11 +18,13 @@ import { SIGNATURE_FORMAT } from '../../shared/files/signing-files.ts';
 import { testCosigner, type TestCosigner } from '../../dev/desk-testing/keys.ts';
 import { apiWith, signAndSend, startRegtestDesk, type RegtestDesk } from '../../dev/desk-testing/regtest.ts';
 import type { CoordinatorApi } from './api.ts';
+import { importPaymentFiles } from './payments/files.ts';
 import { progress } from './payments/payments.ts';
+import { exportPsbt } from './payments/psbt-exchange.ts';
 import { proposePayment } from './payments/propose.ts';
 import { importSignatureFiles } from './payments/signature-import.ts';
 import { writeSigningRequest } from './payments/signing-request.ts';
-import { refreshConfirmations } from './payments/submit.ts';
+import { refreshConfirmations, submitPayment } from './payments/submit.ts';
 import { signRequest } from './software-signer.ts';
 import { openStore, type CoordinatorStore, type PaymentRow } from './store/store.ts';
 import { createVault, storedVaultPolicy } from './vaults.ts';
@@ -30,6 +33,8 @@ import { nextReceiveAddress, type CoreDeps } from './wallets.ts';
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
 const bip32 = BIP32Factory(ecc);
+// bitcoinjs-lib (an independent PSBT signer, playing Sparrow) needs the chain's prefixes; it never sees the node.
+const network: Network = { ...networks.regtest, bech32: params.bech32Hrp ?? 'rltc', bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: params.p2pkhVersion[0]!, scriptHash: params.p2shVersion[0]!, wif: params.wifVersion };
 const [alice, bob, carol, dave, erin] = ['alice', 'bob', 'carol', 'dave', 'erin'].map((n) => testCosigner(n)) as [TestCosigner, TestCosigner, TestCosigner, TestCosigner, TestCosigner];
 const co = (c: TestCosigner) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivationPath: c.derivationPath });
 
@@ -37,8 +42,9 @@ let desk: RegtestDesk;
 let store: CoordinatorStore;
 let deps: CoreDeps;
 let vaultId = '';
-/** The coin spent on the recovery path, and the block that confirmed it. */
+/** The coins spent on the recovery path (by signature file, by PSBT), and the blocks that confirmed them. */
 let recoveryCoin = { txid: '', vout: 0, height: 0 };
+let psbtCoin = { txid: '', vout: 0, height: 0 };
 
 /** The private key of `c` below its account xpub at `path` ("0/3"). */
 const keyAt = (c: TestCosigner, path: string): Uint8Array => bip32.fromBase58(c.accountXprv, { messagePrefix: '', bech32: '', bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: 0, scriptHash: 0, wif: params.wifVersion }).derivePath(path).privateKey!;
@@ -70,6 +76,7 @@ beforeAll(async () => {
   ).id;
   await fundVault(2n * COIN);
   recoveryCoin = await fundVault(COIN);
+  psbtCoin = await fundVault(COIN);
 }, 300_000);
 afterAll(async () => {
   store?.close();
@@ -203,5 +210,55 @@ describe('a vault spent on its recovery path', () => {
     expect((await refreshConfirmations(deps, p.id)).state).toBe('confirmed');
     const onChain = await desk.node.rpc.call<{ vin: { sequence: number; txinwitness: string[] }[] }>('getrawtransaction', [payment.txid, true]);
     expect(onChain.vin[0]!.sequence).toBe(144);
+  });
+});
+
+describe('a vault payment on its recovery path through a PSBT', () => {
+  it('carries the witness script, both UTXO forms, the recovery keys\' origins, version 2 and nSequence 144 (litecoind decodes it); a primary key\'s signature is refused, a recovery key\'s taken, and it confirms', async () => {
+    const to = await desk.node.newAddress('bech32');
+    const p = await proposePayment(deps, vaultId, { to, amount: COIN / 4n, minersFee: 0n, feeRate: 3n, inputs: [`${psbtCoin.txid}:${psbtCoin.vout}`], vaultPath: 144 });
+    const { base64 } = await exportPsbt(deps, p.id);
+    const spend = vaultInputSpend(params, storedVaultPolicy(deps, store.wallet(vaultId)!), false, 2, 144);
+
+    // The node as an independent reader of the PSBT's fields.
+    const decoded = await desk.node.rpc.call<{
+      tx: { version: number; vin: { sequence: number }[] };
+      inputs: { witness_utxo: { amount: number; scriptPubKey: { hex: string } }; non_witness_utxo: unknown; witness_script: { hex: string }; bip32_derivs: { pubkey: string; master_fingerprint: string; path: string }[] }[];
+      outputs: { witness_script?: { hex: string }; bip32_derivs?: unknown[] }[];
+    }>('decodepsbt', [base64]);
+    expect(decoded.tx.version).toBe(2);
+    expect(decoded.tx.vin.map((v) => v.sequence)).toEqual([144]);
+    const inp = decoded.inputs[0]!;
+    expect(inp.non_witness_utxo).toBeDefined();
+    expect(inp.witness_utxo.amount).toBe(1);
+    expect(inp.witness_utxo.scriptPubKey.hex).toBe(bytesToHex(spend.address.scriptPubKey));
+    expect(inp.witness_script.hex).toBe(bytesToHex(spend.witnessScript));
+    expect(inp.bip32_derivs.map((d) => [d.pubkey, d.master_fingerprint, d.path])).toEqual([
+      [bytesToHex(spend.pathKeys[0]!.publicKey), dave.fingerprint, "m/45'/0'/0/2"],
+      [bytesToHex(spend.pathKeys[1]!.publicKey), erin.fingerprint, "m/45'/0'/0/2"],
+    ]);
+    // The change back to the vault is marked as its own (witness script and every key's origin).
+    expect(decoded.outputs.filter((o) => o.witness_script)).toHaveLength(1);
+
+    // Alice (a primary key) signs it in another wallet anyway: refused in words, nothing stored.
+    const aliceKey = Object.values(spend.address.derived).find((d) => d.key === 0)!;
+    const byAlice = Psbt.fromBase64(base64, { network });
+    byAlice.signInput(0, bip32.fromBase58(alice.accountXprv, network).derivePath(aliceKey.path));
+    const [refusedAlice] = importPaymentFiles(deps, [{ name: 'alice.psbt', text: byAlice.toBase64() }]);
+    expect(refusedAlice).toMatchObject({ status: 'refused', refusal: 'foreign' });
+    expect(refusedAlice!.message).toBe(`alice.psbt: alice's key ${bytesToHex(aliceKey.publicKey)} signs another path of the vault; input 0 is spent on the path of 1 of dave, erin after 144 blocks, so only those keys' signatures are taken`);
+    expect(store.signatures(p.id)).toEqual([]);
+
+    // Dave signs it in another wallet, found through the derivations (his master key): taken, ready, sent.
+    const byDave = Psbt.fromBase64(base64, { network });
+    byDave.signAllInputsHD(bip32.fromBase58(dave.masterXprv, network));
+    const [fromDave] = importPaymentFiles(deps, [{ name: 'dave.psbt', text: byDave.toBase64() }]);
+    expect(fromDave).toMatchObject({ status: 'imported', added: 1 });
+    expect(fromDave!.message).toBe('dave.psbt: 1 signature by dave imported from the PSBT');
+    expect(progress(deps, p.id)).toMatchObject({ state: 'ready', complete: true });
+    const sent = await submitPayment(deps, p.id);
+    expect(sent.txid).toBe(txidHex(decodeTx(p.unsignedTx, params)));
+    await desk.mine(1);
+    expect((await refreshConfirmations(deps, p.id)).state).toBe('confirmed');
   });
 });
