@@ -127,6 +127,22 @@ describe('a vault spent on its primary path', () => {
     // The cheapest satisfaction of 2-of-3: the dummy, two signatures, the witness script.
     expect(onChain.vin[0]!.txinwitness).toHaveLength(4);
   });
+
+  it('a refresh: the change coin sent whole to the vault\'s own fresh address on the primary path, at a rate, restarts its clock', async () => {
+    const change = store.addresses(vaultId).find((a) => a.change && a.index === 0)!;
+    const coin = (await desk.api.utxos('litecoin', [change.address])).utxos[0]!;
+    const to = (await nextReceiveAddress(deps, vaultId)).address;
+    // The call shape the wallet screen's refresh uses.
+    const refresh = await proposePayment(deps, vaultId, { to, amount: 0n, minersFee: 0n, feeRate: 2n, sendAll: true, inputs: [`${coin.txid}:${coin.vout}`], vaultPath: 0, purpose: 'refresh' });
+    const tx = decodeTx(refresh.unsignedTx, params);
+    expect(tx.outputs.map((o) => [bytesToHex(o.script), o.value])).toEqual([[bytesToHex(addressToScript(params, to)), coin.amount - refresh.minersFee]]);
+    expect(refresh.minersFee % 2n).toBe(0n);
+    const { payment } = await signAndSend(deps, refresh, [alice, bob]);
+    await desk.mine(1);
+    expect((await refreshConfirmations(deps, payment.id)).state).toBe('confirmed');
+    const fresh = (await desk.api.utxos('litecoin', [to])).utxos[0]!;
+    expect(fresh.height).toBe(await tip());
+  });
 });
 
 describe('a vault spent on its recovery path', () => {
