@@ -28,7 +28,6 @@ import { rateFeeRefusal } from './fees.ts';
 import { IN_FLIGHT } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import { unknownPathRefusal, vaultPathRefusal } from './vault-paths.ts';
-import { paymentVaultPath } from './vault-inputs.ts';
 import { hexOf, outpointKey, type Outpoint } from './outpoints.ts';
 import { coinAmount } from '../../../shared/coins/units.ts';
 import { feeRateText } from '../units.ts';
@@ -281,8 +280,7 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
   if (w.vaultTemplate) {
     // A vault's path first (one not open yet for a chosen coin is refused naming the block).
     const blocks = s.vaultPath ?? 0;
-    const replaced = s.replaces && paymentVaultPath(deps, w, s.replaces) === blocks ? decodeTx(s.replaces.unsignedTx, params).inputs.map((i) => outpointKey({ txid: bytesToHex(i.prevTxid), vout: i.vout })) : [];
-    const closed = await vaultPathRefusal(deps, w, blocks, s.inputs, owners, new Date(), new Set(replaced));
+    const closed = await vaultPathRefusal(deps, w, blocks, s.inputs, owners, new Date());
     if (closed) refuse(closed);
     vault = { policy: storedVaultPolicy(deps, w), blocks };
   }

@@ -16,16 +16,7 @@ export function unknownPathRefusal(deps: Pick<CoreDeps, 'store'>, w: WalletRow, 
 }
 
 /** Why the vault cannot be spent on the path opening after `blocks` now, or null when it can. */
-export async function vaultPathRefusal(
-  deps: Pick<CoreDeps, 'store' | 'api'>,
-  w: WalletRow,
-  blocks: number,
-  inputs: readonly Outpoint[],
-  owners: readonly AddressRow[],
-  now: Date,
-  // Coins a broadcast payment on this path already spends (a replacement's): the node took them, so the path is open.
-  open: ReadonlySet<string> = new Set(),
-): Promise<string | null> {
+export async function vaultPathRefusal(deps: Pick<CoreDeps, 'store' | 'api'>, w: WalletRow, blocks: number, inputs: readonly Outpoint[], owners: readonly AddressRow[], now: Date): Promise<string | null> {
   const unknown = unknownPathRefusal(deps, w, blocks);
   if (unknown) return unknown;
   const path = vaultPaths(deps, w.id).find((p) => p.blocks === blocks)!;
@@ -34,7 +25,6 @@ export async function vaultPathRefusal(
   const params = walletParams(w);
   for (const i of inputs) {
     const at = outpointKey(i);
-    if (open.has(at)) continue;
     const u = utxos.find((x) => outpointKey(x) === at);
     if (!u) return `${at} is not an unspent output at the service`;
     const tip = u.height === null ? 0 : u.height + u.confirmations - 1;
