@@ -259,6 +259,11 @@ describe('a vault payment on its recovery path through a PSBT', () => {
       [bytesToHex(spend.pathKeys[0]!.publicKey), dave.fingerprint, "m/45'/0'/0/2"],
       [bytesToHex(spend.pathKeys[1]!.publicKey), erin.fingerprint, "m/45'/0'/0/2"],
     ]);
+    // The node finds each input's UTXO and reads the fee from them: the one the desk stored. (It
+    // names the next role 'updater': Core 0.21's signer knows standard scripts only, not miniscript.)
+    const analysed = await desk.node.rpc.call<{ inputs: { has_utxo: boolean }[]; fee: number }>('analyzepsbt', [base64]);
+    expect(analysed.inputs.map((i) => i.has_utxo)).toEqual([true]);
+    expect(BigInt(Math.round(analysed.fee * 1e8))).toBe(p.minersFee);
     // The change back to the vault is marked as its own (witness script and every key's origin).
     expect(decoded.outputs.filter((o) => o.witness_script)).toHaveLength(1);
 
