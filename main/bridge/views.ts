@@ -12,6 +12,7 @@ import { progress, requirePayment } from '../core/payments/payments.ts';
 import type { FileResult } from '../core/payments/signature-import.ts';
 import type { AddressRow, PaymentRow, WalletRow } from '../core/store/store.ts';
 import type { SetupRead } from '../core/wallet-setup-files.ts';
+import { vaultWords } from '../core/vaults.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../core/wallets.ts';
 import type { ImportResult, OpenedRequestView, OutputView, PaymentDetail, PaymentSummary, ReceiveAddress, ServiceSettings, SetupDraft, WalletSummary } from './contract.ts';
 import { explainPayment } from './explain.ts';
@@ -47,6 +48,7 @@ export function walletSummary(deps: StoreDeps, w: WalletRow): WalletSummary {
     birthday_height: w.birthdayHeight,
     birthday_source: w.birthdaySource,
     vault: Boolean(w.vaultTemplate),
+    vault_paths: w.vaultTemplate ? vaultWords(deps, w.id) : null,
   };
 }
 
