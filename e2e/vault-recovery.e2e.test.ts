@@ -98,8 +98,33 @@ describe('a vault with a recovery key after 90 days, in Chromium', () => {
     expect(await page.getByTestId('create-wallet').isDisabled()).toBe(true);
     await shot('recovery-01-days-refused');
 
+    // The other hurried mistakes: a sign, a fraction, nothing, none at all.
+    for (const [typed, words] of [
+      ['-5', 'a path opens after a number of days from now on, not before; "-5" is negative'],
+      ['1,5', 'type whole days, like 90; "1,5" has a fraction (a relative timelock counts whole blocks, days here)'],
+      ['0', 'a recovery path opens after a whole number of days, at least 1; got 0'],
+      ['', 'type when the recovery path opens, in whole days (for example 90)'],
+    ]) {
+      await page.getByTestId('recovery-days').fill(typed!);
+      await expect.poll(() => page.getByTestId('recovery-days-error').textContent()).toBe(words);
+      expect(await page.getByTestId('create-wallet').isDisabled()).toBe(true);
+    }
+
     await page.getByTestId('recovery-days').fill('90');
     await expect.poll(() => page.getByTestId('recovery-days-words').textContent()).toBe('90 days (51,840 blocks on litecoin regtest)');
+    // A second path that opens sooner than the first is refused at its field; then it is removed.
+    await page.getByTestId('recovery-add-path').click();
+    await page.getByTestId('recovery-2-name-0').fill('Heirs');
+    await page.getByTestId('recovery-2-days').fill('60');
+    await expect
+      .poll(() => page.getByTestId('recovery-2-days-error').textContent())
+      .toBe('each recovery path opens later than the one before it: this one needs more than 90 days (the path above opens after 90); 60 is not later');
+    expect(await page.getByTestId('create-wallet').isDisabled()).toBe(true);
+    await page.getByTestId('recovery-2-days').fill('100');
+    await expect.poll(() => page.getByTestId('recovery-2-days-words').textContent()).toBe('100 days (57,600 blocks on litecoin regtest)');
+    expect(await page.getByTestId('create-wallet').textContent()).toMatch(/with 2 recovery paths \(1-of-1, then 1-of-1\)/);
+    await shot('recovery-02a-two-paths');
+    await page.getByTestId('recovery-2-remove').click();
     expect(await page.getByTestId('recovery-days-error').count()).toBe(0);
     expect(await page.getByTestId('create-wallet').isDisabled()).toBe(false);
     expect(await page.getByTestId('create-wallet').textContent()).toMatch(/Create 2-of-3 vault with a 1-of-1 recovery path/);
@@ -133,6 +158,10 @@ describe('a vault with a recovery key after 90 days, in Chromium', () => {
     expect(policy.name).toBe('Reserve vault');
     expect(policy.policy.template).toBe(parsed.policy.template);
     expect(await page.getByTestId('wallet-script').textContent()).toBe('native segwit miniscript (P2WSH)');
+    // The page head describes the vault's paths, not an M-of-N.
+    const about = (await page.getByTestId('wallet-about').textContent())!;
+    expect(about).toContain('vault: 2 of Alice, Bob, Carol now, or 1 of Lawyer after 51840 blocks (about 90 days)');
+    expect(about).not.toMatch(/multi-signature|of-4/);
 
     await desk.node.fundScript(addressToScript(params, first), 3n * COIN);
     await desk.node.mine(1);
@@ -150,6 +179,48 @@ describe('a vault with a recovery key after 90 days, in Chromium', () => {
     await page.getByTestId('vault-paths').scrollIntoViewIfNeeded();
     await shot('recovery-03-vault-page');
   }, 300_000);
+
+  it('warns of a coin whose recovery path opens within the window set in Settings, and refreshes it on the main path', async () => {
+    // 30 days by default: the coin's path opens in about 90, so nothing is flagged yet.
+    await expect.poll(() => page.getByTestId('vault-refresh-coins').textContent()).toContain('3.00 LTC');
+    expect(await page.getByTestId('vault-refresh-warning').count()).toBe(0);
+    const wallet = page.url();
+
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByTestId('vault-warning-days').fill('120 days');
+    await page.getByTestId('vault-warning-save').click();
+    await expect.poll(() => page.getByTestId('vault-warning-error').textContent()).toBe('type the days as a whole number, like 30; "120 days" is not one');
+    await page.getByTestId('vault-warning-days').fill('120');
+    await page.getByTestId('vault-warning-save').click();
+    await expect.poll(() => page.getByTestId('vault-warning-saved').textContent()).toBe('Saved: coins are flagged 120 days before their recovery path opens.');
+    await page.getByTestId('vault-warning-days').scrollIntoViewIfNeeded();
+    await shot('recovery-05-settings');
+
+    // The wallets list flags the vault; its page says which coin, what it means, and offers the refresh.
+    await page.getByRole('link', { name: 'Wallets', exact: true }).click();
+    await expect.poll(() => page.getByTestId('wallet-card-refresh').textContent()).toBe("1 coin's recovery path opens within 120 days: refresh it");
+    await shot('recovery-06-wallets-flagged');
+    await page.goto(wallet);
+    await expect
+      .poll(() => page.getByTestId('vault-refresh-warning').textContent())
+      .toContain("1 coin's recovery path opens within 120 days: refresh it. After that date the recovery keys alone (1 of Lawyer) can move this coin, without the co-signers.");
+    expect(await page.getByTestId('vault-coin-due').count()).toBe(1);
+    const picks = page.getByTestId('vault-refresh-coins').locator('input[type=checkbox]');
+    expect(await picks.count()).toBe(1);
+    expect(await picks.first().isChecked()).toBe(true);
+    await page.getByTestId('vault-refresh-go').click();
+    await page.getByTestId('fee-mode-custom').check();
+    await page.getByTestId('pay-fee-rate').fill('2');
+    expect(await page.getByTestId('vault-refresh-propose').textContent()).toBe('Refresh 1 coin');
+    await shot('recovery-07-refresh');
+    // The refresh goes through the one proposal pipeline, which does not build vault spends yet
+    // (h/vaultspend): it reaches it and is refused there, in words, with nothing stored.
+    await page.getByTestId('vault-refresh-propose').click();
+    await expect
+      .poll(() => page.getByTestId('vault-refresh').getByRole('alert').textContent(), { timeout: 30_000 })
+      .toBe('refusing the proposed payment: "Reserve vault" is a vault with recovery paths; its spends (a path, its timelock) are not proposed by this desk yet');
+    await shot('recovery-08-refresh-proposed');
+  }, 120_000);
 
   it('imports a vault descriptor through the set-up file drop: the same vault is named as already in the desk, a tampered one refused', async () => {
     await page.getByRole('link', { name: 'Wallets', exact: true }).click();

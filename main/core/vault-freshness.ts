@@ -3,6 +3,7 @@
 // desk warns ahead of time (a window in days, default 30, a desk setting) and offers one "refresh"
 // payment to the vault itself on the primary path, whose confirmation restarts the coins' clocks.
 // Which coins are due is decided here, pure, from the openings vaults.ts computes.
+import { plural } from '../../shared/api/words.ts';
 import { CoordinatorError } from './errors.ts';
 import type { CoordinatorStore } from './store/store.ts';
 import type { VaultCoinOpening } from './vaults.ts';
@@ -49,7 +50,7 @@ export function dueWords(due: readonly DueCoin[], days: number): { headline: str
   const one = due.length === 1;
   const open = due.filter((d) => d.open).length;
   const keys = [...new Set(due.map((d) => `${d.opening.path.threshold} of ${d.opening.path.keys.join(', ')}`))].join(' or ');
-  const headline = `${due.length} coin${one ? "'s" : "s'"} recovery path opens within ${days} day${days === 1 ? '' : 's'}: refresh ${one ? 'it' : 'them'}`;
+  const headline = `${due.length} coin${one ? "'s" : "s'"} recovery path opens within ${plural(days, 'day')}: refresh ${one ? 'it' : 'them'}`;
   const already = open === 0 ? '' : ` ${open === due.length ? (one ? 'It is' : 'They are') : `${open} of them ${open === 1 ? 'is' : 'are'}`} open already.`;
   return {
     headline,

@@ -4,6 +4,7 @@
 // amount, on the primary path. It is an ordinary proposal (payments/propose.ts, the one pipeline);
 // what this module adds is the choice of coins and destination, and the purpose that names it.
 import type { ApiClient } from '../../shared/api/client.ts';
+import { plural } from '../../shared/api/words.ts';
 import { CoordinatorError } from './errors.ts';
 import { proposePayment } from './payments/propose.ts';
 import { replaceableByDefault } from './payments/fees.ts';
@@ -50,7 +51,7 @@ export async function proposeRefresh(deps: CoreDeps, walletId: string, input: { 
     const now = await vaultCoinsNow(deps, walletId, Date.now());
     outpoints = now.due.map((d) => `${d.opening.txid}:${d.opening.vout}`);
     if (outpoints.length === 0) {
-      throw new CoordinatorError('proposal_refused', `no coin of "${w.name}" has a recovery path opening within ${now.days} days; pick the coins to refresh`, { field: 'inputs' });
+      throw new CoordinatorError('proposal_refused', `no coin of "${w.name}" has a recovery path opening within ${plural(now.days, 'day')}; pick the coins to refresh`, { field: 'inputs' });
     }
   }
   const to = await freshChangeAddress(deps, walletId);

@@ -176,9 +176,7 @@ function VaultWarningSetting() {
           A vault&apos;s coin can be moved by its recovery keys alone once its recovery path opens, a number of days after the coin was received. The desk flags such coins this many days ahead on the
           wallet&apos;s page and card, so they can be refreshed (paid back to the vault on the main path, which starts their clock again).
         </p>
-        <div className="grid-3">
-          <TextField label="Warn this many days ahead" value={typed ?? String(days)} onChange={setTyped} inputMode="numeric" error={refusal?.message ?? null} errorTestId="vault-warning-error" data-testid="vault-warning-days" />
-        </div>
+        <TextField label="Warn this many days ahead" value={typed ?? String(days)} onChange={setTyped} inputMode="numeric" className="narrow" error={refusal?.message ?? null} errorTestId="vault-warning-error" data-testid="vault-warning-days" />
         {saved !== null && typed === null && (
           <p className="muted small" role="status" data-testid="vault-warning-saved">
             Saved: coins are flagged {saved} days before their recovery path opens.

@@ -301,7 +301,7 @@ export function WalletDetailScreen({ id }: { id: string }) {
 
 function CosignersCard({ w }: { w: WalletDetail }) {
   return (
-    <Card title="Co-signers">
+    <Card title={w.vault ? 'Keys (each path says which sign)' : 'Co-signers'}>
       <ol className="plain">
         {w.cosigners.map((c) => (
           <li key={c.xpub}>
