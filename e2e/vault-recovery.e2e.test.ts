@@ -222,6 +222,35 @@ describe('a vault with a recovery key after 90 days, in Chromium', () => {
     await shot('recovery-08-refresh-proposed');
   }, 120_000);
 
+  it('makes a decaying multisig: 2 of 3 now, 1 of the same 3 after 100 days (past BIP68 refused at the field)', async () => {
+    await page.getByRole('link', { name: 'Wallets', exact: true }).click();
+    await page.getByRole('link', { name: 'New wallet' }).click();
+    await page.getByTestId('wallet-name').fill('Decaying reserve');
+    for (const [i, c] of [alice, bob, carol].entries()) {
+      await page.getByTestId(`cosigner-name-${i}`).fill(['Alice', 'Bob', 'Carol'][i]!);
+      await page.getByTestId(`cosigner-xpub-${i}`).fill(c.xpub);
+    }
+    await page.getByTestId('wallet-with-recovery').check();
+    await page.getByTestId('vault-shape-decaying').check();
+    await page.getByTestId('decay-days').fill('365');
+    await expect
+      .poll(() => page.getByTestId('decay-days-error').textContent())
+      .toBe('365 days is 210240 blocks on litecoin regtest; a relative timelock counts at most 65535 blocks (BIP68), 113 days there');
+    expect(await page.getByTestId('create-wallet').isDisabled()).toBe(true);
+    await page.getByTestId('decay-days').fill('100');
+    await expect.poll(() => page.getByTestId('decay-days-words').textContent()).toBe('100 days (57,600 blocks on litecoin regtest)');
+    // Already down to one signature: no later, lower step can follow.
+    expect(await page.getByTestId('decay-add').isDisabled()).toBe(true);
+    expect(await page.getByTestId('create-wallet').textContent()).toBe('Create 2-of-3 vault that decays to 1-of-3 after 100 days');
+    await shot('recovery-09-decaying-form');
+    await page.getByTestId('create-wallet').click();
+    await expect.poll(() => page.getByTestId('vault-paths').locator('li').allTextContents(), { timeout: 30_000 }).toEqual([
+      'now: 2 of Alice, Bob, Carol',
+      '57600 blocks (about 100 days) after a coin is received: 1 of Alice, Bob, Carol',
+    ]);
+    expect(await page.getByTestId('wallet-about').textContent()).toContain('vault: 2 of Alice, Bob, Carol now, or 1 of Alice, Bob, Carol after 57600 blocks (about 100 days)');
+  }, 60_000);
+
   it('imports a vault descriptor through the set-up file drop: the same vault is named as already in the desk, a tampered one refused', async () => {
     await page.getByRole('link', { name: 'Wallets', exact: true }).click();
     await page.getByRole('link', { name: 'New wallet' }).click();

@@ -239,8 +239,8 @@ export function NewWallet() {
           </p>
         )}
         <label className="inline">
-          <input type="checkbox" checked={withRecovery} onChange={(e) => setWithRecovery(e.target.checked)} data-testid="wallet-with-recovery" /> With a recovery path: other keys can move the funds once they have
-          waited a number of days (a vault in native segwit miniscript)
+          <input type="checkbox" checked={withRecovery} onChange={(e) => setWithRecovery(e.target.checked)} data-testid="wallet-with-recovery" /> With recovery paths: after a number of days, other keys or fewer of the
+          co-signers can move the funds (a vault in native segwit miniscript)
         </label>
         {withRecovery && !hasSegwit && <p className="field-error">{coin} has no segwit: a vault with a recovery path cannot be made on it.</p>}
         {withRecovery && (
