@@ -67,6 +67,31 @@ let page: Page;
 let descriptorPath = '';
 const shot = (name: string) => session.browser.shot(name);
 
+/** The New wallet form, named, with Alice, Bob and Carol as its co-signers and a recovery path asked for. */
+async function newVaultForm(name: string) {
+  await page.getByRole('link', { name: 'New wallet' }).click();
+  await page.getByTestId('wallet-name').fill(name);
+  for (const [i, c] of [alice, bob, carol].entries()) {
+    await page.getByTestId(`cosigner-name-${i}`).fill(['Alice', 'Bob', 'Carol'][i]!);
+    await page.getByTestId(`cosigner-xpub-${i}`).fill(c.xpub);
+  }
+  await page.getByTestId('wallet-with-recovery').check();
+}
+
+/** Days typed into a path's field (`field`: its test id) are refused there in these words, and Create waits. */
+async function daysRefused(field: string, typed: string, words: string) {
+  await page.getByTestId(field).fill(typed);
+  await expect.poll(() => page.getByTestId(`${field}-error`).textContent()).toBe(words);
+  expect(await page.getByTestId('create-wallet').isDisabled()).toBe(true);
+}
+
+/** Days typed into a path's field are shown as days and blocks. */
+async function daysRead(field: string, typed: string, words: string) {
+  await page.getByTestId(field).fill(typed);
+  await expect.poll(() => page.getByTestId(`${field}-words`).textContent()).toBe(words);
+  expect(await page.getByTestId(`${field}-error`).count()).toBe(0);
+}
+
 beforeAll(async () => {
   session = await openDeskInBrowser();
   ({ desk, page } = session);
@@ -77,25 +102,13 @@ describe('a vault with a recovery key after 90 days, in Chromium', () => {
   it('is made (hurried days refused in words), exported as a descriptor that parses back, funded, and says when its recovery path opens', async () => {
     await page.goto(desk.web.openUrl);
     await expect.poll(() => page.getByTestId('service-status').textContent()).toMatch(/connected/);
-    await page.getByRole('link', { name: 'New wallet' }).click();
-    await page.getByTestId('wallet-name').fill('Reserve vault');
-    for (const [i, c] of [alice, bob, carol].entries()) {
-      await page.getByTestId(`cosigner-name-${i}`).fill(['Alice', 'Bob', 'Carol'][i]!);
-      await page.getByTestId(`cosigner-xpub-${i}`).fill(c.xpub);
-    }
-    await page.getByTestId('wallet-with-recovery').check();
+    await newVaultForm('Reserve vault');
     await page.getByTestId('recovery-name-0').fill('Lawyer');
     await page.getByTestId('recovery-xpub-0').fill(lawyer.xpub);
 
     // Hurried: words instead of a number, then a time no relative lock can count on this chain.
-    await page.getByTestId('recovery-days').fill('90 days');
-    await expect.poll(() => page.getByTestId('recovery-days-error').textContent()).toBe('type the days as a whole number, like 90; "90 days" is not one');
-    expect(await page.getByTestId('create-wallet').isDisabled()).toBe(true);
-    await page.getByTestId('recovery-days').fill('500');
-    await expect
-      .poll(() => page.getByTestId('recovery-days-error').textContent())
-      .toBe('500 days is 288000 blocks on litecoin regtest; a relative timelock counts at most 65535 blocks (BIP68), 113 days there');
-    expect(await page.getByTestId('create-wallet').isDisabled()).toBe(true);
+    await daysRefused('recovery-days', '90 days', 'type the days as a whole number, like 90; "90 days" is not one');
+    await daysRefused('recovery-days', '500', '500 days is 288000 blocks on litecoin regtest; a relative timelock counts at most 65535 blocks (BIP68), 113 days there');
     await shot('recovery-01-days-refused');
 
     // The other hurried mistakes: a sign, a fraction, nothing, none at all.
@@ -105,28 +118,21 @@ describe('a vault with a recovery key after 90 days, in Chromium', () => {
       ['0', 'a recovery path opens after a whole number of days, at least 1; got 0'],
       ['', 'type when the recovery path opens, in whole days (for example 90)'],
     ]) {
-      await page.getByTestId('recovery-days').fill(typed!);
-      await expect.poll(() => page.getByTestId('recovery-days-error').textContent()).toBe(words);
-      expect(await page.getByTestId('create-wallet').isDisabled()).toBe(true);
+      await daysRefused('recovery-days', typed!, words!);
     }
 
-    await page.getByTestId('recovery-days').fill('90');
-    await expect.poll(() => page.getByTestId('recovery-days-words').textContent()).toBe('90 days (51,840 blocks on litecoin regtest)');
+    await daysRead('recovery-days', '90', '90 days (51,840 blocks on litecoin regtest)');
     // A second path that opens sooner than the first is refused at its field; then it is removed.
     await page.getByTestId('recovery-add-path').click();
     await page.getByTestId('recovery-2-name-0').fill('Heirs');
-    await page.getByTestId('recovery-2-days').fill('60');
-    await expect
-      .poll(() => page.getByTestId('recovery-2-days-error').textContent())
-      .toBe('each recovery path opens later than the one before it: this one needs more than 90 days (the path above opens after 90); 60 is not later');
-    expect(await page.getByTestId('create-wallet').isDisabled()).toBe(true);
-    await page.getByTestId('recovery-2-days').fill('100');
-    await expect.poll(() => page.getByTestId('recovery-2-days-words').textContent()).toBe('100 days (57,600 blocks on litecoin regtest)');
+    await daysRefused('recovery-2-days', '60', 'each recovery path opens later than the one before it: this one needs more than 90 days (the path above opens after 90); 60 is not later');
+    await daysRead('recovery-2-days', '100', '100 days (57,600 blocks on litecoin regtest)');
     expect(await page.getByTestId('create-wallet').textContent()).toMatch(/with 2 recovery paths \(1-of-1, then 1-of-1\)/);
     await shot('recovery-02a-two-paths');
     await page.getByTestId('recovery-2-remove').click();
+    // The remaining path's days are read again (Create waits for them).
+    await expect.poll(() => page.getByTestId('create-wallet').isDisabled()).toBe(false);
     expect(await page.getByTestId('recovery-days-error').count()).toBe(0);
-    expect(await page.getByTestId('create-wallet').isDisabled()).toBe(false);
     expect(await page.getByTestId('create-wallet').textContent()).toMatch(/Create 2-of-3 vault with a 1-of-1 recovery path/);
     await shot('recovery-02-form');
 
@@ -224,21 +230,10 @@ describe('a vault with a recovery key after 90 days, in Chromium', () => {
 
   it('makes a decaying multisig: 2 of 3 now, 1 of the same 3 after 100 days (past BIP68 refused at the field)', async () => {
     await page.getByRole('link', { name: 'Wallets', exact: true }).click();
-    await page.getByRole('link', { name: 'New wallet' }).click();
-    await page.getByTestId('wallet-name').fill('Decaying reserve');
-    for (const [i, c] of [alice, bob, carol].entries()) {
-      await page.getByTestId(`cosigner-name-${i}`).fill(['Alice', 'Bob', 'Carol'][i]!);
-      await page.getByTestId(`cosigner-xpub-${i}`).fill(c.xpub);
-    }
-    await page.getByTestId('wallet-with-recovery').check();
+    await newVaultForm('Decaying reserve');
     await page.getByTestId('vault-shape-decaying').check();
-    await page.getByTestId('decay-days').fill('365');
-    await expect
-      .poll(() => page.getByTestId('decay-days-error').textContent())
-      .toBe('365 days is 210240 blocks on litecoin regtest; a relative timelock counts at most 65535 blocks (BIP68), 113 days there');
-    expect(await page.getByTestId('create-wallet').isDisabled()).toBe(true);
-    await page.getByTestId('decay-days').fill('100');
-    await expect.poll(() => page.getByTestId('decay-days-words').textContent()).toBe('100 days (57,600 blocks on litecoin regtest)');
+    await daysRefused('decay-days', '365', '365 days is 210240 blocks on litecoin regtest; a relative timelock counts at most 65535 blocks (BIP68), 113 days there');
+    await daysRead('decay-days', '100', '100 days (57,600 blocks on litecoin regtest)');
     // Already down to one signature: no later, lower step can follow.
     expect(await page.getByTestId('decay-add').isDisabled()).toBe(true);
     expect(await page.getByTestId('create-wallet').textContent()).toBe('Create 2-of-3 vault that decays to 1-of-3 after 100 days');

@@ -723,7 +723,7 @@ export interface VaultView {
   unit: Unit;
   /** Why the coins could not be read (the service refused or is catching up); null when they were. */
   coins_unread: string | null;
-  /** The coins to refresh: those whose soonest recovery path opens within `days` days (Settings), or is open. */
+  /** The coins to refresh: those whose soonest recovery path opens within `days` days (Settings), or is open, and that no unsent payment spends already. */
   refresh: { days: number; due: string[]; warning: string | null; headline: string | null };
 }
 

@@ -63,7 +63,7 @@ export function createVaultHandlers(deps: BirthdayDeps & { api: Pick<ApiClient, 
           blocks_left: o.blocksLeft,
           opens_around: o.opensAround,
         }));
-        return { paths, coins, unit, coins_unread: null, refresh: { days, due: now.due.map((d) => `${d.opening.txid}:${d.opening.vout}`), warning: now.warning?.words ?? null, headline: now.warning?.headline ?? null } };
+        return { paths, coins, unit, coins_unread: null, refresh: { days, due: now.due.filter((d) => d.spentBy === null).map((d) => `${d.opening.txid}:${d.opening.vout}`), warning: now.warning?.words ?? null, headline: now.warning?.headline ?? null } };
       } catch (err) {
         const why = err instanceof CoordinatorError ? err.message : `the coins could not be read (${err instanceof Error ? err.message : String(err)})`;
         return { paths, coins: [], unit, coins_unread: why, refresh: { days, due: [], warning: null, headline: null } };

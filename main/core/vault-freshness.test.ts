@@ -46,6 +46,18 @@ describe('which coins of a vault to refresh', () => {
     });
     expect(dueWords([], 30)).toBeNull();
   });
+  it('says apart the coins an unsent payment already spends: nothing to refresh, a payment to sign', () => {
+    const coins = [coin(0, 10), coin(1, 20)];
+    const openings = vaultCoinOpenings(params, paths, coins, TIP, 0);
+    const x = 'ab'.repeat(32);
+    const some = coinsDue(params, openings, 30, new Map([[`${x}:0`, 'p1']]));
+    expect(some.map((d) => d.spentBy)).toEqual(['p1', null]);
+    expect(dueWords(some, 30)?.headline).toBe("2 coins' recovery path opens within 30 days: refresh 1 (1 already in a payment awaiting signatures)");
+    const all = coinsDue(params, openings, 30, new Map([[`${x}:0`, 'p1'], [`${x}:1`, 'p1']]));
+    expect(dueWords(all, 30)?.words).toBe(
+      "2 coins' recovery path opens within 30 days: a payment awaiting signatures spends them. After that date the recovery keys alone (1 of Lawyer) can move these coins, without the co-signers. Sign and send that payment before then; once it confirms their clock starts again.",
+    );
+  });
   it('reads the window from the settings: 30 days unless a whole number of days in range was saved', () => {
     const store = (v: string | null) => ({ setting: (k: string) => (k === VAULT_WARNING_SETTING ? v : null) });
     expect(vaultWarningDays(store(null))).toBe(30);

@@ -25,6 +25,8 @@ export interface DueCoin {
   opening: VaultCoinOpening;
   /** The path opened before today: the recovery keys can move it now. */
   open: boolean;
+  /** The unsent payment (a refresh, or any other) that already spends it; null: none does. */
+  spentBy: string | null;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface DueCoin {
  * An unconfirmed coin is never flagged: its clock starts when it confirms, and a refresh cannot
  * restart a clock that has not started.
  */
-export function coinsDue(params: { blockSeconds: number }, openings: readonly VaultCoinOpening[], days: number): DueCoin[] {
+export function coinsDue(params: { blockSeconds: number }, openings: readonly VaultCoinOpening[], days: number, spentBy: ReadonlyMap<string, string> = new Map()): DueCoin[] {
   const window = Math.floor((days * 86_400) / params.blockSeconds);
   const soonest = new Map<string, VaultCoinOpening>();
   for (const o of openings) {
@@ -41,21 +43,31 @@ export function coinsDue(params: { blockSeconds: number }, openings: readonly Va
     const seen = soonest.get(key);
     if (!seen || o.path.blocks < seen.path.blocks) soonest.set(key, o);
   }
-  return [...soonest.values()].filter((o) => o.opensAtBlock !== null && o.blocksLeft <= window).map((o) => ({ opening: o, open: o.blocksLeft === 0 }));
+  return [...soonest.values()].filter((o) => o.opensAtBlock !== null && o.blocksLeft <= window).map((o) => ({ opening: o, open: o.blocksLeft === 0, spentBy: spentBy.get(`${o.txid}:${o.vout}`) ?? null }));
 }
 
-/** The warning: its headline (the wallets list shows it) and its whole words; null when no coin is due. */
+const they = (one: boolean) => (one ? { it: 'it', its: 'its', coin: 'this coin' } : { it: 'them', its: 'their', coin: 'these coins' });
+
+/**
+ * The warning: its headline (the wallets list shows it) and its whole words; null when no coin is
+ * due. Coins an unsent payment already spends are said apart: nothing more to do but sign and send it.
+ */
 export function dueWords(due: readonly DueCoin[], days: number): { headline: string; words: string } | null {
   if (due.length === 0) return null;
+  const todo = due.filter((d) => d.spentBy === null);
+  const sent = due.length - todo.length;
+  const payments = new Set(due.map((d) => d.spentBy).filter((p) => p !== null)).size;
   const one = due.length === 1;
   const open = due.filter((d) => d.open).length;
   const keys = [...new Set(due.map((d) => `${d.opening.path.threshold} of ${d.opening.path.keys.join(', ')}`))].join(' or ');
-  const headline = `${due.length} coin${one ? "'s" : "s'"} recovery path opens within ${plural(days, 'day')}: refresh ${one ? 'it' : 'them'}`;
+  const head = `${due.length} coin${one ? "'s" : "s'"} recovery path opens within ${plural(days, 'day')}`;
+  const headline =
+    todo.length === due.length ? `${head}: refresh ${they(one).it}`
+    : todo.length === 0 ? `${head}: ${payments === 1 ? 'a payment awaiting signatures spends' : 'payments awaiting signatures spend'} ${they(one).it}`
+    : `${head}: refresh ${todo.length} (${sent} already in a payment awaiting signatures)`;
   const already = open === 0 ? '' : ` ${open === due.length ? (one ? 'It is' : 'They are') : `${open} of them ${open === 1 ? 'is' : 'are'}`} open already.`;
-  return {
-    headline,
-    words: `${headline}.${already} After that date the recovery keys alone (${keys}) can move ${one ? 'this coin' : 'these coins'}, without the co-signers. A refresh pays ${one ? 'it' : 'them'} back to the vault on the main path, which starts ${one ? 'its' : 'their'} clock again.`,
-  };
+  const then = todo.length === 0 ? ` Sign and send ${payments === 1 ? 'that payment' : 'those payments'} before then; once ${payments === 1 ? 'it confirms' : 'they confirm'} ${they(one).its} clock starts again.` : ` A refresh pays ${they(todo.length === 1).it} back to the vault on the main path, which starts ${they(todo.length === 1).its} clock again.`;
+  return { headline, words: `${headline}.${already} After that date the recovery keys alone (${keys}) can move ${they(one).coin}, without the co-signers.${then}` };
 }
 
 /** The window as typed in Settings: a whole number of days, 1 to 455, or refused in words at the field. */

@@ -6,6 +6,7 @@
 import type { ApiClient } from '../../shared/api/client.ts';
 import { plural } from '../../shared/api/words.ts';
 import { CoordinatorError } from './errors.ts';
+import { reservedOutpoints } from './payments/coin-selection.ts';
 import { proposePayment } from './payments/propose.ts';
 import { replaceableByDefault } from './payments/fees.ts';
 import { freshChangeAddress } from './payments/spend.ts';
@@ -34,7 +35,7 @@ export async function vaultCoinsNow(deps: Pick<CoreDeps, 'store'> & { api: Pick<
   if (tip === null) throw new CoordinatorError('service_unavailable', `the service has not told ${w.coin}'s tip yet`);
   const openings = vaultCoinOpenings(params, paths, utxos, tip, now);
   const days = vaultWarningDays(deps.store);
-  const due = coinsDue(params, openings, days);
+  const due = coinsDue(params, openings, days, reservedOutpoints(deps.store, walletId, params));
   return { openings, days, due, warning: dueWords(due, days) };
 }
 
@@ -49,9 +50,10 @@ export async function proposeRefresh(deps: CoreDeps, walletId: string, input: { 
   let outpoints = input.outpoints;
   if (outpoints === undefined || outpoints.length === 0) {
     const now = await vaultCoinsNow(deps, walletId, Date.now());
-    outpoints = now.due.map((d) => `${d.opening.txid}:${d.opening.vout}`);
+    outpoints = now.due.filter((d) => d.spentBy === null).map((d) => `${d.opening.txid}:${d.opening.vout}`);
     if (outpoints.length === 0) {
-      throw new CoordinatorError('proposal_refused', `no coin of "${w.name}" has a recovery path opening within ${plural(now.days, 'day')}; pick the coins to refresh`, { field: 'inputs' });
+      const spent = [...new Set(now.due.map((d) => d.spentBy))].join(', ');
+      throw new CoordinatorError('proposal_refused', now.due.length === 0 ? `no coin of "${w.name}" has a recovery path opening within ${plural(now.days, 'day')}; pick the coins to refresh` : `the coins due are already spent by payment ${spent}, awaiting signatures: sign and send it`, { field: 'inputs' });
     }
   }
   const to = await freshChangeAddress(deps, walletId);
