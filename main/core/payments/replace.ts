@@ -8,7 +8,7 @@ import { addressToScript, bytesToHex, decodeTx, equalBytes, isUtxoCoin, utxoCoin
 import { CoordinatorError } from '../errors.ts';
 import { IN_FLIGHT, requirePayment } from './payments.ts';
 import type { AddressRow, PaymentRow, WalletRow } from '../store/store.ts';
-import { freshChangeAddress, outpointKey, proposeTreasurySpend, REPLACEABLE_SEQUENCE, spendVsize, type Outpoint } from './spend.ts';
+import { freshChangeAddress, outpointKey, proposeTreasurySpend, REPLACEABLE_SEQUENCE, spendVsize, walletVaultWitness, type Outpoint } from './spend.ts';
 import { replacementsRelayed } from '../service-status.ts';
 import { walletUnspent } from '../wallet-funds.ts';
 import { coinAmount } from '../../../shared/coins/units.ts';
@@ -118,7 +118,7 @@ export async function proposeCancel(deps: CoreDeps, id: string, feeRate: bigint)
   const params = walletParams(w);
   const inputs = paymentOutpoints(p, w);
   const back = await freshChangeAddress(deps, w.id);
-  const fee = feeRate * BigInt(spendVsize(params, w, deps.store.cosigners(w.id).length, inputs.length, [back.address]));
+  const fee = feeRate * BigInt(spendVsize(params, w, deps.store.cosigners(w.id).length, inputs.length, [back.address], walletVaultWitness(deps, w)));
   const amount = p.totalInputValue - fee;
   if (amount < params.dustLimit) throw new CoordinatorError('proposal_refused', `refusing the cancel: a fee of ${coinAmount(params, fee)} leaves ${coinAmount(params, amount)}, below the dust limit of ${coinAmount(params, params.dustLimit)}`);
   try {
