@@ -15,7 +15,7 @@ import { testCosigner } from '../dev/desk-testing/keys.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
 import { parseVaultDescriptor, parseWalletPolicy } from '../shared/files/miniscript-descriptor.ts';
-import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
+import { collectAndSubmit, openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
@@ -219,13 +219,28 @@ describe('a vault with a recovery key after 90 days, in Chromium', () => {
     await page.getByTestId('pay-fee-rate').fill('2');
     expect(await page.getByTestId('vault-refresh-propose').textContent()).toBe('Refresh 1 coin');
     await shot('recovery-07-refresh');
-    // The refresh goes through the one proposal pipeline, which does not build vault spends yet
-    // (h/vaultspend): it reaches it and is refused there, in words, with nothing stored.
+    // One payment through the proposal pipeline: the coin whole, back to the vault, awaiting two signatures.
     await page.getByTestId('vault-refresh-propose').click();
-    await expect
-      .poll(() => page.getByTestId('vault-refresh').getByRole('alert').textContent(), { timeout: 30_000 })
-      .toBe('refusing the proposed payment: "Reserve vault" is a vault with recovery paths; its spends (a path, its timelock) are not proposed by this desk yet');
+    await expect.poll(() => page.url(), { timeout: 30_000 }).toMatch(/#\/payments\//);
+    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('awaiting_signatures');
+    expect(await page.getByTestId('payment-purpose-edit').textContent()).toBe('Refresh of 1 coin: back to the vault on the main path, restarting its recovery clock');
     await shot('recovery-08-refresh-proposed');
+
+    // Alice and Bob sign it, it is sent and confirmed: the coin is the refresh's output, and its
+    // recovery path now opens 51,840 blocks after the refresh's block.
+    const txid = await collectAndSubmit(session.browser, 'refresh', [alice, bob].map((c) => ({ xprv: c.accountXprv })));
+    await desk.node.mine(1);
+    await desk.synced();
+    const refreshed = await desk.node.rpc.call<number>('getblockcount', []);
+    await page.goto(wallet);
+    await expect
+      .poll(() => page.getByTestId('vault-coins').textContent(), { timeout: 30_000 })
+      .toContain(`at block ${(refreshed + 90 * PER_DAY).toLocaleString('en-US')}, about`);
+    expect(await page.getByTestId('vault-coins').textContent()).toContain(`${txid.slice(0, 8)}`);
+    // Still within the 120 days asked for (the path is 90): flagged again, for the new coin only.
+    expect(await page.getByTestId('vault-coin-due').count()).toBe(1);
+    await page.getByTestId('vault-coins').scrollIntoViewIfNeeded();
+    await shot('recovery-08b-refreshed');
   }, 120_000);
 
   it('makes a decaying multisig: 2 of 3 now, 1 of the same 3 after 100 days (past BIP68 refused at the field)', async () => {
