@@ -28,7 +28,7 @@ describe('which coins of a vault to refresh', () => {
       [0, true],
       [1, false],
     ]);
-    expect(dueWords(flagged, 30)?.words).toBe(
+    expect(dueWords(flagged, 30, paths[0]!)?.words).toBe(
       "2 coins' recovery path opens within 30 days: refresh them. 1 of them is open already. After that date the recovery keys alone (1 of Lawyer) can move these coins, without the co-signers. A refresh pays them back to the vault on the main path, which starts their clock again.",
     );
   });
@@ -39,12 +39,12 @@ describe('which coins of a vault to refresh', () => {
     const coins = [coin(0, 40 * PER_DAY), coin(1, 5)];
     expect(due(coins).map((d) => d.opening.vout)).toEqual([1]);
     expect(due(coins, 45).map((d) => d.opening.vout)).toEqual([0, 1]);
-    expect(dueWords(due([coin(1, 5)]), 1)).toEqual({
+    expect(dueWords(due([coin(1, 5)]), 1, paths[0]!)).toEqual({
       headline: "1 coin's recovery path opens within 1 day: refresh it",
       words:
       "1 coin's recovery path opens within 1 day: refresh it. After that date the recovery keys alone (1 of Lawyer) can move this coin, without the co-signers. A refresh pays it back to the vault on the main path, which starts its clock again.",
     });
-    expect(dueWords([], 30)).toBeNull();
+    expect(dueWords([], 30, paths[0]!)).toBeNull();
   });
   it('says apart the coins an unsent payment already spends: nothing to refresh, a payment to sign', () => {
     const coins = [coin(0, 10), coin(1, 20)];
@@ -52,10 +52,17 @@ describe('which coins of a vault to refresh', () => {
     const x = 'ab'.repeat(32);
     const some = coinsDue(params, openings, 30, new Map([[`${x}:0`, 'p1']]));
     expect(some.map((d) => d.spentBy)).toEqual(['p1', null]);
-    expect(dueWords(some, 30)?.headline).toBe("2 coins' recovery path opens within 30 days: refresh 1 (1 already in a payment awaiting signatures)");
+    expect(dueWords(some, 30, paths[0]!)?.headline).toBe("2 coins' recovery path opens within 30 days: refresh 1 (1 already in a payment awaiting signatures)");
     const all = coinsDue(params, openings, 30, new Map([[`${x}:0`, 'p1'], [`${x}:1`, 'p1']]));
-    expect(dueWords(all, 30)?.words).toBe(
+    expect(dueWords(all, 30, paths[0]!)?.words).toBe(
       "2 coins' recovery path opens within 30 days: a payment awaiting signatures spends them. After that date the recovery keys alone (1 of Lawyer) can move these coins, without the co-signers. Sign and send that payment before then; once it confirms their clock starts again.",
+    );
+  });
+  it("says a decaying multisig's later path is fewer of the same keys, not other keys", () => {
+    const decaying: VaultPathView[] = [paths[0]!, { threshold: 1, keys: ['Alice', 'Bob', 'Carol'], blocks: 90 * PER_DAY, opens: '' }];
+    const flagged = coinsDue(params, vaultCoinOpenings(params, decaying, [coin(0, 10)], TIP, 0), 30);
+    expect(dueWords(flagged, 30, decaying[0]!)?.words).toBe(
+      "1 coin's recovery path opens within 30 days: refresh it. After that date 1 of Alice, Bob, Carol can move this coin, where 2 sign now. A refresh pays it back to the vault on the main path, which starts its clock again.",
     );
   });
   it('reads the window from the settings: 30 days unless a whole number of days in range was saved', () => {

@@ -6,7 +6,7 @@
 import { plural } from '../../shared/api/words.ts';
 import { CoordinatorError } from './errors.ts';
 import type { CoordinatorStore } from './store/store.ts';
-import type { VaultCoinOpening } from './vaults.ts';
+import type { VaultCoinOpening, VaultPathView } from './vaults.ts';
 
 export const VAULT_WARNING_SETTING = 'vault_warning_days';
 export const DEFAULT_WARNING_DAYS = 30;
@@ -52,7 +52,7 @@ const they = (one: boolean) => (one ? { it: 'it', its: 'its', coin: 'this coin' 
  * The warning: its headline (the wallets list shows it) and its whole words; null when no coin is
  * due. Coins an unsent payment already spends are said apart: nothing more to do but sign and send it.
  */
-export function dueWords(due: readonly DueCoin[], days: number): { headline: string; words: string } | null {
+export function dueWords(due: readonly DueCoin[], days: number, primary: Pick<VaultPathView, 'threshold' | 'keys'>): { headline: string; words: string } | null {
   if (due.length === 0) return null;
   const todo = due.filter((d) => d.spentBy === null);
   const sent = due.length - todo.length;
@@ -67,7 +67,10 @@ export function dueWords(due: readonly DueCoin[], days: number): { headline: str
     : `${head}: refresh ${todo.length} (${sent} already in a payment awaiting signatures)`;
   const already = open === 0 ? '' : ` ${open === due.length ? (one ? 'It is' : 'They are') : `${open} of them ${open === 1 ? 'is' : 'are'}`} open already.`;
   const then = todo.length === 0 ? ` Sign and send ${payments === 1 ? 'that payment' : 'those payments'} before then; once ${payments === 1 ? 'it confirms' : 'they confirm'} ${they(one).its} clock starts again.` : ` A refresh pays ${they(todo.length === 1).it} back to the vault on the main path, which starts ${they(todo.length === 1).its} clock again.`;
-  return { headline, words: `${headline}.${already} After that date the recovery keys alone (${keys}) can move ${they(one).coin}, without the co-signers.${then}` };
+  // A decaying multisig's later path holds the same keys, fewer of them: said so, not as other keys.
+  const decays = due.every((d) => d.opening.path.keys.every((k) => primary.keys.includes(k)));
+  const who = decays ? `${keys} can move ${they(one).coin}, where ${primary.threshold} sign now` : `the recovery keys alone (${keys}) can move ${they(one).coin}, without the co-signers`;
+  return { headline, words: `${headline}.${already} After that date ${who}.${then}` };
 }
 
 /** The window as typed in Settings: a whole number of days, 1 to 455, or refused in words at the field. */

@@ -36,7 +36,7 @@ export async function vaultCoinsNow(deps: Pick<CoreDeps, 'store'> & { api: Pick<
   const openings = vaultCoinOpenings(params, paths, utxos, tip, now);
   const days = vaultWarningDays(deps.store);
   const due = coinsDue(params, openings, days, reservedOutpoints(deps.store, walletId, params));
-  return { openings, days, due, warning: dueWords(due, days) };
+  return { openings, days, due, warning: dueWords(due, days, paths[0]!) };
 }
 
 /**
