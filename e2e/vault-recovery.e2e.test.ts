@@ -224,6 +224,8 @@ describe('a vault with a recovery key after 90 days, in Chromium', () => {
     await expect.poll(() => page.url(), { timeout: 30_000 }).toMatch(/#\/payments\//);
     await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('awaiting_signatures');
     expect(await page.getByTestId('payment-purpose-edit').textContent()).toBe('Refresh of 1 coin: back to the vault on the main path, restarting its recovery clock');
+    // Signed on the primary path: Alice, Bob and Carol are asked, not the Lawyer.
+    expect(await page.getByTestId('signer').allTextContents()).toEqual(['○ Alice not yet', '○ Bob not yet', '○ Carol not yet']);
     await shot('recovery-08-refresh-proposed');
 
     // Alice and Bob sign it, it is sent and confirmed: the coin is the refresh's output, and its
