@@ -187,6 +187,8 @@ export const inputs = {
       operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
       /** What the payment is for: stored as its 'payment' label with the proposal, in one write. */
       purpose: z.string().trim().max(255, 'a purpose has at most 255 characters').optional(),
+      /** A vault's spending path, by the blocks after which it opens (absent or 0: the primary path). */
+      vault_path: z.number().int('a path opens after a whole number of blocks').min(0).max(0xffff).optional(),
     })
     .refine((v) => (v.miners_fee === undefined) !== (v.fee_rate === undefined), { message: "give either the miners' fee or a fee rate", path: ['miners_fee'] })
     .refine((v) => v.rows !== undefined || v.to !== undefined, { message: 'the recipient address is required', path: ['to'] })
