@@ -182,6 +182,8 @@ describe('a vault with a recovery key after 90 days, in Chromium', () => {
     expect(row).toContain(`(${(90 * PER_DAY - 1).toLocaleString('en-US')} blocks from now)`);
     const day = new Date(Date.now() + (90 * PER_DAY - 1) * 150_000).toISOString().slice(0, 10);
     expect(row).toContain(`about ${day}`);
+    // The balance moves on its own poll: the screenshot waits for it.
+    await expect.poll(() => page.getByTestId('balance').textContent(), { timeout: 30_000 }).toContain('3.00 LTC (regtest)');
     await page.getByTestId('vault-paths').scrollIntoViewIfNeeded();
     await shot('recovery-03-vault-page');
   }, 300_000);
