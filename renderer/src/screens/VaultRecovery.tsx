@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import type { BridgeInput } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
 import { TextField } from '../components/form.tsx';
+import { plural } from '../../../shared/api/words.ts';
 import { Card, message } from '../ui.tsx';
 
 export interface KeyRow {
@@ -118,7 +119,7 @@ export function RecoveryPathCard({ i, draft, onChange, onRemove, timelock }: { i
         <label className="inline">
           Signatures required
           <input type="number" min={1} max={draft.keys.length} value={draft.threshold} onChange={(e) => onChange({ ...draft, threshold: Number(e.target.value) })} className="narrow" data-testid={tid('recovery', i, 'threshold')} />
-          <span className="muted">of {draft.keys.length} recovery keys</span>
+          <span className="muted">of {plural(draft.keys.length, 'recovery key')}</span>
         </label>
       </div>
       <ol className="cosigner-rows">
