@@ -1,4 +1,5 @@
 // Command-line options of `npm run bench`.
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 export interface BenchOptions {
@@ -76,4 +77,13 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     stores: parseStores(values.stores),
     indexBlocks: parseBlockForm(values['index-blocks']),
   };
+}
+
+/**
+ * Node flags that profile a bench child when `--cpu-prof` was given: one folder per child, with
+ * Node's own file names, so each thread (the SQLite writer is a worker) keeps its own profile
+ * instead of all of them writing one named file over each other.
+ */
+export function cpuProfArgs(dir: string | undefined, name: string): string[] {
+  return dir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${join(dir, name)}`];
 }

@@ -15,7 +15,7 @@ import { killChildren, runChild, type ChildRun } from './child.ts';
 import { benchHttp, CACHE_FILL } from './http.ts';
 import type { ChildInput, ChildResult, WindowCpu } from './index-child.ts';
 import { machineLine, mb } from './machine.ts';
-import { parseOptions, type BenchOptions } from './options.ts';
+import { cpuProfArgs, parseOptions, type BenchOptions } from './options.ts';
 import { SERVICE_NODE_FLAGS } from '../../service/node-flags.ts';
 import { miniscriptPaymentSizes, vaultPaymentSizes } from './vault-size.ts';
 import { runScaleBench } from './scale.ts';
@@ -126,8 +126,7 @@ async function main(options: BenchOptions): Promise<void> {
   console.log('\n== 1. Indexer throughput ==');
   console.log(`workload: ${workload}`);
   const rpc = node.rpcConfig;
-  const profArgs = (name: string): string[] =>
-    options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`, `--cpu-prof-name=${name}.cpuprofile`];
+  const profArgs = (name: string): string[] => cpuProfArgs(options.cpuProfDir, name);
   const child = (input: ChildInput, prof: string): Promise<ChildRun<ChildResult>> => runChild<ChildResult>('./index-child.ts', input, [...SERVICE_NODE_FLAGS, ...profArgs(prof)]);
 
   const indexRun = async (label: string, store: StoreConfig, toHeight: number, txs: number, prof: string): Promise<IndexRun> => {

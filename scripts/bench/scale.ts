@@ -13,7 +13,7 @@ import type { ServiceConfigInput } from '../../service/config.ts';
 import { SERVICE_NODE_FLAGS } from '../../service/node-flags.ts';
 import { runChild } from './child.ts';
 import { machineLine, mb } from './machine.ts';
-import type { BenchOptions } from './options.ts';
+import { cpuProfArgs, type BenchOptions } from './options.ts';
 import { scaleChain, startScaleNode, type ScaleManifest } from './scale-chain.ts';
 import type { ScaleChildInput, ScaleChildResult, StageResult } from './scale-child.ts';
 import type { FetchForm } from './fetch-blocks.ts';
@@ -78,8 +78,7 @@ export async function runScaleBench(options: BenchOptions, ctx: ScaleBenchContex
   const stops = stopHeights(points);
   // Minutes, not the service's 30 s: on a busy shared host one verbose 2,500-tx block can take longer.
   const rpc = { ...node.rpcConfig, timeoutMs: 600_000 };
-  const profArgs = (name: string): string[] =>
-    options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`, `--cpu-prof-name=${name}.cpuprofile`];
+  const profArgs = (name: string): string[] => cpuProfArgs(options.cpuProfDir, name);
   const child = (input: ScaleChildInput, prof: string) => runChild<ScaleChildResult>('./scale-child.ts', input, [...SERVICE_NODE_FLAGS, ...profArgs(prof)]);
 
   // One uncounted fetch of the whole chain reads the block files into the page cache; then each
