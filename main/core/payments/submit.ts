@@ -4,7 +4,7 @@ import { ApiClientError } from '../../../shared/api/client.ts';
 import { bytesToHex, equalBytes, parseMultisigRedeemScript } from '../../../shared/coins/index.ts';
 import { walletAddress } from '../wallet-script.ts';
 import { CoordinatorError } from '../errors.ts';
-import { dropConflicts, replacementsOf } from './dropped.ts';
+import { dropConflicts, dropIfParentReplaced, replacementsOf } from './dropped.ts';
 import { requirePayment, transition } from './payments.ts';
 import type { PaymentRow } from '../store/store.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
@@ -32,7 +32,11 @@ export async function submitPayment(deps: CoreDeps, id: string): Promise<Payment
   });
   try {
     const sent = await deps.api.signAndSendMultisig(w.coin, { tx: bytesToHex(p.unsignedTx), signatures });
-    transition(deps, p, 'broadcast', `broadcast as ${sent.message}`, { txid: sent.message, lastError: null });
+    deps.store.transaction(() => {
+      transition(deps, p, 'broadcast', `broadcast as ${sent.message}`, { txid: sent.message, lastError: null });
+      // The node took it: a replacement evicted the children of what it replaces, at once.
+      dropConflicts(deps, requirePayment(deps, id));
+    });
   } catch (err) {
     if (!(err instanceof ApiClientError)) throw err;
     deps.store.transaction(() => {
@@ -67,6 +71,8 @@ export async function refreshConfirmations(deps: CoreDeps, id: string, required 
   };
   if (!entry) {
     await replacements();
+    // Gone from the history: a child whose parent was replaced from elsewhere, if the node agrees.
+    await dropIfParentReplaced(deps, id);
     return requirePayment(deps, id);
   }
   deps.store.transaction(() => {
