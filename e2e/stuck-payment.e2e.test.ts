@@ -103,7 +103,7 @@ describe('a stuck payment on its detail screen', () => {
     await shot('05-original-dropped');
   });
 
-  it('shows a child dropped with the parent a confirmed bump replaced, linked to that parent', async () => {
+  it('shows a child dropped as soon as a bump of its parent is sent, before any block, linked to both', async () => {
     const { w, original } = await slowPayment(desk, deps, 'Child treasury', [bob, alice, carol]);
     await signAndSend(original.id);
     const sentOriginal = desk.store.payment(original.id)!;
@@ -113,13 +113,21 @@ describe('a stuck payment on its detail screen', () => {
     // The bump pays more than the original and its child together (BIP125 rule 3): both leave the mempool.
     const bump = await proposeBump(deps, original.id, 60n);
     await signAndSend(bump.id);
-    await desk.node.mine(1);
-    await desk.synced();
 
+    // No block mined: the child is dropped already.
+    const words = new RegExp(`^Dropped: it spends the change of payment ${original.id.slice(0, 8)}\\S*, which payment ${bump.id.slice(0, 8)}\\S* replaced\\.$`);
     await page.goto(`${desk.web.url}/#/payments/${child.id}`);
     await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('failed');
-    await expect.poll(() => page.getByTestId('dropped').textContent(), { timeout: 30_000 }).toMatch(/^Dropped: it spends the change of payment \S+, which payment \S+ replaced and confirmed\.$/);
+    await expect.poll(() => page.getByTestId('dropped').textContent(), { timeout: 30_000 }).toMatch(words);
     await shot('07-child-dropped');
+    await page.getByTestId('dropped').getByRole('link').nth(1).click();
+    await expect.poll(() => page.url()).toContain(bump.id);
+
+    // The block changes nothing on the child's page.
+    await desk.node.mine(1);
+    await desk.synced();
+    await page.goto(`${desk.web.url}/#/payments/${child.id}`);
+    await expect.poll(() => page.getByTestId('dropped').textContent(), { timeout: 30_000 }).toMatch(words);
     await page.getByTestId('dropped').getByRole('link').first().click();
     await expect.poll(() => page.url()).toContain(original.id);
   });

@@ -13,13 +13,13 @@
 import { ApiClientError } from '../../../shared/api/client.ts';
 import { bytesToHex, decodeTx } from '../../../shared/coins/index.ts';
 import { CoordinatorError } from '../errors.ts';
-import { IN_FLIGHT, requirePayment, transition } from './payments.ts';
+import { IN_FLIGHT, requirePayment, spentAddresses, transition } from './payments.ts';
 import { paymentOutpoints } from './replace.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import type { PaymentRow, WalletRow } from '../store/store.ts';
 import { outpointKey } from './spend.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
-import { walletAddress } from '../wallet-script.ts';
+import { historyOf } from '../wallet-funds.ts';
 
 /** What made a payment impossible: a payment of the desk, or only a transaction (sent from elsewhere). */
 type Dropper = { payment: PaymentRow; txid: string | null } | { payment: null; txid: string };
@@ -86,11 +86,12 @@ async function replacementOf(deps: CoreDeps, w: WalletRow, parent: PaymentRow): 
   const mine = replacementsOf(deps, parent).find((q) => (q.state === 'broadcast' || q.state === 'confirmed') && q.txid !== null);
   if (mine?.txid) return mine.txid;
   const params = walletParams(w);
-  const xpubs = deps.store.cosigners(w.id).map((c) => c.xpub);
-  const addresses = [...new Set(deps.store.paymentInputs(parent.id).map((i) => walletAddress(params, w, xpubs, i.change, i.index).address))];
+  const addresses = spentAddresses(deps, parent);
   const inputs = new Set(paymentOutpoints(parent, w).map(outpointKey));
-  const seen = (await deps.api.history(w.coin, addresses, { limit: 1000 })).txs;
-  for (const txid of new Set(seen.flatMap((t) => (t.txid && t.txid !== parent.txid ? [t.txid.toLowerCase()] : [])))) {
+  // The desk's own payments that spend none of them need no look.
+  const known = new Set(deps.store.payments(w.id).flatMap((q) => (q.txid && !paymentOutpoints(q, w).some((o) => inputs.has(outpointKey(o))) ? [q.txid] : [])));
+  const seen = await historyOf(deps.api, w.coin, addresses);
+  for (const txid of new Set(seen.flatMap((t) => (t.txid && t.txid.toLowerCase() !== parent.txid && !known.has(t.txid.toLowerCase()) ? [t.txid.toLowerCase()] : [])))) {
     // Its bytes must hash to the txid the history named: nothing is dropped on the service's word alone.
     const tx = decodeTx((await PreviousTransactions.fetch(deps.api, w.coin, params, [txid])).raw(txid), params);
     if (tx.inputs.some((i) => inputs.has(outpointKey({ txid: bytesToHex(i.prevTxid), vout: i.vout })))) return txid;

@@ -5,7 +5,7 @@
 // (refused in the service's words, nothing stored), signatures of the original refused for its
 // replacement, and a child-pays-for-parent whose package rate the node's ancestor figures confirm.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressToScript, chainParams, decodeTx, hexToBytes } from '../../../shared/coins/index.ts';
+import { addressToScript, chainParams, decodeTx, decodeTxHex, encodeTxHex, hexToBytes } from '../../../shared/coins/index.ts';
 import { childFee, proposeCpfp, rateText } from './cpfp.ts';
 import { replacementView } from '../../bridge/replacement-view.ts';
 import { proposePayment } from './propose.ts';
@@ -16,7 +16,7 @@ import { signRequest } from '../software-signer.ts';
 import { openStore, type CoordinatorStore, type PaymentRow } from '../store/store.ts';
 import { refreshConfirmations, submitPayment } from './submit.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
-import { startRegtestDesk, type RegtestDesk, fundWallet, signAndSend as signSubmit, startWalletDesk, type WalletDesk } from '../../../dev/desk-testing/regtest.ts';
+import { apiWith, startRegtestDesk, type RegtestDesk, fundWallet, signAndSend as signSubmit, startWalletDesk, type WalletDesk } from '../../../dev/desk-testing/regtest.ts';
 import { proposeTreasurySpend } from './spend.ts';
 import { followBroadcastPayments } from '../payment-follower.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from '../wallets.ts';
@@ -316,6 +316,24 @@ describe('child pays for parent', () => {
       expect(await mempool()).toContain(replacement.txid);
       await expect(entry(child.txid!)).rejects.toThrow(/not in mempool/i);
       await desk.synced();
+
+      // Faulty service answers drop nothing: it still holds the child; its history hides the replacement; it forges the replacement's bytes.
+      const holding = apiWith(desk.api, { rawTransaction: async (c, txid) => desk.api.rawTransaction(c, txid === child.txid ? replacement.txid! : txid) });
+      const hiding = apiWith(desk.api, { history: async (c, a, p) => {
+        const h = await desk.api.history(c, a, p);
+        return { ...h, txs: h.txs.filter((t) => t.txid !== replacement.txid) };
+      } });
+      const forging = apiWith(desk.api, { rawTransaction: async (c, txid) => {
+        const raw = await desk.api.rawTransaction(c, txid);
+        if (txid !== replacement.txid) return raw;
+        const tx = decodeTxHex(raw.hex);
+        tx.outputs[0]!.value -= 1n;
+        return { txid, hex: encodeTxHex(tx) };
+      } });
+      for (const [name, api] of Object.entries({ holding, hiding, forging })) {
+        await followBroadcastPayments({ ...deps, api });
+        expect({ name, ...store.payment(child.id) }).toMatchObject({ name, state: 'broadcast', droppedBy: null, droppedByTxid: null });
+      }
 
       // No block: the follower finds the child gone from the node and the original's inputs spent by another transaction.
       expect(await followBroadcastPayments(deps)).toContain(child.id);

@@ -2,12 +2,11 @@
 // confirmation.
 import { ApiClientError } from '../../../shared/api/client.ts';
 import { bytesToHex, equalBytes, parseMultisigRedeemScript } from '../../../shared/coins/index.ts';
-import { walletAddress } from '../wallet-script.ts';
 import { CoordinatorError } from '../errors.ts';
 import { dropConflicts, dropIfParentReplaced, replacementsOf } from './dropped.ts';
-import { requirePayment, transition } from './payments.ts';
+import { requirePayment, spentAddresses, transition } from './payments.ts';
 import type { PaymentRow } from '../store/store.ts';
-import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { requireWallet, type CoreDeps } from '../wallets.ts';
 import { historyOf } from '../wallet-funds.ts';
 import type { HistoryTx } from '../../../shared/api/schemas.ts';
 import { plural } from '../../../shared/api/words.ts';
@@ -32,11 +31,9 @@ export async function submitPayment(deps: CoreDeps, id: string): Promise<Payment
   });
   try {
     const sent = await deps.api.signAndSendMultisig(w.coin, { tx: bytesToHex(p.unsignedTx), signatures });
-    deps.store.transaction(() => {
-      transition(deps, p, 'broadcast', `broadcast as ${sent.message}`, { txid: sent.message, lastError: null });
-      // The node took it: a replacement evicted the children of what it replaces, at once.
-      dropConflicts(deps, requirePayment(deps, id));
-    });
+    transition(deps, p, 'broadcast', `broadcast as ${sent.message}`, { txid: sent.message, lastError: null });
+    // The node took it: a replacement evicted the children of what it replaces, at once.
+    deps.store.transaction(() => dropConflicts(deps, requirePayment(deps, id)));
   } catch (err) {
     if (!(err instanceof ApiClientError)) throw err;
     deps.store.transaction(() => {
@@ -60,10 +57,7 @@ export async function refreshConfirmations(deps: CoreDeps, id: string, required 
   const p = requirePayment(deps, id);
   if ((p.state !== 'broadcast' && p.state !== 'confirmed') || !p.txid) return p;
   const w = requireWallet(deps, p.walletId);
-  const params = walletParams(w);
-  const xpubs = deps.store.cosigners(w.id).map((c) => c.xpub);
-  const spent = [...new Set(deps.store.paymentInputs(id).map((i) => walletAddress(params, w, xpubs, i.change, i.index).address))];
-  const entry = (await historyOf(deps.api, w.coin, spent)).find((t) => t.txid === p.txid);
+  const entry = (await historyOf(deps.api, w.coin, spentAddresses(deps, p))).find((t) => t.txid === p.txid);
   // Still unconfirmed: a broadcast replacement may have confirmed in its place (and drops it).
   const replacements = async () => {
     if (requirePayment(deps, id).state !== 'broadcast') return;
