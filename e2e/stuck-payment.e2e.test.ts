@@ -59,6 +59,17 @@ async function slowPayment(on: DevDesk, d: CoreDeps, name: string, cosigners = [
   return { w, original };
 }
 
+/** A slow payment sent from a new wallet of `cosigners`, and a child from its change at 5 units/vbyte, sent. */
+async function stuckWithChild(name: string, cosigners: typeof alice[]) {
+  const { w, original } = await slowPayment(desk, deps, name, cosigners);
+  await signAndSend(original.id);
+  const sent = desk.store.payment(original.id)!;
+  const change = decodeTx(sent.unsignedTx, params).outputs.length - 1;
+  const { payment: child } = await proposeCpfp(deps, w.id, { txid: sent.txid!, vout: change }, 5n);
+  await signAndSend(child.id);
+  return { w, original, child };
+}
+
 beforeAll(async () => {
   session = await openDeskInBrowser({ nodeArgs: ['-mempoolreplacement=1'] }, 'stuck-');
   ({ desk, page } = session);
@@ -107,12 +118,7 @@ describe('a stuck payment on its detail screen', () => {
   });
 
   it('shows a child dropped as soon as a bump of its parent is sent, before any block, linked to both', async () => {
-    const { w, original } = await slowPayment(desk, deps, 'Child treasury', [bob, alice, carol]);
-    await signAndSend(original.id);
-    const sentOriginal = desk.store.payment(original.id)!;
-    const change = decodeTx(sentOriginal.unsignedTx, params).outputs.length - 1;
-    const { payment: child } = await proposeCpfp(deps, w.id, { txid: sentOriginal.txid!, vout: change }, 5n);
-    await signAndSend(child.id);
+    const { original, child } = await stuckWithChild('Child treasury', [bob, alice, carol]);
     // The bump pays more than the original and its child together (BIP125 rule 3): both leave the mempool.
     const bump = await proposeBump(deps, original.id, 60n);
     await signAndSend(bump.id);
@@ -136,12 +142,8 @@ describe('a stuck payment on its detail screen', () => {
   });
 
   it('shows a child dropped when another desk replaced its parent, naming that transaction', async () => {
-    const { w, original } = await slowPayment(desk, deps, 'Elsewhere treasury', [carol, alice, bob]);
-    await signAndSend(original.id);
+    const { w, original, child } = await stuckWithChild('Elsewhere treasury', [carol, alice, bob]);
     const sentOriginal = desk.store.payment(original.id)!;
-    const change = decodeTx(sentOriginal.unsignedTx, params).outputs.length - 1;
-    const { payment: child } = await proposeCpfp(deps, w.id, { txid: sentOriginal.txid!, vout: change }, 5n);
-    await signAndSend(child.id);
     // Another desk of the same wallet (a store of its own, knowing nothing of the child) spends the original's coin at 60.
     const other = openStore(join(desk.dir, 'other-desk.sqlite'));
     try {
