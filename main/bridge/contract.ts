@@ -127,7 +127,7 @@ export const inputs = {
   // Vaults with recovery paths (issue 27): the days typed for a path, shown in blocks as they are
   // typed (or refused in words); a vault made from co-signers and recovery keys, or read from a
   // Liana/Nunchuk descriptor or a BIP388 policy; its paths and when each opens for each coin; its file.
-  'vaults.timelock': z.object({ coin: z.enum(UTXO_COIN_NAMES), network: z.enum(NETWORK_NAMES), days: z.string().max(40) }).strict(),
+  'vaults.timelock': z.object({ coin: z.enum(UTXO_COIN_NAMES), network: z.enum(NETWORK_NAMES), days: z.string().max(40), /** The days of the path before this one, which it must come after. */ after_days: z.number().int().min(1).max(100_000).optional() }).strict(),
   'vaults.create': z.discriminatedUnion('template', [
     z
       .object({
@@ -138,6 +138,18 @@ export const inputs = {
         network: z.enum(NETWORK_NAMES),
         primary: VaultKeySetIn,
         recovery: z.array(VaultKeySetIn.extend({ days: z.string().max(40) }).strict()).min(1, 'a vault needs a recovery path').max(5),
+      })
+      .strict(),
+    z
+      .object({
+        template: z.literal('decaying'),
+        birthday: BirthdayIn.optional(),
+        name: z.string().trim().min(1, 'the wallet needs a name').max(80),
+        coin: z.enum(UTXO_COIN_NAMES),
+        network: z.enum(NETWORK_NAMES),
+        primary: VaultKeySetIn,
+        /** After each number of days, a lower threshold of the same keys. */
+        decay: z.array(z.object({ threshold: z.number().int().min(1).max(15), days: z.string().max(40) }).strict()).min(1, 'a decaying vault needs a later, lower threshold').max(5),
       })
       .strict(),
     z
@@ -153,6 +165,9 @@ export const inputs = {
   ]),
   'vaults.get': z.object({ wallet_id: id }).strict(),
   'vaults.export': z.object({ wallet_id: id, format: z.enum(['descriptor', 'bip388']) }).strict(),
+  // A refresh: the chosen coins (default: those whose recovery path opens within the warning
+  // window) sent all back to the vault on the primary path at a fee rate, proposed as a payment.
+  'vaults.refresh': z.object({ wallet_id: id, outpoints: z.array(Outpoint).max(1000).optional(), fee_rate: feeRateIn }).strict(),
   'payments.list': z.object({ wallet_id: id.optional() }),
   'payments.get': z.object({ payment_id: id }),
   // One proposal channel for every form: one recipient (`to`, and `amount` or `send_all`), or a
@@ -172,6 +187,8 @@ export const inputs = {
       operator: z.object({ address: z.string().trim().min(1).max(200), fee_amount: UnitsIn }).optional(),
       /** What the payment is for: stored as its 'payment' label with the proposal, in one write. */
       purpose: z.string().trim().max(255, 'a purpose has at most 255 characters').optional(),
+      /** A vault's spending path, by the blocks after which it opens (absent or 0: the primary path). */
+      vault_path: z.number().int('a path opens after a whole number of blocks').min(0).max(0xffff).optional(),
     })
     .refine((v) => (v.miners_fee === undefined) !== (v.fee_rate === undefined), { message: "give either the miners' fee or a fee rate", path: ['miners_fee'] })
     .refine((v) => v.rows !== undefined || v.to !== undefined, { message: 'the recipient address is required', path: ['to'] })
@@ -196,6 +213,8 @@ export const inputs = {
   }),
   // Without `on`, only reads the setting.
   'settings.setReplaceable': z.object({ on: z.boolean().optional() }),
+  // How many days before a vault coin's recovery path opens the desk warns; without `days`, only reads it.
+  'settings.vaultWarning': z.object({ days: z.string().max(40).optional() }).strict(),
   // A payment as it is typed, checked field by field (address for the wallet's coin and network,
   // amount against the dust limit and what the wallet holds); absent fields are not checked.
   'payments.checkDraft': z.object({
@@ -467,6 +486,8 @@ export interface WalletSummary {
   birthday_source: 'tip' | 'file' | 'date' | 'genesis' | null;
   /** A vault with recovery paths (a wsh miniscript): its paths, coins' openings and files are under vaults.*. */
   vault: boolean;
+  /** A vault's paths in one line ("2 of Alice, Bob, Carol now, or 1 of Lawyer after 51840 blocks (about 90 days)"); null for an M-of-N wallet. */
+  vault_paths: string | null;
 }
 
 export interface WalletFunds {
@@ -706,6 +727,8 @@ export interface VaultView {
   unit: Unit;
   /** Why the coins could not be read (the service refused or is catching up); null when they were. */
   coins_unread: string | null;
+  /** The coins to refresh: those whose soonest recovery path opens within `days` days (Settings), or is open, and that no unsent payment spends already. */
+  refresh: { days: number; due: string[]; warning: string | null; headline: string | null };
 }
 
 /** A set-up file read into the new-wallet form, for the treasurer to review before creating. */
@@ -949,6 +972,7 @@ export interface Outputs {
   'vaults.create': WalletSummary;
   'vaults.get': VaultView;
   'vaults.export': ExportedFile;
+  'vaults.refresh': PaymentDetail;
   'payments.list': PaymentSummary[];
   'payments.get': PaymentDetail;
   'payments.checkDraft': DraftCheck;
@@ -957,6 +981,7 @@ export interface Outputs {
   'payments.feePresets': FeePresets;
   'payments.spendable': SpendableView;
   'settings.setReplaceable': { replaceable: boolean };
+  'settings.vaultWarning': { days: number };
   'payments.exportRequest': ExportedFile;
   'payments.exportPsbt': ExportedFile;
   'payments.importSignatures': ImportResult[];

@@ -227,7 +227,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       return { refusals: refusals.map((r) => ({ field: r.field, message: draftRefusalWords(r, unitOf(params.coin, params.network, params.decimals)) })) };
     },
 
-    'payments.propose': async ({ wallet_id, to, amount, rows, send_all, miners_fee, fee_rate, inputs, operator, purpose }) => {
+    'payments.propose': async ({ wallet_id, to, amount, rows, send_all, miners_fee, fee_rate, inputs, operator, purpose, vault_path }) => {
       const operatorFee = operator ? { address: operator.address, amount: operator.fee_amount } : undefined;
       let form: PaymentProposal;
       if (rows) {
@@ -238,7 +238,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       } else {
         form = { to: to ?? '', amount: amount ?? 0n, minersFee: 0n, ...(operatorFee ? { operatorFee } : {}), ...(send_all ? { sendAll: true } : {}) };
       }
-      const p = await proposePayment(core, wallet_id, { ...form, ...feeOf(miners_fee, fee_rate), ...(inputs ? { inputs } : {}), ...(purpose ? { purpose } : {}) });
+      const p = await proposePayment(core, wallet_id, { ...form, ...feeOf(miners_fee, fee_rate), ...(inputs ? { inputs } : {}), ...(purpose ? { purpose } : {}), ...(vault_path !== undefined ? { vaultPath: vault_path } : {}) });
       return paymentDetail(core, p.id);
     },
 

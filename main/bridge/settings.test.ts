@@ -138,6 +138,18 @@ describe('settings: the service connection', () => {
   });
 });
 
+describe("settings: how far ahead a vault's coins are flagged", () => {
+  it('reads 30 days by default, keeps a whole number typed, refuses a hurried one in words at the field, and audits the change', async () => {
+    expect(await call('settings.vaultWarning', {})).toEqual({ ok: true, value: { days: 30 } });
+    expect(await call('settings.vaultWarning', { days: '120 days' })).toMatchObject({ ok: false, error: { message: 'type the days as a whole number, like 30; "120 days" is not one', field: 'days' } });
+    expect(await call('settings.vaultWarning', { days: '0' })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/^warn 1 to 455 days ahead/) } });
+    expect(await call('settings.vaultWarning', { days: ' 120 ' })).toEqual({ ok: true, value: { days: 120 } });
+    expect(await call('settings.vaultWarning', {})).toEqual({ ok: true, value: { days: 120 } });
+    expect(store.auditLog().at(-1)).toMatchObject({ action: 'settings.vault_warning', detail: 'vault coins are flagged 120 days before their recovery path opens' });
+    expect(await call('settings.vaultWarning', { days: '30' })).toEqual({ ok: true, value: { days: 30 } });
+  });
+});
+
 describe('a secret store that cannot keep keys', () => {
   it('refuses before testing anything and keeps the connection', async () => {
     const refusing = { description: 'keychain', persistent: true, problem: () => safeStorageProblem(true, 'basic_text'), save: () => undefined, load: () => null, clear: () => undefined };

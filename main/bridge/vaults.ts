@@ -4,12 +4,15 @@ import type { CoinName } from '../../shared/coins/index.ts';
 import { fileSafe } from '../core/file-names.ts';
 import type { CoordinatorStore, WalletRow } from '../core/store/store.ts';
 import { createVaultWithBirthday, type BirthdayDeps } from '../core/wallet-birthday.ts';
-import { walletUnspent } from '../core/wallet-funds.ts';
-import { exportVault, typedTimelock, vaultCoinOpenings, vaultPaths, type RecoveryPathInput } from '../core/vaults.ts';
+import { CoordinatorError } from '../core/errors.ts';
+import { DEFAULT_WARNING_DAYS, typedWarningDays, VAULT_WARNING_SETTING, vaultWarningDays } from '../core/vault-freshness.ts';
+import { proposeRefresh, vaultCoinsNow } from '../core/vault-refresh.ts';
+import { exportVault, typedPathDays, typedTimelock, vaultPaths, type RecoveryPathInput } from '../core/vaults.ts';
 import { requireWallet, walletParams, type CosignerInput } from '../core/wallets.ts';
 import type { BridgeInput, VaultPathView, WalletSummary } from './contract.ts';
 import type { Handlers } from './dispatch.ts';
 import { unitOf } from './units.ts';
+import { paymentDetail } from './views.ts';
 
 type CosignerIn = BridgeInput<'wallets.create'>['cosigners'][number];
 
@@ -20,20 +23,24 @@ const cosigner = (c: CosignerIn): CosignerInput => ({
   ...(c.derivation_path ? { derivationPath: c.derivation_path } : {}),
 });
 
-export function createVaultHandlers(deps: BirthdayDeps & { api: Pick<ApiClient, 'utxos' | 'status'> }, summary: (w: WalletRow) => WalletSummary): Pick<Handlers, 'vaults.timelock' | 'vaults.create' | 'vaults.get' | 'vaults.export'> {
+export function createVaultHandlers(deps: BirthdayDeps & { api: Pick<ApiClient, 'utxos' | 'status'> }, summary: (w: WalletRow) => WalletSummary): Pick<Handlers, 'vaults.timelock' | 'vaults.create' | 'vaults.get' | 'vaults.export' | 'vaults.refresh' | 'settings.vaultWarning'> {
   const store: CoordinatorStore = deps.store;
   return {
-    'vaults.timelock': async ({ coin, network, days }) => typedTimelock(coin, network, days),
+    'vaults.timelock': async ({ coin, network, days, after_days }) => typedTimelock(coin, network, days, after_days),
 
     'vaults.create': async (input) => {
       const common = { coin: input.coin as CoinName, network: input.network, name: input.name };
       const birthday = input.birthday ?? { source: 'tip' as const };
       if (input.template === 'import') return summary(await createVaultWithBirthday(deps, { ...common, template: 'import', text: input.text }, birthday));
-      const recovery: RecoveryPathInput[] = input.recovery.map((r) => {
-        const { days } = typedTimelock(input.coin, input.network, r.days);
-        return { threshold: r.threshold, cosigners: r.cosigners.map(cosigner), after: { days } };
-      });
-      const w = await createVaultWithBirthday(deps, { ...common, template: 'recovery', primary: { threshold: input.primary.threshold, cosigners: input.primary.cosigners.map(cosigner) }, recovery }, birthday);
+      const primary = { threshold: input.primary.threshold, cosigners: input.primary.cosigners.map(cosigner) };
+      if (input.template === 'decaying') {
+        const typed = input.decay.map((d) => d.days);
+        const decay = input.decay.map((d, i) => ({ threshold: d.threshold, after: { days: typedPathDays(input.coin, input.network, typed, i) } }));
+        return summary(await createVaultWithBirthday(deps, { ...common, template: 'decaying', primary, decay }, birthday));
+      }
+      const typed = input.recovery.map((r) => r.days);
+      const recovery: RecoveryPathInput[] = input.recovery.map((r, i) => ({ threshold: r.threshold, cosigners: r.cosigners.map(cosigner), after: { days: typedPathDays(input.coin, input.network, typed, i) } }));
+      const w = await createVaultWithBirthday(deps, { ...common, template: 'recovery', primary, recovery }, birthday);
       return summary(w);
     },
 
@@ -44,11 +51,10 @@ export function createVaultHandlers(deps: BirthdayDeps & { api: Pick<ApiClient, 
       const words = (p: (typeof core)[number]) => `${p.opens}: ${p.threshold} of ${p.keys.join(', ')}`;
       const paths: VaultPathView[] = core.map((p) => ({ threshold: p.threshold, keys: p.keys, blocks: p.blocks, words: words(p) }));
       const unit = unitOf(w.coin, w.network, params.decimals);
+      const days = vaultWarningDays(store);
       try {
-        const [utxos, status] = await Promise.all([walletUnspent({ store, api: deps.api }, wallet_id), deps.api.status()]);
-        const tip = status.coins.find((c) => c.coin === w.coin)?.tip_height ?? null;
-        if (tip === null) return { paths, coins: [], unit, coins_unread: `the service has not told ${w.coin}'s tip yet` };
-        const coins = vaultCoinOpenings(params, core, utxos, tip, Date.now()).map((o) => ({
+        const now = await vaultCoinsNow(deps, wallet_id, Date.now());
+        const coins = now.openings.map((o) => ({
           txid: o.txid,
           vout: o.vout,
           amount: o.amount,
@@ -57,10 +63,24 @@ export function createVaultHandlers(deps: BirthdayDeps & { api: Pick<ApiClient, 
           blocks_left: o.blocksLeft,
           opens_around: o.opensAround,
         }));
-        return { paths, coins, unit, coins_unread: null };
+        return { paths, coins, unit, coins_unread: null, refresh: { days, due: now.due.filter((d) => d.spentBy === null).map((d) => `${d.opening.txid}:${d.opening.vout}`), warning: now.warning?.words ?? null, headline: now.warning?.headline ?? null } };
       } catch (err) {
-        return { paths, coins: [], unit, coins_unread: `the coins could not be read (${err instanceof Error ? err.message : String(err)})` };
+        const why = err instanceof CoordinatorError ? err.message : `the coins could not be read (${err instanceof Error ? err.message : String(err)})`;
+        return { paths, coins: [], unit, coins_unread: why, refresh: { days, due: [], warning: null, headline: null } };
       }
+    },
+
+    'vaults.refresh': async ({ wallet_id, outpoints, fee_rate }) => {
+      const p = await proposeRefresh(deps, wallet_id, { ...(outpoints ? { outpoints } : {}), feeRate: fee_rate });
+      return paymentDetail(deps, p.id);
+    },
+
+    'settings.vaultWarning': async ({ days }) => {
+      if (days === undefined) return { days: vaultWarningDays(store) };
+      const chosen = typedWarningDays(days);
+      store.setSettings({ [VAULT_WARNING_SETTING]: chosen === DEFAULT_WARNING_DAYS ? null : String(chosen) });
+      store.audit(deps.actor, 'settings.vault_warning', `vault coins are flagged ${chosen} days before their recovery path opens`);
+      return { days: vaultWarningDays(store) };
     },
 
     'vaults.export': async ({ wallet_id, format }) => {

@@ -9,9 +9,11 @@ import type { OpenedRequest } from '../../shared/files/signing-request.ts';
 import { paymentHash } from '../../shared/files/signing-files.ts';
 import type { ServiceConnection } from '../core/connection.ts';
 import { progress, requirePayment } from '../core/payments/payments.ts';
+import { vaultPaymentInputs } from '../core/payments/vault-inputs.ts';
 import type { FileResult } from '../core/payments/signature-import.ts';
 import type { AddressRow, PaymentRow, WalletRow } from '../core/store/store.ts';
 import type { SetupRead } from '../core/wallet-setup-files.ts';
+import { vaultWords } from '../core/vaults.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../core/wallets.ts';
 import type { ImportResult, OpenedRequestView, OutputView, PaymentDetail, PaymentSummary, ReceiveAddress, ServiceSettings, SetupDraft, WalletSummary } from './contract.ts';
 import { explainPayment } from './explain.ts';
@@ -47,6 +49,7 @@ export function walletSummary(deps: StoreDeps, w: WalletRow): WalletSummary {
     birthday_height: w.birthdayHeight,
     birthday_source: w.birthdaySource,
     vault: Boolean(w.vaultTemplate),
+    vault_paths: w.vaultTemplate ? vaultWords(deps, w.id) : null,
   };
 }
 
@@ -102,6 +105,9 @@ export function paymentDetail(deps: StoreDeps, id: string, relayed?: boolean): P
     ...(recipients[i]?.label ? { label: recipients[i].label } : {}),
   }));
   const signers = new Set(prog.inputs.flatMap((i) => i.signers));
+  // A vault payment is signed by the keys of its path only (a recovery key has nothing to sign on the primary path).
+  const vault = vaultPaymentInputs(deps, w, p);
+  const onPath = vault === null ? null : new Set(vault.flatMap((v) => v.spend.pathKeys.map((k) => k.key)));
   const minersFee = p.totalInputValue - outputs.reduce((s, o) => s + o.amount, 0n);
   const n = store.cosigners(w.id).length;
   const tx = decodeTx(p.unsignedTx, params);
@@ -124,7 +130,7 @@ export function paymentDetail(deps: StoreDeps, id: string, relayed?: boolean): P
     confirmations: p.confirmations,
     inputs: prog.inputs.map((i) => ({ input_index: i.inputIndex, amount: amounts.get(i.inputIndex) ?? 0n, required: i.required, signed: i.signed, signers: i.signers })),
     outputs,
-    cosigners: store.cosigners(w.id).map((c) => ({ name: c.name, signed: signers.has(c.name) })),
+    cosigners: store.cosigners(w.id).flatMap((c, position) => (onPath === null || onPath.has(position) ? [{ name: c.name, signed: signers.has(c.name) }] : [])),
     replacement: replacementView(deps, p, relayed),
   };
 }

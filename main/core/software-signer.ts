@@ -78,14 +78,21 @@ export function signRequest(requestText: string, key: SoftwareKey, now: Date = n
   const opened = openSigningRequest(requestText);
   const { node, position } = matchCosigner(opened, key);
   const cosigner = opened.request.wallet.cosigners[position]!;
-  const signatures = opened.verified.inputs.map((input) => {
-    const child = node.derivePath(input.path);
-    const expected = input.publicKeys[position]!;
-    if (!equalBytes(child.publicKey, expected)) throw new CoordinatorError('foreign', `input ${input.index}'s key at ${input.path} is not this co-signer's`);
-    const privateKey = child.privateKey;
-    if (!privateKey) throw new CoordinatorError('bad_key', 'the key has no private part');
-    return { input_index: input.index, public_key: bytesToHex(expected), signature: bytesToHex(signDer(input.hash, privateKey)) };
-  });
+  const sign = (hash: Uint8Array, below: string, expected: Uint8Array, index: number) => {
+    const child = node.derivePath(below);
+    if (!equalBytes(child.publicKey, expected)) throw new CoordinatorError('foreign', `input ${index}'s key at ${below} is not this co-signer's`);
+    if (!child.privateKey) throw new CoordinatorError('bad_key', 'the key has no private part');
+    return { input_index: index, public_key: bytesToHex(expected), signature: bytesToHex(signDer(hash, child.privateKey)) };
+  };
+  const vault = opened.request.vault_path !== undefined;
+  const signatures = vault
+    ? // A vault: only this co-signer's keys on the chosen path (a key of another path would be refused).
+      opened.verified.inputs.flatMap((input) => (input.pathKeys ?? []).filter((k) => k.key === position).map((k) => sign(input.hash, k.path, k.publicKey, input.index)))
+    : opened.verified.inputs.map((input) => sign(input.hash, input.path, input.publicKeys[position]!, input.index));
+  if (vault && signatures.length === 0) {
+    const blocks = opened.request.vault_path!;
+    throw new CoordinatorError('foreign', `${cosigner.name} holds no key of the path this payment is spent on (${blocks === 0 ? 'the primary path' : `the path that opens after ${blocks} blocks`}): there is nothing to sign`);
+  }
   const file: SignatureFileV1 = {
     format: SIGNATURE_FORMAT,
     version: 1,

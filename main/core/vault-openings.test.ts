@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { typedTimelock, vaultCoinOpenings, type VaultPathView } from './vaults.ts';
+import { typedPathDays, typedTimelock, vaultCoinOpenings, type VaultPathView } from './vaults.ts';
 
 const paths: VaultPathView[] = [
   { threshold: 2, keys: ['Alice', 'Bob', 'Carol'], blocks: 0, opens: 'now' },
@@ -16,6 +16,18 @@ describe('typed recovery days', () => {
     expect(() => typedTimelock('litecoin', 'regtest', '500')).toThrow(/500 days is 288000 blocks on litecoin regtest; a relative timelock counts at most 65535 blocks \(BIP68\), 113 days there/);
     expect(() => typedTimelock('litecoin', 'regtest', '0')).toThrow(/at least 1/);
     expect(() => typedTimelock('bitcoin', 'mainnet', '')).toThrow(/in whole days/);
+    expect(() => typedTimelock('litecoin', 'regtest', '-5')).toThrow('a path opens after a number of days from now on, not before; "-5" is negative');
+    expect(() => typedTimelock('litecoin', 'regtest', '1,5')).toThrow('type whole days, like 90; "1,5" has a fraction (a relative timelock counts whole blocks, days here)');
+    expect(() => typedTimelock('litecoin', 'regtest', '113').blocks).not.toThrow();
+    expect(() => typedTimelock('litecoin', 'regtest', '114')).toThrow(/114 days is 65664 blocks on litecoin regtest; a relative timelock counts at most 65535 blocks \(BIP68\), 113 days there/);
+  });
+  it('refuses a later path that opens no later than the one before it, naming the paths', () => {
+    expect(typedTimelock('litecoin', 'regtest', '100', 90).days).toBe(100);
+    expect(() => typedTimelock('litecoin', 'regtest', '60', 90)).toThrow('each recovery path opens later than the one before it: this one needs more than 90 days (the path above opens after 90); 60 is not later');
+    expect(() => typedTimelock('litecoin', 'regtest', '90', 90)).toThrow(/90 is not later/);
+    expect(typedPathDays('litecoin', 'regtest', ['30', '90'], 1)).toBe(90);
+    expect(() => typedPathDays('litecoin', 'regtest', ['90', '30'], 1)).toThrow('recovery path 2: each recovery path opens later than the one before it');
+    expect(() => typedPathDays('litecoin', 'regtest', ['90 days', '100'], 1)).toThrow('recovery path 1: type the days as a whole number, like 90; "90 days" is not one');
   });
 });
 

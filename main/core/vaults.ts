@@ -167,6 +167,15 @@ export function vaultPaths(deps: Pick<CoreDeps, 'store'>, walletId: string): Vau
   }));
 }
 
+/** A vault in one line, its paths in order: "2 of Alice, Bob, Carol now, or 1 of Lawyer after 51840 blocks (about 90 days)". */
+export function vaultWords(deps: Pick<CoreDeps, 'store'>, walletId: string): string {
+  const w = requireWallet(deps, walletId);
+  const params = chainParams(w.coin, w.network);
+  return vaultPaths(deps, walletId)
+    .map((p) => `${p.threshold} of ${p.keys.join(', ')} ${p.blocks === 0 ? 'now' : `after ${describeTimelock(params, p.blocks)}`}`)
+    .join(', or ');
+}
+
 /** The vault's descriptor (Liana, Nunchuk, Sparrow read it) or BIP388 wallet policy (hardware wallets register it). */
 export function exportVault(deps: Pick<CoreDeps, 'store'>, walletId: string, format: 'descriptor' | 'bip388'): string {
   const w = requireWallet(deps, walletId);
@@ -174,12 +183,20 @@ export function exportVault(deps: Pick<CoreDeps, 'store'>, walletId: string, for
   return format === 'descriptor' ? `${formatVaultDescriptor(policy)}\n` : formatWalletPolicy(w.name, policy);
 }
 
-/** A timelock as typed on the new-vault form: its blocks and "90 days (51,840 blocks on litecoin)", or refused in words. */
-export function typedTimelock(coin: CoinName, network: NetworkName, typed: string): { days: number; blocks: number; words: string } {
+/**
+ * A timelock as typed on the new-vault form: its blocks and "90 days (51,840 blocks on litecoin)", or
+ * refused in words. `previous`: the days of the path before it, which this one must come after.
+ */
+export function typedTimelock(coin: CoinName, network: NetworkName, typed: string, previous?: number): { days: number; blocks: number; words: string } {
   const params = chainParams(coin, network);
   const text = typed.trim();
   if (!/^[0-9]+$/.test(text)) {
-    throw new CoordinatorError('bad_wallet', text === '' ? 'type when the recovery path opens, in whole days (for example 90)' : `type the days as a whole number, like 90; "${text}" is not one`, { field: 'days' });
+    const why =
+      text === '' ? 'type when the recovery path opens, in whole days (for example 90)'
+      : /^-/.test(text) ? `a path opens after a number of days from now on, not before; "${text}" is negative`
+      : /^[0-9]*[.,][0-9]+$/.test(text) ? `type whole days, like 90; "${text}" has a fraction (a relative timelock counts whole blocks, days here)`
+      : `type the days as a whole number, like 90; "${text}" is not one`;
+    throw new CoordinatorError('bad_wallet', why, { field: 'days' });
   }
   const days = Number(text);
   let blocks: number;
@@ -188,7 +205,21 @@ export function typedTimelock(coin: CoinName, network: NetworkName, typed: strin
   } catch (err) {
     return bad(err);
   }
+  if (previous !== undefined && days <= previous) {
+    throw new CoordinatorError('bad_wallet', `each recovery path opens later than the one before it: this one needs more than ${previous} days (the path above opens after ${previous}); ${days} is not later`, { field: 'days' });
+  }
   return { days, blocks, words: `${days.toLocaleString('en-US')} day${days === 1 ? '' : 's'} (${blocks.toLocaleString('en-US')} blocks on ${describeChain(params)})` };
+}
+
+/** The days of the form's recovery path `i` (0: the first after the main path), each later than the one before; refused naming the path. */
+export function typedPathDays(coin: CoinName, network: NetworkName, typed: readonly string[], i: number): number {
+  const previous = i === 0 ? undefined : typedPathDays(coin, network, typed, i - 1);
+  try {
+    return typedTimelock(coin, network, typed[i]!, previous).days;
+  } catch (err) {
+    if (err instanceof CoordinatorError) throw new CoordinatorError(err.code, `recovery path ${i + 1}: ${err.message}`, { field: `days.${i}` });
+    throw err;
+  }
 }
 
 /** When a vault's recovery path opens for one of its coins. */

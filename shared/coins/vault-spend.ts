@@ -6,7 +6,7 @@ import type { ChainParams } from './coin-table.ts';
 import { bytesToHex } from './bytes.ts';
 import { CoinError } from './errors.ts';
 import { compileWshMiniscript, type MiniscriptPath, miniscriptPaths } from './miniscript-spend.ts';
-import { checkVault, vaultAddress, type VaultPolicy } from './vault-policy.ts';
+import { checkVault, vaultAddress, type VaultAddress, type VaultPolicy } from './vault-policy.ts';
 import { describeTimelock } from './vault-templates.ts';
 
 /** One vault address as the service's extension takes it, and the path chosen for it. */
@@ -16,6 +16,16 @@ export interface VaultInputSpend {
   witnessScript: Uint8Array;
   /** The path in the service's numbering (no timelock first, then ascending older). */
   path: MiniscriptPath;
+  address: VaultAddress;
+  /** Each key of the path (in path.keys order): which policy key derives it, and where below its xpub ("2/7"). */
+  pathKeys: readonly VaultPathKey[];
+}
+
+/** One key of a path at one address: the signer is the holder of policy key `key`. */
+export interface VaultPathKey {
+  publicKey: Uint8Array;
+  key: number;
+  path: string;
 }
 
 /**
@@ -39,7 +49,13 @@ export function vaultInputSpend(params: ChainParams, policy: VaultPolicy, change
   if (!path) {
     throw new CoinError(`the vault has no path that opens after ${blocks} block(s); its paths open after ${paths.map((p) => p.older ?? 0).join(', ')} block(s)`);
   }
-  return { descriptor: `wsh(${miniscript})`, witnessScript: compiled.witnessScript, path };
+  const derived = Object.values(address.derived);
+  const pathKeys = path.keys.map((hex) => {
+    const d = derived.find((x) => bytesToHex(x.publicKey) === hex);
+    if (!d) throw new CoinError(`internal error: the path's key ${hex} is not one of ${address.address}'s`);
+    return { publicKey: d.publicKey, key: d.key, path: d.path };
+  });
+  return { descriptor: `wsh(${miniscript})`, witnessScript: compiled.witnessScript, path, address, pathKeys };
 }
 
 /**
@@ -62,3 +78,10 @@ export function pathNotOpen(params: ChainParams, coin: string, confirmedAt: numb
   const when = new Date(now.getTime() + toGo * params.blockSeconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
   return `${coin} confirmed in block ${confirmedAt}, so this path opens at block ${opens}; the chain is at block ${tip}, ${toGo} block(s) to go (about ${when} UTC)`;
 }
+
+/**
+ * The largest witness (bytes) of a vault input spent on the path opening after `blocks`, 73-byte
+ * signatures: the desk's own size estimate of such an input (every address of a vault has the same
+ * script length: 33-byte keys), which the service's stated size must equal.
+ */
+export const vaultWitnessSize = (params: ChainParams, policy: VaultPolicy, blocks: number): number => vaultInputSpend(params, policy, false, 0, blocks).path.largestWitness;

@@ -60,7 +60,11 @@ export const SigningRequestV1 = z.object({
     script_type: z.enum(MULTISIG_SCRIPT_TYPES).optional(),
     /** Optional: BIP67 key order in every script (absent: false, the co-signers' order). */
     sort_keys: z.boolean().optional(),
+    /** A miniscript vault (issue 27): its BIP388 descriptor template over the co-signers in order (@0 is the first). */
+    vault_template: z.string().min(1).max(10_000).optional(),
   }),
+  /** A vault payment: the path spent, by the blocks after which it opens (0: the primary path). */
+  vault_path: z.number().int().min(0).max(0xffff).optional(),
   unsigned_tx: hex('unsigned_tx'),
   inputs: z.array(RequestInput).min(1),
   outputs: z.array(RequestOutput).min(1),

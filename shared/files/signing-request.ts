@@ -7,7 +7,8 @@ import { isSegwitScriptType, type MultisigScriptOptions } from '../coins/multisi
 import { PaymentCheckError } from './errors.ts';
 import { readPrevious, spendMismatch } from './previous-transaction.ts';
 import { parseFile, paymentHash, SigningRequestV1 } from './signing-files.ts';
-import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from './unsigned-payment.ts';
+import { verifyUnsignedPayment, verifyUnsignedVaultPayment, type ExpectedOutput, type VerifiedPayment } from './unsigned-payment.ts';
+import { vaultAddress, type VaultPolicy } from '../coins/vault-policy.ts';
 
 export interface OpenedRequest {
   request: SigningRequestV1;
@@ -39,18 +40,26 @@ export function readSigningRequest(text: string): OpenedRequest {
     });
     const xpubs = r.wallet.cosigners.map((c) => c.xpub);
     const script = requestScript(r);
+    const vault = requestVault(r);
+    if ((vault === null) !== (r.vault_path === undefined)) tampered('a vault payment names both its vault template and its path, this request only one of them');
+    // The wallet's script at a path below the xpubs: a vault's from its template, else M of N.
+    const at = (path: string) => {
+      const [c, i] = path.split('/');
+      return vault ? vaultAddress(params, vault, c === '1', Number(i)) : deriveAddress(params, r.wallet.m, xpubs, c === '1', Number(i), script);
+    };
     const outputs = r.outputs.map((o): ExpectedOutput => {
       if (o.purpose === 'change') {
-        const [c, i] = (o.path ?? '').split('/');
         if (o.path === undefined) tampered(`the change output to ${o.address} has no path`);
-        const derived = deriveAddress(params, r.wallet.m, xpubs, c === '1', Number(i), script).address;
+        const derived = at(o.path!).address;
         if (derived !== o.address) tampered(`the change output pays ${o.address}, but the wallet's address at ${o.path} is ${derived}`);
       }
       return { address: o.address, amount: BigInt(o.amount), purpose: o.purpose };
     });
-    checkPreviousTransactions(r, params, tx, xpubs, script, tampered);
+    checkPreviousTransactions(r, params, tx, script, at, tampered);
     const claims = r.inputs.map((i) => ({ amount: BigInt(i.amount), path: i.path }));
-    const verified = verifyUnsignedPayment(params, r.wallet.m, xpubs, tx, claims, outputs, BigInt(r.miners_fee), 'tampered', script);
+    const verified = vault
+      ? verifyUnsignedVaultPayment(params, vault, r.vault_path!, tx, claims, outputs, BigInt(r.miners_fee), 'tampered')
+      : verifyUnsignedPayment(params, r.wallet.m, xpubs, tx, claims, outputs, BigInt(r.miners_fee), 'tampered', script);
     verified.inputs.forEach((v, i) => {
       const inp = r.inputs[i]!;
       if ((inp.script_type ?? 'p2sh') !== script.scriptType) tampered(`input ${i} says ${inp.script_type ?? 'p2sh'}, the wallet is ${script.scriptType}`);
@@ -68,6 +77,12 @@ export function readSigningRequest(text: string): OpenedRequest {
   }
 }
 
+/** A vault request's policy: its template over the co-signers' keys in order; null for M of N. */
+function requestVault(r: SigningRequestV1): VaultPolicy | null {
+  if (r.wallet.vault_template === undefined) return null;
+  return { template: r.wallet.vault_template, keys: r.wallet.cosigners.map((c) => ({ xpub: c.xpub, fingerprint: c.fingerprint, derivationPath: c.derivation_path })) };
+}
+
 /** The wallet's script type and key order as the request states them (absent: P2SH, keys as given). */
 function requestScript(r: SigningRequestV1): Required<MultisigScriptOptions> {
   return { scriptType: r.wallet.script_type ?? 'p2sh', sortKeys: r.wallet.sort_keys === true };
@@ -82,8 +97,8 @@ function checkPreviousTransactions(
   r: SigningRequestV1,
   params: ChainParams,
   tx: Uint8Array,
-  xpubs: readonly string[],
   script: Required<MultisigScriptOptions>,
+  at: (path: string) => { scriptPubKey: Uint8Array },
   tampered: (why: string) => never,
 ): void {
   const spends = decodeTx(tx, params).inputs;
@@ -104,7 +119,7 @@ function checkPreviousTransactions(
       script:
         script.scriptType === 'p2sh' && !script.sortKeys
           ? p2shScript(hash160(hexToBytes(inp.redeem_script)))
-          : deriveAddress(params, r.wallet.m, xpubs, inp.path.startsWith('1/'), Number(inp.path.split('/')[1]), script).scriptPubKey,
+          : at(inp.path).scriptPubKey,
       payee: `the wallet's address at ${inp.path}`,
     });
     if (mismatch) tampered(`input ${i}: ${mismatch}`);

@@ -8,7 +8,12 @@ import {
   scriptToAddress,
   type ChainParams,
 } from '../coins/index.ts';
+import { miniscriptInputHash, readUnsignedMiniscriptInput, relativeLockProblem, RELATIVE_LOCK_TX_VERSION } from '../coins/assemble-miniscript.ts';
 import { multisigInputHash } from '../coins/assemble-multisig.ts';
+import { CoinError } from '../coins/errors.ts';
+import type { TxOutput } from '../coins/tx.ts';
+import type { VaultPolicy } from '../coins/vault-policy.ts';
+import { vaultInputSpend, type VaultPathKey } from '../coins/vault-spend.ts';
 import { deriveAddress } from '../coins/multisig-address.ts';
 import type { MultisigScriptOptions } from '../coins/multisig-script.ts';
 import { readUnsignedMultisigInput } from '../coins/unsigned-witness.ts';
@@ -37,9 +42,11 @@ export interface VerifiedInput {
   addressIndex: number;
   address: string;
   redeemScript: Uint8Array;
-  /** In redeem-script (= co-signer) order. */
+  /** In redeem-script (= co-signer) order; a vault's: the chosen path's keys. */
   publicKeys: Uint8Array[];
   hash: Uint8Array;
+  /** A vault's input: who holds each of `publicKeys` (policy key = co-signer position) and where below its xpub. */
+  pathKeys?: readonly VaultPathKey[];
 }
 
 export interface VerifiedPayment {
@@ -165,17 +172,76 @@ function verifyScripted(
     }
     return { index: i, amount: claim.amount, path: claim.path, change, addressIndex: index, address: derived.address, redeemScript: derived.multisigScript, publicKeys: derived.publicKeys, hash };
   });
-  if (tx.outputs.length !== expected.length) {
-    fail(`the transaction has ${tx.outputs.length} outputs where ${expected.length} were asked for (${expected.map((e) => e.purpose).join(', ')})`);
+  return { inputs, ...checkOutputs(params, tx.outputs, claims, expected, minersFee, fail) };
+}
+
+/** The outputs are exactly those asked for, in order, and the fee is the one asked for. */
+function checkOutputs(params: ChainParams, outputs: readonly TxOutput[], claims: readonly InputClaim[], expected: readonly ExpectedOutput[], minersFee: bigint, fail: (why: string) => never): { totalInput: bigint; totalOutput: bigint } {
+  if (outputs.length !== expected.length) {
+    fail(`the transaction has ${outputs.length} outputs where ${expected.length} were asked for (${expected.map((e) => e.purpose).join(', ')})`);
   }
-  tx.outputs.forEach((o, i) => {
+  outputs.forEach((o, i) => {
     const e = expected[i]!;
     const address = scriptToAddress(params, o.script);
     if (address !== e.address) fail(`output ${i} (${e.purpose}) pays ${address ?? 'a non-standard script'} instead of ${e.address}`);
     if (o.value !== e.amount) fail(`output ${i} (${e.purpose}) pays ${coinAmount(params, o.value)} instead of ${coinAmount(params, e.amount)}`);
   });
   const totalInput = claims.reduce((s, c) => s + c.amount, 0n);
-  const totalOutput = tx.outputs.reduce((s, o) => s + o.value, 0n);
+  const totalOutput = outputs.reduce((s, o) => s + o.value, 0n);
   if (totalInput - totalOutput !== minersFee) fail(`the miners' fee would be ${totalInput - totalOutput}, not the ${minersFee} asked for`);
-  return { inputs, totalInput, totalOutput };
+  return { totalInput, totalOutput };
+}
+
+/**
+ * The same check for a miniscript vault spent on the path that opens after `blocks` (issue 27):
+ * version 2 (BIP68), each input the unsigned vault form (docs/api-decisions.md, section 12) whose
+ * witness script is the one the vault derives at the claimed path and whose path is the chosen
+ * one, its nSequence meeting the path's timelock; each input's BIP143 hash recomputed, signed by
+ * the path's keys only. Pure; throws PaymentCheckError(code) saying what differs.
+ */
+export function verifyUnsignedVaultPayment(
+  params: ChainParams,
+  policy: VaultPolicy,
+  blocks: number,
+  bytes: Uint8Array,
+  claims: readonly InputClaim[],
+  expected: readonly ExpectedOutput[],
+  minersFee: bigint,
+  code = 'mismatch',
+): VerifiedPayment {
+  const fail = (why: string): never => {
+    throw new PaymentCheckError(code, why);
+  };
+  const words = <T>(f: () => T): T => {
+    try {
+      return f();
+    } catch (err) {
+      if (err instanceof CoinError) return fail(err.message);
+      throw err;
+    }
+  };
+  let tx;
+  try {
+    tx = decodeTx(bytes, params);
+  } catch (err) {
+    return fail(`the transaction cannot be decoded: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (tx.format !== undefined && tx.format !== 'bitcoin') return fail('a vault payment must be a Bitcoin-format transaction');
+  if (tx.version < RELATIVE_LOCK_TX_VERSION) fail(`the transaction has version ${tx.version}; a vault spend has version ${RELATIVE_LOCK_TX_VERSION} (relative timelocks, BIP68)`);
+  if (tx.inputs.length !== claims.length) fail(`the transaction has ${tx.inputs.length} inputs, ${claims.length} were described`);
+  const decoded = tx;
+  const inputs = decoded.inputs.map((input, i): VerifiedInput => {
+    const claim = claims[i]!;
+    const { change, index } = parsePath(claim.path);
+    const ours = words(() => vaultInputSpend(params, policy, change, index, blocks));
+    const read = words(() => readUnsignedMiniscriptInput(input, i)) ?? fail(`input ${i} is not an unsigned vault input (miniscript, path, witness script)`);
+    if (!equalBytes(read.compiled.witnessScript, ours.witnessScript)) fail(`input ${i}'s witness script is not the one this vault derives at ${claim.path} (${ours.address.address})`);
+    if (read.path !== ours.path.index) fail(`input ${i} is spent on path ${read.path}, not on the chosen path ${ours.path.index} (${blocks === 0 ? 'the primary path' : `the path that opens after ${blocks} blocks`})`);
+    const lock = relativeLockProblem(decoded, i, ours.path);
+    if (lock !== null) fail(lock);
+    const hash = words(() => miniscriptInputHash(params, decoded, i, { compiled: read.compiled, paths: read.paths, path: read.path, amount: claim.amount, scriptPubKey: ours.address.scriptPubKey }));
+    const keys = ours.pathKeys;
+    return { index: i, amount: claim.amount, path: claim.path, change, addressIndex: index, address: ours.address.address, redeemScript: ours.witnessScript, publicKeys: keys.map((k) => k.publicKey), hash, pathKeys: keys };
+  });
+  return { inputs, ...checkOutputs(params, decoded.outputs, claims, expected, minersFee, fail) };
 }

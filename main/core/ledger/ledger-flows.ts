@@ -117,6 +117,10 @@ export async function signPaymentOnLedger(deps: CoreDeps, connector: LedgerConne
   const params = walletParams(w);
   const cosigners = deps.store.cosigners(w.id);
   if (p.state !== 'awaiting_signatures') return refused('Ledger', 'stale', `payment ${p.id} is ${p.state}, no longer awaiting signatures`, p.id);
+  if (w.vaultTemplate) {
+    // Its miniscript policy (BIP388) is not registered on the device by the desk yet (issue 27).
+    throw new LedgerError('ledger_failed', `"${w.name}" is a vault with recovery paths: the desk does not sign its payments on a Ledger yet. Export the payment as a PSBT (a Ledger app 2.1 or later signs it in a wallet that registered the vault's policy, such as Liana) or sign a signing request in software`);
+  }
   if (!canSignOnLedger(params)) {
     throw new LedgerError('ledger_failed', `signing ${w.coin} payments on a Ledger is not supported by the desk yet (its ${params.sighashAlgorithm} signature hash needs another device flow): sign with a signature file instead`);
   }

@@ -9,7 +9,7 @@ import { isBitcoinTx, txVsize, type Tx } from '../../../shared/coins/tx.ts';
 import { CoordinatorError } from '../errors.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import type { PaymentRow } from '../store/store.ts';
-import { freshChangeAddress, ownersOf, proposeTreasurySpend, spendVsize, type Outpoint } from './spend.ts';
+import { freshChangeAddress, ownersOf, proposeTreasurySpend, spendVsize, walletVaultWitness, type Outpoint } from './spend.ts';
 import { coinAmount } from '../../../shared/coins/units.ts';
 import { feeRateText } from '../units.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
@@ -130,7 +130,7 @@ export async function proposeCpfp(deps: CoreDeps, walletId: string, spent: { txi
   const parent = await unconfirmedPackage(deps, w.coin, params, output.txid.toLowerCase());
   const back = await freshChangeAddress(deps, walletId);
   // The child's size is the desk's own estimate (one input, one output), not the service's word.
-  const childVsize = spendVsize(params, w, deps.store.cosigners(walletId).length, 1, [back.address]);
+  const childVsize = spendVsize(params, w, deps.store.cosigners(walletId).length, 1, [back.address], walletVaultWitness(deps, w));
   const fee = childFee(targetRate, parent.vsize, childVsize, parent.fee);
   if (value - fee < params.dustLimit) refuse(`the output holds ${coinAmount(params, value)}: a child fee of ${coinAmount(params, fee)} leaves less than the dust limit of ${coinAmount(params, params.dustLimit)}`);
   const payment = await proposeTreasurySpend(deps, walletId, { to: back.address, amount: value - fee, inputs: [output], fee: { amount: fee }, replaceable: false, changeAddress: back, kind: 'cpfp' });

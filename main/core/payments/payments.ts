@@ -7,6 +7,7 @@ import { CoordinatorError } from '../errors.ts';
 import type { PaymentRow, PaymentState } from '../store/store.ts';
 import { walletAddress } from '../wallet-script.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { vaultPaymentInputs } from './vault-inputs.ts';
 
 /** States of a payment not yet settled: its coins and change address are taken. */
 export const IN_FLIGHT: readonly PaymentState[] = ['awaiting_signatures', 'ready', 'broadcast'];
@@ -72,6 +73,15 @@ export function progress(deps: Pick<CoreDeps, 'store'>, id: string): { state: Pa
   const sigs = deps.store.signatures(id);
   const params = walletParams(w);
   const xpubs = cosigners.map((c) => c.xpub);
+  // A vault: the chosen path's keys and threshold, not M of the co-signers.
+  const vault = vaultPaymentInputs(deps, w, p);
+  if (vault) {
+    const inputs = vault.map((v) => {
+      const signers = v.spend.pathKeys.flatMap((k) => (sigs.some((s) => s.inputIndex === v.inputIndex && equalBytes(s.publicKey, k.publicKey)) ? [cosigners[k.key]?.name ?? `key @${k.key}`] : []));
+      return { inputIndex: v.inputIndex, required: v.path.signatures, signed: signers.length, signers };
+    });
+    return { state: p.state, inputs, complete: inputs.every((i) => i.signed >= i.required) };
+  }
   const inputs = deps.store.paymentInputs(id).map((inp) => {
     // The keys in co-signer order: a wallet with sorted keys (BIP67) holds them in another order in its script.
     const derived = w.sortKeys ? walletAddress(params, w, xpubs, inp.change, inp.index) : null;

@@ -10,7 +10,7 @@ import { BatchRefusedError, checkRecipients, type Recipient } from './batch.ts';
 import { frozenOutpoints, pickOldestFirst, reservedOutpoints, sortOutputs } from './coin-selection.ts';
 import { addressRefusal, DraftRefusedError, refuseDraft } from './draft.ts';
 import { replacementsRelayed } from '../service-status.ts';
-import { canonicalAddress, freshChangeAddress, outpointKey, proposeTreasurySpend, recipientsOf, spendVsize, type Outpoint } from './spend.ts';
+import { canonicalAddress, freshChangeAddress, outpointKey, proposeTreasurySpend, recipientsOf, spendVsize, walletVaultWitness, type Outpoint } from './spend.ts';
 import { coinAmount, unitsToDecimal } from '../../../shared/coins/units.ts';
 import { plural } from '../../../shared/api/words.ts';
 
@@ -85,12 +85,14 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   // The change goes to a fresh change address, unfunded (the first redeem script, docs/api-decisions.md).
   const change = await freshChangeAddress(deps, walletId);
   const n = deps.store.cosigners(walletId).length;
-  const chosen = chooseInputs(deps, walletId, params, proposal, amounts, n, change.address, refuse);
+  // A vault's inputs are sized by the chosen path's largest witness (undefined: M of N).
+  const witness = walletVaultWitness(deps, w, proposal.vaultPath ?? 0);
+  const chosen = chooseInputs(deps, walletId, params, proposal, amounts, n, change.address, refuse, witness);
   // Only where the service's node relays replacements (service-status.ts); elsewhere a bump would be refused.
   const replaceable = proposal.replaceable === true && (await replacementsRelayed(deps.api, w.coin, w.network));
   const common = { inputs: chosen, replaceable, changeAddress: change, kind: 'payment' as const, ...(proposal.operatorFee ? { operatorFee: proposal.operatorFee } : {}), ...(proposal.purpose ? { purpose: proposal.purpose } : {}), ...(proposal.vaultPath !== undefined ? { vaultPath: proposal.vaultPath } : {}) };
   if (proposal.sendAll) {
-    const { amount, fee } = sendAllSplit(params, w, n, chosen, proposal, refuse);
+    const { amount, fee } = sendAllSplit(params, w, n, chosen, proposal, refuse, witness);
     return proposeTreasurySpend(deps, walletId, { ...common, to: proposal.to, amount, fee: { amount: fee } });
   }
   return proposeTreasurySpend(deps, walletId, {
@@ -113,10 +115,11 @@ function sendAllSplit(
   chosen: readonly Unspent[],
   p: Pick<PaymentProposal, 'to' | 'feeRate' | 'minersFee' | 'operatorFee'>,
   refuse: (why: string) => never,
+  vaultWitness?: number,
 ): { amount: bigint; fee: bigint; total: bigint } {
   const total = chosen.reduce((sum, o) => sum + o.amount, 0n);
   const outputs = [p.to, ...(p.operatorFee ? [p.operatorFee.address] : [])];
-  const fee = p.feeRate !== undefined ? p.feeRate * BigInt(spendVsize(params, w, n, chosen.length, outputs)) : p.minersFee;
+  const fee = p.feeRate !== undefined ? p.feeRate * BigInt(spendVsize(params, w, n, chosen.length, outputs, vaultWitness)) : p.minersFee;
   const amount = total - fee - (p.operatorFee?.amount ?? 0n);
   if (amount < params.dustLimit) {
     refuse(`sending all: the ${plural(chosen.length, 'output')} ${chosen.length === 1 ? 'holds' : 'hold'} ${coinAmount(params, total)}; after the miners' fee of ${coinAmount(params, fee)}${p.operatorFee ? ' and the operator fee' : ''} ${coinAmount(params, amount > 0n ? amount : 0n)} is left, below the dust limit of ${coinAmount(params, params.dustLimit)}`);
@@ -169,8 +172,9 @@ export async function spendableFunds(
       const to = sendAll.to?.trim() && addressRefusal(params, sendAll.to) === null ? canonicalAddress(params, sendAll.to, 'to') : deps.store.addresses(walletId)[0]!.address;
       const p = { to, minersFee: sendAll.minersFee ?? 0n, sendAll: true, amount: 0n, ...(sendAll.feeRate !== undefined ? { feeRate: sendAll.feeRate } : {}), ...(sendAll.inputs ? { inputs: sendAll.inputs } : {}), ...(sendAll.operatorFee ? { operatorFee: sendAll.operatorFee } : {}) };
       const n = deps.store.cosigners(walletId).length;
-      const chosen = chooseInputs(deps, walletId, params, p, new Map(unspent.map((u) => [outpointKey(u), u])), n, to, refuse);
-      const { amount, fee } = sendAllSplit(params, w, n, chosen, p, refuse);
+      const witness = walletVaultWitness(deps, w);
+      const chosen = chooseInputs(deps, walletId, params, p, new Map(unspent.map((u) => [outpointKey(u), u])), n, to, refuse, witness);
+      const { amount, fee } = sendAllSplit(params, w, n, chosen, p, refuse, witness);
       out.sendAll = { amount, fee, outputs: chosen.length };
     } catch (err) {
       if (!(err instanceof CoordinatorError)) throw err;
@@ -199,6 +203,7 @@ function chooseInputs(
   n: number,
   changeAddress: string,
   refuse: (why: string) => never,
+  vaultWitness?: number,
 ): Unspent[] {
   const w = requireWallet(deps, walletId);
   const reserved = reservedOutpoints(deps.store, walletId, params);
@@ -229,7 +234,7 @@ function chooseInputs(
   }
   const paid = recipientsOf(p).reduce((s, r) => s + r.amount, 0n) + (p.operatorFee?.amount ?? 0n);
   const outputs = [...recipientsOf(p).map((r) => r.to), ...(p.operatorFee ? [p.operatorFee.address] : []), changeAddress];
-  const needs = (count: number) => paid + (p.feeRate !== undefined ? p.feeRate * BigInt(spendVsize(params, w, n, count, outputs)) : p.minersFee);
+  const needs = (count: number) => paid + (p.feeRate !== undefined ? p.feeRate * BigInt(spendVsize(params, w, n, count, outputs, vaultWitness)) : p.minersFee);
   const picked = pickOldestFirst(free, needs) ?? refuse(`the wallet's free outputs hold ${shown(free.reduce((s, c) => s + c.amount, 0n))}, the payment needs about ${shown(needs(Math.max(free.length, 1)))}${why()}`);
   return picked.map((c) => unspent.get(c.outpoint)!);
 }

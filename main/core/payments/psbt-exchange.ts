@@ -16,7 +16,7 @@ import {
 import type { BitcoinTx } from '../../../shared/coins/tx.ts';
 import { parseDerivationPath } from '../../../shared/files/derivation-path.ts';
 import { FileFormatError, PaymentCheckError } from '../../../shared/files/errors.ts';
-import { psbtFromBase64, psbtToBase64, withoutWitness, type AmountUnit, type DecodedPsbt } from '../../../shared/files/psbt.ts';
+import { findEntry, INPUT, outputOfRaw, psbtFromBase64, psbtToBase64, withoutWitness, type AmountUnit, type DecodedPsbt } from '../../../shared/files/psbt.ts';
 import { psbtMultisigSpends, verifyPsbtSignatures, type VerifiedPsbtSignature } from '../../../shared/files/psbt-finalize.ts';
 import { buildMultisigPsbt, psbtSignatures, withEmptyScripts, type KeyDerivation, type MultisigPsbtInput, type MultisigPsbtOutput } from '../../../shared/files/psbt-multisig.ts';
 import { parseXpubLike } from '../../../shared/files/xpub-bytes.ts';
@@ -29,6 +29,10 @@ import type { CosignerRow, PaymentRow, WalletRow } from '../store/store.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 import { walletAddress } from '../wallet-script.ts';
 import { plural } from '../../../shared/api/words.ts';
+import { coinAmount } from '../../../shared/coins/units.ts';
+import { vaultAddress } from '../../../shared/coins/vault-policy.ts';
+import { storedVaultPolicy } from '../vaults.ts';
+import { vaultKeyRefusal, vaultPaymentInputs, type VaultPaymentInput } from './vault-inputs.ts';
 
 /** Coins whose signatures PSBT (BIP174) describes: Bitcoin's legacy sighash with SIGHASH_ALL. */
 export const PSBT_COINS: readonly CoinName[] = PSBT_COIN_NAMES;
@@ -55,6 +59,12 @@ function addressScripts(params: ChainParams, w: WalletRow, cosigners: readonly C
   return { ...scripts, derivations, scriptPubKey: a.scriptPubKey };
 }
 
+/** A vault key as a PSBT names it: the holder's fingerprint, its account path, then the key's branch and index. */
+function vaultDerivation(cosigners: readonly CosignerRow[], k: { publicKey: Uint8Array; key: number; path: string }): KeyDerivation {
+  const c = cosigners[k.key]!;
+  return { publicKey: k.publicKey, origin: { fingerprint: c.fingerprint, path: [...parseDerivationPath(c.derivationPath), ...k.path.split('/').map(Number)] } };
+}
+
 // ---- PSBT out -------------------------------------------------------------------------------------
 
 /**
@@ -75,11 +85,17 @@ export async function exportPsbt(deps: CoreDeps, paymentId: string): Promise<{ f
   // Checked to hash to the txid each input spends and to hold the amount stored: co-signers' PSBT
   // signers read amounts from these.
   const previous = await PreviousTransactions.fetch(deps.api, w.coin, params, tx.inputs.map((inp) => bytesToHex(inp.prevTxid)));
+  // A vault: each input names the keys of the path it is spent on only (a signer holding another
+  // path's key has nothing to sign), with their origins; its witness script and nSequence as built.
+  const vault = vaultPaymentInputs(deps, w, p);
   const inputs = tx.inputs.map((inp, i) => {
     const row = stored.find((s) => s.inputIndex === i);
     if (!row) throw new CoordinatorError('internal', `payment ${p.id} has no stored input ${i}`);
     const txid = bytesToHex(inp.prevTxid);
-    const { scriptPubKey, ...d } = addressScripts(params, w, cosigners, row.change, row.index);
+    const spend = vault?.find((v) => v.inputIndex === i)?.spend;
+    const { scriptPubKey, ...d } = spend
+      ? { scriptPubKey: spend.address.scriptPubKey, witnessScript: spend.witnessScript, derivations: spend.pathKeys.map((k) => vaultDerivation(cosigners, k)) }
+      : addressScripts(params, w, cosigners, row.change, row.index);
     const mismatch = previous.mismatch(txid, inp.vout, { amount: row.amount, script: scriptPubKey, payee: "the wallet's address" });
     if (mismatch) throw new CoordinatorError('service_mismatch', `input ${i}: ${mismatch}`);
     return { prevTx: withoutWitness(previous.raw(txid)), ...d } satisfies MultisigPsbtInput;
@@ -88,6 +104,10 @@ export async function exportPsbt(deps: CoreDeps, paymentId: string): Promise<{ f
   const outputs = tx.outputs.map((o): MultisigPsbtOutput => {
     const mine = own.get(bytesToHex(o.script));
     if (!mine) return {};
+    if (w.vaultTemplate) {
+      const a = vaultAddress(params, storedVaultPolicy(deps, w), mine.change, mine.index);
+      return { witnessScript: a.witnessScript, derivations: Object.values(a.derived).map((k) => vaultDerivation(cosigners, k)) };
+    }
     const { scriptPubKey: _, ...scripts } = addressScripts(params, w, cosigners, mine.change, mine.index);
     return scripts;
   });
@@ -167,6 +187,8 @@ export function importPsbtFile(deps: CoreDeps, input: SignatureFileInput): FileR
   const params = walletParams(w);
   if (p.state !== 'awaiting_signatures') return refused(input.name, 'stale', `payment ${p.id} is ${p.state}, no longer awaiting signatures`, p.id);
 
+  const vault = vaultPaymentInputs(deps, w, p);
+  if (vault) return importVaultPsbt(deps, input.name, p, w, vault, psbt);
   const stored = deps.store.paymentInputs(p.id);
   const cosigners = deps.store.cosigners(w.id);
   // The desk's statement of what each input spends (stored when proposed, checked with the chain):
@@ -228,4 +250,59 @@ export function importPsbtFile(deps: CoreDeps, input: SignatureFileInput): FileR
   const status = added === 0 ? 'duplicate' : 'imported';
   const message = added === 0 ? `${input.name}: already imported, ignored` : `${input.name}: ${plural(added, 'signature')} by ${signers.join(', ')} imported from the PSBT`;
   return { file: input.name, status, message, paymentId: p.id, added, progress: progress(deps, p.id).inputs };
+}
+
+/**
+ * A vault payment's PSBT back (issue 27): each input must carry the payment's witness script and
+ * spend the amount stored (its previous transaction); the partial signatures taken are those of
+ * the chosen path's keys, each verified against the payment's stored hash, then stored all or none.
+ * A key of another path is refused naming whose it is; an input the signer finalized is refused
+ * (the desk assembles the witness: the service picks the cheapest satisfaction).
+ */
+function importVaultPsbt(deps: CoreDeps, name: string, p: PaymentRow, w: WalletRow, vault: readonly VaultPaymentInput[], psbt: DecodedPsbt): FileResult {
+  const params = walletParams(w);
+  const stored = deps.store.paymentInputs(p.id);
+  for (const [i, map] of psbt.inputs.entries()) {
+    const row = stored.find((s) => s.inputIndex === i);
+    if (!row) throw new CoordinatorError('internal', `payment ${p.id} has no stored input ${i}`);
+    if (findEntry(map, INPUT.FINAL_SCRIPTWITNESS) || findEntry(map, INPUT.FINAL_SCRIPTSIG)) {
+      return refused(name, 'malformed', `input ${i} was finalized by the signer; export its signatures before finalizing (the desk builds a vault's witness on the chosen path)`, p.id);
+    }
+    const script = findEntry(map, INPUT.WITNESS_SCRIPT)?.value;
+    if (!script) return refused(name, 'malformed', `input ${i} carries no witness script (WITNESS_SCRIPT)`, p.id);
+    if (!equalBytes(script, row.redeemScript)) return refused(name, 'tampered', `input ${i}'s witness script is not the vault's at the address it spends`, p.id);
+    const full = findEntry(map, INPUT.NON_WITNESS_UTXO);
+    const spent = full ? outputOfRaw(full.value, psbt.tx.inputs[i]!.vout) : undefined;
+    if (!spent) return refused(name, 'malformed', `input ${i} carries no previous transaction (NON_WITNESS_UTXO): it proves the amount a signature commits to`, p.id);
+    if (spent.value !== row.amount) return refused(name, 'tampered', `input ${i} spends ${coinAmount(params, spent.value)} in the PSBT, ${coinAmount(params, row.amount)} in the payment`, p.id);
+  }
+  let found;
+  try {
+    found = psbtSignatures(psbt, stored.map((r) => r.redeemScript));
+  } catch (err) {
+    if (err instanceof FileFormatError) return refused(name, 'tampered', err.message, p.id);
+    throw err;
+  }
+  for (const [i, type] of found.sighashTypes) {
+    if (type !== params.hashType) return refused(name, 'tampered', `input ${i} asks for signature hash type 0x${type.toString(16)}; the desk collects SIGHASH_ALL (0x01) signatures only`, p.id);
+  }
+  const badType = found.partial.find((s) => s.hashType !== params.hashType);
+  if (badType) return refused(name, 'tampered', `a signature of input ${badType.inputIndex} has hash type 0x${badType.hashType.toString(16)}, not SIGHASH_ALL (0x01)`, p.id);
+  if (found.partial.length === 0) return refused(name, 'malformed', 'it carries no signatures yet: a co-signer signs it first', p.id);
+  const hashes = deps.store.paymentHashes(p.id);
+  const sigs: CheckedSignature[] = [];
+  for (const s of found.partial) {
+    const offPath = vaultKeyRefusal(deps, w, vault, s.inputIndex, s.publicKey);
+    if (offPath) return refused(name, 'foreign', offPath, p.id);
+    const checked = checkSignature(hashes, s, p.id);
+    if (!checked.ok) return refused(name, checked.refusal, checked.message, p.id);
+    sigs.push(checked.value);
+  }
+  const cosigners = deps.store.cosigners(w.id);
+  const holder = (s: CheckedSignature) => vault.find((v) => v.inputIndex === s.inputIndex)?.spend.pathKeys.find((k) => equalBytes(k.publicKey, s.publicKey))?.key;
+  const signers = [...new Set(sigs.map((s) => cosigners[holder(s) ?? -1]?.name ?? `key ${bytesToHex(s.publicKey)}`))];
+  const added = storeSignatures(deps, p.id, sigs, name, signers.join(', '));
+  const status = added === 0 ? 'duplicate' : 'imported';
+  const message = added === 0 ? `${name}: already imported, ignored` : `${name}: ${plural(added, 'signature')} by ${signers.join(', ')} imported from the PSBT`;
+  return { file: name, status, message, paymentId: p.id, added, progress: progress(deps, p.id).inputs };
 }

@@ -5,7 +5,8 @@ import { CoordinatorError } from '../errors.ts';
 import { parseFile, paymentHash, SignatureFileV1 } from '../../../shared/files/signing-files.ts';
 import { progress, promoteIfComplete, type InputProgress } from './payments.ts';
 import type { CosignerRow, PaymentHashRow } from '../store/store.ts';
-import type { CoreDeps } from '../wallets.ts';
+import { requireWallet, type CoreDeps } from '../wallets.ts';
+import { vaultKeyRefusal, vaultPaymentInputs } from './vault-inputs.ts';
 import { plural } from '../../../shared/api/words.ts';
 
 export type RefusalKind = 'malformed' | 'unknown_request' | 'tampered' | 'foreign' | 'stale';
@@ -49,13 +50,15 @@ export function checkSignature(
   s: CheckedSignature,
   paymentId: string,
   signer?: Pick<CosignerRow, 'position' | 'name'>,
+  // M of N: a co-signer's key sits at its position in the script; a vault's keys are placed by vaultKeyRefusal.
+  positional = true,
 ): { ok: true; value: CheckedSignature } | { ok: false; refusal: 'foreign' | 'tampered'; message: string } {
   const keyHex = bytesToHex(s.publicKey);
   const entry = hashes.find((h) => h.inputIndex === s.inputIndex && equalBytes(h.publicKey, s.publicKey));
   if (!entry) return { ok: false, refusal: 'foreign', message: `key ${keyHex} does not sign input ${s.inputIndex} of payment ${paymentId}` };
   const keysOfInput = hashes.filter((h) => h.inputIndex === s.inputIndex);
   // The key must be this signer's own (position in the redeem script = position in the wallet).
-  if (signer && !equalBytes(keysOfInput[signer.position]?.publicKey ?? new Uint8Array(), s.publicKey)) {
+  if (signer && positional && !equalBytes(keysOfInput[signer.position]?.publicKey ?? new Uint8Array(), s.publicKey)) {
     return { ok: false, refusal: 'foreign', message: `key ${keyHex} of input ${s.inputIndex} is not ${signer.name}'s` };
   }
   let valid: boolean;
@@ -103,10 +106,14 @@ export function importSignatureFile(deps: CoreDeps, input: SignatureFileInput): 
   if (p.state !== 'awaiting_signatures') return refused(input.name, 'stale', `payment ${p.id} is ${p.state}, no longer awaiting signatures`, p.id);
 
   const hashes = deps.store.paymentHashes(p.id);
+  const w = requireWallet(deps, p.walletId);
+  const vault = vaultPaymentInputs(deps, w, p);
   const sigs: CheckedSignature[] = [];
   for (const s of f.signatures) {
     const publicKey = hexToBytes(s.public_key);
-    const checked = checkSignature(hashes, { inputIndex: s.input_index, publicKey, signature: hexToBytes(s.signature) }, p.id, signer);
+    const offPath = vault && vaultKeyRefusal(deps, w, vault, s.input_index, publicKey, signer);
+    if (offPath) return refused(input.name, 'foreign', offPath, p.id);
+    const checked = checkSignature(hashes, { inputIndex: s.input_index, publicKey, signature: hexToBytes(s.signature) }, p.id, signer, vault === null);
     if (!checked.ok) return refused(input.name, checked.refusal, checked.message, p.id);
     sigs.push(checked.value);
   }

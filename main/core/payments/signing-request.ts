@@ -10,6 +10,7 @@ import { fileSafe } from '../file-names.ts';
 import { requirePayment } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import { requireWallet, type CoreDeps } from '../wallets.ts';
+import { paymentVaultPath } from './vault-inputs.ts';
 
 /**
  * The request file of a payment awaiting signatures, as JSON text. Each input carries the
@@ -26,6 +27,8 @@ export async function writeSigningRequest(deps: Pick<CoreDeps, 'store' | 'api'>,
   const purpose = store.labels.get(w.id, 'payment', p.id)?.label.trim() ?? '';
   const hashes = store.paymentHashes(paymentId);
   const spends = decodeTx(p.unsignedTx, params).inputs.map((i) => bytesToHex(i.prevTxid));
+  // A vault: the path it is spent on, by when it opens (read back from the transaction itself).
+  const vaultPath = paymentVaultPath({ store }, w, p);
   const previous = await PreviousTransactions.fetch(deps.api, w.coin, params, spends);
   const asked = [
     ...store.paymentRecipients(p.id).map((r) => ({ address: r.address, amount: r.amount.toString(), purpose: 'payment' as const })),
@@ -53,7 +56,9 @@ export async function writeSigningRequest(deps: Pick<CoreDeps, 'store' | 'api'>,
       // Written only when not the original P2SH/co-signer order, so older readers' files stay as they were.
       ...(w.scriptType !== 'p2sh' ? { script_type: w.scriptType } : {}),
       ...(w.sortKeys ? { sort_keys: true } : {}),
+      ...(w.vaultTemplate ? { vault_template: w.vaultTemplate } : {}),
     },
+    ...(vaultPath !== undefined ? { vault_path: vaultPath } : {}),
     unsigned_tx: bytesToHex(p.unsignedTx),
     inputs: inputs.map((i) => ({
       index: i.inputIndex,

@@ -11,18 +11,23 @@ import type { MultiSigPayment, MultisigHashesToSign } from '../../../shared/api/
 import { addressToScript, bytesToHex, decodeTx, equalBytes, estimateVsize, hexToBytes, scriptToAddress, type ChainParams, type Tx, type TxInput } from '../../../shared/coins/index.ts';
 import { addressPath } from '../../../shared/coins/multisig-address.ts';
 import { readUnsignedMultisigInput } from '../../../shared/coins/unsigned-witness.ts';
+import { readUnsignedMiniscriptInput } from '../../../shared/coins/assemble-miniscript.ts';
+import { CoinError } from '../../../shared/coins/errors.ts';
+import type { VaultPolicy } from '../../../shared/coins/vault-policy.ts';
+import { vaultInputSpend, vaultWitnessSize } from '../../../shared/coins/vault-spend.ts';
 import { PaymentCheckError } from '../../../shared/files/errors.ts';
 import { paymentHash } from '../../../shared/files/signing-files.ts';
-import { verifyUnsignedPayment, type ExpectedOutput, type VerifiedPayment } from '../../../shared/files/unsigned-payment.ts';
+import { verifyUnsignedPayment, verifyUnsignedVaultPayment, type ExpectedOutput, type VerifiedPayment } from '../../../shared/files/unsigned-payment.ts';
 import { CoordinatorError } from '../errors.ts';
 import type { AddressRow, PaymentKind, PaymentRow, WalletRow } from '../store/store.ts';
 import { nextChangeAddress, requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 import { scriptOptions, walletAddress } from '../wallet-script.ts';
+import { storedVaultPolicy } from '../vaults.ts';
 import type { Recipient } from './batch.ts';
 import { rateFeeRefusal } from './fees.ts';
 import { IN_FLIGHT } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
-import { vaultPathRefusal } from './vault-paths.ts';
+import { unknownPathRefusal, vaultPathRefusal } from './vault-paths.ts';
 import { hexOf, outpointKey, type Outpoint } from './outpoints.ts';
 import { coinAmount } from '../../../shared/coins/units.ts';
 import { feeRateText } from '../units.ts';
@@ -83,10 +88,31 @@ export function expectedOutputs(
 
 /**
  * The virtual size of a spend of `inputs` of the wallet paying `outputs` (addresses), signatures at
- * their largest: the desk's own figure, which the service's stated size must equal.
+ * their largest: the desk's own figure, which the service's stated size must equal. A vault's
+ * inputs are sized by the largest witness of the path spent (`vaultWitness`, vaultWitnessSize).
  */
-export function spendVsize(params: ChainParams, w: WalletRow, n: number, inputs: number, outputs: readonly string[]): number {
-  return estimateVsize(params, new Array(inputs).fill({ scriptType: w.scriptType, m: w.m, n }), outputs.map((a) => addressToScript(params, a).length));
+export function spendVsize(params: ChainParams, w: WalletRow, n: number, inputs: number, outputs: readonly string[], vaultWitness?: number): number {
+  const input = vaultWitness !== undefined ? { scriptType: 'witness' as const, witness: vaultWitness } : { scriptType: w.scriptType, m: w.m, n };
+  return estimateVsize(params, new Array(inputs).fill(input), outputs.map((a) => addressToScript(params, a).length));
+}
+
+/** A vault spend: the policy and the path, by the blocks after which it opens. */
+export interface VaultSpend {
+  policy: VaultPolicy;
+  blocks: number;
+}
+
+/** The largest witness of a vault's input on `blocks`' path (undefined for an M-of-N wallet): spendVsize's `vaultWitness`. */
+export function walletVaultWitness(deps: Pick<CoreDeps, 'store'>, w: WalletRow, blocks = 0): number | undefined {
+  if (!w.vaultTemplate) return undefined;
+  const unknown = unknownPathRefusal(deps, w, blocks);
+  if (unknown) throw new CoordinatorError('proposal_refused', `refusing the proposed payment: ${unknown}`);
+  try {
+    return vaultWitnessSize(walletParams(w), storedVaultPolicy(deps, w), blocks);
+  } catch (err) {
+    if (err instanceof CoinError) throw new CoordinatorError('proposal_refused', err.message);
+    throw err;
+  }
 }
 
 /** Change addresses that payments not yet confirmed will pay to: not free for the next payment. */
@@ -109,7 +135,13 @@ export function freshChangeAddress(deps: CoreDeps, walletId: string): Promise<Ad
 }
 
 /** The redeem_scripts entry of one of the wallet's addresses, as the service takes it. */
-function source(params: ChainParams, w: WalletRow, xpubs: readonly string[], a: AddressRow): MultiSigPayment['redeem_scripts'][number] {
+function source(params: ChainParams, w: WalletRow, xpubs: readonly string[], a: AddressRow, vault: VaultSpend | null): MultiSigPayment['redeem_scripts'][number] {
+  if (vault) {
+    // The miniscript extension (docs/api-decisions.md, section 12): the concrete descriptor and the
+    // path; the nSequence is the service's default (the path's older(), or final / replaceable).
+    const v = vaultInputSpend(params, vault.policy, a.change, a.index, vault.blocks);
+    return { descriptor: v.descriptor, path: v.path.index };
+  }
   return {
     public_keys: walletAddress(params, w, xpubs, a.change, a.index).publicKeys.map(bytesToHex),
     ...(w.scriptType !== 'p2sh' ? { script_type: w.scriptType } : {}),
@@ -136,10 +168,11 @@ export async function ownersOf(deps: CoreDeps, w: WalletRow, inputs: readonly Ou
 }
 
 /** The create request for a spend: change to the first source, then each input's own address once. */
-function spendRequest(params: ChainParams, w: WalletRow, xpubs: readonly string[], s: TreasurySpend, change: AddressRow, owners: readonly AddressRow[]): MultiSigPayment {
+function spendRequest(params: ChainParams, w: WalletRow, xpubs: readonly string[], s: TreasurySpend, change: AddressRow, owners: readonly AddressRow[], vault: VaultSpend | null): MultiSigPayment {
   const rows = [change, ...owners.filter((a, i) => a.address !== change.address && owners.findIndex((b) => b.address === a.address) === i)];
   return {
-    number_of_required_signatures: w.m,
+    // A vault's path says how many sign (the extension refuses the field beside vaults).
+    ...(vault ? {} : { number_of_required_signatures: w.m }),
     // A batch goes as `outputs`, every recipient kept (a bump of a batch must pay each one as before).
     ...(s.recipients && s.recipients.length > 1 ? { outputs: s.recipients.map((r) => ({ to: r.to, amount: r.amount })) } : { to: s.to, amount: s.amount }),
     ...('rate' in s.fee ? { fee_rate: s.fee.rate } : { miners_fee: s.fee.amount }),
@@ -147,7 +180,7 @@ function spendRequest(params: ChainParams, w: WalletRow, xpubs: readonly string[
     ...(s.replaceable ? { replaceable: true } : {}),
     inputs: s.inputs.map((i) => ({ txid: hexOf(i.txid), vout: i.vout })),
     ...(s.operatorFee ? { fee_address: s.operatorFee.address, fee_amount: s.operatorFee.amount } : {}),
-    redeem_scripts: rows.map((a) => source(params, w, xpubs, a)),
+    redeem_scripts: rows.map((a) => source(params, w, xpubs, a, vault)),
   };
 }
 
@@ -177,6 +210,19 @@ export function inputOwner(inp: TxInput, i: number, w: WalletRow, rows: readonly
   const { multisigScript } = read;
   const owner = rows.find((a) => equalBytes(a.redeemScript, multisigScript));
   return owner ?? refuse(`input ${i} does not spend from this wallet's ${rowsAre}`);
+}
+
+/** The vault address an unsigned input of the service's transaction spends, by its placeholder's witness script. */
+function vaultInputOwner(inp: TxInput, i: number, rows: readonly AddressRow[], refuse: (why: string) => never): AddressRow {
+  let read;
+  try {
+    read = readUnsignedMiniscriptInput(inp, i);
+  } catch (err) {
+    return refuse(err instanceof Error ? err.message : String(err));
+  }
+  if (!read) return refuse(`input ${i} is not an unsigned vault input (miniscript, path, witness script)`);
+  const script = read.compiled.witnessScript;
+  return rows.find((a) => equalBytes(a.redeemScript, script)) ?? refuse(`input ${i}'s witness script is not the one this vault derives for any of its addresses`);
 }
 
 /** A payment's purpose, its 'payment' label: call inside the transaction that stores the payment. */
@@ -230,15 +276,16 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
     throw err;
   }
   const { proven, owners } = owned;
+  let vault: VaultSpend | null = null;
   if (w.vaultTemplate) {
     // A vault's path first (one not open yet for a chosen coin is refused naming the block).
-    const closed = await vaultPathRefusal(deps, w, s.vaultPath ?? 0, s.inputs, owners, new Date());
+    const blocks = s.vaultPath ?? 0;
+    const closed = await vaultPathRefusal(deps, w, blocks, s.inputs, owners, new Date());
     if (closed) refuse(closed);
-    // Building it (the service's miniscript extension, issue 27) is the next step: refused in words until then.
-    refuse(`"${w.name}" is a vault with recovery paths; its spends (a path, its timelock) are not proposed by this desk yet`);
+    vault = { policy: storedVaultPolicy(deps, w), blocks };
   }
   const change = s.changeAddress ?? (await freshChangeAddress(deps, walletId));
-  const created = await deps.api.createMultisig(w.coin, spendRequest(params, w, xpubs, spend, change, owners));
+  const created = await deps.api.createMultisig(w.coin, spendRequest(params, w, xpubs, spend, change, owners, vault));
 
   const { tx, decoded } = decodeServiceTx(params, created.tx, refuse);
   // Exactly the inputs asked for, each signalling replacement when asked to (and only then).
@@ -248,6 +295,12 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
     refuse(`the service's transaction spends ${spent.join(', ')}, not the inputs asked for (${[...asked].join(', ')})`);
   }
   decoded.inputs.forEach((inp, i) => {
+    // A timelocked path: exactly its older() (BIP68 by height), what the desk asked; below, the node
+    // would refuse the spend; above, the coins would wait longer than the path says.
+    if (vault && vault.blocks > 0) {
+      if (inp.sequence !== vault.blocks) refuse(`input ${i} has sequence 0x${inp.sequence.toString(16)}; the path that opens after ${vault.blocks} blocks spends with sequence ${vault.blocks} (older(${vault.blocks}))`);
+      return;
+    }
     if (s.replaceable ? inp.sequence > REPLACEABLE_SEQUENCE : inp.sequence <= REPLACEABLE_SEQUENCE) {
       refuse(`input ${i} has sequence 0x${inp.sequence.toString(16)}, ${s.replaceable ? 'which does not signal replacement (BIP125)' : 'which signals replacement, not asked for'}`);
     }
@@ -260,7 +313,7 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
   // the service's word: where signatures do not commit to input amounts, a lie would hide a fee.
   const addresses = deps.store.addresses(walletId);
   const claims = decoded.inputs.map((inp, i) => {
-    const owner = inputOwner(inp, i, w, addresses, 'addresses', refuse);
+    const owner = vault ? vaultInputOwner(inp, i, addresses, refuse) : inputOwner(inp, i, w, addresses, 'addresses', refuse);
     const txid = bytesToHex(inp.prevTxid);
     const at = outpointKey({ txid, vout: inp.vout });
     const out = proven.output(txid, inp.vout);
@@ -272,6 +325,9 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
     if (w.scriptType !== 'p2sh' && stated === undefined) refuse(`the service did not state what input ${i} spends`);
     if (stated !== undefined && (stated.amount !== out.value || hexOf(stated.txid) !== txid || stated.vout !== inp.vout)) {
       refuse(`the service says input ${i} spends ${shown(stated.amount)} at ${stated.txid}:${stated.vout}; the previous transaction says ${shown(out.value)} at ${at}`);
+    }
+    if (vault && stated !== undefined && (hexOf(stated.script) !== bytesToHex(owner.redeemScript) || stated.path?.index !== readUnsignedMiniscriptInput(inp, i)?.path)) {
+      refuse(`the service's statement of input ${i} (its witness script or path) is not the transaction's`);
     }
     return { amount: out.value, path: addressPath(owner.change, owner.index) };
   });
@@ -292,12 +348,15 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
   }
   let verified: VerifiedPayment;
   try {
-    verified = verifyUnsignedPayment(params, w.m, xpubs, tx, claims, expected.outputs, expected.minersFee, 'proposal_refused', scriptOptions(w));
+    verified = vault
+      ? verifyUnsignedVaultPayment(params, vault.policy, vault.blocks, tx, claims, expected.outputs, expected.minersFee, 'proposal_refused')
+      : verifyUnsignedPayment(params, w.m, xpubs, tx, claims, expected.outputs, expected.minersFee, 'proposal_refused', scriptOptions(w));
   } catch (err) {
     if (err instanceof PaymentCheckError) refuse(err.message);
     throw err;
   }
-  const vsize = estimateVsize(params, decoded.inputs.map(() => ({ scriptType: w.scriptType, m: w.m, n: xpubs.length })), decoded.outputs.map((o) => o.script.length));
+  const witness = vault ? vaultWitnessSize(params, vault.policy, vault.blocks) : undefined;
+  const vsize = estimateVsize(params, decoded.inputs.map(() => (witness !== undefined ? { scriptType: 'witness' as const, witness } : { scriptType: w.scriptType, m: w.m, n: xpubs.length })), decoded.outputs.map((o) => o.script.length));
   if (created.vsize !== vsize) refuse(`the service says the transaction is ${created.vsize ?? 'of no stated size'} vbytes, this app estimates ${vsize}`);
   const stated = created.miners_fee ?? refuse('the service did not state the fee it built');
   if (stated !== pays) refuse(`the service says the fee is ${shown(stated)}, the transaction pays ${shown(pays)}`);

@@ -1,12 +1,14 @@
 // Submitting a fully signed payment to the network through the service, and following it to
 // confirmation.
 import { ApiClientError } from '../../../shared/api/client.ts';
-import { bytesToHex, equalBytes, parseMultisigRedeemScript } from '../../../shared/coins/index.ts';
+import { bytesToHex, decodeTx, equalBytes, parseMultisigRedeemScript, txidHex } from '../../../shared/coins/index.ts';
+import { vaultPaymentInputs, type VaultPaymentInput } from './vault-inputs.ts';
+import type { PaymentHashRow, SignatureRow } from '../store/store.ts';
 import { CoordinatorError } from '../errors.ts';
 import { dropConflicts, dropIfParentReplaced, replacementsOf } from './dropped.ts';
 import { requirePayment, spentAddresses, transition } from './payments.ts';
 import type { PaymentRow } from '../store/store.ts';
-import { requireWallet, type CoreDeps } from '../wallets.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 import { historyOf } from '../wallet-funds.ts';
 import type { HistoryTx } from '../../../shared/api/schemas.ts';
 import { plural } from '../../../shared/api/words.ts';
@@ -18,7 +20,10 @@ export async function submitPayment(deps: CoreDeps, id: string): Promise<Payment
   const w = requireWallet(deps, p.walletId);
   const hashes = deps.store.paymentHashes(id);
   const sigs = deps.store.signatures(id);
-  const signatures = deps.store.paymentInputs(id).flatMap((inp) => {
+  const vault = vaultPaymentInputs(deps, w, p);
+  // A vault: every stored signature of the path's keys (each checked when imported); the service
+  // finalizes with the cheapest satisfaction they allow. M of N: exactly M per input, in script order.
+  const signatures = vault ? vaultSignatures(vault, hashes, sigs) : deps.store.paymentInputs(id).flatMap((inp) => {
     const keys = parseMultisigRedeemScript(inp.redeemScript)?.pubkeys ?? [];
     // Exactly M per input, in redeem-script key order.
     const chosen = keys.flatMap((k) => sigs.filter((s) => s.inputIndex === inp.inputIndex && equalBytes(s.publicKey, k))).slice(0, w.m);
@@ -31,6 +36,15 @@ export async function submitPayment(deps: CoreDeps, id: string): Promise<Payment
   });
   try {
     const sent = await deps.api.signAndSendMultisig(w.coin, { tx: bytesToHex(p.unsignedTx), signatures });
+    // A vault's txid does not depend on its witness: the one broadcast must be the one proposed.
+    const proposed = vault ? txidHex(decodeTx(p.unsignedTx, walletParams(w))) : null;
+    if (proposed !== null && sent.message !== proposed) {
+      deps.store.transaction(() => {
+        deps.store.updatePayment(id, { lastError: `the service says it broadcast ${sent.message}, not this payment's ${proposed}` });
+        deps.store.audit(deps.actor, 'payment.broadcast_rejected', `payment ${id}: the service answered txid ${sent.message}, the payment's is ${proposed}`, null, { paymentId: id });
+      });
+      throw new CoordinatorError('broadcast_rejected', `the service says it broadcast transaction ${sent.message}, but payment ${id} is ${proposed}: not marked as sent; check the service before retrying`);
+    }
     transition(deps, p, 'broadcast', `broadcast as ${sent.message}`, { txid: sent.message, lastError: null });
     // The node took it: a replacement evicted the children of what it replaces, at once.
     deps.store.transaction(() => dropConflicts(deps, requirePayment(deps, id)));
@@ -43,6 +57,23 @@ export async function submitPayment(deps: CoreDeps, id: string): Promise<Payment
     throw new CoordinatorError('broadcast_rejected', `the network refused payment ${id} (it stays ready to retry): ${err.message}`);
   }
   return requirePayment(deps, id);
+}
+
+/** The signatures of a vault payment for sign_and_send: each input's by the keys of its path. */
+function vaultSignatures(inputs: readonly VaultPaymentInput[], hashes: readonly PaymentHashRow[], sigs: readonly SignatureRow[]): { input_index: number; public_key: string; signature: string; hash_to_sign: string }[] {
+  return inputs.flatMap((v) =>
+    v.spend.pathKeys.flatMap((k) =>
+      sigs
+        .filter((s) => s.inputIndex === v.inputIndex && equalBytes(s.publicKey, k.publicKey))
+        .slice(0, 1)
+        .map((s) => ({
+          input_index: v.inputIndex,
+          public_key: bytesToHex(s.publicKey),
+          signature: bytesToHex(s.signature),
+          hash_to_sign: bytesToHex(hashes.find((h) => h.inputIndex === v.inputIndex && equalBytes(h.publicKey, s.publicKey))!.hash),
+        })),
+    ),
+  );
 }
 
 /** When the payment confirmed, as the chain says (its block's height and time), not when the desk noticed. */

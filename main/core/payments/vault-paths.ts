@@ -9,11 +9,18 @@ import { utxosOf } from '../wallet-funds.ts';
 import { vaultPaths } from '../vaults.ts';
 import { outpointKey, type Outpoint } from './outpoints.ts';
 
+/** Why the vault has no path opening after `blocks`, naming the paths it has; null when it has one. */
+export function unknownPathRefusal(deps: Pick<CoreDeps, 'store'>, w: WalletRow, blocks: number): string | null {
+  const paths = vaultPaths(deps, w.id);
+  if (paths.some((p) => p.blocks === blocks)) return null;
+  return `"${w.name}" has no path that opens after ${blocks} block(s); its paths: ${paths.map((p) => `${p.threshold} of ${p.keys.join(', ')} ${p.blocks === 0 ? 'now' : `after ${p.opens}`}`).join('; ')}`;
+}
+
 /** Why the vault cannot be spent on the path opening after `blocks` now, or null when it can. */
 export async function vaultPathRefusal(deps: Pick<CoreDeps, 'store' | 'api'>, w: WalletRow, blocks: number, inputs: readonly Outpoint[], owners: readonly AddressRow[], now: Date): Promise<string | null> {
-  const paths = vaultPaths(deps, w.id);
-  const path = paths.find((p) => p.blocks === blocks);
-  if (!path) return `"${w.name}" has no path that opens after ${blocks} block(s); its paths: ${paths.map((p) => `${p.threshold} of ${p.keys.join(', ')} ${p.blocks === 0 ? 'now' : `after ${p.opens}`}`).join('; ')}`;
+  const unknown = unknownPathRefusal(deps, w, blocks);
+  if (unknown) return unknown;
+  const path = vaultPaths(deps, w.id).find((p) => p.blocks === blocks)!;
   if (blocks === 0) return null;
   // In batches of 200, as every question about a wallet's addresses: a recovery sweep may spend from more.
   const utxos = await utxosOf(deps.api, w.coin, [...new Set(owners.map((o) => o.address))]);

@@ -19,8 +19,9 @@ export function feeArgs(mode: FeeMode, presets: FeePresets | null, fixedFee: big
   return preset ? { fee_rate: preset.fee_rate } : null;
 }
 
-export function FeeChoice(props: { unit: Unit; presets: Loaded<FeePresets>; mode: FeeMode; onMode: (m: FeeMode) => void; customRate: string; onCustomRate: (v: string) => void; rateError: string | null }) {
-  const { unit, presets, mode, onMode, customRate, onCustomRate, rateError } = props;
+/** `rateOnly`: a rate is asked for (a refresh sends all at a rate), so no fixed fee is offered. */
+export function FeeChoice(props: { unit: Unit; presets: Loaded<FeePresets>; mode: FeeMode; onMode: (m: FeeMode) => void; customRate: string; onCustomRate: (v: string) => void; rateError: string | null; rateOnly?: boolean }) {
+  const { unit, presets, mode, onMode, customRate, onCustomRate, rateError, rateOnly = false } = props;
   const radio = (m: FeeMode, label: ReactNode, disabled = false) => (
     <label className="inline" key={m}>
       <input type="radio" name="fee-mode" value={m} checked={mode === m} disabled={disabled} onChange={() => onMode(m)} data-testid={`fee-mode-${m}`} /> {label}
@@ -44,7 +45,7 @@ export function FeeChoice(props: { unit: Unit; presets: Loaded<FeePresets>; mode
       })}
       {radio('custom', 'A rate of my own')}
       {mode === 'custom' && <TextField label={`Fee rate (${unit.smallest} per vbyte)`} value={customRate} onChange={onCustomRate} required inputMode="numeric" data-testid="pay-fee-rate" error={rateError} errorTestId="pay-fee-rate-error" />}
-      {radio('fixed', `A fixed fee in ${unit.ticker}`)}
+      {!rateOnly && radio('fixed', `A fixed fee in ${unit.ticker}`)}
       {p && (
         <p className="muted small" data-testid="replaceable-note">
           {p.replaceable

@@ -5,7 +5,7 @@ import { call } from '../bridge.ts';
 import { ConnectChainFirst, useServedChains } from '../components/ChainGate.tsx';
 import { SubmitActions, TextField } from '../components/form.tsx';
 import { Alert, Card, FileDrop, PageHead, message, useAction, useLoad, type PickedFile } from '../ui.tsx';
-import { RecoveryPathCard, emptyRecovery, useTimelock, type KeyRow } from './VaultRecovery.tsx';
+import { DecayCard, RecoveryPathCard, emptyDecay, emptyRecovery, useTimelocks, type DecayDraft, type KeyRow, type RecoveryDraft, type VaultShape } from './VaultRecovery.tsx';
 
 interface Row {
   name: string;
@@ -48,9 +48,13 @@ export function NewWallet() {
   const { busy, refusal, setError, fail, run } = useAction();
   // A vault with a recovery path (issue 27): the co-signers are its primary path; P2WSH miniscript.
   const [withRecovery, setWithRecovery] = useState(false);
-  const [recovery, setRecovery] = useState(emptyRecovery);
-  const timelock = useTimelock(coin, network, recovery.days);
-  const recoveryBlocked = withRecovery && (!hasSegwit || timelock.words === null);
+  const [shape, setShape] = useState<VaultShape>('recovery');
+  const [paths, setPaths] = useState<RecoveryDraft[]>(() => [emptyRecovery()]);
+  const [decay, setDecay] = useState<DecayDraft[]>(() => [emptyDecay(1)]);
+  const timelocks = useTimelocks(coin, network, shape === 'recovery' ? paths : decay);
+  const steps = shape === 'recovery' ? paths.length : decay.length;
+  // Create waits until every path's days are read as days and blocks (none refused).
+  const recoveryBlocked = withRecovery && (!hasSegwit || timelocks.length !== steps || timelocks.some((t) => t.words === null));
   const [notes, setNotes] = useState<string[]>([]);
   // Where the wallet is read from: a new wallet from the tip; an imported one from its file's
   // birthday, or a date the treasurer gives, or the beginning.
@@ -140,16 +144,12 @@ export function NewWallet() {
       });
     }
     if (withRecovery) {
+      const common = { name, coin, network, primary: { threshold: m, cosigners: rows.map(keyOf) }, birthday: birthdayInput() };
       return run(async () => {
-        const w = await call('vaults.create', {
-          template: 'recovery',
-          name,
-          coin,
-          network,
-          primary: { threshold: m, cosigners: rows.map(keyOf) },
-          recovery: [{ threshold: recovery.threshold, cosigners: recovery.keys.map(keyOf), days: recovery.days }],
-          birthday: birthdayInput(),
-        });
+        const w =
+          shape === 'recovery'
+            ? await call('vaults.create', { ...common, template: 'recovery', recovery: paths.map((p) => ({ threshold: p.threshold, cosigners: p.keys.map(keyOf), days: p.days })) })
+            : await call('vaults.create', { ...common, template: 'decaying', decay: decay.map((d) => ({ threshold: d.threshold, days: d.days })) });
         go(href.wallet(w.id));
       });
     }
@@ -173,6 +173,13 @@ export function NewWallet() {
     });
   };
 
+  /** What the Create button says of the vault's later paths. */
+  const vaultWords = () =>
+    shape === 'decaying'
+      ? `that decays to ${decay.map((d) => `${d.threshold}-of-${rows.length}${d.days.trim() ? ` after ${d.days.trim()} days` : ''}`).join(', then ')}`
+      : paths.length === 1
+        ? `with a ${paths[0]!.threshold}-of-${paths[0]!.keys.length} recovery path`
+        : `with ${paths.length} recovery paths (${paths.map((p) => `${p.threshold}-of-${p.keys.length}`).join(', then ')})`;
   return (
     <form onSubmit={(e) => void submit(e)} aria-describedby="new-wallet-help">
       <PageHead
@@ -232,10 +239,21 @@ export function NewWallet() {
           </p>
         )}
         <label className="inline">
-          <input type="checkbox" checked={withRecovery} onChange={(e) => setWithRecovery(e.target.checked)} data-testid="wallet-with-recovery" /> With a recovery path: other keys can move the funds once they have
-          waited a number of days (a vault in native segwit miniscript)
+          <input type="checkbox" checked={withRecovery} onChange={(e) => setWithRecovery(e.target.checked)} data-testid="wallet-with-recovery" /> With recovery paths: after a number of days, other keys or fewer of the
+          co-signers can move the funds (a vault in native segwit miniscript)
         </label>
         {withRecovery && !hasSegwit && <p className="field-error">{coin} has no segwit: a vault with a recovery path cannot be made on it.</p>}
+        {withRecovery && (
+          <fieldset className="choices" data-testid="vault-shape">
+            <legend className="sr-only">Kind of recovery</legend>
+            <label className="inline">
+              <input type="radio" name="vault-shape" checked={shape === 'recovery'} onChange={() => setShape('recovery')} data-testid="vault-shape-recovery" /> Recovery keys: after a time, other keys (a lawyer, a second office, an heir) can move the funds
+            </label>
+            <label className="inline">
+              <input type="radio" name="vault-shape" checked={shape === 'decaying'} onChange={() => setShape('decaying')} data-testid="vault-shape-decaying" /> Decaying multisig: after a time, fewer of the same co-signers can move the funds
+            </label>
+          </fieldset>
+        )}
         {!withRecovery && (
         <div className="grid-3">
           <label>
@@ -337,7 +355,27 @@ export function NewWallet() {
       </Card>
         </>
       )}
-      {withRecovery && !vaultFile && <RecoveryPathCard draft={recovery} onChange={setRecovery} timelock={timelock} />}
+      {withRecovery && !vaultFile && shape === 'recovery' && (
+        <div className="recovery-paths">
+          {paths.map((p, i) => (
+            <RecoveryPathCard
+              key={i}
+              i={i}
+              draft={p}
+              timelock={timelocks[i]}
+              onChange={(d) => setPaths((ps) => ps.map((x, j) => (j === i ? d : x)))}
+              onRemove={paths.length > 1 ? () => setPaths((ps) => ps.filter((_, j) => j !== i)) : null}
+            />
+          ))}
+          <p>
+            <button type="button" onClick={() => setPaths((ps) => [...ps, emptyRecovery()])} disabled={paths.length >= 5} data-testid="recovery-add-path">
+              Add a later recovery path
+            </button>{' '}
+            <span className="muted small">Each later path opens after more days than the one before it (up to 5).</span>
+          </p>
+        </div>
+      )}
+      {withRecovery && !vaultFile && shape === 'decaying' && <DecayCard steps={decay} onChange={setDecay} timelocks={timelocks} m={m} n={rows.length} />}
       {refusal && !dateError && (
         <Alert>
           <span data-testid="wallet-refusal">{refusal.message}</span>
@@ -353,7 +391,7 @@ export function NewWallet() {
       )}
       <SubmitActions
         disabled={recoveryBlocked && !vaultFile}
-        label={vaultFile ? 'Create vault from the file' : withRecovery ? `Create ${m}-of-${rows.length} vault with a ${recovery.threshold}-of-${recovery.keys.length} recovery path` : `Create ${m}-of-${rows.length} wallet`} busyLabel="Checking addresses with the service…" busy={busy} testId="create-wallet" cancelHref={href.wallets} />
+        label={vaultFile ? 'Create vault from the file' : withRecovery ? `Create ${m}-of-${rows.length} vault ${vaultWords()}` : `Create ${m}-of-${rows.length} wallet`} busyLabel="Checking addresses with the service…" busy={busy} testId="create-wallet" cancelHref={href.wallets} />
     </form>
   );
 }

@@ -126,6 +126,7 @@ export function Settings() {
         </Card>
       </form>
       <ReplaceableSetting />
+      <VaultWarningSetting />
     </>
   );
 }
@@ -150,5 +151,44 @@ function ReplaceableSetting() {
         child spending its change.
       </label>
     </Card>
+  );
+}
+
+/** How many days before a vault coin's recovery path opens it is flagged for a refresh (default 30). */
+function VaultWarningSetting() {
+  const loaded = useLoad(() => call('settings.vaultWarning', {}), []);
+  const [typed, setTyped] = useState<string | null>(null);
+  const [saved, setSaved] = useState<number | null>(null);
+  const { busy, refusal, run } = useAction();
+  const days = saved ?? loaded.data?.days ?? null;
+  if (days === null) return null;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    return run(async () => {
+      const r = await call('settings.vaultWarning', { days: typed ?? String(days) });
+      setSaved(r.days);
+      setTyped(null);
+    });
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)}>
+      <Card title="Vaults with recovery paths">
+        <p className="muted small">
+          A vault&apos;s coin can be moved by its recovery keys alone once its recovery path opens, a number of days after the coin was received. The desk flags such coins this many days ahead on the
+          wallet&apos;s page and card, so they can be refreshed (paid back to the vault on the main path, which starts their clock again).
+        </p>
+        <TextField label="Warn this many days ahead" value={typed ?? String(days)} onChange={setTyped} inputMode="numeric" className="narrow" error={refusal?.message ?? null} errorTestId="vault-warning-error" data-testid="vault-warning-days" />
+        {saved !== null && typed === null && (
+          <p className="muted small" role="status" data-testid="vault-warning-saved">
+            Saved: coins are flagged {saved} days before their recovery path opens.
+          </p>
+        )}
+        <div className="form-actions">
+          <button type="submit" disabled={busy || typed === null} data-testid="vault-warning-save">
+            Save
+          </button>
+        </div>
+      </Card>
+    </form>
   );
 }

@@ -1,16 +1,33 @@
 // A vault's page (issue 27): its spending paths, when each recovery path opens for each of its
-// coins (block and an estimated date), and its descriptor or BIP388 policy to save.
-import { useState } from 'react';
+// coins (block and an estimated date), the coins due for a refresh (their recovery path opens within
+// the warning window of Settings) and the refresh itself, and its descriptor or BIP388 policy to save.
+import { useEffect, useState } from 'react';
+import type { VaultView } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
 import { DataTable } from '../components/DataTable.tsx';
 import { shortId } from '../format.ts';
-import { Alert, Amount, Card, Loading, download, message, useLoad } from '../ui.tsx';
+import { go, href } from '../navigation.ts';
+import { Alert, Amount, Card, Loading, download, message, useAction, useLoad, type Loaded } from '../ui.tsx';
+import { FeeChoice, feeArgs, type FeeMode } from './FeeChoice.tsx';
 
 const day = (iso: string) => iso.slice(0, 10);
+const REFRESH_ID = 'vault-refresh';
 
-/** `moved`: the wallet page's balance key; the coins load again as soon as it moves (as its outputs do). */
-export function VaultPaths({ walletId, name, moved }: { walletId: string; name: string; moved: string }) {
-  const vault = useLoad(() => call('vaults.get', { wallet_id: walletId }), [walletId, moved], 4_000);
+/** The warning at the top of the wallet page: which coins are due, what it means, and the way to the refresh. */
+export function VaultWarning({ vault }: { vault: VaultView | null }) {
+  const warning = vault?.refresh.warning;
+  if (!warning) return null;
+  return (
+    <div className="alert alert-warning" role="status" data-testid="vault-refresh-warning">
+      {warning}{' '}
+      <button type="button" className="link" onClick={() => document.getElementById(REFRESH_ID)?.scrollIntoView({ block: 'start' })} data-testid="vault-refresh-go">
+        Choose the coins and refresh
+      </button>
+    </div>
+  );
+}
+
+export function VaultPaths({ walletId, name, vault }: { walletId: string; name: string; vault: Loaded<VaultView | null> }) {
   const [error, setError] = useState<string | null>(null);
   const save = async (format: 'descriptor' | 'bip388') => {
     setError(null);
@@ -60,17 +77,87 @@ export function VaultPaths({ walletId, name, moved }: { walletId: string; name: 
               { head: 'Path', className: 'small', cell: (c) => c.path },
               {
                 head: 'Opens',
-                cell: (c) =>
-                  c.opens_at_block === null
-                    ? `${c.blocks_left.toLocaleString('en-US')} blocks after it confirms`
-                    : c.blocks_left === 0
-                      ? `open now (since block ${c.opens_at_block.toLocaleString('en-US')})`
-                      : `at block ${c.opens_at_block.toLocaleString('en-US')}, about ${day(c.opens_around ?? '')} (${c.blocks_left.toLocaleString('en-US')} blocks from now)`,
+                cell: (c) => (
+                  <>
+                    {c.opens_at_block === null
+                      ? `${c.blocks_left.toLocaleString('en-US')} blocks after it confirms`
+                      : c.blocks_left === 0
+                        ? `open now (since block ${c.opens_at_block.toLocaleString('en-US')})`
+                        : `at block ${c.opens_at_block.toLocaleString('en-US')}, about ${day(c.opens_around ?? '')} (${c.blocks_left.toLocaleString('en-US')} blocks from now)`}
+                    {v.refresh.due.includes(`${c.txid}:${c.vout}`) && v.coins.find((o) => o.txid === c.txid && o.vout === c.vout) === c && (
+                      <>
+                        {' '}
+                        <span className="pill pill-warning" data-testid="vault-coin-due">
+                          refresh due
+                        </span>
+                      </>
+                    )}
+                  </>
+                ),
               },
             ]}
           />
+          <Refresh walletId={walletId} v={v} />
         </>
       )}
     </Card>
+  );
+}
+
+/** Pick coins (default: those due) and a fee rate; one payment sends them all back to the vault on the main path. */
+function Refresh({ walletId, v }: { walletId: string; v: VaultView }) {
+  const coins = [...new Map(v.coins.map((c) => [`${c.txid}:${c.vout}`, c])).values()];
+  const due = v.refresh.due.join(',');
+  const [picked, setPicked] = useState<Set<string> | null>(null);
+  // Until the treasurer picks, the due coins are chosen (and follow the warning as it moves).
+  useEffect(() => setPicked(null), [due]);
+  const chosen = picked ?? new Set(v.refresh.due);
+  const presets = useLoad(() => call('payments.feePresets', { wallet_id: walletId }), [walletId]);
+  const [feeMode, setFeeMode] = useState<FeeMode>('normal');
+  const [customRate, setCustomRate] = useState('');
+  const fee = feeArgs(feeMode, presets.data, null, customRate);
+  const action = useAction();
+  const toggle = (o: string) => {
+    const next = new Set(chosen);
+    if (next.has(o)) next.delete(o);
+    else next.add(o);
+    setPicked(next);
+  };
+  const refresh = () =>
+    action.run(async () => {
+      if (!fee || !('fee_rate' in fee)) return;
+      const p = await call('vaults.refresh', { wallet_id: walletId, outpoints: [...chosen], fee_rate: fee.fee_rate });
+      go(href.payment(p.id));
+    });
+  if (coins.length === 0) return null;
+  return (
+    <section id={REFRESH_ID} className="vault-refresh" data-testid="vault-refresh">
+      <h3>Refresh coins</h3>
+      <p className="muted small">
+        A refresh is one payment from the vault to a fresh address of its own, spending the chosen coins whole (the fee comes out of them), signed on the main path by {v.paths[0]?.words.replace(/^now: /, '') ?? 'the co-signers'}. Once it is
+        confirmed their recovery clock starts again from its block. Coins are flagged {v.refresh.days} days before their recovery path opens (Settings).
+      </p>
+      <ul className="plain checks" data-testid="vault-refresh-coins">
+        {coins.map((c) => {
+          const o = `${c.txid}:${c.vout}`;
+          return (
+            <li key={o}>
+              <label className="inline">
+                <input type="checkbox" checked={chosen.has(o)} onChange={() => toggle(o)} disabled={c.opens_at_block === null} data-testid={`vault-refresh-pick-${o}`} />{' '}
+                <span className="mono small">{`${shortId(c.txid)}:${c.vout}`}</span> <Amount units={c.amount} unit={v.unit} />
+                {c.opens_at_block === null && <span className="muted small"> (unconfirmed: its clock starts when it confirms)</span>}
+              </label>
+            </li>
+          );
+        })}
+      </ul>
+      <FeeChoice unit={v.unit} presets={presets} mode={feeMode} onMode={setFeeMode} customRate={customRate} onCustomRate={setCustomRate} rateError={action.refusal?.field === 'fee_rate' ? action.refusal.message : null} rateOnly />
+      {action.error && action.refusal?.field !== 'fee_rate' && <Alert>{action.error}</Alert>}
+      <div className="form-actions">
+        <button type="button" className="primary" disabled={action.busy || chosen.size === 0 || !fee} onClick={() => void refresh()} data-testid="vault-refresh-propose">
+          {action.busy ? 'Proposing the refresh…' : chosen.size === 0 ? 'Pick the coins to refresh' : `Refresh ${chosen.size} coin${chosen.size === 1 ? '' : 's'}`}
+        </button>
+      </div>
+    </section>
   );
 }

@@ -14,7 +14,7 @@ import { amount, payee, shortId, when } from '../format.ts';
 import { ProvisionalBadge, ProvisionalNotice, ScanNotice, scanWords, useDeskRevision, useSync } from '../sync.tsx';
 import { Alert, Amount, Card, Loading, PageHead, StateBadge, download, message, useAction, useLoad } from '../ui.tsx';
 import { WalletBooks } from './WalletBooks.tsx';
-import { VaultPaths } from './VaultPaths.tsx';
+import { VaultPaths, VaultWarning } from './VaultPaths.tsx';
 import { WalletLabelsFile } from './WalletLabelsFile.tsx';
 
 /** Each payment as a treasurer recognises it: whom it pays, how much, and where it stands; the whole row opens it. */
@@ -176,6 +176,9 @@ export function WalletDetailScreen({ id }: { id: string }) {
   const history = useLoad(() => call('wallets.history', { wallet_id: id, limit: 50 }), [id, moved], 4_000);
   const unspent = useLoad(() => call('wallets.unspent', { wallet_id: id }), [id, moved], 4_000);
   const payments = useLoad(() => call('payments.list', { wallet_id: id }), [id, revision], 4_000);
+  // A vault's paths and coins (when each recovery path opens, which are due for a refresh), with its outputs.
+  const isVault = wallet.data?.vault ?? false;
+  const vault = useLoad(() => (isVault ? call('vaults.get', { wallet_id: id }) : Promise.resolve(null)), [id, moved, isVault], 4_000);
   const labels = useWalletLabels(id);
   const { coins } = useSync();
   const w = wallet.data;
@@ -195,9 +198,10 @@ export function WalletDetailScreen({ id }: { id: string }) {
         back={{ href: href.wallets, label: 'Wallets' }}
         title={w.name}
         about={
-          <p className="muted">
-            {w.vault ? `vault with recovery paths (${w.m} signatures now; see its spending paths)` : `${w.m}-of-${w.n} multi-signature`} · {w.coin} {w.network} ·{' '}
-            <span data-testid="wallet-script">{w.vault ? 'native segwit miniscript (P2WSH)' : `${SCRIPT_LABEL[w.script_type]}${w.sort_keys ? ', keys sorted (BIP67)' : ''}`}</span> · {w.vault ? 'keys' : 'co-signers'} {w.cosigners.map((c) => c.name).join(', ')}
+          <p className="muted" data-testid="wallet-about">
+            {w.vault_paths !== null ? `vault: ${w.vault_paths}` : `${w.m}-of-${w.n} multi-signature`} · {w.coin} {w.network} ·{' '}
+            <span data-testid="wallet-script">{w.vault ? 'native segwit miniscript (P2WSH)' : `${SCRIPT_LABEL[w.script_type]}${w.sort_keys ? ', keys sorted (BIP67)' : ''}`}</span>
+            {!w.vault && <> · co-signers {w.cosigners.map((c) => c.name).join(', ')}</>}
           </p>
         }
         action={
@@ -206,6 +210,7 @@ export function WalletDetailScreen({ id }: { id: string }) {
           </a>
         }
       />
+      {w.vault && <VaultWarning vault={vault.data} />}
       <div className="grid-2">
         <FundsCard
           title="Balance"
@@ -284,7 +289,7 @@ export function WalletDetailScreen({ id }: { id: string }) {
         </Card>
         <CosignersCard w={w} />
       </div>
-      {w.vault && <VaultPaths walletId={w.id} name={w.name} moved={moved} />}
+      {w.vault && <VaultPaths walletId={w.id} name={w.name} vault={vault} />}
       <WalletBooks w={w} />
       {labels.error && <Alert>{labels.error}</Alert>}
       <WalletLabelsFile walletId={w.id} onImported={labels.reload} />
@@ -296,7 +301,7 @@ export function WalletDetailScreen({ id }: { id: string }) {
 
 function CosignersCard({ w }: { w: WalletDetail }) {
   return (
-    <Card title="Co-signers">
+    <Card title={w.vault ? 'Keys (each path says which sign)' : 'Co-signers'}>
       <ol className="plain">
         {w.cosigners.map((c) => (
           <li key={c.xpub}>
@@ -318,7 +323,7 @@ function UnservedWallet({ w }: { w: WalletDetail }) {
         title={w.name}
         about={
           <p className="muted">
-            {w.m}-of-{w.n} multi-signature · {w.coin} {w.network} · co-signers {w.cosigners.map((c) => c.name).join(', ')}
+            {w.vault_paths !== null ? `vault: ${w.vault_paths}` : `${w.m}-of-${w.n} multi-signature · co-signers ${w.cosigners.map((c) => c.name).join(', ')}`} · {w.coin} {w.network}
           </p>
         }
       />

@@ -14,12 +14,15 @@ function WalletCard({ wallet }: { wallet: WalletSummary }) {
   const provisional = (sync !== null && !sync.final) || scan !== null;
   const funds = detail.data?.funds;
   const unserved = detail.data?.unserved ?? null;
+  // A vault's coins due for a refresh (their recovery path opens within the warning window) are said on its card.
+  const vault = useLoad(() => (wallet.vault ? call('vaults.get', { wallet_id: wallet.id }) : Promise.resolve(null)), [wallet.id, funds?.balance], 10_000);
+  const due = vault.data?.refresh.headline ?? null;
   return (
     <li>
       <a className="wallet-card" href={href.wallet(wallet.id)} data-testid="wallet-card">
         <span className="wallet-name">{wallet.name}</span>
         <span className="muted">
-          {wallet.m} of {wallet.n} · {wallet.coin} {wallet.network}
+          {wallet.vault_paths !== null ? `vault: ${wallet.vault_paths}` : `${wallet.m} of ${wallet.n}`} · {wallet.coin} {wallet.network}
         </span>
         <span className={`wallet-balance${provisional ? ' provisional' : ''}`} data-testid="wallet-card-balance">
           {funds ? <Amount units={funds.balance} unit={wallet.unit} /> : unserved ? <span className="muted">not served by this desk's service</span> : detail.data || provisional ? <span className="muted">balance after indexing</span> : detail.error ? <span className="muted">balance unavailable</span> : '…'}
@@ -28,6 +31,11 @@ function WalletCard({ wallet }: { wallet: WalletSummary }) {
         {funds && <span className="muted">{usd(funds.usd_balance)}</span>}
         {provisional && <span className="muted small" data-testid="wallet-card-provisional">Not final: {scan ? scanWords(scan) : `the service is still indexing ${wallet.coin}`}</span>}
         <span className="muted small">{wallet.cosigners.map((c) => c.name).join(', ')}</span>
+        {due && (
+          <span className="pill pill-warning" data-testid="wallet-card-refresh">
+            {due}
+          </span>
+        )}
         {detail.data && detail.data.open_payments > 0 && <span className="pill">{detail.data.open_payments} open payment{detail.data.open_payments === 1 ? '' : 's'}</span>}
       </a>
     </li>
