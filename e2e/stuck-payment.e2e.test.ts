@@ -15,8 +15,11 @@ import { testCosigner } from '../dev/desk-testing/keys.ts';
 import { proposeTreasurySpend } from '../main/core/payments/spend.ts';
 import { proposePayment } from '../main/core/payments/propose.ts';
 import { proposeCpfp } from '../main/core/payments/cpfp.ts';
-import { proposeBump } from '../main/core/payments/replace.ts';
+import { paymentOutpoints, proposeBump } from '../main/core/payments/replace.ts';
 import { decodeTx } from '../shared/coins/index.ts';
+import { join } from 'node:path';
+import { openStore } from '../main/core/store/store.ts';
+import { signAndSend as signSubmit } from '../dev/desk-testing/regtest.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from '../main/core/wallets.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
@@ -54,6 +57,17 @@ async function slowPayment(on: DevDesk, d: CoreDeps, name: string, cosigners = [
   const { w, coin } = await fundedWallet(on, d, name, cosigners);
   const original = await proposeTreasurySpend(d, w.id, { to: await on.node.newAddress('legacy'), amount: COIN / 2n, inputs: [coin], fee: { rate: 1n }, replaceable: true, kind: 'payment' });
   return { w, original };
+}
+
+/** A slow payment sent from a new wallet of `cosigners`, and a child from its change at 5 units/vbyte, sent. */
+async function stuckWithChild(name: string, cosigners: typeof alice[]) {
+  const { w, original } = await slowPayment(desk, deps, name, cosigners);
+  await signAndSend(original.id);
+  const sent = desk.store.payment(original.id)!;
+  const change = decodeTx(sent.unsignedTx, params).outputs.length - 1;
+  const { payment: child } = await proposeCpfp(deps, w.id, { txid: sent.txid!, vout: change }, 5n);
+  await signAndSend(child.id);
+  return { w, original, child };
 }
 
 beforeAll(async () => {
@@ -103,25 +117,55 @@ describe('a stuck payment on its detail screen', () => {
     await shot('05-original-dropped');
   });
 
-  it('shows a child dropped with the parent a confirmed bump replaced, linked to that parent', async () => {
-    const { w, original } = await slowPayment(desk, deps, 'Child treasury', [bob, alice, carol]);
-    await signAndSend(original.id);
-    const sentOriginal = desk.store.payment(original.id)!;
-    const change = decodeTx(sentOriginal.unsignedTx, params).outputs.length - 1;
-    const { payment: child } = await proposeCpfp(deps, w.id, { txid: sentOriginal.txid!, vout: change }, 5n);
-    await signAndSend(child.id);
+  it('shows a child dropped as soon as a bump of its parent is sent, before any block, linked to both', async () => {
+    const { original, child } = await stuckWithChild('Child treasury', [bob, alice, carol]);
     // The bump pays more than the original and its child together (BIP125 rule 3): both leave the mempool.
     const bump = await proposeBump(deps, original.id, 60n);
     await signAndSend(bump.id);
-    await desk.node.mine(1);
-    await desk.synced();
 
+    // No block mined: the child is dropped already.
+    const words = new RegExp(`^Dropped: it spends the change of payment ${original.id.slice(0, 8)}\\S*, which payment ${bump.id.slice(0, 8)}\\S* replaced\\.$`);
     await page.goto(`${desk.web.url}/#/payments/${child.id}`);
     await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('failed');
-    await expect.poll(() => page.getByTestId('dropped').textContent(), { timeout: 30_000 }).toMatch(/^Dropped: it spends the change of payment \S+, which payment \S+ replaced and confirmed\.$/);
+    await expect.poll(() => page.getByTestId('dropped').textContent(), { timeout: 30_000 }).toMatch(words);
     await shot('07-child-dropped');
+    await page.getByTestId('dropped').getByRole('link').nth(1).click();
+    await expect.poll(() => page.url()).toContain(bump.id);
+
+    // The block changes nothing on the child's page.
+    await desk.node.mine(1);
+    await desk.synced();
+    await page.goto(`${desk.web.url}/#/payments/${child.id}`);
+    await expect.poll(() => page.getByTestId('dropped').textContent(), { timeout: 30_000 }).toMatch(words);
     await page.getByTestId('dropped').getByRole('link').first().click();
     await expect.poll(() => page.url()).toContain(original.id);
+  });
+
+  it('shows a child dropped when another desk replaced its parent, naming that transaction', async () => {
+    const { w, original, child } = await stuckWithChild('Elsewhere treasury', [carol, alice, bob]);
+    const sentOriginal = desk.store.payment(original.id)!;
+    // Another desk of the same wallet (a store of its own, knowing nothing of the child) spends the original's coin at 60.
+    const other = openStore(join(desk.dir, 'other-desk.sqlite'));
+    try {
+      const otherDeps: CoreDeps = { store: other, api: desk.api, actor: 'treasurer' };
+      const ow = await createWallet(otherDeps, { coin: 'litecoin', network: 'regtest', name: 'Elsewhere treasury', m: 2, cosigners: [carol, alice, bob] });
+      await nextReceiveAddress(otherDeps, ow.id);
+      const [coin] = paymentOutpoints(sentOriginal, w);
+      const theirs = await proposeTreasurySpend(otherDeps, ow.id, { to: await desk.node.newAddress('legacy'), amount: COIN / 2n, inputs: [coin!], fee: { rate: 60n }, replaceable: true, kind: 'payment' });
+      const replacement = (await signSubmit(otherDeps, theirs, [alice, bob])).payment;
+      await desk.synced();
+
+      await page.goto(`${desk.web.url}/#/payments/${child.id}`);
+      await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('failed');
+      await expect
+        .poll(() => page.getByTestId('dropped').textContent(), { timeout: 30_000 })
+        .toMatch(new RegExp(`^Dropped: it spends the change of payment ${original.id.slice(0, 8)}\\S*, which transaction ${replacement.txid}, sent from elsewhere, replaced\\.$`));
+      await shot('08-child-dropped-elsewhere');
+      await page.getByTestId('dropped').getByRole('link').first().click();
+      await expect.poll(() => page.url()).toContain(original.id);
+    } finally {
+      other.close();
+    }
   });
 
   it('offers an unconfirmed deposit a child that pays for it, and states the package rate', async () => {

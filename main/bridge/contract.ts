@@ -624,8 +624,10 @@ export interface ReplacementView {
   replaces: string | null;
   /** The broadcast or confirmed payment that replaced this one. */
   replaced_by: string | null;
-  /** The payment whose confirmation dropped this one (shown as "dropped"). */
+  /** The payment that dropped this one (shown as "dropped"): it confirmed, or it replaced this one's parent. */
   dropped_by: string | null;
+  /** The transaction that dropped it when the desk holds no payment of it (its parent replaced from elsewhere). */
+  dropped_by_txid: string | null;
   /** What can pull this payment through while it is stuck: a replacement, or a child from its change; null when nothing. */
   relief: 'replace' | 'cpfp' | null;
   /** Why it cannot be replaced, in words, when relief is not 'replace' and it is broadcast. */

@@ -5,14 +5,24 @@ import { relaysReplacements } from '../core/payments/fees.ts';
 import { IN_FLIGHT } from '../core/payments/payments.ts';
 import { paymentOutpoints, refusedReplacement, whyNotReplaceable } from '../core/payments/replace.ts';
 import type { CoordinatorStore, PaymentRow } from '../core/store/store.ts';
+import { outpointKey } from '../core/payments/spend.ts';
 import { requireWallet, walletParams } from '../core/wallets.ts';
 import type { ReplacementView } from './contract.ts';
 
-/** The payment whose output `p` spends and that was dropped by the same confirmation (a replaced parent). */
+/**
+ * The payment whose output a dropped `p` spends and that was replaced: the one its dropper
+ * conflicts with (shares an input), or one dropped by the same payment (a child's child), or,
+ * for a replacement sent from elsewhere, the payment it spends from.
+ */
 function droppedParentOf(deps: { store: CoordinatorStore }, p: PaymentRow): PaymentRow | undefined {
+  if (p.droppedBy === null && p.droppedByTxid === null) return undefined;
   const w = requireWallet(deps, p.walletId);
   const spent = new Set(paymentOutpoints(p, w).map((o) => o.txid));
-  return deps.store.payments(p.walletId).find((q) => q.id !== p.id && q.txid !== null && spent.has(q.txid) && q.droppedBy === p.droppedBy);
+  const parents = deps.store.payments(p.walletId).filter((q) => q.id !== p.id && q.txid !== null && spent.has(q.txid));
+  const by = p.droppedBy === null ? null : deps.store.payment(p.droppedBy);
+  if (!by) return parents[0];
+  const byInputs = new Set(paymentOutpoints(by, w).map(outpointKey));
+  return parents.find((q) => q.droppedBy === by.id || (q.id !== by.id && paymentOutpoints(q, w).some((o) => byInputs.has(outpointKey(o)))));
 }
 
 /**
@@ -39,11 +49,12 @@ export function replacementView(deps: { store: CoordinatorStore }, p: PaymentRow
     replaces: p.replaces,
     replaced_by: replacedBy?.id ?? null,
     dropped_by: p.droppedBy,
+    dropped_by_txid: p.droppedByTxid,
     relief: !stuck ? null : why === null ? 'replace' : change ? 'cpfp' : null,
     not_replaceable: stuck ? why : null,
     change_output: change,
     replacements: replacements.map((q) => ({ id: q.id, kind: q.kind === 'cancel' ? 'cancel' : 'bump', state: q.state, refused: refusedReplacement(q) ? q.lastError : null })),
     refused: refusedReplacement(p) ? p.lastError : null,
-    dropped_parent: p.droppedBy === null ? null : (droppedParentOf(deps, p)?.id ?? null),
+    dropped_parent: droppedParentOf(deps, p)?.id ?? null,
   };
 }

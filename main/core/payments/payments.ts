@@ -41,6 +41,14 @@ export function transition(deps: CoreDeps, p: PaymentRow, to: PaymentState, deta
   });
 }
 
+/** The wallet's addresses a payment's inputs spend from, once each: where the service's history shows it. */
+export function spentAddresses(deps: Pick<CoreDeps, 'store'>, p: Pick<PaymentRow, 'id' | 'walletId'>): string[] {
+  const w = requireWallet(deps, p.walletId);
+  const params = walletParams(w);
+  const xpubs = deps.store.cosigners(w.id).map((c) => c.xpub);
+  return [...new Set(deps.store.paymentInputs(p.id).map((i) => walletAddress(params, w, xpubs, i.change, i.index).address))];
+}
+
 export function cancelPayment(deps: CoreDeps, id: string, reason: string): void {
   transition(deps, requirePayment(deps, id), 'cancelled', reason, { reason });
 }

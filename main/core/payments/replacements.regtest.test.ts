@@ -5,7 +5,7 @@
 // (refused in the service's words, nothing stored), signatures of the original refused for its
 // replacement, and a child-pays-for-parent whose package rate the node's ancestor figures confirm.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressToScript, chainParams, decodeTx, hexToBytes } from '../../../shared/coins/index.ts';
+import { addressToScript, chainParams, decodeTx, decodeTxHex, encodeTxHex, hexToBytes } from '../../../shared/coins/index.ts';
 import { childFee, proposeCpfp, rateText } from './cpfp.ts';
 import { replacementView } from '../../bridge/replacement-view.ts';
 import { proposePayment } from './propose.ts';
@@ -16,8 +16,9 @@ import { signRequest } from '../software-signer.ts';
 import { openStore, type CoordinatorStore, type PaymentRow } from '../store/store.ts';
 import { refreshConfirmations, submitPayment } from './submit.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
-import { startRegtestDesk, type RegtestDesk, fundWallet, signAndSend as signSubmit, startWalletDesk, type WalletDesk } from '../../../dev/desk-testing/regtest.ts';
+import { apiWith, startRegtestDesk, type RegtestDesk, fundWallet, signAndSend as signSubmit, startWalletDesk, type WalletDesk } from '../../../dev/desk-testing/regtest.ts';
 import { proposeTreasurySpend } from './spend.ts';
+import { followBroadcastPayments } from '../payment-follower.ts';
 import { createWallet, nextReceiveAddress, type CoreDeps } from '../wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
@@ -243,7 +244,7 @@ describe('child pays for parent', () => {
     expect(await refreshConfirmations(deps, payment.id)).toMatchObject({ state: 'confirmed' });
   });
 
-  it('is dropped, in words and in the audit log, when its parent is replaced and the replacement confirms', async () => {
+  it('is dropped, in words and in the audit log, the moment a bump of its parent is broadcast; the block changes nothing', async () => {
     const original = await stuckPayment(await fundedOutput(3n * COIN), COIN);
     const changeVout = decodeTx(original.unsignedTx, params).outputs.length - 1;
     const { payment: child } = await proposeCpfp(deps, walletId, { txid: original.txid!, vout: changeVout }, 5n);
@@ -251,17 +252,102 @@ describe('child pays for parent', () => {
     expect(await mempool()).toContain(sentChild.txid);
     // A bump pays more than the original and the child together (BIP125 rule 3) and evicts both.
     const bump = await signAndSend(await proposeBump(deps, original.id, 60n));
+    // No block yet: the node holds the bump only, and the desk says the child is dropped.
     const pool = await mempool();
     expect(pool).toContain(bump.txid);
     expect(pool).not.toContain(original.txid);
-    expect(pool).not.toContain(sentChild.txid);
+    await expect(entry(sentChild.txid!)).rejects.toThrow(/not in mempool/i);
+    const dropped = store.payment(child.id)!;
+    expect(dropped).toMatchObject({ state: 'failed', droppedBy: bump.id, droppedByTxid: null });
+    expect(dropped.reason).toBe(`dropped: it spends an output of payment ${original.id} (${original.txid}), which payment ${bump.id} replaced: the node dropped it with its parent`);
+    const audited = () => store.auditLog().filter((a) => a.paymentId === child.id);
+    expect(audited().map((a) => a.action)).toContain('payment.failed');
+    expect(replacementView(deps, dropped, true)).toMatchObject({ dropped_by: bump.id, dropped_by_txid: null, dropped_parent: original.id, relief: null });
+    // The original stays broadcast until one of the two confirms.
+    expect(store.payment(original.id)).toMatchObject({ state: 'broadcast', droppedBy: null });
+    const auditBefore = audited().length;
+
     await desk.mine(1);
     expect(await refreshConfirmations(deps, bump.id)).toMatchObject({ state: 'confirmed' });
-    const dropped = store.payment(child.id)!;
-    expect(dropped).toMatchObject({ state: 'failed', droppedBy: bump.id });
-    expect(dropped.reason).toBe(`dropped: it spends an output of payment ${original.id} (${original.txid}), which payment ${bump.id} replaced and which can never confirm`);
-    expect(store.auditLog().filter((a) => a.paymentId === child.id).map((a) => a.action)).toContain('payment.failed');
-    expect(replacementView(deps, dropped, true)).toMatchObject({ dropped_by: bump.id, dropped_parent: original.id, relief: null });
+    expect(store.payment(original.id)).toMatchObject({ state: 'failed', droppedBy: bump.id });
+    expect(store.payment(child.id)).toMatchObject({ state: 'failed', droppedBy: bump.id, reason: dropped.reason });
+    expect(audited()).toHaveLength(auditBefore);
+    expect(replacementView(deps, store.payment(child.id)!, true)).toMatchObject({ dropped_by: bump.id, dropped_parent: original.id });
+  });
+
+  it('stays as it was when the node refuses the bump of its parent', async () => {
+    const original = await stuckPayment(await fundedOutput(3n * COIN), COIN);
+    const changeVout = decodeTx(original.unsignedTx, params).outputs.length - 1;
+    // The bump is proposed first, then a child paying more than it adds: the node refuses the bump (BIP125 rule 3).
+    const bump = await proposeBump(deps, original.id, 3n);
+    const { payment } = await proposeCpfp(deps, walletId, { txid: original.txid!, vout: changeVout }, 80n);
+    const child = await signAndSend(payment);
+    await desk.synced();
+    await expect(signAndSend(bump)).rejects.toThrow(/the network refused payment/);
+    expect(await mempool()).toContain(child.txid);
+    expect(store.payment(child.id)).toMatchObject({ state: 'broadcast', droppedBy: null, droppedByTxid: null, reason: null });
+    // The follower asks too: the node still holds the child, so nothing changes.
+    expect(await refreshConfirmations(deps, child.id)).toMatchObject({ state: 'broadcast', droppedBy: null });
+    expect(store.payment(bump.id)).toMatchObject({ state: 'ready' });
+    await desk.mine(1);
+    expect(await refreshConfirmations(deps, child.id)).toMatchObject({ state: 'confirmed' });
+  });
+
+  it('is dropped by the follower when another desk replaces its parent, once the node no longer holds it', async () => {
+    const outpoint = await fundedOutput(3n * COIN);
+    const original = await stuckPayment(outpoint, COIN);
+    const changeVout = decodeTx(original.unsignedTx, params).outputs.length - 1;
+    const child = await signAndSend((await proposeCpfp(deps, walletId, { txid: original.txid!, vout: changeVout }, 5n)).payment);
+    await desk.synced();
+    // While the node holds the child, following changes nothing.
+    await followBroadcastPayments(deps);
+    expect(store.payment(child.id)).toMatchObject({ state: 'broadcast' });
+
+    // Another desk of the same wallet (a store of its own, knowing nothing of the child) replaces the original.
+    const other = openStore(`${desk.dir}/other-desk.sqlite`);
+    try {
+      const otherDeps: CoreDeps = { store: other, api: desk.api, actor: 'treasurer' };
+      const ow = await createWallet(otherDeps, { coin: 'litecoin', network: 'regtest', name: 'Treasury elsewhere', m: 2, cosigners: [alice, bob, carol] });
+      const spent = store.paymentInputs(original.id)[0]!;
+      const address = store.addresses(walletId).find((a) => a.change === spent.change && a.index === spent.index)!.address;
+      while (!other.addresses(ow.id).some((a) => a.address === address)) await nextReceiveAddress(otherDeps, ow.id);
+      const theirs = await proposeTreasurySpend(otherDeps, ow.id, { to: await desk.node.newAddress('legacy'), amount: COIN, inputs: [outpoint], fee: { rate: 60n }, replaceable: true, kind: 'payment' });
+      const replacement = (await signSubmit(otherDeps, theirs, [alice, bob])).payment;
+      expect(await mempool()).toContain(replacement.txid);
+      await expect(entry(child.txid!)).rejects.toThrow(/not in mempool/i);
+      await desk.synced();
+
+      // Faulty service answers drop nothing: it still holds the child; its history hides the replacement; it forges the replacement's bytes.
+      const holding = apiWith(desk.api, { rawTransaction: async (c, txid) => desk.api.rawTransaction(c, txid === child.txid ? replacement.txid! : txid) });
+      const hiding = apiWith(desk.api, { history: async (c, a, p) => {
+        const h = await desk.api.history(c, a, p);
+        return { ...h, txs: h.txs.filter((t) => t.txid !== replacement.txid) };
+      } });
+      const forging = apiWith(desk.api, { rawTransaction: async (c, txid) => {
+        const raw = await desk.api.rawTransaction(c, txid);
+        if (txid !== replacement.txid) return raw;
+        const tx = decodeTxHex(raw.hex);
+        tx.outputs[0]!.value -= 1n;
+        return { txid, hex: encodeTxHex(tx) };
+      } });
+      for (const [name, api] of Object.entries({ holding, hiding, forging })) {
+        await followBroadcastPayments({ ...deps, api });
+        expect({ name, ...store.payment(child.id) }).toMatchObject({ name, state: 'broadcast', droppedBy: null, droppedByTxid: null });
+      }
+
+      // No block: the follower finds the child gone from the node and the original's inputs spent by another transaction.
+      expect(await followBroadcastPayments(deps)).toContain(child.id);
+      const dropped = store.payment(child.id)!;
+      expect(dropped).toMatchObject({ state: 'failed', droppedBy: null, droppedByTxid: replacement.txid });
+      expect(dropped.reason).toBe(`dropped: it spends an output of payment ${original.id} (${original.txid}), which transaction ${replacement.txid} (sent from elsewhere) replaced: the node dropped it with its parent`);
+      expect(store.auditLog().filter((a) => a.paymentId === child.id).map((a) => a.action)).toContain('payment.failed');
+      expect(replacementView(deps, dropped, true)).toMatchObject({ dropped_by: null, dropped_by_txid: replacement.txid, dropped_parent: original.id });
+      await desk.mine(1);
+      await followBroadcastPayments(deps);
+      expect(store.payment(child.id)).toMatchObject({ state: 'failed', reason: dropped.reason });
+    } finally {
+      other.close();
+    }
   });
 
   it('pulls an unconfirmed deposit through; a confirmed output is refused', async () => {

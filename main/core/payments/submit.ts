@@ -4,10 +4,9 @@ import { ApiClientError } from '../../../shared/api/client.ts';
 import { bytesToHex, decodeTx, equalBytes, parseMultisigRedeemScript, txidHex } from '../../../shared/coins/index.ts';
 import { vaultPaymentInputs, type VaultPaymentInput } from './vault-inputs.ts';
 import type { PaymentHashRow, SignatureRow } from '../store/store.ts';
-import { walletAddress } from '../wallet-script.ts';
 import { CoordinatorError } from '../errors.ts';
-import { dropConflicts, replacementsOf } from './dropped.ts';
-import { requirePayment, transition } from './payments.ts';
+import { dropConflicts, dropIfParentReplaced, replacementsOf } from './dropped.ts';
+import { requirePayment, spentAddresses, transition } from './payments.ts';
 import type { PaymentRow } from '../store/store.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 import { historyOf } from '../wallet-funds.ts';
@@ -47,6 +46,8 @@ export async function submitPayment(deps: CoreDeps, id: string): Promise<Payment
       throw new CoordinatorError('broadcast_rejected', `the service says it broadcast transaction ${sent.message}, but payment ${id} is ${proposed}: not marked as sent; check the service before retrying`);
     }
     transition(deps, p, 'broadcast', `broadcast as ${sent.message}`, { txid: sent.message, lastError: null });
+    // The node took it: a replacement evicted the children of what it replaces, at once.
+    deps.store.transaction(() => dropConflicts(deps, requirePayment(deps, id)));
   } catch (err) {
     if (!(err instanceof ApiClientError)) throw err;
     deps.store.transaction(() => {
@@ -87,10 +88,7 @@ export async function refreshConfirmations(deps: CoreDeps, id: string, required 
   const p = requirePayment(deps, id);
   if ((p.state !== 'broadcast' && p.state !== 'confirmed') || !p.txid) return p;
   const w = requireWallet(deps, p.walletId);
-  const params = walletParams(w);
-  const xpubs = deps.store.cosigners(w.id).map((c) => c.xpub);
-  const spent = [...new Set(deps.store.paymentInputs(id).map((i) => walletAddress(params, w, xpubs, i.change, i.index).address))];
-  const entry = (await historyOf(deps.api, w.coin, spent)).find((t) => t.txid === p.txid);
+  const entry = (await historyOf(deps.api, w.coin, spentAddresses(deps, p))).find((t) => t.txid === p.txid);
   // Still unconfirmed: a broadcast replacement may have confirmed in its place (and drops it).
   const replacements = async () => {
     if (requirePayment(deps, id).state !== 'broadcast') return;
@@ -98,6 +96,8 @@ export async function refreshConfirmations(deps: CoreDeps, id: string, required 
   };
   if (!entry) {
     await replacements();
+    // Gone from the history: a child whose parent was replaced from elsewhere, if the node agrees.
+    await dropIfParentReplaced(deps, id);
     return requirePayment(deps, id);
   }
   deps.store.transaction(() => {

@@ -222,4 +222,9 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE wallets ADD COLUMN kind TEXT NOT NULL DEFAULT 'multisig' CHECK (kind IN ('multisig','miniscript'));
   ALTER TABLE wallets ADD COLUMN vault_template TEXT CHECK ((kind = 'miniscript') = (vault_template IS NOT NULL));
   `,
+  // 12: `dropped_by_txid`: the transaction that made a dropped payment impossible when the desk holds
+  // no payment of it (a replacement of its parent sent from elsewhere); with `dropped_by` otherwise.
+  `
+  ALTER TABLE payments ADD COLUMN dropped_by_txid TEXT;
+  `,
 ];

@@ -91,8 +91,10 @@ export interface PaymentRow {
   kind: PaymentKind;
   /** The payment this one replaces (bump, cancel); null otherwise. */
   replaces: string | null;
-  /** The payment whose confirmation dropped this one (it spent the same inputs); null otherwise. */
+  /** The payment that dropped this one: it confirmed spending the same inputs, or it replaced this one's parent (dropped.ts); null otherwise. */
   droppedBy: string | null;
+  /** The transaction that dropped it, when the desk holds no payment of it (a replacement from elsewhere); null otherwise. */
+  droppedByTxid: string | null;
 }
 
 export interface PaymentInputRow {
@@ -149,6 +151,7 @@ interface RawPayment {
   kind: PaymentKind;
   replaces: string | null;
   dropped_by: string | null;
+  dropped_by_txid: string | null;
 }
 
 function paymentOf(r: RawPayment): PaymentRow {
@@ -172,6 +175,7 @@ function paymentOf(r: RawPayment): PaymentRow {
     kind: r.kind,
     replaces: r.replaces,
     droppedBy: r.dropped_by,
+    droppedByTxid: r.dropped_by_txid,
   };
 }
 
@@ -368,10 +372,10 @@ export class CoordinatorStore {
     return rows.map((r) => ({ inputIndex: r.input_index, publicKey: bytes(r.public_key), hash: bytes(r.hash) }));
   }
 
-  updatePayment(id: string, change: { state?: PaymentState; reason?: string | null; lastError?: string | null; txid?: string | null; confirmations?: number; droppedBy?: string | null }): void {
+  updatePayment(id: string, change: { state?: PaymentState; reason?: string | null; lastError?: string | null; txid?: string | null; confirmations?: number; droppedBy?: string | null; droppedByTxid?: string | null }): void {
     const sets: string[] = ['updated_at = @updated_at'];
     const values: Record<string, string | number | null> = { id, updated_at: now() };
-    const column = { state: 'state', reason: 'reason', lastError: 'last_error', txid: 'txid', confirmations: 'confirmations', droppedBy: 'dropped_by' } as const;
+    const column = { state: 'state', reason: 'reason', lastError: 'last_error', txid: 'txid', confirmations: 'confirmations', droppedBy: 'dropped_by', droppedByTxid: 'dropped_by_txid' } as const;
     for (const [k, col] of Object.entries(column) as [keyof typeof column, string][]) {
       const v = change[k];
       if (v !== undefined) {

@@ -36,7 +36,7 @@ export function cpfpReview(c: CpfpView, unit: Unit, parent: 'parent' | 'deposit'
 /** "replaced by", "replaces", "dropped": one line each, linking to the other payment. */
 export function ReplacementLinks({ p }: { p: PaymentDetail }) {
   const r = p.replacement;
-  if (!r.replaces && !r.replaced_by && !r.dropped_by && r.kind === 'payment' && r.replacements.length === 0) return null;
+  if (!r.replaces && !r.replaced_by && !r.dropped_by && !r.dropped_by_txid && r.kind === 'payment' && r.replacements.length === 0) return null;
   return (
     <ul className="replacement-links" data-testid="replacement-links">
       {r.kind !== 'payment' && <li>This is a {KIND[r.kind]}.</li>}
@@ -63,10 +63,10 @@ export function ReplacementLinks({ p }: { p: PaymentDetail }) {
             {q.kind === 'cancel' ? 'Cancel' : 'Fee bump'} proposed: <a href={href.payment(q.id)}>payment {shortId(q.id)}</a> ({q.refused ? 'refused by the network' : STATE[q.state]}).
           </li>
         ))}
-      {r.dropped_by && r.dropped_parent && (
+      {r.dropped_parent && (r.dropped_by || r.dropped_by_txid) && (
         <li data-testid="dropped">
           Dropped: it spends the change of <a href={href.payment(r.dropped_parent)}>payment {shortId(r.dropped_parent)}</a>, which{' '}
-          <a href={href.payment(r.dropped_by)}>payment {shortId(r.dropped_by)}</a> replaced and confirmed.
+          {r.dropped_by ? <a href={href.payment(r.dropped_by)}>payment {shortId(r.dropped_by)}</a> : <>transaction {r.dropped_by_txid}, sent from elsewhere,</>} replaced.
         </li>
       )}
       {r.dropped_by && !r.dropped_parent && (
