@@ -36,7 +36,7 @@ const BACKGROUND_OUTPUTS = 200;
 // Coinbase maturity is 100: ten matured coinbases pay the segment.
 const FUND_BLOCKS = 110;
 // Best of three: the host is shared, and a busy spell can cover one run.
-const ROUNDS = 3;
+const ROUNDS = 5;
 // -persistmempool=0: a restart empties the mempool invalidateblock refilled with the cut blocks'
 // transactions, which the watch's mempool pass would otherwise read (a real node has no such pile).
 const NODE_FLAGS = ['-blockfilterindex=1', '-persistmempool=0'];

@@ -235,7 +235,14 @@ export async function runScaleBench(options: BenchOptions, ctx: ScaleBenchContex
     const over = sc.result.ms / full.totalMs;
     summary.push([`watch: first correct balance / full index, birthday at ${(sc.share * 100).toFixed(0)}%`, over.toFixed(4), `< ${TARGET.watchOverFull}`, verdict(over < TARGET.watchOverFull && sc.correct)]);
   }
-  summary.push([`watch: birthday at ${BIRTHDAY_LATE * 100}% / at ${BIRTHDAY_EARLY * 100}% (same blocks after)`, growth.toFixed(2), `<= ${TARGET.watchGrowth}`, verdict(growth <= TARGET.watchGrowth)]);
+  // Judged by CPU (service + litecoind): the two birthdays are timed minutes apart on one node, and
+  // on a shared host the load between them moves wall time more than the chain before them does.
+  summary.push([
+    `watch: birthday at ${BIRTHDAY_LATE * 100}% / at ${BIRTHDAY_EARLY * 100}% (same blocks after), in CPU (wall time ${growth.toFixed(2)})`,
+    cpuGrowth.toFixed(2),
+    `<= ${TARGET.watchGrowth}`,
+    verdict(cpuGrowth <= TARGET.watchGrowth),
+  ]);
   console.log('\n== Summary ==');
   printTable(['figure', 'value', 'target', ''], summary);
   console.log(`(${fmt(manifest.txs)} txs; whole scale bench ${((Date.now() - started) / 1000).toFixed(0)} s)`);
