@@ -75,7 +75,11 @@ export class UtxoIndexStore {
   private changed(): void {
     this.generation++;
     this.balanceCache.clear();
+    this.movedRead = null;
   }
+
+  /** The whole of chain_script_keys as last read, while caching (see keysOf). */
+  private movedRead: Promise<Map<string, Buffer>> | null = null;
 
   /** On while this process writes the index; off (and emptied) while another does. */
   set cacheBalances(on: boolean) {
@@ -325,9 +329,15 @@ export class UtxoIndexStore {
     return moved;
   }
 
-  /** Each script's key (script-keys.ts), by the script's hex: its own unless a collision moved it. */
+  /**
+   * Each script's key (script-keys.ts), by the script's hex: its own unless a collision moved it.
+   * While this process writes the index, the moved keys (nearly always none) are read once per
+   * write, like the balances, instead of once per query.
+   */
   private async keysOf(scripts: readonly Uint8Array[]): Promise<Map<string, Buffer>> {
-    const moved = await this.movedKeys(this.store.db, scripts);
+    let moved: Map<string, Buffer>;
+    if (this.caching) moved = await (this.movedRead ??= this.movedKeys(this.store.db));
+    else moved = await this.movedKeys(this.store.db, scripts);
     return new Map(scripts.map((s) => [hexOf(s), moved.get(keyOfBlob(s)) ?? scriptKeyOf(s)]));
   }
 
@@ -335,14 +345,15 @@ export class UtxoIndexStore {
    * The balance rows of these scripts, by the script's hex: read by key, each row checked against
    * its script (a key's row may be another script's, whose own key it is).
    */
-  private async balanceRows(scripts: readonly Uint8Array[]): Promise<Map<string, { confirmed: bigint; txCount: number }>> {
+  private async balanceRows(scripts: readonly Uint8Array[]): Promise<Map<string, { confirmed: bigint; txCount: number; key: Buffer }>> {
     const keys = await this.keysOf(scripts);
-    const out = new Map<string, { confirmed: bigint; txCount: number }>();
+    const out = new Map<string, { confirmed: bigint; txCount: number; key: Buffer }>();
     for (const part of chunks([...keys.values()], LOOKUP)) {
-      const rows = await this.store.db.selectFrom('chain_balances').select(['script', 'confirmed', 'tx_count']).where('chain', '=', this.chain).where('skey', 'in', part).execute();
+      const rows = await this.store.db.selectFrom('chain_balances').select(['skey', 'script', 'confirmed', 'tx_count']).where('chain', '=', this.chain).where('skey', 'in', part).execute();
       for (const r of rows) {
         const hex = hexOf(bytes(r.script));
-        if (keys.has(hex)) out.set(hex, { confirmed: toBigInt(r.confirmed), txCount: toNumber(r.tx_count) });
+        const key = keys.get(hex);
+        if (key && key.equals(bytes(r.skey))) out.set(hex, { confirmed: toBigInt(r.confirmed), txCount: toNumber(r.tx_count), key });
       }
     }
     return out;
@@ -446,7 +457,7 @@ export class UtxoIndexStore {
       .execute();
     const counts = await this.historyCounts(list);
     let total = pending.length;
-    for (const n of counts.values()) total += n;
+    for (const n of counts.values()) total += n.rows;
     const rows: HistoryRow[] = pending
       .slice(offset, offset + limit)
       .map((r) => ({ script: bytes(r.script), txid: r.txid, height: null, time: toNumber(r.time), delta: toBigInt(r.delta) }));
@@ -459,10 +470,10 @@ export class UtxoIndexStore {
     return { total, rows };
   }
 
-  /** History rows of each script with any, by the script's hex (chain_balances.tx_count). */
-  private async historyCounts(list: readonly Uint8Array[]): Promise<Map<string, number>> {
-    const counts = new Map<string, number>();
-    for (const [hex, b] of await this.balanceRows(list)) if (b.txCount > 0) counts.set(hex, b.txCount);
+  /** History rows and key of each script with any, by the script's hex (chain_balances.tx_count). */
+  private async historyCounts(list: readonly Uint8Array[]): Promise<Map<string, { rows: number; key: Buffer }>> {
+    const counts = new Map<string, { rows: number; key: Buffer }>();
+    for (const [hex, b] of await this.balanceRows(list)) if (b.txCount > 0) counts.set(hex, { rows: b.txCount, key: b.key });
     return counts;
   }
 
@@ -471,13 +482,12 @@ export class UtxoIndexStore {
    * reaches is read alone, as a range of its key cut at the page's end; the others are read
    * together (all their rows are within reach anyway); the parts are merged in page order.
    */
-  private async confirmedPage(counts: ReadonlyMap<string, number>, limit: number, skip: number) {
+  private async confirmedPage(counts: ReadonlyMap<string, { rows: number; key: Buffer }>, limit: number, skip: number) {
     const reach = skip + limit;
-    const keys = await this.keysOf([...counts.keys()].map((hex) => Buffer.from(hex, 'hex')));
-    const scriptOf = new Map([...keys].map(([hex, k]) => [keyOfBlob(k), Buffer.from(hex, 'hex')]));
+    const scriptOf = new Map([...counts].map(([hex, n]) => [keyOfBlob(n.key), Buffer.from(hex, 'hex')]));
     const large: Buffer[] = [];
     const small: Buffer[] = [];
-    for (const [hex, n] of counts) (n > reach ? large : small).push(keys.get(hex)!);
+    for (const n of counts.values()) (n.rows > reach ? large : small).push(n.key);
     const parts = [...large.map((k) => [k]), ...(small.length > 0 ? [small] : [])];
     const c = this.chain;
     const named = (rows: Awaited<ReturnType<ReturnType<typeof confirmedHistoryQuery>['execute']>>) =>
