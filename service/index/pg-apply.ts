@@ -37,13 +37,21 @@ const INSERT_OUTPUTS = `insert into chain_outputs (chain, txnum, vout, script, a
 const DROP_OUTPUTS = `delete from chain_outputs c using unnest($2::int8[], $3::int4[]) as v(txnum, vout)
   where c.chain = $1 and c.txnum = v.txnum and c.vout = v.vout`;
 
-// Spends of earlier batches' outputs are rows of their own, inserted in key order: the outputs'
-// rows (and the partial index of unspent outputs) are never rewritten. A key taken is an output
-// spent twice: the statement writes fewer rows than it was given, and the batch fails.
-const INSERT_SPENDS = `insert into chain_spends (chain, txnum, vout, spent_txnum)
-  select $1::varchar, * from unnest($2::int8[], $3::int4[], $4::int8[]) as v(txnum, vout, spent_txnum)
-  order by v.txnum, v.vout
-  on conflict do nothing`;
+// The planner's row counts for chain_outputs lag far behind a bulk load (analyze runs now and then),
+// and with them it joined a batch's keys against every row of the chain: a hash join, or worse a
+// nested loop over the table. A lateral subquery kept apart by `offset 0` can only be run once per
+// key, by the primary key, whatever the statistics say; the update then finds its rows by ctid.
+// The lookup names no `spent_txnum is null`: with it, the partial index of unspent outputs by script
+// matches too, and on stale statistics the planner scanned that index (every unspent output of the
+// chain) for each key; an output already spent is left out after the lookup instead.
+export const MARK_SPENT = `with found as materialized (
+    select t.row, t.already, v.spent_txnum
+    from unnest($2::int8[], $3::int4[], $4::int8[]) as v(txnum, vout, spent_txnum)
+    cross join lateral (select c.ctid as row, c.spent_txnum as already from chain_outputs c
+      where c.chain = $1 and c.txnum = v.txnum and c.vout = v.vout offset 0) as t
+  ), target as materialized (select row, spent_txnum from found where already is null)
+  update chain_outputs as o set spent_txnum = target.spent_txnum
+  from target where o.ctid = target.row and o.ctid = any(array(select row from target))`;
 
 const INSERT_HISTORY = `insert into chain_history (chain, skey, txnum, delta)
   select $1::varchar, * from unnest($2::bytea[], $3::int8[], $4::int8[]) as v(skey, txnum, delta)
@@ -64,16 +72,12 @@ const MOVED_KEYS = 'select script, skey from chain_script_keys where chain = $1'
 const INSERT_BLOCKS = `insert into chain_blocks (chain, height, hash, time) select $1::varchar, * from unnest($2::int4[], $3::text[], $4::int8[])`;
 
 // The outputs the batch spends: each txid's prefix by the key-only table, its candidates' whole
-// txids (the caller keeps the one asked for) and the output by the primary key. The planner's row
-// counts lag far behind a bulk load (analyze runs now and then), and with them it joined a batch's
-// keys against every row of the chain (a hash join, or a nested loop over the table; at 800k
-// outputs, once, 13 minutes for one batch). Each step is a lateral subquery kept apart by
-// `offset 0`, so it can only run once per key, by its key, whatever the statistics say. It names
-// no `spent_txnum is null`, or the partial index of unspent outputs by script would match too.
-export const LOOKUP_SPENT = `select k.txnum, t.txid, o.vout, o.script, o.amount, o.spent_txnum from unnest($2::bytea[], $3::int4[]) as s(prefix, vout)
+// txids (the caller keeps the one asked for) and the output by the primary key, each lateral step
+// kept apart (see MARK_SPENT) so stale statistics cannot turn a key lookup into a scan.
+const LOOKUP_SPENT = `select k.txnum, t.txid, o.vout, o.script, o.amount from unnest($2::bytea[], $3::int4[]) as s(prefix, vout)
   cross join lateral (select k.txnum from chain_txid_keys k where k.chain = $1 and k.prefix = s.prefix offset 0) as k
   cross join lateral (select t.txid from chain_txids t where t.chain = $1 and t.txnum = k.txnum offset 0) as t
-  cross join lateral (select c.vout, c.script, c.amount, c.spent_txnum from chain_outputs c
+  cross join lateral (select c.vout, c.script, c.amount from chain_outputs c
     where c.chain = $1 and c.txnum = k.txnum and c.vout = s.vout offset 0) as o`;
 
 const DROP_MEMPOOL = [
@@ -104,12 +108,11 @@ export async function applyBlocksPostgres(pool: pg.Pool, chain: string, blocks: 
     const lookup = spentLookup(blocks);
     const rows = planRows(blocks, lookup, await lookupSpentPostgres(client, chain, lookup));
     let marked = 0;
-    const spends = rows.spends.filter((s) => !s.marked);
-    for (const part of chunks(spends)) {
-      const r = await client.query(INSERT_SPENDS, [chain, int8Array(part.map((s) => s.txnum)), int4Array(part.map((s) => s.vout)), int8Array(part.map((s) => s.spentTxnum))]);
+    for (const part of chunks(rows.spends)) {
+      const r = await client.query(MARK_SPENT, [chain, int8Array(part.map((s) => s.txnum)), int4Array(part.map((s) => s.vout)), int8Array(part.map((s) => s.spentTxnum))]);
       marked += r.rowCount ?? 0;
     }
-    // An output already spent (one spent twice across batches) fails the batch.
+    // An output missing or already spent (one spent twice across batches) fails the batch.
     if (marked !== rows.spends.length) throw new Error(`${rows.spends.length - marked} of the ${rows.spends.length} indexed outputs these blocks spend are already spent`);
     for (const part of chunks(rows.drops)) await client.query(DROP_OUTPUTS, [chain, int8Array(part.map((d) => d.txnum)), int4Array(part.map((d) => d.vout))]);
     for (const part of chunks(rows.txs)) await client.query(INSERT_TXIDS, [chain, int8Array(part.map((t) => t.txnum)), byteaArray(part.map((t) => t.txid))]);
@@ -208,19 +211,14 @@ export async function lookupSpentPostgres(client: pg.PoolClient | pg.Pool, chain
   const found: FoundOutputs = new Map();
   const wanted = new Set(lookup.outpoints.map((o) => o.txKey));
   for (const part of chunks(lookup.outpoints)) {
-    const r = await client.query<{ txnum: unknown; txid: unknown; vout: unknown; script: unknown; amount: unknown; spent_txnum: unknown }>(LOOKUP_SPENT, [
+    const r = await client.query<{ txnum: unknown; txid: unknown; vout: unknown; script: unknown; amount: unknown }>(LOOKUP_SPENT, [
       chain,
       byteaArray(part.map((o) => txidPrefix(o.txid))),
       int4Array(part.map((o) => o.vout)),
     ]);
     for (const row of r.rows) {
       const txKey = keyOfBlob(bytes(row.txid));
-      if (wanted.has(txKey)) addFound(found, txKey, toNumber(row.vout), {
-          txnum: toNumber(row.txnum),
-          script: bytes(row.script),
-          amount: toBigInt(row.amount),
-          spentTxnum: row.spent_txnum === null ? null : toNumber(row.spent_txnum),
-        });
+      if (wanted.has(txKey)) addFound(found, txKey, toNumber(row.vout), { txnum: toNumber(row.txnum), script: bytes(row.script), amount: toBigInt(row.amount) });
     }
   }
   return found;

@@ -25,11 +25,8 @@ export function confirmedHistoryQuery(db: Db, chain: string, keys: readonly Uint
   return base.where('h.skey', 'in', keys).orderBy('h.txnum', 'desc').orderBy('h.skey');
 }
 
-/**
- * Confirmed outputs of `scripts` not spent by a confirmed tx, oldest first. The partial index
- * chain_outputs_unspent holds the outputs not spent within their own batch, in this order for one
- * script; those a later batch spent are left out by their row in chain_spends, read by key.
- */
+/** Confirmed outputs of `scripts` not spent by a confirmed tx, oldest first: the partial index
+ * chain_outputs_unspent holds exactly these, in this order for one script. */
 export function confirmedUnspentQuery(db: Db, chain: string, scripts: readonly Uint8Array[], dialect: 'sqlite' | 'postgres') {
   // Without statistics SQLite prices the narrow table's primary key (chain, txnum, vout) below
   // the partial index and would scan every output of the chain: it is named for SQLite.
@@ -39,10 +36,7 @@ export function confirmedUnspentQuery(db: Db, chain: string, scripts: readonly U
     .innerJoin('chain_txids as t', (j) => j.onRef('t.chain', '=', 'o.chain').onRef('t.txnum', '=', 'o.txnum'))
     .select(['o.txnum', 'o.vout', 'o.script', 'o.amount', 't.txid'])
     .where('o.chain', '=', chain)
-    .where('o.spent_txnum', 'is', null)
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('chain_spends as s').select('s.txnum').whereRef('s.chain', '=', 'o.chain').whereRef('s.txnum', '=', 'o.txnum').whereRef('s.vout', '=', 'o.vout'))),
-    );
+    .where('o.spent_txnum', 'is', null);
   if (scripts.length === 1) return base.where('o.script', '=', scripts[0]!).orderBy('o.txnum').orderBy('o.vout');
   return base.where('o.script', 'in', scripts).orderBy('o.txnum').orderBy('o.vout');
 }

@@ -23,8 +23,6 @@ export interface StoredOutput {
   txnum: number;
   script: Buffer;
   amount: bigint;
-  /** Its row's own spend mark (an output spent within the batch that wrote it); absent: none. */
-  spentTxnum?: number | null;
 }
 
 /** Found outputs by their txid's key (keyOfTxid / keyOfBlob), then by vout. */
@@ -68,15 +66,13 @@ export interface PlannedOutput {
   spentTxnum: number | null;
 }
 
-/** A spend of an output indexed by an earlier batch: a row of chain_spends. */
+/** A spend of an output indexed by an earlier batch: marked on its row. */
 export interface PlannedSpend {
   txKey: string;
   /** The spent output's tx number and vout. */
   txnum: number;
   vout: number;
   spentTxnum: number;
-  /** The output's row carries a spend already: a writer refuses it (a rollback's plan of written blocks may hold it). */
-  marked: boolean;
 }
 
 /** An output of an earlier batch that a repeated txid (BIP30) overwrites: deleted, as the node forgets it. */
@@ -236,7 +232,7 @@ export function planRows(blocks: readonly EncodedBlock[], lookup: SpentLookup, f
         const prev = found.get(key)?.[vout];
         if (!prev) continue; // not an output of a standard script
         addDelta(deltas, keyOfBlob(prev.script), prev.script, -prev.amount);
-        spends.push({ txKey: key, txnum: prev.txnum, vout, spentTxnum: txnum, marked: prev.spentTxnum != null });
+        spends.push({ txKey: key, txnum: prev.txnum, vout, spentTxnum: txnum });
       }
       for (let n = r.u32(); n > 0; n--) {
         const script = r.script();

@@ -15,7 +15,7 @@ const LOOKUP = 64;
 // the caller keeps those whose txid is the one asked for. CROSS JOIN fixes SQLite's join order:
 // the key-only prefix table first, then each candidate by its number.
 const BY_PREFIX =
-  'select k.txnum, t.txid, o.vout, o.script, o.amount, o.spent_txnum from chain_txid_keys k cross join chain_txids t cross join chain_outputs o ' +
+  'select k.txnum, t.txid, o.vout, o.script, o.amount from chain_txid_keys k cross join chain_txids t cross join chain_outputs o ' +
   'where t.chain = k.chain and t.txnum = k.txnum and o.chain = k.chain and o.txnum = k.txnum and k.chain = ';
 
 // The chain is written into each statement rather than bound: one value fewer to bind per row,
@@ -34,8 +34,7 @@ function sqlFor(chain: string) {
     output: `insert into chain_outputs (chain, txnum, vout, script, amount, spent_txnum) values (${c}, ?, ?, ?, ?, ?)`,
     // A repeated coinbase txid (BIP30, two early Bitcoin blocks) overwrites its outputs, as in the node.
     drop: `delete from chain_outputs where chain = ${c} and txnum = ? and vout = ?`,
-    // Insert-only: an old output's row is not rewritten. A key taken is an output spent twice.
-    spend: `insert or ignore into chain_spends (chain, txnum, vout, spent_txnum) values (${c}, ?, ?, ?)`,
+    spend: `update chain_outputs set spent_txnum = ? where chain = ${c} and txnum = ? and vout = ? and spent_txnum is null`,
     // A tx touches a script once, so a key taken is an error (a block applied twice).
     history: `insert into chain_history (chain, skey, txnum, delta) values (${c}, ?, ?, ?)`,
     // Adds to the key's row only when it is this script's: no change means another script holds the key.
@@ -76,7 +75,6 @@ interface OutputRow {
   vout: bigint | number;
   script: Uint8Array;
   amount: bigint | number;
-  spent_txnum: bigint | number | null;
 }
 
 /**
@@ -100,7 +98,7 @@ export function lookupSpentSqlite(db: BetterSqlite3.Database, chain: string, loo
   const take = (rows: unknown[]) => {
     for (const r of rows as OutputRow[]) {
       const txKey = keyOfBlob(r.txid);
-      if (wanted.has(txKey)) addFound(found, txKey, Number(r.vout), { txnum: Number(r.txnum), script: asBuffer(r.script), amount: BigInt(r.amount), spentTxnum: r.spent_txnum === null ? null : Number(r.spent_txnum) });
+      if (wanted.has(txKey)) addFound(found, txKey, Number(r.vout), { txnum: Number(r.txnum), script: asBuffer(r.script), amount: BigInt(r.amount) });
     }
   };
   let i = 0;
@@ -136,7 +134,7 @@ export function applyEncodedBlocksSqlite(
   const lookup = spentLookup(blocks);
   const plan = planRows(blocks, lookup, lookupSpentSqlite(db, chain, lookup, young));
   for (const sp of plan.spends) {
-    if (sp.marked || s.spend.run(sp.txnum, sp.vout, sp.spentTxnum).changes !== 1) {
+    if (s.spend.run(sp.spentTxnum, sp.txnum, sp.vout).changes !== 1) {
       throw new Error(`${Buffer.from(sp.txKey, 'latin1').toString('hex')}:${sp.vout} is already spent; block ${heightOfTxNum(sp.spentTxnum)} spends it again`);
     }
   }

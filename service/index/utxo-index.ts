@@ -257,20 +257,14 @@ export class UtxoIndexStore {
     const above = firstTxNumAbove(height);
     await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('txnum', '>=', above).execute();
     for (const s of plan.spends) {
-      // a spend written by a later batch than its output is a row of its own; one written by the
-      // output's own batch (which a rollback can cut through) is the row's mark
-      if (s.marked) {
-        await trx
-          .updateTable('chain_outputs')
-          .set({ spent_txnum: null })
-          .where('chain', '=', c)
-          .where('txnum', '=', s.txnum)
-          .where('vout', '=', s.vout)
-          .where('spent_txnum', '=', s.spentTxnum)
-          .execute();
-      } else {
-        await trx.deleteFrom('chain_spends').where('chain', '=', c).where('txnum', '=', s.txnum).where('vout', '=', s.vout).where('spent_txnum', '=', s.spentTxnum).execute();
-      }
+      await trx
+        .updateTable('chain_outputs')
+        .set({ spent_txnum: null })
+        .where('chain', '=', c)
+        .where('txnum', '=', s.txnum)
+        .where('vout', '=', s.vout)
+        .where('spent_txnum', '=', s.spentTxnum)
+        .execute();
     }
     const moved = await this.movedKeys(trx);
     for (const h of plan.history) {
@@ -300,7 +294,6 @@ export class UtxoIndexStore {
     for (const u of undo) await this.subtractBalance(trx, bytes(u.skey), toBigInt(u.delta), toBigInt(u.rows));
     await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('txnum', '>=', above).execute();
     await trx.updateTable('chain_outputs').set({ spent_txnum: null }).where('chain', '=', c).where('spent_txnum', '>=', above).execute();
-    await trx.deleteFrom('chain_spends').where('chain', '=', c).where('spent_txnum', '>=', above).execute();
     await trx.deleteFrom('chain_history').where('chain', '=', c).where('txnum', '>=', above).execute();
     await trx.deleteFrom('chain_txid_keys').where('chain', '=', c).where('txnum', '>=', above).execute();
     await trx.deleteFrom('chain_txids').where('chain', '=', c).where('txnum', '>=', above).execute();

@@ -31,7 +31,7 @@ describe('the young outputs of the SQLite writer', () => {
     young.follow(2);
     const p2 = plan(young, [b2]);
     expect(p2.rest).toEqual([]); // from memory: nothing for the store to look up
-    expect(p2.rows.spends).toEqual([{ txKey: expect.any(String), txnum: txNumOf(1, 0), vout: 1, spentTxnum: txNumOf(2, 0), marked: false }]);
+    expect(p2.rows.spends).toEqual([{ txKey: expect.any(String), txnum: txNumOf(1, 0), vout: 1, spentTxnum: txNumOf(2, 0) }]);
     young.committed(p2.rows, 3);
     // the spent output is a miss now (the store says it is spent)
     const b3 = block(3, [{ txid: txid(3), inputs: [{ txid: txid(1), vout: 1 }, { txid: txid(2), vout: 0 }], outputs: [] }]);

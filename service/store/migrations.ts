@@ -346,13 +346,9 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     //   collision and every read checks it;
     // - chain_script_keys (chain, script) -> skey, only for a script moved off its own key by a
     //   collision (nearly always empty).
-    // And spends as rows of their own: chain_spends (chain, txnum, vout) -> spent_txnum, inserted
-    // when a batch spends an output of an earlier batch, instead of an update of the output's row
-    // (and of the partial index of unspent outputs); an output spent within its own batch is still
-    // written spent. The unspent answer leaves out the outputs chain_spends holds.
     // Like 0007, an index written before it is not converted: the confirmed index is emptied and the
     // indexer builds it again from the node (a watch-mode store scans again from its wallets' birthdays).
-    '0008_script_keys_spends': {
+    '0008_script_keys': {
       async up(db: Kysely<unknown>) {
         await db.schema.dropTable('chain_history').execute();
         await db.schema.dropTable('chain_balances').execute();
@@ -389,16 +385,6 @@ function migrations(dialect: Dialect): Record<string, Migration> {
             .addColumn('script', sql.raw(blob), (c) => c.notNull())
             .addColumn('skey', sql.raw(blob), (c) => c.notNull())
             .addPrimaryKeyConstraint('chain_script_keys_pk', ['chain', 'script']),
-        ).execute();
-        await clustered(
-          dialect,
-          db.schema
-            .createTable('chain_spends')
-            .addColumn('chain', 'varchar(32)', (c) => c.notNull())
-            .addColumn('txnum', 'bigint', (c) => c.notNull())
-            .addColumn('vout', 'integer', (c) => c.notNull())
-            .addColumn('spent_txnum', 'bigint', (c) => c.notNull())
-            .addPrimaryKeyConstraint('chain_spends_pk', ['chain', 'txnum', 'vout']),
         ).execute();
       },
     },

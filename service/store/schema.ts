@@ -31,17 +31,8 @@ export interface OutputTable {
   vout: Int;
   script: Uint8Array;
   amount: Int;
-  /** The number of the confirmed tx spending this output when it was spent within its own batch;
-   * otherwise null, and a later spend is a row of chain_spends. */
+  /** The number of the confirmed tx spending this output; null while unspent. */
   spent_txnum: Int | null;
-}
-
-/** A spend of an output of an earlier batch, inserted instead of marked on the output's row. */
-export interface SpendTable {
-  chain: string;
-  txnum: Int;
-  vout: Int;
-  spent_txnum: Int;
 }
 
 /** Net effect of each confirmed transaction on each script it touches. Keyed (chain, skey,
@@ -203,7 +194,6 @@ export interface Database {
   chain_txid_keys: TxidKeyTable;
   chain_balances: BalanceTable;
   chain_script_keys: ScriptKeyTable;
-  chain_spends: SpendTable;
   chain_mempool: MempoolTable;
   mempool_outputs: MempoolOutputTable;
   mempool_spends: MempoolSpendTable;
