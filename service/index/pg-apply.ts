@@ -57,15 +57,14 @@ const INSERT_HISTORY = `insert into chain_history (chain, skey, txnum, delta)
   select $1::varchar, * from unnest($2::bytea[], $3::int8[], $4::int8[]) as v(skey, txnum, delta)
   order by v.skey, v.txnum -- one row per (script, tx): a conflict is a block applied twice and fails the batch`;
 
-// Adds to a key's row only when it is this script's (script-keys.ts); the keys of the rows it did
-// not write are held by other scripts.
+// Adds to a key's row only when it is this script's (script-keys.ts): a row count short of the
+// rows given means some keys are held by other scripts.
 const ADD_BALANCES = `insert into chain_balances (chain, skey, script, confirmed, tx_count)
   select $1::varchar, * from unnest($2::bytea[], $3::bytea[], $4::int8[], $5::int8[])
   on conflict (chain, skey) do update set confirmed = chain_balances.confirmed + excluded.confirmed, tx_count = chain_balances.tx_count + excluded.tx_count
-  where chain_balances.script = excluded.script
-  returning skey`;
+  where chain_balances.script = excluded.script`;
 
-const TAKEN_KEYS = 'select skey from chain_balances where chain = $1 and skey = any($2::bytea[])';
+const TAKEN_KEYS = 'select skey, script from chain_balances where chain = $1 and skey = any($2::bytea[])';
 const MOVE_KEY = 'insert into chain_script_keys (chain, script, skey) values ($1, $2, $3)';
 const MOVED_KEYS = 'select script, skey from chain_script_keys where chain = $1';
 
@@ -172,21 +171,23 @@ async function addBalancesPostgres(client: pg.PoolClient, chain: string, balance
     inBatch.add(k);
   }
   for (const part of chunks(bulk)) {
-    const r = await client.query<{ skey: unknown }>(ADD_BALANCES, [
+    const r = await client.query(ADD_BALANCES, [
       chain,
       byteaArray(part.map(keyOf)),
       byteaArray(part.map((b) => b.script)),
       int8Array(part.map((b) => b.delta)),
       int8Array(part.map((b) => b.rows)),
     ]);
-    if (r.rows.length === part.length) continue;
-    const written = new Set(r.rows.map((row) => keyOfBlob(bytes(row.skey))));
-    clashing.push(...part.filter((b) => !written.has(keyOfBlob(keyOf(b)))));
+    if (r.rowCount === part.length) continue;
+    // which keys another script holds: the rows whose script is not the one given
+    const held = await client.query<{ skey: unknown; script: unknown }>(TAKEN_KEYS, [chain, byteaArray(part.map(keyOf))]);
+    const holder = new Map(held.rows.map((row) => [keyOfBlob(bytes(row.skey)), bytes(row.script)]));
+    clashing.push(...part.filter((b) => !holder.get(keyOfBlob(keyOf(b)))?.equals(b.script)));
   }
   for (const b of clashing) {
     const add = (key: Buffer) => client.query(ADD_BALANCES, [chain, byteaArray([key]), byteaArray([b.script]), int8Array([b.delta]), int8Array([b.rows])]);
     // the script may be the key's holder, met after a newcomer to its key
-    if ((await add(keyOf(b))).rows.length === 1) continue;
+    if ((await add(keyOf(b))).rowCount === 1) continue;
     const candidates = otherScriptKeys(b.script);
     const taken = await client.query<{ skey: unknown }>(TAKEN_KEYS, [chain, byteaArray(candidates)]);
     const held = new Set(taken.rows.map((row) => keyOfBlob(bytes(row.skey))));
