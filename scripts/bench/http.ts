@@ -11,6 +11,7 @@ import { untilServing } from './service-ready.ts';
 import type { LoadInput, LoadResult } from './load-child.ts';
 import { addressToScript, encodeAddress } from '../../shared/coins/address.ts';
 import { chainParams } from '../../shared/coins/coin-table.ts';
+import { scriptKeyOf } from '../../service/index/script-keys.ts';
 
 export interface HttpBenchInput {
   node: RegtestNode;
@@ -98,7 +99,7 @@ export async function benchHttp(input: HttpBenchInput, onCleanup: (fn: () => Pro
     .selectFrom('chain_history')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('chain', '=', 'litecoin')
-    .where('script', '=', Buffer.from(addressToScript(chainParams('litecoin', 'regtest'), input.address)))
+    .where('skey', '=', scriptKeyOf(addressToScript(chainParams('litecoin', 'regtest'), input.address)))
     .executeTakeFirstOrThrow();
 
   const balanceUrl = `${serviceUrl}/address/balance/litecoin/${input.address}`;

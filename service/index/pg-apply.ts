@@ -4,7 +4,8 @@
 // simply awaited in turn. SQLite's path is sqlite-apply.ts; the storage suite runs both.
 import type pg from 'pg';
 import { type EncodedBlock, keyOfBlob } from './blocks.ts';
-import { addFound, type FoundOutputs, planRows, type SpentLookup, spentLookup } from './row-plan.ts';
+import { addFound, type FoundOutputs, type PlannedBalance, planRows, type SpentLookup, spentLookup } from './row-plan.ts';
+import { freeScriptKey, otherScriptKeys } from './script-keys.ts';
 import { toBigInt, toNumber } from '../store/database.ts';
 import { byteaArray, int4Array, int8Array, textArray } from './pg-arrays.ts';
 import { txidPrefix } from './txnum.ts';
@@ -52,13 +53,20 @@ export const MARK_SPENT = `with found as materialized (
   update chain_outputs as o set spent_txnum = target.spent_txnum
   from target where o.ctid = target.row and o.ctid = any(array(select row from target))`;
 
-const INSERT_HISTORY = `insert into chain_history (chain, script, txnum, delta)
-  select $1::varchar, * from unnest($2::bytea[], $3::int8[], $4::int8[]) as v(script, txnum, delta)
-  order by v.script, v.txnum -- one row per (script, tx): a conflict is a block applied twice and fails the batch`;
+const INSERT_HISTORY = `insert into chain_history (chain, skey, txnum, delta)
+  select $1::varchar, * from unnest($2::bytea[], $3::int8[], $4::int8[]) as v(skey, txnum, delta)
+  order by v.skey, v.txnum -- one row per (script, tx): a conflict is a block applied twice and fails the batch`;
 
-const ADD_BALANCES = `insert into chain_balances (chain, script, confirmed, tx_count)
-  select $1::varchar, * from unnest($2::bytea[], $3::int8[], $4::int8[])
-  on conflict (chain, script) do update set confirmed = chain_balances.confirmed + excluded.confirmed, tx_count = chain_balances.tx_count + excluded.tx_count`;
+// Adds to a key's row only when it is this script's (script-keys.ts): a row count short of the
+// rows given means some keys are held by other scripts.
+const ADD_BALANCES = `insert into chain_balances (chain, skey, script, confirmed, tx_count)
+  select $1::varchar, * from unnest($2::bytea[], $3::bytea[], $4::int8[], $5::int8[])
+  on conflict (chain, skey) do update set confirmed = chain_balances.confirmed + excluded.confirmed, tx_count = chain_balances.tx_count + excluded.tx_count
+  where chain_balances.script = excluded.script`;
+
+const TAKEN_KEYS = 'select skey, script from chain_balances where chain = $1 and skey = any($2::bytea[])';
+const MOVE_KEY = 'insert into chain_script_keys (chain, script, skey) values ($1, $2, $3)';
+const MOVED_KEYS = 'select script, skey from chain_script_keys where chain = $1';
 
 const INSERT_BLOCKS = `insert into chain_blocks (chain, height, hash, time) select $1::varchar, * from unnest($2::int4[], $3::text[], $4::int8[])`;
 
@@ -118,11 +126,14 @@ export async function applyBlocksPostgres(pool: pg.Pool, chain: string, blocks: 
         int8Array(part.map((o) => o.spentTxnum)),
       ]);
     }
+    const keys = await addBalancesPostgres(client, chain, rows.balances);
     for (const part of chunks(rows.history)) {
-      await client.query(INSERT_HISTORY, [chain, byteaArray(part.map((h) => h.script)), int8Array(part.map((h) => h.txnum)), int8Array(part.map((h) => h.delta))]);
-    }
-    for (const part of chunks(rows.balances)) {
-      await client.query(ADD_BALANCES, [chain, byteaArray(part.map((b) => b.script)), int8Array(part.map((b) => b.delta)), int8Array(part.map((b) => b.rows))]);
+      await client.query(INSERT_HISTORY, [
+        chain,
+        byteaArray(part.map((h) => keys.get(h.scriptKey) ?? h.skey)),
+        int8Array(part.map((h) => h.txnum)),
+        int8Array(part.map((h) => h.delta)),
+      ]);
     }
     await client.query(INSERT_BLOCKS, [chain, int4Array(rows.blocks.map((b) => b.height)), textArray(rows.blocks.map((b) => b.hash)), int8Array(rows.blocks.map((b) => b.time))]);
     await client.query('commit');
@@ -134,6 +145,58 @@ export async function applyBlocksPostgres(pool: pg.Pool, chain: string, blocks: 
   } finally {
     client.release(broken); // a client that could not roll back is closed, not reused
   }
+}
+
+/** The scripts a key collision moved off their own key (script-keys.ts), by keyOfBlob(script): nearly always none. */
+export async function movedScriptKeysPostgres(client: pg.PoolClient | pg.Pool, chain: string): Promise<Map<string, Buffer>> {
+  const r = await client.query<{ script: unknown; skey: unknown }>(MOVED_KEYS, [chain]);
+  return new Map(r.rows.map((row) => [keyOfBlob(bytes(row.script)), bytes(row.skey)]));
+}
+
+/**
+ * Adds the batch's balance changes, in bulk by each script's key; a script whose key another holds
+ * (in the store or earlier in this batch) moves to its next free key, one statement at a time.
+ * Returns the moved scripts' keys, for the history rows.
+ */
+async function addBalancesPostgres(client: pg.PoolClient, chain: string, balances: readonly PlannedBalance[]): Promise<Map<string, Buffer>> {
+  const keys = await movedScriptKeysPostgres(client, chain);
+  const keyOf = (b: PlannedBalance) => keys.get(b.scriptKey) ?? b.skey;
+  // one statement cannot add to a row twice: a key met twice in the batch goes one at a time
+  const inBatch = new Set<string>();
+  const bulk: PlannedBalance[] = [];
+  const clashing: PlannedBalance[] = [];
+  for (const b of balances) {
+    const k = keyOfBlob(keyOf(b));
+    (inBatch.has(k) ? clashing : bulk).push(b);
+    inBatch.add(k);
+  }
+  for (const part of chunks(bulk)) {
+    const r = await client.query(ADD_BALANCES, [
+      chain,
+      byteaArray(part.map(keyOf)),
+      byteaArray(part.map((b) => b.script)),
+      int8Array(part.map((b) => b.delta)),
+      int8Array(part.map((b) => b.rows)),
+    ]);
+    if (r.rowCount === part.length) continue;
+    // which keys another script holds: the rows whose script is not the one given
+    const held = await client.query<{ skey: unknown; script: unknown }>(TAKEN_KEYS, [chain, byteaArray(part.map(keyOf))]);
+    const holder = new Map(held.rows.map((row) => [keyOfBlob(bytes(row.skey)), bytes(row.script)]));
+    clashing.push(...part.filter((b) => !holder.get(keyOfBlob(keyOf(b)))?.equals(b.script)));
+  }
+  for (const b of clashing) {
+    const add = (key: Buffer) => client.query(ADD_BALANCES, [chain, byteaArray([key]), byteaArray([b.script]), int8Array([b.delta]), int8Array([b.rows])]);
+    // the script may be the key's holder, met after a newcomer to its key
+    if ((await add(keyOf(b))).rowCount === 1) continue;
+    const candidates = otherScriptKeys(b.script);
+    const taken = await client.query<{ skey: unknown }>(TAKEN_KEYS, [chain, byteaArray(candidates)]);
+    const held = new Set(taken.rows.map((row) => keyOfBlob(bytes(row.skey))));
+    const moved = freeScriptKey(b.script, (k) => held.has(keyOfBlob(k)));
+    await client.query(MOVE_KEY, [chain, b.script, moved]);
+    await add(moved);
+    keys.set(b.scriptKey, moved);
+  }
+  return keys;
 }
 
 async function checkTip(client: pg.PoolClient, chain: string, first: number): Promise<void> {

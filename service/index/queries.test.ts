@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestStore, STORE_KINDS, type StoreKind, type TestStore } from '../store/test-stores.ts';
 import { type IndexedBlock, type IndexedTx, UtxoIndexStore } from './utxo-index.ts';
 import { confirmedHistoryQuery, confirmedUnspentQuery } from './queries.ts';
+import { scriptKeyOf } from './script-keys.ts';
 import type { Store } from '../store/database.ts';
 
 const txid = (n: number) => n.toString(16).padStart(64, '0');
@@ -163,6 +164,17 @@ describe.each(STORE_KINDS)('address queries on %s', (kind: StoreKind) => {
     }
   });
 
+  it('undoes, by the content of the blocks, the spends a rollback cuts out of one batch (marks on the output rows)', async () => {
+    const blocks = chainOf(60);
+    await index.applyBlocks(blocks, new Set()); // every spend within the batch: written with its output
+    const byHash = new Map(blocks.map((b) => [b.hash, b]));
+    await index.rollbackTo(44, async (hash) => byHash.get(hash) ?? null);
+    await expectAgrees(index, blocks.slice(0, 44));
+    await index.applyBlocks(blocks.slice(44), new Set()); // now spends of an earlier batch's outputs
+    await expectAgrees(index, blocks);
+    await expect(index.applyBlocks([{ ...blocks[59]!, height: 61, hash: 'f'.repeat(64) }], new Set())).rejects.toThrow(/already spent/);
+  });
+
   it('keeps the count of a script whose balance returns to zero, through a rollback', async () => {
     const receive = block(1, [{ txid: txid(1), inputs: [], outputs: [{ vout: 0, script: A, amount: 50n }] }]);
     const spendAll = block(2, [{ txid: txid(2), inputs: [{ txid: txid(1), vout: 0 }], outputs: [{ vout: 0, script: B, amount: 50n }] }]);
@@ -197,6 +209,37 @@ describe.each(STORE_KINDS)('address queries on %s', (kind: StoreKind) => {
     expect(await index.unspent([A])).toEqual([]);
   });
 
+  it('keeps a script apart from another that holds its 8-byte key (a collision), through rollbacks', async () => {
+    // A script standing for one whose key collides with A's, indexed before A
+    const STRANGER = script(0xee);
+    const key = scriptKeyOf(A);
+    await sql`insert into chain_balances (chain, skey, script, confirmed, tx_count) values ('litecoin', ${key}, ${Buffer.from(STRANGER)}, 999, 1)`.execute(t.store.db);
+    await sql`insert into chain_history (chain, skey, txnum, delta) values ('litecoin', ${key}, 0, 999)`.execute(t.store.db);
+    const blocks = chainOf(60);
+    await index.applyBlocks(blocks.slice(0, 30), new Set());
+    for (const b of blocks.slice(30)) await index.applyBlock(b, new Set());
+    await expectAgrees(index, blocks);
+    const moved = await t.store.db.selectFrom('chain_script_keys').select(['script', 'skey']).where('chain', '=', 'litecoin').execute();
+    expect(moved.map((r) => hex(r.script))).toEqual([hex(A)]);
+    expect(hex(moved[0]!.skey)).not.toBe(hex(key));
+    // its row, untouched (its real twin would read it by its own key, which is A's)
+    const stranger = async () => {
+      const row = await t.store.db.selectFrom('chain_balances').select(['script', 'confirmed']).where('skey', '=', key).executeTakeFirstOrThrow();
+      return hex(row.script) === hex(STRANGER) ? BigInt(row.confirmed) : null;
+    };
+    expect(await stranger()).toBe(999n);
+    const byHash = new Map(blocks.map((b) => [b.hash, b]));
+    await index.rollbackTo(44, async (hash) => byHash.get(hash) ?? null);
+    await expectAgrees(index, blocks.slice(0, 44));
+    await index.rollbackTo(0); // by scan: A has no rows left, and no moved key
+    expect(await t.store.db.selectFrom('chain_script_keys').selectAll().execute()).toEqual([]);
+    expect(await stranger()).toBe(999n);
+    expect((await index.history([A], 10, 0)).total).toBe(0);
+    await index.applyBlocks(blocks, new Set());
+    await expectAgrees(index, blocks);
+    expect(await stranger()).toBe(999n);
+  });
+
   it('reads the first history page and the unspent outputs of one script by key, with no sort of its rows', async () => {
     // A: 800 history rows and one unspent output; B and C: 400 unspent outputs each
     const blocks = Array.from({ length: 400 }, (_, i) => {
@@ -207,13 +250,13 @@ describe.each(STORE_KINDS)('address queries on %s', (kind: StoreKind) => {
     });
     for (let i = 0; i < blocks.length; i += 50) await index.applyBlocks(blocks.slice(i, i + 50), new Set());
     const db = t.store.db;
-    const history = await planOf(t.store, confirmedHistoryQuery(db, 'litecoin', [Buffer.from(A)]).limit(25).offset(0));
+    const history = await planOf(t.store, confirmedHistoryQuery(db, 'litecoin', [scriptKeyOf(A)]).limit(25).offset(0));
     const unspent = await planOf(t.store, confirmedUnspentQuery(db, 'litecoin', [Buffer.from(A)], kind));
     expect(await unspentOf(index, [A])).toEqual([[txid(800), 0, hex(A), 100n, 400]]);
     if (kind === 'sqlite') {
       // the rows by key, then each row's txid and block time by key: no scan, no sort
       expect(history.split('\n')).toEqual([
-        'SEARCH h USING PRIMARY KEY (chain=? AND script=?)',
+        'SEARCH h USING PRIMARY KEY (chain=? AND skey=?)',
         'SEARCH t USING PRIMARY KEY (chain=? AND txnum=?)',
         'SEARCH b USING INDEX sqlite_autoindex_chain_blocks_1 (chain=? AND height=?)',
       ]);
@@ -225,6 +268,23 @@ describe.each(STORE_KINDS)('address queries on %s', (kind: StoreKind) => {
       expect(unspent).toMatch(/Index Scan using chain_outputs_unspent on chain_outputs/);
       expect(unspent).toMatch(/Index Scan using chain_txids_pk on chain_txids/);
       for (const plan of [history, unspent]) expect(plan).not.toMatch(/Sort|Seq Scan|Bitmap/);
+    }
+  });
+
+  it('drops an index written before script keys (0007): the store holds no index until it is built again', async () => {
+    const old = await openTestStore(kind, '0007_tx_numbers');
+    try {
+      const blocks = chainOf(20);
+      await sql`insert into chain_blocks (chain, height, hash, time) values ('litecoin', 1, ${blocks[0]!.hash}, 1)`.execute(old.store.db);
+      await sql`insert into chain_history (chain, script, txnum, delta) values ('litecoin', ${Buffer.from(A)}, 1048576, 5)`.execute(old.store.db);
+      await sql`insert into chain_balances (chain, script, confirmed, tx_count) values ('litecoin', ${Buffer.from(A)}, 5, 1)`.execute(old.store.db);
+      const migrated = new UtxoIndexStore(await old.reopen(), 'litecoin');
+      expect(await migrated.tip()).toBeNull();
+      expect(await migrated.balances([A])).toEqual([{ confirmed: 0n, unconfirmed: 0n }]);
+      await migrated.applyBlocks(blocks, new Set());
+      await expectAgrees(migrated, blocks);
+    } finally {
+      await old.dispose();
     }
   });
 

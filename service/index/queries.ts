@@ -1,5 +1,5 @@
 // The address index's read queries whose cost follows the answer, not the address's history (the
-// keys and index they rely on are migration 0006's). Built here so the plan tests explain exactly
+// keys and index they rely on are migrations 0007's and 0008's). Built here so the plan tests explain exactly
 // the statements the store runs. Rows carry tx numbers (txnum.ts); each answer row's txid is read
 // from chain_txids and its block time from chain_blocks, by key.
 import { sql, type Kysely, type Transaction } from 'kysely';
@@ -9,19 +9,20 @@ import { POSITIONS } from './txnum.ts';
 type Db = Kysely<Database> | Transaction<Database>;
 
 /**
- * Confirmed history rows of `scripts`, newest first, then by script (one tx, one txid). For one
- * script this is a backward range read of chain_history's key (chain, script, txnum), which is
- * unique per script: the order needs no sort. The txid and block time are joined by key per row.
+ * Confirmed history rows of the scripts with these keys (script-keys.ts), newest first, then by
+ * key. For one key this is a backward range read of chain_history's key (chain, skey, txnum), which
+ * is unique per script: the order needs no sort. The txid and block time are joined by key per row;
+ * the caller names each row's script by its key.
  */
-export function confirmedHistoryQuery(db: Db, chain: string, scripts: readonly Uint8Array[]) {
+export function confirmedHistoryQuery(db: Db, chain: string, keys: readonly Uint8Array[]) {
   const base = db
     .selectFrom('chain_history as h')
     .innerJoin('chain_txids as t', (j) => j.onRef('t.chain', '=', 'h.chain').onRef('t.txnum', '=', 'h.txnum'))
     .innerJoin('chain_blocks as b', (j) => j.onRef('b.chain', '=', 'h.chain').on('b.height', '=', sql<number>`h.txnum / ${sql.lit(POSITIONS)}`))
-    .select(['h.script', 'h.txnum', 'h.delta', 't.txid', 'b.time'])
+    .select(['h.skey', 'h.txnum', 'h.delta', 't.txid', 'b.time'])
     .where('h.chain', '=', chain);
-  if (scripts.length === 1) return base.where('h.script', '=', scripts[0]!).orderBy('h.txnum', 'desc');
-  return base.where('h.script', 'in', scripts).orderBy('h.txnum', 'desc').orderBy('h.script');
+  if (keys.length === 1) return base.where('h.skey', '=', keys[0]!).orderBy('h.txnum', 'desc');
+  return base.where('h.skey', 'in', keys).orderBy('h.txnum', 'desc').orderBy('h.skey');
 }
 
 /** Confirmed outputs of `scripts` not spent by a confirmed tx, oldest first: the partial index

@@ -6,12 +6,15 @@
 // Rows name transactions by their number (txnum.ts: height * 2^20 + position), not their txid:
 // outputs are keyed (tx number, vout) and come out of a batch in key order, at the right edge of
 // the b-tree; spend marks and history rows carry numbers. Each tx with rows gets one row mapping
-// its number to its txid, and one key-only row from an 8-byte txid prefix to its number.
+// its number to its txid, and one key-only row from an 8-byte txid prefix to its number. History
+// and balance rows carry a script's 8-byte key (script-keys.ts), not the script: the plan gives
+// each script's own key, and a writer moves a script whose own key another script holds.
 //
 // Txids and scripts are keyed in maps by their bytes as latin1 strings (keyOfTxid, keyOfBlob):
 // such keys compare as the bytes do in SQLite (memcmp) and PostgreSQL (bytea).
 // Loaded by the SQLite writer thread through Node's type stripping: erasable syntax only.
 import { BlockReader, type EncodedBlock, keyOfBlob } from './blocks.ts';
+import { scriptKeyOf } from './script-keys.ts';
 import { txidPrefix, txNumOf } from './txnum.ts';
 
 /** An already-indexed output, as a store's lookup (or the writer's young outputs) found it. */
@@ -83,6 +86,8 @@ export interface PlannedDrop {
 export interface PlannedHistory {
   scriptKey: string;
   script: Buffer;
+  /** The script's own 8-byte key (script-keys.ts). */
+  skey: Buffer;
   txnum: number;
   delta: bigint;
 }
@@ -91,6 +96,7 @@ export interface PlannedHistory {
 export interface PlannedBalance {
   scriptKey: string;
   script: Buffer;
+  skey: Buffer;
   delta: bigint;
   rows: number;
 }
@@ -165,18 +171,28 @@ export function spentLookup(blocks: readonly EncodedBlock[]): SpentLookup {
   return { outpoints, inputKeys };
 }
 
+/** Rows in their script key's byte order, stably: compared as latin1 strings, far cheaper than Buffer.compare. */
+function byKey<T extends { skey: Buffer }>(rows: T[]): T[] {
+  return rows
+    .map((row) => ({ k: keyOfBlob(row.skey), row }))
+    .sort((a, b) => byString(a.k, b.k))
+    .map((x) => x.row);
+}
+
 interface Delta {
   script: Buffer;
+  /** Set on a batch's balance entries (hashed once per script per batch), null on a tx's deltas. */
+  skey: Buffer | null;
   delta: bigint;
   rows: number;
 }
 
-function addDelta(deltas: Map<string, Delta>, key: string, script: Buffer, amount: bigint, rows = 0): void {
+function addDelta(deltas: Map<string, Delta>, key: string, script: Buffer, amount: bigint, rows = 0, skey: Buffer | null = null): void {
   const d = deltas.get(key);
   if (d) {
     d.delta += amount;
     d.rows += rows;
-  } else deltas.set(key, { script, delta: amount, rows });
+  } else deltas.set(key, { script, skey, delta: amount, rows });
 }
 
 /** An output of the batch as the plan tracks it; `replaced` when a later tx reuses its txid (BIP30). */
@@ -246,8 +262,10 @@ export function planRows(blocks: readonly EncodedBlock[], lookup: SpentLookup, f
       }
       if (deltas.size > 0) txs.push({ txnum, txid, prefix: txidPrefix(txid) });
       for (const [scriptKey, d] of deltas) {
-        history.push({ scriptKey, script: d.script, txnum, delta: d.delta });
-        addDelta(balances, scriptKey, d.script, d.delta, 1);
+        // a script's key is hashed once per batch: the balance entry keeps it
+        const skey = balances.get(scriptKey)?.skey ?? scriptKeyOf(d.script);
+        history.push({ scriptKey, script: d.script, skey, txnum, delta: d.delta });
+        addDelta(balances, scriptKey, d.script, d.delta, 1, skey);
       }
     }
   }
@@ -256,8 +274,8 @@ export function planRows(blocks: readonly EncodedBlock[], lookup: SpentLookup, f
     outputs: outputs.filter((o) => !o.replaced),
     spends: spends.sort((a, b) => a.txnum - b.txnum || a.vout - b.vout),
     drops: drops.sort((a, b) => a.txnum - b.txnum || a.vout - b.vout),
-    history: history.sort((a, b) => byString(a.scriptKey, b.scriptKey)),
-    balances: [...balances.entries()].sort((a, b) => byString(a[0], b[0])).map(([scriptKey, b]) => ({ scriptKey, script: b.script, delta: b.delta, rows: b.rows })),
+    history: byKey(history),
+    balances: byKey([...balances.entries()].map(([scriptKey, b]) => ({ scriptKey, script: b.script, skey: b.skey!, delta: b.delta, rows: b.rows }))),
     blocks: blocks.map((b) => ({ height: b.height, hash: b.hash, time: b.time })),
   };
 }

@@ -5,6 +5,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { asBuffer, type EncodedBlock, encodedOf, type IndexedBlock, keyOfBlob } from './blocks.ts';
 import { addFound, type FoundOutputs, planRows, type RowPlan, type SpentLookup, spentLookup } from './row-plan.ts';
+import { freeScriptKey } from './script-keys.ts';
 import { heightOfTxNum, txidPrefix } from './txnum.ts';
 import type { YoungOutputs } from './young-outputs.ts';
 
@@ -35,10 +36,15 @@ function sqlFor(chain: string) {
     drop: `delete from chain_outputs where chain = ${c} and txnum = ? and vout = ?`,
     spend: `update chain_outputs set spent_txnum = ? where chain = ${c} and txnum = ? and vout = ? and spent_txnum is null`,
     // A tx touches a script once, so a key taken is an error (a block applied twice).
-    history: `insert into chain_history (chain, script, txnum, delta) values (${c}, ?, ?, ?)`,
+    history: `insert into chain_history (chain, skey, txnum, delta) values (${c}, ?, ?, ?)`,
+    // Adds to the key's row only when it is this script's: no change means another script holds the key.
     balance:
-      `insert into chain_balances (chain, script, confirmed, tx_count) values (${c}, ?, ?, ?) ` +
-      'on conflict (chain, script) do update set confirmed = chain_balances.confirmed + excluded.confirmed, tx_count = chain_balances.tx_count + excluded.tx_count',
+      `insert into chain_balances (chain, skey, script, confirmed, tx_count) values (${c}, ?, ?, ?, ?) ` +
+      'on conflict (chain, skey) do update set confirmed = chain_balances.confirmed + excluded.confirmed, tx_count = chain_balances.tx_count + excluded.tx_count ' +
+      'where chain_balances.script = excluded.script',
+    keyTaken: `select 1 from chain_balances where chain = ${c} and skey = ?`,
+    movedKeys: `select script, skey from chain_script_keys where chain = ${c}`,
+    moveKey: `insert into chain_script_keys (chain, script, skey) values (${c}, ?, ?)`,
     block: `insert into chain_blocks (chain, height, hash, time) values (${c}, ?, ?, ?)`,
   };
 }
@@ -101,6 +107,13 @@ export function lookupSpentSqlite(db: BetterSqlite3.Database, chain: string, loo
   return found;
 }
 
+/** The scripts a key collision moved off their own key (script-keys.ts), by keyOfBlob(script): nearly always none. */
+export function movedScriptKeysSqlite(db: BetterSqlite3.Database, chain: string): Map<string, Buffer> {
+  const moved = new Map<string, Buffer>();
+  for (const r of statements(db, chain).movedKeys.all() as { script: Uint8Array; skey: Uint8Array }[]) moved.set(keyOfBlob(r.script), asBuffer(r.skey));
+  return moved;
+}
+
 /**
  * Must run inside a transaction of `db` (the caller's). Writes the row plan of these blocks
  * (row-plan.ts), each table's rows in key order: outputs and txids append at the right edge, and
@@ -128,9 +141,18 @@ export function applyEncodedBlocksSqlite(
   for (const d of plan.drops) s.drop.run(d.txnum, d.vout);
   for (const t of plan.txs) s.txid.run(t.txnum, t.txid);
   for (const t of [...plan.txs].sort((a, b) => Buffer.compare(a.prefix, b.prefix))) s.txidKey.run(t.prefix, t.txnum);
-  for (const h of plan.history) s.history.run(h.script, h.txnum, h.delta);
   for (const o of plan.outputs) s.output.run(o.txnum, o.vout, o.script, o.amount, o.spentTxnum);
-  for (const b of plan.balances) s.balance.run(b.script, b.delta, b.rows);
+  const keys = movedScriptKeysSqlite(db, chain);
+  for (const b of plan.balances) {
+    const key = keys.get(b.scriptKey) ?? b.skey;
+    if (s.balance.run(key, b.script, b.delta, b.rows).changes === 1) continue;
+    // another script holds this key: this one moves to its next free key, for good
+    const moved = freeScriptKey(b.script, (k) => s.keyTaken.get(k) !== undefined);
+    s.moveKey.run(b.script, moved);
+    s.balance.run(moved, b.script, b.delta, b.rows);
+    keys.set(b.scriptKey, moved);
+  }
+  for (const h of plan.history) s.history.run(keys.get(h.scriptKey) ?? h.skey, h.txnum, h.delta);
   for (const block of plan.blocks) s.block.run(block.height, block.hash, block.time);
   return plan;
 }

@@ -81,10 +81,10 @@ describe.each(STORE_KINDS)('UTXO index store on %s', (kind) => {
     for (const b of blocks) await index.applyBlock(b, new Set());
     const tables = async (chain: string) => ({
       outputs: await t.store.db.selectFrom('chain_outputs').select(['txnum', 'vout', 'script', 'amount', 'spent_txnum']).where('chain', '=', chain).orderBy('txnum').orderBy('vout').execute(),
-      history: await t.store.db.selectFrom('chain_history').select(['script', 'txnum', 'delta']).where('chain', '=', chain).orderBy('script').orderBy('txnum').execute(),
+      history: await t.store.db.selectFrom('chain_history').select(['skey', 'txnum', 'delta']).where('chain', '=', chain).orderBy('skey').orderBy('txnum').execute(),
       txids: await t.store.db.selectFrom('chain_txids').select(['txnum', 'txid']).where('chain', '=', chain).orderBy('txnum').execute(),
       txidKeys: await t.store.db.selectFrom('chain_txid_keys').select(['prefix', 'txnum']).where('chain', '=', chain).orderBy('prefix').orderBy('txnum').execute(),
-      balances: await t.store.db.selectFrom('chain_balances').select(['script', 'confirmed']).where('chain', '=', chain).orderBy('script').execute(),
+      balances: await t.store.db.selectFrom('chain_balances').select(['skey', 'script', 'confirmed', 'tx_count']).where('chain', '=', chain).orderBy('skey').execute(),
     });
     const one = await tables('litecoin');
     expect(await tables('dash')).toEqual(one);

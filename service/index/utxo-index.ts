@@ -16,6 +16,7 @@ import { applyEncodedBlocksSqlite, lookupSpentSqlite } from './sqlite-apply.ts';
 import { SqliteIndexWriter } from './sqlite-index-writer.ts';
 import { confirmedHistoryQuery, confirmedUnspentQuery, pageOrder, unspentOrder } from './queries.ts';
 import { Lru } from '../lru.ts';
+import { scriptKeyOf } from './script-keys.ts';
 import { firstTxNumAbove, heightOfTxNum, txidPrefix } from './txnum.ts';
 
 export type { IndexedBlock, IndexedOutput, IndexedTx } from './blocks.ts';
@@ -74,7 +75,11 @@ export class UtxoIndexStore {
   private changed(): void {
     this.generation++;
     this.balanceCache.clear();
+    this.movedRead = null;
   }
+
+  /** The whole of chain_script_keys as last read, while caching (see keysOf). */
+  private movedRead: Promise<Map<string, Buffer>> | null = null;
 
   /** On while this process writes the index; off (and emptied) while another does. */
   set cacheBalances(on: boolean) {
@@ -219,6 +224,14 @@ export class UtxoIndexStore {
       await trx.deleteFrom('chain_blocks').where('chain', '=', c).where('height', '>', height).execute();
       // A script left with no history; one with history and a zero balance keeps its count.
       await trx.deleteFrom('chain_balances').where('chain', '=', c).where('tx_count', '=', 0).execute();
+      // a moved script's key is kept while it has rows (script-keys.ts)
+      await trx
+        .deleteFrom('chain_script_keys')
+        .where('chain', '=', c)
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('chain_balances as b').select('b.skey').whereRef('b.chain', '=', 'chain_script_keys.chain').whereRef('b.skey', '=', 'chain_script_keys.skey'))),
+        )
+        .execute();
       for (const table of ['mempool_outputs', 'mempool_spends', 'mempool_history', 'chain_mempool'] as const) {
         await trx.deleteFrom(table).where('chain', '=', c).execute();
       }
@@ -253,10 +266,18 @@ export class UtxoIndexStore {
         .where('spent_txnum', '=', s.spentTxnum)
         .execute();
     }
-    for (const h of plan.history) await trx.deleteFrom('chain_history').where('chain', '=', c).where('script', '=', h.script).where('txnum', '=', h.txnum).execute();
+    const moved = await this.movedKeys(trx);
+    for (const h of plan.history) {
+      await trx
+        .deleteFrom('chain_history')
+        .where('chain', '=', c)
+        .where('skey', '=', moved.get(h.scriptKey) ?? h.skey)
+        .where('txnum', '=', h.txnum)
+        .execute();
+    }
     for (const t of plan.txs) await trx.deleteFrom('chain_txid_keys').where('chain', '=', c).where('prefix', '=', t.prefix).where('txnum', '=', t.txnum).execute();
     await trx.deleteFrom('chain_txids').where('chain', '=', c).where('txnum', '>=', above).execute();
-    for (const b of plan.balances) await this.addBalance(trx, b.script, -b.delta, -BigInt(b.rows));
+    for (const b of plan.balances) await this.subtractBalance(trx, moved.get(b.scriptKey) ?? b.skey, b.delta, BigInt(b.rows));
   }
 
   /** The slow way, for blocks the node can no longer give: find rows by tx number in full scans. */
@@ -265,12 +286,12 @@ export class UtxoIndexStore {
     const above = firstTxNumAbove(height);
     const undo = await trx
       .selectFrom('chain_history')
-      .select((eb) => ['script', eb.fn.sum<string>('delta').as('delta'), eb.fn.countAll<string>().as('rows')])
+      .select((eb) => ['skey', eb.fn.sum<string>('delta').as('delta'), eb.fn.countAll<string>().as('rows')])
       .where('chain', '=', c)
       .where('txnum', '>=', above)
-      .groupBy('script')
+      .groupBy('skey')
       .execute();
-    for (const u of undo) await this.addBalance(trx, bytes(u.script), -toBigInt(u.delta), -toBigInt(u.rows));
+    for (const u of undo) await this.subtractBalance(trx, bytes(u.skey), toBigInt(u.delta), toBigInt(u.rows));
     await trx.deleteFrom('chain_outputs').where('chain', '=', c).where('txnum', '>=', above).execute();
     await trx.updateTable('chain_outputs').set({ spent_txnum: null }).where('chain', '=', c).where('spent_txnum', '>=', above).execute();
     await trx.deleteFrom('chain_history').where('chain', '=', c).where('txnum', '>=', above).execute();
@@ -278,14 +299,57 @@ export class UtxoIndexStore {
     await trx.deleteFrom('chain_txids').where('chain', '=', c).where('txnum', '>=', above).execute();
   }
 
-  private async addBalance(trx: Db, script: Uint8Array, delta: bigint, rows: bigint): Promise<void> {
+  /** Takes undone history off a script's balance row (which its history rows imply). */
+  private async subtractBalance(trx: Db, skey: Uint8Array, delta: bigint, rows: bigint): Promise<void> {
     await trx
-      .insertInto('chain_balances')
-      .values({ chain: this.chain, script: blob(script), confirmed: delta, tx_count: rows })
-      .onConflict((oc) =>
-        oc.columns(['chain', 'script']).doUpdateSet({ confirmed: sql`chain_balances.confirmed + excluded.confirmed`, tx_count: sql`chain_balances.tx_count + excluded.tx_count` }),
-      )
+      .updateTable('chain_balances')
+      .set({ confirmed: sql`confirmed - ${delta}`, tx_count: sql`tx_count - ${rows}` })
+      .where('chain', '=', this.chain)
+      .where('skey', '=', blob(skey))
       .execute();
+  }
+
+  /** The scripts a key collision moved off their own key, by keyOfBlob(script): nearly always none. */
+  private async movedKeys(db: Db, scripts?: readonly Uint8Array[]): Promise<Map<string, Buffer>> {
+    const moved = new Map<string, Buffer>();
+    const read = (part?: Uint8Array[]) => {
+      let q = db.selectFrom('chain_script_keys').select(['script', 'skey']).where('chain', '=', this.chain);
+      if (part) q = q.where('script', 'in', part);
+      return q.execute();
+    };
+    const rows = scripts === undefined ? await read() : (await Promise.all(chunks(scripts.map(blob), LOOKUP).map(read))).flat();
+    for (const r of rows) moved.set(keyOfBlob(bytes(r.script)), blob(bytes(r.skey)));
+    return moved;
+  }
+
+  /**
+   * Each script's key (script-keys.ts), by the script's hex: its own unless a collision moved it.
+   * While this process writes the index, the moved keys (nearly always none) are read once per
+   * write, like the balances, instead of once per query.
+   */
+  private async keysOf(scripts: readonly Uint8Array[]): Promise<Map<string, Buffer>> {
+    let moved: Map<string, Buffer>;
+    if (this.caching) moved = await (this.movedRead ??= this.movedKeys(this.store.db));
+    else moved = await this.movedKeys(this.store.db, scripts);
+    return new Map(scripts.map((s) => [hexOf(s), moved.get(keyOfBlob(s)) ?? scriptKeyOf(s)]));
+  }
+
+  /**
+   * The balance rows of these scripts, by the script's hex: read by key, each row checked against
+   * its script (a key's row may be another script's, whose own key it is).
+   */
+  private async balanceRows(scripts: readonly Uint8Array[]): Promise<Map<string, { confirmed: bigint; txCount: number; key: Buffer }>> {
+    const keys = await this.keysOf(scripts);
+    const out = new Map<string, { confirmed: bigint; txCount: number; key: Buffer }>();
+    for (const part of chunks([...keys.values()], LOOKUP)) {
+      const rows = await this.store.db.selectFrom('chain_balances').select(['skey', 'script', 'confirmed', 'tx_count']).where('chain', '=', this.chain).where('skey', 'in', part).execute();
+      for (const r of rows) {
+        const hex = hexOf(bytes(r.script));
+        const key = keys.get(hex);
+        if (key && key.equals(bytes(r.skey))) out.set(hex, { confirmed: toBigInt(r.confirmed), txCount: toNumber(r.tx_count), key });
+      }
+    }
+    return out;
   }
 
   private async deleteMempoolTxs(trx: Db, txids: readonly string[]): Promise<void> {
@@ -357,9 +421,8 @@ export class UtxoIndexStore {
   private async readBalances(scripts: readonly Uint8Array[]): Promise<ScriptBalance[]> {
     const confirmed = new Map<string, bigint>();
     const unconfirmed = new Map<string, bigint>();
+    for (const [hex, b] of await this.balanceRows(scripts)) confirmed.set(hex, b.confirmed);
     for (const part of chunks(scripts.map(blob), LOOKUP)) {
-      const rows = await this.store.db.selectFrom('chain_balances').select(['script', 'confirmed']).where('chain', '=', this.chain).where('script', 'in', part).execute();
-      for (const r of rows) confirmed.set(hexOf(bytes(r.script)), toBigInt(r.confirmed));
       const pending = await this.store.db
         .selectFrom('mempool_history')
         .select((eb) => ['script', eb.fn.sum<string>('delta').as('delta')])
@@ -387,7 +450,7 @@ export class UtxoIndexStore {
       .execute();
     const counts = await this.historyCounts(list);
     let total = pending.length;
-    for (const n of counts.values()) total += n;
+    for (const n of counts.values()) total += n.rows;
     const rows: HistoryRow[] = pending
       .slice(offset, offset + limit)
       .map((r) => ({ script: bytes(r.script), txid: r.txid, height: null, time: toNumber(r.time), delta: toBigInt(r.delta) }));
@@ -400,13 +463,10 @@ export class UtxoIndexStore {
     return { total, rows };
   }
 
-  /** History rows of each script with any, by the script's hex (chain_balances.tx_count). */
-  private async historyCounts(list: readonly Uint8Array[]): Promise<Map<string, number>> {
-    const counts = new Map<string, number>();
-    for (const part of chunks(list, LOOKUP)) {
-      const rows = await this.store.db.selectFrom('chain_balances').select(['script', 'tx_count']).where('chain', '=', this.chain).where('script', 'in', part).execute();
-      for (const r of rows) if (toNumber(r.tx_count) > 0) counts.set(hexOf(bytes(r.script)), toNumber(r.tx_count));
-    }
+  /** History rows and key of each script with any, by the script's hex (chain_balances.tx_count). */
+  private async historyCounts(list: readonly Uint8Array[]): Promise<Map<string, { rows: number; key: Buffer }>> {
+    const counts = new Map<string, { rows: number; key: Buffer }>();
+    for (const [hex, b] of await this.balanceRows(list)) if (b.txCount > 0) counts.set(hex, { rows: b.txCount, key: b.key });
     return counts;
   }
 
@@ -415,20 +475,31 @@ export class UtxoIndexStore {
    * reaches is read alone, as a range of its key cut at the page's end; the others are read
    * together (all their rows are within reach anyway); the parts are merged in page order.
    */
-  private async confirmedPage(counts: ReadonlyMap<string, number>, limit: number, skip: number) {
+  private async confirmedPage(counts: ReadonlyMap<string, { rows: number; key: Buffer }>, limit: number, skip: number) {
     const reach = skip + limit;
-    const large: Uint8Array[] = [];
-    const small: Uint8Array[] = [];
-    for (const [hex, n] of counts) (n > reach ? large : small).push(Buffer.from(hex, 'hex'));
-    const parts = [...large.map((s) => [s]), ...(small.length > 0 ? [small] : [])];
+    const scriptOf = new Map([...counts].map(([hex, n]) => [keyOfBlob(n.key), Buffer.from(hex, 'hex')]));
+    const large: Buffer[] = [];
+    const small: Buffer[] = [];
+    for (const n of counts.values()) (n.rows > reach ? large : small).push(n.key);
+    const parts = [...large.map((k) => [k]), ...(small.length > 0 ? [small] : [])];
     const c = this.chain;
+    const named = (rows: Awaited<ReturnType<ReturnType<typeof confirmedHistoryQuery>['execute']>>) =>
+      rows.map((r) => ({ script: scriptOf.get(keyOfBlob(bytes(r.skey)))!, txnum: r.txnum, txid: r.txid, time: r.time, delta: r.delta }));
     if (parts.length === 0) return [];
-    if (parts.length === 1) return confirmedHistoryQuery(this.store.db, c, parts[0]!).limit(limit).offset(skip).execute();
-    const read = await Promise.all(parts.map((p) => confirmedHistoryQuery(this.store.db, c, p).limit(reach).execute()));
-    const key = (r: (typeof read)[number][number]) => ({ txnum: toNumber(r.txnum), txid: r.txid, script: r.script });
-    return read
-      .flat()
-      .map((r) => ({ r, k: key(r) }))
+    if (parts.length === 1 && parts[0]!.length === 1) return named(await confirmedHistoryQuery(this.store.db, c, parts[0]!).limit(limit).offset(skip).execute());
+    const read = await Promise.all(
+      parts.map(async (p) => {
+        const rows = await confirmedHistoryQuery(this.store.db, c, p).limit(reach).execute();
+        // Rows of one tx are in key order here but in script order on the page: the part's last
+        // tx is read whole, so a cut through it cannot drop a row the page holds.
+        const last = rows.length === reach && p.length > 1 ? rows[rows.length - 1]! : undefined;
+        if (!last) return rows;
+        const tied = await confirmedHistoryQuery(this.store.db, c, p).where('h.txnum', '=', last.txnum).execute();
+        return [...rows.filter((r) => toNumber(r.txnum) !== toNumber(last.txnum)), ...tied];
+      }),
+    );
+    return named(read.flat())
+      .map((r) => ({ r, k: { txnum: toNumber(r.txnum), txid: r.txid, script: r.script } }))
       .sort((a, b) => pageOrder(a.k, b.k))
       .slice(skip, reach)
       .map((x) => x.r);
@@ -464,10 +535,10 @@ export class UtxoIndexStore {
   /** Those of `scripts` with any history, confirmed or in the mempool, by hex. */
   async usedScripts(scripts: readonly Uint8Array[]): Promise<Set<string>> {
     const used = new Set<string>();
+    for (const [hex, b] of await this.balanceRows(scripts)) if (b.txCount > 0) used.add(hex);
     for (const part of chunks(scripts.map(blob), LOOKUP)) {
-      const rows = await this.store.db.selectFrom('chain_balances').select('script').where('chain', '=', this.chain).where('script', 'in', part).where('tx_count', '>', 0).execute();
       const pending = await this.store.db.selectFrom('mempool_history').select('script').where('chain', '=', this.chain).where('script', 'in', part).execute();
-      for (const r of [...rows, ...pending]) used.add(hexOf(bytes(r.script)));
+      for (const r of pending) used.add(hexOf(bytes(r.script)));
     }
     return used;
   }

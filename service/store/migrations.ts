@@ -10,6 +10,17 @@ type Dialect = 'sqlite' | 'postgres';
 // output that outlives its batch, and a spend one update of its output's row (and the removal of
 // its unspent entry). A rollback removes the row plan of the undone blocks (service/index/). Their txids are 32-byte blobs, not hex text: smaller keys, a fifth fewer
 // b-tree costs per row.
+/**
+ * Empties these confirmed tables, the tip (chain_blocks) and the mempool tables, and has every
+ * watch-mode wallet scanned again from its birthday: the indexer then builds the index again.
+ */
+async function forgetIndex(db: Kysely<unknown>, tables: readonly string[]): Promise<void> {
+  for (const table of [...tables, 'chain_blocks', 'mempool_outputs', 'mempool_spends', 'mempool_history', 'chain_mempool']) {
+    await sql`delete from ${sql.table(table)} where true`.execute(db);
+  }
+  await sql`update watch_wallets set rescan_from = null, checked_height = null, check_error = null where true`.execute(db);
+}
+
 function clustered<T extends string, C extends string>(dialect: Dialect, table: CreateTableBuilder<T, C>): CreateTableBuilder<T, C> {
   return dialect === 'sqlite' ? table.modifyEnd(sql`without rowid`) : table;
 }
@@ -291,10 +302,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
       async up(db: Kysely<unknown>) {
         await db.schema.dropTable('chain_outputs').execute();
         await db.schema.dropTable('chain_history').execute();
-        for (const table of ['chain_balances', 'chain_blocks', 'mempool_outputs', 'mempool_spends', 'mempool_history', 'chain_mempool']) {
-          await sql`delete from ${sql.table(table)} where true`.execute(db);
-        }
-        await sql`update watch_wallets set rescan_from = null, checked_height = null, check_error = null where true`.execute(db);
+        await forgetIndex(db, ['chain_balances']);
         await clustered(
           dialect,
           db.schema
@@ -337,6 +345,52 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         ).execute();
         // Ordered as unspent() answers (height, position, vout), so one script's outputs need no sort.
         await sql`create index chain_outputs_unspent on chain_outputs (chain, script, txnum, vout) where spent_txnum is null`.execute(db);
+      },
+    },
+    // Script keys (service/index/script-keys.ts): history and balance rows name a script by an
+    // 8-byte key, the first 8 bytes of its SHA-256, instead of the whole script:
+    // - chain_history keyed (chain, skey, txnum) -> delta;
+    // - chain_balances keyed (chain, skey), keeping the key's script so that a writer sees a
+    //   collision and every read checks it;
+    // - chain_script_keys (chain, script) -> skey, only for a script moved off its own key by a
+    //   collision (nearly always empty).
+    // Like 0007, an index written before it is not converted: the confirmed index is emptied and the
+    // indexer builds it again from the node (a watch-mode store scans again from its wallets' birthdays).
+    '0008_script_keys': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.dropTable('chain_history').execute();
+        await db.schema.dropTable('chain_balances').execute();
+        await forgetIndex(db, ['chain_outputs', 'chain_txids', 'chain_txid_keys']);
+        await clustered(
+          dialect,
+          db.schema
+            .createTable('chain_history')
+            .addColumn('chain', 'varchar(32)', (c) => c.notNull())
+            .addColumn('skey', sql.raw(blob), (c) => c.notNull())
+            .addColumn('txnum', 'bigint', (c) => c.notNull())
+            .addColumn('delta', 'bigint', (c) => c.notNull())
+            .addPrimaryKeyConstraint('chain_history_pk', ['chain', 'skey', 'txnum']),
+        ).execute();
+        await clustered(
+          dialect,
+          db.schema
+            .createTable('chain_balances')
+            .addColumn('chain', 'varchar(32)', (c) => c.notNull())
+            .addColumn('skey', sql.raw(blob), (c) => c.notNull())
+            .addColumn('script', sql.raw(blob), (c) => c.notNull())
+            .addColumn('confirmed', 'bigint', (c) => c.notNull())
+            .addColumn('tx_count', 'bigint', (c) => c.notNull())
+            .addPrimaryKeyConstraint('chain_balances_pk', ['chain', 'skey']),
+        ).execute();
+        await clustered(
+          dialect,
+          db.schema
+            .createTable('chain_script_keys')
+            .addColumn('chain', 'varchar(32)', (c) => c.notNull())
+            .addColumn('script', sql.raw(blob), (c) => c.notNull())
+            .addColumn('skey', sql.raw(blob), (c) => c.notNull())
+            .addPrimaryKeyConstraint('chain_script_keys_pk', ['chain', 'script']),
+        ).execute();
       },
     },
   };

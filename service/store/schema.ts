@@ -35,11 +35,12 @@ export interface OutputTable {
   spent_txnum: Int | null;
 }
 
-/** Net effect of each confirmed transaction on each script it touches. Keyed (chain, script,
- * txnum): a script's rows in page order. The time is its block's (chain_blocks). */
+/** Net effect of each confirmed transaction on each script it touches. Keyed (chain, skey,
+ * txnum): a script's rows in page order. skey is the script's 8-byte key (service/index/script-keys.ts).
+ * The time is its block's (chain_blocks). */
 export interface HistoryTable {
   chain: string;
-  script: Uint8Array;
+  skey: Uint8Array;
   txnum: Int;
   delta: Int;
 }
@@ -58,9 +59,18 @@ export interface TxidKeyTable {
   txnum: Int;
 }
 
+/** A script moved off its own key by a collision (service/index/script-keys.ts): nearly always none. */
+export interface ScriptKeyTable {
+  chain: string;
+  script: Uint8Array;
+  skey: Uint8Array;
+}
+
 /** Confirmed balance per script, kept at write time so a balance read is one key lookup. */
 export interface BalanceTable {
   chain: string;
+  /** Keyed by the script's 8-byte key; the script is kept to tell colliding scripts apart. */
+  skey: Uint8Array;
   script: Uint8Array;
   confirmed: Int;
   /** The script's rows in chain_history: the history total without counting them. */
@@ -183,6 +193,7 @@ export interface Database {
   chain_txids: TxidTable;
   chain_txid_keys: TxidKeyTable;
   chain_balances: BalanceTable;
+  chain_script_keys: ScriptKeyTable;
   chain_mempool: MempoolTable;
   mempool_outputs: MempoolOutputTable;
   mempool_spends: MempoolSpendTable;
