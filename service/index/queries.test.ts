@@ -250,19 +250,24 @@ describe.each(STORE_KINDS)('address queries on %s', (kind: StoreKind) => {
     });
     for (let i = 0; i < blocks.length; i += 50) await index.applyBlocks(blocks.slice(i, i + 50), new Set());
     const db = t.store.db;
-    const history = await planOf(t.store, confirmedHistoryQuery(db, 'litecoin', [scriptKeyOf(A)]).limit(25).offset(0));
+    const history = await planOf(t.store, confirmedHistoryQuery(db, 'litecoin', [scriptKeyOf(A)], { limit: 25, offset: 0 }));
     const unspent = await planOf(t.store, confirmedUnspentQuery(db, 'litecoin', [Buffer.from(A)], kind));
     expect(await unspentOf(index, [A])).toEqual([[txid(800), 0, hex(A), 100n, 400]]);
     if (kind === 'sqlite') {
-      // the rows by key, then each row's txid and block time by key: no scan, no sort
+      // the page's rows by key (a co-routine: the page is cut first), then each row's block time
+      // and txid by key: no scan of a table, no sort
       expect(history.split('\n')).toEqual([
-        'SEARCH h USING PRIMARY KEY (chain=? AND skey=?)',
-        'SEARCH t USING PRIMARY KEY (chain=? AND txnum=?)',
+        'CO-ROUTINE h',
+        'SEARCH chain_history USING PRIMARY KEY (chain=? AND skey=?)',
+        'SCAN h',
         'SEARCH b USING INDEX sqlite_autoindex_chain_blocks_1 (chain=? AND height=?)',
+        'SEARCH t USING PRIMARY KEY (chain=? AND txnum=?)',
       ]);
       expect(unspent.split('\n')).toEqual(['SEARCH o USING INDEX chain_outputs_unspent (chain=? AND script=?)', 'SEARCH t USING PRIMARY KEY (chain=? AND txnum=?)']);
     } else {
-      expect(history).toMatch(/Index Scan Backward using chain_history_pk on chain_history/);
+      // the page is cut from chain_history (a Limit right on its index scan) before any join, so
+      // a bulk load's stale statistics cannot join an address's whole history to keep 25 rows
+      expect(history).toMatch(/-> {2}Limit .*\n\s+-> {2}Index Scan Backward using chain_history_pk on chain_history/);
       expect(history).toMatch(/Index Scan using chain_txids_pk on chain_txids/);
       expect(history).toMatch(/Index Scan using chain_blocks_pk on chain_blocks/);
       expect(unspent).toMatch(/Index Scan using chain_outputs_unspent on chain_outputs/);

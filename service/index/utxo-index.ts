@@ -486,15 +486,15 @@ export class UtxoIndexStore {
     const named = (rows: Awaited<ReturnType<ReturnType<typeof confirmedHistoryQuery>['execute']>>) =>
       rows.map((r) => ({ script: scriptOf.get(keyOfBlob(bytes(r.skey)))!, txnum: r.txnum, txid: r.txid, time: r.time, delta: r.delta }));
     if (parts.length === 0) return [];
-    if (parts.length === 1 && parts[0]!.length === 1) return named(await confirmedHistoryQuery(this.store.db, c, parts[0]!).limit(limit).offset(skip).execute());
+    if (parts.length === 1 && parts[0]!.length === 1) return named(await confirmedHistoryQuery(this.store.db, c, parts[0]!, { limit, offset: skip }).execute());
     const read = await Promise.all(
       parts.map(async (p) => {
-        const rows = await confirmedHistoryQuery(this.store.db, c, p).limit(reach).execute();
+        const rows = await confirmedHistoryQuery(this.store.db, c, p, { limit: reach }).execute();
         // Rows of one tx are in key order here but in script order on the page: the part's last
         // tx is read whole, so a cut through it cannot drop a row the page holds.
         const last = rows.length === reach && p.length > 1 ? rows[rows.length - 1]! : undefined;
         if (!last) return rows;
-        const tied = await confirmedHistoryQuery(this.store.db, c, p).where('h.txnum', '=', last.txnum).execute();
+        const tied = await confirmedHistoryQuery(this.store.db, c, p, { txnum: toNumber(last.txnum) }).execute();
         return [...rows.filter((r) => toNumber(r.txnum) !== toNumber(last.txnum)), ...tied];
       }),
     );
