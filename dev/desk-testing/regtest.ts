@@ -8,13 +8,14 @@ import type { ApiClient } from '../../shared/api/client.ts';
 import type { CoordinatorApi } from '../../main/core/api.ts';
 import { addressToScript } from '../../shared/coins/index.ts';
 import { createWallet, nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../../main/core/wallets.ts';
-import { openStore, type CoordinatorStore, type PaymentRow } from '../../main/core/store/store.ts';
+import { openStore, type CoordinatorStore, type PaymentRow, type WalletRow } from '../../main/core/store/store.ts';
+import { createVault } from '../../main/core/vaults.ts';
 import { progress } from '../../main/core/payments/payments.ts';
 import { importSignatureFiles } from '../../main/core/payments/signature-import.ts';
 import { writeSigningRequest } from '../../main/core/payments/signing-request.ts';
 import { submitPayment } from '../../main/core/payments/submit.ts';
 import { signRequest } from '../../main/core/software-signer.ts';
-import { testCosigner } from './keys.ts';
+import { testCosigner, treasuryVault } from './keys.ts';
 import type { UtxoCoinName } from '../../shared/coins/index.ts';
 import { fundedNode, type RegtestNode, type StartLitecoindOptions } from '../chains/litecoind.ts';
 import { startDevService } from '../dev-service.ts';
@@ -31,8 +32,8 @@ export interface RegtestDesk {
   dispose(): Promise<void>;
 }
 
-/** `utxoCoin`: the coin the node is served as (its prefixes); default litecoin. `node`: how litecoind starts (e.g. -mempoolreplacement=1). */
-export async function startRegtestDesk(options: { utxoCoin?: UtxoCoinName; node?: StartLitecoindOptions } = {}): Promise<RegtestDesk> {
+/** `utxoCoin`: the coin the node is served as (its prefixes); default litecoin. `usdRate`: the service's pinned USD rate. `node`: how litecoind starts (e.g. -mempoolreplacement=1). */
+export async function startRegtestDesk(options: { utxoCoin?: UtxoCoinName; usdRate?: number; node?: StartLitecoindOptions } = {}): Promise<RegtestDesk> {
   const dir = mkdtempSync(join(tmpdir(), 'countersign-core-'));
   const { node: nodeOptions, ...serviceOptions } = options;
   const node = await fundedNode(nodeOptions);
@@ -87,6 +88,15 @@ export async function fundWallet(desk: RegtestDesk, deps: CoreDeps, walletId: st
   return txid;
 }
 
+/** Pays `amount` to the wallet's next receive address and confirms it: the coin, and the block that confirmed it. */
+export async function fundWalletCoin(desk: RegtestDesk, deps: CoreDeps, walletId: string, amount: bigint): Promise<{ txid: string; vout: number; height: number }> {
+  const txid = await fundWallet(desk, deps, walletId, amount);
+  const w = requireWallet(deps, walletId);
+  const coin = (await desk.api.utxos(w.coin, deps.store.addresses(walletId).map((a) => a.address))).utxos.find((u) => u.txid === txid);
+  if (coin?.height == null) throw new Error(`the service lists no confirmed coin of ${txid} paying ${w.name}`);
+  return { txid, vout: coin.vout, height: coin.height };
+}
+
 /**
  * The co-signers sign the payment's signing request in software (as they would on their own
  * machines), the desk imports their files and submits: the submitted payment, and each signer's
@@ -112,12 +122,21 @@ export interface WalletDesk {
 }
 
 /** A regtest desk with a coordinator store of its own and one empty 2-of-3 wallet of alice, bob and carol; its node relays replacements, as the demo's does. */
-export async function startWalletDesk(name: string): Promise<WalletDesk> {
-  const desk = await startRegtestDesk({ node: { extraArgs: ['-mempoolreplacement=1'] } });
+export function startWalletDesk(name: string): Promise<WalletDesk> {
+  const cosigners = ['alice', 'bob', 'carol'].map((n) => testCosigner(n));
+  return deskWith((deps) => createWallet(deps, { coin: 'litecoin', network: 'regtest', name, m: 2, cosigners }));
+}
+
+/** The same with issue 27's proof vault instead (treasuryVault: 2 of alice, bob, carol now, or 1 of dave, erin after 144 blocks). */
+export function startVaultDesk(name?: string, options: { usdRate?: number } = {}): Promise<WalletDesk> {
+  return deskWith((deps) => createVault(deps, treasuryVault(name)), options);
+}
+
+async function deskWith(make: (deps: CoreDeps) => Promise<WalletRow>, options: { usdRate?: number } = {}): Promise<WalletDesk> {
+  const desk = await startRegtestDesk({ ...options, node: { extraArgs: ['-mempoolreplacement=1'] } });
   const store = openStore(join(desk.dir, 'desk.sqlite'));
   const deps = { store, api: desk.api, actor: 'treasurer' };
-  const cosigners = ['alice', 'bob', 'carol'].map((n) => testCosigner(n));
-  const walletId = (await createWallet(deps, { coin: 'litecoin', network: 'regtest', name, m: 2, cosigners })).id;
+  const walletId = (await make(deps)).id;
   return {
     desk,
     store,

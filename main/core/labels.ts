@@ -3,13 +3,13 @@
 // labels out and in as a BIP329 file (shared/files/bip329.ts), the format Sparrow and others read.
 import { readBip329, writeBip329, type Bip329Record, type Bip329Type } from '../../shared/files/bip329.ts';
 import { misplacedFile, recogniseFile } from '../../shared/files/file-kind.ts';
-import { formatMultisigDescriptor } from '../../shared/files/descriptor.ts';
 import { CoordinatorError } from './errors.ts';
 import { fileSafe } from './file-names.ts';
 import type { LabelRow, LabelType } from './store/labels.ts';
-import type { CoordinatorStore, WalletRow } from './store/store.ts';
+import type { CoordinatorStore } from './store/store.ts';
 import { walletHistory, type FundsDeps } from './wallet-funds.ts';
 import { requireWallet } from './wallets.ts';
+import { walletDescriptor } from './wallet-script.ts';
 import { plural } from '../../shared/api/words.ts';
 
 export interface LabelDeps {
@@ -26,12 +26,6 @@ export interface LabelInput {
 }
 
 const now = (): string => new Date().toISOString();
-
-/** The wallet's descriptor (both branches, with checksum): a BIP329 record's origin. */
-export function walletDescriptor(store: CoordinatorStore, w: WalletRow): string {
-  const keys = store.cosigners(w.id).map((c) => ({ xpub: c.xpub, fingerprint: c.fingerprint, derivationPath: c.derivationPath }));
-  return formatMultisigDescriptor(w.m, keys, '/<0;1>/*', true, { scriptType: w.scriptType, sortKeys: w.sortKeys });
-}
 
 /** Sets one label (an empty one removes it) and records the change in the audit log. */
 export function setLabel(deps: LabelDeps, walletId: string, input: LabelInput): LabelRow | null {
@@ -71,7 +65,8 @@ export function purposesByTx(store: CoordinatorStore, walletId: string): Map<str
  */
 export function exportLabels(store: CoordinatorStore, walletId: string): { fileName: string; text: string; count: number } {
   const w = requireWallet({ store }, walletId);
-  const origin = walletDescriptor(store, w);
+  // A record's origin: the wallet's descriptor (a vault's miniscript, not a multisig of its keys).
+  const origin = walletDescriptor(w, store.cosigners(w.id));
   const rows = store.labels.all(w.id);
   const txLabelled = new Set(rows.filter((r) => r.type === 'tx').map((r) => r.ref));
   const records: Bip329Record[] = [];

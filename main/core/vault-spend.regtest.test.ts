@@ -17,8 +17,8 @@ import { compileWshMiniscript, miniscriptPaths } from '../../shared/coins/minisc
 import type { BitcoinTx } from '../../shared/coins/tx.ts';
 import { vaultInputSpend } from '../../shared/coins/vault-spend.ts';
 import { SIGNATURE_FORMAT } from '../../shared/files/signing-files.ts';
-import { testCosigner, treasuryVault, type TestCosigner } from '../../dev/desk-testing/keys.ts';
-import { apiWith, signAndSend, startRegtestDesk, type RegtestDesk } from '../../dev/desk-testing/regtest.ts';
+import { testCosigner, type TestCosigner } from '../../dev/desk-testing/keys.ts';
+import { apiWith, fundWalletCoin, signAndSend, startVaultDesk, type RegtestDesk, type WalletDesk } from '../../dev/desk-testing/regtest.ts';
 import type { CoordinatorApi } from './api.ts';
 import { importPaymentFiles } from './payments/files.ts';
 import { progress } from './payments/payments.ts';
@@ -29,8 +29,8 @@ import { importSignatureFiles } from './payments/signature-import.ts';
 import { writeSigningRequest } from './payments/signing-request.ts';
 import { refreshConfirmations, submitPayment } from './payments/submit.ts';
 import { signRequest } from './software-signer.ts';
-import { openStore, type CoordinatorStore, type PaymentRow } from './store/store.ts';
-import { createVault, storedVaultPolicy } from './vaults.ts';
+import type { CoordinatorStore, PaymentRow } from './store/store.ts';
+import { storedVaultPolicy } from './vaults.ts';
 import { nextReceiveAddress, type CoreDeps } from './wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
@@ -40,6 +40,7 @@ const bip32 = BIP32Factory(ecc);
 const network: Network = { ...networks.regtest, bech32: params.bech32Hrp ?? 'rltc', bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: params.p2pkhVersion[0]!, scriptHash: params.p2shVersion[0]!, wif: params.wifVersion };
 const [alice, bob, carol, dave, erin] = ['alice', 'bob', 'carol', 'dave', 'erin'].map((n) => testCosigner(n)) as [TestCosigner, TestCosigner, TestCosigner, TestCosigner, TestCosigner];
 
+let fixture: WalletDesk;
 let desk: RegtestDesk;
 let store: CoordinatorStore;
 let deps: CoreDeps;
@@ -52,31 +53,21 @@ let bumpCoin = { txid: '', vout: 0, height: 0 };
 /** The private key of `c` below its account xpub at `path` ("0/3"). */
 const keyAt = (c: TestCosigner, path: string): Uint8Array => bip32.fromBase58(c.accountXprv, { messagePrefix: '', bech32: '', bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: 0, scriptHash: 0, wif: params.wifVersion }).derivePath(path).privateKey!;
 
-/** Pays the vault's next receive address and confirms it: the coin. */
-async function fundVault(amount: bigint): Promise<{ txid: string; vout: number; height: number }> {
-  const address = (await nextReceiveAddress(deps, vaultId)).address;
-  const txid = await desk.node.fundScript(addressToScript(params, address), amount);
-  await desk.mine(1);
-  const coin = (await desk.api.utxos('litecoin', [address])).utxos.find((u) => u.txid === txid)!;
-  return { txid, vout: coin.vout, height: coin.height! };
-}
+const fundVault = (amount: bigint) => fundWalletCoin(desk, deps, vaultId, amount);
 
 const tip = () => desk.node.rpc.call<number>('getblockcount', []);
 
 beforeAll(async () => {
   // Its node relays replacements (as the demo's does): a primary-path payment is bumped.
-  desk = await startRegtestDesk({ node: { extraArgs: ['-mempoolreplacement=1'] } });
-  store = openStore(`${desk.dir}/vault-spend.sqlite`);
-  deps = { store, api: desk.api, actor: 'treasurer' };
-  vaultId = (await createVault(deps, treasuryVault())).id;
+  fixture = await startVaultDesk();
+  ({ desk, store, deps, walletId: vaultId } = fixture);
   await fundVault(2n * COIN);
   recoveryCoin = await fundVault(COIN);
   psbtCoin = await fundVault(COIN);
   bumpCoin = await fundVault(COIN);
 }, 300_000);
 afterAll(async () => {
-  store?.close();
-  await desk?.dispose();
+  await fixture?.dispose();
 });
 
 describe('a vault spent on its primary path', () => {

@@ -9,12 +9,12 @@ import { chainParams, CoinError, describeChain, parseXpub, type ChainParams, typ
 import { checkVault, type VaultKey, type VaultPath, type VaultPolicy } from '../../shared/coins/vault-policy.ts';
 import { decayingVault, describeTimelock, recoveryVault, timelockBlocks, type Timelock } from '../../shared/coins/vault-templates.ts';
 import { FileFormatError } from '../../shared/files/errors.ts';
-import { formatVaultDescriptor, formatWalletPolicy, parseVaultDescriptor, parseWalletPolicy } from '../../shared/files/miniscript-descriptor.ts';
+import { formatWalletPolicy, parseVaultDescriptor, parseWalletPolicy } from '../../shared/files/miniscript-descriptor.ts';
 import { CoordinatorError } from './errors.ts';
 import { unservedWords } from './service-status.ts';
 import type { BirthdaySource, CosignerRow, WalletRow } from './store/store.ts';
 import { requireWallet, type CoreDeps, type CosignerInput } from './wallets.ts';
-import { walletAddress } from './wallet-script.ts';
+import { walletAddress, walletDescriptor } from './wallet-script.ts';
 
 export interface VaultKeySet {
   threshold: number;
@@ -180,7 +180,7 @@ export function vaultWords(deps: Pick<CoreDeps, 'store'>, walletId: string): str
 export function exportVault(deps: Pick<CoreDeps, 'store'>, walletId: string, format: 'descriptor' | 'bip388'): string {
   const w = requireWallet(deps, walletId);
   const policy = storedVaultPolicy(deps, w);
-  return format === 'descriptor' ? `${formatVaultDescriptor(policy)}\n` : formatWalletPolicy(w.name, policy);
+  return format === 'descriptor' ? `${walletDescriptor(w, policy.keys)}\n` : formatWalletPolicy(w.name, policy);
 }
 
 /**

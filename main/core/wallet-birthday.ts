@@ -3,8 +3,6 @@
 // chain's tip when it is made; an imported one's comes from its file where the format carries one
 // (Specter's blockheight), else from a date the treasurer gives (mapped to a height by the node's
 // block times: GET /blocks/{coin}/height_at), or "from the beginning". "Rescan from…" asks again.
-import { formatMultisigDescriptor } from '../../shared/files/descriptor.ts';
-import { formatVaultDescriptor } from '../../shared/files/miniscript-descriptor.ts';
 import { ApiClientError, type ApiClient } from '../../shared/api/client.ts';
 import { isEvmCoin } from '../../shared/coins/coin-table.ts';
 import type { WatchStatus } from '../../shared/api/schemas.ts';
@@ -13,6 +11,7 @@ import { CoordinatorError } from './errors.ts';
 import type { BirthdaySource, CoordinatorStore, CosignerRow, RescanRow, WalletRow } from './store/store.ts';
 import { createWallet, type NewWallet } from './wallets.ts';
 import { createVault, type NewVault } from './vaults.ts';
+import { walletDescriptor } from './wallet-script.ts';
 
 /** How the birthday is given: the tip now, a height from a file, a day, or the beginning. */
 export type Birthday = { source: 'tip' } | { source: 'file'; height: number } | { source: 'date'; date: string } | { source: 'genesis' };
@@ -97,11 +96,7 @@ export const WATCH_GAP_LIMIT = 20;
 export function watchRegistration(wallet: WalletRow, cosigners: readonly CosignerRow[], gapLimit: number): { descriptors: string[]; birthday_height: number; gap_limit: number } {
   return {
     // A vault is watched by its own descriptor: its multisig reading would watch other scripts.
-    descriptors: [
-      wallet.vaultTemplate
-        ? formatVaultDescriptor({ template: wallet.vaultTemplate, keys: [...cosigners].sort((a, b) => a.position - b.position) })
-        : formatMultisigDescriptor(wallet.m, cosigners, '/<0;1>/*', true, wallet),
-    ],
+    descriptors: [walletDescriptor(wallet, [...cosigners].sort((a, b) => a.position - b.position))],
     birthday_height: wallet.birthdayHeight ?? 0,
     gap_limit: gapLimit,
   };

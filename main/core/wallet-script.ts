@@ -2,7 +2,9 @@
 // its wallets' addresses goes through here, so a segwit wallet never gets a P2SH address by mistake.
 import type { ChainParams } from '../../shared/coins/index.ts';
 import { deriveAddress } from '../../shared/coins/multisig-address.ts';
-import { vaultAddress } from '../../shared/coins/vault-policy.ts';
+import { vaultAddress, type VaultKey } from '../../shared/coins/vault-policy.ts';
+import { formatMultisigDescriptor } from '../../shared/files/descriptor.ts';
+import { formatVaultDescriptor } from '../../shared/files/miniscript-descriptor.ts';
 import type { MultisigScriptOptions, MultisigScriptType } from '../../shared/coins/multisig-script.ts';
 
 export interface WalletScript {
@@ -62,4 +64,16 @@ export function walletAddress(params: ChainParams, w: WalletScript, xpubs: reado
     scriptPubKey: d.scriptPubKey,
     scriptType: d.scriptType,
   };
+}
+
+/**
+ * The wallet's descriptor for receive and change (<0;1>/*), with its checksum: a vault's own
+ * miniscript, else its multisig. The one place the desk writes a wallet's descriptor (the watch
+ * registration, BIP329 origins, the set-up export): a multisig reading of a vault's keys names other
+ * scripts. `keys` in the wallet's key order (a vault's @0 first). Pure.
+ */
+export function walletDescriptor(w: WalletScript, keys: readonly VaultKey[]): string {
+  const origins = keys.map((k) => ({ xpub: k.xpub, fingerprint: k.fingerprint, derivationPath: k.derivationPath }));
+  if (w.vaultTemplate) return formatVaultDescriptor({ template: w.vaultTemplate, keys: origins });
+  return formatMultisigDescriptor(w.m, origins, '/<0;1>/*', true, scriptOptions(w));
 }

@@ -14,7 +14,6 @@ import { requireScriptType, type MultisigScriptType } from '../../shared/coins/m
 import { formatBsmsDescriptorRecord, type BsmsKeyRecord } from '../../shared/files/bsms.ts';
 import { caravanNetwork, formatCaravan } from '../../shared/files/caravan.ts';
 import { formatColdcard } from '../../shared/files/coldcard.ts';
-import { formatMultisigDescriptor } from '../../shared/files/descriptor.ts';
 import { FileFormatError } from '../../shared/files/errors.ts';
 import { checkSetup, SCRIPT_TYPE_LABEL, type SetupKey, type WalletScript, type WalletSetup } from '../../shared/files/setup.ts';
 import { parseSetupFile } from '../../shared/files/setup-file.ts';
@@ -24,7 +23,7 @@ import { fileSafe } from './file-names.ts';
 import type { SignatureFileInput } from './payments/signature-import.ts';
 import type { WalletRow } from './store/store.ts';
 import { refuseExistingWallet } from './wallet-identity.ts';
-import { walletAddress } from './wallet-script.ts';
+import { walletAddress, walletDescriptor } from './wallet-script.ts';
 import { createWalletWithBirthday, type Birthday, type BirthdayDeps } from './wallet-birthday.ts';
 import { requireWallet, walletParams, type CoreDeps, type NewWallet } from './wallets.ts';
 
@@ -183,7 +182,7 @@ export function exportWalletSetup(deps: Pick<CoreDeps, 'store'>, walletId: strin
   try {
     switch (format) {
       case 'descriptor':
-        return { fileName: `${base}-descriptor.txt`, text: `${formatMultisigDescriptor(w.m, keys, '/<0;1>/*', true, script)}\n` };
+        return { fileName: `${base}-descriptor.txt`, text: `${walletDescriptor(w, keys)}\n` };
       case 'bsms': {
         const first = walletAddress(params, w, keys.map((k) => k.xpub), false, 0).address;
         return { fileName: `${base}.bsms`, text: formatBsmsDescriptorRecord(w.m, keys, first, script) };
