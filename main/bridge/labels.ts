@@ -1,5 +1,6 @@
 // The labels.* and books.* channels: thin translations over main/core/labels.ts and books.ts.
 import type { ApiClient } from '../../shared/api/client.ts';
+import type { CoordinatorApi } from '../core/api.ts';
 import { exportBooks, walletBooks } from '../core/books.ts';
 import { exportLabels, importLabels, setLabel } from '../core/labels.ts';
 import type { CoordinatorStore } from '../core/store/store.ts';
@@ -7,7 +8,7 @@ import { requireWallet, walletParams } from '../core/wallets.ts';
 import type { LabelView } from './contract.ts';
 import type { Handlers } from './dispatch.ts';
 
-type Api = Pick<ApiClient, 'balances' | 'history' | 'utxos' | 'priceHistory'>;
+type Api = CoordinatorApi & Pick<ApiClient, 'balances' | 'priceHistory'>;
 
 export function createLabelHandlers(deps: { store: CoordinatorStore; api: Api; actor: string }): Pick<Handlers, 'labels.list' | 'labels.set' | 'labels.export' | 'labels.import' | 'books.series' | 'books.export'> {
   const { store } = deps;

@@ -8,7 +8,8 @@ import { fileSafe } from './file-names.ts';
 import type { LabelRow, LabelType } from './store/labels.ts';
 import type { CoordinatorStore } from './store/store.ts';
 import { walletHistory, type FundsDeps } from './wallet-funds.ts';
-import { requireWallet } from './wallets.ts';
+import { requireWallet, walkChain } from './wallets.ts';
+import type { CoordinatorApi } from './api.ts';
 import { walletDescriptor } from './wallet-script.ts';
 import { plural } from '../../shared/api/words.ts';
 
@@ -93,7 +94,7 @@ export interface LabelImport {
  * the whole file, naming each bad line; nothing is written unless all are good. Lines about what
  * is not this wallet's (another wallet's origin, address, key or transaction) are counted and left.
  */
-export async function importLabels(deps: LabelDeps & { api: FundsDeps['api'] }, walletId: string, text: string, fileName: string): Promise<LabelImport> {
+export async function importLabels(deps: LabelDeps & { api: FundsDeps['api'] & CoordinatorApi }, walletId: string, text: string, fileName: string): Promise<LabelImport> {
   const w = requireWallet(deps, walletId);
   // A set-up file, a signature file or a PSBT dropped here is named, not listed line by line as "not JSON".
   const misplaced = misplacedFile(recogniseFile(text), 'BIP329 labels file', ['labels', 'json', 'broken-json', 'text']);
@@ -104,6 +105,9 @@ export async function importLabels(deps: LabelDeps & { api: FundsDeps['api'] }, 
     const more = read.bad.length > 20 ? `; and ${read.bad.length - 20} more` : '';
     throw new CoordinatorError('malformed', `${fileName} is not a BIP329 label file; nothing was imported. ${plural(read.bad.length, 'bad line')}: ${lines.join('; ')}${more}`);
   }
+  // A wallet just set up knows only its first addresses until the address walk (started when its
+  // page opens) is over: its later addresses' labels would be taken for another wallet's. Walk first.
+  if (read.records.some((r) => r.type !== 'xpub' && r.type !== 'pubkey')) for (const change of [false, true]) await walkChain(deps, w.id, change);
   const cosigners = deps.store.cosigners(w.id).map((c) => c.xpub);
   const addresses = new Set(deps.store.addresses(w.id).map((a) => a.address));
   const needsTxs = read.records.some((r) => r.type === 'tx' || r.type === 'input' || r.type === 'output');
