@@ -67,8 +67,11 @@ afterAll(async () => {
 });
 
 describe('a vault on every screen that lists a wallet', () => {
-  it('the payment is confirmed on the primary path', () => {
+  it('the payment is confirmed, spent on the primary path', async () => {
     expect(payment.state).toBe('confirmed');
+    // Every input: a final sequence (no timelock) and the 2-of-3's witness (dummy, two signatures, the script).
+    const onChain = await fixture.desk.node.rpc.call<{ vin: { sequence: number; txinwitness: string[] }[] }>('getrawtransaction', [payment.txid, true]);
+    expect(onChain.vin.map((v) => [v.sequence, v.txinwitness.length])).toEqual(onChain.vin.map(() => [0xffffffff, 4]));
   });
 
   it('balance and unspent outputs are the node\'s scantxoutset of raw() scripts of the vault\'s descriptor', async () => {
@@ -165,6 +168,11 @@ describe('a vault\'s labels', () => {
       expect(imported).toMatchObject({ imported: 5, ignored: 0 });
       expect((await secondScreen<ExportedFile>('labels.export', { wallet_id: w.id })).text).toBe(out.text);
       expect((await secondScreen<UnspentOutput[]>('wallets.unspent', { wallet_id: w.id })).find((u) => u.txid === coin.txid)?.frozen).toBe(true);
+      // Its books read as the first desk's, labels and all; only the fee is blank (this desk did not send the payment).
+      const books = async (ask: typeof screen, id: string) => parseCsv((await ask<ExportedFile>('books.export', { wallet_id: id })).text).map((r) => [...r.slice(0, 3), ...r.slice(4)]);
+      const restored = await books(secondScreen, w.id);
+      expect(restored).toEqual(await books(screen, vaultId));
+      expect(restored.slice(1).map((r) => r[5])).toEqual(['seed capital', '', PURPOSE]);
       // The same lines from another wallet (alice and carol's 2-of-2, by its origin): counted and left.
       const foreign = out.text.replaceAll(JSON.stringify(descriptor), JSON.stringify(`wsh(multi(2,${alice.xpub}/<0;1>/*,${carol.xpub}/<0;1>/*))`));
       expect(await secondScreen<LabelImportView>('labels.import', { wallet_id: w.id, file: { name: 'other.jsonl', text: foreign } })).toMatchObject({ imported: 0, ignored: 5 });
