@@ -240,18 +240,8 @@ export function verifyUnsignedVaultPayment(
     const lock = relativeLockProblem(decoded, i, ours.path);
     if (lock !== null) fail(lock);
     const hash = words(() => miniscriptInputHash(params, decoded, i, { compiled: read.compiled, paths: read.paths, path: read.path, amount: claim.amount, scriptPubKey: ours.address.scriptPubKey }));
-    return {
-      index: i,
-      amount: claim.amount,
-      path: claim.path,
-      change,
-      addressIndex: index,
-      address: ours.address.address,
-      redeemScript: ours.witnessScript,
-      publicKeys: ours.pathKeys.map((k) => k.publicKey),
-      hash,
-      pathKeys: ours.pathKeys,
-    };
+    const keys = ours.pathKeys;
+    return { index: i, amount: claim.amount, path: claim.path, change, addressIndex: index, address: ours.address.address, redeemScript: ours.witnessScript, publicKeys: keys.map((k) => k.publicKey), hash, pathKeys: keys };
   });
   return { inputs, ...checkOutputs(params, decoded.outputs, claims, expected, minersFee, fail) };
 }
