@@ -54,15 +54,18 @@ export function segwitSpent(f: LedgerFixture, witnessScript: Uint8Array): { scri
   return { scriptPubKey: payments.p2sh({ redeem: wsh }).output!, redeemScript: wsh.output! };
 }
 
+/** PSBTv2's global map of a one-input, two-output payment: tx version, fallback locktime 0, counts, PSBT version 2. */
+const globalMap = (txVersion: number): KV => [
+  [u8(0x02), u32le(txVersion)],
+  [u8(0x03), u32le(0)],
+  [u8(0x04), varint(1)],
+  [u8(0x05), varint(2)],
+  [u8(0xfb), u32le(2)],
+];
+
 export function expectedPsbt(f: LedgerFixture): { global: KV; inputs: KV[]; outputs: KV[] } {
   if (f.wallet.scriptType !== 'p2sh') return expectedSegwitPsbt(f);
-  const global: KV = [
-    [u8(0x02), u32le(1)],
-    [u8(0x03), u32le(0)],
-    [u8(0x04), varint(1)],
-    [u8(0x05), varint(2)],
-    [u8(0xfb), u32le(2)],
-  ];
+  const global = globalMap(1);
   const input: KV = [
     [u8(0x00), f.prevTx],
     [u8(0x04), f.redeemScript],
@@ -112,13 +115,7 @@ const derivations = (f: LedgerFixture, type: number, change: number, index: numb
 
 /** A segwit wallet's PSBTv2 maps: both UTXO forms, the witness script, the nested redeem script. */
 function expectedSegwitPsbt(f: LedgerFixture): { global: KV; inputs: KV[]; outputs: KV[] } {
-  const global: KV = [
-    [u8(0x02), u32le(1)],
-    [u8(0x03), u32le(0)],
-    [u8(0x04), varint(1)],
-    [u8(0x05), varint(2)],
-    [u8(0xfb), u32le(2)],
-  ];
+  const global = globalMap(1);
   const spent = segwitSpent(f, f.redeemScript);
   const input: KV = [
     [u8(0x00), f.prevTx],
@@ -180,13 +177,7 @@ function vaultKey(f: VaultLedgerFixture, c: VaultLedgerFixture['cosigners'][numb
  * every key of the vault at 1/0 (output key type 0x02).
  */
 export function expectedVaultPsbt(f: VaultLedgerFixture): PsbtMaps {
-  const global: KV = [
-    [u8(0x02), u32le(2)],
-    [u8(0x03), u32le(0)],
-    [u8(0x04), varint(1)],
-    [u8(0x05), varint(2)],
-    [u8(0xfb), u32le(2)],
-  ];
+  const global = globalMap(2);
   const wsh = payments.p2wsh({ redeem: { output: Buffer.from(f.witnessScript) } }).output!;
   const onPath = f.blocks === 0 ? f.cosigners.slice(0, 3) : f.cosigners.slice(3);
   const input: KV = [

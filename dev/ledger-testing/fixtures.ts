@@ -35,7 +35,7 @@ import { isSegwitScriptType, type MultisigScriptType } from '../../shared/coins/
 import { unsignedWitnessInput } from '../../shared/coins/unsigned-witness.ts';
 import { walletAddress } from '../../main/core/wallet-script.ts';
 import type { CoordinatorApi } from '../../main/core/api.ts';
-import { verifyUnsignedPayment, verifyUnsignedVaultPayment } from '../../shared/files/unsigned-payment.ts';
+import { verifyUnsignedPayment, verifyUnsignedVaultPayment, type VerifiedInput } from '../../shared/files/unsigned-payment.ts';
 import { openStore, type CoordinatorStore, type WalletRow } from '../../main/core/store/store.ts';
 import { testCosigner, type TestCosigner } from '../desk-testing/keys.ts';
 import type { CoreDeps } from '../../main/core/wallets.ts';
@@ -96,6 +96,37 @@ function rawTransactionApi(served: Uint8Array, asked: string[]): CoordinatorApi 
   } as unknown as CoordinatorApi;
 }
 
+/** A fresh store holding the wallet, its co-signers and its 0/0 and 1/0 addresses. */
+function storedWallet(params: ChainParams, wallet: WalletRow, cosigners: readonly TestCosigner[]) {
+  const store = freshStore();
+  store.insertWallet(
+    wallet,
+    cosigners.map((c, position) => ({ position, name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivationPath: c.derivationPath })),
+  );
+  const xpubs = cosigners.map((c) => c.xpub);
+  const receive = walletAddress(params, wallet, xpubs, false, 0);
+  const change = walletAddress(params, wallet, xpubs, true, 0);
+  store.insertAddresses(wallet.id, [receive, change]);
+  return { store, xpubs, receive, change };
+}
+
+/** The fixtures' payment: 60 000 to `to` and 39 000 change from the 100 000 of the wallet's 0/0, as proposePayment stores it. */
+function storePayment(store: CoordinatorStore, id: string, walletId: string, to: string, unsignedTx: Uint8Array, input: VerifiedInput): void {
+  store.insertPayment({
+    id,
+    walletId,
+    to,
+    amount: 60_000n,
+    minersFee: 1_000n,
+    operatorFee: null,
+    operatorAddress: null,
+    unsignedTx,
+    totalInputValue: 100_000n,
+    inputs: [{ inputIndex: 0, amount: 100_000n, change: false, index: 0, redeemScript: input.redeemScript }],
+    hashes: input.publicKeys.map((publicKey) => ({ inputIndex: 0, publicKey, hash: input.hash })),
+  });
+}
+
 /** zcash: the Zcash app's account path; the others: the test keys' own (keys.ts). */
 const defaultDevicePath = (coin: UtxoCoinName): string => (coin === 'zcash' ? "m/44'/133'/0'" : "m/45'/0'");
 
@@ -122,16 +153,8 @@ export function ledgerFixture(
     const account = bip32.fromBase58(cosigners[0]!.masterXprv, bip32Network).derivePath(deviceAccountPath);
     cosigners[0] = { ...cosigners[0]!, xpub: account.neutered().toBase58(), accountXprv: account.toBase58(), derivationPath: deviceAccountPath, fingerprint: coin === 'zcash' ? '00000000' : cosigners[0]!.fingerprint };
   }
-  const store = freshStore();
   const wallet: WalletRow = { id: 'w-ledger', coin: coin as CoinName as UtxoCoinName, network, name: options.walletName ?? 'Treasury', m: 2, createdAt: '2026-01-01T00:00:00.000Z', scriptType: options.scriptType ?? 'p2sh', sortKeys: options.sortKeys ?? false, birthdayHeight: null, birthdaySource: null };
-  store.insertWallet(
-    wallet,
-    cosigners.map((c, position) => ({ position, name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivationPath: c.derivationPath })),
-  );
-  const xpubs = cosigners.map((c) => c.xpub);
-  const receive = walletAddress(params, wallet, xpubs, false, 0);
-  const change = walletAddress(params, wallet, xpubs, true, 0);
-  store.insertAddresses(wallet.id, [receive, change]);
+  const { store, xpubs, receive, change } = storedWallet(params, wallet, cosigners);
 
   // Zcash: v5 transactions at a height past the newest network upgrade (its branch id in the header).
   const height = (params.networkUpgrades.at(-1)?.activationHeight ?? 0) + 1_000;
@@ -164,19 +187,7 @@ export function ledgerFixture(
     { address: change.address, amount: 39_000n, purpose: 'change' },
   ], 1_000n, 'mismatch', { scriptType: wallet.scriptType, sortKeys: wallet.sortKeys });
   const input = verified.inputs[0]!;
-  store.insertPayment({
-    id: 'p-ledger',
-    walletId: wallet.id,
-    to,
-    amount: 60_000n,
-    minersFee: 1_000n,
-    operatorFee: null,
-    operatorAddress: null,
-    unsignedTx: txBytes,
-    totalInputValue: 100_000n,
-    inputs: [{ inputIndex: 0, amount: 100_000n, change: false, index: 0, redeemScript: input.redeemScript }],
-    hashes: input.publicKeys.map((publicKey) => ({ inputIndex: 0, publicKey, hash: input.hash })),
-  });
+  storePayment(store, 'p-ledger', wallet.id, to, txBytes, input);
   const asked: string[] = [];
   const api = rawTransactionApi(options.tamperPrevTx ? Uint8Array.from([...prevBytes.subarray(0, -1), 1]) : prevBytes, asked);
   const device = bip32.fromBase58(cosigners[0]!.masterXprv, bip32Network);
@@ -236,16 +247,8 @@ export function vaultLedgerFixture(blocks: 0 | 144, holder: string, coin: UtxoCo
   const cosigners = ['alice', 'bob', 'carol', 'dave', 'erin'].map((n) => testCosigner(n, params));
   const key = (c: TestCosigner) => ({ xpub: c.xpub, fingerprint: c.fingerprint, derivationPath: c.derivationPath });
   const policy = recoveryVault(params, { threshold: 2, keys: cosigners.slice(0, 3).map(key) }, [{ threshold: 1, keys: cosigners.slice(3).map(key), after: { blocks: 144 } }]);
-  const store = freshStore();
   const wallet: WalletRow = { id: 'w-vault', coin, network, name: 'Treasury', m: 2, createdAt: '2026-01-01T00:00:00.000Z', scriptType: 'p2wsh', sortKeys: false, birthdayHeight: null, birthdaySource: null, kind: 'miniscript', vaultTemplate: policy.template };
-  store.insertWallet(
-    wallet,
-    cosigners.map((c, position) => ({ position, name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivationPath: c.derivationPath })),
-  );
-  const xpubs = cosigners.map((c) => c.xpub);
-  const receive = walletAddress(params, wallet, xpubs, false, 0);
-  const change = walletAddress(params, wallet, xpubs, true, 0);
-  store.insertAddresses(wallet.id, [receive, change]);
+  const { store, receive, change } = storedWallet(params, wallet, cosigners);
 
   const prev: BitcoinTx = {
     version: 1,
@@ -276,19 +279,7 @@ export function vaultLedgerFixture(blocks: 0 | 144, holder: string, coin: UtxoCo
     { address: change.address, amount: 39_000n, purpose: 'change' },
   ], 1_000n);
   const input = verified.inputs[0]!;
-  store.insertPayment({
-    id: 'p-vault',
-    walletId: wallet.id,
-    to,
-    amount: 60_000n,
-    minersFee: 1_000n,
-    operatorFee: null,
-    operatorAddress: null,
-    unsignedTx: txBytes,
-    totalInputValue: 100_000n,
-    inputs: [{ inputIndex: 0, amount: 100_000n, change: false, index: 0, redeemScript: input.redeemScript }],
-    hashes: input.publicKeys.map((publicKey) => ({ inputIndex: 0, publicKey, hash: input.hash })),
-  });
+  storePayment(store, 'p-vault', wallet.id, to, txBytes, input);
   const who = cosigners.find((c) => c.name === holder);
   if (!who) throw new Error(`the fixture has no co-signer ${holder}`);
   return {

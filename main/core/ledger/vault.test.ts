@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { bytesToHex, concatBytes, encodeTx, signDer } from '../../../shared/coins/index.ts';
 import { parseWalletPolicy } from '../../../shared/files/miniscript-descriptor.ts';
 import { progress } from '../payments/payments.ts';
+import type { FileResult } from '../payments/signature-import.ts';
 import { exportVault } from '../vaults.ts';
 import { walletAddress as deskAddress } from '../wallet-script.ts';
 import { registerWalletOnLedger, showAddressOnLedger, signPaymentOnLedger } from './ledger-flows.ts';
@@ -32,6 +33,18 @@ function opened(f: VaultLedgerFixture, s: Session = new Session()): Session {
 }
 
 const registered = (f: VaultLedgerFixture): Session => registerWallet(opened(f), vaultPolicyOf(f), hmacOf(vaultPolicyOf(f)));
+
+/** The desk registers the vault on the device, then signs its payment; the device yields `yields`. Every scripted exchange is used. */
+async function signRegistered(f: VaultLedgerFixture, yields: Parameters<typeof signPsbt>[3]): Promise<FileResult> {
+  const s = registered(f);
+  opened(f, s);
+  signPsbt(s, signVaultPsbtCommand(f, vaultPolicyOf(f)), vaultPolicyOf(f), yields, readsVaultInput(f));
+  const r = replay(s);
+  await registerWalletOnLedger(f.deps, r.connector, f.wallet.id);
+  const result = await signPaymentOnLedger(f.deps, r.connector, f.paymentId);
+  r.done();
+  return result;
+}
 
 describe('a vault on the Bitcoin app >= 2.1: its BIP388 policy', () => {
   it('registers the policy the desk exports (template over @i/**, keys [fingerprint/path]xpub) and stores the HMAC', async () => {
@@ -63,13 +76,7 @@ describe('a vault payment signed on a (replayed) Ledger', () => {
   it('on the primary path: alice signs a PSBT of version 2 naming the primary keys; her verified signature is stored (1 of 2)', async () => {
     const f = vaultLedgerFixture(0, 'alice');
     expect(bytesToHex(f.hash)).toBe(bytesToHex(bip143(f)));
-    const s = registered(f);
-    opened(f, s);
-    signPsbt(s, signVaultPsbtCommand(f, vaultPolicyOf(f)), vaultPolicyOf(f), [yieldOf(f, bip143(f))], readsVaultInput(f));
-    const r = replay(s);
-    await registerWalletOnLedger(f.deps, r.connector, f.wallet.id);
-    const result = await signPaymentOnLedger(f.deps, r.connector, f.paymentId);
-    r.done();
+    const result = await signRegistered(f, [yieldOf(f, bip143(f))]);
     expect(result).toMatchObject({ status: 'imported', added: 1, message: expect.stringMatching(/1 signature by alice stored/) });
     expect(progress(f.deps, f.paymentId)).toMatchObject({ state: 'awaiting_signatures', inputs: [{ inputIndex: 0, required: 2, signed: 1, signers: ['alice'] }] });
   });
@@ -78,13 +85,8 @@ describe('a vault payment signed on a (replayed) Ledger', () => {
     const f = vaultLedgerFixture(144, 'dave');
     expect(f.unsignedTx.inputs[0]!.sequence).toBe(144);
     expect(bytesToHex(f.hash)).toBe(bytesToHex(bip143(f)));
-    const s = registered(f);
-    opened(f, s);
-    signPsbt(s, signVaultPsbtCommand(f, vaultPolicyOf(f)), vaultPolicyOf(f), [yieldOf(f, bip143(f))], readsVaultInput(f));
-    const r = replay(s);
-    await registerWalletOnLedger(f.deps, r.connector, f.wallet.id);
-    expect(await signPaymentOnLedger(f.deps, r.connector, f.paymentId)).toMatchObject({ status: 'imported', added: 1 });
-    r.done();
+    const result = await signRegistered(f, [yieldOf(f, bip143(f))]);
+    expect(result).toMatchObject({ status: 'imported', added: 1 });
     expect(progress(f.deps, f.paymentId)).toMatchObject({ state: 'ready', complete: true, inputs: [{ required: 1, signed: 1, signers: ['dave'] }] });
   });
 
@@ -114,12 +116,8 @@ describe('a vault payment signed on a (replayed) Ledger', () => {
     const f = vaultLedgerFixture(0, 'alice');
     const dave = vaultLedgerFixture(0, 'dave');
     const daveKey = dave.device.derivePath("m/45'/0'/0/0");
-    const s = registered(f);
-    opened(f, s);
-    signPsbt(s, signVaultPsbtCommand(f, vaultPolicyOf(f)), vaultPolicyOf(f), [yieldOf(f, bip143(f)), yieldOf(f, bip143(f), daveKey)], readsVaultInput(f));
-    const r = replay(s);
-    await registerWalletOnLedger(f.deps, r.connector, f.wallet.id);
-    expect(await signPaymentOnLedger(f.deps, r.connector, f.paymentId)).toMatchObject({
+    const result = await signRegistered(f, [yieldOf(f, bip143(f)), yieldOf(f, bip143(f), daveKey)]);
+    expect(result).toMatchObject({
       status: 'refused',
       refusal: 'foreign',
       message: expect.stringMatching(/dave's key [0-9a-f]{66} signs another path of the vault; input 0 is spent on the primary path \(2 of alice, bob, carol\)/),
@@ -130,23 +128,15 @@ describe('a vault payment signed on a (replayed) Ledger', () => {
   it('a signature over the digest without the path\'s nSequence (a final input) is refused: nothing stored', async () => {
     const f = vaultLedgerFixture(144, 'dave');
     const final = { ...f.unsignedTx, inputs: f.unsignedTx.inputs.map((i) => ({ ...i, sequence: 0xffffffff })) };
-    const s = registered(f);
-    opened(f, s);
-    signPsbt(s, signVaultPsbtCommand(f, vaultPolicyOf(f)), vaultPolicyOf(f), [yieldOf(f, bip143(f, final))], readsVaultInput(f));
-    const r = replay(s);
-    await registerWalletOnLedger(f.deps, r.connector, f.wallet.id);
-    expect(await signPaymentOnLedger(f.deps, r.connector, f.paymentId)).toMatchObject({ status: 'refused', refusal: 'tampered', message: expect.stringMatching(/does not verify/) });
+    const result = await signRegistered(f, [yieldOf(f, bip143(f, final))]);
+    expect(result).toMatchObject({ status: 'refused', refusal: 'tampered', message: expect.stringMatching(/does not verify/) });
     expect(f.store.signatures(f.paymentId)).toEqual([]);
   });
 
   it('a signature over another message is refused: nothing stored', async () => {
     const f = vaultLedgerFixture(0, 'bob');
-    const s = registered(f);
-    opened(f, s);
-    signPsbt(s, signVaultPsbtCommand(f, vaultPolicyOf(f)), vaultPolicyOf(f), [yieldOf(f, sha256(ascii('not this payment')))], readsVaultInput(f));
-    const r = replay(s);
-    await registerWalletOnLedger(f.deps, r.connector, f.wallet.id);
-    expect(await signPaymentOnLedger(f.deps, r.connector, f.paymentId)).toMatchObject({ status: 'refused', refusal: 'tampered' });
+    const result = await signRegistered(f, [yieldOf(f, sha256(ascii('not this payment')))]);
+    expect(result).toMatchObject({ status: 'refused', refusal: 'tampered' });
     expect(f.store.signatures(f.paymentId)).toEqual([]);
   });
 
