@@ -2,9 +2,11 @@
 // -regtest with the embedded service: a 2-of-3 vault with a 1-of-2 recovery path after 144 blocks.
 // Paid from on the primary path with two signatures; the recovery path refused by the desk before
 // it opens (naming the block) and a hand-built recovery spend refused by the node (non-BIP68-final);
-// once open, one recovery key spends. Refused in words, nothing stored: a signature by a key of the
-// other path, a wrong signature, a tampered request, a service answer with another nSequence or
-// another witness script.
+// once open, one recovery key spends (by signature file, and by a PSBT litecoind decodes and
+// bitcoinjs-lib signs). A refresh (send all to the vault's own fresh address) and a fee bump on the
+// primary path. Refused in words, nothing stored: a signature by a key of the other path, a wrong
+// signature, a tampered request, a service answer with another nSequence or another witness
+// script, a bump of a recovery-path spend.
 import { BIP32Factory } from 'bip32';
 import { Psbt, networks, type Network } from 'bitcoinjs-lib';
 import * as ecc from 'tiny-secp256k1';
@@ -22,6 +24,7 @@ import { importPaymentFiles } from './payments/files.ts';
 import { progress } from './payments/payments.ts';
 import { exportPsbt } from './payments/psbt-exchange.ts';
 import { proposePayment } from './payments/propose.ts';
+import { proposeBump } from './payments/replace.ts';
 import { importSignatureFiles } from './payments/signature-import.ts';
 import { writeSigningRequest } from './payments/signing-request.ts';
 import { refreshConfirmations, submitPayment } from './payments/submit.ts';
@@ -45,6 +48,7 @@ let vaultId = '';
 /** The coins spent on the recovery path (by signature file, by PSBT), and the blocks that confirmed them. */
 let recoveryCoin = { txid: '', vout: 0, height: 0 };
 let psbtCoin = { txid: '', vout: 0, height: 0 };
+let bumpCoin = { txid: '', vout: 0, height: 0 };
 
 /** The private key of `c` below its account xpub at `path` ("0/3"). */
 const keyAt = (c: TestCosigner, path: string): Uint8Array => bip32.fromBase58(c.accountXprv, { messagePrefix: '', bech32: '', bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: 0, scriptHash: 0, wif: params.wifVersion }).derivePath(path).privateKey!;
@@ -61,7 +65,8 @@ async function fundVault(amount: bigint): Promise<{ txid: string; vout: number; 
 const tip = () => desk.node.rpc.call<number>('getblockcount', []);
 
 beforeAll(async () => {
-  desk = await startRegtestDesk();
+  // Its node relays replacements (as the demo's does): a recovery spend is bumped on its own path.
+  desk = await startRegtestDesk({ node: { extraArgs: ['-mempoolreplacement=1'] } });
   store = openStore(`${desk.dir}/vault-spend.sqlite`);
   deps = { store, api: desk.api, actor: 'treasurer' };
   vaultId = (
@@ -77,6 +82,7 @@ beforeAll(async () => {
   await fundVault(2n * COIN);
   recoveryCoin = await fundVault(COIN);
   psbtCoin = await fundVault(COIN);
+  bumpCoin = await fundVault(COIN);
 }, 300_000);
 afterAll(async () => {
   store?.close();
@@ -253,6 +259,11 @@ describe('a vault payment on its recovery path through a PSBT', () => {
       [bytesToHex(spend.pathKeys[0]!.publicKey), dave.fingerprint, "m/45'/0'/0/2"],
       [bytesToHex(spend.pathKeys[1]!.publicKey), erin.fingerprint, "m/45'/0'/0/2"],
     ]);
+    // The node finds each input's UTXO and reads the fee from them: the one the desk stored. (It
+    // names the next role 'updater': Core 0.21's signer knows standard scripts only, not miniscript.)
+    const analysed = await desk.node.rpc.call<{ inputs: { has_utxo: boolean }[]; fee: number }>('analyzepsbt', [base64]);
+    expect(analysed.inputs.map((i) => i.has_utxo)).toEqual([true]);
+    expect(BigInt(Math.round(analysed.fee * 1e8))).toBe(p.minersFee);
     // The change back to the vault is marked as its own (witness script and every key's origin).
     expect(decoded.outputs.filter((o) => o.witness_script)).toHaveLength(1);
 
@@ -276,5 +287,31 @@ describe('a vault payment on its recovery path through a PSBT', () => {
     expect(sent.txid).toBe(txidHex(decodeTx(p.unsignedTx, params)));
     await desk.mine(1);
     expect((await refreshConfirmations(deps, p.id)).state).toBe('confirmed');
+  });
+});
+
+describe('replacing a vault payment', () => {
+  it('a recovery-path spend is not bumped, in words; a primary-path payment is, on its own path, and confirms in place of the original', async () => {
+    const to = await desk.node.newAddress('bech32');
+    const recovery = await proposePayment(deps, vaultId, { to, amount: COIN / 4n, minersFee: 0n, feeRate: 1n, inputs: [`${bumpCoin.txid}:${bumpCoin.vout}`], vaultPath: 144 });
+    const sent = (await signAndSend(deps, recovery, [erin])).payment;
+    await desk.synced();
+    await expect(proposeBump(deps, recovery.id, 10n)).rejects.toThrow(`refusing the replacement: payment ${recovery.id} spends on the vault's path that opens after 144 blocks; a replacement of such a spend is not sent by the service yet`);
+    await desk.mine(1);
+    expect((await refreshConfirmations(deps, recovery.id)).state).toBe('confirmed');
+
+    // Its change, a vault coin, paid on the primary path, replaceable, then bumped.
+    const change = decodeTx(recovery.unsignedTx, params).outputs.length - 1;
+    const p = await proposePayment(deps, vaultId, { to, amount: COIN / 10n, minersFee: 0n, feeRate: 1n, inputs: [`${sent.txid}:${change}`], replaceable: true });
+    expect(decodeTx(p.unsignedTx, params).inputs.map((i) => i.sequence)).toEqual([0xfffffffd]);
+    await signAndSend(deps, p, [alice, bob]);
+    await desk.synced();
+    const bump = await proposeBump(deps, p.id, 10n);
+    expect(decodeTx(bump.unsignedTx, params).inputs.map((i) => i.sequence)).toEqual([0xfffffffd]);
+    expect(store.paymentHashes(bump.id)).toHaveLength(3); // the primary keys of its one input
+    expect(bump.minersFee).toBeGreaterThan(p.minersFee);
+    await signAndSend(deps, bump, [bob, carol]);
+    await desk.mine(1);
+    expect((await refreshConfirmations(deps, bump.id)).state).toBe('confirmed');
   });
 });

@@ -8,6 +8,7 @@ import { addressToScript, bytesToHex, decodeTx, equalBytes, isUtxoCoin, utxoCoin
 import { CoordinatorError } from '../errors.ts';
 import { IN_FLIGHT, requirePayment } from './payments.ts';
 import type { AddressRow, PaymentRow, WalletRow } from '../store/store.ts';
+import { paymentVaultPath } from './vault-inputs.ts';
 import { freshChangeAddress, outpointKey, proposeTreasurySpend, REPLACEABLE_SEQUENCE, spendVsize, walletVaultWitness, type Outpoint } from './spend.ts';
 import { replacementsRelayed } from '../service-status.ts';
 import { walletUnspent } from '../wallet-funds.ts';
@@ -33,6 +34,12 @@ export function whyNotReplaceable(deps: Pick<CoreDeps, 'store'>, p: PaymentRow, 
   if (p.state !== 'broadcast' || !p.txid) return `payment ${p.id} is ${p.state}: only a broadcast, unconfirmed payment can be replaced`;
   const seq = decodeTx(p.unsignedTx, walletParams(w)).inputs.map((i) => i.sequence);
   if (seq.some((s) => s > REPLACEABLE_SEQUENCE)) return `payment ${p.id} was sent without signalling replacement (sequence 0x${Math.max(...seq).toString(16)}): ${cpfp}`;
+  const path = paymentVaultPath(deps, w, p);
+  if (path !== undefined && path > 0) {
+    // The service checks a timelocked path against the coins' depth among its unspent outputs, which
+    // the payment being replaced has already spent: the replacement could not be sent.
+    return `payment ${p.id} spends on the vault's path that opens after ${path} blocks; a replacement of such a spend is not sent by the service yet (it checks the path's timelock on unspent coins only): wait for it to confirm, or pull it through by child-pays-for-parent on its change`;
+  }
   if (!relayed) return `the service's ${w.coin} node does not relay replacements (BIP125; Litecoin Core relays them only when started with -mempoolreplacement=1), so a fee bump would be refused: ${cpfp}`;
   const open = deps.store.payments(p.walletId).find((q) => q.replaces === p.id && IN_FLIGHT.includes(q.state));
   if (open && refusedReplacement(open)) return `the network refused payment ${open.id}, a ${open.kind === 'cancel' ? 'cancel' : 'fee bump'} of it: ${cpfp}, or cancel payment ${open.id} to try another`;
@@ -77,6 +84,8 @@ export async function proposeBump(deps: CoreDeps, id: string, feeRate: bigint): 
   const { p, w } = await requireReplaceable(deps, id);
   const inputs = paymentOutpoints(p, w);
   const change = changeOf(deps, p, w) ?? (await freshChangeAddress(deps, w.id));
+  // A vault's replacement is spent on the path the original was (its signers are at hand).
+  const vaultPath = paymentVaultPath(deps, w, p);
   const spend = (extra: readonly Outpoint[]) =>
     proposeTreasurySpend(deps, w.id, {
       to: p.to,
@@ -90,6 +99,7 @@ export async function proposeBump(deps: CoreDeps, id: string, feeRate: bigint): 
       changeAddress: change,
       kind: 'bump',
       replaces: p,
+      ...(vaultPath !== undefined ? { vaultPath } : {}),
     });
   try {
     return await spend([]);
@@ -118,11 +128,12 @@ export async function proposeCancel(deps: CoreDeps, id: string, feeRate: bigint)
   const params = walletParams(w);
   const inputs = paymentOutpoints(p, w);
   const back = await freshChangeAddress(deps, w.id);
-  const fee = feeRate * BigInt(spendVsize(params, w, deps.store.cosigners(w.id).length, inputs.length, [back.address], walletVaultWitness(deps, w)));
+  const vaultPath = paymentVaultPath(deps, w, p);
+  const fee = feeRate * BigInt(spendVsize(params, w, deps.store.cosigners(w.id).length, inputs.length, [back.address], walletVaultWitness(deps, w, vaultPath)));
   const amount = p.totalInputValue - fee;
   if (amount < params.dustLimit) throw new CoordinatorError('proposal_refused', `refusing the cancel: a fee of ${coinAmount(params, fee)} leaves ${coinAmount(params, amount)}, below the dust limit of ${coinAmount(params, params.dustLimit)}`);
   try {
-    return await proposeTreasurySpend(deps, w.id, { to: back.address, amount, inputs, fee: { amount: fee }, replaceable: true, changeAddress: back, kind: 'cancel', replaces: p });
+    return await proposeTreasurySpend(deps, w.id, { to: back.address, amount, inputs, fee: { amount: fee }, replaceable: true, changeAddress: back, kind: 'cancel', replaces: p, ...(vaultPath !== undefined ? { vaultPath } : {}) });
   } catch (err) {
     return refusal(err, 'cancel');
   }

@@ -10,7 +10,7 @@ import { fileSafe } from '../file-names.ts';
 import { requirePayment } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import { requireWallet, type CoreDeps } from '../wallets.ts';
-import { vaultPaymentInputs } from './vault-inputs.ts';
+import { paymentVaultPath } from './vault-inputs.ts';
 
 /**
  * The request file of a payment awaiting signatures, as JSON text. Each input carries the
@@ -28,8 +28,7 @@ export async function writeSigningRequest(deps: Pick<CoreDeps, 'store' | 'api'>,
   const hashes = store.paymentHashes(paymentId);
   const spends = decodeTx(p.unsignedTx, params).inputs.map((i) => bytesToHex(i.prevTxid));
   // A vault: the path it is spent on, by when it opens (read back from the transaction itself).
-  const vault = vaultPaymentInputs(deps, w, p);
-  const vaultPath = vault ? (vault[0]!.path.older ?? 0) : undefined;
+  const vaultPath = paymentVaultPath({ store }, w, p);
   const previous = await PreviousTransactions.fetch(deps.api, w.coin, params, spends);
   const asked = [
     ...store.paymentRecipients(p.id).map((r) => ({ address: r.address, amount: r.amount.toString(), purpose: 'payment' as const })),

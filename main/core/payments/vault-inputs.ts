@@ -64,3 +64,9 @@ export function vaultKeyRefusal(deps: Pick<CoreDeps, 'store'>, w: WalletRow, inp
   if (!other) return null;
   return `${names[other.key] ?? `key @${other.key}`}'s key ${hex} signs another path of the vault; input ${inputIndex} is spent on ${pathWords(deps, w, input)}, so only those keys' signatures are taken`;
 }
+
+/** The path a vault payment is spent on, by the blocks after which it opens (0: primary); undefined for M of N. */
+export function paymentVaultPath(deps: Pick<CoreDeps, 'store'>, w: WalletRow, p: PaymentRow): number | undefined {
+  const inputs = vaultPaymentInputs(deps, w, p);
+  return inputs ? (inputs[0]!.path.older ?? 0) : undefined;
+}
