@@ -153,12 +153,17 @@ const readsSegwitFields = ({ inputs }: PsbtMaps) => (s: Session, pending: string
 
 /**
  * The vault's wallet policy as doc/wallet.md writes it: the fixture's recovery vault, 2 of @0..@2
- * now, or 1 of @3, @4 after 144 blocks, in the or_d/and_v shape, each key `[fingerprint/45'/0']tpub`.
+ * now, or 1 of @3, @4 after 144 blocks (decaying: 1 of @0..@2 on their second branches), in the
+ * or_d/and_v shape, each key `[fingerprint/45'/0']tpub`.
  */
 export function vaultPolicyOf(f: VaultLedgerFixture): Policy {
   return {
     name: 'Treasury',
-    template: 'wsh(or_d(multi(2,@0/**,@1/**,@2/**),and_v(v:multi(1,@3/**,@4/**),older(144))))',
+    template:
+      f.shape === 'recovery'
+        ? 'wsh(or_d(multi(2,@0/**,@1/**,@2/**),and_v(v:multi(1,@3/**,@4/**),older(144))))'
+        : // A key's second use derives on another branch pair (BIP388 /<2;3>/*).
+          'wsh(or_d(multi(2,@0/**,@1/**,@2/**),and_v(v:multi(1,@0/<2;3>/*,@1/<2;3>/*,@2/<2;3>/*),older(144))))',
     keys: f.cosigners.map((c) => `[${c.fingerprint}/45'/0']${c.xpub}`),
   };
 }
@@ -173,18 +178,21 @@ function vaultKey(f: VaultLedgerFixture, c: VaultLedgerFixture['cosigners'][numb
 /**
  * The PSBTv2 maps of the vault payment (BIP174/BIP370): version 2, the input's nSequence the
  * path's (older(144) on the recovery path), both UTXO forms, the witness script, and derivations
- * of the chosen path's keys only (alice, bob, carol or dave, erin at 0/0); the change output with
- * every key of the vault at 1/0 (output key type 0x02).
+ * of the chosen path's keys only (alice, bob, carol or dave, erin at 0/0; a decayed path's at 2/0);
+ * the change output with every key expression of the vault at its change branch (1/0, and 3/0 for
+ * a key's second use; output key type 0x02).
  */
 export function expectedVaultPsbt(f: VaultLedgerFixture): PsbtMaps {
   const global = globalMap(2);
   const wsh = payments.p2wsh({ redeem: { output: Buffer.from(f.witnessScript) } }).output!;
-  const onPath = f.blocks === 0 ? f.cosigners.slice(0, 3) : f.cosigners.slice(3);
+  // The chosen path's keys: recovery keys dave, erin at 0/0; a decayed path's keys on branch 2.
+  const onPath = f.blocks === 0 || f.shape === 'decaying' ? f.cosigners.slice(0, 3) : f.cosigners.slice(3);
+  const branch = f.blocks > 0 && f.shape === 'decaying' ? 2 : 0;
   const input: KV = [
     [u8(0x00), f.prevTx],
     [u8(0x01), concatBytes(i64le(100_000n), varint(wsh.length), wsh)],
     [u8(0x05), f.witnessScript],
-    ...onPath.map((c) => vaultKey(f, c, 0, 0)),
+    ...onPath.map((c) => vaultKey(f, c, branch, 0)),
     [u8(0x0e), reverseBytes(hexToBytes(f.prevTxid))],
     [u8(0x0f), u32le(1)],
     [u8(0x10), u32le(f.blocks === 0 ? 0xffffffff : 144)],
@@ -195,10 +203,12 @@ export function expectedVaultPsbt(f: VaultLedgerFixture): PsbtMaps {
       [u8(0x04), f.unsignedTx.outputs[0]!.script],
     ],
     [
-      ...f.cosigners.map((c): [Uint8Array, Uint8Array] => {
-        const [k, v] = vaultKey(f, c, 1, 0);
-        return [concatBytes(u8(0x02), k.subarray(1)), v];
-      }),
+      ...(f.shape === 'recovery' ? [1] : [1, 3]).flatMap((changeBranch) =>
+        f.cosigners.map((c): [Uint8Array, Uint8Array] => {
+          const [k, v] = vaultKey(f, c, changeBranch, 0);
+          return [concatBytes(u8(0x02), k.subarray(1)), v];
+        }),
+      ),
       [u8(0x03), i64le(39_000n)],
       [u8(0x04), f.unsignedTx.outputs[1]!.script],
     ],

@@ -30,7 +30,7 @@ import { unsignedMiniscriptInput } from '../../shared/coins/assemble-miniscript.
 import { compileWshMiniscript } from '../../shared/coins/miniscript-spend.ts';
 import type { VaultPolicy } from '../../shared/coins/vault-policy.ts';
 import { vaultInputSpend } from '../../shared/coins/vault-spend.ts';
-import { recoveryVault } from '../../shared/coins/vault-templates.ts';
+import { decayingVault, recoveryVault } from '../../shared/coins/vault-templates.ts';
 import { isSegwitScriptType, type MultisigScriptType } from '../../shared/coins/multisig-script.ts';
 import { unsignedWitnessInput } from '../../shared/coins/unsigned-witness.ts';
 import { walletAddress } from '../../main/core/wallet-script.ts';
@@ -216,8 +216,9 @@ export interface VaultLedgerFixture {
   store: CoordinatorStore;
   deps: CoreDeps;
   wallet: WalletRow;
+  shape: 'recovery' | 'decaying';
   policy: VaultPolicy;
-  /** In key order: alice, bob, carol (2 of them now), dave, erin (1 of them after 144 blocks). */
+  /** In key order: alice, bob, carol (2 of them now); recovery: dave, erin (1 of them after 144 blocks); decaying: 1 of alice, bob, carol after 144 blocks. */
   cosigners: TestCosigner[];
   /** The master key of the device's holder. */
   device: BIP32Interface;
@@ -237,16 +238,21 @@ export interface VaultLedgerFixture {
 
 /**
  * A miniscript vault (issue 27) in a fresh store, 2-of-3 (alice, bob, carol) now or after 144
- * blocks 1-of-2 recovery keys (dave, erin), with one payment awaiting signatures that spends its
+ * blocks 1-of-2 recovery keys (dave, erin), or (decaying) 1 of the same three then, with one payment awaiting signatures that spends its
  * 0/0 coin on the path opening after `blocks`, as the service builds it (version 2, the path's
  * nSequence, the unsigned vault form) and with the hashes the desk's own check stores. The device
  * is `holder`'s Ledger. Default: bitcoin testnet (the Bitcoin app >= 2.1 signs miniscript).
  */
-export function vaultLedgerFixture(blocks: 0 | 144, holder: string, coin: UtxoCoinName = 'bitcoin', network: NetworkName = 'testnet'): VaultLedgerFixture {
+export function vaultLedgerFixture(blocks: 0 | 144, holder: string, options: { shape?: 'recovery' | 'decaying'; coin?: UtxoCoinName; network?: NetworkName } = {}): VaultLedgerFixture {
+  const { shape = 'recovery', coin = 'bitcoin', network = 'testnet' } = options;
   const params = chainParams(coin, network);
-  const cosigners = ['alice', 'bob', 'carol', 'dave', 'erin'].map((n) => testCosigner(n, params));
+  const cosigners = (shape === 'recovery' ? ['alice', 'bob', 'carol', 'dave', 'erin'] : ['alice', 'bob', 'carol']).map((n) => testCosigner(n, params));
   const key = (c: TestCosigner) => ({ xpub: c.xpub, fingerprint: c.fingerprint, derivationPath: c.derivationPath });
-  const policy = recoveryVault(params, { threshold: 2, keys: cosigners.slice(0, 3).map(key) }, [{ threshold: 1, keys: cosigners.slice(3).map(key), after: { blocks: 144 } }]);
+  const primary = { threshold: 2, keys: cosigners.slice(0, 3).map(key) };
+  const policy =
+    shape === 'recovery'
+      ? recoveryVault(params, primary, [{ threshold: 1, keys: cosigners.slice(3).map(key), after: { blocks: 144 } }])
+      : decayingVault(params, primary, [{ threshold: 1, after: { blocks: 144 } }]);
   const wallet: WalletRow = { id: 'w-vault', coin, network, name: 'Treasury', m: 2, createdAt: '2026-01-01T00:00:00.000Z', scriptType: 'p2wsh', sortKeys: false, birthdayHeight: null, birthdaySource: null, kind: 'miniscript', vaultTemplate: policy.template };
   const { store, receive, change } = storedWallet(params, wallet, cosigners);
 
@@ -287,6 +293,7 @@ export function vaultLedgerFixture(blocks: 0 | 144, holder: string, coin: UtxoCo
     store,
     deps: { store, api: rawTransactionApi(prevTx, []), actor: 'treasurer' },
     wallet,
+    shape,
     policy,
     cosigners,
     device: bip32.fromBase58(who.masterXprv, bip32NetworkOf(params)),

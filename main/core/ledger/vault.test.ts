@@ -19,8 +19,8 @@ import { disposeLedgerFixtures, vaultLedgerFixture, type VaultLedgerFixture } fr
 
 afterEach(disposeLedgerFixtures);
 
-/** The device holder's key at 0/0 below its account (m/45'/0'), which signs input 0. */
-const deviceKey = (f: VaultLedgerFixture) => f.device.derivePath("m/45'/0'/0/0");
+/** The device holder's key at 0/0 below its account (m/45'/0'), which signs input 0; a decayed path's at 2/0. */
+const deviceKey = (f: VaultLedgerFixture) => f.device.derivePath(`m/45'/0'/${f.shape === 'decaying' && f.blocks > 0 ? 2 : 0}/0`);
 
 /** BIP143 over the witness script and 100 000 of input 0, by bitcoinjs-lib, of `tx` (default the payment). */
 const bip143 = (f: VaultLedgerFixture, tx = f.unsignedTx) => Transaction.fromBuffer(Buffer.from(encodeTx(tx))).hashForWitnessV0(0, Buffer.from(f.witnessScript), 100_000n, 0x01);
@@ -90,6 +90,23 @@ describe('a vault payment signed on a (replayed) Ledger', () => {
     expect(progress(f.deps, f.paymentId)).toMatchObject({ state: 'ready', complete: true, inputs: [{ required: 1, signed: 1, signers: ['dave'] }] });
   });
 
+  it("a decaying vault after 144 blocks: carol's Ledger signs with her key's second use (@2/<2;3>/*, branch 2); 1 of 3 completes it", async () => {
+    const f = vaultLedgerFixture(144, 'carol', { shape: 'decaying' });
+    expect(f.wallet.vaultTemplate).toBe(vaultPolicyOf(f).template);
+    expect(bytesToHex(f.hash)).toBe(bytesToHex(bip143(f)));
+    const result = await signRegistered(f, [yieldOf(f, bip143(f))]);
+    expect(result).toMatchObject({ status: 'imported', added: 1, message: expect.stringMatching(/by carol stored/) });
+    expect(progress(f.deps, f.paymentId)).toMatchObject({ state: 'ready', inputs: [{ required: 1, signed: 1, signers: ['carol'] }] });
+  });
+
+  it("a decaying vault on the primary path: a signature by the device's own key of the decayed path (branch 2) is refused", async () => {
+    const f = vaultLedgerFixture(0, 'carol', { shape: 'decaying' });
+    const secondUse = f.device.derivePath("m/45'/0'/2/0");
+    const result = await signRegistered(f, [yieldOf(f, bip143(f), secondUse)]);
+    expect(result).toMatchObject({ status: 'refused', refusal: 'foreign', message: expect.stringMatching(/carol's key [0-9a-f]{66} signs another path of the vault/) });
+    expect(f.store.signatures(f.paymentId)).toEqual([]);
+  });
+
   it('a Ledger that has not registered the policy is asked to register it first, in the same session, then signs', async () => {
     const f = vaultLedgerFixture(144, 'erin');
     const s = registerWallet(opened(f), vaultPolicyOf(f), hmacOf(vaultPolicyOf(f)));
@@ -141,7 +158,7 @@ describe('a vault payment signed on a (replayed) Ledger', () => {
   });
 
   it('a litecoin vault on the Litecoin app (no wallet policies) is refused in words before any of the payment is sent', async () => {
-    const f = vaultLedgerFixture(0, 'alice', 'litecoin', 'mainnet');
+    const f = vaultLedgerFixture(0, 'alice', { coin: 'litecoin', network: 'mainnet' });
     const r = replay(appAndVersion(new Session(), 'Litecoin', '2.4.2'));
     await expect(signPaymentOnLedger(f.deps, r.connector, f.paymentId)).rejects.toMatchObject({
       code: 'ledger_app_too_old',
