@@ -4,6 +4,7 @@ import { BIP32Factory } from 'bip32';
 import * as ecc from 'tiny-secp256k1';
 import { entropyToMnemonic, mnemonicToSeedSync } from 'bip39';
 import { chainParams, sha256, type ChainParams } from '../../shared/coins/index.ts';
+import type { NewRecoveryVault } from '../../main/core/vaults.ts';
 
 const bip32 = BIP32Factory(ecc);
 export const ACCOUNT_PATH = "m/45'/0'";
@@ -40,5 +41,24 @@ export function testCosigner(name: string, params: ChainParams = chainParams('li
     masterXprv: root.toBase58(),
     mnemonic,
     accountXprv: account.toBase58(),
+  };
+}
+
+/**
+ * Issue 27's proof vault on litecoin regtest: 2 of alice, bob, carol now, or 1 of dave, erin once a
+ * coin is 144 blocks deep (createVault's input).
+ */
+export function treasuryVault(name = 'Treasury vault'): NewRecoveryVault {
+  const co = (n: string) => {
+    const c = testCosigner(n);
+    return { name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivationPath: c.derivationPath };
+  };
+  return {
+    template: 'recovery',
+    coin: 'litecoin',
+    network: 'regtest',
+    name,
+    primary: { threshold: 2, cosigners: ['alice', 'bob', 'carol'].map(co) },
+    recovery: [{ threshold: 1, cosigners: ['dave', 'erin'].map(co), after: { blocks: 144 } }],
   };
 }

@@ -17,7 +17,7 @@ import { compileWshMiniscript, miniscriptPaths } from '../../shared/coins/minisc
 import type { BitcoinTx } from '../../shared/coins/tx.ts';
 import { vaultInputSpend } from '../../shared/coins/vault-spend.ts';
 import { SIGNATURE_FORMAT } from '../../shared/files/signing-files.ts';
-import { testCosigner, type TestCosigner } from '../../dev/desk-testing/keys.ts';
+import { testCosigner, treasuryVault, type TestCosigner } from '../../dev/desk-testing/keys.ts';
 import { apiWith, signAndSend, startRegtestDesk, type RegtestDesk } from '../../dev/desk-testing/regtest.ts';
 import type { CoordinatorApi } from './api.ts';
 import { importPaymentFiles } from './payments/files.ts';
@@ -39,7 +39,6 @@ const bip32 = BIP32Factory(ecc);
 // bitcoinjs-lib (an independent PSBT signer, playing Sparrow) needs the chain's prefixes; it never sees the node.
 const network: Network = { ...networks.regtest, bech32: params.bech32Hrp ?? 'rltc', bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: params.p2pkhVersion[0]!, scriptHash: params.p2shVersion[0]!, wif: params.wifVersion };
 const [alice, bob, carol, dave, erin] = ['alice', 'bob', 'carol', 'dave', 'erin'].map((n) => testCosigner(n)) as [TestCosigner, TestCosigner, TestCosigner, TestCosigner, TestCosigner];
-const co = (c: TestCosigner) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivationPath: c.derivationPath });
 
 let desk: RegtestDesk;
 let store: CoordinatorStore;
@@ -65,20 +64,11 @@ async function fundVault(amount: bigint): Promise<{ txid: string; vout: number; 
 const tip = () => desk.node.rpc.call<number>('getblockcount', []);
 
 beforeAll(async () => {
-  // Its node relays replacements (as the demo's does): a recovery spend is bumped on its own path.
+  // Its node relays replacements (as the demo's does): a primary-path payment is bumped.
   desk = await startRegtestDesk({ node: { extraArgs: ['-mempoolreplacement=1'] } });
   store = openStore(`${desk.dir}/vault-spend.sqlite`);
   deps = { store, api: desk.api, actor: 'treasurer' };
-  vaultId = (
-    await createVault(deps, {
-      template: 'recovery',
-      coin: 'litecoin',
-      network: 'regtest',
-      name: 'Treasury vault',
-      primary: { threshold: 2, cosigners: [alice, bob, carol].map(co) },
-      recovery: [{ threshold: 1, cosigners: [dave, erin].map(co), after: { blocks: 144 } }],
-    })
-  ).id;
+  vaultId = (await createVault(deps, treasuryVault())).id;
   await fundVault(2n * COIN);
   recoveryCoin = await fundVault(COIN);
   psbtCoin = await fundVault(COIN);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, chainParams, decodeTx } from '../../shared/coins/index.ts';
 import { vaultAddress } from '../../shared/coins/vault-policy.ts';
 import { parseVaultDescriptor, parseWalletPolicy } from '../../shared/files/miniscript-descriptor.ts';
-import { testCosigner } from '../../dev/desk-testing/keys.ts';
+import { testCosigner, treasuryVault } from '../../dev/desk-testing/keys.ts';
 import { startRegtestDesk, type RegtestDesk } from '../../dev/desk-testing/regtest.ts';
 import { cancelPayment } from './payments/payments.ts';
 import { proposePayment } from './payments/propose.ts';
@@ -19,7 +19,7 @@ import { nextReceiveAddress, type CoreDeps } from './wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
-const [alice, bob, carol, dave, erin] = ['alice', 'bob', 'carol', 'dave', 'erin'].map((n) => testCosigner(n));
+const [alice, bob, carol] = ['alice', 'bob', 'carol'].map((n) => testCosigner(n));
 const co = (c: typeof alice) => ({ name: c!.name, xpub: c!.xpub, fingerprint: c!.fingerprint, derivationPath: c!.derivationPath });
 
 let desk: RegtestDesk;
@@ -39,14 +39,7 @@ afterAll(async () => {
 describe('vaults on the desk', () => {
   let vaultId = '';
   it('a 2-of-3 vault with a 1-of-2 recovery path after 144 blocks: stored as miniscript, its paths in blocks and days', async () => {
-    const w = await createVault(deps, {
-      template: 'recovery',
-      coin: 'litecoin',
-      network: 'regtest',
-      name: 'Treasury vault',
-      primary: { threshold: 2, cosigners: [alice, bob, carol].map(co) },
-      recovery: [{ threshold: 1, cosigners: [dave, erin].map(co), after: { blocks: 144 } }],
-    });
+    const w = await createVault(deps, treasuryVault());
     vaultId = w.id;
     const stored = store.wallet(w.id)!;
     expect([stored.kind, stored.scriptType, stored.m, stored.vaultTemplate]).toEqual(['miniscript', 'p2wsh', 2, 'wsh(or_d(multi(2,@0/**,@1/**,@2/**),and_v(v:multi(1,@3/**,@4/**),older(144))))']);
