@@ -99,9 +99,13 @@ export interface WalletPolicyFile {
   keys_info: string[];
 }
 
+/** The policy's BIP388 fields: what the file holds and what a Ledger registers (main/core/ledger/policy.ts). */
+export function walletPolicyOf(name: string, policy: VaultPolicy): WalletPolicyFile {
+  return { name, descriptor_template: policy.template, keys_info: policy.keys.map(keyInfo) };
+}
+
 export function formatWalletPolicy(name: string, policy: VaultPolicy): string {
-  const file: WalletPolicyFile = { name, descriptor_template: policy.template, keys_info: policy.keys.map(keyInfo) };
-  return `${JSON.stringify(file, null, 2)}\n`;
+  return `${JSON.stringify(walletPolicyOf(name, policy), null, 2)}\n`;
 }
 
 /** Reads a BIP388 wallet policy file ({name, descriptor_template, keys_info}). */

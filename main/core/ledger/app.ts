@@ -73,8 +73,8 @@ export async function requireApp(transport: Transport, coin: CoinName, network: 
     throw new LedgerError(
       'ledger_app_too_old',
       rule.psbtFrom
-        ? `the ${name} app version ${version} cannot register a multisig wallet or show its addresses: that needs the ${rule.names[0]} app ${rule.psbtFrom} or later (update it with Ledger Live)`
-        : `the ${name} app cannot register a multisig wallet: only the Bitcoin app 2.1 and later can; sign ${coin} payments on it without registering`,
+        ? `the ${name} app version ${version} cannot register a multisig wallet or a vault, or show its addresses: that needs the ${rule.names[0]} app ${rule.psbtFrom} or later (update it with Ledger Live)`
+        : `the ${name} app cannot register a multisig wallet or a vault: only the Bitcoin app 2.1 and later can; sign ${coin} multisig payments on it without registering`,
     );
   }
   return { name, version, protocol };

@@ -1,13 +1,17 @@
 // A co-signer's Ledger in the desk: register the wallet (Bitcoin app >= 2.1) and keep the HMAC,
 // show an address on the device and compare it with ours, and sign a payment: as a PSBT on the
 // Bitcoin app >= 2.1, input by input on the legacy-protocol apps (the Zcash app among them, which
-// is matched to its co-signer by key rather than master fingerprint). Every signature from the device
+// is matched to its co-signer by key rather than master fingerprint). A miniscript vault (issue 27)
+// is registered as its BIP388 policy and signed on the Bitcoin app >= 2.1 only, by a device
+// holding a key of the path the payment is spent on. Every signature from the device
 // goes through the same verification as a signature file (signature-import.ts) before it is stored.
 import { AppClient, type PsbtV2 } from 'ledger-bitcoin';
 import { bytesToHex, type ChainParams, type CoinName } from '../../../shared/coins/index.ts';
 import { walletAddress } from '../wallet-script.ts';
 import { CoordinatorError } from '../errors.ts';
-import { checkSignature, refused, storeSignatures, type CheckedSignature, type FileResult } from '../payments/signature-import.ts';
+import { checkCosignerSignature, refused, storeSignatures, type CheckedSignature, type FileResult } from '../payments/signature-import.ts';
+import { vaultPaymentInputs } from '../payments/vault-inputs.ts';
+import { storedVaultPolicy } from '../vaults.ts';
 import { progress, requirePayment } from '../payments/payments.ts';
 import type { CosignerRow, WalletRow } from '../store/store.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
@@ -17,7 +21,8 @@ import { canSignOnLedger, legacySegwitProblem, signLegacy } from './legacy-sign.
 import { ledgerPayment, type LedgerPayment } from './payment-inputs.ts';
 import { zcashAccountPathProblem } from './paths.ts';
 import { policyOf, positionsOf, registrationFor, walletPolicy } from './policy.ts';
-import { paymentPsbt } from './psbt.ts';
+import { multisigOrigins, paymentPsbt } from './psbt.ts';
+import { positionsOnPath, vaultOrigins } from './vault-signing.ts';
 import { withLedger, type LedgerConnector, type Transport } from './transport.ts';
 import { legacyMasterFingerprint, zcashKeyHolder } from './xpub.ts';
 import { zcashPreflight } from './zcash-sign.ts';
@@ -117,10 +122,8 @@ export async function signPaymentOnLedger(deps: CoreDeps, connector: LedgerConne
   const params = walletParams(w);
   const cosigners = deps.store.cosigners(w.id);
   if (p.state !== 'awaiting_signatures') return refused('Ledger', 'stale', `payment ${p.id} is ${p.state}, no longer awaiting signatures`, p.id);
-  if (w.vaultTemplate) {
-    // Its miniscript policy (BIP388) is not registered on the device by the desk yet (issue 27).
-    throw new LedgerError('ledger_failed', `"${w.name}" is a vault with recovery paths: the desk does not sign its payments on a Ledger yet. Export the payment as a PSBT (a Ledger app 2.1 or later signs it in a wallet that registered the vault's policy, such as Liana) or sign a signing request in software`);
-  }
+  // A vault (issue 27): each input on the path it is spent on, with that path's keys.
+  const vault = vaultPaymentInputs(deps, w, p);
   if (!canSignOnLedger(params)) {
     throw new LedgerError('ledger_failed', `signing ${w.coin} payments on a Ledger is not supported by the desk yet (its ${params.sighashAlgorithm} signature hash needs another device flow): sign with a signature file instead`);
   }
@@ -134,6 +137,12 @@ export async function signPaymentOnLedger(deps: CoreDeps, connector: LedgerConne
   const { offered, position, fingerprint } = await withLedger(connector, ctx, async (transport) => {
     const app = await requireApp(transport, w.coin, w.network, ctx);
     // An app that cannot sign this wallet's segwit inputs is told nothing of the payment.
+    if (vault && app.protocol !== 'psbt') {
+      throw new LedgerError(
+        'ledger_app_too_old',
+        `the ${app.name} app (version ${app.version}) cannot sign for "${w.name}", a vault with recovery paths: that needs a registered miniscript wallet policy, which only the Bitcoin app 2.1 or later has. Sign with a signing request or export the payment as a PSBT`,
+      );
+    }
     const segwitProblem = app.protocol === 'legacy' ? legacySegwitProblem(params, app, w.scriptType) : null;
     if (segwitProblem) throw new LedgerError('ledger_app_too_old', segwitProblem);
     if (derivesAccountKeysOnly(w.coin)) {
@@ -144,7 +153,9 @@ export async function signPaymentOnLedger(deps: CoreDeps, connector: LedgerConne
       return { offered: signed.map((s) => ({ ...s, publicKey: keyOf(s.inputIndex, holder.position) })), position: holder.position, fingerprint: holder.keyId };
     }
     const fingerprint = await deviceFingerprint(transport, app, w.coin);
-    const positions = devicePositions(cosigners, fingerprint, w);
+    const held = devicePositions(cosigners, fingerprint, w);
+    // A vault's device must hold a key of the chosen path; nothing is registered or signed otherwise.
+    const positions = vault ? positionsOnPath(deps, w, vault, held, fingerprint) : held;
     if (app.protocol === 'psbt') {
       const client = new AppClient(transport);
       let rows = deps.store.ledger.list(w.id);
@@ -155,7 +166,8 @@ export async function signPaymentOnLedger(deps: CoreDeps, connector: LedgerConne
         rows = deps.store.ledger.list(w.id);
       }
       const { policy, hmac } = registrationFor(w, cosigners, rows, position);
-      const psbt: PsbtV2 = paymentPsbt(params, payment.tx, payment.inputs, cosigners, deps.store.addresses(w.id), w.scriptType);
+      const keys = vault ? vaultOrigins(params, storedVaultPolicy(deps, w), cosigners, vault) : multisigOrigins(params, cosigners);
+      const psbt: PsbtV2 = paymentPsbt(payment.tx, payment.inputs, keys, deps.store.addresses(w.id), w.scriptType);
       const partial = await client.signPsbt(psbt.serialize(), policy, Buffer.from(hmac));
       const offered = partial.map(([inputIndex, s]) => {
         const sig = new Uint8Array(s.signature);
@@ -180,7 +192,8 @@ export async function signPaymentOnLedger(deps: CoreDeps, connector: LedgerConne
   const hashes = deps.store.paymentHashes(p.id);
   const checked: CheckedSignature[] = [];
   for (const s of offered) {
-    const r = checkSignature(hashes, s, p.id, signer);
+    // As a signature file's: on a vault, a key of another path than the payment's is refused in words.
+    const r = checkCosignerSignature(deps, w, vault, hashes, s, p.id, signer);
     if (!r.ok) return refused(source, r.refusal, `${r.message}: nothing from this device was stored`, p.id);
     checked.push(r.value);
   }

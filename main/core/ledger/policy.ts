@@ -5,6 +5,7 @@
 // `[fingerprint/path]xpub` in the wallet's order.
 import { WalletPolicy } from 'ledger-bitcoin';
 import { equalBytes } from '../../../shared/coins/index.ts';
+import { walletPolicyOf } from '../../../shared/files/miniscript-descriptor.ts';
 import type { CosignerRow, WalletRow } from '../store/store.ts';
 import { LedgerError } from './errors.ts';
 import type { LedgerRegistrationRow } from '../store/registrations.ts';
@@ -38,6 +39,10 @@ export function descriptorTemplateOf(w: Pick<WalletRow, 'm' | 'scriptType' | 'so
 }
 
 export function policyOf(w: WalletRow, cosigners: readonly CosignerRow[]): PolicyParts {
+  if (w.vaultTemplate) {
+    const file = walletPolicyOf(policyNameOf(w.name), { template: w.vaultTemplate, keys: cosigners });
+    return { name: file.name, descriptorTemplate: file.descriptor_template, keyInfos: file.keys_info };
+  }
   return {
     name: policyNameOf(w.name),
     descriptorTemplate: descriptorTemplateOf(w, cosigners.length),

@@ -3,7 +3,9 @@
 // it; the app also asks it of segwit inputs, whose amount it proves), for segwit inputs the spent
 // output (amount and script) and the witness script, the redeem script (P2SH and nested segwit),
 // every co-signer's key origin; the change output's key origins (and redeem script), so the
-// device recognises it as the wallet's own from its policy and does not ask to approve it.
+// device recognises it as the wallet's own from its policy and does not ask to approve it. A vault
+// input names only the keys of the path it is spent on (ledger/vault-signing.ts): the app signs for
+// a key of its policy only where an input's derivations name it.
 import { PsbtV2 } from 'ledger-bitcoin';
 import { derivePublicKey, equalBytes, hexToBytes, reverseBytes, type ChainParams, type Tx } from '../../../shared/coins/index.ts';
 import type { MultisigScriptType } from '../../../shared/coins/multisig-script.ts';
@@ -14,13 +16,28 @@ import { parsePath } from './paths.ts';
 import { UNKNOWN_FINGERPRINT } from './policy.ts';
 import { spendScripts } from './spend-scripts.ts';
 
-/** Key origins of the wallet's keys at [change, index], for the co-signers whose origin is known. */
-function origins(params: ChainParams, cosigners: readonly CosignerRow[], change: number, index: number) {
-  return cosigners.flatMap((c) =>
-    c.fingerprint === UNKNOWN_FINGERPRINT || c.derivationPath === 'm'
-      ? []
-      : [{ pubkey: Buffer.from(derivePublicKey(params, c.xpub, addressPath(change === 1, index))), fingerprint: Buffer.from(hexToBytes(c.fingerprint)), path: [...parsePath(c.derivationPath), change, index] }],
-  );
+/** A key's origin as the PSBT carries it (PSBT_IN/OUT_BIP32_DERIVATION). */
+export interface PsbtKeyOrigin {
+  pubkey: Buffer;
+  fingerprint: Buffer;
+  path: number[];
+}
+
+/** Which keys the PSBT names, with their origins: for each input, and for each change address of the wallet. */
+export interface PsbtOrigins {
+  input(input: LedgerInput): PsbtKeyOrigin[];
+  change(a: AddressRow): PsbtKeyOrigin[];
+}
+
+/** An M-of-N wallet: every co-signer whose origin is known, its key at [change, index]. */
+export function multisigOrigins(params: ChainParams, cosigners: readonly CosignerRow[]): PsbtOrigins {
+  const at = (change: number, index: number) =>
+    cosigners.flatMap((c) =>
+      c.fingerprint === UNKNOWN_FINGERPRINT || c.derivationPath === 'm'
+        ? []
+        : [{ pubkey: Buffer.from(derivePublicKey(params, c.xpub, addressPath(change === 1, index))), fingerprint: Buffer.from(hexToBytes(c.fingerprint)), path: [...parsePath(c.derivationPath), change, index] }],
+    );
+  return { input: (input) => at(...input.below), change: (a) => at(a.change ? 1 : 0, a.index) };
 }
 
 const amountOf = (v: bigint): number => {
@@ -28,7 +45,7 @@ const amountOf = (v: bigint): number => {
   return Number(v);
 };
 
-export function paymentPsbt(params: ChainParams, tx: Tx, inputs: readonly LedgerInput[], cosigners: readonly CosignerRow[], walletAddresses: readonly AddressRow[], scriptType: MultisigScriptType = 'p2sh'): PsbtV2 {
+export function paymentPsbt(tx: Tx, inputs: readonly LedgerInput[], keys: PsbtOrigins, walletAddresses: readonly AddressRow[], scriptType: MultisigScriptType = 'p2sh'): PsbtV2 {
   const psbt = new PsbtV2();
   psbt.setGlobalPsbtVersion(2);
   psbt.setGlobalTxVersion(tx.version);
@@ -48,7 +65,7 @@ export function paymentPsbt(params: ChainParams, tx: Tx, inputs: readonly Ledger
       psbt.setInputWitnessScript(i, Buffer.from(spend.witnessScript));
     }
     if (spend.redeemScript) psbt.setInputRedeemScript(i, Buffer.from(spend.redeemScript));
-    for (const o of origins(params, cosigners, ...input.below)) psbt.setInputBip32Derivation(i, o.pubkey, o.fingerprint, o.path);
+    for (const o of keys.input(input)) psbt.setInputBip32Derivation(i, o.pubkey, o.fingerprint, o.path);
   }
   tx.outputs.forEach((out, i) => {
     psbt.setOutputAmount(i, amountOf(out.value));
@@ -57,8 +74,7 @@ export function paymentPsbt(params: ChainParams, tx: Tx, inputs: readonly Ledger
     if (own) {
       // ledger-bitcoin's PsbtV2 has no setter for an output's witness script; the app checks change by its policy and the key origins.
       if (own.spend.redeemScript) psbt.setOutputRedeemScript(i, Buffer.from(own.spend.redeemScript));
-      const { a } = own;
-      for (const o of origins(params, cosigners, a.change ? 1 : 0, a.index)) psbt.setOutputBip32Derivation(i, o.pubkey, o.fingerprint, o.path);
+      for (const o of keys.change(own.a)) psbt.setOutputBip32Derivation(i, o.pubkey, o.fingerprint, o.path);
     }
   });
   return psbt;

@@ -32,7 +32,7 @@ import { plural } from '../../../shared/api/words.ts';
 import { coinAmount } from '../../../shared/coins/units.ts';
 import { vaultAddress } from '../../../shared/coins/vault-policy.ts';
 import { storedVaultPolicy } from '../vaults.ts';
-import { vaultKeyRefusal, vaultPaymentInputs, type VaultPaymentInput } from './vault-inputs.ts';
+import { vaultKeyOrigin, vaultKeyRefusal, vaultPaymentInputs, type VaultPaymentInput } from './vault-inputs.ts';
 
 /** Coins whose signatures PSBT (BIP174) describes: Bitcoin's legacy sighash with SIGHASH_ALL. */
 export const PSBT_COINS: readonly CoinName[] = PSBT_COIN_NAMES;
@@ -57,12 +57,6 @@ function addressScripts(params: ChainParams, w: WalletRow, cosigners: readonly C
   const scripts =
     a.scriptType === 'p2sh' ? { redeemScript: a.redeemScript } : a.scriptType === 'p2wsh' ? { witnessScript: a.redeemScript } : { redeemScript: p2wshScript(a.redeemScript), witnessScript: a.redeemScript };
   return { ...scripts, derivations, scriptPubKey: a.scriptPubKey };
-}
-
-/** A vault key as a PSBT names it: the holder's fingerprint, its account path, then the key's branch and index. */
-function vaultDerivation(cosigners: readonly CosignerRow[], k: { publicKey: Uint8Array; key: number; path: string }): KeyDerivation {
-  const c = cosigners[k.key]!;
-  return { publicKey: k.publicKey, origin: { fingerprint: c.fingerprint, path: [...parseDerivationPath(c.derivationPath), ...k.path.split('/').map(Number)] } };
 }
 
 // ---- PSBT out -------------------------------------------------------------------------------------
@@ -94,7 +88,7 @@ export async function exportPsbt(deps: CoreDeps, paymentId: string): Promise<{ f
     const txid = bytesToHex(inp.prevTxid);
     const spend = vault?.find((v) => v.inputIndex === i)?.spend;
     const { scriptPubKey, ...d } = spend
-      ? { scriptPubKey: spend.address.scriptPubKey, witnessScript: spend.witnessScript, derivations: spend.pathKeys.map((k) => vaultDerivation(cosigners, k)) }
+      ? { scriptPubKey: spend.address.scriptPubKey, witnessScript: spend.witnessScript, derivations: spend.pathKeys.map((k) => vaultKeyOrigin(cosigners, k)) }
       : addressScripts(params, w, cosigners, row.change, row.index);
     const mismatch = previous.mismatch(txid, inp.vout, { amount: row.amount, script: scriptPubKey, payee: "the wallet's address" });
     if (mismatch) throw new CoordinatorError('service_mismatch', `input ${i}: ${mismatch}`);
@@ -106,7 +100,7 @@ export async function exportPsbt(deps: CoreDeps, paymentId: string): Promise<{ f
     if (!mine) return {};
     if (w.vaultTemplate) {
       const a = vaultAddress(params, storedVaultPolicy(deps, w), mine.change, mine.index);
-      return { witnessScript: a.witnessScript, derivations: Object.values(a.derived).map((k) => vaultDerivation(cosigners, k)) };
+      return { witnessScript: a.witnessScript, derivations: Object.values(a.derived).map((k) => vaultKeyOrigin(cosigners, k)) };
     }
     const { scriptPubKey: _, ...scripts } = addressScripts(params, w, cosigners, mine.change, mine.index);
     return scripts;

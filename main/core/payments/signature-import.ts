@@ -4,9 +4,9 @@ import { bytesToHex, equalBytes, hexToBytes, isLowS, decodeDerSignature, verifyD
 import { CoordinatorError } from '../errors.ts';
 import { parseFile, paymentHash, SignatureFileV1 } from '../../../shared/files/signing-files.ts';
 import { progress, promoteIfComplete, type InputProgress } from './payments.ts';
-import type { CosignerRow, PaymentHashRow } from '../store/store.ts';
+import type { CosignerRow, PaymentHashRow, WalletRow } from '../store/store.ts';
 import { requireWallet, type CoreDeps } from '../wallets.ts';
-import { vaultKeyRefusal, vaultPaymentInputs } from './vault-inputs.ts';
+import { vaultKeyRefusal, vaultPaymentInputs, type VaultPaymentInput } from './vault-inputs.ts';
 import { plural } from '../../../shared/api/words.ts';
 
 export type RefusalKind = 'malformed' | 'unknown_request' | 'tampered' | 'foreign' | 'stale';
@@ -72,6 +72,25 @@ export function checkSignature(
   return { ok: true, value: s };
 }
 
+/**
+ * One signature by a named co-signer, as every source that names its signer checks it (signature
+ * files, a Ledger): on a vault, the key must be one of the chosen path's (another path's is refused
+ * naming whose it is); then checkSignature, the key placed by position only in an M-of-N wallet.
+ */
+export function checkCosignerSignature(
+  deps: Pick<CoreDeps, 'store'>,
+  w: WalletRow,
+  vault: readonly VaultPaymentInput[] | null,
+  hashes: readonly PaymentHashRow[],
+  s: CheckedSignature,
+  paymentId: string,
+  signer: Pick<CosignerRow, 'position' | 'name'>,
+): ReturnType<typeof checkSignature> {
+  const offPath = vault && vaultKeyRefusal(deps, w, vault, s.inputIndex, s.publicKey, signer);
+  if (offPath) return { ok: false, refusal: 'foreign', message: offPath };
+  return checkSignature(hashes, s, paymentId, signer, vault === null);
+}
+
 /** Stores checked signatures in one transaction (all or none), audits, promotes; returns how many were new. */
 export function storeSignatures(deps: CoreDeps, paymentId: string, sigs: readonly CheckedSignature[], source: string, who: string): number {
   let added = 0;
@@ -110,10 +129,7 @@ export function importSignatureFile(deps: CoreDeps, input: SignatureFileInput): 
   const vault = vaultPaymentInputs(deps, w, p);
   const sigs: CheckedSignature[] = [];
   for (const s of f.signatures) {
-    const publicKey = hexToBytes(s.public_key);
-    const offPath = vault && vaultKeyRefusal(deps, w, vault, s.input_index, publicKey, signer);
-    if (offPath) return refused(input.name, 'foreign', offPath, p.id);
-    const checked = checkSignature(hashes, { inputIndex: s.input_index, publicKey, signature: hexToBytes(s.signature) }, p.id, signer, vault === null);
+    const checked = checkCosignerSignature(deps, w, vault, hashes, { inputIndex: s.input_index, publicKey: hexToBytes(s.public_key), signature: hexToBytes(s.signature) }, p.id, signer);
     if (!checked.ok) return refused(input.name, checked.refusal, checked.message, p.id);
     sigs.push(checked.value);
   }

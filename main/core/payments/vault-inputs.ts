@@ -7,7 +7,9 @@ import { bytesToHex, decodeTx, equalBytes } from '../../../shared/coins/index.ts
 import type { MiniscriptPath } from '../../../shared/coins/miniscript-spend.ts';
 import { vaultInputSpend, type VaultInputSpend } from '../../../shared/coins/vault-spend.ts';
 import { CoordinatorError } from '../errors.ts';
-import type { PaymentRow, WalletRow } from '../store/store.ts';
+import { parseDerivationPath } from '../../../shared/files/derivation-path.ts';
+import type { KeyDerivation } from '../../../shared/files/psbt-multisig.ts';
+import type { CosignerRow, PaymentRow, WalletRow } from '../store/store.ts';
 import { walletParams, type CoreDeps } from '../wallets.ts';
 import { storedVaultPolicy } from '../vaults.ts';
 
@@ -23,6 +25,12 @@ export function pathWords(deps: Pick<CoreDeps, 'store'>, w: WalletRow, input: Va
   const names = deps.store.cosigners(w.id).map((c) => c.name);
   const keys = input.spend.pathKeys.map((k) => names[k.key] ?? `key @${k.key}`).join(', ');
   return input.path.older === null ? `the primary path (${input.path.signatures} of ${keys})` : `the path of ${input.path.signatures} of ${keys} after ${input.path.older} blocks`;
+}
+
+/** A vault key as a PSBT names it (exported files and the Ledger's): the holder's fingerprint, its account path, then the key's branch and index. */
+export function vaultKeyOrigin(cosigners: readonly CosignerRow[], k: { publicKey: Uint8Array; key: number; path: string }): KeyDerivation {
+  const c = cosigners[k.key]!;
+  return { publicKey: k.publicKey, origin: { fingerprint: c.fingerprint, path: [...parseDerivationPath(c.derivationPath), ...k.path.split('/').map(Number)] } };
 }
 
 /** Each input of a vault payment on its path; an M-of-N wallet's payment: null. */
