@@ -16,6 +16,14 @@ describe('scale bench stages', () => {
     expect(stopHeights(points)).toEqual([25, 50, 125, 150, 475, 500]);
   });
 
+  it("keeps the 1M checkpoint on a longer chain and adds the chain's end", () => {
+    const perHeight = [1, ...Array.from({ length: 1000 }, () => 2000)]; // 2,000,001 txs
+    const points = checkpoints(perHeight);
+    expect(points.map((p) => p.txs)).toEqual([100_001, 300_001, 1_000_001, 2_000_001]);
+    expect(points.map((p) => p.windowTxs)).toEqual([50_000, 50_000, 50_000, 50_000]);
+    expect(stopHeights(points)).toEqual([25, 50, 125, 150, 475, 500, 975, 1000]);
+  });
+
   it('scales the checkpoints down for a smaller chain', () => {
     const perHeight = [1, ...Array.from({ length: 100 }, () => 100)]; // 10,001 txs
     const points = checkpoints(perHeight);

@@ -1,9 +1,9 @@
 // `npm run bench -- --scale`: the index's cost curve on a mainnet-shaped chain (scale-chain.ts).
 // For SQLite and PostgreSQL: the indexer's rate against a bare block fetch over equal windows of
-// the chain ending at 100k, 300k and 1M transactions, its peak RSS and the store's size per
-// transaction there, projected to Bitcoin and Litecoin mainnet; then the service's answers for a
-// 10-entry and a 10,000-entry address; then watch mode: the time to a vault's first correct
-// balance from two birthdays (scale-watch.ts).
+// the chain ending at 100k, 300k and 1M transactions (and at its end on a longer chain), its peak
+// RSS and the store's size per transaction there, projected to Bitcoin and Litecoin mainnet; then
+// the service's answers for a 10-entry and a 10,000-entry address; then watch mode: the time to a
+// vault's first correct balance from two birthdays (scale-watch.ts).
 // Prints figures with their workload and machine; exits 0 even when a target is missed.
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
