@@ -53,6 +53,13 @@ describe('raw blocks read as verbose JSON is read', () => {
     const legacy = await node.newAddress('legacy');
     await node.mine(1, legacy);
     await node.mine(100);
+    // Spend the legacy coinbase explicitly, first: a transaction with only non-witness inputs (the
+    // wallet's own sends below may otherwise pick that coin and leave none to spend here).
+    const unspent = await node.walletRpc.call<Array<{ txid: string; vout: number; address: string; amount: number }>>('listunspent', [1, 9999999, [legacy]]);
+    const coin = unspent[0]!;
+    const spend = await node.walletRpc.call<string>('createrawtransaction', [[{ txid: coin.txid, vout: coin.vout }], { [await node.newAddress('legacy')]: Number((coin.amount - 0.001).toFixed(8)) }]);
+    const signed = await node.walletRpc.call<{ hex: string }>('signrawtransactionwithwallet', [spend]);
+    await node.rpc.call('sendrawtransaction', [signed.hex]);
     const scripts = {
       p2sh: `a914${'11'.repeat(20)}87`,
       p2wsh: `0020${'22'.repeat(32)}`,
@@ -64,12 +71,6 @@ describe('raw blocks read as verbose JSON is read', () => {
     for (const hex of Object.values(scripts)) await node.fundScript(hexToBytes(hex), 1_000_000n);
     await node.walletRpc.call('sendtoaddress', [await node.newAddress('legacy'), '0.5']);
     await node.walletRpc.call('sendtoaddress', [await node.newAddress('bech32'), '0.25']);
-    // Spend the legacy coinbase explicitly: a transaction with only non-witness inputs.
-    const unspent = await node.walletRpc.call<Array<{ txid: string; vout: number; address: string; amount: number }>>('listunspent', [1, 9999999, [legacy]]);
-    const coin = unspent[0]!;
-    const spend = await node.walletRpc.call<string>('createrawtransaction', [[{ txid: coin.txid, vout: coin.vout }], { [await node.newAddress('legacy')]: Number((coin.amount - 0.001).toFixed(8)) }]);
-    const signed = await node.walletRpc.call<{ hex: string }>('signrawtransactionwithwallet', [spend]);
-    await node.rpc.call('sendrawtransaction', [signed.hex]);
     await node.mine(1);
 
     const blocks = await compareChain(node);
