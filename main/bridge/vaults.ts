@@ -5,6 +5,7 @@ import { fileSafe } from '../core/file-names.ts';
 import type { CoordinatorStore, WalletRow } from '../core/store/store.ts';
 import { createVaultWithBirthday, type BirthdayDeps } from '../core/wallet-birthday.ts';
 import { CoordinatorError } from '../core/errors.ts';
+import { outpointKey } from '../core/payments/outpoints.ts';
 import { DEFAULT_WARNING_DAYS, typedWarningDays, VAULT_WARNING_SETTING, vaultWarningDays } from '../core/vault-freshness.ts';
 import { proposeRefresh, vaultCoinsNow } from '../core/vault-refresh.ts';
 import { exportVault, typedPathDays, typedTimelock, vaultPaths, type RecoveryPathInput } from '../core/vaults.ts';
@@ -63,7 +64,7 @@ export function createVaultHandlers(deps: BirthdayDeps & { api: Pick<ApiClient, 
           blocks_left: o.blocksLeft,
           opens_around: o.opensAround,
         }));
-        return { paths, coins, unit, coins_unread: null, refresh: { days, due: now.due.filter((d) => d.spentBy === null).map((d) => `${d.opening.txid}:${d.opening.vout}`), warning: now.warning?.words ?? null, headline: now.warning?.headline ?? null } };
+        return { paths, coins, unit, coins_unread: null, refresh: { days, due: now.due.filter((d) => d.spentBy === null).map((d) => outpointKey(d.opening)), warning: now.warning?.words ?? null, headline: now.warning?.headline ?? null } };
       } catch (err) {
         const why = err instanceof CoordinatorError ? err.message : `the coins could not be read (${err instanceof Error ? err.message : String(err)})`;
         return { paths, coins: [], unit, coins_unread: why, refresh: { days, due: [], warning: null, headline: null } };

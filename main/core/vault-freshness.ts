@@ -5,6 +5,7 @@
 // Which coins are due is decided here, pure, from the openings vaults.ts computes.
 import { plural } from '../../shared/api/words.ts';
 import { CoordinatorError } from './errors.ts';
+import { outpointKey } from './payments/outpoints.ts';
 import type { CoordinatorStore } from './store/store.ts';
 import type { VaultCoinOpening, VaultPathView } from './vaults.ts';
 
@@ -39,11 +40,11 @@ export function coinsDue(params: { blockSeconds: number }, openings: readonly Va
   const window = Math.floor((days * 86_400) / params.blockSeconds);
   const soonest = new Map<string, VaultCoinOpening>();
   for (const o of openings) {
-    const key = `${o.txid}:${o.vout}`;
+    const key = outpointKey(o);
     const seen = soonest.get(key);
     if (!seen || o.path.blocks < seen.path.blocks) soonest.set(key, o);
   }
-  return [...soonest.values()].filter((o) => o.opensAtBlock !== null && o.blocksLeft <= window).map((o) => ({ opening: o, open: o.blocksLeft === 0, spentBy: spentBy.get(`${o.txid}:${o.vout}`) ?? null }));
+  return [...soonest.values()].filter((o) => o.opensAtBlock !== null && o.blocksLeft <= window).map((o) => ({ opening: o, open: o.blocksLeft === 0, spentBy: spentBy.get(outpointKey(o)) ?? null }));
 }
 
 const they = (one: boolean) => (one ? { it: 'it', its: 'its', coin: 'this coin' } : { it: 'them', its: 'their', coin: 'these coins' });

@@ -7,6 +7,7 @@ import type { ApiClient } from '../../shared/api/client.ts';
 import { plural } from '../../shared/api/words.ts';
 import { CoordinatorError } from './errors.ts';
 import { reservedOutpoints } from './payments/coin-selection.ts';
+import { outpointKey } from './payments/outpoints.ts';
 import { proposePayment } from './payments/propose.ts';
 import { replaceableByDefault } from './payments/fees.ts';
 import { freshChangeAddress } from './payments/spend.ts';
@@ -50,7 +51,7 @@ export async function proposeRefresh(deps: CoreDeps, walletId: string, input: { 
   let outpoints = input.outpoints;
   if (outpoints === undefined || outpoints.length === 0) {
     const now = await vaultCoinsNow(deps, walletId, Date.now());
-    outpoints = now.due.filter((d) => d.spentBy === null).map((d) => `${d.opening.txid}:${d.opening.vout}`);
+    outpoints = now.due.filter((d) => d.spentBy === null).map((d) => outpointKey(d.opening));
     if (outpoints.length === 0) {
       const spent = [...new Set(now.due.map((d) => d.spentBy))].join(', ');
       throw new CoordinatorError('proposal_refused', now.due.length === 0 ? `no coin of "${w.name}" has a recovery path opening within ${plural(now.days, 'day')}; pick the coins to refresh` : `the coins due are already spent by payment ${spent}, awaiting signatures: sign and send it`, { field: 'inputs' });
@@ -67,6 +68,6 @@ export async function proposeRefresh(deps: CoreDeps, walletId: string, input: { 
     inputs: outpoints,
     vaultPath: 0,
     replaceable: replaceableByDefault(deps.store),
-    purpose: `Refresh of ${n} coin${n === 1 ? '' : 's'}: back to the vault on the main path, restarting ${n === 1 ? 'its' : 'their'} recovery clock`,
+    purpose: `Refresh of ${plural(n, 'coin')}: back to the vault on the main path, restarting ${n === 1 ? 'its' : 'their'} recovery clock`,
   });
 }

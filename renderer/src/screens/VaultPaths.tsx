@@ -3,11 +3,13 @@
 // the warning window of Settings) and the refresh itself, and its descriptor or BIP388 policy to save.
 import { useEffect, useState } from 'react';
 import type { VaultView } from '../../../main/bridge/contract.ts';
+import { plural } from '../../../shared/api/words.ts';
 import { call } from '../bridge.ts';
 import { DataTable } from '../components/DataTable.tsx';
 import { shortId } from '../format.ts';
 import { go, href } from '../navigation.ts';
 import { Alert, Amount, Card, Loading, download, message, useAction, useLoad, type Loaded } from '../ui.tsx';
+import { outpointText } from './CoinControl.tsx';
 import { FeeChoice, feeArgs, type FeeMode } from './FeeChoice.tsx';
 
 const day = (iso: string) => iso.slice(0, 10);
@@ -84,7 +86,7 @@ export function VaultPaths({ walletId, name, vault }: { walletId: string; name: 
                       : c.blocks_left === 0
                         ? `open now (since block ${c.opens_at_block.toLocaleString('en-US')})`
                         : `at block ${c.opens_at_block.toLocaleString('en-US')}, about ${day(c.opens_around ?? '')} (${c.blocks_left.toLocaleString('en-US')} blocks from now)`}
-                    {v.refresh.due.includes(`${c.txid}:${c.vout}`) && v.coins.find((o) => o.txid === c.txid && o.vout === c.vout) === c && (
+                    {v.refresh.due.includes(outpointText(c)) && v.coins.find((o) => o.txid === c.txid && o.vout === c.vout) === c && (
                       <>
                         {' '}
                         <span className="pill pill-warning" data-testid="vault-coin-due">
@@ -106,7 +108,7 @@ export function VaultPaths({ walletId, name, vault }: { walletId: string; name: 
 
 /** Pick coins (default: those due) and a fee rate; one payment sends them all back to the vault on the main path. */
 function Refresh({ walletId, v }: { walletId: string; v: VaultView }) {
-  const coins = [...new Map(v.coins.map((c) => [`${c.txid}:${c.vout}`, c])).values()];
+  const coins = [...new Map(v.coins.map((c) => [outpointText(c), c])).values()];
   const due = v.refresh.due.join(',');
   const [picked, setPicked] = useState<Set<string> | null>(null);
   // Until the treasurer picks, the due coins are chosen (and follow the warning as it moves).
@@ -139,7 +141,7 @@ function Refresh({ walletId, v }: { walletId: string; v: VaultView }) {
       </p>
       <ul className="plain checks" data-testid="vault-refresh-coins">
         {coins.map((c) => {
-          const o = `${c.txid}:${c.vout}`;
+          const o = outpointText(c);
           return (
             <li key={o}>
               <label className="inline">
@@ -155,7 +157,7 @@ function Refresh({ walletId, v }: { walletId: string; v: VaultView }) {
       {action.error && action.refusal?.field !== 'fee_rate' && <Alert>{action.error}</Alert>}
       <div className="form-actions">
         <button type="button" className="primary" disabled={action.busy || chosen.size === 0 || !fee} onClick={() => void refresh()} data-testid="vault-refresh-propose">
-          {action.busy ? 'Proposing the refresh…' : chosen.size === 0 ? 'Pick the coins to refresh' : `Refresh ${chosen.size} coin${chosen.size === 1 ? '' : 's'}`}
+          {action.busy ? 'Proposing the refresh…' : chosen.size === 0 ? 'Pick the coins to refresh' : `Refresh ${plural(chosen.size, 'coin')}`}
         </button>
       </div>
     </section>
