@@ -17,7 +17,8 @@ import { checkPaymentDraft, spendable } from '../core/payments/draft.ts';
 import { cancelPayment, openPaymentCount, requirePayment } from '../core/payments/payments.ts';
 import { BatchRefusedError, checkRecipients, readRecipientsCsv, refuseBatchTotal, rowRefusalWords, typedTotal } from '../core/payments/batch.ts';
 import { batchProposal, proposePayment, spendableFunds, type PaymentProposal } from '../core/payments/propose.ts';
-import { frozenOutpoints, outpointOf, reservedOutpoints } from '../core/payments/coin-selection.ts';
+import { frozenOutpoints, reservedOutpoints } from '../core/payments/coin-selection.ts';
+import { outpointKey } from '../core/payments/outpoints.ts';
 import { feePresets, REPLACEABLE_SETTING, replaceableByDefault } from '../core/payments/fees.ts';
 import { exportPsbt } from '../core/payments/psbt-exchange.ts';
 import { replacementsRelayed, serviceHealth, unservedWords } from '../core/service-status.ts';
@@ -84,7 +85,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     const reserved = reservedOutpoints(store, walletId, params);
     const frozen = frozenOutpoints(store, walletId);
     return (await walletUnspent(funds, walletId)).map((u) => {
-      const o = outpointOf(u.txid, u.vout);
+      const o = outpointKey(u);
       return { ...u, frozen: frozen.has(o), reserved_by: reserved.get(o) ?? null };
     });
   };

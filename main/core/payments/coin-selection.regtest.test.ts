@@ -2,7 +2,8 @@
 // oldest first, never one an unsent proposal already spends nor a frozen one; cancelling releases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesToHex, chainParams, decodeTx } from '../../../shared/coins/index.ts';
-import { outpointOf, pickOldestFirst } from './coin-selection.ts';
+import { pickOldestFirst } from './coin-selection.ts';
+import { outpointKey } from './outpoints.ts';
 import { cancelPayment } from './payments.ts';
 import { proposePayment } from './propose.ts';
 import type { CoordinatorStore } from '../store/store.ts';
@@ -16,7 +17,7 @@ let desk: RegtestDesk;
 let store: CoordinatorStore;
 let deps: CoreDeps;
 let walletId: string;
-const spends = (unsignedTx: Uint8Array) => decodeTx(unsignedTx, params).inputs.map((i) => outpointOf(bytesToHex(i.prevTxid), i.vout));
+const spends = (unsignedTx: Uint8Array) => decodeTx(unsignedTx, params).inputs.map((i) => outpointKey({ txid: bytesToHex(i.prevTxid), vout: i.vout }));
 
 let fixture: WalletDesk | undefined;
 
@@ -39,7 +40,7 @@ describe('reserved and frozen outputs', () => {
     expect(a[0]).not.toBe(b[0]);
 
     // Freeze the last free output: the third proposal finds nothing it may spend, and says why.
-    const all = (await desk.api.utxos('litecoin', store.addresses(walletId).map((x) => x.address))).utxos.map((u) => outpointOf(u.txid, u.vout));
+    const all = (await desk.api.utxos('litecoin', store.addresses(walletId).map((x) => x.address))).utxos.map((u) => outpointKey(u));
     const last = all.find((o) => o !== a[0] && o !== b[0])!;
     store.labels.put(walletId, { type: 'output', ref: last, label: 'cold reserve', spendable: false }, new Date().toISOString());
     const third = proposePayment(deps, walletId, { to, amount: COIN / 2n, minersFee: 10_000n });

@@ -4,18 +4,17 @@
 // spendable false) are never picked automatically; the treasurer may still pick them by hand.
 import { bytesToHex, decodeTx, type ChainParams } from '../../../shared/coins/index.ts';
 import type { CoordinatorStore } from '../store/store.ts';
+import { outpointKey } from './outpoints.ts';
 
 /** Payments in these states hold their inputs. */
 const HOLDING = ['awaiting_signatures', 'ready'] as const;
-
-export const outpointOf = (txid: string, vout: number): string => `${txid.toLowerCase()}:${vout}`;
 
 /** Every outpoint an unsent payment of the wallet spends, with that payment's id. */
 export function reservedOutpoints(store: Pick<CoordinatorStore, 'payments'>, walletId: string, params: ChainParams): Map<string, string> {
   const out = new Map<string, string>();
   for (const p of store.payments(walletId)) {
     if (!(HOLDING as readonly string[]).includes(p.state)) continue;
-    for (const i of decodeTx(p.unsignedTx, params).inputs) out.set(outpointOf(bytesToHex(i.prevTxid), i.vout), p.id);
+    for (const i of decodeTx(p.unsignedTx, params).inputs) out.set(outpointKey({ txid: bytesToHex(i.prevTxid), vout: i.vout }), p.id);
   }
   return out;
 }
@@ -36,7 +35,7 @@ export function sortOutputs<T extends { txid: string; vout: number }>(store: Pic
   const frozen = frozenOutpoints(store, walletId);
   const out: { free: T[]; reserved: { output: T; by: string }[]; frozen: T[] } = { free: [], reserved: [], frozen: [] };
   for (const u of unspent) {
-    const key = outpointOf(u.txid, u.vout);
+    const key = outpointKey(u);
     const by = reserved.get(key);
     if (by !== undefined) out.reserved.push({ output: u, by });
     else if (frozen.has(key)) out.frozen.push(u);
