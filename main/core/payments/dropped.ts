@@ -17,7 +17,7 @@ import { IN_FLIGHT, requirePayment, spentAddresses, transition } from './payment
 import { paymentOutpoints } from './replace.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import type { PaymentRow, WalletRow } from '../store/store.ts';
-import { outpointKey } from './spend.ts';
+import { outpointKey } from './outpoints.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 import { historyOf } from '../wallet-funds.ts';
 

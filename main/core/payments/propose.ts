@@ -10,7 +10,8 @@ import { BatchRefusedError, checkRecipients, type Recipient } from './batch.ts';
 import { frozenOutpoints, pickOldestFirst, reservedOutpoints, sortOutputs } from './coin-selection.ts';
 import { addressRefusal, DraftRefusedError, refuseDraft } from './draft.ts';
 import { replacementsRelayed } from '../service-status.ts';
-import { canonicalAddress, freshChangeAddress, outpointKey, proposeTreasurySpend, recipientsOf, spendVsize, walletVaultWitness, type Outpoint } from './spend.ts';
+import { outpointKey, type Outpoint } from './outpoints.ts';
+import { canonicalAddress, freshChangeAddress, proposeTreasurySpend, recipientsOf, spendVsize, walletVaultWitness } from './spend.ts';
 import { coinAmount, unitsToDecimal } from '../../../shared/coins/units.ts';
 import { plural } from '../../../shared/api/words.ts';
 

@@ -35,8 +35,6 @@ import { feeRateText } from '../units.ts';
 /** BIP125: an input with a sequence below 0xfffffffe signals that its transaction may be replaced. */
 export const REPLACEABLE_SEQUENCE = 0xfffffffd;
 
-export { outpointKey, type Outpoint } from './outpoints.ts';
-
 export interface TreasurySpend {
   to: string;
   amount: bigint;
