@@ -197,7 +197,7 @@ describe('coin control', () => {
     await refused('POST', url, { fee_rate: 5 }, 400, /to and amount are required \(or outputs/);
     await refused('POST', `${url}&to=${to}&amount=1000000&miners_fee=1000`, { fee_rate: 5 }, 400, /either miners_fee .* or fee_rate .* not both/);
     await refused('POST', url, { outputs: [{ to, amount: 1_000_000 }, { to: 'not-an-address', amount: 1_000_000 }] }, 400, /outputs\[1\]\.to/);
-    await refused('POST', url, { outputs: [{ to, amount: 1_000_000 }, { to, amount: 10 }] }, 400, /outputs\[1\]: amount 10 is below the dust limit/);
+    await refused('POST', url, { outputs: [{ to, amount: 1_000_000 }, { to, amount: 10 }] }, 400, /outputs\[1\]: amount 0\.0000001 LTC \(regtest\) is below the dust limit of 0\.0000546 LTC \(regtest\): the network would not relay the output/);
     await refused('POST', url, { outputs: Array.from({ length: 1001 }, () => ({ to, amount: 1_000_000 })) }, 400, /at most 1000 outputs/);
     expect(broadcasts()).toBe(before + 1); // only the payment that spent `mine`
   });

@@ -48,7 +48,7 @@ describe('failures become words the treasurer reads', () => {
   });
 
   it("passes the service's own words when it refuses a request, and says when it failed", async () => {
-    expect(await failure(new ApiClientError(400, 'amount 1 is below the dust limit of 5460'))).toMatchObject({ code: 'service_refused', message: 'the service refused: amount 1 is below the dust limit of 5460' });
+    expect(await failure(new ApiClientError(400, 'amount 0.00000001 LTC is below the dust limit of 0.0000546 LTC'))).toMatchObject({ code: 'service_refused', message: 'the service refused: amount 0.00000001 LTC is below the dust limit of 0.0000546 LTC' });
     expect(await failure(new ApiClientError(502, 'the node did not answer'))).toMatchObject({ code: 'service', message: 'the service failed: the node did not answer' });
   });
 

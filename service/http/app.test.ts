@@ -103,6 +103,19 @@ describe('routing and validation', () => {
     expect((res.json as { message: string }).message).toMatch(/insufficient funds: available 0 .* needed 101000/);
   });
 
+  it("refuses an amount below the dust limit in the coin's unit with its ticker, naming the row of outputs", async () => {
+    const to = 'LQTpS3VaYTjCr4s9Y1t5zbeY26zevf7Fb3';
+    const res = await t.request('POST', `/transaction/create/litecoin?from=${alice.publicKeyHex}&to=${to}&amount=5459&miners_fee=1000`);
+    expect(res.status).toBe(400);
+    expect((res.json as { message: string }).message).toBe('amount 0.00005459 LTC is below the dust limit of 0.0000546 LTC: the network would not relay the output');
+    const row = await t.request('POST', `/transaction/create/litecoin?from=${alice.publicKeyHex}&miners_fee=1000`, { outputs: [{ to, amount: 100_000 }, { to, amount: 1 }] });
+    expect(row.status).toBe(400);
+    expect((row.json as { message: string }).message).toBe('outputs[1]: amount 0.00000001 LTC is below the dust limit of 0.0000546 LTC: the network would not relay the output');
+    // At the limit it is no longer dust: the refusal is then the (empty) funds.
+    const limit = await t.request('POST', `/transaction/create/litecoin?from=${alice.publicKeyHex}&to=${to}&amount=5460&miners_fee=1000`);
+    expect((limit.json as { message: string }).message).toMatch(/^insufficient funds/);
+  });
+
   it('puts status_code in the error body of the send endpoints', async () => {
     const res = await t.request('POST', '/transaction/send_raw/litecoin?rawtx=00ff');
     expect(res.status).toBe(400);

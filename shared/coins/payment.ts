@@ -12,7 +12,7 @@ import { estimateVsize, multisigInputSize, outputSize, P2PKH_INPUT_SIZE, txOverh
 import { parseMultisigRedeemScript } from './script.ts';
 import { segwitSignatureHash, signatureHash } from './sighash/index.ts';
 import { unsignedWitnessInput } from './unsigned-witness.ts';
-import { unitsToDecimal } from './units.ts';
+import { coinAmount, unitsToDecimal } from './units.ts';
 import { newTransparentTx, type Tx, type TxInput, type TxOutput } from './tx.ts';
 
 export interface SpendableOutput {
@@ -133,7 +133,8 @@ export function buildPayment(req: PaymentRequest): BuiltPayment {
   if (recipients.length === 0) throw new CoinError('nothing to pay: give a recipient', 'outputs');
   recipients.forEach((o, i) => {
     const field = req.outputs ? `outputs[${i}].amount` : 'amount';
-    if (o.amount < dust) throw new CoinError(`${req.outputs ? `outputs[${i}]: ` : ''}amount ${o.amount} is below the dust limit of ${dust}: the network would not relay the output`, field);
+    // In the coin's unit with its ticker, as the service's fee refusals are: the desk shows it as is.
+    if (o.amount < dust) throw new CoinError(`${req.outputs ? `outputs[${i}]: ` : ''}amount ${coinAmount(params, o.amount)} is below the dust limit of ${coinAmount(params, dust)}: the network would not relay the output`, field);
   });
   const feeOut = req.operatorFee && req.operatorFee.amount >= dust ? req.operatorFee : undefined;
 
