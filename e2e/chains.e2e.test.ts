@@ -170,7 +170,7 @@ describe('a chain connected from Settings, in Chromium', () => {
     await expect.poll(() => page.getByTestId('balance').textContent(), { timeout: 60_000 }).toMatch(/^3(\.0+)? LTC/);
     // A node connected from Settings watches the vault from its birthday (not the whole chain),
     // and the page says how far it has read.
-    await expect.poll(() => page.getByTestId('watch-status').textContent(), { timeout: 60_000 }).toMatch(/^Watched from block 97: read to block 107, the node's tip \(\d+ blocks fetched\)$/);
+    await expect.poll(() => page.getByTestId('watch-status').textContent(), { timeout: 60_000 }).toMatch(/^Watched from block 97: read to block 107, the node's tip \([\d,]+ blocks? fetched\)$/);
     expect(await page.getByTestId('watch-history-limit').count()).toBe(0);
     await shot('vault-balance');
 

@@ -108,7 +108,7 @@ describe('a vault with a recovery key after 90 days, in Chromium', () => {
 
     // Hurried: words instead of a number, then a time no relative lock can count on this chain.
     await daysRefused('recovery-days', '90 days', 'type the days as a whole number, like 90; "90 days" is not one');
-    await daysRefused('recovery-days', '500', '500 days is 288000 blocks on litecoin regtest; a relative timelock counts at most 65535 blocks (BIP68), 113 days there');
+    await daysRefused('recovery-days', '500', '500 days is 288,000 blocks on litecoin regtest; a relative timelock counts at most 65,535 blocks (BIP68), 113 days there');
     await shot('recovery-01-days-refused');
 
     // The other hurried mistakes: a sign, a fraction, nothing, none at all.
@@ -139,7 +139,7 @@ describe('a vault with a recovery key after 90 days, in Chromium', () => {
     await page.getByTestId('create-wallet').click();
     await expect.poll(() => page.getByTestId('vault-paths').locator('li').allTextContents(), { timeout: 30_000 }).toEqual([
       'now: 2 of Alice, Bob, Carol',
-      '51840 blocks (about 90 days) after a coin is received: 1 of Lawyer',
+      '51,840 blocks (about 90 days) after a coin is received: 1 of Lawyer',
     ]);
     const first = (await page.getByTestId('receive-address').textContent())!.trim();
     expect(first).toMatch(/^rltc1q/);
@@ -166,7 +166,7 @@ describe('a vault with a recovery key after 90 days, in Chromium', () => {
     expect(await page.getByTestId('wallet-script').textContent()).toBe('native segwit miniscript (P2WSH)');
     // The page head describes the vault's paths, not an M-of-N.
     const about = (await page.getByTestId('wallet-about').textContent())!;
-    expect(about).toContain('vault: 2 of Alice, Bob, Carol now, or 1 of Lawyer after 51840 blocks (about 90 days)');
+    expect(about).toContain('vault: 2 of Alice, Bob, Carol now, or 1 of Lawyer after 51,840 blocks (about 90 days)');
     expect(about).not.toMatch(/multi-signature|of-4/);
 
     await desk.node.fundScript(addressToScript(params, first), 3n * COIN);
@@ -251,7 +251,7 @@ describe('a vault with a recovery key after 90 days, in Chromium', () => {
     await page.getByRole('link', { name: 'Wallets', exact: true }).click();
     await newVaultForm('Decaying reserve');
     await page.getByTestId('vault-shape-decaying').check();
-    await daysRefused('decay-days', '365', '365 days is 210240 blocks on litecoin regtest; a relative timelock counts at most 65535 blocks (BIP68), 113 days there');
+    await daysRefused('decay-days', '365', '365 days is 210,240 blocks on litecoin regtest; a relative timelock counts at most 65,535 blocks (BIP68), 113 days there');
     await daysRead('decay-days', '100', '100 days (57,600 blocks on litecoin regtest)');
     // Already down to one signature: no later, lower step can follow.
     expect(await page.getByTestId('decay-add').isDisabled()).toBe(true);
@@ -260,9 +260,9 @@ describe('a vault with a recovery key after 90 days, in Chromium', () => {
     await page.getByTestId('create-wallet').click();
     await expect.poll(() => page.getByTestId('vault-paths').locator('li').allTextContents(), { timeout: 30_000 }).toEqual([
       'now: 2 of Alice, Bob, Carol',
-      '57600 blocks (about 100 days) after a coin is received: 1 of Alice, Bob, Carol',
+      '57,600 blocks (about 100 days) after a coin is received: 1 of Alice, Bob, Carol',
     ]);
-    expect(await page.getByTestId('wallet-about').textContent()).toContain('vault: 2 of Alice, Bob, Carol now, or 1 of Alice, Bob, Carol after 57600 blocks (about 100 days)');
+    expect(await page.getByTestId('wallet-about').textContent()).toContain('vault: 2 of Alice, Bob, Carol now, or 1 of Alice, Bob, Carol after 57,600 blocks (about 100 days)');
   }, 60_000);
 
   it('imports a vault descriptor through the set-up file drop: the same vault is named as already in the desk, a tampered one refused', async () => {

@@ -486,7 +486,7 @@ export interface WalletSummary {
   birthday_source: 'tip' | 'file' | 'date' | 'genesis' | null;
   /** A vault with recovery paths (a wsh miniscript): its paths, coins' openings and files are under vaults.*. */
   vault: boolean;
-  /** A vault's paths in one line ("2 of Alice, Bob, Carol now, or 1 of Lawyer after 51840 blocks (about 90 days)"); null for an M-of-N wallet. */
+  /** A vault's paths in one line ("2 of Alice, Bob, Carol now, or 1 of Lawyer after 51,840 blocks (about 90 days)"); null for an M-of-N wallet. */
   vault_paths: string | null;
 }
 

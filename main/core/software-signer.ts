@@ -4,6 +4,7 @@ import { BIP32Factory, type BIP32Interface } from 'bip32';
 import * as ecc from 'tiny-secp256k1';
 import { mnemonicToSeedSync, validateMnemonic, wordlists } from 'bip39';
 import { bytesToHex, equalBytes, parseXpub, signDer, type ChainParams } from '../../shared/coins/index.ts';
+import { plural } from '../../shared/api/words.ts';
 import type { OpenedRequest } from '../../shared/files/signing-request.ts';
 import { SIGNATURE_FORMAT, type SignatureFileV1 } from '../../shared/files/signing-files.ts';
 import { CoordinatorError } from './errors.ts';
@@ -91,7 +92,7 @@ export function signRequest(requestText: string, key: SoftwareKey, now: Date = n
     : opened.verified.inputs.map((input) => sign(input.hash, input.path, input.publicKeys[position]!, input.index));
   if (vault && signatures.length === 0) {
     const blocks = opened.request.vault_path!;
-    throw new CoordinatorError('foreign', `${cosigner.name} holds no key of the path this payment is spent on (${blocks === 0 ? 'the primary path' : `the path that opens after ${blocks} blocks`}): there is nothing to sign`);
+    throw new CoordinatorError('foreign', `${cosigner.name} holds no key of the path this payment is spent on (${blocks === 0 ? 'the primary path' : `the path that opens after ${plural(blocks, 'block')}`}): there is nothing to sign`);
   }
   const file: SignatureFileV1 = {
     format: SIGNATURE_FORMAT,

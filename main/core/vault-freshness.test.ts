@@ -78,5 +78,6 @@ describe('which coins of a vault to refresh', () => {
     expect(() => typedWarningDays('30 days')).toThrow('type the days as a whole number, like 30; "30 days" is not one');
     expect(() => typedWarningDays('0')).toThrow(/warn 1 to 455 days ahead .*; 0 is out of that range/);
     expect(() => typedWarningDays('456')).toThrow(/456 is out of that range/);
+    expect(() => typedWarningDays('456')).toThrow('455 days is the longest relative timelock, 65,535 blocks, on bitcoin');
   });
 });

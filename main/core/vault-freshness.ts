@@ -4,6 +4,7 @@
 // payment to the vault itself on the primary path, whose confirmation restarts the coins' clocks.
 // Which coins are due is decided here, pure, from the openings vaults.ts computes.
 import { plural } from '../../shared/api/words.ts';
+import { MAX_RELATIVE_BLOCKS } from '../../shared/coins/miniscript.ts';
 import { CoordinatorError } from './errors.ts';
 import { outpointKey } from './payments/outpoints.ts';
 import type { CoordinatorStore } from './store/store.ts';
@@ -82,7 +83,7 @@ export function typedWarningDays(typed: string): number {
   }
   const days = Number(text);
   if (days < 1 || days > MAX_WARNING_DAYS) {
-    throw new CoordinatorError('bad_setting', `warn 1 to ${MAX_WARNING_DAYS} days ahead (${MAX_WARNING_DAYS} days is the longest relative timelock, 65535 blocks, on bitcoin); ${days} is out of that range`, { field: 'days' });
+    throw new CoordinatorError('bad_setting', `warn 1 to ${MAX_WARNING_DAYS} days ahead (${MAX_WARNING_DAYS} days is the longest relative timelock, ${plural(MAX_RELATIVE_BLOCKS, 'block')}, on bitcoin); ${days} is out of that range`, { field: 'days' });
   }
   return days;
 }

@@ -13,13 +13,13 @@ describe('typed recovery days', () => {
   });
   it('refuses a hurried entry or one beyond BIP68 in words, at the days field', () => {
     expect(() => typedTimelock('litecoin', 'regtest', '90 days')).toThrow(/type the days as a whole number, like 90; "90 days" is not one/);
-    expect(() => typedTimelock('litecoin', 'regtest', '500')).toThrow(/500 days is 288000 blocks on litecoin regtest; a relative timelock counts at most 65535 blocks \(BIP68\), 113 days there/);
+    expect(() => typedTimelock('litecoin', 'regtest', '500')).toThrow(/500 days is 288,000 blocks on litecoin regtest; a relative timelock counts at most 65,535 blocks \(BIP68\), 113 days there/);
     expect(() => typedTimelock('litecoin', 'regtest', '0')).toThrow(/at least 1/);
     expect(() => typedTimelock('bitcoin', 'mainnet', '')).toThrow(/in whole days/);
     expect(() => typedTimelock('litecoin', 'regtest', '-5')).toThrow('a path opens after a number of days from now on, not before; "-5" is negative');
     expect(() => typedTimelock('litecoin', 'regtest', '1,5')).toThrow('type whole days, like 90; "1,5" has a fraction (a relative timelock counts whole blocks, days here)');
     expect(() => typedTimelock('litecoin', 'regtest', '113').blocks).not.toThrow();
-    expect(() => typedTimelock('litecoin', 'regtest', '114')).toThrow(/114 days is 65664 blocks on litecoin regtest; a relative timelock counts at most 65535 blocks \(BIP68\), 113 days there/);
+    expect(() => typedTimelock('litecoin', 'regtest', '114')).toThrow(/114 days is 65,664 blocks on litecoin regtest; a relative timelock counts at most 65,535 blocks \(BIP68\), 113 days there/);
   });
   it('refuses a later path that opens no later than the one before it, naming the paths', () => {
     expect(typedTimelock('litecoin', 'regtest', '100', 90).days).toBe(100);

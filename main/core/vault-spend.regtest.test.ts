@@ -11,6 +11,7 @@ import { BIP32Factory } from 'bip32';
 import { Psbt, networks, type Network } from 'bitcoinjs-lib';
 import * as ecc from 'tiny-secp256k1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plural } from '../../shared/api/words.ts';
 import { miniscriptInputHash, unsignedMiniscriptInput, assembleMiniscriptSpend } from '../../shared/coins/assemble-miniscript.ts';
 import { addressToScript, bytesToHex, chainParams, decodeTx, encodeTx, encodeTxHex, hexToBytes, signDer, txidHex } from '../../shared/coins/index.ts';
 import { compileWshMiniscript, miniscriptPaths } from '../../shared/coins/miniscript-spend.ts';
@@ -140,7 +141,7 @@ describe('a vault spent on its recovery path', () => {
     const to = await desk.node.newAddress('bech32');
     const now = await tip();
     await expect(proposePayment(deps, vaultId, { to, amount: COIN / 4n, minersFee: 0n, feeRate: 3n, inputs: [outpoint()], vaultPath: 144 })).rejects.toThrow(
-      `the path of 1 of dave, erin is not open yet: ${outpoint()} confirmed in block ${recoveryCoin.height}, so this path opens at block ${opens()}; the chain is at block ${now}, ${opens() - 1 - now} block(s) to go`,
+      `the path of 1 of dave, erin is not open yet: ${outpoint()} confirmed in block ${recoveryCoin.height}, so this path opens at block ${opens()}; the chain is at block ${now}, ${plural(opens() - 1 - now, 'block')} to go`,
     );
     // Built and signed by hand with one recovery key, sequence 144, sent straight to the node.
     const owner = store.addresses(vaultId).find((a) => !a.change && a.index === 1)!;

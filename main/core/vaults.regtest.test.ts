@@ -4,6 +4,7 @@
 // back; refused on a coin without segwit, twice, or when not sane. A spend takes a path: one not
 // yet open for a chosen coin is refused naming the block; once open, it is proposed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plural } from '../../shared/api/words.ts';
 import { addressToScript, chainParams, decodeTx } from '../../shared/coins/index.ts';
 import { vaultAddress } from '../../shared/coins/vault-policy.ts';
 import { parseVaultDescriptor, parseWalletPolicy } from '../../shared/files/miniscript-descriptor.ts';
@@ -82,7 +83,7 @@ describe('vaults on the desk', () => {
     const decaying = await createVault(deps, { template: 'decaying', coin: 'litecoin', network: 'regtest', name: 'Decaying', primary: { threshold: 2, cosigners: [alice, bob, carol].map(co) }, decay: [{ threshold: 1, after: { days: 30 } }] });
     expect(vaultPaths(deps, decaying.id).map((p) => [p.threshold, p.opens])).toEqual([
       [2, 'now'],
-      [1, '17280 blocks (about 30 days) after a coin is received'],
+      [1, '17,280 blocks (about 30 days) after a coin is received'],
     ]);
   });
 
@@ -93,7 +94,7 @@ describe('vaults on the desk', () => {
     ).rejects.toThrow('dash has no segwit: a vault with recovery paths is a P2WSH miniscript and cannot be made on it');
     await expect(
       createVault(deps, { template: 'recovery', coin: 'litecoin', network: 'regtest', name: 'x', primary: { threshold: 1, cosigners: [co(alice)] }, recovery: [{ threshold: 1, cosigners: [co(bob)], after: { days: 120 } }] }),
-    ).rejects.toThrow('120 days is 69120 blocks on litecoin regtest; a relative timelock counts at most 65535 blocks (BIP68), 113 days there');
+    ).rejects.toThrow('120 days is 69,120 blocks on litecoin regtest; a relative timelock counts at most 65,535 blocks (BIP68), 113 days there');
     const insane = `wsh(or_d(multi(1,[${alice!.fingerprint}]${alice!.xpub}/<0;1>/*,[${bob!.fingerprint}]${bob!.xpub}/<0;1>/*),older(10)))`;
     await expect(createVault(deps, { template: 'import', coin: 'litecoin', network: 'regtest', name: 'x', text: insane })).rejects.toThrow('a spending path needs no signature');
     const to = await desk.node.newAddress('bech32');
@@ -106,9 +107,9 @@ describe('vaults on the desk', () => {
     const opens = coin.height! + 144;
     const tip = coin.height! + coin.confirmations - 1;
     await expect(proposePayment(deps, vaultId, { to, amount: COIN / 2n, minersFee: 20_000n, vaultPath: 144 })).rejects.toThrow(
-      new RegExp(`refusing the proposed payment: the path of 1 of dave, erin is not open yet: ${coin.txid}:${coin.vout} confirmed in block ${coin.height}, so this path opens at block ${opens}; the chain is at block ${tip}, ${opens - 1 - tip} block\\(s\\) to go \\(about \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\)`),
+      new RegExp(`refusing the proposed payment: the path of 1 of dave, erin is not open yet: ${coin.txid}:${coin.vout} confirmed in block ${coin.height}, so this path opens at block ${opens}; the chain is at block ${tip}, ${plural(opens - 1 - tip, 'block')} to go \\(about \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\)`),
     );
-    await expect(proposePayment(deps, vaultId, { to, amount: COIN / 2n, minersFee: 20_000n, vaultPath: 10 })).rejects.toThrow('has no path that opens after 10 block(s); its paths: 2 of alice, bob, carol now; 1 of dave, erin after 144 blocks (about 0.3 days) after a coin is received');
+    await expect(proposePayment(deps, vaultId, { to, amount: COIN / 2n, minersFee: 20_000n, vaultPath: 10 })).rejects.toThrow('has no path that opens after 10 blocks; its paths: 2 of alice, bob, carol now; 1 of dave, erin after 144 blocks (about 0.3 days) after a coin is received');
     // Once the tip is the opening block - 1, the path is open: the spend is proposed with nSequence 144.
     await desk.mine(opens - 1 - tip);
     await desk.synced();

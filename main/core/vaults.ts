@@ -4,6 +4,7 @@
 // its co-signers in key order (@0 is position 0), its template the BIP388 descriptor template, M the
 // primary path's threshold. Coins without segwit are refused: a vault is P2WSH.
 import { pathOpensAt } from '../../shared/coins/vault-spend.ts';
+import { plural } from '../../shared/api/words.ts';
 import { randomUUID } from 'node:crypto';
 import { chainParams, CoinError, describeChain, parseXpub, type ChainParams, type CoinName, type NetworkName } from '../../shared/coins/index.ts';
 import { checkVault, type VaultKey, type VaultPath, type VaultPolicy } from '../../shared/coins/vault-policy.ts';
@@ -167,7 +168,7 @@ export function vaultPaths(deps: Pick<CoreDeps, 'store'>, walletId: string): Vau
   }));
 }
 
-/** A vault in one line, its paths in order: "2 of Alice, Bob, Carol now, or 1 of Lawyer after 51840 blocks (about 90 days)". */
+/** A vault in one line, its paths in order: "2 of Alice, Bob, Carol now, or 1 of Lawyer after 51,840 blocks (about 90 days)". */
 export function vaultWords(deps: Pick<CoreDeps, 'store'>, walletId: string): string {
   const w = requireWallet(deps, walletId);
   const params = chainParams(w.coin, w.network);
@@ -208,7 +209,7 @@ export function typedTimelock(coin: CoinName, network: NetworkName, typed: strin
   if (previous !== undefined && days <= previous) {
     throw new CoordinatorError('bad_wallet', `each recovery path opens later than the one before it: this one needs more than ${previous} days (the path above opens after ${previous}); ${days} is not later`, { field: 'days' });
   }
-  return { days, blocks, words: `${days.toLocaleString('en-US')} day${days === 1 ? '' : 's'} (${blocks.toLocaleString('en-US')} blocks on ${describeChain(params)})` };
+  return { days, blocks, words: `${plural(days, 'day')} (${plural(blocks, 'block')} on ${describeChain(params)})` };
 }
 
 /** The days of the form's recovery path `i` (0: the first after the main path), each later than the one before; refused naming the path. */

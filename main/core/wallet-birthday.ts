@@ -4,6 +4,7 @@
 // (Specter's blockheight), else from a date the treasurer gives (mapped to a height by the node's
 // block times: GET /blocks/{coin}/height_at), or "from the beginning". "Rescan from…" asks again.
 import { ApiClientError, type ApiClient } from '../../shared/api/client.ts';
+import { plural } from '../../shared/api/words.ts';
 import { isEvmCoin } from '../../shared/coins/coin-table.ts';
 import type { WatchStatus } from '../../shared/api/schemas.ts';
 import type { CoordinatorApi } from './api.ts';
@@ -234,11 +235,11 @@ export function watchWords(s: WatchStatus): WatchWords {
   const historyLimit = s.history_from === null ? null : `history before block ${s.history_from} is not available from this node (it is pruned); balances and unspent outputs are complete`;
   const noFilters = s.filters ? '' : '; the node has no block filters (-blockfilterindex=1), so every block from the birthday is read';
   if (s.state === 'error') return { state: s.state, words: `The scan stopped: ${s.error ?? 'the service gave no reason'}`, historyLimit };
-  if (s.state === 'ready') return { state: s.state, words: `Watched from block ${from}: read to block ${s.scanned_height ?? from}, the node's tip (${n(s.blocks_fetched)} blocks fetched)${noFilters}`, historyLimit };
+  if (s.state === 'ready') return { state: s.state, words: `Watched from block ${from}: read to block ${s.scanned_height ?? from}, the node's tip (${plural(s.blocks_fetched, 'block')} fetched)${noFilters}`, historyLimit };
   const total = s.tip_height === null ? null : Math.max(0, s.tip_height - from + 1);
-  const of = total === null ? '' : ` of ${n(total)}`;
+  const checked = total === null ? plural(s.blocks_checked, 'block') : `${n(s.blocks_checked)} of ${plural(total, 'block')}`;
   const tipUnknown = total === null ? " (the node has not told its tip yet)" : '';
-  return { state: s.state, words: `Scanning from block ${from}: ${n(s.blocks_checked)}${of} blocks checked, ${n(s.blocks_matched)} matched${tipUnknown}${noFilters}`, historyLimit };
+  return { state: s.state, words: `Scanning from block ${from}: ${checked} checked, ${n(s.blocks_matched)} matched${tipUnknown}${noFilters}`, historyLimit };
 }
 
 /**

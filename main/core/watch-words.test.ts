@@ -15,5 +15,7 @@ describe('a watched scan in words', () => {
     expect(watchWords(status({ pruned: true, history_from: 4_000 })).historyLimit).toBe('history before block 4000 is not available from this node (it is pruned); balances and unspent outputs are complete');
     expect(watchWords(status({ state: 'error', error: "the unspent outputs differ from the node's scantxoutset" })).words).toBe("The scan stopped: the unspent outputs differ from the node's scantxoutset");
     expect(watchWords(status({ state: 'ready', scanned_height: 5_999 })).words).toBe("Watched from block 1000: read to block 5999, the node's tip (3 blocks fetched)");
+    expect(watchWords(status({ state: 'ready', scanned_height: 5_999, blocks_fetched: 1 })).words).toBe("Watched from block 1000: read to block 5999, the node's tip (1 block fetched)");
+    expect(watchWords(status({ state: 'ready', scanned_height: 5_999, blocks_fetched: 12_345 })).words).toContain('(12,345 blocks fetched)');
   });
 });

@@ -1,6 +1,7 @@
 // A chain's watch scan in the sync bar's words (issue 25): how far it has read, what it matched,
 // and the time left from the rate the bar observed. Pure: sync.tsx keeps the samples.
 import type { ChainScanView } from '../../main/bridge/contract.ts';
+import { plural } from '../../shared/api/words.ts';
 
 const n = (x: number) => x.toLocaleString('en-US');
 
@@ -19,7 +20,7 @@ export function watchScanWords(scan: ChainScanView, timeLeft: string): ScanWords
   const wallets = `${n(scan.wallets)} wallet${scan.wallets === 1 ? '' : 's'}`;
   const at = scan.tip_height === null ? `block ${n(scanHeight(scan))} (the node has not told its tip yet)` : `block ${n(scanHeight(scan))} of ${n(scan.tip_height)}`;
   // Without filters nothing is matched: every block is read, so the count would only mislead.
-  const matched = scan.filters ? `, ${n(scan.blocks_matched)} block${scan.blocks_matched === 1 ? '' : 's'} matched` : '';
+  const matched = scan.filters ? `, ${plural(scan.blocks_matched, 'block')} matched` : '';
   const left = scan.tip_height === null ? '' : `, ${timeLeft}`;
   return {
     line: `Scanning ${scan.coin} for ${wallets}: ${at}${matched}${left}`,

@@ -4,6 +4,7 @@
 // desk's own revision (desk.changes), so screens follow what the background follower records.
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ChainScanView, ServiceStatus } from '../../main/bridge/contract.ts';
+import { plural } from '../../shared/api/words.ts';
 import { call } from './bridge.ts';
 import { useLoad, type Loaded } from './ui.tsx';
 import { addSample, describeTimeLeft, timeLeft, type Sample } from './sync-estimate.ts';
@@ -70,7 +71,7 @@ function coinSync(c: ServiceStatus['coins'][number], samples: readonly Sample[],
         ? // No error yet: the service (just started or restarted) has not heard from the node.
           'waiting for the first answer of the node'
         : 'the index has not started yet'
-      : `${n(c.lag)} block${c.lag === 1 ? '' : 's'} behind the node`;
+      : `${plural(c.lag, 'block')} behind the node`;
   return {
     coin: c.coin,
     family,

@@ -4,6 +4,7 @@
 // satisfaction the valid signatures allow (miniscript-spend.ts asks the library). Any doubt is an
 // error in words naming the input; nothing half-signed comes out.
 import { derOf, type SuppliedSignature } from './assemble.ts';
+import { plural } from '../api/words.ts';
 import { bytesToHex, equalBytes } from './bytes.ts';
 import type { ChainParams } from './coin-table.ts';
 import { CoinError } from './errors.ts';
@@ -36,9 +37,9 @@ export interface MiniscriptInputSpend {
   scriptPubKey?: Uint8Array;
 }
 
-/** A path in words: "path 1 (1 of 2 keys, after 144 blocks)". */
+/** A path in words: "path 1 (1 of 2 keys, after 51,840 blocks)". */
 export function describePath(p: MiniscriptPath): string {
-  return `path ${p.index} (${p.signatures} of ${p.keys.length} key${p.keys.length === 1 ? '' : 's'}, ${p.older === null ? 'no timelock' : `after ${p.older} blocks`})`;
+  return `path ${p.index} (${p.signatures} of ${p.keys.length} key${p.keys.length === 1 ? '' : 's'}, ${p.older === null ? 'no timelock' : `after ${plural(p.older, 'block')}`})`;
 }
 
 /** The chosen path of a miniscript; an index outside them is refused naming the paths there are. */
@@ -111,7 +112,7 @@ export function relativeLockProblem(tx: BitcoinTx, inputIndex: number, path: Min
   if (tx.version < RELATIVE_LOCK_TX_VERSION) return `${where}: the transaction's version ${tx.version} does not enforce relative timelocks (BIP68 needs version ${RELATIVE_LOCK_TX_VERSION})`;
   if ((seq & SEQUENCE_DISABLE_FLAG) !== 0) return `${where}: its nSequence 0x${seq.toString(16)} turns relative timelocks off; it must be at least ${path.older}`;
   if ((seq & SEQUENCE_TYPE_FLAG) !== 0) return `${where}: its nSequence ${seq} counts 512-second units, the path counts blocks`;
-  if ((seq & SEQUENCE_VALUE_MASK) < path.older) return `${where}: its nSequence ${seq & SEQUENCE_VALUE_MASK} is below the path's relative timelock of ${path.older} blocks (older(${path.older}))`;
+  if ((seq & SEQUENCE_VALUE_MASK) < path.older) return `${where}: its nSequence ${seq & SEQUENCE_VALUE_MASK} is below the path's relative timelock of ${plural(path.older, 'block')} (older(${path.older}))`;
   return null;
 }
 

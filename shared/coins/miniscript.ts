@@ -22,6 +22,7 @@
  */
 import { analyzeMiniscript, compileMiniscript, satisfier } from '@bitcoinerlab/miniscript';
 import { concatBytes, hexToBytes } from './bytes.ts';
+import { plural } from '../api/words.ts';
 import { CoinError } from './errors.ts';
 import { hash160 } from './hash.ts';
 import { pushData } from './script.ts';
@@ -85,7 +86,7 @@ export function analyseMiniscript(miniscript: string): MiniscriptAnalysis {
     const n = Number(text);
     if (n < 1) refuse(`older(${n}) locks nothing: a relative timelock is at least 1 block`);
     if (n & SEQUENCE_TYPE_FLAG) refuse(`older(${n}) is a relative timelock counted in time (BIP68's type flag); these vaults count blocks`);
-    if (n > MAX_RELATIVE_BLOCKS) refuse(`older(${n}) is beyond BIP68's limit of ${MAX_RELATIVE_BLOCKS} blocks`);
+    if (n > MAX_RELATIVE_BLOCKS) refuse(`older(${n}) is beyond BIP68's limit of ${plural(MAX_RELATIVE_BLOCKS, 'block')}`);
     relative.add(n);
   }
   const keyNames = keyNamesOf(miniscript);

@@ -43,18 +43,21 @@ describe('vaultInputSpend', () => {
   });
 
   test('a path that is not the vault\'s is refused in words', () => {
-    expect(() => vaultInputSpend(LTC_REG, policy, false, 0, 10)).toThrow('the vault has no path that opens after 10 block(s); its paths open after 0, 144 block(s)');
+    expect(() => vaultInputSpend(LTC_REG, policy, false, 0, 10)).toThrow('the vault has no path that opens after 10 blocks; its paths open after 0 blocks, 144 blocks');
   });
 });
 
 describe('pathNotOpen', () => {
   const now = new Date('2026-11-26T00:00:00Z');
   test('names the opening block, the blocks to go and an estimated date (2.5-minute blocks)', () => {
-    expect(pathNotOpen(LTC_REG, 'aa:0', 205, 144, 300, now)).toBe('aa:0 confirmed in block 205, so this path opens at block 349; the chain is at block 300, 48 block(s) to go (about 2026-11-26 02:00 UTC)');
+    expect(pathNotOpen(LTC_REG, 'aa:0', 205, 144, 300, now)).toBe('aa:0 confirmed in block 205, so this path opens at block 349; the chain is at block 300, 48 blocks to go (about 2026-11-26 02:00 UTC)');
+    // A 90-day path on litecoin: the blocks to go grouped as the vault form writes them.
+    expect(pathNotOpen(LTC_REG, 'aa:0', 205, 51840, 300, now)).toContain('51,744 blocks to go');
+    expect(pathNotOpen(LTC_REG, 'aa:0', null, 51840, 300, now)).toBe('aa:0 is not confirmed yet; this path opens 51,840 blocks (about 90 days) after the block that confirms it');
   });
   test('open once the tip is the opening block - 1 (the next block can hold the spend); the primary path always', () => {
     expect(pathNotOpen(LTC_REG, 'aa:0', 205, 144, 348, now)).toBeNull();
-    expect(pathNotOpen(LTC_REG, 'aa:0', 205, 144, 347, now)).toContain('1 block(s) to go');
+    expect(pathNotOpen(LTC_REG, 'aa:0', 205, 144, 347, now)).toContain('1 block to go');
     expect(pathNotOpen(LTC_REG, 'aa:0', null, 0, 300, now)).toBeNull();
   });
   test('an unconfirmed coin on a timelocked path is refused', () => {

@@ -3,6 +3,7 @@
 // docs/api-decisions.md section 12), the path as the service numbers it with the size of its largest
 // witness (the desk's own vsize estimate pins the fee), and when a path opens for a coin.
 import type { ChainParams } from './coin-table.ts';
+import { plural } from '../api/words.ts';
 import { bytesToHex } from './bytes.ts';
 import { CoinError } from './errors.ts';
 import { compileWshMiniscript, type MiniscriptPath, miniscriptPaths } from './miniscript-spend.ts';
@@ -47,7 +48,7 @@ export function vaultInputSpend(params: ChainParams, policy: VaultPolicy, change
   const paths = miniscriptPaths(compiled);
   const path = paths.find((p) => (p.older ?? 0) === blocks);
   if (!path) {
-    throw new CoinError(`the vault has no path that opens after ${blocks} block(s); its paths open after ${paths.map((p) => p.older ?? 0).join(', ')} block(s)`);
+    throw new CoinError(`the vault has no path that opens after ${plural(blocks, 'block')}; its paths open after ${paths.map((p) => plural(p.older ?? 0, 'block')).join(', ')}`);
   }
   const derived = Object.values(address.derived);
   const pathKeys = path.keys.map((hex) => {
@@ -76,7 +77,7 @@ export function pathNotOpen(params: ChainParams, coin: string, confirmedAt: numb
   const toGo = opens - 1 - tip;
   if (toGo <= 0) return null;
   const when = new Date(now.getTime() + toGo * params.blockSeconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
-  return `${coin} confirmed in block ${confirmedAt}, so this path opens at block ${opens}; the chain is at block ${tip}, ${toGo} block(s) to go (about ${when} UTC)`;
+  return `${coin} confirmed in block ${confirmedAt}, so this path opens at block ${opens}; the chain is at block ${tip}, ${plural(toGo, 'block')} to go (about ${when} UTC)`;
 }
 
 /**

@@ -22,16 +22,16 @@ describe('timelocks in days and blocks', () => {
     expect(blocksPerDay(LTC)).toBe(576);
     expect(timelockBlocks(BTC, { days: 365 })).toBe(52560);
     expect(timelockBlocks(LTC, { days: 90 })).toBe(51840);
-    expect(describeTimelock(BTC, 52560)).toBe('52560 blocks (about 365 days)');
+    expect(describeTimelock(BTC, 52560)).toBe('52,560 blocks (about 365 days)');
     expect(describeTimelock(LTC_REG, 144)).toBe('144 blocks (about 0.3 days)');
   });
   test('beyond BIP68 (65535 blocks) refused in words, naming the limit in days', () => {
-    expect(() => timelockBlocks(LTC, { days: 114 })).toThrow('114 days is 65664 blocks on litecoin; a relative timelock counts at most 65535 blocks (BIP68), 113 days there');
+    expect(() => timelockBlocks(LTC, { days: 114 })).toThrow('114 days is 65,664 blocks on litecoin; a relative timelock counts at most 65,535 blocks (BIP68), 113 days there');
     expect(() => timelockBlocks(BTC, { days: 456 })).toThrow('455 days there');
     expect(timelockBlocks(BTC, { days: 455 })).toBe(65520);
     expect(() => timelockBlocks(BTC, { days: 0 })).toThrow('at least 1');
     expect(() => timelockBlocks(BTC, { days: 1.5 })).toThrow('whole number of days');
-    expect(() => timelockBlocks(BTC, { blocks: 65536 })).toThrow('a relative timelock is 1 to 65535 blocks (BIP68), 455 days on bitcoin; got 65536');
+    expect(() => timelockBlocks(BTC, { blocks: 65536 })).toThrow('a relative timelock is 1 to 65,535 blocks (BIP68), 455 days on bitcoin; got 65536');
     expect(timelockBlocks(BTC, { blocks: 65535 })).toBe(65535);
   });
 });
@@ -100,7 +100,7 @@ describe('the miniscript wrapper refuses what is not sane, naming why', () => {
     ['and_v(v:pk(K0_0),or_b(l:older(100),al:older(200)))', 'it is malleable'],
     ['thresh(2,pk(K0_0),s:pk(K1_0),sln:older(4194305),sln:older(10))', 'counted in time'],
     ['or_d(multi(1,K0_0,K1_0),and_v(v:pkh(K0_0),older(10)))', 'a key appears twice'],
-    ['or_d(multi(1,K0_0,K1_0),and_v(v:pkh(K2_0),older(65536)))', "beyond BIP68's limit of 65535 blocks"],
+    ['or_d(multi(1,K0_0,K1_0),and_v(v:pkh(K2_0),older(65536)))', "beyond BIP68's limit of 65,535 blocks"],
     ['or_d(multi(1,K0_0,K1_0),and_v(v:pkh(K2_0),older(0)))', 'locks nothing'],
     ['and_v(pk(K0_0),pk(K1_0))', 'not valid miniscript'],
     ['multi_a(1,K0_0,K1_0)', 'taproot-only'],

@@ -12,6 +12,7 @@
  * into blocks by the coin's target block interval (144 a day on bitcoin, 576 on litecoin).
  */
 import { describeChain, type ChainParams } from './coin-table.ts';
+import { plural } from '../api/words.ts';
 import { CoinError } from './errors.ts';
 import { MAX_RELATIVE_BLOCKS } from './miniscript.ts';
 import { MAX_WITNESS_MULTISIG_KEYS } from './script.ts';
@@ -51,7 +52,7 @@ export function timelockBlocks(params: ChainParams, after: Timelock): number {
     const blocks = d * perDay;
     if (blocks > MAX_RELATIVE_BLOCKS) {
       throw new CoinError(
-        `${dayWords(d)} is ${blocks} blocks on ${describeChain(params)}; a relative timelock counts at most ${MAX_RELATIVE_BLOCKS} blocks (BIP68), ${maxDays} days there`,
+        `${dayWords(d)} is ${plural(blocks, 'block')} on ${describeChain(params)}; a relative timelock counts at most ${plural(MAX_RELATIVE_BLOCKS, 'block')} (BIP68), ${maxDays} days there`,
         'days',
       );
     }
@@ -59,15 +60,15 @@ export function timelockBlocks(params: ChainParams, after: Timelock): number {
   }
   const b = after.blocks;
   if (!Number.isInteger(b) || b < 1 || b > MAX_RELATIVE_BLOCKS) {
-    throw new CoinError(`a relative timelock is 1 to ${MAX_RELATIVE_BLOCKS} blocks (BIP68), ${maxDays} days on ${describeChain(params)}; got ${String(b)}`, 'blocks');
+    throw new CoinError(`a relative timelock is 1 to ${plural(MAX_RELATIVE_BLOCKS, 'block')} (BIP68), ${maxDays} days on ${describeChain(params)}; got ${String(b)}`, 'blocks');
   }
   return b;
 }
 
-/** "26280 blocks (about 182.5 days)": how a timelock is shown. */
+/** "26,280 blocks (about 182.5 days)": how a timelock is shown. */
 export function describeTimelock(params: ChainParams, blocks: number): string {
   const days = blocks / blocksPerDay(params);
-  return `${blocks} block${blocks === 1 ? '' : 's'} (about ${dayWords(Math.round(days * 10) / 10)})`;
+  return `${plural(blocks, 'block')} (about ${dayWords(Math.round(days * 10) / 10)})`;
 }
 
 const sameKey = (a: VaultKey, b: VaultKey) => a.xpub === b.xpub;
@@ -96,7 +97,7 @@ function build(params: ChainParams, primary: KeySet, recovery: readonly Recovery
   paths.sort((a, b) => a.blocks - b.blocks);
   for (let i = 1; i < paths.length; i++) {
     if (paths[i]!.blocks === paths[i - 1]!.blocks) {
-      throw new CoinError(`two recovery paths open after the same ${paths[i]!.blocks} blocks; give each a different time (or make them one path)`);
+      throw new CoinError(`two recovery paths open after the same ${plural(paths[i]!.blocks, 'block')}; give each a different time (or make them one path)`);
     }
   }
   const keys: VaultKey[] = [];

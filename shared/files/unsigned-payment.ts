@@ -19,6 +19,7 @@ import type { MultisigScriptOptions } from '../coins/multisig-script.ts';
 import { readUnsignedMultisigInput } from '../coins/unsigned-witness.ts';
 import { coinAmount } from '../coins/units.ts';
 import { PaymentCheckError } from './errors.ts';
+import { plural } from '../api/words.ts';
 
 export type OutputPurpose = 'payment' | 'operator_fee' | 'change';
 
@@ -236,7 +237,7 @@ export function verifyUnsignedVaultPayment(
     const ours = words(() => vaultInputSpend(params, policy, change, index, blocks));
     const read = words(() => readUnsignedMiniscriptInput(input, i)) ?? fail(`input ${i} is not an unsigned vault input (miniscript, path, witness script)`);
     if (!equalBytes(read.compiled.witnessScript, ours.witnessScript)) fail(`input ${i}'s witness script is not the one this vault derives at ${claim.path} (${ours.address.address})`);
-    if (read.path !== ours.path.index) fail(`input ${i} is spent on path ${read.path}, not on the chosen path ${ours.path.index} (${blocks === 0 ? 'the primary path' : `the path that opens after ${blocks} blocks`})`);
+    if (read.path !== ours.path.index) fail(`input ${i} is spent on path ${read.path}, not on the chosen path ${ours.path.index} (${blocks === 0 ? 'the primary path' : `the path that opens after ${plural(blocks, 'block')}`})`);
     const lock = relativeLockProblem(decoded, i, ours.path);
     if (lock !== null) fail(lock);
     const hash = words(() => miniscriptInputHash(params, decoded, i, { compiled: read.compiled, paths: read.paths, path: read.path, amount: claim.amount, scriptPubKey: ours.address.scriptPubKey }));

@@ -4,6 +4,7 @@
 // payment like any other: co-signers sign it from its own signing request. The service refuses a
 // replacement that does not pay both a higher fee and a higher rate (409 with both figures).
 import { ApiClientError } from '../../../shared/api/client.ts';
+import { plural } from '../../../shared/api/words.ts';
 import { addressToScript, bytesToHex, decodeTx, equalBytes, isUtxoCoin, utxoCoinRow } from '../../../shared/coins/index.ts';
 import { CoordinatorError } from '../errors.ts';
 import { IN_FLIGHT, requirePayment } from './payments.ts';
@@ -43,7 +44,7 @@ export function whyNotReplaceable(deps: Pick<CoreDeps, 'store'>, p: PaymentRow, 
   if (path !== undefined && path > 0) {
     // The service checks a timelocked path against the coins' depth among its unspent outputs, which
     // the payment being replaced has already spent: the replacement could not be sent.
-    return `payment ${p.id} spends on the vault's path that opens after ${path} blocks; a replacement of such a spend is not sent by the service yet (it checks the path's timelock on unspent coins only): wait for it to confirm, or ${cpfp}`;
+    return `payment ${p.id} spends on the vault's path that opens after ${plural(path, 'block')}; a replacement of such a spend is not sent by the service yet (it checks the path's timelock on unspent coins only): wait for it to confirm, or ${cpfp}`;
   }
   if (!relayed) return `the service's ${w.coin} node does not relay replacements (BIP125; Litecoin Core relays them only when started with -mempoolreplacement=1), so a fee bump would be refused: ${cpfp}`;
   const open = deps.store.payments(p.walletId).find((q) => q.replaces === p.id && IN_FLIGHT.includes(q.state));

@@ -8,6 +8,7 @@
 // recomputed. The modules that choose what to spend (propose, replace, cpfp) sit above this one.
 import { randomUUID } from 'node:crypto';
 import type { MultiSigPayment, MultisigHashesToSign } from '../../../shared/api/schemas.ts';
+import { plural } from '../../../shared/api/words.ts';
 import { addressToScript, bytesToHex, decodeTx, equalBytes, estimateVsize, hexToBytes, scriptToAddress, type ChainParams, type Tx, type TxInput } from '../../../shared/coins/index.ts';
 import { addressPath } from '../../../shared/coins/multisig-address.ts';
 import { readUnsignedMultisigInput } from '../../../shared/coins/unsigned-witness.ts';
@@ -296,7 +297,7 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
     // A timelocked path: exactly its older() (BIP68 by height), what the desk asked; below, the node
     // would refuse the spend; above, the coins would wait longer than the path says.
     if (vault && vault.blocks > 0) {
-      if (inp.sequence !== vault.blocks) refuse(`input ${i} has sequence 0x${inp.sequence.toString(16)}; the path that opens after ${vault.blocks} blocks spends with sequence ${vault.blocks} (older(${vault.blocks}))`);
+      if (inp.sequence !== vault.blocks) refuse(`input ${i} has sequence 0x${inp.sequence.toString(16)}; the path that opens after ${plural(vault.blocks, 'block')} spends with sequence ${vault.blocks} (older(${vault.blocks}))`);
       return;
     }
     if (s.replaceable ? inp.sequence > REPLACEABLE_SEQUENCE : inp.sequence <= REPLACEABLE_SEQUENCE) {

@@ -3,6 +3,7 @@
 // until signed, docs/api-decisions.md section 12), so no column repeats it. For each input: how
 // many signatures the path needs, and each key of the path with the co-signer who holds it.
 import { readUnsignedMiniscriptInput } from '../../../shared/coins/assemble-miniscript.ts';
+import { plural } from '../../../shared/api/words.ts';
 import { bytesToHex, decodeTx, equalBytes } from '../../../shared/coins/index.ts';
 import type { MiniscriptPath } from '../../../shared/coins/miniscript-spend.ts';
 import { vaultInputSpend, type VaultInputSpend } from '../../../shared/coins/vault-spend.ts';
@@ -24,7 +25,7 @@ export interface VaultPaymentInput {
 export function pathWords(deps: Pick<CoreDeps, 'store'>, w: WalletRow, input: VaultPaymentInput): string {
   const names = deps.store.cosigners(w.id).map((c) => c.name);
   const keys = input.spend.pathKeys.map((k) => names[k.key] ?? `key @${k.key}`).join(', ');
-  return input.path.older === null ? `the primary path (${input.path.signatures} of ${keys})` : `the path of ${input.path.signatures} of ${keys} after ${input.path.older} blocks`;
+  return input.path.older === null ? `the primary path (${input.path.signatures} of ${keys})` : `the path of ${input.path.signatures} of ${keys} after ${plural(input.path.older, 'block')}`;
 }
 
 /** A vault key as a PSBT names it (exported files and the Ledger's): the holder's fingerprint, its account path, then the key's branch and index. */

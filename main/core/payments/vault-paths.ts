@@ -3,6 +3,7 @@
 // naming the block it opens at and an estimated date. The coin's block and the tip are the service's
 // (its unspent-output extension); the node would refuse the spend until then anyway (BIP68).
 import { pathNotOpen } from '../../../shared/coins/vault-spend.ts';
+import { plural } from '../../../shared/api/words.ts';
 import type { AddressRow, WalletRow } from '../store/store.ts';
 import { walletParams, type CoreDeps } from '../wallets.ts';
 import { utxosOf } from '../wallet-funds.ts';
@@ -13,7 +14,7 @@ import { outpointKey, type Outpoint } from './outpoints.ts';
 export function unknownPathRefusal(deps: Pick<CoreDeps, 'store'>, w: WalletRow, blocks: number): string | null {
   const paths = vaultPaths(deps, w.id);
   if (paths.some((p) => p.blocks === blocks)) return null;
-  return `"${w.name}" has no path that opens after ${blocks} block(s); its paths: ${paths.map((p) => `${p.threshold} of ${p.keys.join(', ')} ${p.blocks === 0 ? 'now' : `after ${p.opens}`}`).join('; ')}`;
+  return `"${w.name}" has no path that opens after ${plural(blocks, 'block')}; its paths: ${paths.map((p) => `${p.threshold} of ${p.keys.join(', ')} ${p.blocks === 0 ? 'now' : `after ${p.opens}`}`).join('; ')}`;
 }
 
 /** Why the vault cannot be spent on the path opening after `blocks` now, or null when it can. */

@@ -2,6 +2,7 @@
 // is stuck unconfirmed, a fee bump or cancel (BIP125) or a child from its change paying for it.
 import { useState } from 'react';
 import type { CpfpView, PaymentDetail, Unit } from '../../../main/bridge/contract.ts';
+import { plural } from '../../../shared/api/words.ts';
 import { call } from '../bridge.ts';
 import { amount, shortId } from '../format.ts';
 import { go, href } from '../navigation.ts';
@@ -91,7 +92,7 @@ function RateField({ walletId, value, onChange, label, smallest }: { walletId: s
         <div className="presets" role="group" aria-label="Fee rate presets">
           {presets.data.presets.map((e) => (
             <button type="button" key={e.blocks} onClick={() => onChange(String(e.fee_rate))}>
-              {e.blocks} block{e.blocks === 1 ? '' : 's'}: {e.fee_rate}
+              {plural(e.blocks, 'block')}: {e.fee_rate}
               {e.source === 'fallback' ? ' (fallback)' : ''}
             </button>
           ))}

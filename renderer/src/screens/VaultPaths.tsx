@@ -82,10 +82,10 @@ export function VaultPaths({ walletId, name, vault }: { walletId: string; name: 
                 cell: (c) => (
                   <>
                     {c.opens_at_block === null
-                      ? `${c.blocks_left.toLocaleString('en-US')} blocks after it confirms`
+                      ? `${plural(c.blocks_left, 'block')} after it confirms`
                       : c.blocks_left === 0
                         ? `open now (since block ${c.opens_at_block.toLocaleString('en-US')})`
-                        : `at block ${c.opens_at_block.toLocaleString('en-US')}, about ${day(c.opens_around ?? '')} (${c.blocks_left.toLocaleString('en-US')} blocks from now)`}
+                        : `at block ${c.opens_at_block.toLocaleString('en-US')}, about ${day(c.opens_around ?? '')} (${plural(c.blocks_left, 'block')} from now)`}
                     {v.refresh.due.includes(outpointText(c)) && v.coins.find((o) => o.txid === c.txid && o.vout === c.vout) === c && (
                       <>
                         {' '}
