@@ -133,7 +133,10 @@ export type PricesConfig = z.infer<typeof PricesConfig>;
 export const ServiceConfig = z.object({
   listen: z.object({ host: z.string().default('127.0.0.1'), port: z.number().int().min(0).max(65535).default(8080) }).default({ host: '127.0.0.1', port: 8080 }),
   database: z
-    .union([z.object({ sqlite: z.string() }), z.object({ postgres: z.string(), schema: z.string().optional() })])
+    // index: a folder for the UTXO coins' full address index in LevelDB (service/index/level-index.ts)
+    // beside the SQLite file, which keeps the rest. Not with PostgreSQL: scale-out instances read
+    // one shared index, and a LevelDB folder is one process's.
+    .union([z.object({ sqlite: z.string(), index: z.string().min(1).optional() }).strict(), z.object({ postgres: z.string(), schema: z.string().optional() }).strict()])
     .default({ sqlite: 'countersign-service.sqlite' }),
   coins: z.partialRecord(z.enum(UTXO_COIN_NAMES), CoinConfig).and(z.object({ ethereum: EthereumConfig.optional() })).default({}),
   prices: PricesConfig.default({ source: 'static', urls: {}, ids: {}, ttlSeconds: 60, timeoutMs: 5_000 }),
@@ -170,8 +173,10 @@ export function loadConfigFile(path: string): ServiceConfig {
     throw new Error(`configuration file ${path} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
   const config = parseConfig(json);
-  if ('sqlite' in config.database && config.database.sqlite !== ':memory:' && !isAbsolute(config.database.sqlite)) {
-    config.database = { sqlite: resolve(dirname(path), config.database.sqlite) };
+  const db = config.database;
+  if ('sqlite' in db) {
+    const fromFile = (p: string) => (isAbsolute(p) ? p : resolve(dirname(path), p));
+    config.database = { sqlite: db.sqlite === ':memory:' ? db.sqlite : fromFile(db.sqlite), ...(db.index === undefined ? {} : { index: fromFile(db.index) }) };
   }
   return config;
 }

@@ -42,7 +42,8 @@ export interface ServiceOptions {
 
 export function storeConfigOf(config: ServiceConfig): StoreConfig {
   const db = config.database;
-  return 'sqlite' in db ? { kind: 'sqlite', path: db.sqlite } : { kind: 'postgres', url: db.postgres, ...(db.schema ? { schema: db.schema } : {}) };
+  if ('sqlite' in db) return { kind: 'sqlite', path: db.sqlite, ...(db.index === undefined ? {} : { indexDir: db.index }) };
+  return { kind: 'postgres', url: db.postgres, ...(db.schema ? { schema: db.schema } : {}) };
 }
 
 export async function createService(input: ServiceConfigInput, options: ServiceOptions = {}): Promise<Service> {

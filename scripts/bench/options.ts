@@ -16,14 +16,18 @@ export interface BenchOptions {
   /** Where the scale chain is kept between runs (default: $COUNTERSIGN_BENCH_CACHE or ~/.cache/countersign-bench). */
   cacheDir: string | undefined;
   /** Stores the scale bench indexes into. */
-  stores: Array<'sqlite' | 'postgres'>;
+  stores: ScaleStore[];
   /** `--index-blocks verbose`: the indexer reads verbose JSON instead of the coin's raw blocks (to compare). */
   indexBlocks: 'raw' | 'verbose' | undefined;
 }
 
+/** `level`: the full index in LevelDB beside a SQLite file (StoreConfig.indexDir). */
+export type ScaleStore = 'sqlite' | 'postgres' | 'level';
+const SCALE_STORES: readonly ScaleStore[] = ['sqlite', 'postgres', 'level'];
+
 const USAGE =
   'usage: npm run bench -- [--txs 20000] [--duration 10] [--connections 10] [--cpu-prof <dir>]\n' +
-  '       npm run bench -- --scale [--scale-txs 1000000] [--cache-dir <dir>] [--stores sqlite,postgres] [--index-blocks raw|verbose] [--cpu-prof <dir>]';
+  '       npm run bench -- --scale [--scale-txs 1000000] [--cache-dir <dir>] [--stores sqlite,postgres,level] [--index-blocks raw|verbose] [--cpu-prof <dir>]';
 
 function positiveInt(text: string | undefined, fallback: number, name: string): number {
   if (text === undefined) return fallback;
@@ -32,12 +36,12 @@ function positiveInt(text: string | undefined, fallback: number, name: string): 
   return n;
 }
 
-function parseStores(text: string | undefined): Array<'sqlite' | 'postgres'> {
-  if (text === undefined) return ['sqlite', 'postgres'];
+function parseStores(text: string | undefined): ScaleStore[] {
+  if (text === undefined) return [...SCALE_STORES];
   const names = text.split(',').map((s) => s.trim());
-  const bad = names.find((n) => n !== 'sqlite' && n !== 'postgres');
-  if (bad !== undefined || names.length === 0) throw new Error(`--stores takes sqlite and/or postgres, comma-separated, not ${JSON.stringify(text)}\n${USAGE}`);
-  return [...new Set(names as Array<'sqlite' | 'postgres'>)];
+  const bad = names.find((n) => !(SCALE_STORES as readonly string[]).includes(n));
+  if (bad !== undefined || names.length === 0) throw new Error(`--stores takes ${SCALE_STORES.join(', ')}, comma-separated, not ${JSON.stringify(text)}\n${USAGE}`);
+  return [...new Set(names as ScaleStore[])];
 }
 
 function parseBlockForm(text: string | undefined): 'raw' | 'verbose' | undefined {

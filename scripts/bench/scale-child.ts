@@ -1,7 +1,8 @@
 // Child process of the scale bench: fetches block windows (the baseline) or runs the real indexer
 // into one store, stopping at each of the given heights to report the time since the last stop,
 // its peak RSS so far and the store's size on disk. Its own process, so the RSS is the indexer's.
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import pino from 'pino';
 import { sql } from 'kysely';
 import { RpcClient, type CallOptions, type RpcClientConfig } from '../../service/chains/utxo/rpc-client.ts';
@@ -23,7 +24,7 @@ export interface StageResult {
   ms: number;
   /** VmHWM at the stop: the peak since the process started. */
   peakRssKb: number;
-  /** Tables and indexes on disk (SQLite: the file and its WAL; PostgreSQL: the schema's relations). */
+  /** On disk: SQLite, the file and its WAL (and the LevelDB folder, if any); PostgreSQL, the schema's relations. */
   storeBytes: number;
   cpuOwnMs: number;
   cpuNodeMs: number;
@@ -43,10 +44,19 @@ class CappedRpcClient extends RpcClient {
   }
 }
 
+async function folderBytes(dir: string): Promise<number> {
+  let bytes = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) bytes += (await stat(join(entry.parentPath, entry.name))).size;
+  }
+  return bytes;
+}
+
 async function storeBytes(store: Store, config: StoreConfig): Promise<number> {
   if (config.kind === 'sqlite') {
     let bytes = 0;
     for (const file of [config.path, `${config.path}-wal`]) bytes += await stat(file).then((s) => s.size, () => 0);
+    if (config.indexDir !== undefined) bytes += await folderBytes(config.indexDir);
     return bytes;
   }
   const schema = config.schema ?? 'public';

@@ -3,7 +3,7 @@
 // read one script's rows by key instead of every row of its history.
 import { CompiledQuery, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTestStore, STORE_KINDS, type StoreKind, type TestStore } from '../store/test-stores.ts';
+import { INDEX_STORE_KINDS, openTestStore, type SqlStoreKind, STORE_KINDS, type StoreKind, type TestStore } from '../store/test-stores.ts';
 import { type IndexedBlock, type IndexedTx, UtxoIndexStore } from './utxo-index.ts';
 import { confirmedHistoryQuery, confirmedUnspentQuery } from './queries.ts';
 import { scriptKeyOf } from './script-keys.ts';
@@ -124,7 +124,7 @@ async function planOf(store: Store, query: { compile(): CompiledQuery }): Promis
   });
 }
 
-describe.each(STORE_KINDS)('address queries on %s', (kind: StoreKind) => {
+describe.each(INDEX_STORE_KINDS)('address queries on %s', (kind: StoreKind) => {
   let t: TestStore;
   let index: UtxoIndexStore;
   beforeEach(async () => {
@@ -149,7 +149,8 @@ describe.each(STORE_KINDS)('address queries on %s', (kind: StoreKind) => {
 
   it('keeps totals, pages and unspent outputs right through rollbacks, with and without block content', async () => {
     const blocks = chainOf(60);
-    for (const withContent of [true, false]) {
+    // the LevelDB index finds a block's rows only from its content: without it, a rollback is refused
+    for (const withContent of kind === 'level' ? [true] : [true, false]) {
       const chain = new UtxoIndexStore(t.store, withContent ? 'dash' : 'bitcoin');
       await chain.applyBlocks(blocks.slice(0, 30), new Set());
       for (const b of blocks.slice(30)) await chain.applyBlock(b, new Set());
@@ -172,7 +173,8 @@ describe.each(STORE_KINDS)('address queries on %s', (kind: StoreKind) => {
     await expectAgrees(index, blocks.slice(0, 44));
     await index.applyBlocks(blocks.slice(44), new Set()); // now spends of an earlier batch's outputs
     await expectAgrees(index, blocks);
-    await expect(index.applyBlocks([{ ...blocks[59]!, height: 61, hash: 'f'.repeat(64) }], new Set())).rejects.toThrow(/already spent/);
+    // the SQL stores refuse a spend of a spent output (their mark is an update); LevelDB trusts the node's validation here
+    if (kind !== 'level') await expect(index.applyBlocks([{ ...blocks[59]!, height: 61, hash: 'f'.repeat(64) }], new Set())).rejects.toThrow(/already spent/);
   });
 
   it('keeps the count of a script whose balance returns to zero, through a rollback', async () => {
@@ -185,7 +187,8 @@ describe.each(STORE_KINDS)('address queries on %s', (kind: StoreKind) => {
     expect((await index.history([A], 10, 0)).total).toBe(2);
     expect((await index.history([C], 10, 0)).total).toBe(0);
     expect(await index.unspent([A, C])).toEqual([]);
-    await index.rollbackTo(1); // by scan: the spend is undone, A's output unspent again
+    // by scan (LevelDB: by content): the spend is undone, A's output unspent again
+    await index.rollbackTo(1, async (hash) => (kind === 'level' ? ([spendAll, receive].find((b) => b.hash === hash) ?? null) : null));
     expect((await index.history([A, B], 10, 0)).total).toBe(1);
     expect(await unspentOf(index, [A, B])).toEqual([[txid(1), 0, hex(A), 50n, 1]]);
   });
@@ -208,6 +211,17 @@ describe.each(STORE_KINDS)('address queries on %s', (kind: StoreKind) => {
     expect((await index.balances([A]))[0]!.confirmed).toBe(50n);
     expect(await index.unspent([A])).toEqual([]);
   });
+});
+
+// The stores' own tables: their plans, their collision rows and their migrations.
+describe.each(STORE_KINDS)('address queries in the tables of %s', (kind: SqlStoreKind) => {
+  let t: TestStore;
+  let index: UtxoIndexStore;
+  beforeEach(async () => {
+    t = await openTestStore(kind);
+    index = new UtxoIndexStore(t.store, 'litecoin');
+  });
+  afterEach(async () => t.dispose());
 
   it('keeps a script apart from another that holds its 8-byte key (a collision), through rollbacks', async () => {
     // A script standing for one whose key collides with A's, indexed before A

@@ -18,6 +18,8 @@ import { confirmedHistoryQuery, confirmedUnspentQuery, pageOrder, unspentOrder }
 import { Lru } from '../lru.ts';
 import { scriptKeyOf } from './script-keys.ts';
 import { firstTxNumAbove, heightOfTxNum, txidPrefix } from './txnum.ts';
+import { join } from 'node:path';
+import type { LevelIndex } from './level-index.ts';
 
 export type { IndexedBlock, IndexedOutput, IndexedTx } from './blocks.ts';
 
@@ -56,6 +58,30 @@ function writerOf(store: Store): SqliteIndexWriter | undefined {
   return writer;
 }
 
+// One LevelDB full index per chain of a store that has an index folder, closed with the store.
+const levels = new WeakMap<Store, Map<string, Promise<LevelIndex>>>();
+
+/** The LevelDB full index of a chain of this store, opened on first use; undefined when the store has no index folder. */
+export function levelIndexOf(store: Store, chain: string): Promise<LevelIndex> | undefined {
+  const dir = store.levelIndexDir;
+  if (dir === undefined) return undefined;
+  let byChain = levels.get(store);
+  if (!byChain) levels.set(store, (byChain = new Map()));
+  let level = byChain.get(chain);
+  if (!level) {
+    // loaded only here: a store without an index folder never loads the native module
+    const opened = import('./level-index.ts').then((m) => m.LevelIndex.open(join(dir, chain)));
+    byChain.set(chain, (level = opened));
+    store.onClose(async () => (await opened.catch(() => null))?.close());
+  }
+  return level;
+}
+
+/** By the script's hex, from a map by keyOfBlob(script). */
+function byHex<T>(byKey: ReadonlyMap<string, T>): Map<string, T> {
+  return new Map([...byKey].map(([k, v]) => [Buffer.from(k, 'latin1').toString('hex'), v]));
+}
+
 export class UtxoIndexStore {
   /**
    * Balances change only when this store writes, so they are remembered until the next write.
@@ -65,9 +91,11 @@ export class UtxoIndexStore {
   private readonly balanceCache = new Lru<string, ScriptBalance>(20_000);
   private caching = true;
 
+  /** `watch`: the index of watch mode, which writes only some blocks, and out of order: never in LevelDB. */
   constructor(
     private readonly store: Store,
     readonly chain: string,
+    private readonly options: { watch?: boolean } = {},
   ) {}
 
   private generation = 0;
@@ -87,7 +115,14 @@ export class UtxoIndexStore {
     this.changed(); // also keeps a read begun before the switch from filling the cache
   }
 
+  /** The LevelDB full index holding this chain's confirmed rows, or undefined when the store's tables do. */
+  private get level(): Promise<LevelIndex> | undefined {
+    return this.options.watch ? undefined : levelIndexOf(this.store, this.chain);
+  }
+
   async tip(): Promise<{ height: number; hash: string } | null> {
+    const level = this.level;
+    if (level) return (await level).tip();
     const row = await this.store.db
       .selectFrom('chain_blocks')
       .select(['height', 'hash'])
@@ -99,6 +134,8 @@ export class UtxoIndexStore {
   }
 
   async blockHash(height: number): Promise<string | null> {
+    const level = this.level;
+    if (level) return (await level).blockHash(height);
     const row = await this.store.db
       .selectFrom('chain_blocks')
       .select('hash')
@@ -110,6 +147,8 @@ export class UtxoIndexStore {
 
   /** Readies the writer thread (when the store has one); resolves once it can write. */
   prepareForBatches(): Promise<void> {
+    const level = this.level;
+    if (level) return level.then(() => undefined);
     return writerOf(this.store)?.warmUp() ?? Promise.resolve();
   }
 
@@ -118,8 +157,12 @@ export class UtxoIndexStore {
     if (blocks.length === 0) return;
     const confirmed = blocks.flatMap((b) => b.txs.map((t) => t.txid)).filter((id) => mempoolTxids.has(id));
     const { sqlite, pgPool } = this.store;
-    const writer = writerOf(this.store);
-    if (writer) {
+    const level = this.level;
+    const writer = level ? undefined : writerOf(this.store);
+    if (level) {
+      await (await level).apply(blocks.map(encodedOf));
+      if (confirmed.length > 0) await this.store.db.transaction().execute((trx) => this.deleteMempoolTxs(trx, confirmed));
+    } else if (writer) {
       await writer.apply(this.chain, blocks, confirmed);
     } else if (pgPool) {
       await applyBlocksPostgres(pgPool, this.chain, blocks.map(encodedOf), confirmed);
@@ -203,6 +246,24 @@ export class UtxoIndexStore {
    */
   async rollbackTo(height: number, content: (hash: string) => Promise<IndexedBlock | null> = () => Promise.resolve(null)): Promise<void> {
     const c = this.chain;
+    const level = this.level;
+    if (level) {
+      const index = await level;
+      const blocks: IndexedBlock[] = [];
+      for (const b of await index.blocksAbove(height)) {
+        const block = await content(b.hash).catch(() => null);
+        if (!block || block.hash !== b.hash) {
+          throw new Error(`the node does not have block ${b.height} (${b.hash}), which the index must undo; the LevelDB index finds a block's rows only from its content: index again from an unpruned node`);
+        }
+        blocks.push(block);
+      }
+      await index.rollbackTo(height, blocks.map(encodedOf));
+      await this.store.db.transaction().execute(async (trx) => {
+        for (const table of ['mempool_outputs', 'mempool_spends', 'mempool_history', 'chain_mempool'] as const) await trx.deleteFrom(table).where('chain', '=', c).execute();
+      });
+      this.changed();
+      return;
+    }
     const undone = await this.store.db
       .selectFrom('chain_blocks')
       .select(['height', 'hash'])
@@ -339,6 +400,8 @@ export class UtxoIndexStore {
    * its script (a key's row may be another script's, whose own key it is).
    */
   private async balanceRows(scripts: readonly Uint8Array[]): Promise<Map<string, { confirmed: bigint; txCount: number; key: Buffer }>> {
+    const level = this.level;
+    if (level) return byHex(await (await level).balances(scripts));
     const keys = await this.keysOf(scripts);
     const out = new Map<string, { confirmed: bigint; txCount: number; key: Buffer }>();
     for (const part of chunks([...keys.values()], LOOKUP)) {
@@ -368,7 +431,11 @@ export class UtxoIndexStore {
     for (const part of chunks(txids, LOOKUP)) {
       const byNumber = await this.confirmedTxNumbers(trx, part);
       const numbers = [...new Set(byNumber.values())];
-      if (numbers.length > 0) {
+      const level = this.level;
+      if (level && numbers.length > 0) {
+        const txidOf = new Map([...byNumber].map(([txid, n]) => [n, txid]));
+        for (const r of await (await level).outputsOf(numbers)) found.set(key(txidOf.get(r.txnum)!, r.vout), { script: bytes(r.script), amount: r.amount });
+      } else if (numbers.length > 0) {
         const rows = await trx.selectFrom('chain_outputs').select(['txnum', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txnum', 'in', numbers).execute();
         const txidOf = new Map([...byNumber].map(([txid, n]) => [n, txid]));
         for (const r of rows) found.set(key(txidOf.get(toNumber(r.txnum))!, toNumber(r.vout)), { script: bytes(r.script), amount: toBigInt(r.amount) });
@@ -385,6 +452,15 @@ export class UtxoIndexStore {
    */
   private async confirmedTxNumbers(trx: Db, txids: readonly string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
+    const level = this.level;
+    if (level) {
+      const numbers = await (await level).confirmedTxNumbers(txids.map((t) => asBuffer(txidBlob(t))));
+      for (const t of txids) {
+        const n = numbers.get(keyOfBlob(txidBlob(t)));
+        if (n !== undefined) out.set(t, n);
+      }
+      return out;
+    }
     const wanted = new Map(txids.map((t) => [keyOfBlob(txidBlob(t)), t]));
     const prefixes = [...new Map(txids.map((t) => txidPrefix(txidBlob(t))).map((p) => [keyOfBlob(p), p])).values()];
     for (const part of chunks(prefixes, LOOKUP)) {
@@ -482,6 +558,8 @@ export class UtxoIndexStore {
     const small: Buffer[] = [];
     for (const n of counts.values()) (n.rows > reach ? large : small).push(n.key);
     const parts = [...large.map((k) => [k]), ...(small.length > 0 ? [small] : [])];
+    const level = this.level;
+    if (level) return (await level).historyPage([...counts].map(([hex, n]) => ({ script: Buffer.from(hex, 'hex'), key: n.key })), limit, skip);
     const c = this.chain;
     const named = (rows: Awaited<ReturnType<ReturnType<typeof confirmedHistoryQuery>['execute']>>) =>
       rows.map((r) => ({ script: scriptOf.get(keyOfBlob(bytes(r.skey)))!, txnum: r.txnum, txid: r.txid, time: r.time, delta: r.delta }));
@@ -545,6 +623,11 @@ export class UtxoIndexStore {
 
   /** Outputs of the scripts that no confirmed tx spends, through the partial index of unspent outputs. */
   async confirmedUnspent(scripts: readonly Uint8Array[]): Promise<UnspentRow[]> {
+    const level = this.level;
+    if (level) {
+      const rows = await (await level).unspent(scripts);
+      return rows.map((r) => ({ txid: txidHexOf(r.txid), vout: r.vout, script: bytes(r.script), amount: r.amount, height: heightOfTxNum(r.txnum) }));
+    }
     const list = scripts.map(blob);
     // SQLite has no statistics (the service never runs ANALYZE), and for an IN list of scripts its
     // planner prefers the primary key's chain prefix (every output of the chain) to the partial

@@ -56,6 +56,12 @@ export class YoungOutputs {
     return rest;
   }
 
+  /** Whether it holds this output (so the store holds it unspent). */
+  holds(txKey: string, txnum: number, vout: number): boolean {
+    const tx = this.txs.get(txKey);
+    return tx !== undefined && tx.txnum === txnum && tx.outputs[vout] !== undefined;
+  }
+
   /** After the batch of `plan` committed. */
   committed(plan: RowPlan, nextHeight: number): void {
     for (const d of plan.drops) {

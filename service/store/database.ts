@@ -8,8 +8,13 @@ import { migrateToLatest } from './migrations.ts';
 import { Lru } from '../lru.ts';
 import type { Database } from './schema.ts';
 
+/**
+ * `indexDir` (SQLite only): the UTXO chains' full address index goes there, in LevelDB (one
+ * folder per chain, service/index/level-index.ts), instead of into this store's tables; the mempool
+ * and everything else stay in the file.
+ */
 export type StoreConfig =
-  | { kind: 'sqlite'; path: string }
+  | { kind: 'sqlite'; path: string; indexDir?: string }
   | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
 
 export interface Store {
@@ -25,6 +30,8 @@ export interface Store {
   sqlitePath?: string;
   /** The pool under `db` on PostgreSQL, for the index's bulk writes (service/index/pg-apply.ts). */
   pgPool?: pg.Pool;
+  /** The folder of the LevelDB full index (StoreConfig.indexDir), when there is one. */
+  levelIndexDir?: string;
   /** Runs `closer` when the store closes, before its connections (the index's writer thread). */
   onClose(closer: () => Promise<void>): void;
   close(): Promise<void>;
@@ -32,7 +39,8 @@ export interface Store {
 
 /** `migrateUpTo`: for tests of a migration, a store left at an older migration. */
 export async function openStore(config: StoreConfig, migrateUpTo?: string): Promise<Store> {
-  const store = config.kind === 'sqlite' ? openSqlite(config.path) : await openPostgres(config);
+  const opened = config.kind === 'sqlite' ? openSqlite(config.path) : await openPostgres(config);
+  const store: Store = config.kind === 'sqlite' && config.indexDir !== undefined ? { ...opened, levelIndexDir: config.indexDir } : opened;
   try {
     await migrateToLatest(store.db as unknown as Kysely<unknown>, store.dialect, config.kind === 'postgres' ? config.schema : undefined, migrateUpTo);
   } catch (err) {

@@ -9,8 +9,12 @@ import { openStore, type Store, type StoreConfig } from './database.ts';
 
 export const TEST_POSTGRES_URL = process.env.COUNTERSIGN_TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 
-export type StoreKind = 'sqlite' | 'postgres';
-export const STORE_KINDS: readonly StoreKind[] = ['sqlite', 'postgres'];
+/** 'level': a SQLite store whose UTXO full index is in LevelDB (StoreConfig.indexDir). */
+export type SqlStoreKind = 'sqlite' | 'postgres';
+export type StoreKind = SqlStoreKind | 'level';
+export const STORE_KINDS: readonly SqlStoreKind[] = ['sqlite', 'postgres'];
+/** The stores the full address index can be written into. */
+export const INDEX_STORE_KINDS: readonly StoreKind[] = ['sqlite', 'postgres', 'level'];
 
 export interface TestStore {
   store: Store;
@@ -23,15 +27,18 @@ export interface TestStore {
 
 /** `migrateUpTo`: the first store is left at that migration; `reopen` migrates to the latest. */
 export async function openTestStore(kind: StoreKind, migrateUpTo?: string): Promise<TestStore> {
-  if (kind === 'sqlite') {
+  if (kind !== 'postgres') {
     const dir = mkdtempSync(join(tmpdir(), 'countersign-store-'));
     const path = join(dir, 'service.sqlite');
-    const opened: Store[] = [await openStore({ kind: 'sqlite', path }, migrateUpTo)];
+    const config: StoreConfig = kind === 'level' ? { kind: 'sqlite', path, indexDir: join(dir, 'index') } : { kind: 'sqlite', path };
+    const opened: Store[] = [await openStore(config, migrateUpTo)];
     return {
       store: opened[0]!,
-      config: { kind: 'sqlite', path },
+      config,
       reopen: async () => {
-        const s = await openStore({ kind: 'sqlite', path });
+        // LevelDB is one process's at a time: a restart closes what ran before
+        if (kind === 'level') for (const s of opened) await s.close().catch(() => undefined);
+        const s = await openStore(config);
         opened.push(s);
         return s;
       },

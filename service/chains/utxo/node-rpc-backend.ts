@@ -55,7 +55,7 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
     this.params = o.params;
     this.relaysReplacements = o.replacements ?? utxoCoinRow(o.params.coin).replacementsByDefault;
     this.rpc = new RpcClient(o.rpc);
-    this.index = new UtxoIndexStore(o.store, o.params.coin);
+    this.index = new UtxoIndexStore(o.store, o.params.coin, { watch: o.index === 'watch' });
     this.indexName = this.index.chain;
     const watch = o.index === 'watch' ? new WatchScan(new WatchList(o.store.db, this.index.chain, o.params), this.rpc, this.index, o.params, o.log) : undefined;
     this.indexer = new UtxoIndexer({

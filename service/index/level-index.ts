@@ -1,0 +1,520 @@
+// The confirmed part of a chain's full address index in LevelDB (classic-level): an LSM tree,
+// where the random keys of a batch (history, balances, txid prefixes) become sorted runs written
+// sequentially and merged behind, instead of random b-tree pages rewritten on every commit. This
+// is the design electrs and Fulcrum use; SQLite's b-trees fell to 3,400 tx/s at 1M transactions
+// (docs/index-at-scale.md). The rows are the one row plan's (row-plan.ts), keyed as in SQL but
+// without the chain (one LevelDB folder per chain):
+//
+//   B height                      -> time, block hash (as the node gave it)
+//   T txnum                       -> txid                  (appends)
+//   K txid prefix                 -> txnums                (a prefix collision lists both)
+//   O txnum vout                  -> amount, script        (appends; kept when spent)
+//   U script key, txnum, vout     -> amount                (unspent outputs by script; deleted when spent)
+//   H script key, txnum           -> delta                 (history)
+//   A script key                  -> confirmed, tx count, script (balances; the script detects a key collision)
+//   M script                      -> script key            (scripts a collision moved: script-keys.ts)
+//
+// A batch is one LevelDB write batch with its block rows: a crash keeps whole batches. Writes are
+// not synced: the index is derived data, and a batch lost to a power cut is indexed again.
+// Numbers: tx numbers 6 bytes, heights and vouts 4, big-endian so keys sort as numbers; amounts
+// and deltas are signed 64-bit.
+import type { ClassicLevel } from 'classic-level';
+import { type EncodedBlock, keyOfBlob } from './blocks.ts';
+import { addFound, type FoundOutputs, planRows, type RowPlan, type SpentLookup, spentLookup } from './row-plan.ts';
+import { freeScriptKey, otherScriptKeys, scriptKeyOf } from './script-keys.ts';
+import { firstTxNumAbove, heightOfTxNum, txidPrefix } from './txnum.ts';
+import { YoungOutputs } from './young-outputs.ts';
+
+type Db = ClassicLevel<Buffer, Buffer>;
+
+const TAG = { block: 0x42, txid: 0x54, txidKey: 0x4b, output: 0x4f, unspent: 0x55, history: 0x48, balance: 0x41, moved: 0x4d } as const;
+type Tag = (typeof TAG)[keyof typeof TAG];
+
+// Young unspent outputs (young-outputs.ts), as in the SQLite writer: about 30 MB of heap.
+const YOUNG_OUTPUTS = 200_000;
+
+function key(tag: Tag, length: number): Buffer {
+  const k = Buffer.allocUnsafe(1 + length);
+  k[0] = tag;
+  return k;
+}
+
+const blockKey = (height: number) => {
+  const k = key(TAG.block, 4);
+  k.writeUInt32BE(height, 1);
+  return k;
+};
+const txidKey = (txnum: number) => {
+  const k = key(TAG.txid, 6);
+  k.writeUIntBE(txnum, 1, 6);
+  return k;
+};
+const prefixKey = (prefix: Uint8Array) => {
+  const k = key(TAG.txidKey, prefix.length);
+  k.set(prefix, 1);
+  return k;
+};
+const outputKey = (txnum: number, vout: number) => {
+  const k = key(TAG.output, 10);
+  k.writeUIntBE(txnum, 1, 6);
+  k.writeUInt32BE(vout, 7);
+  return k;
+};
+const unspentKey = (skey: Uint8Array, txnum: number, vout: number) => {
+  const k = key(TAG.unspent, skey.length + 10);
+  k.set(skey, 1);
+  k.writeUIntBE(txnum, 1 + skey.length, 6);
+  k.writeUInt32BE(vout, 7 + skey.length);
+  return k;
+};
+const historyKey = (skey: Uint8Array, txnum: number) => {
+  const k = key(TAG.history, skey.length + 6);
+  k.set(skey, 1);
+  k.writeUIntBE(txnum, 1 + skey.length, 6);
+  return k;
+};
+const balanceKey = (skey: Uint8Array) => {
+  const k = key(TAG.balance, skey.length);
+  k.set(skey, 1);
+  return k;
+};
+const movedKey = (script: Uint8Array) => {
+  const k = key(TAG.moved, script.length);
+  k.set(script, 1);
+  return k;
+};
+
+function hashOf(blockValue: Buffer): string {
+  return blockValue.toString('utf8', 4);
+}
+
+function i64(value: bigint): Buffer {
+  const b = Buffer.allocUnsafe(8);
+  b.writeBigInt64BE(value);
+  return b;
+}
+
+/** The range of keys that start with `prefix`. */
+function rangeOf(prefix: Buffer): { gte: Buffer; lt: Buffer } {
+  const end = Buffer.from(prefix);
+  for (let i = end.length - 1; i >= 0; i--) {
+    if (end[i]! < 0xff) {
+      end[i]!++;
+      return { gte: prefix, lt: end.subarray(0, i + 1) };
+    }
+  }
+  throw new Error('no key range above an all-0xff prefix');
+}
+
+export interface LevelBalance {
+  confirmed: bigint;
+  txCount: number;
+  /** The key this script's rows are under. */
+  key: Buffer;
+}
+
+interface BalanceRow {
+  confirmed: bigint;
+  txCount: number;
+  script: Buffer;
+}
+
+function balanceRowOf(value: Buffer): BalanceRow {
+  return { confirmed: value.readBigInt64BE(0), txCount: value.readUInt32BE(8), script: value.subarray(12) };
+}
+
+function balanceValue(row: BalanceRow): Buffer {
+  const v = Buffer.allocUnsafe(12 + row.script.length);
+  v.writeBigInt64BE(row.confirmed, 0);
+  v.writeUInt32BE(row.txCount, 8);
+  row.script.copy(v, 12);
+  return v;
+}
+
+export interface LevelHistoryRow {
+  script: Buffer;
+  txnum: number;
+  txid: Buffer;
+  time: number;
+  delta: bigint;
+}
+
+export interface LevelUnspentRow {
+  script: Buffer;
+  txnum: number;
+  vout: number;
+  txid: Buffer;
+  amount: bigint;
+}
+
+type Op = { type: 'put'; key: Buffer; value: Buffer } | { type: 'del'; key: Buffer };
+
+export class LevelIndex {
+  private readonly young = new YoungOutputs(YOUNG_OUTPUTS);
+  /** The scripts a collision moved (M rows), by keyOfBlob(script): read once at open, nearly always none. */
+  private readonly moved = new Map<string, Buffer>();
+  private top: { height: number; hash: string } | null = null;
+  /** One write or rollback at a time: each reads what the one before it wrote. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(private readonly db: Db) {}
+
+  /** Opens (creating) the index in `folder`. */
+  static async open(folder: string): Promise<LevelIndex> {
+    const { ClassicLevel } = await import('classic-level');
+    // A 32 MiB memtable and 32 MiB files: fewer, larger sorted runs to merge; a 32 MiB block cache.
+    const db: Db = new ClassicLevel<Buffer, Buffer>(folder, { keyEncoding: 'buffer', valueEncoding: 'buffer', writeBufferSize: 32 << 20, maxFileSize: 32 << 20, cacheSize: 32 << 20 });
+    await db.open();
+    const index = new LevelIndex(db);
+    for await (const [k, v] of db.iterator(rangeOf(Buffer.of(TAG.moved)))) index.moved.set(keyOfBlob(k.subarray(1)), Buffer.from(v));
+    for await (const [k, v] of db.iterator({ ...rangeOf(Buffer.of(TAG.block)), reverse: true, limit: 1 })) index.top = { height: k.readUInt32BE(1), hash: hashOf(v) };
+    return index;
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+
+  tip(): { height: number; hash: string } | null {
+    return this.top;
+  }
+
+  async blockHash(height: number): Promise<string | null> {
+    const v = await this.db.get(blockKey(height));
+    return v ? hashOf(v) : null;
+  }
+
+  /** Every block above `height`, by height: what a rollback undoes. */
+  async blocksAbove(height: number): Promise<{ height: number; hash: string }[]> {
+    const out: { height: number; hash: string }[] = [];
+    for await (const [k, v] of this.db.iterator({ gt: blockKey(height), lt: Buffer.of(TAG.block + 1) })) out.push({ height: k.readUInt32BE(1), hash: hashOf(v) });
+    return out;
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The key a script's rows are under: its own unless a collision moved it. */
+  private keyOf(script: Uint8Array, scriptKey = keyOfBlob(script)): Buffer {
+    return this.moved.get(scriptKey) ?? scriptKeyOf(script);
+  }
+
+  /** Appends consecutive blocks that follow the tip, in one atomic write. */
+  apply(blocks: readonly EncodedBlock[]): Promise<RowPlan> {
+    return this.serial(async () => {
+      const first = blocks[0]!;
+      const expected = this.top === null ? first.height : this.top.height + 1;
+      if (first.height !== expected) throw new Error(`block ${first.height} does not follow the index's tip ${this.top?.height ?? 'none'}`);
+      this.young.follow(first.height);
+      try {
+        const lookup = spentLookup(blocks);
+        const found = await this.lookupSpent(lookup, this.young);
+        const plan = planRows(blocks, lookup, found);
+        const ops: Op[] = [];
+        await this.writePlan(plan, found, ops);
+        await this.db.batch(ops);
+        const last = blocks[blocks.length - 1]!;
+        this.top = { height: last.height, hash: last.hash };
+        this.young.committed(plan, last.height + 1);
+        return plan;
+      } catch (err) {
+        this.young.forget();
+        throw err;
+      }
+    });
+  }
+
+  /**
+   * The outputs a batch spends (and those a repeated coinbase txid overwrites): the young outputs'
+   * first, then by txid prefix, each candidate's whole txid checked.
+   */
+  private async lookupSpent(lookup: SpentLookup, young?: YoungOutputs): Promise<FoundOutputs> {
+    const found: FoundOutputs = new Map();
+    const rest = young ? young.take(lookup, found) : lookup.outpoints;
+    if (rest.length === 0) return found;
+    const byTx = new Map<string, { txid: Buffer; vouts: number[] }>();
+    for (const o of rest) {
+      let t = byTx.get(o.txKey);
+      if (!t) byTx.set(o.txKey, (t = { txid: o.txid, vouts: [] }));
+      t.vouts.push(o.vout);
+    }
+    const numbers = await this.txNumbers([...byTx.values()].map((t) => t.txid));
+    const wanted: { txKey: string; txnum: number; vout: number }[] = [];
+    for (const [txKey, t] of byTx) for (const txnum of numbers.get(txKey) ?? []) for (const vout of t.vouts) wanted.push({ txKey, txnum, vout });
+    const values = await this.db.getMany(wanted.map((w) => outputKey(w.txnum, w.vout)));
+    values.forEach((v, i) => {
+      if (!v) return; // not an output of a standard script
+      const w = wanted[i]!;
+      addFound(found, w.txKey, w.vout, { txnum: w.txnum, amount: v.readBigInt64BE(0), script: Buffer.from(v.subarray(8)) });
+    });
+    return found;
+  }
+
+  /** Every tx number of each txid (two for a repeated coinbase txid), by keyOfBlob(txid). */
+  private async txNumbers(txids: readonly Buffer[]): Promise<Map<string, number[]>> {
+    const lists = await this.db.getMany(txids.map((t) => prefixKey(txidPrefix(t))));
+    const candidates: { txKey: string; txnum: number }[] = [];
+    lists.forEach((list, i) => {
+      if (!list) return;
+      const txKey = keyOfBlob(txids[i]!);
+      for (let at = 0; at < list.length; at += 6) candidates.push({ txKey, txnum: list.readUIntBE(at, 6) });
+    });
+    const full = await this.db.getMany(candidates.map((c) => txidKey(c.txnum)));
+    const out = new Map<string, number[]>();
+    candidates.forEach((c, i) => {
+      const txid = full[i];
+      if (!txid || keyOfBlob(txid) !== c.txKey) return; // another txid with the same prefix
+      let list = out.get(c.txKey);
+      if (!list) out.set(c.txKey, (list = []));
+      list.push(c.txnum);
+    });
+    return out;
+  }
+
+  /** The write batch of a plan, after reading what it adds to: balance rows and txid prefix lists. */
+  private async writePlan(plan: RowPlan, found: FoundOutputs, ops: Op[]): Promise<void> {
+    const put = (k: Buffer, value: Buffer) => ops.push({ type: 'put', key: k, value });
+    const del = (k: Buffer) => ops.push({ type: 'del', key: k });
+    const spent = plan.spends.map((s) => unspentKey(this.keyOf(found.get(s.txKey)![s.vout]!.script), s.txnum, s.vout));
+    // Output rows stay when spent, so a spend of a spent output (a block applied twice, a store
+    // that moved under the writer) is caught here, as the SQL stores' mark update catches it.
+    // The young outputs hold only unspent outputs: only the others are read.
+    const unsure = plan.spends.flatMap((s, i) => (this.young.holds(s.txKey, s.txnum, s.vout) ? [] : [i]));
+    const live = await this.db.getMany(unsure.map((i) => spent[i]!));
+    live.forEach((v, j) => {
+      if (v !== undefined) return;
+      const s = plan.spends[unsure[j]!]!;
+      throw new Error(`${Buffer.from(s.txKey, 'latin1').toString('hex')}:${s.vout} is already spent; block ${heightOfTxNum(s.spentTxnum)} spends it again`);
+    });
+    for (const k of spent) del(k);
+    for (const d of plan.drops) {
+      // a repeated coinbase txid (BIP30) overwrites its outputs, as the node does
+      const dropped = found.get(d.txKey)![d.vout]!;
+      del(outputKey(d.txnum, d.vout));
+      del(unspentKey(this.keyOf(dropped.script), d.txnum, d.vout));
+    }
+    for (const t of plan.txs) put(txidKey(t.txnum), t.txid);
+    await this.addPrefixes(plan, put);
+    const balances = await this.balancesAfter(plan, put);
+    for (const o of plan.outputs) {
+      const value = Buffer.allocUnsafe(8 + o.script.length);
+      value.writeBigInt64BE(o.amount, 0);
+      o.script.copy(value, 8);
+      put(outputKey(o.txnum, o.vout), value);
+      if (o.spentTxnum === null) put(unspentKey(balances.get(o.scriptKey)!, o.txnum, o.vout), i64(o.amount));
+    }
+    for (const h of plan.history) put(historyKey(balances.get(h.scriptKey)!, h.txnum), i64(h.delta));
+    for (const b of plan.blocks) {
+      const hash = Buffer.from(b.hash, 'utf8');
+      const value = Buffer.allocUnsafe(4 + hash.length);
+      value.writeUInt32BE(b.time >>> 0, 0);
+      hash.copy(value, 4);
+      put(blockKey(b.height), value);
+    }
+  }
+
+  /** Each new tx number joins its txid prefix's list (a second entry only on a prefix collision). */
+  private async addPrefixes(plan: RowPlan, put: (k: Buffer, v: Buffer) => void): Promise<void> {
+    const lists = new Map<string, { key: Buffer; numbers: number[] }>();
+    for (const t of plan.txs) {
+      const k = keyOfBlob(t.prefix);
+      let list = lists.get(k);
+      if (!list) lists.set(k, (list = { key: prefixKey(t.prefix), numbers: [] }));
+      list.numbers.push(t.txnum);
+    }
+    const entries = [...lists.values()];
+    const stored = await this.db.getMany(entries.map((e) => e.key));
+    entries.forEach((e, i) => {
+      const before = stored[i];
+      const value = Buffer.allocUnsafe((before?.length ?? 0) + 6 * e.numbers.length);
+      before?.copy(value, 0);
+      e.numbers.forEach((n, j) => value.writeUIntBE(n, (before?.length ?? 0) + 6 * j, 6));
+      put(e.key, value);
+    });
+  }
+
+  /**
+   * Adds the plan's balance changes to the stored rows and returns each script's key. A key whose
+   * row holds another script is a collision: the newcomer takes its next free key for good (an M
+   * row), as in the SQL stores (script-keys.ts).
+   */
+  private async balancesAfter(plan: RowPlan, put: (k: Buffer, v: Buffer) => void): Promise<Map<string, Buffer>> {
+    const keys = plan.balances.map((b) => this.keyOf(b.script, b.scriptKey));
+    const stored = await this.db.getMany(keys.map(balanceKey));
+    const rows = new Map<string, BalanceRow | undefined>();
+    keys.forEach((k, i) => rows.set(keyOfBlob(k), stored[i] ? balanceRowOf(stored[i]) : undefined));
+    const out = new Map<string, Buffer>();
+    for (const [i, b] of plan.balances.entries()) {
+      let k = keys[i]!;
+      let row = rows.get(keyOfBlob(k));
+      if (row && !row.script.equals(b.script)) {
+        const candidates = otherScriptKeys(b.script);
+        const held = await this.db.getMany(candidates.map(balanceKey));
+        const taken = new Set(candidates.filter((c, j) => held[j] !== undefined || rows.get(keyOfBlob(c)) !== undefined).map(keyOfBlob));
+        k = freeScriptKey(b.script, (c) => taken.has(keyOfBlob(c)));
+        this.moved.set(b.scriptKey, k);
+        put(movedKey(b.script), k);
+        row = undefined;
+      }
+      const next = { confirmed: (row?.confirmed ?? 0n) + b.delta, txCount: (row?.txCount ?? 0) + b.rows, script: b.script };
+      rows.set(keyOfBlob(k), next);
+      put(balanceKey(k), balanceValue(next));
+      out.set(b.scriptKey, k);
+    }
+    return out;
+  }
+
+  /**
+   * Undoes every block above `height`, given the undone blocks' content (the node keeps stale
+   * blocks): their row plan is computed again, as when they were written, and taken back by key.
+   * Without it the rows cannot be found (history is keyed by script): refused in words.
+   */
+  rollbackTo(height: number, undone: readonly EncodedBlock[]): Promise<void> {
+    return this.serial(async () => {
+      this.young.forget();
+      if (undone.length === 0) return;
+      if (undone[0]!.height !== height + 1 || undone[undone.length - 1]!.height !== this.top?.height) throw new Error(`a rollback to ${height} needs every block from ${height + 1} to the tip`);
+      const lookup = spentLookup(undone);
+      // the outputs the undone blocks spend are still indexed: older blocks wrote them
+      const found = await this.lookupSpent(lookup);
+      const plan = planRows(undone, lookup, found);
+      const ops: Op[] = [];
+      const put = (k: Buffer, value: Buffer) => ops.push({ type: 'put', key: k, value });
+      const del = (k: Buffer) => ops.push({ type: 'del', key: k });
+      const above = firstTxNumAbove(height);
+      for (const o of plan.outputs) {
+        del(outputKey(o.txnum, o.vout));
+        del(unspentKey(this.keyOf(o.script, o.scriptKey), o.txnum, o.vout));
+      }
+      for (const s of plan.spends) {
+        const spent = found.get(s.txKey)![s.vout]!;
+        put(unspentKey(this.keyOf(spent.script), s.txnum, s.vout), i64(spent.amount));
+      }
+      for (const h of plan.history) del(historyKey(this.keyOf(h.script, h.scriptKey), h.txnum));
+      const prefixes = [...new Map(plan.txs.map((t) => [keyOfBlob(t.prefix), t.prefix])).values()];
+      const lists = await this.db.getMany(prefixes.map(prefixKey));
+      prefixes.forEach((p, i) => {
+        const list = lists[i];
+        if (!list) return;
+        const kept: Buffer[] = [];
+        for (let at = 0; at < list.length; at += 6) if (list.readUIntBE(at, 6) < above) kept.push(list.subarray(at, at + 6));
+        if (kept.length > 0) put(prefixKey(p), Buffer.concat(kept));
+        else del(prefixKey(p));
+      });
+      for (const t of plan.txs) del(txidKey(t.txnum));
+      const keys = plan.balances.map((b) => this.keyOf(b.script, b.scriptKey));
+      const stored = await this.db.getMany(keys.map(balanceKey));
+      plan.balances.forEach((b, i) => {
+        const before = stored[i];
+        if (!before) return;
+        const row = balanceRowOf(before);
+        const next = { confirmed: row.confirmed - b.delta, txCount: row.txCount - b.rows, script: row.script };
+        if (next.txCount > 0) return put(balanceKey(keys[i]!), balanceValue(next));
+        // a script left with no history has no row, and a moved script's key goes with it
+        del(balanceKey(keys[i]!));
+        if (this.moved.delete(b.scriptKey)) del(movedKey(b.script));
+      });
+      for (const b of plan.blocks) del(blockKey(b.height));
+      await this.db.batch(ops);
+      this.top = await this.tipAtOrBelow(height);
+    });
+  }
+
+  private async tipAtOrBelow(height: number): Promise<{ height: number; hash: string } | null> {
+    if (height < 0) return null;
+    for await (const [k, v] of this.db.iterator({ gte: Buffer.of(TAG.block), lte: blockKey(height), reverse: true, limit: 1 })) return { height: k.readUInt32BE(1), hash: hashOf(v) };
+    return null;
+  }
+
+  // ---- queries --------------------------------------------------------------------------------
+
+  /** Balance rows of these scripts, by keyOfBlob(script); a row under a script's key holding another script is not its. */
+  async balances(scripts: readonly Uint8Array[]): Promise<Map<string, LevelBalance>> {
+    const distinct = [...new Map(scripts.map((s) => [keyOfBlob(s), s])).entries()];
+    const keys = distinct.map(([k, s]) => this.keyOf(s, k));
+    const stored = await this.db.getMany(keys.map(balanceKey));
+    const out = new Map<string, LevelBalance>();
+    distinct.forEach(([k, script], i) => {
+      const v = stored[i];
+      if (!v) return;
+      const row = balanceRowOf(v);
+      if (row.script.equals(script)) out.set(k, { confirmed: row.confirmed, txCount: row.txCount, key: keys[i]! });
+    });
+    return out;
+  }
+
+  /**
+   * Rows skip..skip+limit of these scripts' confirmed history (script, key), newest tx first, then
+   * by script bytes: each script's rows are a backward range read cut at the page's end.
+   */
+  async historyPage(scripts: readonly { script: Buffer; key: Buffer }[], limit: number, skip: number): Promise<LevelHistoryRow[]> {
+    const reach = skip + limit;
+    const read = await Promise.all(
+      scripts.map(async ({ script, key: skey }) => {
+        const rows: { script: Buffer; txnum: number; delta: bigint }[] = [];
+        for await (const [k, v] of this.db.iterator({ ...rangeOf(historyKey(skey, 0).subarray(0, 1 + skey.length)), reverse: true, limit: reach })) {
+          rows.push({ script, txnum: k.readUIntBE(1 + skey.length, 6), delta: v.readBigInt64BE(0) });
+        }
+        return rows;
+      }),
+    );
+    const page = read
+      .flat()
+      .sort((a, b) => b.txnum - a.txnum || Buffer.compare(a.script, b.script))
+      .slice(skip, reach);
+    const txids = await this.db.getMany(page.map((r) => txidKey(r.txnum)));
+    const heights = [...new Set(page.map((r) => heightOfTxNum(r.txnum)))];
+    const blocks = await this.db.getMany(heights.map(blockKey));
+    const timeOf = new Map(heights.map((h, i) => [h, blocks[i]?.readUInt32BE(0) ?? 0]));
+    return page.map((r, i) => ({ ...r, txid: txids[i]!, time: timeOf.get(heightOfTxNum(r.txnum))! }));
+  }
+
+  /** Outputs of these scripts that no confirmed tx spends, oldest first. */
+  async unspent(scripts: readonly Uint8Array[]): Promise<LevelUnspentRow[]> {
+    const distinct = [...new Map(scripts.map((s) => [keyOfBlob(s), Buffer.from(s)])).entries()];
+    const balances = await this.balances(distinct.map(([, s]) => s));
+    const rows: Omit<LevelUnspentRow, 'txid'>[] = [];
+    for (const [k, script] of distinct) {
+      const skey = balances.get(k)?.key;
+      if (!skey) continue;
+      for await (const [uk, v] of this.db.iterator(rangeOf(unspentKey(skey, 0, 0).subarray(0, 1 + skey.length)))) {
+        rows.push({ script, txnum: uk.readUIntBE(1 + skey.length, 6), vout: uk.readUInt32BE(7 + skey.length), amount: v.readBigInt64BE(0) });
+      }
+    }
+    rows.sort((a, b) => a.txnum - b.txnum || a.vout - b.vout);
+    const txids = await this.db.getMany(rows.map((r) => txidKey(r.txnum)));
+    return rows.map((r, i) => ({ ...r, txid: txids[i]! }));
+  }
+
+  /** The tx number of each txid the index holds, by keyOfBlob(txid); of a txid confirmed twice (BIP30), the later. */
+  async confirmedTxNumbers(txids: readonly Buffer[]): Promise<Map<string, number>> {
+    const all = await this.txNumbers(txids);
+    return new Map([...all].map(([k, list]) => [k, Math.max(...list)]));
+  }
+
+  /** Every output of these tx numbers, spent or not. */
+  async outputsOf(txnums: readonly number[]): Promise<{ txnum: number; vout: number; script: Buffer; amount: bigint }[]> {
+    const out: { txnum: number; vout: number; script: Buffer; amount: bigint }[] = [];
+    for (const txnum of new Set(txnums)) {
+      for await (const [k, v] of this.db.iterator({ gte: outputKey(txnum, 0), lt: outputKey(txnum + 1, 0) })) {
+        out.push({ txnum, vout: k.readUInt32BE(7), script: Buffer.from(v.subarray(8)), amount: v.readBigInt64BE(0) });
+      }
+    }
+    return out;
+  }
+
+  /** Every row, in key order: for tests that compare two indexes row by row. */
+  async entries(): Promise<[string, string][]> {
+    const out: [string, string][] = [];
+    for await (const [k, v] of this.db.iterator()) out.push([k.toString('hex'), v.toString('hex')]);
+    return out;
+  }
+
+  /** The txs the young outputs answered and missed since the index opened (for the bench). */
+  youngHits(): { hits: number; misses: number } {
+    return { hits: this.young.hits, misses: this.young.misses };
+  }
+}
