@@ -16,7 +16,7 @@ const store = await openStore(input.store);
 const rpc = new RpcClient(input.rpc);
 const params = chainParams('litecoin', 'regtest');
 const log = pino({ level: 'silent' });
-const index = new UtxoIndexStore(store, 'litecoin');
+const index = new UtxoIndexStore(store, 'litecoin', { watch: input.watch === true });
 const watch = input.watch ? new WatchScan(new WatchList(store.db, 'litecoin', params), rpc, index, params, log) : undefined;
 const indexer = new UtxoIndexer({ rpc, index, params, log, pollIntervalMs: 1000, ...(watch ? { watch } : {}) });
 indexer.testKnobs.batchTxs = input.batchTxs;
