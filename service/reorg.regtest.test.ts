@@ -1,5 +1,5 @@
 // Reorganisations through the v2 API on a real litecoind -regtest node, in both index modes: the
-// full index, and watch mode with the vault registered from a birthday. A block invalidated rolls
+// full index (in SQLite, and in LevelDB), and watch mode with the vault registered from a birthday. A block invalidated rolls
 // the index back and a reconsidered one brings it back; a payment confirmed in a replaced block
 // returns to unconfirmed, then confirms in the new branch. Both services follow one node.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => node?.stop());
 
-describe.each(['full', 'watch'] as const)('reorganisations, %s index', (mode) => {
+describe.each(['full', 'watch', 'level'] as const)('reorganisations, %s index', (mode) => {
   let t: TestService;
   // A vault of this mode's own: the other mode's payments came before this one's birthday (the
   // watch index would rightly say its scan disagrees with the node's UTXO set).
@@ -36,7 +36,8 @@ describe.each(['full', 'watch'] as const)('reorganisations, %s index', (mode) =>
   const anchor = 5; // an address the reorgs leave alone
 
   beforeAll(async () => {
-    t = await startTestService({ coins: { litecoin: { network: 'regtest', backend: { ...nodeRpcBackendConfig(node, 100), index: mode } } } });
+    const index = mode === 'watch' ? 'watch' : 'full';
+    t = await startTestService({ coins: { litecoin: { network: 'regtest', backend: { ...nodeRpcBackendConfig(node, 100), index } } } }, { levelIndex: mode === 'level' });
     if (mode === 'watch') {
       const put = await t.request('PUT', '/v2/watch/litecoin/vault', { descriptors: [vault.descriptor()], birthday_height: (await node.rpc.call<number>('getblockcount')) + 1 });
       expect(put.status).toBe(200);

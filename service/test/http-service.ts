@@ -16,10 +16,14 @@ export interface TestService {
   dispose(): Promise<void>;
 }
 
-export async function startTestService(config: Omit<ServiceConfigInput, 'database'> & { database?: ServiceConfigInput['database'] }): Promise<TestService> {
+/** `levelIndex`: the UTXO coins' full index in LevelDB beside the SQLite file (database.index). */
+export async function startTestService(
+  config: Omit<ServiceConfigInput, 'database'> & { database?: ServiceConfigInput['database'] },
+  options: { levelIndex?: boolean } = {},
+): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'countersign-svc-'));
   const service = await createService(
-    { database: { sqlite: join(dir, 'service.sqlite') }, ...config },
+    { database: { sqlite: join(dir, 'service.sqlite'), ...(options.levelIndex ? { index: join(dir, 'index') } : {}) }, ...config },
     { logger: pino({ level: process.env.COUNTERSIGN_TEST_LOG ?? 'silent' }) },
   );
   const { key } = await createApiKey(service.store, 'test');

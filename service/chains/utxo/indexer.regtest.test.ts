@@ -8,7 +8,7 @@ import { bytesToHex } from '../../../shared/coins/bytes.ts';
 import { chainParams } from '../../../shared/coins/coin-table.ts';
 import { fundedNode, type RegtestNode } from '../../../dev/chains/litecoind.ts';
 import type { Store } from '../../store/database.ts';
-import { openTestStore, STORE_KINDS, type TestStore } from '../../store/test-stores.ts';
+import { openTestStore, STORE_KINDS, type StoreKind, type TestStore } from '../../store/test-stores.ts';
 import { UtxoIndexStore } from '../../index/utxo-index.ts';
 import { testVault } from '../../test/watch-vault.ts';
 import { UtxoIndexer } from './indexer.ts';
@@ -38,12 +38,15 @@ async function nodeTotal(): Promise<bigint> {
   return coinsToUnits(res.total_amount);
 }
 
-const MODES = STORE_KINDS.flatMap((kind) => (['full', 'watch'] as const).map((mode) => [kind, mode] as const));
+const MODES: (readonly [StoreKind, 'full' | 'watch'])[] = [...STORE_KINDS.flatMap((kind) => (['full', 'watch'] as const).map((mode) => [kind, mode] as const)), ['level', 'full']];
 
 describe.each(MODES)('UTXO indexer on %s, %s index', (kind, mode) => {
   let t: TestStore;
+  /** The store the tests use: the last one opened (a LevelDB folder is one store's at a time). */
+  let live: Store;
   beforeAll(async () => {
     t = await openTestStore(kind);
+    live = t.store;
     if (mode === 'watch') await new WatchList(t.store.db, 'litecoin', params).register('', 'vault', { descriptors: [vault.descriptor()], birthdayHeight: birthday, gapLimit: 20 });
   });
   afterAll(async () => t?.dispose());
@@ -56,8 +59,8 @@ describe.each(MODES)('UTXO indexer on %s, %s index', (kind, mode) => {
   };
 
   it('catches up with the node and agrees with its UTXO set', async () => {
-    const index = new UtxoIndexStore(t.store, 'litecoin');
-    const { indexer, watch } = indexerOn(t.store, index);
+    const index = new UtxoIndexStore(live, 'litecoin', { watch: mode === 'watch' });
+    const { indexer, watch } = indexerOn(live, index);
     await indexer.sync();
     const tip = await node.rpc.call<number>('getblockcount');
     expect(indexer.status()).toMatchObject({ tipHeight: tip, indexedHeight: tip, error: null });
@@ -73,8 +76,8 @@ describe.each(MODES)('UTXO indexer on %s, %s index', (kind, mode) => {
     const before = await node.rpc.call<number>('getblockcount');
     await node.fundScript(script, 7_000_000n);
     await node.mine(2);
-    const store = await t.reopen();
-    const reopened = new UtxoIndexStore(store, 'litecoin');
+    const store = (live = await t.reopen());
+    const reopened = new UtxoIndexStore(store, 'litecoin', { watch: mode === 'watch' });
     expect((await reopened.tip())!.height).toBe(before); // nothing lost, nothing re-indexed yet
     const { indexer, watch } = indexerOn(store, reopened);
     indexer.start(); // the polling loop, as in production
@@ -87,8 +90,8 @@ describe.each(MODES)('UTXO indexer on %s, %s index', (kind, mode) => {
   });
 
   it('rolls back a reorganisation to the fork point', async () => {
-    const index = new UtxoIndexStore(t.store, 'litecoin');
-    const { indexer, watch } = indexerOn(t.store, index);
+    const index = new UtxoIndexStore(live, 'litecoin', { watch: mode === 'watch' });
+    const { indexer, watch } = indexerOn(live, index);
     const [hash] = await node.mine(1, address); // a coinbase to our address
     await indexer.sync();
     const withBlock = (await index.balances([script]))[0]!.confirmed;
