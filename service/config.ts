@@ -136,7 +136,7 @@ export const ServiceConfig = z.object({
     // index: a folder for the UTXO coins' full address index in LevelDB (service/index/level-index.ts)
     // beside the SQLite file, which keeps the rest. Not with PostgreSQL: scale-out instances read
     // one shared index, and a LevelDB folder is one process's.
-    .union([z.object({ sqlite: z.string(), index: z.string().min(1).optional() }).strict(), z.object({ postgres: z.string(), schema: z.string().optional() }).strict()])
+    .union([z.object({ sqlite: z.string(), index: z.string().min(1).optional() }), z.object({ postgres: z.string(), schema: z.string().optional() })])
     .default({ sqlite: 'countersign-service.sqlite' }),
   coins: z.partialRecord(z.enum(UTXO_COIN_NAMES), CoinConfig).and(z.object({ ethereum: EthereumConfig.optional() })).default({}),
   prices: PricesConfig.default({ source: 'static', urls: {}, ids: {}, ttlSeconds: 60, timeoutMs: 5_000 }),
@@ -150,6 +150,11 @@ export type ServiceConfig = z.infer<typeof ServiceConfig>;
 export type ServiceConfigInput = z.input<typeof ServiceConfig>;
 
 export function parseConfig(input: unknown): ServiceConfig {
+  // the PostgreSQL form would drop the key without a word
+  const database = typeof input === 'object' && input !== null ? (input as { database?: unknown }).database : undefined;
+  if (typeof database === 'object' && database !== null && 'postgres' in database && 'index' in database) {
+    throw new Error('invalid configuration: database.index: the LevelDB index goes with SQLite only (PostgreSQL instances share one index in the database)');
+  }
   const result = ServiceConfig.safeParse(input);
   if (!result.success) {
     const problems = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
