@@ -241,13 +241,15 @@ export class LevelIndex {
       if (!t) byTx.set(o.txKey, (t = { txid: o.txid, vouts: [] }));
       t.vouts.push(o.vout);
     }
-    const numbers = await this.txNumbers([...byTx.values()].map((t) => t.txid));
+    // The outputs are read beside the candidates' txids, before those are checked: a candidate
+    // that is another txid with the same prefix (rare) costs a read for nothing.
+    const candidates = await this.candidates([...byTx.values()].map((t) => t.txid));
     const wanted: { txKey: string; txnum: number; vout: number }[] = [];
-    for (const [txKey, t] of byTx) for (const txnum of numbers.get(txKey) ?? []) for (const vout of t.vouts) wanted.push({ txKey, txnum, vout });
-    const values = await this.db.getMany(wanted.map((w) => outputKey(w.txnum, w.vout)));
+    for (const c of candidates) for (const vout of byTx.get(c.txKey)!.vouts) wanted.push({ txKey: c.txKey, txnum: c.txnum, vout });
+    const [numbers, values] = await Promise.all([this.checked(candidates), this.db.getMany(wanted.map((w) => outputKey(w.txnum, w.vout)))]);
     values.forEach((v, i) => {
-      if (!v) return; // not an output of a standard script
       const w = wanted[i]!;
+      if (!v || !numbers.get(w.txKey)?.includes(w.txnum)) return; // not an output of a standard script, or another txid's
       addFound(found, w.txKey, w.vout, { txnum: w.txnum, amount: v.readBigInt64BE(0), script: Buffer.from(v.subarray(8)) });
     });
     return found;
@@ -255,6 +257,11 @@ export class LevelIndex {
 
   /** Every tx number of each txid (two for a repeated coinbase txid), by keyOfBlob(txid). */
   private async txNumbers(txids: readonly Buffer[]): Promise<Map<string, number[]>> {
+    return this.checked(await this.candidates(txids));
+  }
+
+  /** The tx numbers under each txid's prefix: its own, and any other txid's that shares the prefix. */
+  private async candidates(txids: readonly Buffer[]): Promise<{ txKey: string; txnum: number }[]> {
     const lists = await this.db.getMany(txids.map((t) => prefixKey(txidPrefix(t))));
     const candidates: { txKey: string; txnum: number }[] = [];
     lists.forEach((list, i) => {
@@ -262,6 +269,11 @@ export class LevelIndex {
       const txKey = keyOfBlob(txids[i]!);
       for (let at = 0; at < list.length; at += 6) candidates.push({ txKey, txnum: list.readUIntBE(at, 6) });
     });
+    return candidates;
+  }
+
+  /** The candidates whose whole txid is the one asked for, by keyOfBlob(txid). */
+  private async checked(candidates: readonly { txKey: string; txnum: number }[]): Promise<Map<string, number[]>> {
     const full = await this.db.getMany(candidates.map((c) => txidKey(c.txnum)));
     const out = new Map<string, number[]>();
     candidates.forEach((c, i) => {
@@ -283,7 +295,8 @@ export class LevelIndex {
     // that moved under the writer) is caught here, as the SQL stores' mark update catches it.
     // The young outputs hold only unspent outputs: only the others are read.
     const unsure = plan.spends.flatMap((s, i) => (this.young.holds(s.txKey, s.txnum, s.vout) ? [] : [i]));
-    const live = await this.db.getMany(unsure.map((i) => spent[i]!));
+    // the three reads are independent: LevelDB serves them on its threads at once
+    const [live, , balances] = await Promise.all([this.db.getMany(unsure.map((i) => spent[i]!)), this.addPrefixes(plan, put), this.balancesAfter(plan, put)]);
     live.forEach((v, j) => {
       if (v !== undefined) return;
       const s = plan.spends[unsure[j]!]!;
@@ -297,8 +310,6 @@ export class LevelIndex {
       del(unspentKey(this.keyOf(dropped.script), d.txnum, d.vout));
     }
     for (const t of plan.txs) put(txidKey(t.txnum), t.txid);
-    await this.addPrefixes(plan, put);
-    const balances = await this.balancesAfter(plan, put);
     for (const o of plan.outputs) {
       const value = Buffer.allocUnsafe(8 + o.script.length);
       value.writeBigInt64BE(o.amount, 0);
