@@ -147,7 +147,14 @@ export interface LevelUnspentRow {
   amount: bigint;
 }
 
-type Op = { type: 'put'; key: Buffer; value: Buffer } | { type: 'del'; key: Buffer };
+/**
+ * The rows of one write, streamed into LevelDB's native batch as they are made (a chained batch):
+ * a batch's hundred thousand keys are not also held as JS objects until the write.
+ */
+interface Writes {
+  put(key: Buffer, value: Buffer): unknown;
+  del(key: Buffer): unknown;
+}
 
 export class LevelIndex {
   private readonly young = new YoungOutputs(YOUNG_OUTPUTS);
@@ -166,9 +173,15 @@ export class LevelIndex {
     const db: Db = new ClassicLevel<Buffer, Buffer>(folder, { keyEncoding: 'buffer', valueEncoding: 'buffer', writeBufferSize: 32 << 20, maxFileSize: 32 << 20, cacheSize: 32 << 20 });
     await db.open();
     const index = new LevelIndex(db);
-    for await (const [k, v] of db.iterator(rangeOf(Buffer.of(TAG.moved)))) index.moved.set(keyOfBlob(k.subarray(1)), Buffer.from(v));
+    await index.readMoved();
     for await (const [k, v] of db.iterator({ ...rangeOf(Buffer.of(TAG.block)), reverse: true, limit: 1 })) index.top = { height: k.readUInt32BE(1), hash: hashOf(v) };
     return index;
+  }
+
+  /** The M rows into memory: at open, and after a failed write (which may have changed the map before failing). */
+  private async readMoved(): Promise<void> {
+    this.moved.clear();
+    for await (const [k, v] of this.db.iterator(rangeOf(Buffer.of(TAG.moved)))) this.moved.set(keyOfBlob(k.subarray(1)), Buffer.from(v));
   }
 
   close(): Promise<void> {
@@ -213,15 +226,14 @@ export class LevelIndex {
         const lookup = spentLookup(blocks);
         const found = await this.lookupSpent(lookup, this.young);
         const plan = planRows(blocks, lookup, found);
-        const ops: Op[] = [];
-        await this.writePlan(plan, found, ops);
-        await this.db.batch(ops);
+        await this.written((writes) => this.writePlan(plan, found, writes));
         const last = blocks[blocks.length - 1]!;
         this.top = { height: last.height, hash: last.hash };
         this.young.committed(plan, last.height + 1);
         return plan;
       } catch (err) {
         this.young.forget();
+        await this.readMoved();
         throw err;
       }
     });
@@ -287,9 +299,21 @@ export class LevelIndex {
   }
 
   /** The write batch of a plan, after reading what it adds to: balance rows and txid prefix lists. */
-  private async writePlan(plan: RowPlan, found: FoundOutputs, ops: Op[]): Promise<void> {
-    const put = (k: Buffer, value: Buffer) => ops.push({ type: 'put', key: k, value });
-    const del = (k: Buffer) => ops.push({ type: 'del', key: k });
+  /** Runs `fill` on a new batch and writes it whole, or drops it whole when `fill` fails. */
+  private async written(fill: (writes: Writes) => Promise<void>): Promise<void> {
+    const batch = this.db.batch();
+    try {
+      await fill(batch);
+    } catch (err) {
+      await batch.close();
+      throw err;
+    }
+    await batch.write();
+  }
+
+  private async writePlan(plan: RowPlan, found: FoundOutputs, writes: Writes): Promise<void> {
+    const put = (k: Buffer, value: Buffer) => writes.put(k, value);
+    const del = (k: Buffer) => writes.del(k);
     const spent = plan.spends.map((s) => unspentKey(this.keyOf(found.get(s.txKey)![s.vout]!.script), s.txnum, s.vout));
     // Output rows stay when spent, so a spend of a spent output (a block applied twice, a store
     // that moved under the writer) is caught here, as the SQL stores' mark update catches it.
@@ -392,46 +416,51 @@ export class LevelIndex {
       // the outputs the undone blocks spend are still indexed: older blocks wrote them
       const found = await this.lookupSpent(lookup);
       const plan = planRows(undone, lookup, found);
-      const ops: Op[] = [];
-      const put = (k: Buffer, value: Buffer) => ops.push({ type: 'put', key: k, value });
-      const del = (k: Buffer) => ops.push({ type: 'del', key: k });
-      const above = firstTxNumAbove(height);
-      for (const o of plan.outputs) {
-        del(outputKey(o.txnum, o.vout));
-        del(unspentKey(this.keyOf(o.script, o.scriptKey), o.txnum, o.vout));
-      }
-      for (const s of plan.spends) {
-        const spent = found.get(s.txKey)![s.vout]!;
-        put(unspentKey(this.keyOf(spent.script), s.txnum, s.vout), i64(spent.amount));
-      }
-      for (const h of plan.history) del(historyKey(this.keyOf(h.script, h.scriptKey), h.txnum));
-      const prefixes = [...new Map(plan.txs.map((t) => [keyOfBlob(t.prefix), t.prefix])).values()];
-      const lists = await this.db.getMany(prefixes.map(prefixKey));
-      prefixes.forEach((p, i) => {
-        const list = lists[i];
-        if (!list) return;
-        const kept: Buffer[] = [];
-        for (let at = 0; at < list.length; at += 6) if (list.readUIntBE(at, 6) < above) kept.push(list.subarray(at, at + 6));
-        if (kept.length > 0) put(prefixKey(p), Buffer.concat(kept));
-        else del(prefixKey(p));
+      await this.written((writes) => this.undoPlan(plan, found, height, writes)).catch(async (err: unknown) => {
+        await this.readMoved();
+        throw err;
       });
-      for (const t of plan.txs) del(txidKey(t.txnum));
-      const keys = plan.balances.map((b) => this.keyOf(b.script, b.scriptKey));
-      const stored = await this.db.getMany(keys.map(balanceKey));
-      plan.balances.forEach((b, i) => {
-        const before = stored[i];
-        if (!before) return;
-        const row = balanceRowOf(before);
-        const next = { confirmed: row.confirmed - b.delta, txCount: row.txCount - b.rows, script: row.script };
-        if (next.txCount > 0) return put(balanceKey(keys[i]!), balanceValue(next));
-        // a script left with no history has no row, and a moved script's key goes with it
-        del(balanceKey(keys[i]!));
-        if (this.moved.delete(b.scriptKey)) del(movedKey(b.script));
-      });
-      for (const b of plan.blocks) del(blockKey(b.height));
-      await this.db.batch(ops);
       this.top = await this.tipAtOrBelow(height);
     });
+  }
+
+  private async undoPlan(plan: RowPlan, found: FoundOutputs, height: number, writes: Writes): Promise<void> {
+    const put = (k: Buffer, value: Buffer) => writes.put(k, value);
+    const del = (k: Buffer) => writes.del(k);
+    const above = firstTxNumAbove(height);
+    for (const o of plan.outputs) {
+      del(outputKey(o.txnum, o.vout));
+      del(unspentKey(this.keyOf(o.script, o.scriptKey), o.txnum, o.vout));
+    }
+    for (const s of plan.spends) {
+      const spent = found.get(s.txKey)![s.vout]!;
+      put(unspentKey(this.keyOf(spent.script), s.txnum, s.vout), i64(spent.amount));
+    }
+    for (const h of plan.history) del(historyKey(this.keyOf(h.script, h.scriptKey), h.txnum));
+    const prefixes = [...new Map(plan.txs.map((t) => [keyOfBlob(t.prefix), t.prefix])).values()];
+    const lists = await this.db.getMany(prefixes.map(prefixKey));
+    prefixes.forEach((p, i) => {
+      const list = lists[i];
+      if (!list) return;
+      const kept: Buffer[] = [];
+      for (let at = 0; at < list.length; at += 6) if (list.readUIntBE(at, 6) < above) kept.push(list.subarray(at, at + 6));
+      if (kept.length > 0) put(prefixKey(p), Buffer.concat(kept));
+      else del(prefixKey(p));
+    });
+    for (const t of plan.txs) del(txidKey(t.txnum));
+    const keys = plan.balances.map((b) => this.keyOf(b.script, b.scriptKey));
+    const stored = await this.db.getMany(keys.map(balanceKey));
+    plan.balances.forEach((b, i) => {
+      const before = stored[i];
+      if (!before) return;
+      const row = balanceRowOf(before);
+      const next = { confirmed: row.confirmed - b.delta, txCount: row.txCount - b.rows, script: row.script };
+      if (next.txCount > 0) return put(balanceKey(keys[i]!), balanceValue(next));
+      // a script left with no history has no row, and a moved script's key goes with it
+      del(balanceKey(keys[i]!));
+      if (this.moved.delete(b.scriptKey)) del(movedKey(b.script));
+    });
+    for (const b of plan.blocks) del(blockKey(b.height));
   }
 
   private async tipAtOrBelow(height: number): Promise<{ height: number; hash: string } | null> {
