@@ -295,7 +295,9 @@ async function main(options: BenchOptions): Promise<void> {
 
 async function scaleMain(options: BenchOptions): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'countersign-bench-'));
-  cleanups.push(() => rm(work, { recursive: true, force: true }));
+  // COUNTERSIGN_BENCH_KEEP=1 keeps the stores and the services' logs, to look into a run
+  if (process.env.COUNTERSIGN_BENCH_KEEP === '1') console.log(`keeping the work folder ${work}`);
+  else cleanups.push(() => rm(work, { recursive: true, force: true }));
   await runScaleBench(options, { work, pgUrl: PG_URL, pgProblem: await postgresReachable(), onCleanup: (fn) => cleanups.push(fn), dropSchema });
 }
 

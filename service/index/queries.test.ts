@@ -4,7 +4,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INDEX_STORE_KINDS, openTestStore, type SqlStoreKind, STORE_KINDS, type StoreKind, type TestStore } from '../store/test-stores.ts';
-import { type IndexedBlock, type IndexedTx, UtxoIndexStore } from './utxo-index.ts';
+import { type IndexedBlock, type IndexedTx, levelIndexOf, UtxoIndexStore } from './utxo-index.ts';
 import { confirmedHistoryQuery, confirmedUnspentQuery } from './queries.ts';
 import { scriptKeyOf } from './script-keys.ts';
 import type { Store } from '../store/database.ts';
@@ -18,7 +18,7 @@ const NOBODY = script(0xdd);
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 function block(height: number, txs: IndexedTx[]): IndexedBlock {
-  return { height, hash: `b${height}`.padEnd(64, '0'), time: 1_700_000_000 + height, txs };
+  return { height, hash: `b${height.toString(16).padStart(63, '0')}`, time: 1_700_000_000 + height, txs };
 }
 
 /**
@@ -334,5 +334,56 @@ describe.each(STORE_KINDS)('address queries in the tables of %s', (kind: SqlStor
     } finally {
       await old.dispose();
     }
+  });
+});
+
+describe('address queries on level: a script whose key another script holds', () => {
+  let t: TestStore;
+  afterEach(async () => t.dispose());
+
+  it('moves the newcomer to its next key for good, through a restart and rollbacks, and leaves the other row alone', async () => {
+    t = await openTestStore('level');
+    const STRANGER = script(0xee);
+    const key = scriptKeyOf(A);
+    // A balance and a history row of a script standing for one whose key collides with A's,
+    // written as the LevelDB index writes them (level-index.ts: tag, key -> confirmed, count, script)
+    const level = await levelIndexOf(t.store, 'litecoin')!;
+    const raw = (level as unknown as { db: { put(k: Buffer, v: Buffer): Promise<void> } }).db;
+    const amount = (n: bigint) => {
+      const b = Buffer.alloc(8);
+      b.writeBigInt64BE(n);
+      return b;
+    };
+    const count = Buffer.alloc(4);
+    count.writeUInt32BE(1);
+    await raw.put(Buffer.concat([Buffer.of(0x41), key]), Buffer.concat([amount(999n), count, STRANGER]));
+    await raw.put(Buffer.concat([Buffer.of(0x48), key, Buffer.alloc(6)]), amount(999n));
+    const stranger = async () => (await level.entries()).find(([k]) => k === `41${hex(key)}`)?.[1];
+    const strangerRow = await stranger();
+
+    let index = new UtxoIndexStore(t.store, 'litecoin');
+    const blocks = chainOf(60);
+    await index.applyBlocks(blocks.slice(0, 30), new Set());
+    for (const b of blocks.slice(30)) await index.applyBlock(b, new Set());
+    await expectAgrees(index, blocks);
+    const moved = (await level.entries()).filter(([k]) => k.startsWith('4d'));
+    expect(moved.map(([k]) => k)).toEqual([`4d${hex(A)}`]);
+    expect(moved[0]![1]).not.toBe(hex(key));
+    expect(await stranger()).toBe(strangerRow);
+
+    // a restart reads the moved key back
+    const restarted = await t.reopen();
+    index = new UtxoIndexStore(restarted, 'litecoin');
+    await expectAgrees(index, blocks);
+    const byHash = new Map(blocks.map((b) => [b.hash, b]));
+    await index.rollbackTo(44, async (hash) => byHash.get(hash) ?? null);
+    await expectAgrees(index, blocks.slice(0, 44));
+    await index.rollbackTo(0, async (hash) => byHash.get(hash) ?? null); // A has no rows left, and no moved key
+    const after = await (await levelIndexOf(restarted, 'litecoin')!).entries();
+    expect(after.filter(([k]) => k.startsWith('4d'))).toEqual([]);
+    expect(after.find(([k]) => k === `41${hex(key)}`)?.[1]).toBe(strangerRow);
+    expect((await index.history([A], 10, 0)).total).toBe(0);
+    await index.applyBlocks(blocks, new Set());
+    await expectAgrees(index, blocks);
   });
 });
