@@ -262,7 +262,7 @@ export class LevelIndex {
     values.forEach((v, i) => {
       const w = wanted[i]!;
       if (!v || !numbers.get(w.txKey)?.includes(w.txnum)) return; // not an output of a standard script, or another txid's
-      addFound(found, w.txKey, w.vout, { txnum: w.txnum, amount: v.readBigInt64BE(0), script: Buffer.from(v.subarray(8)) });
+      addFound(found, w.txKey, w.vout, { txnum: w.txnum, amount: v.readBigInt64BE(0), script: v.subarray(8) });
     });
     return found;
   }

@@ -92,8 +92,13 @@ export class YoungOutputs {
         lastKey = o.txKey;
         this.txs.set(o.txKey, last);
       }
-      // copies: a view would keep the whole batch's buffer alive
-      last.outputs[o.vout] = { script: Buffer.from(o.script), amount: o.amount };
+      // Copies: a view would keep the whole batch's buffer alive. Not from Buffer's shared pool
+      // either: a small Buffer.from is a slice of an 8 KiB slab, and one script held for long
+      // keeps its whole slab, every other slice of which is long dead (the 1M bench's LevelDB
+      // writer, which makes its keys from that pool, grew past 1 GB of RSS that way).
+      const script = Buffer.allocUnsafeSlow(o.script.length);
+      o.script.copy(script);
+      last.outputs[o.vout] = { script, amount: o.amount };
       last.live++;
       this.held++;
     }
