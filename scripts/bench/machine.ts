@@ -16,13 +16,17 @@ export function machineLine(extra: Record<string, string> = {}): string {
 }
 
 /** VmHWM (peak resident set) and VmRSS of a process, in KiB, from /proc. */
-export function memoryOf(pid: number | 'self'): { peakKb: number; rssKb: number } {
+/**
+ * VmHWM and VmRSS count file pages mapped into the process (LevelDB maps its table files); RssAnon
+ * is the process's own memory.
+ */
+export function memoryOf(pid: number | 'self'): { peakKb: number; rssKb: number; anonKb: number } {
   const text = readFileSync(`/proc/${pid}/status`, 'utf8');
   const field = (name: string): number => {
     const m = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text);
     return m ? Number(m[1]) : 0;
   };
-  return { peakKb: field('VmHWM'), rssKb: field('VmRSS') };
+  return { peakKb: field('VmHWM'), rssKb: field('VmRSS'), anonKb: field('RssAnon') };
 }
 
 // /proc reports CPU times in USER_HZ ticks, 100 per second on every Linux architecture.

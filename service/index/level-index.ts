@@ -314,7 +314,11 @@ export class LevelIndex {
   private async writePlan(plan: RowPlan, found: FoundOutputs, writes: Writes): Promise<void> {
     const put = (k: Buffer, value: Buffer) => writes.put(k, value);
     const del = (k: Buffer) => writes.del(k);
-    const spent = plan.spends.map((s) => unspentKey(this.keyOf(found.get(s.txKey)![s.vout]!.script), s.txnum, s.vout));
+    // A spent output's script has history in this batch (the spend), so the plan has hashed it:
+    // its key is its balance entry's (moved only if it already was: it has a balance row).
+    const keyByScript = new Map(plan.balances.map((b) => [b.scriptKey, this.moved.get(b.scriptKey) ?? b.skey]));
+    const keyOfSpent = (script: Buffer) => keyByScript.get(keyOfBlob(script)) ?? this.keyOf(script);
+    const spent = plan.spends.map((s) => unspentKey(keyOfSpent(found.get(s.txKey)![s.vout]!.script), s.txnum, s.vout));
     // Output rows stay when spent, so a spend of a spent output (a block applied twice, a store
     // that moved under the writer) is caught here, as the SQL stores' mark update catches it.
     // The young outputs hold only unspent outputs: only the others are read.
@@ -331,7 +335,7 @@ export class LevelIndex {
       // a repeated coinbase txid (BIP30) overwrites its outputs, as the node does
       const dropped = found.get(d.txKey)![d.vout]!;
       del(outputKey(d.txnum, d.vout));
-      del(unspentKey(this.keyOf(dropped.script), d.txnum, d.vout));
+      del(unspentKey(keyOfSpent(dropped.script), d.txnum, d.vout));
     }
     for (const t of plan.txs) put(txidKey(t.txnum), t.txid);
     for (const o of plan.outputs) {
