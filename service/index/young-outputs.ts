@@ -77,6 +77,16 @@ export class YoungOutputs {
       this.held--;
       if (--tx.live === 0) this.txs.delete(s.txKey);
     }
+    // The batch's kept scripts are copied into one buffer of their own: a view of the block would
+    // keep the whole batch's bytes alive; a small Buffer.from is a slice of Buffer's shared 8 KiB
+    // pool, so one script held for long kept its whole slab, every other slice of it long dead (the
+    // LevelDB writer, which makes its keys from that pool, passed 1 GB of RSS at 1M that way); and
+    // a buffer per script made 200,000 ArrayBuffers for the GC to sweep (half the writer's speed).
+    // The batch's buffer goes when the last of its outputs is spent or aged out.
+    let bytes = 0;
+    for (const o of plan.outputs) if (o.spentTxnum === null) bytes += o.script.length;
+    const arena = Buffer.allocUnsafeSlow(bytes);
+    let at = 0;
     let last: YoungTx | undefined;
     let lastKey = '';
     for (const o of plan.outputs) {
@@ -92,13 +102,8 @@ export class YoungOutputs {
         lastKey = o.txKey;
         this.txs.set(o.txKey, last);
       }
-      // Copies: a view would keep the whole batch's buffer alive. Not from Buffer's shared pool
-      // either: a small Buffer.from is a slice of an 8 KiB slab, and one script held for long
-      // keeps its whole slab, every other slice of which is long dead (the 1M bench's LevelDB
-      // writer, which makes its keys from that pool, grew past 1 GB of RSS that way).
-      const script = Buffer.allocUnsafeSlow(o.script.length);
-      o.script.copy(script);
-      last.outputs[o.vout] = { script, amount: o.amount };
+      o.script.copy(arena, at);
+      last.outputs[o.vout] = { script: arena.subarray(at, (at += o.script.length)), amount: o.amount };
       last.live++;
       this.held++;
     }
