@@ -153,8 +153,11 @@ export class UtxoIndexer {
   private async watch(): Promise<void> {
     const { rpc, index } = this.o;
     this.mempool = null; // the writer changes the mempool tables: re-read them when this instance leads
-    this.progress.tipHeight = await rpc.call<number>('getblockcount');
-    this.progress.indexedHeight = (await index.tip())?.height ?? null;
+    const tipHeight = await rpc.call<number>('getblockcount');
+    const indexedHeight = (await index.tip())?.height ?? null;
+    // published together: see catchUp
+    this.progress.tipHeight = tipHeight;
+    this.progress.indexedHeight = indexedHeight;
     this.progress.mempoolTxs = await index.mempoolCount();
   }
 
@@ -164,8 +167,12 @@ export class UtxoIndexer {
     await watch?.prepare();
     for (;;) {
       const nodeTip = await rpc.call<number>('getblockcount');
-      this.progress.tipHeight = nodeTip;
       let ours = await index.tip();
+      // The node's tip is published with the index's height, never before it: a known tip beside
+      // an unknown height reads as an empty index, and the first pass of a large index answered
+      // 503 between two good answers while its tip was read.
+      this.progress.tipHeight = nodeTip;
+      this.progress.indexedHeight ??= ours?.height ?? null;
       const rescan = watch?.pendingRescan() ?? null;
       if (rescan !== null) {
         if (ours && ours.height >= rescan) {
