@@ -75,14 +75,14 @@ describe.each(MODES)('UTXO indexer on %s, %s index', (kind, mode) => {
   it('publishes the node tip only with the index height: no empty index between two good answers', async () => {
     // An index whose tip is slow to read, as a large store's is on a service's first pass: the
     // status must never pair the node's tip with an unknown height (that reads as a 503).
-    await indexerOn(t.store, new UtxoIndexStore(t.store, 'litecoin')).indexer.sync();
-    const index = new UtxoIndexStore(t.store, 'litecoin');
+    await indexerOn(live, new UtxoIndexStore(live, 'litecoin', { watch: mode === 'watch' })).indexer.sync();
+    const index = new UtxoIndexStore(live, 'litecoin', { watch: mode === 'watch' });
     const read = index.tip.bind(index);
     index.tip = async () => {
       await new Promise((r) => setTimeout(r, 200));
       return read();
     };
-    const { indexer } = indexerOn(t.store, index);
+    const { indexer } = indexerOn(live, index);
     const seen: ReturnType<typeof indexer.status>[] = [];
     const sampler = setInterval(() => seen.push(indexer.status()), 5);
     try {
