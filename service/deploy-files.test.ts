@@ -27,7 +27,7 @@ describe('deploy/config.example.json', () => {
 
   it('parses with the service configuration schema (the SQLite form)', () => {
     const config = loadConfigFile(examplePath);
-    expect(config.database).toEqual({ sqlite: '/var/lib/countersign/service.sqlite' });
+    expect(config.database).toEqual({ sqlite: '/var/lib/countersign/service.sqlite', index: '/var/lib/countersign/index' });
     expect(Object.keys(config.coins).sort()).toEqual(['bitcoin', 'dash', 'ethereum', 'litecoin']);
     expect(config.rateLimit).toMatchObject({ enabled: true, requestsPerWindow: 600, windowSeconds: 60, burst: 60 });
     expect(config.cors.origins).toEqual([]);
@@ -43,12 +43,13 @@ describe('deploy/config.example.json', () => {
     expect(config.database).toEqual({ postgres: expect.stringMatching(/^postgresql:\/\//), schema: 'countersign' });
   });
 
-  it('keeps the SQLite file where the unit may write', () => {
+  it('keeps the SQLite file and the LevelDB index where the unit may write', () => {
     const config = loadConfigFile(examplePath);
     const writable = (unitSettings(unitText).get('ReadWritePaths') ?? '').split(/\s+/);
     const db = config.database;
-    if (!('sqlite' in db)) throw new Error('the example is meant to use SQLite');
+    if (!('sqlite' in db) || db.index === undefined) throw new Error('the example is meant to use SQLite with a LevelDB index');
     expect(writable).toContain(dirname(db.sqlite));
+    expect(writable).toContain(dirname(db.index));
   });
 });
 
