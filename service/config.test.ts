@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfigFile, parseConfig } from './config.ts';
 import { storeConfigOf } from './service.ts';
+import { LevelIndex } from './index/level-index.ts';
 
 describe('database.index (the full index in LevelDB)', () => {
   const dirs: string[] = [];
@@ -37,5 +38,16 @@ describe('database.index (the full index in LevelDB)', () => {
   it('is refused beside PostgreSQL, in words, and refused empty', () => {
     expect(() => parseConfig({ database: { postgres: 'postgresql://localhost/x', index: '/srv/index' } })).toThrow(/database.index: the LevelDB index goes with SQLite only/);
     expect(() => parseConfig({ database: { sqlite: 'a.sqlite', index: '' } })).toThrow(/invalid configuration: database/);
+  });
+
+  it('names the folder and the reason when the index cannot be opened (a second service on it)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'countersign-index-'));
+    dirs.push(dir);
+    const first = await LevelIndex.open(join(dir, 'litecoin'));
+    try {
+      await expect(LevelIndex.open(join(dir, 'litecoin'))).rejects.toThrow(/cannot open the LevelDB index in .*litecoin: another process \(a second service on this folder\?\) holds it/);
+    } finally {
+      await first.close();
+    }
   });
 });

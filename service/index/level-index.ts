@@ -171,7 +171,14 @@ export class LevelIndex {
     const { ClassicLevel } = await import('classic-level');
     // A 32 MiB memtable and 32 MiB files: fewer, larger sorted runs to merge; a 32 MiB block cache.
     const db: Db = new ClassicLevel<Buffer, Buffer>(folder, { keyEncoding: 'buffer', valueEncoding: 'buffer', writeBufferSize: 32 << 20, maxFileSize: 32 << 20, cacheSize: 32 << 20 });
-    await db.open();
+    try {
+      await db.open();
+    } catch (err) {
+      // classic-level says only "Database failed to open"; its cause names the lock or the damage
+      const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
+      const held = /lock/i.test(cause) ? ': another process (a second service on this folder?) holds it' : '';
+      throw new Error(`cannot open the LevelDB index in ${folder}${held} (${cause})`, { cause: err });
+    }
     const index = new LevelIndex(db);
     await index.readMoved();
     for await (const [k, v] of db.iterator({ ...rangeOf(Buffer.of(TAG.block)), reverse: true, limit: 1 })) index.top = { height: k.readUInt32BE(1), hash: hashOf(v) };
