@@ -249,18 +249,12 @@ export class UtxoIndexStore {
     const level = this.level;
     if (level) {
       const index = await level;
-      const blocks: IndexedBlock[] = [];
-      for (const b of await index.blocksAbove(height)) {
-        const block = await content(b.hash).catch(() => null);
-        if (!block || block.hash !== b.hash) {
-          throw new Error(`the node does not have block ${b.height} (${b.hash}), which the index must undo; the LevelDB index finds a block's rows only from its content: index again from an unpruned node`);
-        }
-        blocks.push(block);
+      const { blocks, missing } = await this.contentOf(await index.blocksAbove(height), content);
+      if (missing) {
+        throw new Error(`the node does not have block ${missing.height} (${missing.hash}), which the index must undo; the LevelDB index finds a block's rows only from its content: index again from an unpruned node`);
       }
       await index.rollbackTo(height, blocks.map(encodedOf));
-      await this.store.db.transaction().execute(async (trx) => {
-        for (const table of ['mempool_outputs', 'mempool_spends', 'mempool_history', 'chain_mempool'] as const) await trx.deleteFrom(table).where('chain', '=', c).execute();
-      });
+      await this.store.db.transaction().execute((trx) => this.forgetMempool(trx));
       this.changed();
       return;
     }
@@ -271,14 +265,9 @@ export class UtxoIndexStore {
       .where('height', '>', height)
       .orderBy('height')
       .execute();
-    const blocks: IndexedBlock[] = [];
-    for (const b of undone) {
-      const block = await content(b.hash).catch(() => null);
-      if (!block || block.hash !== b.hash) break;
-      blocks.push(block);
-    }
+    const { blocks, missing } = await this.contentOf(undone.map((b) => ({ height: toNumber(b.height), hash: b.hash })), content);
     // Outputs the undone blocks spend are still indexed (older blocks wrote them): found as when applied.
-    const plan = blocks.length === undone.length && blocks.length > 0 ? await this.planOf(blocks) : null;
+    const plan = missing === null && blocks.length > 0 ? await this.planOf(blocks) : null;
     await this.store.db.transaction().execute(async (trx) => {
       if (plan) await this.undoPlan(trx, plan, height);
       else await this.undoByScan(trx, height);
@@ -293,11 +282,30 @@ export class UtxoIndexStore {
           not(exists(selectFrom('chain_balances as b').select('b.skey').whereRef('b.chain', '=', 'chain_script_keys.chain').whereRef('b.skey', '=', 'chain_script_keys.skey'))),
         )
         .execute();
-      for (const table of ['mempool_outputs', 'mempool_spends', 'mempool_history', 'chain_mempool'] as const) {
-        await trx.deleteFrom(table).where('chain', '=', c).execute();
-      }
+      await this.forgetMempool(trx);
     });
     this.changed();
+  }
+
+  /** The undone blocks' content, from the node, up to the first it does not have (`missing`). */
+  private async contentOf(
+    undone: readonly { height: number; hash: string }[],
+    content: (hash: string) => Promise<IndexedBlock | null>,
+  ): Promise<{ blocks: IndexedBlock[]; missing: { height: number; hash: string } | null }> {
+    const blocks: IndexedBlock[] = [];
+    for (const b of undone) {
+      const block = await content(b.hash).catch(() => null);
+      if (!block || block.hash !== b.hash) return { blocks, missing: b };
+      blocks.push(block);
+    }
+    return { blocks, missing: null };
+  }
+
+  /** Every mempool row of the chain: a rollback forgets the mempool, which is read again from the node. */
+  private async forgetMempool(trx: Db): Promise<void> {
+    for (const table of ['mempool_outputs', 'mempool_spends', 'mempool_history', 'chain_mempool'] as const) {
+      await trx.deleteFrom(table).where('chain', '=', this.chain).execute();
+    }
   }
 
   /** The row plan of blocks already written, with the spent outputs found by the store's own lookup. */
@@ -431,19 +439,22 @@ export class UtxoIndexStore {
     for (const part of chunks(txids, LOOKUP)) {
       const byNumber = await this.confirmedTxNumbers(trx, part);
       const numbers = [...new Set(byNumber.values())];
-      const level = this.level;
-      if (level && numbers.length > 0) {
+      if (numbers.length > 0) {
         const txidOf = new Map([...byNumber].map(([txid, n]) => [n, txid]));
-        for (const r of await (await level).outputsOf(numbers)) found.set(key(txidOf.get(r.txnum)!, r.vout), { script: bytes(r.script), amount: r.amount });
-      } else if (numbers.length > 0) {
-        const rows = await trx.selectFrom('chain_outputs').select(['txnum', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txnum', 'in', numbers).execute();
-        const txidOf = new Map([...byNumber].map(([txid, n]) => [n, txid]));
-        for (const r of rows) found.set(key(txidOf.get(toNumber(r.txnum))!, toNumber(r.vout)), { script: bytes(r.script), amount: toBigInt(r.amount) });
+        for (const r of await this.confirmedOutputsOf(trx, numbers)) found.set(key(txidOf.get(r.txnum)!, r.vout), { script: r.script, amount: r.amount });
       }
       const pending = await trx.selectFrom('mempool_outputs').select(['txid', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txid', 'in', part).execute();
       for (const r of pending) found.set(key(r.txid, toNumber(r.vout)), { script: bytes(r.script), amount: toBigInt(r.amount) });
     }
     return found;
+  }
+
+  /** Every confirmed output of these tx numbers, spent or not. */
+  private async confirmedOutputsOf(trx: Db, numbers: readonly number[]): Promise<{ txnum: number; vout: number; script: Uint8Array; amount: bigint }[]> {
+    const level = this.level;
+    if (level) return (await (await level).outputsOf(numbers)).map((r) => ({ ...r, script: bytes(r.script) }));
+    const rows = await trx.selectFrom('chain_outputs').select(['txnum', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txnum', 'in', numbers).execute();
+    return rows.map((r) => ({ txnum: toNumber(r.txnum), vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount) }));
   }
 
   /**
@@ -552,14 +563,14 @@ export class UtxoIndexStore {
    * together (all their rows are within reach anyway); the parts are merged in page order.
    */
   private async confirmedPage(counts: ReadonlyMap<string, { rows: number; key: Buffer }>, limit: number, skip: number) {
+    const level = this.level;
+    if (level) return (await level).historyPage([...counts].map(([hex, n]) => ({ script: Buffer.from(hex, 'hex'), key: n.key })), limit, skip);
     const reach = skip + limit;
     const scriptOf = new Map([...counts].map(([hex, n]) => [keyOfBlob(n.key), Buffer.from(hex, 'hex')]));
     const large: Buffer[] = [];
     const small: Buffer[] = [];
     for (const n of counts.values()) (n.rows > reach ? large : small).push(n.key);
     const parts = [...large.map((k) => [k]), ...(small.length > 0 ? [small] : [])];
-    const level = this.level;
-    if (level) return (await level).historyPage([...counts].map(([hex, n]) => ({ script: Buffer.from(hex, 'hex'), key: n.key })), limit, skip);
     const c = this.chain;
     const named = (rows: Awaited<ReturnType<ReturnType<typeof confirmedHistoryQuery>['execute']>>) =>
       rows.map((r) => ({ script: scriptOf.get(keyOfBlob(bytes(r.skey)))!, txnum: r.txnum, txid: r.txid, time: r.time, delta: r.delta }));
