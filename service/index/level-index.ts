@@ -222,6 +222,11 @@ export class LevelIndex {
     return this.moved.get(scriptKey) ?? scriptKeyOf(script);
   }
 
+  /** The key of a plan's balance or history entry: the plan hashed its script once already. */
+  private plannedKey(entry: { scriptKey: string; skey: Buffer }): Buffer {
+    return this.moved.get(entry.scriptKey) ?? entry.skey;
+  }
+
   /** Appends consecutive blocks that follow the tip, in one atomic write. */
   apply(blocks: readonly EncodedBlock[]): Promise<RowPlan> {
     return this.serial(async () => {
@@ -305,7 +310,6 @@ export class LevelIndex {
     return out;
   }
 
-  /** The write batch of a plan, after reading what it adds to: balance rows and txid prefix lists. */
   /** Runs `fill` on a new batch and writes it whole, or drops it whole when `fill` fails. */
   private async written(fill: (writes: Writes) => Promise<void>): Promise<void> {
     const batch = this.db.batch();
@@ -318,12 +322,13 @@ export class LevelIndex {
     await batch.write();
   }
 
+  /** The write batch of a plan, after reading what it adds to: balance rows and txid prefix lists. */
   private async writePlan(plan: RowPlan, found: FoundOutputs, writes: Writes): Promise<void> {
     const put = (k: Buffer, value: Buffer) => writes.put(k, value);
     const del = (k: Buffer) => writes.del(k);
     // A spent output's script has history in this batch (the spend), so the plan has hashed it:
     // its key is its balance entry's (moved only if it already was: it has a balance row).
-    const keyByScript = new Map(plan.balances.map((b) => [b.scriptKey, this.moved.get(b.scriptKey) ?? b.skey]));
+    const keyByScript = new Map(plan.balances.map((b) => [b.scriptKey, this.plannedKey(b)]));
     const keyOfSpent = (script: Buffer) => keyByScript.get(keyOfBlob(script)) ?? this.keyOf(script);
     const spent = plan.spends.map((s) => unspentKey(keyOfSpent(found.get(s.txKey)![s.vout]!.script), s.txnum, s.vout));
     // Output rows stay when spent, so a spend of a spent output (a block applied twice, a store
@@ -388,7 +393,7 @@ export class LevelIndex {
    * row), as in the SQL stores (script-keys.ts).
    */
   private async balancesAfter(plan: RowPlan, put: (k: Buffer, v: Buffer) => void): Promise<Map<string, Buffer>> {
-    const keys = plan.balances.map((b) => this.keyOf(b.script, b.scriptKey));
+    const keys = plan.balances.map((b) => this.plannedKey(b));
     const stored = await this.db.getMany(keys.map(balanceKey));
     const rows = new Map<string, BalanceRow | undefined>();
     keys.forEach((k, i) => rows.set(keyOfBlob(k), stored[i] ? balanceRowOf(stored[i]) : undefined));
@@ -447,7 +452,7 @@ export class LevelIndex {
       const spent = found.get(s.txKey)![s.vout]!;
       put(unspentKey(this.keyOf(spent.script), s.txnum, s.vout), i64(spent.amount));
     }
-    for (const h of plan.history) del(historyKey(this.keyOf(h.script, h.scriptKey), h.txnum));
+    for (const h of plan.history) del(historyKey(this.plannedKey(h), h.txnum));
     const prefixes = [...new Map(plan.txs.map((t) => [keyOfBlob(t.prefix), t.prefix])).values()];
     const lists = await this.db.getMany(prefixes.map(prefixKey));
     prefixes.forEach((p, i) => {
@@ -459,7 +464,7 @@ export class LevelIndex {
       else del(prefixKey(p));
     });
     for (const t of plan.txs) del(txidKey(t.txnum));
-    const keys = plan.balances.map((b) => this.keyOf(b.script, b.scriptKey));
+    const keys = plan.balances.map((b) => this.plannedKey(b));
     const stored = await this.db.getMany(keys.map(balanceKey));
     plan.balances.forEach((b, i) => {
       const before = stored[i];
