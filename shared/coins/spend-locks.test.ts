@@ -3,7 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import { chainParams } from './coin-table.ts';
 import { acceptedLocks, canonicalLocks, exactly, lockProblems, lockWords, type SpendKind } from './spend-locks.ts';
-import type { BitcoinTx } from './tx.ts';
+import { encodeTx, type BitcoinTx } from './tx.ts';
+import { inspectTransaction } from './inspect.ts';
 
 const ltc = chainParams('litecoin', 'regtest');
 const btc = chainParams('bitcoin', 'mainnet');
@@ -131,5 +132,16 @@ describe('lockWords: every lock a transaction carries', () => {
     expect(lockWords(ltc, tx(1, 1_234, 0xfffffffe, 1), 1_000)).toEqual(['this transaction cannot be mined before block 1,234 (233 blocks from now, about 9.7 hours)']);
     // Version 1: BIP68 is off, the value locks nothing.
     expect(lockWords(ltc, tx(1, 0, 144, 1))).toEqual([]);
+  });
+});
+
+describe('countersign tx inspect', () => {
+  test('warns of each lock in the same words, and of none on a transaction without', () => {
+    const warned = (t: BitcoinTx) => inspectTransaction(ltc, encodeTx(t)).warnings.filter((w) => w.includes('locked') || w.includes('cannot be mined'));
+    expect(warned(tx(1, 0, FINAL))).toEqual([]);
+    expect(warned(tx(2, 1_234, [0xfffffffe, 0x0040ffff]))).toEqual([
+      "this transaction cannot be mined before block 1,234: a payment built by Countersign carries none, except a vault's recovery path (its older())",
+      "input 1 is locked for about 388.4 days (65,535 periods of 512 seconds) after its coin confirms: a payment built by Countersign carries none, except a vault's recovery path (its older())",
+    ]);
   });
 });
