@@ -102,8 +102,9 @@ describe('the desk pins the version, nLockTime and every nSequence of what the s
     const coin = await fundWalletCoin(desk, deps, multisigId, COIN);
     const before = counts(multisigId);
     const ask = { to: await desk.node.newAddress('bech32'), amount: COIN / 4n, minersFee: 0n, feeRate: 2n, inputs: [`${coin.txid}:${coin.vout}`], replaceable: false };
-    await expect(proposePayment(relocking(() => ({ version: 2, sequence: 0x0040ffff })), multisigId, ask)).rejects.toThrow(
-      'refusing the proposed payment: the transaction has version 2; the payment asked for has version 1 (version 2 turns on relative locks, BIP68); input 0 has nSequence 0x40ffff: input 0 is locked for about 388.4 days (65,535 periods of 512 seconds) after its coin confirms; the payment asked for spends it with nSequence 0xffffffff (final)',
+    // Sent replaceable: a relative lock is below 0xfffffffe, so it signals replacement as asked.
+    await expect(proposePayment(relocking(() => ({ version: 2, sequence: 0x0040ffff })), multisigId, { ...ask, replaceable: true })).rejects.toThrow(
+      'refusing the proposed payment: the transaction has version 2; the payment asked for has version 1 (version 2 turns on relative locks, BIP68); input 0 has nSequence 0x40ffff: input 0 is locked for about 388.4 days (65,535 periods of 512 seconds) after its coin confirms; the payment asked for spends it with nSequence 0xfffffffd (replaceable, BIP125)',
     );
     await expect(proposePayment(relocking(() => ({ locktime: 4_102_444_800 })), multisigId, ask)).rejects.toThrow("this transaction cannot be mined before 2100-01-01 00:00 UTC (by the time of the chain's blocks) (every input is final, so today the node ignores it; it is signed all the same)");
     nothingStored(multisigId, before);
@@ -115,12 +116,13 @@ describe("a co-signer's check of a signing request", () => {
     const coin = await fundWalletCoin(desk, deps, multisigId, COIN);
     const p = await proposePayment(deps, multisigId, { to: await desk.node.newAddress('bech32'), amount: COIN / 4n, minersFee: 0n, feeRate: 2n, inputs: [`${coin.txid}:${coin.vout}`] });
     const text = await writeSigningRequest(deps, p.id);
-    expect(signRequest(text, { xprv: alice.accountXprv }).opened.locks).toEqual([]);
     const now = await tip();
     expect(() => signRequest(alteredRequest(text, { locktime: now + 5, sequence: 0xfffffffe }), { xprv: alice.accountXprv })).toThrow(
       new RegExp(`^this transaction cannot be mined before block ${(now + 5).toLocaleString('en-US')}: nLockTime ${now + 5}, where a payment of this wallet carries 0 \\(no lock\\); input 0 has nSequence 0xfffffffe; a payment of this wallet spends it with nSequence 0xffffffff \\(final\\) or 0xfffffffd \\(replaceable, BIP125\\)$`),
     );
     expect(() => signRequest(alteredRequest(text, { version: 2, sequence: 0xffff }), { xprv: bob.accountXprv })).toThrow('input 0 is locked for 65,535 blocks (about 113.8 days) after its coin confirms');
+    // The request as written: no lock to show.
+    expect(signRequest(text, { xprv: alice.accountXprv }).opened.locks).toEqual([]);
   });
 
   it("a vault's recovery-path request passes with exactly its older() and shows the wait in words; one more block is refused", async () => {
@@ -129,9 +131,9 @@ describe("a co-signer's check of a signing request", () => {
     await desk.synced();
     const p = await proposePayment(deps, vaultId, { to: await desk.node.newAddress('bech32'), amount: COIN / 4n, minersFee: 0n, feeRate: 2n, inputs: [`${coin.txid}:${coin.vout}`], vaultPath: 144 });
     const text = await writeSigningRequest(deps, p.id);
-    expect(signRequest(text, { xprv: dave.accountXprv }).opened.locks).toEqual(['input 0 is locked for 144 blocks (about 6 hours) after its coin confirms']);
     expect(() => signRequest(alteredRequest(text, { sequence: 145 }), { xprv: dave.accountXprv })).toThrow(
       'input 0 has nSequence 0x91: input 0 is locked for 145 blocks (about 6 hours) after its coin confirms; a spend on the path that opens after 144 blocks spends it with nSequence 144 (older(144))',
     );
+    expect(signRequest(text, { xprv: dave.accountXprv }).opened.locks).toEqual(['input 0 is locked for 144 blocks (about 6 hours) after its coin confirms']);
   });
 });
