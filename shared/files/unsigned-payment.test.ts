@@ -45,7 +45,7 @@ describe.each<MultisigScriptType>(['p2wsh', 'p2sh'])('verifyUnsignedPayment, %s 
   });
   test('another version, a lock at a block or a time, a relative lock: refused in words', () => {
     expect(check(scriptType, { version: 2 })).toThrow('the transaction has version 2; a payment of this wallet has version 1 (version 2 turns on relative locks, BIP68)');
-    expect(check(scriptType, { locktime: 1_234, sequence: 0xfffffffe })).toThrow('this transaction cannot be mined before block 1,234: nLockTime 1,234, where a payment of this wallet carries 0 (no lock); input 0 has nSequence 0xfffffffe;');
+    expect(check(scriptType, { locktime: 1_233, sequence: 0xfffffffe })).toThrow('this transaction cannot be mined before block 1,234: nLockTime 1,233, where a payment of this wallet carries 0 (no lock); input 0 has nSequence 0xfffffffe;');
     expect(check(scriptType, { locktime: 4_102_444_800, sequence: 0xfffffffd })).toThrow("this transaction cannot be mined before 2100-01-01 00:00 UTC (by the time of the chain's blocks): nLockTime 4,102,444,800");
     expect(check(scriptType, { version: 2, sequence: 0x0040ffff })).toThrow('input 0 has nSequence 0x40ffff: input 0 is locked for about 388.4 days (65,535 periods of 512 seconds) after its coin confirms');
   });

@@ -63,7 +63,7 @@ describe('verifyUnsignedVaultPayment', () => {
   // Issue 31, finding 1: BIP143 signs the version, nLockTime and every nSequence, so a lock the
   // service or an altered file slipped in would be signed; only the path's own older() passes.
   test('refused in words: a lock other than the path\'s older(), on the recovery path and on the primary path', () => {
-    expect(() => verify(spendOf({ locktime: 1_234 }))).toThrow('this transaction cannot be mined before block 1,234: nLockTime 1,234, where a spend on the path that opens after 144 blocks carries 0 (no lock)');
+    expect(() => verify(spendOf({ locktime: 1_233 }))).toThrow('this transaction cannot be mined before block 1,234: nLockTime 1,233, where a spend on the path that opens after 144 blocks carries 0 (no lock)');
     expect(() => verify(spendOf({ sequence: 145 }))).toThrow('input 0 has nSequence 0x91: input 0 is locked for 145 blocks (about 6 hours) after its coin confirms; a spend on the path that opens after 144 blocks spends it with nSequence 144 (older(144))');
     expect(() => verify(spendOf({ version: 3 }))).toThrow('the transaction has version 3; a spend on the path that opens after 144 blocks has version 2');
     const primary = (sequence: number, locktime = 0) => verifyUnsignedVaultPayment(params, policy, 0, primaryOf(sequence, locktime), [{ amount: AMOUNT, path: '0/3' }], [{ address: payee, amount: AMOUNT - 1_000n, purpose: 'payment' }], 1_000n, 'tampered');

@@ -89,7 +89,7 @@ describe('the desk pins the version, nLockTime and every nSequence of what the s
     const ask = { to: await desk.node.newAddress('bech32'), amount: COIN / 2n, minersFee: 0n, feeRate: 2n, inputs: [`${coin.txid}:${coin.vout}`] };
     const now = await tip();
     await expect(proposePayment(relocking((t) => ({ locktime: t + 5, sequence: 0xfffffffe })), vaultId, ask)).rejects.toThrow(
-      `refusing the proposed payment: this transaction cannot be mined before block ${(now + 5).toLocaleString('en-US')} (4 blocks from now, about 10 minutes): nLockTime ${now + 5}, where the payment asked for carries 0 (no lock)`,
+      `refusing the proposed payment: this transaction cannot be mined before block ${(now + 6).toLocaleString('en-US')} (5 more blocks must be mined first, about 13 minutes): nLockTime ${now + 5}, where the payment asked for carries 0 (no lock)`,
     );
     nothingStored(vaultId, before);
     // The honest answer to the same ask is stored.
@@ -118,7 +118,7 @@ describe("a co-signer's check of a signing request", () => {
     const text = await writeSigningRequest(deps, p.id);
     const now = await tip();
     expect(() => signRequest(alteredRequest(text, { locktime: now + 5, sequence: 0xfffffffe }), { xprv: alice.accountXprv })).toThrow(
-      new RegExp(`^this transaction cannot be mined before block ${(now + 5).toLocaleString('en-US')}: nLockTime ${now + 5}, where a payment of this wallet carries 0 \\(no lock\\); input 0 has nSequence 0xfffffffe; a payment of this wallet spends it with nSequence 0xffffffff \\(final\\) or 0xfffffffd \\(replaceable, BIP125\\)$`),
+      new RegExp(`^this transaction cannot be mined before block ${(now + 6).toLocaleString('en-US')}: nLockTime ${now + 5}, where a payment of this wallet carries 0 \\(no lock\\); input 0 has nSequence 0xfffffffe; a payment of this wallet spends it with nSequence 0xffffffff \\(final\\) or 0xfffffffd \\(replaceable, BIP125\\)$`),
     );
     expect(() => signRequest(alteredRequest(text, { version: 2, sequence: 0xffff }), { xprv: bob.accountXprv })).toThrow('input 0 is locked for 65,535 blocks (about 113.8 days) after its coin confirms');
     // The request as written: no lock to show.
