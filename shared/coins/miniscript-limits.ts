@@ -17,6 +17,12 @@ import { CoinError } from './errors.ts';
 export const MAX_OPS_PER_SCRIPT = 201;
 /** Standardness: witness stack items of a P2WSH input, the witness script not counted. */
 export const MAX_STANDARD_P2WSH_STACK_ITEMS = 100;
+/**
+ * The most keys a vault's script can hold: each takes at least a 20-byte hash and its push in a
+ * 3,600-byte script. A vault is not bound by an M-of-N wallet's 15 co-signers (its multi() and
+ * thresh() are, its paths together are not), so files that carry its keys take this many.
+ */
+export const MAX_VAULT_KEYS = Math.floor(3600 / 21);
 
 /** What spending a miniscript costs at most. */
 export interface MiniscriptResources {

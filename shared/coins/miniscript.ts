@@ -158,13 +158,18 @@ export interface CompiledMiniscript {
  */
 export function compileVaultMiniscript(miniscript: string): CompiledMiniscript {
   const analysis = analyseMiniscript(miniscript);
+  const { asm, resources, scriptBytes } = measureMiniscript(miniscript);
+  const problem = resourceProblem(resources, scriptBytes, MAX_STANDARD_WITNESS_SCRIPT_SIZE);
+  if (problem !== null) refuse(problem);
+  return { analysis, asm, resources };
+}
+
+/** The compiled script's length and what spending it costs at most, without refusing anything. */
+export function measureMiniscript(miniscript: string, signatureBytes?: number): { asm: string; resources: MiniscriptResources; scriptBytes: number } {
   const { asm } = compileMiniscript(miniscript);
   // Any compressed key will do: a key is 33 bytes wherever it is derived.
   const { parts, staticOps } = assemble(asm, () => ANY_KEY);
-  const resources = miniscriptResources(miniscript, staticOps);
-  const problem = resourceProblem(resources, parts.reduce((s, p) => s + p.length, 0), MAX_STANDARD_WITNESS_SCRIPT_SIZE);
-  if (problem !== null) refuse(problem);
-  return { analysis, asm, resources };
+  return { asm, resources: miniscriptResources(miniscript, staticOps, signatureBytes), scriptBytes: parts.reduce((s, p) => s + p.length, 0) };
 }
 
 const ANY_KEY = Uint8Array.of(2, ...new Uint8Array(32).fill(1));
