@@ -83,12 +83,12 @@ function namedMiniscript(miniscript: string, keys: readonly string[]): string {
   return miniscript.replace(KEY_IN_TEXT, (k) => keyName(keys.indexOf(k)));
 }
 
-function satisfactionsOf(compiled: CompiledMiniscript, knownKeys: readonly string[]): Satisfaction[] {
+function satisfactionsOf(compiled: CompiledMiniscript, knownKeys: readonly string[], oneSet = false): Satisfaction[] {
   const byName = new Map(compiled.keys.map((k, i) => [keyName(i), k]));
   const named = namedMiniscript(compiled.miniscript, compiled.keys);
   let sats;
   try {
-    sats = miniscriptSatisfactions(named, knownKeys.map((k) => keyName(compiled.keys.indexOf(k))));
+    sats = miniscriptSatisfactions(named, knownKeys.map((k) => keyName(compiled.keys.indexOf(k))), oneSet);
   } catch (err) {
     throw new CoinError(`the miniscript's satisfactions cannot be listed: ${(err as Error).message}`);
   }
@@ -155,7 +155,7 @@ export function miniscriptPaths(compiled: CompiledMiniscript): MiniscriptPath[] 
       const older = olderOf(set.blocks);
       // All keys of a set weigh the same in its witness (a signature where a dissatisfaction
       // would stand), so the set's first `threshold` keys give its witnesses' sizes.
-      const sats = satisfactionsOf(compiled, set.keys.slice(0, set.threshold)).filter((s) => s.older === older);
+      const sats = satisfactionsOf(compiled, set.keys.slice(0, set.threshold), true).filter((s) => s.older === older);
       if (sats.length === 0) throw new CoinError(`internal error: ${set.threshold} of ${set.keys.length} keys after ${plural(set.blocks, 'block')} has no satisfaction`);
       const g = group(older);
       g.sats.push(...sats);
@@ -192,7 +192,7 @@ export function pathSatisfactions(compiled: CompiledMiniscript, path: Miniscript
         .filter((set) => olderOf(set.blocks) === path.older)
         .flatMap((set) => {
           const signed = set.keys.filter((k) => signatureLengths.has(k)).sort((a, b) => signatureLengths.get(a)! - signatureLengths.get(b)!);
-          return signed.length < set.threshold ? [] : satisfactionsOf(compiled, signed.slice(0, set.threshold));
+          return signed.length < set.threshold ? [] : satisfactionsOf(compiled, signed.slice(0, set.threshold), true);
         });
   return sats.filter((s) => s.older === path.older).sort((a, b) => size(a) - size(b));
 }

@@ -221,11 +221,13 @@ function assemble(asm: string, key: (name: string) => Uint8Array): { parts: Uint
 /**
  * The non-malleable ways to spend `miniscript` using only the signatures of `signers` (all keys
  * when absent), cheapest first (the library orders by witness size). Each names its signers and
- * the nSequence it needs.
+ * the nSequence it needs. `oneSet`: the signers are one signing set's, as many as it needs, so the
+ * answer is small whatever the miniscript's size; the library's count of 1,000 (which counts every
+ * partial combination it walks, even those without a known key) is then lifted.
  */
-export function miniscriptSatisfactions(miniscript: string, signers?: readonly string[]): MiniscriptSatisfaction[] {
+export function miniscriptSatisfactions(miniscript: string, signers?: readonly string[], oneSet = false): MiniscriptSatisfaction[] {
   analyseMiniscript(miniscript);
-  const options = signers === undefined ? {} : { knowns: signers.map((s) => `<sig(${s})>`) };
+  const options = { ...(signers === undefined ? {} : { knowns: signers.map((s) => `<sig(${s})>`) }), ...(oneSet ? { maxSolutions: null } : {}) };
   const { nonMalleableSats } = satisfier(miniscript, options);
   return nonMalleableSats.map((s) => ({
     asm: s.asm,
