@@ -9,6 +9,10 @@
  * - standardness, MAX_STANDARD_P2WSH_STACK_ITEMS: at most 100 witness items besides the script;
  * - standardness, MAX_STANDARD_P2WSH_SCRIPT_SIZE: a witness script of at most 3,600 bytes.
  * The largest satisfaction's size (bytes) is computed too: what a spend's witness can weigh.
+ * Not checked, because these limits already bound them: consensus' 10,000-byte script (3,600 is
+ * stricter), the 1,000 items of the execution stack (at most 100 witness items, and each level
+ * that parks an item on the altstack costs two of the 201 operations), standardness' 80 bytes per
+ * witness item (a signature is at most 73, a key 33; hash preimages are not served).
  * Pure; the miniscript is the wrapper's text (key names), its script the compiled one.
  */
 import { CoinError } from './errors.ts';
