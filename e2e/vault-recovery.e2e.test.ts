@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCosigner } from '../dev/desk-testing/keys.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
-import { addressToScript, chainParams } from '../shared/coins/index.ts';
+import { addressToScript, chainParams, deriveXpubChild, encodeXpub, parseXpub } from '../shared/coins/index.ts';
 import { parseVaultDescriptor, parseWalletPolicy } from '../shared/files/miniscript-descriptor.ts';
 import { collectAndSubmit, openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 
@@ -279,7 +279,31 @@ describe('a vault with a recovery key after 90 days, in Chromium', () => {
     writeFileSync(tampered, readFileSync(descriptorPath, 'utf8').replace('older(51840)', 'older(51841)'));
     await page.getByTestId('import-setup').setInputFiles(tampered);
     await page.getByTestId('create-wallet').click();
-    await expect.poll(() => page.getByTestId('wallet-refusal').textContent()).toMatch(/checksum/i);
+    // A refusal of the file itself is named at the file.
+    await expect.poll(() => page.getByTestId('vault-file-error').textContent()).toMatch(/^tampered\.txt: .*checksum/i);
+    expect(await page.getByTestId('wallet-refusal').count()).toBe(0);
     await shot('recovery-04-import-refused');
+  }, 60_000);
+
+  it('refuses at the file, in words, a vault whose script Bitcoin would never let spend (217 operations)', async () => {
+    // thresh(2 of 70 keys) now, or one recovery key after 144 blocks: a 2,622-byte script, under
+    // the 3,600-byte size, over the 201 operations a script may run.
+    const base = parseXpub(params, alice.xpub);
+    const keys = Array.from({ length: 71 }, (_, i) => encodeXpub(deriveXpubChild(base, 1000 + i)));
+    const subs = Array.from({ length: 70 }, (_, i) => (i === 0 ? 'pk(@0/**)' : `s:pk(@${i}/**)`)).join(',');
+    const big = join(session.browser.work, 'seventy.json');
+    writeFileSync(big, JSON.stringify({ name: 'Seventy', descriptor_template: `wsh(or_d(thresh(2,${subs}),and_v(v:pkh(@70/**),older(144))))`, keys_info: keys }));
+    await page.getByRole('link', { name: 'Wallets', exact: true }).click();
+    await page.getByRole('link', { name: 'New wallet' }).click();
+    await page.getByTestId('wallet-name').fill('Seventy');
+    await page.getByTestId('import-setup').setInputFiles(big);
+    await expect.poll(() => page.getByTestId('setup-notes').textContent()).toMatch(/seventy\.json: a vault with recovery paths/);
+    const before = desk.store.wallets().length;
+    await page.getByTestId('create-wallet').click();
+    await expect
+      .poll(() => page.getByTestId('vault-file-error').textContent())
+      .toBe('seventy.json: the miniscript is refused: its script has 217 operations; Bitcoin allows 201: coins sent to it could never be spent. Use fewer keys in its thresh() of 70 parts');
+    expect(desk.store.wallets()).toHaveLength(before);
+    await shot('recovery-10-limit-refused');
   }, 60_000);
 });
