@@ -23,14 +23,13 @@ afterAll(() => session?.close());
 
 describe('a file above the limit, in Chromium', () => {
   it('is refused by co-signer mode when picked or dropped, naming the limit; a request of the old version is then opened', async () => {
+    await page.goto(session.desk.web.openUrl);
     await page.getByRole('link', { name: 'Co-signer mode' }).click();
     await page.getByTestId('request-file').setInputFiles({ name: 'huge-request.json', mimeType: 'application/json', buffer: Buffer.alloc(TOO_LARGE, 0x20) });
     await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 30_000 }).toBe(REFUSAL('huge-request.json'));
     await session.browser.shot('large-file-refused');
 
     // Dropped (the file made in the page, as a file manager hands it over).
-    await page.getByTestId('request-file').setInputFiles({ name: 'small.json', mimeType: 'application/json', buffer: Buffer.from('{}') });
-    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 30_000 }).not.toContain('MB');
     const transfer = await page.evaluateHandle((size) => {
       const { DataTransfer } = globalThis as unknown as { DataTransfer: new () => { items: { add(file: File): void } } };
       const t = new DataTransfer();
