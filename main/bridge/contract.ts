@@ -9,6 +9,7 @@
 // (amount, balance, unconfirmed_balance, miners_fee, fee_amount, total_input_value).
 import { z } from 'zod';
 import { UnitsIn } from '../../shared/api/amounts.ts';
+import { fileTooLarge, filesTooLarge, MAX_FILE_TEXT, MAX_PICKED_TEXT } from '../../shared/api/file-limits.ts';
 import { LEDGER_UTXO_COIN_NAMES, NETWORK_NAMES, UTXO_COIN_NAMES } from '../../shared/coins/coin-table.ts';
 import { MULTISIG_SCRIPT_TYPES } from '../../shared/coins/multisig-script.ts';
 import { ChainChoice } from '../core/chain-choice.ts';
@@ -27,7 +28,6 @@ const BatchRow = z.object({ line: z.number().int().min(0), to: z.string().max(20
 const none = z.object({}).strict();
 const feeRateIn = UnitsIn.refine((v) => v >= 1n, 'the fee rate must be at least 1 unit per vbyte');
 const hexFingerprint = z.string().regex(/^[0-9a-f]{8}$/, 'fingerprint must be 8 lower-case hex digits');
-/** A file the user picked: its name and its text (files are small JSON documents). */
 const accountName = z.string().trim().min(1, 'the account needs a name').max(80);
 const etherAddress = (what: string) => z.string().trim().min(1, `${what} is required`).max(60);
 const day = z
@@ -48,7 +48,18 @@ const BirthdayIn = z.discriminatedUnion('source', [
   z.object({ source: z.literal('date'), date: z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date looks like 2026-01-31') }).strict(),
   z.object({ source: z.literal('genesis') }).strict(),
 ]);
-const PickedFile = z.object({ name: z.string().min(1).max(255), text: z.string().max(1_000_000, 'a file above 1 MB is not a Countersign file') });
+/** A file's text, as the renderer read it: at most the desk's file limit (shared/api/file-limits.ts). */
+const FileText = z.string().max(MAX_FILE_TEXT, fileTooLarge(null));
+const PickedFile = z.object({ name: z.string().min(1).max(255), text: z.string() }).superRefine((f, ctx) => {
+  if (f.text.length > MAX_FILE_TEXT) ctx.addIssue({ code: 'custom', path: ['text'], message: fileTooLarge(f.name) });
+});
+/** Files picked together: each within the limit, and all of them within the limit of one pick. */
+const PickedFiles = (none: string, most: number) =>
+  z
+    .array(PickedFile)
+    .min(1, none)
+    .max(most)
+    .refine((files) => files.reduce((s, f) => s + f.text.length, 0) <= MAX_PICKED_TEXT, filesTooLarge());
 
 
 const CosignerIn = z.object({
@@ -112,7 +123,7 @@ export const inputs = {
   // A set-up file another wallet wrote (BSMS, descriptor, Caravan, Coldcard), read into a draft of
   // the new-wallet form; coin and network apply when the file does not name its chain.
   'wallets.readSetup': z.object({
-    files: z.array(PickedFile).min(1, 'choose a set-up file').max(15),
+    files: PickedFiles('choose a set-up file', 15),
     coin: z.enum(UTXO_COIN_NAMES),
     network: z.enum(NETWORK_NAMES),
     name: z.string().trim().max(80).optional(),
@@ -236,7 +247,7 @@ export const inputs = {
   }),
   'payments.exportRequest': z.object({ payment_id: id }),
   'payments.exportPsbt': z.object({ payment_id: id }),
-  'payments.importSignatures': z.object({ files: z.array(PickedFile).min(1, 'choose at least one signature file').max(50) }),
+  'payments.importSignatures': z.object({ files: PickedFiles('choose at least one signature file', 50) }),
   'payments.submit': z.object({ payment_id: id }),
   'payments.cancel': z.object({ payment_id: id, reason: z.string().trim().min(1, 'say why the payment is cancelled').max(500) }),
   // A stuck payment: rates to choose from; a bump or cancel (BIP125 replacement); a child paying for
@@ -246,11 +257,11 @@ export const inputs = {
   'payments.cpfp': z
     .object({ wallet_id: id, txid: z.string().trim().regex(/^[0-9a-fA-F]{64}$/, 'txid must be 64 hex digits'), vout: z.number().int().min(0).max(0xffffffff).optional(), target_rate: feeRateIn })
     .strict(),
-  'cosigner.open': z.object({ text: PickedFile.shape.text }),
+  'cosigner.open': z.object({ text: FileText }),
   // The key (an xprv or a BIP39 mnemonic) is used for this one call and dropped: it is never
   // stored, logged or echoed.
   'cosigner.sign': z.object({
-    text: PickedFile.shape.text,
+    text: FileText,
     secret: z.string().trim().min(1, 'type the extended private key or the recovery words').max(400),
     passphrase: z.string().max(200).optional(),
   }),

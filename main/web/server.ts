@@ -7,13 +7,12 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
+import { filesTooLarge, MAX_BRIDGE_BODY_BYTES } from '../../shared/api/file-limits.ts';
 import { parseApiJson, stringifyApiJson } from '../../shared/api/json.ts';
 import { dispatch, type Handlers } from '../bridge/dispatch.ts';
 // The same CSP as the Electron window: nothing inline, nothing remote.
 import { CSP } from '../bridge/security.ts';
 
-
-const MAX_BODY = 8 * 1024 * 1024;
 const TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -80,7 +79,8 @@ async function readBody(req: IncomingMessage): Promise<string> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new Error('request body too large');
+    // Only picked files make a call this large: refused in the words of the bridge's own limit.
+    if (size > MAX_BRIDGE_BODY_BYTES) throw new Error(filesTooLarge());
     parts.push(chunk as Buffer);
   }
   return Buffer.concat(parts).toString('utf8');

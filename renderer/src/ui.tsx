@@ -1,6 +1,7 @@
 // Small shared pieces of the screens: loading data with polling, alerts, state badges, files.
 import { useCallback, useEffect, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import type { PaymentState, Unit } from '../../main/bridge/contract.ts';
+import { filesTooLarge, fileTooLarge, MAX_FILE_BYTES, MAX_PICKED_BYTES } from '../../shared/api/file-limits.ts';
 import { BridgeCallError } from './bridge.ts';
 import { amount } from './format.ts';
 
@@ -175,43 +176,62 @@ async function readFile(f: File): Promise<PickedFile> {
   return { name: f.name, text: btoa(binary) };
 }
 
-const readFiles = (files: FileList | null): Promise<PickedFile[]> => Promise.all([...(files ?? [])].map(readFile));
+/**
+ * The files picked, read; or why they are not: a file above the desk's limit is refused by its size
+ * before it is read (the bridge would refuse its text in the same words).
+ */
+async function readFiles(list: FileList | null): Promise<{ files: PickedFile[] } | { refused: string }> {
+  const files = [...(list ?? [])];
+  const large = files.find((f) => f.size > MAX_FILE_BYTES);
+  if (large) return { refused: fileTooLarge(large.name, large.size) };
+  const total = files.reduce((s, f) => s + f.size, 0);
+  if (total > MAX_PICKED_BYTES) return { refused: filesTooLarge(total) };
+  return { files: await Promise.all(files.map(readFile)) };
+}
 
 /** A file picker that is also a drop zone; keyboard users get the real <input type=file>. */
 export function FileDrop({ label, hint, multiple, onFiles, testId, accept = '.json,application/json' }: { label: string; hint: string; multiple: boolean; onFiles: (files: PickedFile[]) => void; testId: string; accept?: string }) {
   const [over, setOver] = useState(false);
+  const [refused, setRefused] = useState<string | null>(null);
+  const take = (list: FileList | null) =>
+    readFiles(list).then((read) => {
+      setRefused('refused' in read ? read.refused : null);
+      if ('files' in read && read.files.length) onFiles(read.files);
+    });
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setOver(false);
-    void readFiles(e.dataTransfer.files).then((f) => f.length && onFiles(f));
+    void take(e.dataTransfer.files);
   };
   return (
-    <label
-      className={`drop ${over ? 'drop-over' : ''}`}
-      onDragOver={(e) => {
-        e.preventDefault();
-        setOver(true);
-      }}
-      onDragLeave={() => setOver(false)}
-      onDrop={onDrop}
-      data-testid={`${testId}-zone`}
-    >
-      <span className="drop-label">{label}</span>
-      <span className="muted">{hint}</span>
-      <input
-        type="file"
-        accept={accept}
-        multiple={multiple}
-        data-testid={testId}
-        onChange={(e) => {
-          const input = e.currentTarget;
-          void readFiles(input.files).then((f) => {
-            input.value = '';
-            if (f.length) onFiles(f);
-          });
+    <>
+      <label
+        className={`drop ${over ? 'drop-over' : ''}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
         }}
-      />
-    </label>
+        onDragLeave={() => setOver(false)}
+        onDrop={onDrop}
+        data-testid={`${testId}-zone`}
+      >
+        <span className="drop-label">{label}</span>
+        <span className="muted">{hint}</span>
+        <input
+          type="file"
+          accept={accept}
+          multiple={multiple}
+          data-testid={testId}
+          onChange={(e) => {
+            const input = e.currentTarget;
+            void take(input.files).then(() => {
+              input.value = '';
+            });
+          }}
+        />
+      </label>
+      {refused && <Alert>{refused}</Alert>}
+    </>
   );
 }
 

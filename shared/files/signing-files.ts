@@ -46,6 +46,7 @@ export const RequestOutput = z.object({
   path: relPath.optional(),
 });
 
+/** Version 1: each input carries its previous transaction, as many times as inputs spend from it. */
 export const SigningRequestV1 = z.object({
   format: z.literal(SIGNING_REQUEST_FORMAT),
   version: z.literal(1),
@@ -78,6 +79,32 @@ export const SigningRequestV1 = z.object({
   label: z.string().max(1000).optional(),
 });
 export type SigningRequestV1 = z.infer<typeof SigningRequestV1>;
+
+const txid = z.string().regex(/^[0-9a-f]{64}$/, 'a txid is 64 lower-case hex digits');
+
+/**
+ * Version 2 (issue 32): each previous transaction once, in a table keyed by txid, each input naming
+ * the one it spends from: a wallet whose inputs come from one large transaction no longer repeats it.
+ */
+export const SigningRequestV2 = SigningRequestV1.extend({
+  version: z.literal(2),
+  inputs: z.array(RequestInput.omit({ previous_tx: true }).extend({ previous_txid: txid })).min(1),
+  previous_transactions: z.record(txid, hex('previous_transactions')),
+});
+export type SigningRequestV2 = z.infer<typeof SigningRequestV2>;
+
+/** The version the desk writes. */
+export const SIGNING_REQUEST_VERSION = 2;
+
+/** Either version, told apart by `version`; another version is refused naming the ones read. */
+export const SigningRequest = z.discriminatedUnion('version', [SigningRequestV1, SigningRequestV2], {
+  error: (issue) => {
+    if (issue.code !== 'invalid_union') return undefined;
+    const version = (issue.input as { version?: unknown } | undefined)?.version;
+    return version === undefined ? 'it names no version: this desk reads signing requests of version 1 and 2' : `this desk reads signing requests of version 1 and 2, not ${JSON.stringify(version).slice(0, 20)}: the file was written by a newer desk, or altered`;
+  },
+});
+export type SigningRequest = z.infer<typeof SigningRequest>;
 
 export const SignatureFileV1 = z.object({
   format: z.literal(SIGNATURE_FORMAT),

@@ -6,13 +6,14 @@ import { deriveAddress } from '../coins/multisig-address.ts';
 import { isSegwitScriptType, type MultisigScriptOptions } from '../coins/multisig-script.ts';
 import { PaymentCheckError } from './errors.ts';
 import { readPrevious, spendMismatch } from './previous-transaction.ts';
-import { parseFile, paymentHash, SigningRequestV1 } from './signing-files.ts';
+import { parseFile, paymentHash, SigningRequest } from './signing-files.ts';
 import { verifyUnsignedPayment, verifyUnsignedVaultPayment, type ExpectedOutput, type VerifiedPayment } from './unsigned-payment.ts';
 import { vaultAddress, type VaultPolicy } from '../coins/vault-policy.ts';
 import { lockWords } from '../coins/spend-locks.ts';
 
 export interface OpenedRequest {
-  request: SigningRequestV1;
+  /** As the file has it, version 1 or 2. */
+  request: SigningRequest;
   params: ChainParams;
   verified: VerifiedPayment;
   outputs: ExpectedOutput[];
@@ -27,7 +28,7 @@ export interface OpenedRequest {
  * (shared/coins/spend-locks.ts; any other lock refused, named in words). Throws PaymentCheckError 'malformed' or 'tampered' saying why.
  */
 export function readSigningRequest(text: string): OpenedRequest {
-  const parsed = parseFile(SigningRequestV1, 'signing-request file', text, 'signing-request');
+  const parsed = parseFile(SigningRequest, 'signing-request file', text, 'signing-request');
   if (!parsed.ok) throw new PaymentCheckError('malformed', parsed.message);
   const r = parsed.value;
   const tampered = (why: string): never => {
@@ -82,13 +83,13 @@ export function readSigningRequest(text: string): OpenedRequest {
 }
 
 /** A vault request's policy: its template over the co-signers' keys in order; null for M of N. */
-function requestVault(r: SigningRequestV1): VaultPolicy | null {
+function requestVault(r: SigningRequest): VaultPolicy | null {
   if (r.wallet.vault_template === undefined) return null;
   return { template: r.wallet.vault_template, keys: r.wallet.cosigners.map((c) => ({ xpub: c.xpub, fingerprint: c.fingerprint, derivationPath: c.derivation_path })) };
 }
 
 /** The wallet's script type and key order as the request states them (absent: P2SH, keys as given). */
-function requestScript(r: SigningRequestV1): Required<MultisigScriptOptions> {
+function requestScript(r: SigningRequest): Required<MultisigScriptOptions> {
   return { scriptType: r.wallet.script_type ?? 'p2sh', sortKeys: r.wallet.sort_keys === true };
 }
 
@@ -96,9 +97,10 @@ function requestScript(r: SigningRequestV1): Required<MultisigScriptOptions> {
  * Each input's amount against the transaction it spends from, carried in the request. Required
  * where signatures do not commit to input amounts (legacy digests, with or without fork id): there a false amount would
  * hide a miners' fee from the co-signer; elsewhere a false amount only makes signatures invalid.
+ * Version 2 carries every one, each once (previousOfInputs).
  */
 function checkPreviousTransactions(
-  r: SigningRequestV1,
+  r: SigningRequest,
   params: ChainParams,
   tx: Uint8Array,
   script: Required<MultisigScriptOptions>,
@@ -106,15 +108,16 @@ function checkPreviousTransactions(
   tampered: (why: string) => never,
 ): void {
   const spends = decodeTx(tx, params).inputs;
+  const previous = previousOfInputs(r, params, spends.map((s) => bytesToHex(s.prevTxid)), tampered);
   r.inputs.forEach((inp, i) => {
     const spend = spends[i];
     if (!spend) return; // the input count is checked with the transaction
     const txid = bytesToHex(spend.prevTxid);
-    if (inp.previous_tx === undefined) {
+    const read = previous[i];
+    if (read === undefined) {
       if (params.sighashAlgorithm === 'legacy' || params.sighashAlgorithm === 'legacy-forkid') tampered(`input ${i} carries no previous transaction: on ${params.coin} signatures do not commit to input amounts, so its amount ${coinAmount(params, BigInt(inp.amount))} cannot be checked offline`);
       return;
     }
-    const read = readPrevious(hexToBytes(inp.previous_tx), params);
     if (read.txid !== txid) tampered(`input ${i}'s previous transaction hashes to ${read.txid}, but the input spends ${txid}`);
     const mismatch = spendMismatch(params, read.output(spend.vout), txid, spend.vout, {
       amount: BigInt(inp.amount),
@@ -128,4 +131,31 @@ function checkPreviousTransactions(
     });
     if (mismatch) tampered(`input ${i}: ${mismatch}`);
   });
+}
+
+type ReadPrevious = ReturnType<typeof readPrevious>;
+
+/**
+ * The previous transaction of each input, read (undefined where a version 1 file carries none).
+ * Version 2: every transaction of the table hashes to the txid it is listed under, each input
+ * names the txid it spends and the table has it, and the table holds nothing no input spends.
+ */
+function previousOfInputs(r: SigningRequest, params: ChainParams, spent: readonly string[], tampered: (why: string) => never): (ReadPrevious | undefined)[] {
+  if (r.version === 1) return r.inputs.map((inp) => (inp.previous_tx === undefined ? undefined : readPrevious(hexToBytes(inp.previous_tx), params)));
+  const table = new Map<string, ReadPrevious>();
+  for (const [txid, hex] of Object.entries(r.previous_transactions)) {
+    const read = readPrevious(hexToBytes(hex), params);
+    if (read.txid !== txid) tampered(`the previous transaction listed as ${txid} is another transaction (its bytes hash to ${read.txid})`);
+    table.set(txid, read);
+  }
+  const used = new Set<string>();
+  const previous = r.inputs.map((inp, i) => {
+    if (spent[i] !== undefined && inp.previous_txid !== spent[i]) tampered(`input ${i} names previous transaction ${inp.previous_txid}, but the transaction's input ${i} spends ${spent[i]}`);
+    const read = table.get(inp.previous_txid) ?? tampered(`input ${i} spends from ${inp.previous_txid}, which is not among the request's previous transactions`);
+    used.add(inp.previous_txid);
+    return read;
+  });
+  const extra = [...table.keys()].find((txid) => !used.has(txid));
+  if (extra !== undefined) tampered(`it carries previous transaction ${extra}, which no input spends`);
+  return previous;
 }

@@ -247,14 +247,14 @@ describe('refusals', () => {
     expect(() => signRequest('[]', { xprv: bob.accountXprv })).toThrow(/malformed signing-request file/);
     expect(() => signRequest(request, { xprv: dave.accountXprv })).toThrow(/not one of the wallet's co-signers/);
     // An input amount raised (with the fee kept consistent) is caught by the previous transaction the
-    // request carries; a request without it cannot be checked on litecoin (legacy sighash) and is refused.
-    const inflated = JSON.parse(request) as { inputs: { amount: string; previous_tx?: string }[]; miners_fee: string };
+    // request carries; a request without it is refused (signing-request-versions.test.ts: version 1 files).
+    const inflated = JSON.parse(request) as { inputs: { amount: string }[]; miners_fee: string };
     inflated.inputs[0]!.amount = (BigInt(inflated.inputs[0]!.amount) + 5_000_000n).toString();
     inflated.miners_fee = (BigInt(inflated.miners_fee) + 5_000_000n).toString();
     expect(() => signRequest(JSON.stringify(inflated), { xprv: bob.accountXprv })).toThrow(/input 0: output \d+ of [0-9a-f]{64} holds [0-9.]+ LTC \(regtest\), not the [0-9.]+ LTC \(regtest\) expected/);
-    const bare = JSON.parse(request) as { inputs: { previous_tx?: string }[] };
-    delete bare.inputs[0]!.previous_tx;
-    expect(() => signRequest(JSON.stringify(bare), { xprv: bob.accountXprv })).toThrow(/input 0 carries no previous transaction: on litecoin signatures do not commit to input amounts/);
+    const bare = JSON.parse(request) as { inputs: { previous_txid: string }[]; previous_transactions: Record<string, string> };
+    delete bare.previous_transactions[bare.inputs[0]!.previous_txid];
+    expect(() => signRequest(JSON.stringify(bare), { xprv: bob.accountXprv })).toThrow(/input 0 spends from [0-9a-f]{64}, which is not among the request's previous transactions/);
 
     cancelPayment(deps, p.id, 'treasurer changed their mind');
     const stale = importSignatureFiles(deps, [{ name: 'bob.json', text: signRequest(request, { xprv: bob.accountXprv }).file }])[0]!;

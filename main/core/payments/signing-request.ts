@@ -4,7 +4,7 @@ import { bytesToHex, chainParams, decodeTx, scriptToAddress } from '../../../sha
 import { addressPath } from '../../../shared/coins/multisig-address.ts';
 import { PaymentCheckError } from '../../../shared/files/errors.ts';
 import { readSigningRequest, type OpenedRequest } from '../../../shared/files/signing-request.ts';
-import { paymentHash, SIGNING_REQUEST_FORMAT, type SigningRequestV1 } from '../../../shared/files/signing-files.ts';
+import { paymentHash, SIGNING_REQUEST_FORMAT, SIGNING_REQUEST_VERSION, type SigningRequestV2 } from '../../../shared/files/signing-files.ts';
 import { CoordinatorError } from '../errors.ts';
 import { fileSafe } from '../file-names.ts';
 import { requirePayment } from './payments.ts';
@@ -13,8 +13,9 @@ import { requireWallet, type CoreDeps } from '../wallets.ts';
 import { paymentVaultPath } from './vault-inputs.ts';
 
 /**
- * The request file of a payment awaiting signatures, as JSON text. Each input carries the
- * transaction it spends from (fetched and checked here), so co-signers check amounts offline.
+ * The request file of a payment awaiting signatures, as JSON text (version 2). Each input names the
+ * transaction it spends from, carried once in the file's table (fetched and checked here), so
+ * co-signers check amounts offline however many inputs spend from one transaction.
  */
 export async function writeSigningRequest(deps: Pick<CoreDeps, 'store' | 'api'>, paymentId: string): Promise<string> {
   const { store } = deps;
@@ -42,9 +43,9 @@ export async function writeSigningRequest(deps: Pick<CoreDeps, 'store' | 'api'>,
     if (!row) throw new CoordinatorError('internal', `payment ${paymentId} pays ${address}, which is not a change address of the wallet`);
     return { address, amount: o.value.toString(), purpose: 'change' as const, path: addressPath(row.change, row.index) };
   });
-  const request: SigningRequestV1 = {
+  const request: SigningRequestV2 = {
     format: SIGNING_REQUEST_FORMAT,
-    version: 1,
+    version: SIGNING_REQUEST_VERSION,
     request_id: p.id,
     payment_hash: paymentHash(p.unsignedTx),
     coin: w.coin,
@@ -67,12 +68,14 @@ export async function writeSigningRequest(deps: Pick<CoreDeps, 'store' | 'api'>,
       redeem_script: bytesToHex(i.redeemScript),
       ...(w.scriptType !== 'p2sh' ? { script_type: w.scriptType, witness_script: bytesToHex(i.redeemScript) } : {}),
       hash: bytesToHex(hashes.find((h) => h.inputIndex === i.inputIndex)!.hash),
-      previous_tx: bytesToHex(previous.raw(spends[i.inputIndex]!)),
+      previous_txid: spends[i.inputIndex]!.toLowerCase(),
     })),
     outputs: [...asked, ...change],
     miners_fee: (p.totalInputValue - [...asked, ...change].reduce((s, o) => s + BigInt(o.amount), 0n)).toString(),
     created_at: p.createdAt,
     ...(purpose ? { label: purpose } : {}),
+    // Last: the bulk of a large request, each transaction once.
+    previous_transactions: Object.fromEntries([...new Set(spends.map((t) => t.toLowerCase()))].map((t) => [t, bytesToHex(previous.raw(t))])),
   };
   return JSON.stringify(request, null, 2);
 }
