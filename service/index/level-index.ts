@@ -204,10 +204,11 @@ export class LevelIndex {
     return v ? hashOf(v) : null;
   }
 
-  /** Every block above `height`, by height: what a rollback undoes. */
+  /** Every block above `height`, by height: what a rollback undoes (all of them from -1, when even block 0 is another chain's). */
   async blocksAbove(height: number): Promise<{ height: number; hash: string }[]> {
     const out: { height: number; hash: string }[] = [];
-    for await (const [k, v] of this.db.iterator({ gt: blockKey(height), lt: Buffer.of(TAG.block + 1) })) out.push({ height: k.readUInt32BE(1), hash: hashOf(v) });
+    const from = height < 0 ? { gte: Buffer.of(TAG.block) } : { gt: blockKey(height) };
+    for await (const [k, v] of this.db.iterator({ ...from, lt: Buffer.of(TAG.block + 1) })) out.push({ height: k.readUInt32BE(1), hash: hashOf(v) });
     return out;
   }
 

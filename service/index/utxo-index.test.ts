@@ -272,6 +272,26 @@ describe.each(INDEX_STORE_KINDS)('UTXO index store on %s', (kind) => {
     }
   });
 
+  it('rolls back to empty (height -1) when even the first block is another chain\'s, and indexes the new chain from block 0', async () => {
+    // The indexer's findFork answers -1 when the node's block 0 differs (it was pointed at another chain).
+    const b0 = block(0, [coinbase(1, A, 5n)]);
+    const b1 = block(1, [coinbase(2, B, 7n), { txid: txid(3), inputs: [{ txid: txid(1), vout: 0 }], outputs: [{ vout: 0, script: B, amount: 4n }] }]);
+    await index.applyBlocks([b0, b1], new Set());
+    await index.applyMempoolTx({ txid: txid(4), inputs: [{ txid: txid(2), vout: 0 }], outputs: [{ vout: 0, script: A, amount: 6n }] }, 9);
+    const known = new Map([b0, b1].map((b) => [b.hash, b]));
+    await index.rollbackTo(-1, async (hash) => known.get(hash) ?? null);
+    expect(await index.tip()).toBeNull();
+    expect(await index.blockHash(0)).toBeNull();
+    expect(await index.balances([A, B])).toEqual([bal(0n), bal(0n)]);
+    expect(await index.unspent([A, B])).toEqual([]);
+    expect((await index.history([A, B], 10, 0)).total).toBe(0);
+    expect(await index.mempoolCount()).toBe(0);
+    const other = { ...block(0, [coinbase(9, B, 3n)]), hash: 'f'.repeat(64) };
+    await index.applyBlock(other, new Set());
+    expect(await index.tip()).toEqual({ height: 0, hash: other.hash });
+    expect(await index.balances([A, B])).toEqual([bal(0n), bal(3n)]);
+  });
+
   it('survives a restart: a reopened store resumes at the same tip', async () => {
     await index.applyBlock(block(1, [coinbase(1, A, 5n)]), new Set());
     const again = new UtxoIndexStore(await t.reopen(), 'litecoin');
