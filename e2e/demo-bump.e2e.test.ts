@@ -102,6 +102,11 @@ describe('the demo', () => {
     await page.goto(demo.url);
     await expect.poll(() => page.getByTestId('service-status').textContent(), { timeout: 60_000 }).toMatch(/connected/);
     await page.getByRole('link', { name: 'Example treasury' }).first().click();
+    // Watched on the node: the address walk ends, the next address is given, the figures are final.
+    await expect.poll(() => page.getByTestId('receive-address').textContent(), { timeout: 60_000 }).toMatch(/^\s*Q\w{30,}\s*$/);
+    expect(await page.getByTestId('watch-status').textContent()).toMatch(/^Watched from block \d+: read to block \d+, the node's tip/);
+    await expect.poll(() => page.getByTestId('provisional-badge').count()).toBe(0);
+    await browser.shot('00-wallet');
     await page.getByTestId('propose-link').click();
     await page.getByTestId('pay-to').fill(demo.payTo);
     await page.getByTestId('pay-amount').fill('1.5');
