@@ -579,7 +579,15 @@ export class UtxoIndexStore {
   private async mempoolHistory(list: readonly Uint8Array[]): Promise<{ script: Uint8Array; txid: string; time: number; delta: bigint }[]> {
     const rows: { script: Uint8Array; txid: string; time: number; delta: bigint }[] = [];
     for (const part of chunks(list, LOOKUP)) {
-      const read = await this.store.db.selectFrom('mempool_history').select(['script', 'txid', 'time', 'delta']).where('chain', '=', this.chain).where('script', 'in', part).execute();
+      // in a set order: consistently() compares two reads
+      const read = await this.store.db
+        .selectFrom('mempool_history')
+        .select(['script', 'txid', 'time', 'delta'])
+        .where('chain', '=', this.chain)
+        .where('script', 'in', part)
+        .orderBy('txid')
+        .orderBy('script')
+        .execute();
       for (const r of read) rows.push({ script: bytes(r.script), txid: r.txid, time: toNumber(r.time), delta: toBigInt(r.delta) });
     }
     return rows;
@@ -692,7 +700,7 @@ export class UtxoIndexStore {
         const spenders = [...new Set((await this.mempoolHistory(list)).map((r) => r.txid))];
         const spends: { txid: string; vout: number; spentTxid: string }[] = [];
         for (const part of chunks(spenders, LOOKUP)) {
-          const rows = await this.store.db.selectFrom('mempool_spends').select(['txid', 'vout', 'spent_txid']).where('chain', '=', c).where('spent_txid', 'in', part).execute();
+          const rows = await this.store.db.selectFrom('mempool_spends').select(['txid', 'vout', 'spent_txid']).where('chain', '=', c).where('spent_txid', 'in', part).orderBy('txid').orderBy('vout').execute();
           for (const r of rows) spends.push({ txid: r.txid, vout: toNumber(r.vout), spentTxid: r.spent_txid });
         }
         return { pending, spends };
@@ -755,7 +763,7 @@ export class UtxoIndexStore {
       async () => {
         const spends: { k: string; spender: string }[] = [];
         for (const part of chunks([...new Set(outpoints.map((o) => o.txid))], LOOKUP)) {
-          const rows = await this.store.db.selectFrom('mempool_spends').select(['txid', 'vout', 'spent_txid']).where('chain', '=', this.chain).where('txid', 'in', part).execute();
+          const rows = await this.store.db.selectFrom('mempool_spends').select(['txid', 'vout', 'spent_txid']).where('chain', '=', this.chain).where('txid', 'in', part).orderBy('txid').orderBy('vout').execute();
           for (const r of rows) spends.push({ k: key(r.txid, toNumber(r.vout)), spender: r.spent_txid });
         }
         return spends.filter((s) => wanted.has(s.k));
