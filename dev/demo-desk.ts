@@ -1,12 +1,16 @@
-// npm run demo (npm run web is the same): a litecoind regtest chain and a hardhat node, the
-// embedded service, a funded example 2-of-3 wallet and an Ether account with a token, and the desk
-// served to a browser on 127.0.0.1. Prints the URL with its per-run token.
+// npm run demo (npm run web is the same): a litecoind regtest chain and a hardhat node, a funded
+// example 2-of-3 wallet and an Ether account with a token, and the desk served to a browser on
+// 127.0.0.1, run as a treasurer with their own node runs it: the desk's embedded service watches
+// its wallets on the node, which keeps block filters (-blockfilterindex=1). Beside it the dev
+// service indexes the whole chain and serves the API whose URL is printed. Prints the desk's URL
+// with its per-run token.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
 import { testCosigner } from './desk-testing/keys.ts';
-import { createWallet, nextReceiveAddress } from '../main/core/wallets.ts';
+import { nextReceiveAddress } from '../main/core/wallets.ts';
+import { createWalletWithBirthday } from '../main/core/wallet-birthday.ts';
 import { addToken, createAccount } from '../main/core/accounts/accounts.ts';
 import { fundEther, mintedToken } from './chains/hardhat.ts';
 import { startDevDesk } from './dev-desk.ts';
@@ -36,24 +40,29 @@ async function main(): Promise<void> {
     // Litecoin Core 0.21 relays replacements only with this flag (default 0): with it the fee bump
     // the desk offers is accepted. Without it the desk offers child-pays-for-parent instead.
     nodeArgs: [...DEMO_NODE_ARGS],
+    ownNode: true,
   });
   // The example wallet asks the service about its addresses: wait until the index holds the
   // node's chain, or the service answers "try again later" (seen in CI on a loaded machine).
   await desk.synced();
   const lines: string[] = [];
+  let watched: string | null = null;
   if (!values['no-example']) {
     // Example co-signers with published keys: for trying the desk, never for real funds.
     const cosigners = ['Alice', 'Bob', 'Carol'].map((name) => testCosigner(name));
-    const deps = { store: desk.store, api: desk.api, actor: 'demo' };
-    const wallet = await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Example treasury', m: 2, cosigners });
+    // Made as the desk makes a wallet: born at the tip, and registered with the desk's service to watch.
+    const deps = { store: desk.store, api: desk.connection.api, actor: 'demo' };
+    const wallet = await createWalletWithBirthday(deps, { coin: 'litecoin', network: 'regtest', name: 'Example treasury', m: 2, cosigners }, { source: 'tip' });
     const address = await nextReceiveAddress(deps, wallet.id);
     await desk.node.fundScript(addressToScript(chainParams('litecoin', 'regtest'), address.address), 10n * COIN);
     await desk.node.mine(1);
+    await desk.synced();
+    watched = `${desk.host!.url}/watch/litecoin/${encodeURIComponent(wallet.id)}`;
     lines.push('  Example 2-of-3 wallet "Example treasury", funded with 10 LTC (regtest). Co-signer keys to type in co-signer mode:');
     for (const c of cosigners) lines.push(`    ${c.name.padEnd(6)} ${c.accountXprv}\n           or the words: ${c.mnemonic}`);
     lines.push(`  Pay to (a node address):  ${await desk.node.newAddress('legacy')}`);
     if (desk.eth) {
-      const deps = { store: desk.store, api: desk.api, actor: 'demo', secrets: desk.accountSecrets };
+      const deps = { store: desk.store, api: desk.connection.api, actor: 'demo', secrets: desk.accountSecrets };
       const account = await createAccount(deps, { kind: 'software', name: 'Example Ether account', key: { source: 'mnemonic', words: DEMO_WORDS } });
       await fundEther(desk.eth, account.address, 25n * ETH);
       const token = await mintedToken(desk.eth, 'Demo Dollar', 'DUSD', account.address, 5_000n * ETH);
@@ -70,7 +79,8 @@ Countersign desk (web mode) on a litecoind regtest chain and a hardhat node; a b
 litecoind relays replacements (-mempoolreplacement=1), so a stuck payment can be bumped. Mine a litecoin block now:  kill -USR1 ${process.pid}
 
   Open  ${desk.web.openUrl}
-  The embedded service's v2 API (no key on 127.0.0.1):  ${desk.serviceUrl}
+  The desk's own service, watching its wallets on the node (block filters on), as on a treasurer's own node:  ${desk.host!.url}${watched ? `\n    The example wallet's scan:  ${watched}` : ''}
+  The full-index service's v2 API (no key on 127.0.0.1):  ${desk.serviceUrl}
 
 ${lines.join('\n')}
 

@@ -33,6 +33,27 @@ export interface DevServiceOptions {
   ethereum?: { node: Pick<HardhatNode, 'url' | 'blockNumber'>; usdRate?: number };
 }
 
+/** Waits until the service behind `api` has indexed the node's tip and mempool (and the hardhat node's tip). */
+export async function waitSynced(api: Pick<ApiClient, 'status'>, node: RegtestNode | null, utxoCoin: UtxoCoinName, eth: Pick<HardhatNode, 'blockNumber'> | null): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const coins = (await api.status()).coins;
+    let done = true;
+    if (node) {
+      const tip = await node.rpc.call<number>('getblockcount');
+      const mempool = await node.rpc.call<string[]>('getrawmempool');
+      const status = coins.find((c) => c.coin === utxoCoin);
+      done = status !== undefined && status.indexed_height === tip && status.mempool_txs === mempool.length;
+    }
+    if (eth) {
+      const status = coins.find((c) => isEvmCoin(c.coin));
+      done &&= status !== undefined && status.indexed_height === (await eth.blockNumber());
+    }
+    if (done) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the service did not catch up with the node in 60 s');
+}
+
 /** `node` null: no litecoin (an Ether-only service). */
 export async function startDevService(node: RegtestNode | null, dir: string, options: DevServiceOptions): Promise<DevService> {
   const eth = options.ethereum;
@@ -67,25 +88,7 @@ export async function startDevService(node: RegtestNode | null, dir: string, opt
   try {
     const url = await service.listen();
     const api = new ApiClient({ baseUrl: url });
-    const synced = async () => {
-      for (let i = 0; i < 600; i++) {
-        const coins = (await api.status()).coins;
-        let done = true;
-        if (node) {
-          const tip = await node.rpc.call<number>('getblockcount');
-          const mempool = await node.rpc.call<string[]>('getrawmempool');
-          const status = coins.find((c) => c.coin === utxoCoin);
-          done = status !== undefined && status.indexed_height === tip && status.mempool_txs === mempool.length;
-        }
-        if (eth) {
-          const status = coins.find((c) => isEvmCoin(c.coin));
-          done &&= status !== undefined && status.indexed_height === (await eth.node.blockNumber());
-        }
-        if (done) return;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error('the service did not catch up with the node in 60 s');
-    };
+    const synced = () => waitSynced(api, node, utxoCoin, eth?.node ?? null);
     return { service, url, api, synced };
   } catch (err) {
     await service.close();

@@ -3,6 +3,8 @@
 // and Bob sign with the keys the demo prints (signature files, as co-signers would send them); the
 // payment sits in the mempool, the treasurer bumps it to 20 on its screen, the bump is signed and
 // submitted, a block (the demo mines one on SIGUSR1) confirms the bump and drops the original.
+// The desk runs as on a treasurer's own node: its embedded service watches the wallet on a node
+// with block filters, beside the full-index service of the printed API URL; both are checked.
 // With COUNTERSIGN_DEMO_LOG set (scripts/demo-first-run.sh) it drives that already running demo,
 // reading its printed URL, keys and pid from the log, instead of starting one.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,6 +22,10 @@ interface Demo {
   keys: Map<string, string>;
   /** The demo's own process: SIGUSR1 mines a block. */
   pid: number;
+  /** The desk's own service's word on the example wallet's scan (GET /watch/litecoin/{id}). */
+  scan: string;
+  /** The full-index service's API. */
+  api: string;
 }
 
 /** What the demo prints: the URL, the co-signer keys, a node address to pay, its pid. */
@@ -28,8 +34,10 @@ function readDemo(log: string): Demo | null {
   const payTo = /Pay to \(a node address\): +(\S+)/.exec(log)?.[1];
   const pid = /kill -USR1 (\d+)/.exec(log)?.[1];
   const keys = new Map([...log.matchAll(/^ +(Alice|Bob|Carol) +(\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
-  if (!url || !payTo || !pid || keys.size !== 3) return null;
-  return { url, payTo, keys, pid: Number(pid) };
+  const scan = /The example wallet's scan: +(\S+)/.exec(log)?.[1];
+  const api = /The full-index service's v2 API \(no key on 127\.0\.0\.1\): +(\S+)/.exec(log)?.[1];
+  if (!url || !payTo || !pid || keys.size !== 3 || !scan || !api) return null;
+  return { url, payTo, keys, pid: Number(pid), scan, api };
 }
 
 /** `npm run demo` in its own process group, blocks mined only on request; resolves once it printed everything. */
@@ -73,6 +81,18 @@ afterAll(async () => {
 });
 
 describe('the demo', () => {
+  it("runs the desk on its own service in watch mode, on a node with block filters, beside the full-index API", async () => {
+    const scan = await fetch(demo.scan);
+    expect(scan.status).toBe(200); // a full index answers 409: it watches nothing
+    const status = (await scan.json()) as { state: string; filters: boolean; pruned: boolean; birthday_height: number | null };
+    expect(status).toMatchObject({ state: 'ready', filters: true, pruned: false });
+    expect(status.birthday_height).toBeGreaterThan(0); // born at the tip, not read from genesis
+    const desk = (await (await fetch(new URL('/status', demo.scan))).json()) as { coins: { coin: string; replacements?: boolean }[] };
+    expect(desk.coins.find((c) => c.coin === 'litecoin')).toMatchObject({ replacements: true });
+    // the printed API is the full index's
+    expect((await fetch(`${demo.api}/watch/litecoin/any`)).status).toBe(409);
+  });
+
   it('pays from the example wallet, bumps the stuck payment with the printed keys, and a block confirms the bump', async () => {
     const { page } = browser;
     const keys = ['Alice', 'Bob'].map((name) => ({ xprv: demo.keys.get(name)! }));
@@ -82,6 +102,11 @@ describe('the demo', () => {
     await page.goto(demo.url);
     await expect.poll(() => page.getByTestId('service-status').textContent(), { timeout: 60_000 }).toMatch(/connected/);
     await page.getByRole('link', { name: 'Example treasury' }).first().click();
+    // Watched on the node: the address walk ends, the next address is given, the figures are final.
+    await expect.poll(() => page.getByTestId('receive-address').textContent(), { timeout: 60_000 }).toMatch(/^\s*Q\w{30,}\s*$/);
+    expect(await page.getByTestId('watch-status').textContent()).toMatch(/^Watched from block \d+: read to block \d+, the node's tip/);
+    await expect.poll(() => page.getByTestId('provisional-badge').count()).toBe(0);
+    await browser.shot('00-wallet');
     await page.getByTestId('propose-link').click();
     await page.getByTestId('pay-to').fill(demo.payTo);
     await page.getByTestId('pay-amount').fill('1.5');

@@ -18,7 +18,7 @@
 // not synced: the index is derived data, and a batch lost to a power cut is indexed again.
 // Numbers: tx numbers 6 bytes, heights and vouts 4, big-endian so keys sort as numbers; amounts
 // and deltas are signed 64-bit.
-import type { ClassicLevel } from 'classic-level';
+import type { ClassicLevel, Snapshot } from 'classic-level';
 import { type EncodedBlock, keyOfBlob } from './blocks.ts';
 import { addFound, type FoundOutputs, planRows, type RowPlan, type SpentLookup, spentLookup } from './row-plan.ts';
 import { freeScriptKey, otherScriptKeys, scriptKeyOf } from './script-keys.ts';
@@ -26,6 +26,11 @@ import { firstTxNumAbove, heightOfTxNum, txidPrefix } from './txnum.ts';
 import { YoungOutputs } from './young-outputs.ts';
 
 type Db = ClassicLevel<Buffer, Buffer>;
+
+/** One state of the index, for the reads of one query (read()). */
+export type LevelSnapshot = Snapshot;
+
+const at = (snapshot: LevelSnapshot | undefined) => (snapshot ? { snapshot } : {});
 
 const TAG = { block: 0x42, txid: 0x54, txidKey: 0x4b, output: 0x4f, unspent: 0x55, history: 0x48, balance: 0x41, moved: 0x4d } as const;
 type Tag = (typeof TAG)[keyof typeof TAG];
@@ -163,6 +168,8 @@ export class LevelIndex {
   private top: { height: number; hash: string } | null = null;
   /** One write or rollback at a time: each reads what the one before it wrote. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Rollbacks begun since the index opened: a query that saw it change reads again (UtxoIndexStore.consistently). */
+  rollbacks = 0;
 
   private constructor(private readonly db: Db) {}
 
@@ -204,10 +211,11 @@ export class LevelIndex {
     return v ? hashOf(v) : null;
   }
 
-  /** Every block above `height`, by height: what a rollback undoes. */
+  /** Every block above `height`, by height: what a rollback undoes (all of them from -1, when even block 0 is another chain's). */
   async blocksAbove(height: number): Promise<{ height: number; hash: string }[]> {
     const out: { height: number; hash: string }[] = [];
-    for await (const [k, v] of this.db.iterator({ gt: blockKey(height), lt: Buffer.of(TAG.block + 1) })) out.push({ height: k.readUInt32BE(1), hash: hashOf(v) });
+    const from = height < 0 ? { gte: Buffer.of(TAG.block) } : { gt: blockKey(height) };
+    for await (const [k, v] of this.db.iterator({ ...from, lt: Buffer.of(TAG.block + 1) })) out.push({ height: k.readUInt32BE(1), hash: hashOf(v) });
     return out;
   }
 
@@ -280,13 +288,13 @@ export class LevelIndex {
   }
 
   /** Every tx number of each txid (two for a repeated coinbase txid), by keyOfBlob(txid). */
-  private async txNumbers(txids: readonly Buffer[]): Promise<Map<string, number[]>> {
-    return this.checked(await this.candidates(txids));
+  private async txNumbers(txids: readonly Buffer[], snapshot?: LevelSnapshot): Promise<Map<string, number[]>> {
+    return this.checked(await this.candidates(txids, snapshot), snapshot);
   }
 
   /** The tx numbers under each txid's prefix: its own, and any other txid's that shares the prefix. */
-  private async candidates(txids: readonly Buffer[]): Promise<{ txKey: string; txnum: number }[]> {
-    const lists = await this.db.getMany(txids.map((t) => prefixKey(txidPrefix(t))));
+  private async candidates(txids: readonly Buffer[], snapshot?: LevelSnapshot): Promise<{ txKey: string; txnum: number }[]> {
+    const lists = await this.db.getMany(txids.map((t) => prefixKey(txidPrefix(t))), at(snapshot));
     const candidates: { txKey: string; txnum: number }[] = [];
     lists.forEach((list, i) => {
       if (!list) return;
@@ -297,8 +305,8 @@ export class LevelIndex {
   }
 
   /** The candidates whose whole txid is the one asked for, by keyOfBlob(txid). */
-  private async checked(candidates: readonly { txKey: string; txnum: number }[]): Promise<Map<string, number[]>> {
-    const full = await this.db.getMany(candidates.map((c) => txidKey(c.txnum)));
+  private async checked(candidates: readonly { txKey: string; txnum: number }[], snapshot?: LevelSnapshot): Promise<Map<string, number[]>> {
+    const full = await this.db.getMany(candidates.map((c) => txidKey(c.txnum)), at(snapshot));
     const out = new Map<string, number[]>();
     candidates.forEach((c, i) => {
       const txid = full[i];
@@ -421,23 +429,30 @@ export class LevelIndex {
   /**
    * Undoes every block above `height`, given the undone blocks' content (the node keeps stale
    * blocks): their row plan is computed again, as when they were written, and taken back by key.
-   * Without it the rows cannot be found (history is keyed by script): refused in words.
+   * Without it the rows cannot be found (history is keyed by script): refused in words. `first`
+   * runs before, once the rollback is counted (the SQL file's mempool is forgotten there).
    */
-  rollbackTo(height: number, undone: readonly EncodedBlock[]): Promise<void> {
+  rollbackTo(height: number, undone: readonly EncodedBlock[], first: () => Promise<void> = () => Promise.resolve()): Promise<void> {
     return this.serial(async () => {
-      this.young.forget();
-      if (undone.length === 0) return;
-      if (undone[0]!.height !== height + 1 || undone[undone.length - 1]!.height !== this.top?.height) throw new Error(`a rollback to ${height} needs every block from ${height + 1} to the tip`);
-      const lookup = spentLookup(undone);
-      // the outputs the undone blocks spend are still indexed: older blocks wrote them
-      const found = await this.lookupSpent(lookup);
-      const plan = planRows(undone, lookup, found);
-      await this.written((writes) => this.undoPlan(plan, found, height, writes)).catch(async (err: unknown) => {
-        await this.readMoved();
-        throw err;
-      });
-      this.top = await this.tipAtOrBelow(height);
+      this.rollbacks++;
+      await first();
+      await this.undo(height, undone);
     });
+  }
+
+  private async undo(height: number, undone: readonly EncodedBlock[]): Promise<void> {
+    this.young.forget();
+    if (undone.length === 0) return;
+    if (undone[0]!.height !== height + 1 || undone[undone.length - 1]!.height !== this.top?.height) throw new Error(`a rollback to ${height} needs every block from ${height + 1} to the tip`);
+    const lookup = spentLookup(undone);
+    // the outputs the undone blocks spend are still indexed: older blocks wrote them
+    const found = await this.lookupSpent(lookup);
+    const plan = planRows(undone, lookup, found);
+    await this.written((writes) => this.undoPlan(plan, found, height, writes)).catch(async (err: unknown) => {
+      await this.readMoved();
+      throw err;
+    });
+    this.top = await this.tipAtOrBelow(height);
   }
 
   private async undoPlan(plan: RowPlan, found: FoundOutputs, height: number, writes: Writes): Promise<void> {
@@ -485,13 +500,18 @@ export class LevelIndex {
     return null;
   }
 
+  /** One state of the index for the reads of one query; closed by the caller. */
+  snapshot(): LevelSnapshot {
+    return this.db.snapshot();
+  }
+
   // ---- queries --------------------------------------------------------------------------------
 
   /** Balance rows of these scripts, by keyOfBlob(script); a row under a script's key holding another script is not its. */
-  async balances(scripts: readonly Uint8Array[]): Promise<Map<string, LevelBalance>> {
+  async balances(scripts: readonly Uint8Array[], snapshot?: LevelSnapshot): Promise<Map<string, LevelBalance>> {
     const distinct = [...new Map(scripts.map((s) => [keyOfBlob(s), s])).entries()];
     const keys = distinct.map(([k, s]) => this.keyOf(s, k));
-    const stored = await this.db.getMany(keys.map(balanceKey));
+    const stored = await this.db.getMany(keys.map(balanceKey), at(snapshot));
     const out = new Map<string, LevelBalance>();
     distinct.forEach(([k, script], i) => {
       const v = stored[i];
@@ -506,12 +526,12 @@ export class LevelIndex {
    * Rows skip..skip+limit of these scripts' confirmed history (script, key), newest tx first, then
    * by script bytes: each script's rows are a backward range read cut at the page's end.
    */
-  async historyPage(scripts: readonly { script: Buffer; key: Buffer }[], limit: number, skip: number): Promise<LevelHistoryRow[]> {
+  async historyPage(scripts: readonly { script: Buffer; key: Buffer }[], limit: number, skip: number, snapshot?: LevelSnapshot): Promise<LevelHistoryRow[]> {
     const reach = skip + limit;
     const read = await Promise.all(
       scripts.map(async ({ script, key: skey }) => {
         const rows: { script: Buffer; txnum: number; delta: bigint }[] = [];
-        for await (const [k, v] of this.db.iterator({ ...rangeOf(historyKey(skey, 0).subarray(0, 1 + skey.length)), reverse: true, limit: reach })) {
+        for await (const [k, v] of this.db.iterator({ ...rangeOf(historyKey(skey, 0).subarray(0, 1 + skey.length)), reverse: true, limit: reach, ...at(snapshot) })) {
           rows.push({ script, txnum: k.readUIntBE(1 + skey.length, 6), delta: v.readBigInt64BE(0) });
         }
         return rows;
@@ -521,41 +541,41 @@ export class LevelIndex {
       .flat()
       .sort((a, b) => b.txnum - a.txnum || Buffer.compare(a.script, b.script))
       .slice(skip, reach);
-    const txids = await this.db.getMany(page.map((r) => txidKey(r.txnum)));
+    const txids = await this.db.getMany(page.map((r) => txidKey(r.txnum)), at(snapshot));
     const heights = [...new Set(page.map((r) => heightOfTxNum(r.txnum)))];
-    const blocks = await this.db.getMany(heights.map(blockKey));
+    const blocks = await this.db.getMany(heights.map(blockKey), at(snapshot));
     const timeOf = new Map(heights.map((h, i) => [h, blocks[i]?.readUInt32BE(0) ?? 0]));
     return page.map((r, i) => ({ ...r, txid: txids[i]!, time: timeOf.get(heightOfTxNum(r.txnum))! }));
   }
 
   /** Outputs of these scripts that no confirmed tx spends, oldest first. */
-  async unspent(scripts: readonly Uint8Array[]): Promise<LevelUnspentRow[]> {
+  async unspent(scripts: readonly Uint8Array[], snapshot?: LevelSnapshot): Promise<LevelUnspentRow[]> {
     const distinct = [...new Map(scripts.map((s) => [keyOfBlob(s), Buffer.from(s)])).entries()];
-    const balances = await this.balances(distinct.map(([, s]) => s));
+    const balances = await this.balances(distinct.map(([, s]) => s), snapshot);
     const rows: Omit<LevelUnspentRow, 'txid'>[] = [];
     for (const [k, script] of distinct) {
       const skey = balances.get(k)?.key;
       if (!skey) continue;
-      for await (const [uk, v] of this.db.iterator(rangeOf(unspentKey(skey, 0, 0).subarray(0, 1 + skey.length)))) {
+      for await (const [uk, v] of this.db.iterator({ ...rangeOf(unspentKey(skey, 0, 0).subarray(0, 1 + skey.length)), ...at(snapshot) })) {
         rows.push({ script, txnum: uk.readUIntBE(1 + skey.length, 6), vout: uk.readUInt32BE(7 + skey.length), amount: v.readBigInt64BE(0) });
       }
     }
     rows.sort((a, b) => a.txnum - b.txnum || a.vout - b.vout);
-    const txids = await this.db.getMany(rows.map((r) => txidKey(r.txnum)));
+    const txids = await this.db.getMany(rows.map((r) => txidKey(r.txnum)), at(snapshot));
     return rows.map((r, i) => ({ ...r, txid: txids[i]! }));
   }
 
   /** The tx number of each txid the index holds, by keyOfBlob(txid); of a txid confirmed twice (BIP30), the later. */
-  async confirmedTxNumbers(txids: readonly Buffer[]): Promise<Map<string, number>> {
-    const all = await this.txNumbers(txids);
+  async confirmedTxNumbers(txids: readonly Buffer[], snapshot?: LevelSnapshot): Promise<Map<string, number>> {
+    const all = await this.txNumbers(txids, snapshot);
     return new Map([...all].map(([k, list]) => [k, Math.max(...list)]));
   }
 
   /** Every output of these tx numbers, spent or not. */
-  async outputsOf(txnums: readonly number[]): Promise<{ txnum: number; vout: number; script: Buffer; amount: bigint }[]> {
+  async outputsOf(txnums: readonly number[], snapshot?: LevelSnapshot): Promise<{ txnum: number; vout: number; script: Buffer; amount: bigint }[]> {
     const out: { txnum: number; vout: number; script: Buffer; amount: bigint }[] = [];
     for (const txnum of new Set(txnums)) {
-      for await (const [k, v] of this.db.iterator({ gte: outputKey(txnum, 0), lt: outputKey(txnum + 1, 0) })) {
+      for await (const [k, v] of this.db.iterator({ gte: outputKey(txnum, 0), lt: outputKey(txnum + 1, 0), ...at(snapshot) })) {
         out.push({ txnum, vout: k.readUInt32BE(7), script: Buffer.from(v.subarray(8)), amount: v.readBigInt64BE(0) });
       }
     }

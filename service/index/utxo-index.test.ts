@@ -272,6 +272,109 @@ describe.each(INDEX_STORE_KINDS)('UTXO index store on %s', (kind) => {
     }
   });
 
+  it('rolls back to empty (height -1) when even the first block is another chain\'s, and indexes the new chain from block 0', async () => {
+    // The indexer's findFork answers -1 when the node's block 0 differs (it was pointed at another chain).
+    const b0 = block(0, [coinbase(1, A, 5n)]);
+    const b1 = block(1, [coinbase(2, B, 7n), { txid: txid(3), inputs: [{ txid: txid(1), vout: 0 }], outputs: [{ vout: 0, script: B, amount: 4n }] }]);
+    await index.applyBlocks([b0, b1], new Set());
+    await index.applyMempoolTx({ txid: txid(4), inputs: [{ txid: txid(2), vout: 0 }], outputs: [{ vout: 0, script: A, amount: 6n }] }, 9);
+    const known = new Map([b0, b1].map((b) => [b.hash, b]));
+    await index.rollbackTo(-1, async (hash) => known.get(hash) ?? null);
+    expect(await index.tip()).toBeNull();
+    expect(await index.blockHash(0)).toBeNull();
+    expect(await index.balances([A, B])).toEqual([bal(0n), bal(0n)]);
+    expect(await index.unspent([A, B])).toEqual([]);
+    expect((await index.history([A, B], 10, 0)).total).toBe(0);
+    expect(await index.mempoolCount()).toBe(0);
+    const other = { ...block(0, [coinbase(9, B, 3n)]), hash: 'f'.repeat(64) };
+    await index.applyBlock(other, new Set());
+    expect(await index.tip()).toEqual({ height: 0, hash: other.hash });
+    expect(await index.balances([A, B])).toEqual([bal(0n), bal(3n)]);
+  });
+
+  /** What a reader with no cache of its own is told of A and B. */
+  const view = async (reader = new UtxoIndexStore(t.store, 'litecoin')) => {
+    const history = await reader.history([A, B], 10, 0);
+    return {
+      balances: await reader.balances([A, B]),
+      unspent: (await reader.unspent([A, B])).map((u) => [u.txid.slice(-2), u.vout, u.amount, u.height]),
+      history: [history.total, history.rows.map((r) => [r.txid.slice(-2), r.height, r.delta])],
+    };
+  };
+  const pay: IndexedTx = { txid: txid(2), inputs: [{ txid: txid(1), vout: 0 }], outputs: [{ vout: 0, script: B, amount: 60n }, { vout: 1, script: A, amount: 30n }] };
+  const child: IndexedTx = { txid: txid(4), inputs: [{ txid: txid(2), vout: 0 }], outputs: [{ vout: 0, script: A, amount: 50n }] };
+  const b1 = block(1, [coinbase(1, A, 100n)]);
+  const b2 = block(2, [coinbase(3, B, 1n), pay]);
+
+  it('reads one state between the commits of a block: its mempool txs counted once, confirmed', async () => {
+    // LevelDB writes the block and the SQL file then deletes its txs' mempool rows: two commits.
+    await index.applyBlock(b1, new Set());
+    await index.applyMempoolTx(pay, 10);
+    await index.applyMempoolTx(child, 11);
+    const before = await view();
+    const writers = await view(index); // the writer's own reader, its balances now cached
+    expect(writers).toEqual(before);
+    const between: Awaited<ReturnType<typeof view>>[] = [];
+    index.testKnobs.betweenCommits = async () => {
+      between.push(await view(), await view(index));
+    };
+    await index.applyBlock(b2, await index.mempoolTxids());
+    const after = await view();
+    expect(after.balances).toEqual([bal(30n, 50n), bal(61n, -60n)]);
+    expect(after.unspent).toEqual([['03', 0, 1n, 2], ['02', 1, 30n, 2], ['04', 0, 50n, null]]);
+    if (kind !== 'level') return expect(between).toEqual([]); // one commit: nothing between
+    expect(between).toHaveLength(2);
+    expect(between[0]).toEqual(after);
+    // the writer's reader: balances cached before the block, the rest read; each answer is one state
+    expect([before.balances, after.balances]).toContainEqual(between[1]!.balances);
+    expect(between[1]!.unspent).toEqual(after.unspent);
+    expect(between[1]!.history).toEqual(after.history);
+  });
+
+  it('reads one state between the commits of a rollback: the undone blocks and the mempool never mixed', async () => {
+    await index.applyBlocks([b1, b2], new Set());
+    await index.applyMempoolTx(child, 11); // spends pay's output, which the rollback undoes
+    const known = new Map([b2].map((b) => [b.hash, b]));
+    const between: Awaited<ReturnType<typeof view>>[] = [];
+    index.testKnobs.betweenCommits = async () => void between.push(await view());
+    await index.rollbackTo(1, async (hash) => known.get(hash) ?? null);
+    const after = await view();
+    expect(after).toEqual({ balances: [bal(100n), bal(0n)], unspent: [['01', 0, 100n, 1]], history: [1, [['01', 1, 100n]]] });
+    if (kind !== 'level') return expect(between).toEqual([]);
+    // the mempool is forgotten first (it is read again from the node): blocks 1 and 2, no mempool
+    expect(between).toEqual([
+      {
+        balances: [bal(30n), bal(61n)],
+        unspent: [['03', 0, 1n, 2], ['02', 0, 60n, 2], ['02', 1, 30n, 2]],
+        history: [4, [['02', 2, -70n], ['02', 2, 60n], ['03', 2, 1n], ['01', 1, 100n]]],
+      },
+    ]);
+  });
+
+  it('reads again when a rollback runs between its mempool rows and the confirmed index', async () => {
+    await index.applyBlocks([b1, b2], new Set());
+    await index.applyMempoolTx(child, 11);
+    const reader = new UtxoIndexStore(t.store, 'litecoin');
+    let release!: () => void;
+    let paused!: () => void;
+    const held = new Promise<void>((r) => (paused = r));
+    const gate = new Promise<void>((r) => (release = r));
+    let reads = 0;
+    // the query's first mempool read holds the child; it waits here while the rollback runs
+    reader.testKnobs.afterMempoolRead = async () => {
+      if (reads++ > 0) return;
+      paused();
+      await gate;
+    };
+    const answer = reader.balances([A, B]);
+    await held;
+    await index.rollbackTo(1, async (hash) => new Map([b2].map((b) => [b.hash, b])).get(hash) ?? null);
+    release();
+    // the child's -60 on B never meets a chain without pay: read again, after the rollback
+    expect(await answer).toEqual([bal(100n), bal(0n)]);
+    expect(reads).toBe(2);
+  });
+
   it('survives a restart: a reopened store resumes at the same tip', async () => {
     await index.applyBlock(block(1, [coinbase(1, A, 5n)]), new Set());
     const again = new UtxoIndexStore(await t.reopen(), 'litecoin');

@@ -19,7 +19,8 @@ import { Lru } from '../lru.ts';
 import { scriptKeyOf } from './script-keys.ts';
 import { firstTxNumAbove, heightOfTxNum, txidPrefix } from './txnum.ts';
 import { join } from 'node:path';
-import type { LevelIndex } from './level-index.ts';
+import { isDeepStrictEqual } from 'node:util';
+import type { LevelIndex, LevelSnapshot } from './level-index.ts';
 
 export type { IndexedBlock, IndexedOutput, IndexedTx } from './blocks.ts';
 
@@ -77,6 +78,18 @@ export function levelIndexOf(store: Store, chain: string): Promise<LevelIndex> |
   return level;
 }
 
+/**
+ * The confirmed index as one query reads it (UtxoIndexStore.consistently): the LevelDB index on one
+ * snapshot, or the SQL tables.
+ */
+interface ConfirmedReader {
+  balanceRows(scripts: readonly Uint8Array[]): Promise<Map<string, { confirmed: bigint; txCount: number; key: Buffer }>>;
+  unspent(scripts: readonly Uint8Array[]): Promise<UnspentRow[]>;
+  page(counts: ReadonlyMap<string, { rows: number; key: Buffer }>, limit: number, skip: number): ReturnType<UtxoIndexStore['confirmedPage']>;
+  /** Those of these txids (of mempool rows read before) that the index holds as confirmed: their mempool rows are skipped. */
+  holds(txids: Iterable<string>): Promise<Set<string>>;
+}
+
 /** By the script's hex, from a map by keyOfBlob(script). */
 function byHex<T>(byKey: ReadonlyMap<string, T>): Map<string, T> {
   return new Map([...byKey].map(([k, v]) => [Buffer.from(k, 'latin1').toString('hex'), v]));
@@ -99,6 +112,16 @@ export class UtxoIndexStore {
   ) {}
 
   private generation = 0;
+
+  /**
+   * For tests: `betweenCommits` runs where the LevelDB index and the SQL file's mempool are each
+   * committed and the other is not yet (a block applied, a rollback), so a test reads there.
+   */
+  readonly testKnobs: {
+    betweenCommits: ((step: 'apply' | 'rollback') => Promise<void>) | null;
+    /** Runs in a query after its mempool rows are read, before the confirmed index is (consistently). */
+    afterMempoolRead: (() => Promise<void>) | null;
+  } = { betweenCommits: null, afterMempoolRead: null };
 
   private changed(): void {
     this.generation++;
@@ -161,6 +184,7 @@ export class UtxoIndexStore {
     const writer = level ? undefined : writerOf(this.store);
     if (level) {
       await (await level).apply(blocks.map(encodedOf));
+      await this.testKnobs.betweenCommits?.('apply');
       if (confirmed.length > 0) await this.store.db.transaction().execute((trx) => this.deleteMempoolTxs(trx, confirmed));
     } else if (writer) {
       await writer.apply(this.chain, blocks, confirmed);
@@ -253,8 +277,11 @@ export class UtxoIndexStore {
       if (missing) {
         throw new Error(`the node does not have block ${missing.height} (${missing.hash}), which the index must undo; the LevelDB index finds a block's rows only from its content: index again from an unpruned node`);
       }
-      await index.rollbackTo(height, blocks.map(encodedOf));
-      await this.store.db.transaction().execute((trx) => this.forgetMempool(trx));
+      // The mempool first: in between, the old chain with no mempool (consistently()).
+      await index.rollbackTo(height, blocks.map(encodedOf), async () => {
+        await this.store.db.transaction().execute((trx) => this.forgetMempool(trx));
+        await this.testKnobs.betweenCommits?.('rollback');
+      });
       this.changed();
       return;
     }
@@ -407,9 +434,9 @@ export class UtxoIndexStore {
    * The balance rows of these scripts, by the script's hex: read by key, each row checked against
    * its script (a key's row may be another script's, whose own key it is).
    */
-  private async balanceRows(scripts: readonly Uint8Array[]): Promise<Map<string, { confirmed: bigint; txCount: number; key: Buffer }>> {
+  private async balanceRows(scripts: readonly Uint8Array[], snapshot?: LevelSnapshot): Promise<Map<string, { confirmed: bigint; txCount: number; key: Buffer }>> {
     const level = this.level;
-    if (level) return byHex(await (await level).balances(scripts));
+    if (level) return byHex(await (await level).balances(scripts, snapshot));
     const keys = await this.keysOf(scripts);
     const out = new Map<string, { confirmed: bigint; txCount: number; key: Buffer }>();
     for (const part of chunks([...keys.values()], LOOKUP)) {
@@ -461,11 +488,11 @@ export class UtxoIndexStore {
    * The tx number of each of these txids the confirmed index holds, found by the txid's prefix
    * and checked against the whole txid; of a txid confirmed twice (BIP30), the later.
    */
-  private async confirmedTxNumbers(trx: Db, txids: readonly string[]): Promise<Map<string, number>> {
+  private async confirmedTxNumbers(trx: Db, txids: readonly string[], snapshot?: LevelSnapshot): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     const level = this.level;
     if (level) {
-      const numbers = await (await level).confirmedTxNumbers(txids.map((t) => asBuffer(txidBlob(t))));
+      const numbers = await (await level).confirmedTxNumbers(txids.map((t) => asBuffer(txidBlob(t))), snapshot);
       for (const t of txids) {
         const n = numbers.get(keyOfBlob(txidBlob(t)));
         if (n !== undefined) out.set(t, n);
@@ -505,55 +532,114 @@ export class UtxoIndexStore {
     return fresh;
   }
 
-  private async readBalances(scripts: readonly Uint8Array[]): Promise<ScriptBalance[]> {
-    const confirmed = new Map<string, bigint>();
-    const unconfirmed = new Map<string, bigint>();
-    for (const [hex, b] of await this.balanceRows(scripts)) confirmed.set(hex, b.confirmed);
-    for (const part of chunks(scripts.map(blob), LOOKUP)) {
-      const pending = await this.store.db
+  /**
+   * Reads the mempool rows a query needs (`mempool`), then the confirmed index (`confirmed`: the
+   * LevelDB index on one snapshot), then the mempool rows again, as one state of both: the mempool
+   * rows of a tx the confirmed index holds are skipped (holds()), and a query whose mempool rows
+   * changed meanwhile is read again. The LevelDB index and the SQL file's mempool are two commits:
+   * - a block is written to LevelDB first, then its txs' mempool rows are deleted: between the
+   *   two (or after a crash there) they are a confirmed tx's rows, skipped;
+   * - a rollback forgets the mempool first, then undoes blocks in LevelDB: between the two, the
+   *   old chain with no mempool; a rollback begun during a read (the mempool forgotten and read
+   *   again as it was) has it read again too.
+   * The SQL stores commit a block with its mempool deletion, and the second read catches a commit
+   * that lands between their statements.
+   */
+  private async consistently<S, T>(mempool: () => Promise<S>, confirmed: (rows: S, reader: ConfirmedReader) => Promise<T>): Promise<T> {
+    const level = this.level ? await this.level : undefined;
+    for (;;) {
+      const rollbacks = level?.rollbacks;
+      const rows = await mempool();
+      await this.testKnobs.afterMempoolRead?.();
+      const snapshot = level?.snapshot();
+      try {
+        const answer = await confirmed(rows, this.confirmedReader(snapshot));
+        if (level?.rollbacks === rollbacks && isDeepStrictEqual(await mempool(), rows)) return answer;
+      } finally {
+        await snapshot?.close();
+      }
+    }
+  }
+
+  private confirmedReader(snapshot?: LevelSnapshot): ConfirmedReader {
+    return {
+      balanceRows: (scripts) => this.balanceRows(scripts, snapshot),
+      unspent: (scripts) => this.confirmedUnspent(scripts, snapshot),
+      page: (counts, limit, skip) => this.confirmedPage(counts, limit, skip, snapshot),
+      holds: async (txids) => {
+        const distinct = [...new Set(txids)];
+        const found = new Set<string>();
+        for (const part of chunks(distinct, LOOKUP)) for (const t of (await this.confirmedTxNumbers(this.store.db, part, snapshot)).keys()) found.add(t);
+        return found;
+      },
+    };
+  }
+
+  /** The mempool_history rows of these scripts, one per tx and script. */
+  private async mempoolHistory(list: readonly Uint8Array[]): Promise<{ script: Uint8Array; txid: string; time: number; delta: bigint }[]> {
+    const rows: { script: Uint8Array; txid: string; time: number; delta: bigint }[] = [];
+    for (const part of chunks(list, LOOKUP)) {
+      // in a set order: consistently() compares two reads
+      const read = await this.store.db
         .selectFrom('mempool_history')
-        .select((eb) => ['script', eb.fn.sum<string>('delta').as('delta')])
+        .select(['script', 'txid', 'time', 'delta'])
         .where('chain', '=', this.chain)
         .where('script', 'in', part)
-        .groupBy('script')
+        .orderBy('txid')
+        .orderBy('script')
         .execute();
-      for (const r of pending) unconfirmed.set(hexOf(bytes(r.script)), toBigInt(r.delta));
+      for (const r of read) rows.push({ script: bytes(r.script), txid: r.txid, time: toNumber(r.time), delta: toBigInt(r.delta) });
     }
-    return scripts.map((s) => ({ confirmed: confirmed.get(hexOf(s)) ?? 0n, unconfirmed: unconfirmed.get(hexOf(s)) ?? 0n }));
+    return rows;
+  }
+
+  private async readBalances(scripts: readonly Uint8Array[]): Promise<ScriptBalance[]> {
+    return this.consistently(
+      () => this.mempoolHistory(scripts.map(blob)),
+      async (pending, confirmedIndex) => {
+        const confirmed = new Map<string, bigint>();
+        const unconfirmed = new Map<string, bigint>();
+        for (const [hex, b] of await confirmedIndex.balanceRows(scripts)) confirmed.set(hex, b.confirmed);
+        const skip = await confirmedIndex.holds(pending.map((r) => r.txid));
+        for (const r of pending) {
+          if (skip.has(r.txid)) continue;
+          const hex = hexOf(r.script);
+          unconfirmed.set(hex, (unconfirmed.get(hex) ?? 0n) + r.delta);
+        }
+        return scripts.map((s) => ({ confirmed: confirmed.get(hexOf(s)) ?? 0n, unconfirmed: unconfirmed.get(hexOf(s)) ?? 0n }));
+      },
+    );
   }
 
   /** Mempool entries first (newest first), then confirmed ones, newest block first. */
   async history(scripts: readonly Uint8Array[], limit: number, offset: number): Promise<{ total: number; rows: HistoryRow[] }> {
     const list = scripts.map(blob);
-    const c = this.chain;
-    const pending = await this.store.db
-      .selectFrom('mempool_history')
-      .select(['script', 'txid', 'time', 'delta'])
-      .where('chain', '=', c)
-      .where('script', 'in', list)
-      .orderBy('time', 'desc')
-      .orderBy('txid')
-      .orderBy('script')
-      .execute();
-    const counts = await this.historyCounts(list);
-    let total = pending.length;
-    for (const n of counts.values()) total += n.rows;
-    const rows: HistoryRow[] = pending
-      .slice(offset, offset + limit)
-      .map((r) => ({ script: bytes(r.script), txid: r.txid, height: null, time: toNumber(r.time), delta: toBigInt(r.delta) }));
-    const remaining = limit - rows.length;
-    if (remaining > 0) {
-      for (const r of await this.confirmedPage(counts, remaining, Math.max(0, offset - pending.length))) {
-        rows.push({ script: bytes(r.script), txid: txidHexOf(r.txid), height: heightOfTxNum(toNumber(r.txnum)), time: toNumber(r.time), delta: toBigInt(r.delta) });
-      }
-    }
-    return { total, rows };
+    const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    return this.consistently(
+      () => this.mempoolHistory(list),
+      async (all, confirmed) => {
+        const skip = await confirmed.holds(all.map((r) => r.txid));
+        // newest first, then by txid and script bytes (hex order is byte order)
+        const pending = all.filter((r) => !skip.has(r.txid)).sort((a, b) => b.time - a.time || cmp(a.txid, b.txid) || cmp(hexOf(a.script), hexOf(b.script)));
+        const counts = await this.historyCounts(list, confirmed);
+        let total = pending.length;
+        for (const n of counts.values()) total += n.rows;
+        const rows: HistoryRow[] = pending.slice(offset, offset + limit).map((r) => ({ ...r, height: null }));
+        const remaining = limit - rows.length;
+        if (remaining > 0) {
+          for (const r of await confirmed.page(counts, remaining, Math.max(0, offset - pending.length))) {
+            rows.push({ script: bytes(r.script), txid: txidHexOf(r.txid), height: heightOfTxNum(toNumber(r.txnum)), time: toNumber(r.time), delta: toBigInt(r.delta) });
+          }
+        }
+        return { total, rows };
+      },
+    );
   }
 
   /** History rows and key of each script with any, by the script's hex (chain_balances.tx_count). */
-  private async historyCounts(list: readonly Uint8Array[]): Promise<Map<string, { rows: number; key: Buffer }>> {
+  private async historyCounts(list: readonly Uint8Array[], confirmed: ConfirmedReader): Promise<Map<string, { rows: number; key: Buffer }>> {
     const counts = new Map<string, { rows: number; key: Buffer }>();
-    for (const [hex, b] of await this.balanceRows(list)) if (b.txCount > 0) counts.set(hex, { rows: b.txCount, key: b.key });
+    for (const [hex, b] of await confirmed.balanceRows(list)) if (b.txCount > 0) counts.set(hex, { rows: b.txCount, key: b.key });
     return counts;
   }
 
@@ -562,9 +648,9 @@ export class UtxoIndexStore {
    * reaches is read alone, as a range of its key cut at the page's end; the others are read
    * together (all their rows are within reach anyway); the parts are merged in page order.
    */
-  private async confirmedPage(counts: ReadonlyMap<string, { rows: number; key: Buffer }>, limit: number, skip: number) {
+  private async confirmedPage(counts: ReadonlyMap<string, { rows: number; key: Buffer }>, limit: number, skip: number, snapshot?: LevelSnapshot) {
     const level = this.level;
-    if (level) return (await level).historyPage([...counts].map(([hex, n]) => ({ script: Buffer.from(hex, 'hex'), key: n.key })), limit, skip);
+    if (level) return (await level).historyPage([...counts].map(([hex, n]) => ({ script: Buffer.from(hex, 'hex'), key: n.key })), limit, skip, snapshot);
     const reach = skip + limit;
     const scriptOf = new Map([...counts].map(([hex, n]) => [keyOfBlob(n.key), Buffer.from(hex, 'hex')]));
     const large: Buffer[] = [];
@@ -598,45 +684,58 @@ export class UtxoIndexStore {
   async unspent(scripts: readonly Uint8Array[]): Promise<UnspentRow[]> {
     const list = scripts.map(blob);
     const c = this.chain;
-    const confirmedRows = await this.confirmedUnspent(list);
-    const pending = await this.store.db
-      .selectFrom('mempool_outputs as o')
-      .innerJoin('chain_mempool as m', (j) => j.onRef('m.chain', '=', 'o.chain').onRef('m.txid', '=', 'o.txid'))
-      .select(['o.txid', 'o.vout', 'o.script', 'o.amount'])
-      .where('o.chain', '=', c)
-      .where('o.script', 'in', list)
-      .orderBy('m.first_seen')
-      .orderBy('o.txid')
-      .orderBy('o.vout')
-      .execute();
-    const spentInMempool = new Set<string>();
-    const outpoints = [...confirmedRows, ...pending].map((r) => r.txid);
-    for (const part of chunks([...new Set(outpoints)], LOOKUP)) {
-      const rows = await this.store.db.selectFrom('mempool_spends').select(['txid', 'vout']).where('chain', '=', c).where('txid', 'in', part).execute();
-      for (const r of rows) spentInMempool.add(key(r.txid, toNumber(r.vout)));
-    }
-    return [
-      ...confirmedRows,
-      ...pending.map((r) => ({ txid: r.txid, vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount), height: null })),
-    ].filter((r) => !spentInMempool.has(key(r.txid, r.vout)));
+    return this.consistently(
+      async () => {
+        const pending = await this.store.db
+          .selectFrom('mempool_outputs as o')
+          .innerJoin('chain_mempool as m', (j) => j.onRef('m.chain', '=', 'o.chain').onRef('m.txid', '=', 'o.txid'))
+          .select(['o.txid', 'o.vout', 'o.script', 'o.amount'])
+          .where('o.chain', '=', c)
+          .where('o.script', 'in', list)
+          .orderBy('m.first_seen')
+          .orderBy('o.txid')
+          .orderBy('o.vout')
+          .execute();
+        // A mempool tx spending one of these scripts' outputs has a history row on its script.
+        const spenders = [...new Set((await this.mempoolHistory(list)).map((r) => r.txid))];
+        const spends: { txid: string; vout: number; spentTxid: string }[] = [];
+        for (const part of chunks(spenders, LOOKUP)) {
+          const rows = await this.store.db.selectFrom('mempool_spends').select(['txid', 'vout', 'spent_txid']).where('chain', '=', c).where('spent_txid', 'in', part).orderBy('txid').orderBy('vout').execute();
+          for (const r of rows) spends.push({ txid: r.txid, vout: toNumber(r.vout), spentTxid: r.spent_txid });
+        }
+        return { pending, spends };
+      },
+      async ({ pending, spends }, confirmed) => {
+        const confirmedRows = await confirmed.unspent(list);
+        const skip = await confirmed.holds([...pending.map((r) => r.txid), ...spends.map((s) => s.spentTxid)]);
+        const spentInMempool = new Set(spends.filter((s) => !skip.has(s.spentTxid)).map((s) => key(s.txid, s.vout)));
+        return [
+          ...confirmedRows,
+          ...pending.filter((r) => !skip.has(r.txid)).map((r) => ({ txid: r.txid, vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount), height: null })),
+        ].filter((r) => !spentInMempool.has(key(r.txid, r.vout)));
+      },
+    );
   }
 
   /** Those of `scripts` with any history, confirmed or in the mempool, by hex. */
   async usedScripts(scripts: readonly Uint8Array[]): Promise<Set<string>> {
-    const used = new Set<string>();
-    for (const [hex, b] of await this.balanceRows(scripts)) if (b.txCount > 0) used.add(hex);
-    for (const part of chunks(scripts.map(blob), LOOKUP)) {
-      const pending = await this.store.db.selectFrom('mempool_history').select('script').where('chain', '=', this.chain).where('script', 'in', part).execute();
-      for (const r of pending) used.add(hexOf(bytes(r.script)));
-    }
-    return used;
+    return this.consistently(
+      () => this.mempoolHistory(scripts.map(blob)),
+      async (pending, confirmed) => {
+        const used = new Set<string>();
+        for (const [hex, b] of await confirmed.balanceRows(scripts)) if (b.txCount > 0) used.add(hex);
+        const skip = await confirmed.holds(pending.map((r) => r.txid));
+        for (const r of pending) if (!skip.has(r.txid)) used.add(hexOf(r.script));
+        return used;
+      },
+    );
   }
 
   /** Outputs of the scripts that no confirmed tx spends, through the partial index of unspent outputs. */
-  async confirmedUnspent(scripts: readonly Uint8Array[]): Promise<UnspentRow[]> {
+  async confirmedUnspent(scripts: readonly Uint8Array[], snapshot?: LevelSnapshot): Promise<UnspentRow[]> {
     const level = this.level;
     if (level) {
-      const rows = await (await level).unspent(scripts);
+      const rows = await (await level).unspent(scripts, snapshot);
       return rows.map((r) => ({ txid: txidHexOf(r.txid), vout: r.vout, script: bytes(r.script), amount: r.amount, height: heightOfTxNum(r.txnum) }));
     }
     const list = scripts.map(blob);
@@ -660,16 +759,23 @@ export class UtxoIndexStore {
   /** The mempool transaction spending each of these outpoints, by outpointKey (absent: none known). */
   async mempoolSpenders(outpoints: readonly Outpoint[]): Promise<Map<string, string>> {
     const wanted = new Set(outpoints.map((o) => key(o.txid, o.vout)));
-    const found = new Map<string, string>();
-    for (const part of chunks([...new Set(outpoints.map((o) => o.txid))], LOOKUP)) {
-      const rows = await this.store.db.selectFrom('mempool_spends').select(['txid', 'vout', 'spent_txid']).where('chain', '=', this.chain).where('txid', 'in', part).execute();
-      for (const r of rows) {
-        const k = key(r.txid, toNumber(r.vout));
-        if (wanted.has(k)) found.set(k, r.spent_txid);
-      }
-    }
-    return found;
+    return this.consistently(
+      async () => {
+        const spends: { k: string; spender: string }[] = [];
+        for (const part of chunks([...new Set(outpoints.map((o) => o.txid))], LOOKUP)) {
+          const rows = await this.store.db.selectFrom('mempool_spends').select(['txid', 'vout', 'spent_txid']).where('chain', '=', this.chain).where('txid', 'in', part).orderBy('txid').orderBy('vout').execute();
+          for (const r of rows) spends.push({ k: key(r.txid, toNumber(r.vout)), spender: r.spent_txid });
+        }
+        return spends.filter((s) => wanted.has(s.k));
+      },
+      async (spends, confirmed) => {
+        // a spender the index holds as confirmed spends the output in a block, not in the mempool
+        const skip = await confirmed.holds(spends.map((s) => s.spender));
+        return new Map(spends.filter((s) => !skip.has(s.spender)).map((s) => [s.k, s.spender]));
+      },
+    );
   }
+
 
   /** Amount and script of outputs by outpoint, confirmed or in the mempool, spent or not. */
   async outputs(outpoints: readonly Outpoint[]): Promise<Map<string, OutputInfo>> {
