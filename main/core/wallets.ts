@@ -253,7 +253,14 @@ export async function walkChain(deps: CoreDeps, walletId: string, change: boolea
     if (window !== null && end > window) window = await extendWindow(deps, w, change, Math.max(lastUsed, shown, end - 1 - GAP_LIMIT), end);
     const batch: { index: number; address: string }[] = [];
     for (let i = checked; i < end; i++) batch.push({ index: i, address: await addressAt(i) });
-    const history = await deps.api.history(w.coin, batch.map((a) => a.address), { limit: 1000 });
+    const history = await deps.api.history(w.coin, batch.map((a) => a.address), { limit: 1000 }).catch((err: unknown) => {
+      // A watching service that does not say its window (an older one) refuses addresses past it:
+      // said in the desk's words, never its 404 text on the Receive card.
+      if (err instanceof ApiClientError && err.status === 404 && window === null) {
+        throw new CoordinatorError('service_refused', `the service does not watch ${change ? 'change' : 'receive'} addresses ${checked} to ${end - 1} of "${w.name}", so whether they are used cannot be checked: on the treasurer's own node (watch mode) it answers only the addresses of wallets registered with it, up to the gap limit past the last used one`);
+      }
+      throw err;
+    });
     const used = new Set([...history.txs.map((t) => t.address), ...reserved]);
     const usedHere = batch.filter((a) => used.has(a.address)).map((a) => a.index);
     if (usedHere.length > 0) lastUsed = Math.max(lastUsed, ...usedHere);
