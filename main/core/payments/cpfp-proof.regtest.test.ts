@@ -55,14 +55,15 @@ describe('the package a child pays for', () => {
     await desk.synced();
 
     const honest = await proposeCpfp(deps, walletId, { txid: parentTxid }, 100n);
-    expect(honest.package).toMatchObject({ ancestors: [], parentCounted: true, leftOut: [] });
     expect(honest.package.childFee).toBe(childFee(100n, honest.package.parentVsize, honest.package.childVsize, honest.package.parentFee));
     cancelPayment(deps, honest.payment.id, 'test: the honest child, proposed again below');
 
-    // With the treasurer's own node: the lie changes nothing.
+    // With the treasurer's own node: the lie changes nothing (it raised the fee from 178 to 1,058,870 litoshi).
     const lied = await proposeCpfp({ ...deps, api: callingUnconfirmed(bigTxid) }, walletId, { txid: parentTxid }, 100n);
-    expect(lied.package).toMatchObject({ ancestors: [], parentCounted: true, leftOut: [], childFee: honest.package.childFee, rate: honest.package.rate });
     expect(lied.payment.minersFee).toBe(honest.payment.minersFee);
+    expect(lied.package).toMatchObject({ ancestors: [], childFee: honest.package.childFee, rate: honest.package.rate });
+    expect(honest.package).toMatchObject({ ancestors: [], parentCounted: true, leftOut: [] });
+    expect(lied.package).toMatchObject({ parentCounted: true, leftOut: [] });
     cancelPayment(deps, lied.payment.id, 'test');
 
     // Without one: the deposit is unconfirmed on the service's word only. Paying above the target
@@ -70,6 +71,7 @@ describe('the package a child pays for', () => {
     // litoshi/vB) it is left out, the child pays for itself alone (less, never more), and the review says so.
     const { ownNode: _mine, ...noNode } = deps;
     const rich = await proposeCpfp({ ...noNode, api: callingUnconfirmed(bigTxid) }, walletId, { txid: parentTxid }, 100n);
+    expect(rich.payment.minersFee).toBe(honest.payment.minersFee);
     expect(rich.package).toMatchObject({ ancestors: [], parentCounted: true, childFee: honest.package.childFee });
     // The lie itself: the confirmed 12 kB ancestor is named and left out, not paid for.
     expect(rich.package.leftOut).toEqual([
@@ -98,8 +100,8 @@ describe('the package a child pays for', () => {
     const { ownNode: _unused, ...noNode } = deps;
     // The service calls the confirmed funding transaction unconfirmed: nothing proves it, so it is left out.
     const child = await proposeCpfp({ ...noNode, api: callingUnconfirmed(fundTxid) }, walletId, { txid: parent.txid!, vout: change }, 30n);
-    expect(child.package).toMatchObject({ ancestors: [], parentCounted: true, parentFee: parent.minersFee });
     expect(child.package.childFee).toBe(childFee(30n, child.package.parentVsize, child.package.childVsize, parent.minersFee));
+    expect(child.package).toMatchObject({ ancestors: [], parentCounted: true, parentFee: parent.minersFee });
     expect(child.package.leftOut).toEqual([
       `the ancestor ${fundTxid} is unconfirmed on the service's word only (no node of your own is connected for litecoin in Settings, and only the desk's own payments count without one) and pays below the target: it is left out, so the child pays for less than the whole package, never more`,
     ]);

@@ -44,19 +44,14 @@ async function bumpedWithChild(): Promise<{ original: PaymentRow; child: Payment
   const rawChild = await desk.node.rpc.call<string>('getrawtransaction', [child.txid]);
   const bump = (await signAndSend(deps, await proposeBump(deps, original.id, 20n), [alice, bob])).payment;
   expect(bump.state).toBe('broadcast');
-  expect(store.payment(child.id)).toMatchObject({ state: 'failed', droppedBy: bump.id, droppedFinal: false });
+  expect(store.payment(child.id)).toMatchObject({ state: 'failed', droppedBy: bump.id });
   return { original, child, bump, supplier, rawOriginal, rawChild };
 }
 
 describe('a dropped payment', () => {
-  it('that a miner takes after all is shown paid, with an audit entry saying so; paying its recipient again meanwhile is warned of', async () => {
+  it('that a miner takes after all is shown paid, with an audit entry saying so', async () => {
     const { desk, deps, store } = fixture;
-    const { original, child, bump, supplier, rawOriginal, rawChild } = await bumpedWithChild();
-    // Dropped, not final: proposing to pay the supplier again is warned of, naming the dropped payment.
-    expect(droppedButPossible(deps, [supplier])).toEqual([
-      `payment ${child.id} (${child.txid}) of 0.25 LTC (regtest) to ${supplier} was dropped, but it can still confirm until what replaced it is 6 blocks deep: paying ${supplier} again now may pay twice; wait, or check that payment first`,
-    ]);
-    expect(droppedButPossible(deps, [await desk.node.newAddress('bech32')])).toEqual([]);
+    const { original, child, bump, rawOriginal, rawChild } = await bumpedWithChild();
     // A miner that never saw the bump mines the original and the supplier payment.
     await desk.node.rpc.call('generateblock', [await desk.node.newAddress('bech32'), [rawOriginal, rawChild]]);
     await desk.mine(1);
@@ -67,6 +62,19 @@ describe('a dropped payment', () => {
     const audit = store.auditLog().filter((a) => a.paymentId === child.id && a.action === 'payment.confirmed');
     expect(audit).toHaveLength(1);
     expect(audit[0]!.detail).toMatch(/^payment [0-9a-f-]+: confirmed after all: it had been dropped \(dropped: it spends an output of payment .*\), but a miner took it and the recipient is paid; confirmed in block \d+ at .* \(block time; 2 confirmations when seen\)$/);
+  });
+
+  it('not final yet is named when its recipient is about to be paid again', async () => {
+    const { desk, deps } = fixture;
+    const { child, supplier, rawOriginal, rawChild } = await bumpedWithChild();
+    expect(droppedButPossible(deps, [supplier])).toEqual([
+      `payment ${child.id} (${child.txid}) of 0.25 LTC (regtest) to ${supplier} was dropped, but it can still confirm until what replaced it is 6 blocks deep: paying ${supplier} again now may pay twice; wait, or check that payment first`,
+    ]);
+    expect(droppedButPossible(deps, [await desk.node.newAddress('bech32')])).toEqual([]);
+    // Paid after all: no warning any more.
+    await desk.node.rpc.call('generateblock', [await desk.node.newAddress('bech32'), [rawOriginal, rawChild]]);
+    await desk.synced();
+    await followBroadcastPayments(deps);
     expect(droppedButPossible(deps, [supplier])).toEqual([]);
   });
 

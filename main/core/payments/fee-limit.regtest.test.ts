@@ -9,7 +9,6 @@ import { testCosigner } from '../../../dev/desk-testing/keys.ts';
 import type { CoordinatorStore, PaymentRow } from '../store/store.ts';
 import type { CoreDeps } from '../wallets.ts';
 import { proposeCpfp } from './cpfp.ts';
-import { maxFeeOf, saveMaxFee, typedMaxFee } from './fee-limit.ts';
 import { proposePayment } from './propose.ts';
 import { proposeBump } from './replace.ts';
 import { proposeTreasurySpend } from './spend.ts';
@@ -24,8 +23,10 @@ let deps: CoreDeps;
 let walletId: string;
 
 const paymentCount = () => store.payments(walletId).length;
-/** A maximum of `text` LTC per payment, as Settings saves it. */
-const maxLtc = (text: string) => saveMaxFee(deps, 'litecoin', { unit: 'coin', amount: typedMaxFee('litecoin', 'coin', text) });
+/** A maximum per payment as Settings saves it (settings.maxFee; its typos and audit are main/bridge/settings.test.ts's). */
+const maxFee = (unit: 'coin' | 'usd', amount: bigint | null) => store.setSettings({ 'max_fee.litecoin': amount === null ? null : JSON.stringify({ unit, amount: amount.toString() }) });
+/** `units` litoshi at most. */
+const maxLtc = (units: bigint) => maxFee('coin', units);
 
 async function stuck(amount: bigint): Promise<PaymentRow> {
   const txid = await fundWallet(fixture.desk, deps, walletId, amount);
@@ -46,7 +47,7 @@ afterAll(async () => fixture?.dispose());
 
 describe('the maximum fee per payment', () => {
   it('by default: 0.1 LTC where the service has no USD rate (Core -maxtxfee); a fee above it is refused in words', async () => {
-    expect(maxFeeOf(store, 'litecoin')).toEqual({ unit: 'usd', amount: 100_00n, isDefault: true });
+    expect(store.setting('max_fee.litecoin')).toBeNull();
     const before = paymentCount();
     await expect(proposePayment(deps, walletId, { to: await fixture.desk.node.newAddress('bech32'), amount: COIN / 10n, minersFee: 20_000_000n })).rejects.toThrow(
       'refusing the proposed payment: the fee 0.2 LTC (regtest) is above the default maximum of 0.1 LTC (regtest) per payment (the service has no USD rate for the $100 default); raise it in Settings if you mean it',
@@ -55,7 +56,7 @@ describe('the maximum fee per payment', () => {
   });
 
   it('refuses a payment above the maximum in LTC, and takes one at it', async () => {
-    maxLtc('0.0001');
+    maxLtc(10_000n);
     const before = paymentCount();
     const to = await fixture.desk.node.newAddress('bech32');
     await expect(proposePayment(deps, walletId, { to, amount: COIN / 10n, minersFee: 10_001n })).rejects.toThrow(
@@ -64,13 +65,12 @@ describe('the maximum fee per payment', () => {
     expect(paymentCount()).toBe(before);
     const at = await proposePayment(deps, walletId, { to, amount: COIN / 10n, minersFee: 10_000n });
     expect(at.minersFee).toBe(10_000n);
-    expect(store.auditLog().some((a) => a.action === 'settings.max_fee' && a.detail === 'the maximum miners\' fee per litecoin payment is 0.0001 LTC')).toBe(true);
-    saveMaxFee(deps, 'litecoin', null);
+    maxFee('coin', null);
   });
 
   it('refuses a fee bump and a child above it: the same check for every kind of spend', async () => {
     const original = await stuck(2n * COIN);
-    maxLtc('0.0001');
+    maxLtc(10_000n);
     const before = paymentCount();
     // 100 litoshi/vB over a 2-of-3 payment of some 300 vbytes: about 0.0003 LTC.
     await expect(proposeBump(deps, original.id, 100n)).rejects.toThrow(/^refusing the proposed fee bump: the fee 0\.000\d+ LTC \(regtest\) is above your maximum of 0\.0001 LTC \(regtest\) per payment; raise it in Settings if you mean it$/);
@@ -80,24 +80,16 @@ describe('the maximum fee per payment', () => {
     );
     expect(paymentCount()).toBe(before);
     // Under the maximum, both go through.
-    maxLtc('0.01');
+    maxLtc(1_000_000n);
     expect((await proposeBump(deps, original.id, 100n)).kind).toBe('bump');
-    saveMaxFee(deps, 'litecoin', null);
+    maxFee('coin', null);
   });
 
   it('refuses what it cannot check: a maximum in USD with no USD rate from the service', async () => {
-    saveMaxFee(deps, 'litecoin', { unit: 'usd', amount: typedMaxFee('litecoin', 'usd', '5') });
+    maxFee('usd', 500n);
     await expect(proposePayment(deps, walletId, { to: await fixture.desk.node.newAddress('bech32'), amount: COIN / 10n, minersFee: 5_000n })).rejects.toThrow(
       'refusing the proposed payment: the fee 0.00005 LTC (regtest) cannot be checked against your maximum of $5.00 per payment: the service has no USD rate for litecoin now; set the maximum in LTC in Settings, or try again later',
     );
-    saveMaxFee(deps, 'litecoin', null);
-  });
-
-  it('reads a hurried typo as a refusal in words, never as another amount', () => {
-    expect(() => typedMaxFee('litecoin', 'coin', '0,001')).toThrow(/"0,001" has a comma/);
-    expect(() => typedMaxFee('litecoin', 'coin', '0.0.1')).toThrow(/"0\.0\.1"/);
-    expect(() => typedMaxFee('litecoin', 'coin', '0')).toThrow('a maximum fee of zero would refuse every payment; type the most you would pay in one payment\'s fee, in LTC');
-    expect(() => typedMaxFee('litecoin', 'usd', '1.234')).toThrow(/1\.234/);
-    expect(typedMaxFee('litecoin', 'coin', ' 0.001 ')).toBe(100_000n);
+    maxFee('coin', null);
   });
 });
