@@ -21,6 +21,7 @@ import { memoryAccountSecrets, type AccountSecrets } from '../main/core/accounts
 import { openStore, type CoordinatorStore } from '../main/core/store/store.ts';
 import type { LedgerConnector } from '../main/core/ledger/transport.ts';
 import { createHandlers } from '../main/bridge/handlers.ts';
+import { ownNodeOver } from './desk-testing/regtest.ts';
 import { startWebServer, type WebServer } from '../main/web/server.ts';
 import { startPaymentFollower, type PaymentFollower } from '../main/core/payment-follower.ts';
 
@@ -130,6 +131,8 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
       connection,
       actor: 'treasurer',
       accountSecrets,
+      // The regtest node is this desk's own node (as a treasurer's node connected in Settings).
+      ownNode: ownNodeOver(node),
       ...(host ? { chains: { secrets: chainSecrets, host } } : {}),
       ...(options.ledger ? { ledger: options.ledger } : {}),
     });

@@ -226,6 +226,11 @@ export const inputs = {
   'settings.setReplaceable': z.object({ on: z.boolean().optional() }),
   // How many days before a vault coin's recovery path opens the desk warns; without `days`, only reads it.
   'settings.vaultWarning': z.object({ days: z.string().max(40).optional() }).strict(),
+  // The maximum miners' fee per payment of a coin, in the coin or in USD; without `amount`, only
+  // reads it; `reset`: back to the default.
+  'settings.maxFee': z
+    .object({ coin: z.enum(UTXO_COIN_NAMES), unit: z.enum(['coin', 'usd']).optional(), amount: z.string().max(60).optional(), reset: z.literal(true).optional() })
+    .strict(),
   // A payment as it is typed, checked field by field (address for the wallet's coin and network,
   // amount against the dust limit and what the wallet holds); absent fields are not checked.
   'payments.checkDraft': z.object({
@@ -659,13 +664,31 @@ export interface FeeRatePresets {
   fallback_fee_rate: number;
 }
 
+/** A coin's maximum miners' fee per payment, as Settings shows it. */
+export interface MaxFeeView {
+  coin: string;
+  unit: 'coin' | 'usd';
+  /** The amount as typed back: decimal text in the coin's unit or in dollars. */
+  amount: string;
+  /** The coin's ticker (mainnet), for the unit's name. */
+  ticker: string;
+  is_default: boolean;
+  /** The rule in words: "at most $100.00 per payment (the default; 0.1 LTC where the service has no USD rate)". */
+  words: string;
+}
+
 export interface CpfpView {
   payment: PaymentDetail;
   /** The fee each pays (miners_fee: a revived bigint key) and its virtual size; the parent's figures are its whole unconfirmed package (itself and `ancestors`). */
   parent: { miners_fee: bigint; vsize: number; ancestors: string[] };
-  child: { miners_fee: bigint; vsize: number };
+  /** The child's own fee, also in USD at today's rate (null: the service has no rate). */
+  child: { miners_fee: bigint; vsize: number; usd: number | null };
   /** (parent fee + child fee) / (parent vsize + child vsize), units per vbyte, two decimals. */
   package_rate: string;
+  /** The parent is counted in the package (proven unconfirmed: the desk's own payment, or in your own node's mempool); false: the child pays for itself alone. */
+  parent_counted: boolean;
+  /** What the service calls unconfirmed but nothing proves, left out of the package, in words. */
+  left_out: string[];
 }
 
 /** A field of a payment draft the desk refuses, and why, in words (amounts in the coin's unit). */
@@ -693,6 +716,8 @@ export interface BatchCheck {
 export interface DraftCheck {
   /** Empty when every field given is acceptable. */
   refusals: FieldRefusal[];
+  /** What to know before paying, in words: a dropped payment to the same recipient that could still confirm. */
+  warnings: string[];
 }
 
 export interface ExportedFile {
@@ -995,6 +1020,7 @@ export interface Outputs {
   'payments.spendable': SpendableView;
   'settings.setReplaceable': { replaceable: boolean };
   'settings.vaultWarning': { days: number };
+  'settings.maxFee': MaxFeeView;
   'payments.exportRequest': ExportedFile;
   'payments.exportPsbt': ExportedFile;
   'payments.importSignatures': ImportResult[];

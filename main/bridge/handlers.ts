@@ -39,6 +39,10 @@ import { createAuditHandlers } from './audit.ts';
 import { createLabelHandlers } from './labels.ts';
 import { createVaultHandlers } from './vaults.ts';
 import { createReplacementHandlers } from './replacements.ts';
+import { createFeeSettingHandlers } from './fee-settings.ts';
+import { usdValue } from '../core/payments/fee-limit.ts';
+import { droppedButPossible } from '../core/payments/dropped.ts';
+import { ownNodesOf, type OwnNode } from '../core/own-node.ts';
 import { coinViews } from './coins.ts';
 import type { Handlers } from './dispatch.ts';
 import { draftRefusalWords } from './refusals.ts';
@@ -59,12 +63,15 @@ export interface BridgeDeps {
   ledger?: LedgerConnector;
   /** The embedded service this desk started, whose chains Settings connects; absent: none (dev desk, tests). */
   chains?: ChainBridgeDeps['chains'];
+  /** The treasurer's own nodes; default: the nodes connected in Settings (`chains`), none without them. */
+  ownNode?: OwnNode;
 }
 
 export function createHandlers(deps: BridgeDeps): Handlers {
   const { store, connection } = deps;
   const api = connection.api;
-  const core: CoreDeps = { store, api, actor: deps.actor };
+  const ownNode = deps.ownNode ?? (deps.chains ? ownNodesOf(store, deps.chains.secrets) : undefined);
+  const core: CoreDeps = { store, api, actor: deps.actor, ...(ownNode ? { ownNode } : {}) };
   const funds = { store, api };
   const ledger = deps.ledger ?? usbConnector();
   // Ether accounts sign on a Ledger when one is wired in (the app passes its USB connector).
@@ -90,14 +97,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     });
   };
   // Today's USD value of an amount; null when the service has no rate (the review then says so).
-  const usdOf = async (units: bigint, coin: CoinName, decimals: number): Promise<number | null> => {
-    try {
-      const [rate] = (await api.priceHistory(coin, [Math.floor(Date.now() / 1000)])).rates;
-      return rate?.usd_rate == null ? null : (Number(units) / 10 ** decimals) * rate.usd_rate;
-    } catch {
-      return null;
-    }
-  };
+  const usdOf = (units: bigint, coin: CoinName, decimals: number): Promise<number | null> => usdValue(api, coin, units, decimals);
   // A fee or a rate (the contract lets exactly one through); new payments replaceable unless the setting says no.
   const feeOf = (minersFee: bigint | undefined, feeRate: bigint | undefined) => ({
     minersFee: minersFee ?? 0n,
@@ -114,6 +114,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     ...createLabelHandlers({ store, api, actor: deps.actor }),
     ...createVaultHandlers({ ...core, api }, (w) => walletSummary(core, w)),
     ...createReplacementHandlers(core),
+    ...createFeeSettingHandlers(core),
     ...createChainHandlers({ store, connection, actor: deps.actor, ...(deps.chains ? { chains: deps.chains } : {}) }),
 
     'service.status': async () => {
@@ -225,7 +226,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
         ...(miners_fee !== undefined ? { minersFee: miners_fee } : {}),
         ...(operator ? { operatorFee: { ...(operator.address !== undefined ? { address: operator.address } : {}), ...(operator.fee_amount !== undefined ? { amount: operator.fee_amount } : {}) } } : {}),
       });
-      return { refusals: refusals.map((r) => ({ field: r.field, message: draftRefusalWords(r, unitOf(params.coin, params.network, params.decimals)) })) };
+      const warnings = to !== undefined ? droppedButPossible(core, [to]) : [];
+      return { refusals: refusals.map((r) => ({ field: r.field, message: draftRefusalWords(r, unitOf(params.coin, params.network, params.decimals)) })), warnings };
     },
 
     'payments.propose': async ({ wallet_id, to, amount, rows, send_all, miners_fee, fee_rate, inputs, operator, purpose, vault_path }) => {

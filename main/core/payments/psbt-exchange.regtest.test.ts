@@ -222,6 +222,7 @@ describe('PSBT refusals (nothing stored)', () => {
       status: () => real.status(),
       watchStatus: (c, id) => real.watchStatus(c, id),
       watchWindow: (c, id, shown) => real.watchWindow(c, id, shown),
+      priceHistory: (c, at) => real.priceHistory(c, at),
       rawTransaction: async (c, txid) => {
         const raw = await real.rawTransaction(c, txid);
         const tx = decodeTx(Buffer.from(raw.hex, 'hex'));
