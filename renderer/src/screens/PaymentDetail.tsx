@@ -10,7 +10,10 @@ import { Alert, Amount, Card, FileDrop, Loading, PaysTable, StateBadge, download
 
 function Signatures({ p }: { p: PaymentDetail }) {
   return (
-    <Card title={`Signatures: ${p.signed} of ${p.required} required`}>
+    <Card title={`Signatures: ${p.signatures}`}>
+      <p className="muted small" data-testid="payment-signing-path">
+        {p.path.name === 'co-signers' ? `Any ${p.path.threshold} of the ${p.path.keys.length} co-signers sign.` : `Signed on the ${p.path.words}: ${p.path.threshold} of those keys sign; the vault's other keys have nothing to sign.`}
+      </p>
       <ul className="signers" aria-label="Co-signers">
         {p.cosigners.map((c) => (
           <li key={c.name} className={c.signed ? 'signed' : 'unsigned'} data-testid="signer">
