@@ -85,6 +85,7 @@ describe('a vault spent on its recovery path from the propose form, in Chromium'
     expect(await page.getByTestId('vault-path-pick-576').isDisabled()).toBe(true);
     const day = new Date(Date.now() + (PER_DAY - 1) * 150_000).toISOString().slice(0, 10);
     expect(await text('vault-path-why-576')).toMatch(new RegExp(`^Not open yet for the vault's 1 coin: it opens at ${blockWords(opensAt)}, about ${day} \\d\\d:\\d\\d UTC\\.$`));
+    expect(await text('vault-path-576')).toMatch(/^Recovery path: 1 of 2 \(Dave, Erin\), open 576 blocks \(about 1 day\) after a coin's block/);
     expect(await text('vault-path-coins-576')).toContain(`3.00 LTC (regtest): opens at ${blockWords(opensAt)}, about ${day}`);
     expect(await text('vault-path-coins-576')).toContain(`(${(PER_DAY - 1).toLocaleString('en-US')} blocks from now)`);
     expect(await text('propose-signers')).toBe('Nothing moves until 2 of 3 (Alice, Bob, Carol) sign, on the main path.');
@@ -106,7 +107,7 @@ describe('a vault spent on its recovery path from the propose form, in Chromium'
     await desk.node.mine(1);
     await desk.synced();
     await expect.poll(() => page.getByTestId('vault-path-pick-576').isDisabled(), { timeout: 60_000 }).toBe(false);
-    expect(await text('vault-path-coins-576')).toContain(`open since ${blockWords(opensAt)}`);
+    expect(await text('vault-path-coins-576')).toContain(`3.00 LTC (regtest): open: spendable on this path from ${blockWords(opensAt)} on`);
     expect(await page.getByTestId('vault-path-why-576').count()).toBe(0);
     await page.getByTestId('vault-path-pick-576').check();
     expect(await text('propose-signers')).toBe('Nothing moves until 1 of 2 (Dave, Erin) sign, on the recovery path.');
@@ -120,7 +121,7 @@ describe('a vault spent on its recovery path from the propose form, in Chromium'
     const payment = page.url();
     expect(await text('payment-state')).toContain('Waiting for signatures: 0 of 1 signature so far. Export the signing request, have 1 more of Dave, Erin (the recovery path) sign it');
     expect(await page.getByRole('heading', { name: /^Signatures: / }).textContent()).toBe('Signatures: 0 of 1 signature');
-    expect(await text('payment-signing-path')).toBe("Signed on the recovery path: 1 of 2 (Dave, Erin), open 576 blocks (about 1 day) after a coin's block: 1 of those keys sign; the vault's other keys have nothing to sign.");
+    expect(await text('payment-signing-path')).toBe("Spent on the recovery path: 1 of 2 (Dave, Erin), open 576 blocks (about 1 day) after a coin's block. One of Dave or Erin signs; the vault's other keys have nothing to sign.");
     expect(await page.getByTestId('signer').allTextContents()).toEqual(['○ Dave not yet', '○ Erin not yet']);
     expect(await page.locator('body').textContent()).not.toMatch(/2 of 5|of 2 required/);
     await shots('03-proposed');
@@ -149,7 +150,7 @@ describe('a vault spent on its recovery path from the propose form, in Chromium'
     expect(await page.getByTestId('import-results').textContent()).toMatch(/1 signature by Dave imported/);
     expect(await text('payment-state')).toContain('Fully signed: every input has its 1 signature on the recovery path.');
     expect(await page.getByRole('heading', { name: /^Signatures: / }).textContent()).toBe('Signatures: 1 of 1 signature');
-    expect(await page.getByTestId('signer').allTextContents()).toEqual(['✓ Dave signed', '○ Erin not yet']);
+    expect(await page.getByTestId('signer').allTextContents()).toEqual(['✓ Dave signed', '○ Erin not needed']);
     expect(await page.locator('td').filter({ hasText: /^\s*1 of 1\s*$/ }).count()).toBe(1);
     expect(await page.locator('body').textContent()).not.toMatch(/2 of 5|of 2 required/);
     await shots('06-signed');

@@ -5,10 +5,7 @@
 // the recovery path (not the wallet's "2 of 5"), and once dave signs it is "1 of 1 signature", fully
 // signed on the recovery path; a main-path payment of the same vault stays 2 of alice, bob, carol.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signatureCount, signingPath } from './signing-path.ts';
-import { explainPayment } from './explain.ts';
 import { openedRequestView, paymentDetail, paymentSummary } from './views.ts';
-import { chainParams } from '../../shared/coins/index.ts';
 import { testCosigner } from '../../dev/desk-testing/keys.ts';
 import { fundWalletCoin, startVaultDesk, type WalletDesk } from '../../dev/desk-testing/regtest.ts';
 import { proposePayment } from '../core/payments/propose.ts';
@@ -18,7 +15,6 @@ import { signRequest } from '../core/software-signer.ts';
 import { submitPayment } from '../core/payments/submit.ts';
 
 const COIN = 100_000_000n;
-const params = chainParams('litecoin', 'regtest');
 let fixture: WalletDesk;
 let coin = { txid: '', vout: 0, height: 0 };
 let mainCoin = { txid: '', vout: 0, height: 0 };
@@ -32,20 +28,6 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => {
   await fixture?.dispose();
-});
-
-describe('one function says who signs a payment', () => {
-  it('reads M of N, and each path of a vault with its keys and when it opens', () => {
-    const names = ['alice', 'bob', 'carol'];
-    expect(signingPath(params, { m: 2, names, vault: null }, undefined)).toEqual({ threshold: 2, keys: names, blocks: 0, recovery: 0, name: 'co-signers', words: '2 of 3 co-signers (alice, bob, carol)' });
-    expect(signatureCount(0, { threshold: 1 })).toBe('0 of 1 signature');
-    expect(signatureCount(1, { threshold: 2 })).toBe('1 of 2 signatures');
-    const recovery = { threshold: 1, keys: ['dave', 'erin'], recovery: 1, name: 'recovery path' };
-    expect(explainPayment({ state: 'awaiting_signatures', path: recovery, signed: 0, reason: null, lastError: null, confirmations: 0 })).toBe(
-      'Waiting for signatures: 0 of 1 signature so far. Export the signing request, have 1 more of dave, erin (the recovery path) sign it, then import their signature files.',
-    );
-    expect(explainPayment({ state: 'ready', path: recovery, signed: 1, reason: null, lastError: null, confirmations: 0 })).toBe('Fully signed: every input has its 1 signature on the recovery path. Submit it to broadcast the payment.');
-  });
 });
 
 describe('a vault payment on its recovery path, as the screens read it', () => {

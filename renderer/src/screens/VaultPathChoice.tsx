@@ -23,10 +23,10 @@ const at = (n: number) => `block ${n.toLocaleString('en-US')}`;
 const around = (iso: string | null) => (iso === null ? '' : `${iso.slice(0, 16).replace('T', ' ')} UTC`);
 const coinOpen = (c: VaultCoinView) => c.opens_at_block !== null && c.blocks_left === 0;
 
-/** When `c`'s path opens, in words: "open since block 720", "opens at block 720, about 2026-11-30 08:00 UTC (575 blocks from now)". */
+/** When `c`'s path opens, in words: "open: spendable on this path from block 720 on", "opens at block 720, about 2026-11-30 08:00 UTC (575 blocks from now)". */
 export function coinOpening(c: VaultCoinView): string {
   if (c.opens_at_block === null) return `opens ${plural(c.blocks_left, 'block')} after the coin confirms (it is unconfirmed)`;
-  if (c.blocks_left === 0) return `open since ${at(c.opens_at_block)}`;
+  if (c.blocks_left === 0) return `open: spendable on this path from ${at(c.opens_at_block)} on`;
   return `opens at ${at(c.opens_at_block)}, about ${around(c.opens_around)} (${plural(c.blocks_left, 'block')} from now)`;
 }
 
@@ -60,7 +60,10 @@ export function VaultPathChoice({ vault, picked, chosen, onChoose }: { vault: Va
           <li key={path.blocks} className={open ? 'path-open' : 'path-closed'} data-testid={`vault-path-${path.blocks}`}>
             <label className="inline">
               <input type="radio" name="vault-path" value={path.blocks} checked={chosen === path.blocks} disabled={!open} onChange={() => onChoose(path.blocks)} data-testid={`vault-path-pick-${path.blocks}`} />{' '}
-              <strong>{path.signing.name[0]!.toUpperCase() + path.signing.name.slice(1)}</strong>: {path.threshold} of {path.keys.length} ({path.keys.join(', ')}){path.blocks === 0 ? ', open now' : ''}
+              <span className={open ? undefined : 'muted'}>
+                {path.signing.words[0]!.toUpperCase() + path.signing.words.slice(1)}
+                {path.blocks === 0 ? ', open now' : ''}
+              </span>
             </label>
             {why && (
               <p className="field-error small" data-testid={`vault-path-why-${path.blocks}`}>
