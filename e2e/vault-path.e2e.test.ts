@@ -123,6 +123,8 @@ describe('a vault spent on its recovery path from the propose form, in Chromium'
     expect(await page.getByRole('heading', { name: /^Signatures: / }).textContent()).toBe('Signatures: 0 of 1 signature');
     expect(await text('payment-signing-path')).toBe("Spent on the recovery path: 1 of 2 (Dave, Erin), open 576 blocks (about 1 day) after a coin's block. One of Dave or Erin signs; the vault's other keys have nothing to sign.");
     expect(await page.getByTestId('signer').allTextContents()).toEqual(['○ Dave not yet', '○ Erin not yet']);
+    // Its size is the recovery path's (one signature in the witness): the rate shown is the rate asked.
+    expect(await page.locator('body').textContent()).toMatch(/, 2\.0 litoshi\/vB over \d+ vbytes/);
     expect(await page.locator('body').textContent()).not.toMatch(/2 of 5|of 2 required/);
     await shots('03-proposed');
 

@@ -51,6 +51,8 @@ describe('a vault payment on its recovery path, as the screens read it', () => {
     const detail = paymentDetail(deps, p.id);
     expect(detail.cosigners.map((c) => c.name)).toEqual(['dave', 'erin']);
     expect(detail.inputs.map((i) => i.required)).toEqual([1]);
+    // Sized by the recovery path's witness (one signature), as the service built it at 2 litoshi/vB.
+    expect(detail.fee_rate).toBe('2.0');
 
     // Co-signer mode reads the request file alone: the recovery path's 1 of 2, not the wallet's 2 of its 5 keys.
     const request = await writeSigningRequest(deps, p.id);

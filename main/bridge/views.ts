@@ -115,7 +115,16 @@ export function paymentDetail(deps: StoreDeps, id: string, relayed?: boolean): P
   const minersFee = p.totalInputValue - outputs.reduce((s, o) => s + o.amount, 0n);
   const n = store.cosigners(w.id).length;
   const tx = decodeTx(p.unsignedTx, params);
-  const vsize = estimateVsize(params, tx.inputs.map(() => ({ scriptType: w.scriptType, m: w.m, n })), tx.outputs.map((o) => o.script.length));
+  // A vault input is sized by its chosen path's largest witness (a 1-of-2 recovery spend carries one signature), as at proposal.
+  const witnessOf = new Map(vault?.map((v) => [v.inputIndex, v.path.largestWitness]));
+  const vsize = estimateVsize(
+    params,
+    tx.inputs.map((_, i) => {
+      const witness = witnessOf.get(i);
+      return witness !== undefined ? { scriptType: 'witness' as const, witness } : { scriptType: w.scriptType, m: w.m, n };
+    }),
+    tx.outputs.map((o) => o.script.length),
+  );
   return {
     ...paymentSummary(deps, p),
     miners_fee: minersFee,
