@@ -10,7 +10,8 @@ import { BatchRecipients, emptyRow, type BatchRow } from './BatchRecipients.tsx'
 import { FeeChoice, feeArgs, type FeeMode } from './FeeChoice.tsx';
 import { CoinControl } from './CoinControl.tsx';
 import { SpendableLine, useSpendable } from './Spendable.tsx';
-import { pathOpenings, VaultPathChoice } from './VaultPathChoice.tsx';
+import { pathOpenings } from '../vault-paths.ts';
+import { VaultPathChoice } from './VaultPathChoice.tsx';
 
 /** How long typing pauses before the draft is checked: one check per pause, not per key. */
 const CHECK_AFTER_MS = 350;
