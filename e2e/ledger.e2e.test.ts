@@ -96,7 +96,7 @@ describe('Ledger in the desk (Chromium, web mode)', () => {
     device = replay(s).connector;
     await page.getByTestId('sign-ledger').click();
     await expect.poll(() => page.getByTestId('import-results').textContent()).toMatch(/1 signature by alice stored/);
-    await expect.poll(() => page.getByTestId('payment-state').textContent()).toMatch(/1 of 2 so far/);
+    await expect.poll(() => page.getByTestId('payment-state').textContent()).toMatch(/1 of 2 signatures so far/);
     await shot('3-payment-signed');
     expect(f.store.signatures(f.paymentId)).toHaveLength(1);
     expect(f.store.ledger.list(f.wallet.id)).toHaveLength(1);

@@ -62,8 +62,8 @@ describe('dispatch', () => {
 
 describe('explainPayment', () => {
   it('says where a payment is and what comes next', () => {
-    const base = { m: 2, signed: 1, reason: null, lastError: null, confirmations: 0 };
-    expect(explainPayment({ ...base, state: 'awaiting_signatures' })).toMatch(/1 of 2 so far.*1 more co-signer sign/);
+    const base = { path: { threshold: 2, keys: ['Alice', 'Bob', 'Carol'], recovery: 0, name: 'co-signers' }, signed: 1, reason: null, lastError: null, confirmations: 0 };
+    expect(explainPayment({ ...base, state: 'awaiting_signatures' })).toMatch(/1 of 2 signatures so far.*1 more co-signer sign/);
     expect(explainPayment({ ...base, state: 'ready', lastError: 'min relay fee not met' })).toMatch(/refused.*min relay fee not met.*again/);
     expect(explainPayment({ ...base, state: 'confirmed', confirmations: 3 })).toMatch(/3 confirmations/);
     expect(explainPayment({ ...base, state: 'cancelled', reason: 'duplicate' })).toMatch(/^Cancelled: duplicate/);

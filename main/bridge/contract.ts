@@ -597,9 +597,13 @@ export interface PaymentSummary {
   state: PaymentState;
   /** One sentence: where the payment is and what happens next. */
   explanation: string;
-  /** The fewest signatures any input has, and how many each needs. */
+  /** The fewest signatures any input has, and how many each needs (the threshold of `path`). */
   signed: number;
   required: number;
+  /** "0 of 1 signature": `signed` of `required`, in words. */
+  signatures: string;
+  /** The path it is signed on: a vault's chosen path, or M of the N co-signers. */
+  path: SigningPathView;
   created_at: string;
   updated_at: string;
   unit: Unit;
@@ -734,6 +738,21 @@ export interface TimelockView {
   words: string;
 }
 
+/** Who signs a payment (main/bridge/signing-path.ts): a vault's path, or M of the N co-signers. */
+export interface SigningPathView {
+  threshold: number;
+  /** The holders of the path's keys. */
+  keys: string[];
+  /** The path opens this many blocks after a coin's block (0: at once). */
+  blocks: number;
+  /** 0: the main path (or M of N); i: the vault's i-th recovery path. */
+  recovery: number;
+  /** "main path", "recovery path", "recovery path 2", "co-signers". */
+  name: string;
+  /** "recovery path: 1 of 2 (Dave, Erin), open 144 blocks (about 0.3 days) after a coin's block". */
+  words: string;
+}
+
 /** One spending path of a vault: "now: 2 of Alice, Bob, Carol"; "after 51,840 blocks (about 90 days): 1 of Lawyer". */
 export interface VaultPathView {
   threshold: number;
@@ -741,6 +760,8 @@ export interface VaultPathView {
   /** 0: the primary path, open at once. */
   blocks: number;
   words: string;
+  /** The path as a payment on it is signed. */
+  signing: SigningPathView;
 }
 
 /** When a recovery path opens for one of the vault's coins. */
@@ -750,6 +771,8 @@ export interface VaultCoinView {
   amount: bigint;
   /** The path's words, as in `paths`. */
   path: string;
+  /** The path's blocks, as in `paths`. */
+  path_blocks: number;
   /** The first block that may hold a spend on this path; null while the coin is unconfirmed. */
   opens_at_block: number | null;
   blocks_left: number;
@@ -800,6 +823,8 @@ export interface OpenedRequestView {
   wallet_name: string;
   m: number;
   cosigners: string[];
+  /** The path the request asks signatures for (a vault's from its vault_path), and how many it needs. */
+  signing: SigningPathView;
   inputs: { index: number; amount: bigint; path: string }[];
   outputs: (OutputView & { path: string | null })[];
   miners_fee: bigint;

@@ -1,9 +1,12 @@
 // States that explain themselves: one sentence per payment state, saying what happens next. Pure.
-import type { PaymentState } from './contract.ts';
+import type { PaymentState, SigningPathView } from './contract.ts';
+import { plural } from '../../shared/api/words.ts';
+import { signatureCount } from './signing-path.ts';
 
 export interface ExplainInput {
   state: PaymentState;
-  m: number;
+  /** The path it is signed on (signing-path.ts): how many sign, and who. */
+  path: Pick<SigningPathView, 'threshold' | 'keys' | 'recovery' | 'name'>;
   /** The fewest signatures any input has. */
   signed: number;
   reason: string | null;
@@ -14,13 +17,15 @@ export interface ExplainInput {
 export function explainPayment(p: ExplainInput): string {
   switch (p.state) {
     case 'awaiting_signatures': {
-      const missing = p.m - p.signed;
-      return `Waiting for signatures: ${p.signed} of ${p.m} so far. Export the signing request, have ${missing} more co-signer${missing === 1 ? '' : 's'} sign it, then import their signature files.`;
+      const missing = Math.max(0, p.path.threshold - p.signed);
+      // M of N: any co-signer; a vault path: only its keys' holders.
+      const who = p.path.name === 'co-signers' ? `co-signer${missing === 1 ? '' : 's'}` : `of ${p.path.keys.join(', ')} (the ${p.path.name})`;
+      return `Waiting for signatures: ${signatureCount(p.signed, p.path)} so far. Export the signing request, have ${missing} more ${who} sign it, then import their signature files.`;
     }
     case 'ready':
       return p.lastError
         ? `Fully signed, but the network refused the last submission: ${p.lastError}. It can be submitted again.`
-        : 'Fully signed: every input has its signatures. Submit it to broadcast the payment.';
+        : `Fully signed: every input has its ${plural(p.path.threshold, 'signature')}${p.path.name === 'co-signers' ? '' : ` on the ${p.path.name}`}. Submit it to broadcast the payment.`;
     case 'broadcast':
       return p.confirmations > 0
         ? `Broadcast; ${p.confirmations} confirmation${p.confirmations === 1 ? '' : 's'} so far.`

@@ -13,6 +13,7 @@ import { requireWallet, walletParams, type CosignerInput } from '../core/wallets
 import type { BridgeInput, VaultPathView, WalletSummary } from './contract.ts';
 import type { Handlers } from './dispatch.ts';
 import { unitOf } from './units.ts';
+import { signingPath, walletSigners } from './signing-path.ts';
 import { paymentDetail } from './views.ts';
 
 type CosignerIn = BridgeInput<'wallets.create'>['cosigners'][number];
@@ -50,7 +51,8 @@ export function createVaultHandlers(deps: BirthdayDeps & { api: Pick<ApiClient, 
       const params = walletParams(w);
       const core = vaultPaths(deps, wallet_id);
       const words = (p: (typeof core)[number]) => `${p.opens}: ${p.threshold} of ${p.keys.join(', ')}`;
-      const paths: VaultPathView[] = core.map((p) => ({ threshold: p.threshold, keys: p.keys, blocks: p.blocks, words: words(p) }));
+      const signers = walletSigners(deps, w);
+      const paths: VaultPathView[] = core.map((p) => ({ threshold: p.threshold, keys: p.keys, blocks: p.blocks, words: words(p), signing: signingPath(params, signers, p.blocks) }));
       const unit = unitOf(w.coin, w.network, params.decimals);
       const days = vaultWarningDays(store);
       try {
@@ -60,6 +62,7 @@ export function createVaultHandlers(deps: BirthdayDeps & { api: Pick<ApiClient, 
           vout: o.vout,
           amount: o.amount,
           path: words(o.path),
+          path_blocks: o.path.blocks,
           opens_at_block: o.opensAtBlock,
           blocks_left: o.blocksLeft,
           opens_around: o.opensAround,

@@ -18,6 +18,7 @@ import { requireWallet, walletParams, type CoreDeps } from '../core/wallets.ts';
 import type { ImportResult, OpenedRequestView, OutputView, PaymentDetail, PaymentSummary, ReceiveAddress, ServiceSettings, SetupDraft, WalletSummary } from './contract.ts';
 import { explainPayment } from './explain.ts';
 import { replacementView } from './replacement-view.ts';
+import { paymentSigningPath, requestSigningPath, signatureCount } from './signing-path.ts';
 import { unitOf, uriScheme } from './units.ts';
 
 type StoreDeps = Pick<CoreDeps, 'store'>;
@@ -64,6 +65,7 @@ export function paymentSummary(deps: StoreDeps, p: PaymentRow): PaymentSummary {
   const w = requireWallet(deps, p.walletId);
   const prog = progress(deps, p.id);
   const signed = Math.min(...prog.inputs.map((i) => i.signed));
+  const path = paymentSigningPath(deps, w, p);
   return {
     id: p.id,
     wallet_id: w.id,
@@ -72,9 +74,11 @@ export function paymentSummary(deps: StoreDeps, p: PaymentRow): PaymentSummary {
     recipients: deps.store.paymentRecipients(p.id).length,
     amount: p.amount,
     state: p.state,
-    explanation: explainPayment({ state: p.state, m: w.m, signed, reason: p.reason, lastError: p.lastError, confirmations: p.confirmations }),
+    explanation: explainPayment({ state: p.state, path, signed, reason: p.reason, lastError: p.lastError, confirmations: p.confirmations }),
     signed,
-    required: w.m,
+    required: path.threshold,
+    signatures: signatureCount(signed, path),
+    path,
     created_at: p.createdAt,
     updated_at: p.updatedAt,
     unit: unitOf(w.coin, w.network, walletParams(w).decimals),
@@ -111,7 +115,16 @@ export function paymentDetail(deps: StoreDeps, id: string, relayed?: boolean): P
   const minersFee = p.totalInputValue - outputs.reduce((s, o) => s + o.amount, 0n);
   const n = store.cosigners(w.id).length;
   const tx = decodeTx(p.unsignedTx, params);
-  const vsize = estimateVsize(params, tx.inputs.map(() => ({ scriptType: w.scriptType, m: w.m, n })), tx.outputs.map((o) => o.script.length));
+  // A vault input is sized by its chosen path's largest witness (a 1-of-2 recovery spend carries one signature), as at proposal.
+  const witnessOf = new Map(vault?.map((v) => [v.inputIndex, v.path.largestWitness]));
+  const vsize = estimateVsize(
+    params,
+    tx.inputs.map((_, i) => {
+      const witness = witnessOf.get(i);
+      return witness !== undefined ? { scriptType: 'witness' as const, witness } : { scriptType: w.scriptType, m: w.m, n };
+    }),
+    tx.outputs.map((o) => o.script.length),
+  );
   return {
     ...paymentSummary(deps, p),
     miners_fee: minersFee,
@@ -157,7 +170,8 @@ export const setupDraftView = ({ wallet, notes, birthdayHeight }: SetupRead): Se
 });
 
 /** `leaving.usd` is null here: the handler asks the service for today's rate. */
-export function openedRequestView({ request, verified, outputs, params, locks }: OpenedRequest): OpenedRequestView {
+export function openedRequestView(opened: OpenedRequest): OpenedRequestView {
+  const { request, verified, outputs, params, locks } = opened;
   const minersFee = verified.totalInput - verified.totalOutput;
   const leaving = outputs.filter((o) => o.purpose !== 'change').reduce((s, o) => s + o.amount, minersFee);
   return {
@@ -168,6 +182,7 @@ export function openedRequestView({ request, verified, outputs, params, locks }:
     wallet_name: request.wallet.name,
     m: request.wallet.m,
     cosigners: request.wallet.cosigners.map((c) => c.name),
+    signing: requestSigningPath(opened),
     inputs: verified.inputs.map((i) => ({ index: i.index, amount: i.amount, path: i.path })),
     outputs: outputs.map((o, i) => ({ ...o, path: request.outputs[i]?.path ?? null })),
     miners_fee: minersFee,

@@ -7,7 +7,7 @@ import { pathOpensAt } from '../../shared/coins/vault-spend.ts';
 import { plural } from '../../shared/api/words.ts';
 import { randomUUID } from 'node:crypto';
 import { chainParams, CoinError, describeChain, parseXpub, type ChainParams, type CoinName, type NetworkName } from '../../shared/coins/index.ts';
-import { checkVault, type VaultKey, type VaultPath, type VaultPolicy } from '../../shared/coins/vault-policy.ts';
+import { checkVault, namedVaultPaths, type VaultKey, type VaultPolicy } from '../../shared/coins/vault-policy.ts';
 import { decayingVault, describeTimelock, recoveryVault, timelockBlocks, type Timelock } from '../../shared/coins/vault-templates.ts';
 import { FileFormatError } from '../../shared/files/errors.ts';
 import { formatWalletPolicy, parseVaultDescriptor, parseWalletPolicy } from '../../shared/files/miniscript-descriptor.ts';
@@ -159,14 +159,7 @@ export function vaultPaths(deps: Pick<CoreDeps, 'store'>, walletId: string): Vau
   const policy = storedVaultPolicy(deps, w);
   const names = deps.store.cosigners(w.id).map((c) => c.name);
   const params = chainParams(w.coin, w.network);
-  const { paths, uses } = checkVault(policy);
-  const nameOf = (use: string) => names[uses.find((u) => u.name === use)!.key]!;
-  return paths.map((p: VaultPath) => ({
-    threshold: p.threshold,
-    keys: p.keys.map(nameOf),
-    blocks: p.blocks,
-    opens: p.blocks === 0 ? 'now' : `${describeTimelock(params, p.blocks)} after a coin is received`,
-  }));
+  return namedVaultPaths(policy, names).map((p) => ({ ...p, opens: p.blocks === 0 ? 'now' : `${describeTimelock(params, p.blocks)} after a coin is received` }));
 }
 
 /** A vault in one line, its paths in order: "2 of Alice, Bob, Carol now, or 1 of Lawyer after 51,840 blocks (about 90 days)". */

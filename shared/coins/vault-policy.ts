@@ -228,6 +228,19 @@ export function checkVault(policy: VaultPolicy): CheckedVault {
   return checked;
 }
 
+/**
+ * Each spending path with its keys named by their holders (`names[i]` holds policy key i), in the
+ * policy's order (the primary path first): the one reading of who signs on which path.
+ */
+export function namedVaultPaths(policy: VaultPolicy, names: readonly string[]): { threshold: number; keys: string[]; blocks: number }[] {
+  const { paths, uses } = checkVault(policy);
+  const nameOf = (use: string): string => {
+    const key = uses.find((u) => u.name === use)!.key;
+    return names[key] ?? `key @${key}`;
+  };
+  return paths.map((p) => ({ threshold: p.threshold, keys: p.keys.map(nameOf), blocks: p.blocks }));
+}
+
 /** One derived address of a vault. */
 export interface VaultAddress {
   change: boolean;

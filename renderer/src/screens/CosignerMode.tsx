@@ -1,3 +1,4 @@
+import { plural } from '../../../shared/api/words.ts';
 import { useState, type FormEvent } from 'react';
 import type { OpenedRequestView, SignedFile } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
@@ -59,7 +60,7 @@ export function CosignerMode() {
       {error && <Alert>{error}</Alert>}
       {opened && (
         <>
-          <Card title={`2. Check what it pays (wallet "${opened.wallet_name}", ${opened.m} of ${opened.cosigners.length})`}>
+          <Card title={`2. Check what it pays (wallet "${opened.wallet_name}", ${opened.signing.threshold} of ${opened.signing.keys.length}${opened.signing.name === 'co-signers' ? '' : ` on the ${opened.signing.name}`})`}>
             <Alert kind="success">Verified offline: the transaction matches the request, its inputs are the wallet's, and the change returns to the wallet.</Alert>
             <PaysTable
               testId="request-outputs"
@@ -77,6 +78,10 @@ export function CosignerMode() {
               }
             />
             <dl className="facts">
+              <dt>Signatures needed</dt>
+              <dd data-testid="request-signing">
+                {plural(opened.signing.threshold, 'signature')}, by {opened.signing.words}
+              </dd>
               <dt>Purpose</dt>
               <dd data-testid="request-purpose">{opened.label === null ? <span className="muted">the request gives none</span> : <>“{opened.label}” <span className="muted small">(as the treasurer wrote it; it is not part of what you sign)</span></>}</dd>
               <dt>Leaving the wallet</dt>

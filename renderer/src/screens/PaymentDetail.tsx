@@ -10,11 +10,16 @@ import { Alert, Amount, Card, FileDrop, Loading, PaysTable, StateBadge, download
 
 function Signatures({ p }: { p: PaymentDetail }) {
   return (
-    <Card title={`Signatures: ${p.signed} of ${p.required} required`}>
+    <Card title={`Signatures: ${p.signatures}`}>
+      <p className="muted small" data-testid="payment-signing-path">
+        {p.path.name === 'co-signers'
+          ? `Any ${p.path.threshold} of the ${p.path.keys.length} co-signers sign.`
+          : `Spent on the ${p.path.words}. ${p.path.threshold === 1 ? `One of ${p.path.keys.join(' or ')} signs` : `${p.path.threshold} of ${p.path.keys.join(', ')} sign`}; the vault's other keys have nothing to sign.`}
+      </p>
       <ul className="signers" aria-label="Co-signers">
         {p.cosigners.map((c) => (
           <li key={c.name} className={c.signed ? 'signed' : 'unsigned'} data-testid="signer">
-            <span aria-hidden="true">{c.signed ? '✓' : '○'}</span> {c.name} <span className="muted small">{c.signed ? 'signed' : 'not yet'}</span>
+            <span aria-hidden="true">{c.signed ? '✓' : '○'}</span> {c.name} <span className="muted small">{c.signed ? 'signed' : p.signed >= p.required ? 'not needed' : 'not yet'}</span>
           </li>
         ))}
       </ul>

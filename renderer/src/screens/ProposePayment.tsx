@@ -10,6 +10,8 @@ import { BatchRecipients, emptyRow, type BatchRow } from './BatchRecipients.tsx'
 import { FeeChoice, feeArgs, type FeeMode } from './FeeChoice.tsx';
 import { CoinControl } from './CoinControl.tsx';
 import { SpendableLine, useSpendable } from './Spendable.tsx';
+import { pathOpenings } from '../vault-paths.ts';
+import { VaultPathChoice } from './VaultPathChoice.tsx';
 
 /** How long typing pauses before the draft is checked: one check per pause, not per key. */
 const CHECK_AFTER_MS = 350;
@@ -81,6 +83,10 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const presets = useLoad(() => call('payments.feePresets', { wallet_id: walletId }), [walletId]);
   const { busy, refusal, setError, run } = useAction();
   const { coins } = useSync();
+  // A vault: its paths and when each opens for its coins, read again as the chain moves.
+  const [vaultPath, setVaultPath] = useState(0);
+  const chain = wallet.data ? coins.find((c) => c.coin === wallet.data?.coin && c.network === wallet.data?.network) : undefined;
+  const vault = useLoad(() => (wallet.data?.vault ? call('vaults.get', { wallet_id: walletId }) : Promise.resolve(null)), [walletId, wallet.data?.vault, chain?.tip, chain?.indexed]);
   // Before the wallet loads no amount is read (its unit is not known yet).
   const unit = wallet.data?.unit ?? { ticker: '', decimals: 0, smallest: '' };
   const typedAmount = readAmount(value, unit);
@@ -96,7 +102,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const { refusals, warnings } = useDraftCheck(walletId, { to: batch ? '' : to, amount: batch || everything ? null : units, fee: feeMode === 'fixed' ? feeUnits : null, operator: withOperator ? { address: opAddress, fee: opUnits } : null });
   const batchFees = { fee: feeMode === 'fixed' ? feeUnits : null, operatorFee: withOperator ? opUnits : null };
   // A refusal from Propose stands beside its field until the draft changes.
-  useEffect(() => setError(null), [to, value, fee, feeMode, customRate, withOperator, opAddress, opFee, batch, setError]);
+  useEffect(() => setError(null), [to, value, fee, feeMode, customRate, withOperator, opAddress, opFee, batch, vaultPath, picked, setError]);
   const w = wallet.data;
   if (wallet.error) return <Alert>{wallet.error}</Alert>;
   if (!w) return <Loading what="the wallet" />;
@@ -113,7 +119,11 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   };
   // A blank amount has no words (it is not typed yet) but still holds Propose back.
   const unfilled = (batch === null && !everything && units === null) || feeUnits === null || (withOperator && opUnits === null);
-  const refused = unfilled || Object.values(errors).some((e) => e !== null) || (batch !== null && batchRefused !== 0);
+  // The path chosen must be open for the coins the payment may spend (a vault's form waits for its paths).
+  const openings = vault.data ? pathOpenings(vault.data, picked) : null;
+  const chosenPath = openings?.find((o) => o.path.blocks === vaultPath) ?? null;
+  const pathClosed = w.vault && (chosenPath === null || !chosenPath.open);
+  const refused = unfilled || Object.values(errors).some((e) => e !== null) || (batch !== null && batchRefused !== 0) || pathClosed;
   const batchUnits = batch?.map((r) => readAmount(r.amount, w.unit).units);
   const paid = batchUnits ? (batchUnits.every((u) => u !== null) ? batchUnits.reduce<bigint>((s, u) => s + (u ?? 0n), 0n) : null) : everything ? (sendAllFigures?.amount ?? null) : units;
   // Send all: the fee is known (the desk's), so the total is everything chosen.
@@ -136,7 +146,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (refused || fees === null) return;
-    const operator = { ...(withOperator ? { operator: { address: opAddress, fee_amount: opUnits ?? 0n } } : {}), ...(picked && picked.length > 0 ? { inputs: picked } : {}) };
+    const operator = { ...(withOperator ? { operator: { address: opAddress, fee_amount: opUnits ?? 0n } } : {}), ...(picked && picked.length > 0 ? { inputs: picked } : {}), ...(w.vault ? { vault_path: vaultPath } : {}) };
     if (batch) {
       return run(async () => {
         const p = await call('payments.propose', { wallet_id: walletId, rows: batch, ...fees, ...operator, ...(purpose.trim() ? { purpose: purpose.trim() } : {}) });
@@ -172,7 +182,14 @@ export function ProposePayment({ walletId }: { walletId: string }) {
           </a>
           <h1>Propose a payment</h1>
           <p className="muted">
-            The service builds the transaction; this desk decodes it and checks every input, output and hash before storing it. Nothing moves until {w.m} of {w.n} co-signers sign.
+            The service builds the transaction; this desk decodes it and checks every input, output and hash before storing it.{' '}
+            <span data-testid="propose-signers">
+              {w.vault
+                ? chosenPath
+                  ? `Nothing moves until ${chosenPath.path.threshold} of ${chosenPath.path.keys.length} (${chosenPath.path.keys.join(', ')}) sign, on the ${chosenPath.path.signing.name}.`
+                  : 'Nothing moves until the keys of the path chosen below sign.'
+                : `Nothing moves until ${w.m} of ${w.n} co-signers sign.`}
+            </span>
           </p>
         </div>
       </div>
@@ -244,6 +261,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
           </div>
         )}
         <CoinControl walletId={walletId} unit={w.unit} picked={picked} onPicked={setPicked} />
+        {w.vault && (vault.data ? <VaultPathChoice vault={vault.data} picked={picked} chosen={vaultPath} onChoose={setVaultPath} /> : vault.error ? <Alert>{vault.error}</Alert> : <Loading what="the vault's paths" />)}
         <p className="total" aria-live="polite">
           Total leaving the wallet: <strong>{total === null ? '—' : amount(total, w.unit)}</strong>
           {feeMode !== 'fixed' && !everything && <span className="muted"> and the miners&apos; fee at the rate chosen (shown in the review)</span>}

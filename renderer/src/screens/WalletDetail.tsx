@@ -52,9 +52,10 @@ export function PaymentsTable({ payments, unitOf }: { payments: PaymentSummary[]
         {
           head: 'Signatures',
           cell: (p) => (
-            <>
-              {p.signed} of {p.required}
-            </>
+            <span data-testid="payment-signatures">
+              {p.signatures}
+              {p.path.recovery > 0 && <div className="muted small">{p.path.name}</div>}
+            </span>
           ),
         },
         { head: 'Updated', className: 'small', cell: (p) => when(p.updated_at) },
