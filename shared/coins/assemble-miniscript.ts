@@ -21,9 +21,10 @@ import {
 import { checkWitnessScript, segwitSignatureHash } from './sighash/index.ts';
 import { verifyDerSignature, withHashType } from './signature.ts';
 import type { BitcoinTx, TxInput } from './tx.ts';
+import { RELATIVE_LOCK_TX_VERSION } from './spend-locks.ts';
 
-/** BIP68 and OP_CHECKSEQUENCEVERIFY apply only to transactions of version 2 and above. */
-export const RELATIVE_LOCK_TX_VERSION = 2;
+/** BIP68 and OP_CHECKSEQUENCEVERIFY apply only from version 2 (the rule of the lock fields, spend-locks.ts). */
+export { RELATIVE_LOCK_TX_VERSION };
 
 /** How one input of a miniscript payment is spent. */
 export interface MiniscriptInputSpend {

@@ -5,11 +5,10 @@
 import { encodeCompactSize, hexToBytes } from './bytes.ts';
 import { CoinError } from './errors.ts';
 import { compileVaultMiniscript, miniscriptSatisfactions, miniscriptWitnessScript } from './miniscript.ts';
+import { SEQUENCE_TYPE_FLAG } from './spend-locks.ts';
 
-/** BIP68: the disable flag, the type flag (512-second units) and the value mask of nSequence. */
-export const SEQUENCE_DISABLE_FLAG = 0x80000000;
-export const SEQUENCE_TYPE_FLAG = 0x00400000;
-export const SEQUENCE_VALUE_MASK = 0x0000ffff;
+/** BIP68's flags and mask of nSequence: the one rule of the lock fields holds them (spend-locks.ts). */
+export { SEQUENCE_DISABLE_FLAG, SEQUENCE_TYPE_FLAG, SEQUENCE_VALUE_MASK } from './spend-locks.ts';
 
 const KEY_HEX = /^0[23][0-9a-f]{64}$/;
 const FRAGMENT = /([a-z][a-z0-9_]*)\(/g;

@@ -17,6 +17,8 @@ import { vaultInputSpend, type VaultPathKey } from '../coins/vault-spend.ts';
 import { deriveAddress } from '../coins/multisig-address.ts';
 import type { MultisigScriptOptions } from '../coins/multisig-script.ts';
 import { readUnsignedMultisigInput } from '../coins/unsigned-witness.ts';
+import { acceptedLocks, lockProblems, type AcceptedLocks } from '../coins/spend-locks.ts';
+import type { Tx } from '../coins/tx.ts';
 import { coinAmount } from '../coins/units.ts';
 import { PaymentCheckError } from './errors.ts';
 import { plural } from '../api/words.ts';
@@ -61,10 +63,17 @@ function parsePath(path: string): { change: boolean; index: number } {
   return { change: c === '1', index: Number(i) };
 }
 
+/** The version, nLockTime and nSequence values are the accepted ones (spend-locks.ts), or a refusal naming each lock. */
+function checkLocks(params: ChainParams, tx: Tx, locks: AcceptedLocks, fail: (why: string) => never): void {
+  const problems = lockProblems(params, tx, locks);
+  if (problems.length > 0) fail(problems.join('; '));
+}
+
 /**
  * Throws PaymentCheckError(code) saying what differs; returns the recomputed hashes otherwise. Pure.
  * `script`: the wallet's script type and key order; absent or P2SH with keys as given, the
- * original check.
+ * original check. `locks`: the version, nLockTime and nSequence values accepted; by default those of
+ * any kind of payment (docs/file-formats.md), the desk passes the exact ones it asked for.
  */
 export function verifyUnsignedPayment(
   params: ChainParams,
@@ -76,12 +85,13 @@ export function verifyUnsignedPayment(
   minersFee: bigint,
   code = 'mismatch',
   script: MultisigScriptOptions = {},
+  locks: AcceptedLocks = acceptedLocks(params, { vault: false, older: 0 }),
 ): VerifiedPayment {
   const fail = (why: string): never => {
     throw new PaymentCheckError(code, why);
   };
   if ((script.scriptType ?? 'p2sh') !== 'p2sh' || script.sortKeys === true) {
-    return verifyScripted(params, m, xpubs, tx, claims, expected, minersFee, script, fail);
+    return verifyScripted(params, m, xpubs, tx, claims, expected, minersFee, script, locks, fail);
   }
   let report;
   try {
@@ -112,6 +122,7 @@ export function verifyUnsignedPayment(
       hash: input.hashToSign!,
     };
   });
+  checkLocks(params, decodeTx(tx, params), locks, fail);
 
   if (report.outputs.length !== expected.length) {
     fail(`the transaction has ${report.outputs.length} outputs where ${expected.length} were asked for (${expected.map((e) => e.purpose).join(', ')})`);
@@ -141,6 +152,7 @@ function verifyScripted(
   expected: readonly ExpectedOutput[],
   minersFee: bigint,
   script: MultisigScriptOptions,
+  locks: AcceptedLocks,
   fail: (why: string) => never,
 ): VerifiedPayment {
   let tx;
@@ -173,6 +185,7 @@ function verifyScripted(
     }
     return { index: i, amount: claim.amount, path: claim.path, change, addressIndex: index, address: derived.address, redeemScript: derived.multisigScript, publicKeys: derived.publicKeys, hash };
   });
+  checkLocks(params, tx, locks, fail);
   return { inputs, ...checkOutputs(params, tx.outputs, claims, expected, minersFee, fail) };
 }
 
@@ -198,7 +211,9 @@ function checkOutputs(params: ChainParams, outputs: readonly TxOutput[], claims:
  * version 2 (BIP68), each input the unsigned vault form (docs/api-decisions.md, section 12) whose
  * witness script is the one the vault derives at the claimed path and whose path is the chosen
  * one, its nSequence meeting the path's timelock; each input's BIP143 hash recomputed, signed by
- * the path's keys only. Pure; throws PaymentCheckError(code) saying what differs.
+ * the path's keys only; the version, nLockTime and nSequence values the accepted ones (`locks`: by
+ * default those of any kind of spend on that path, docs/file-formats.md; the desk passes the exact
+ * ones it asked for). Pure; throws PaymentCheckError(code) saying what differs.
  */
 export function verifyUnsignedVaultPayment(
   params: ChainParams,
@@ -209,6 +224,7 @@ export function verifyUnsignedVaultPayment(
   expected: readonly ExpectedOutput[],
   minersFee: bigint,
   code = 'mismatch',
+  locks: AcceptedLocks = acceptedLocks(params, { vault: true, older: blocks }),
 ): VerifiedPayment {
   const fail = (why: string): never => {
     throw new PaymentCheckError(code, why);
@@ -244,5 +260,6 @@ export function verifyUnsignedVaultPayment(
     const keys = ours.pathKeys;
     return { index: i, amount: claim.amount, path: claim.path, change, addressIndex: index, address: ours.address.address, redeemScript: ours.witnessScript, publicKeys: keys.map((k) => k.publicKey), hash, pathKeys: keys };
   });
+  checkLocks(params, decoded, locks, fail);
   return { inputs, ...checkOutputs(params, decoded.outputs, claims, expected, minersFee, fail) };
 }

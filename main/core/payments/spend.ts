@@ -8,7 +8,6 @@
 // recomputed. The modules that choose what to spend (propose, replace, cpfp) sit above this one.
 import { randomUUID } from 'node:crypto';
 import type { MultiSigPayment, MultisigHashesToSign } from '../../../shared/api/schemas.ts';
-import { plural } from '../../../shared/api/words.ts';
 import { addressToScript, bytesToHex, decodeTx, equalBytes, estimateVsize, hexToBytes, scriptToAddress, type ChainParams, type Tx, type TxInput } from '../../../shared/coins/index.ts';
 import { addressPath } from '../../../shared/coins/multisig-address.ts';
 import { readUnsignedMultisigInput } from '../../../shared/coins/unsigned-witness.ts';
@@ -31,6 +30,7 @@ import { PreviousTransactions } from './previous-transactions.ts';
 import { unknownPathRefusal, vaultPathRefusal } from './vault-paths.ts';
 import { hexOf, outpointKey, type Outpoint } from './outpoints.ts';
 import { coinAmount } from '../../../shared/coins/units.ts';
+import { canonicalLocks, exactly, lockProblems, type SpendKind } from '../../../shared/coins/spend-locks.ts';
 import { feeRateText } from '../units.ts';
 
 /** BIP125: an input with a sequence below 0xfffffffe signals that its transaction may be replaced. */
@@ -249,6 +249,22 @@ function checkServiceHashes(verified: VerifiedPayment, hashes: MultisigHashesToS
 
 const WHAT: Record<PaymentKind, string> = { payment: 'payment', bump: 'fee bump', cancel: 'cancel', cpfp: 'child-pays-for-parent' };
 
+/** The chain's tip as the service states it, only to say in words how far a lock reaches (undefined when unknown). */
+async function tipFor(deps: CoreDeps, coin: string): Promise<number | undefined> {
+  try {
+    return (await deps.api.status()).coins.find((c) => c.coin === coin)?.tip_height ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The kind of spend the lock rule knows this one as: a payment of several recipients is a batch, one on a recovery path a recovery. */
+function spendKindOf(s: TreasurySpend, vault: VaultSpend | null): SpendKind {
+  if (s.kind !== 'payment') return s.kind;
+  if (vault && vault.blocks > 0) return 'recovery';
+  return s.recipients && s.recipients.length > 1 ? 'batch' : 'payment';
+}
+
 /**
  * Builds the spend through the service, checks it offline, stores it awaiting signatures: the one
  * build-verify-store path of every kind of spend. Refusals are CoordinatorError('proposal_refused')
@@ -293,17 +309,11 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
   if (spent.length !== asked.size || new Set(spent).size !== spent.length || spent.some((k) => !asked.has(k))) {
     refuse(`the service's transaction spends ${spent.join(', ')}, not the inputs asked for (${[...asked].join(', ')})`);
   }
-  decoded.inputs.forEach((inp, i) => {
-    // A timelocked path: exactly its older() (BIP68 by height), what the desk asked; below, the node
-    // would refuse the spend; above, the coins would wait longer than the path says.
-    if (vault && vault.blocks > 0) {
-      if (inp.sequence !== vault.blocks) refuse(`input ${i} has sequence 0x${inp.sequence.toString(16)}; the path that opens after ${plural(vault.blocks, 'block')} spends with sequence ${vault.blocks} (older(${vault.blocks}))`);
-      return;
-    }
-    if (s.replaceable ? inp.sequence > REPLACEABLE_SEQUENCE : inp.sequence <= REPLACEABLE_SEQUENCE) {
-      refuse(`input ${i} has sequence 0x${inp.sequence.toString(16)}, ${s.replaceable ? 'which does not signal replacement (BIP125)' : 'which signals replacement, not asked for'}`);
-    }
-  });
+  // The version, nLockTime and every nSequence exactly as this kind asks (shared/coins/spend-locks.ts):
+  // signatures commit to them, and a lock the service slipped in would make a payment that the node
+  // refuses today and that pays again once its block comes.
+  const locks = exactly(canonicalLocks(params, spendKindOf(s, vault), { vault: vault !== null, older: vault?.blocks ?? 0 }, s.replaceable), `the ${WHAT[s.kind]} asked for`);
+  if (lockProblems(params, decoded, locks).length > 0) refuse(lockProblems(params, decoded, locks, await tipFor(deps, w.coin)).join('; '));
   if (s.replaces) {
     const says = (created.replaces ?? []).map(hexOf);
     if (!s.replaces.txid || !says.includes(hexOf(s.replaces.txid))) refuse(`the service does not say it replaces ${s.replaces.txid ?? 'the payment'} (it says: ${says.join(', ') || 'nothing'})`);
@@ -348,8 +358,8 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
   let verified: VerifiedPayment;
   try {
     verified = vault
-      ? verifyUnsignedVaultPayment(params, vault.policy, vault.blocks, tx, claims, expected.outputs, expected.minersFee, 'proposal_refused')
-      : verifyUnsignedPayment(params, w.m, xpubs, tx, claims, expected.outputs, expected.minersFee, 'proposal_refused', scriptOptions(w));
+      ? verifyUnsignedVaultPayment(params, vault.policy, vault.blocks, tx, claims, expected.outputs, expected.minersFee, 'proposal_refused', locks)
+      : verifyUnsignedPayment(params, w.m, xpubs, tx, claims, expected.outputs, expected.minersFee, 'proposal_refused', scriptOptions(w), locks);
   } catch (err) {
     if (err instanceof PaymentCheckError) refuse(err.message);
     throw err;
