@@ -76,6 +76,7 @@ export function apiWith(real: CoordinatorApi, replaced: Partial<CoordinatorApi>)
     tokenInfo: (c) => real.tokenInfo(c),
     feeEstimates: (c) => real.feeEstimates(c),
     status: () => real.status(),
+    priceHistory: (c, at) => real.priceHistory(c, at),
   };
   return { ...bound, ...replaced };
 }

@@ -34,6 +34,7 @@ export const CHANNELS = [
   'payments.feePresets',
   'settings.setReplaceable',
   'settings.vaultWarning',
+  'settings.maxFee',
   'payments.exportRequest',
   'payments.exportPsbt',
   'payments.importSignatures',

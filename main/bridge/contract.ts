@@ -215,6 +215,11 @@ export const inputs = {
   'settings.setReplaceable': z.object({ on: z.boolean().optional() }),
   // How many days before a vault coin's recovery path opens the desk warns; without `days`, only reads it.
   'settings.vaultWarning': z.object({ days: z.string().max(40).optional() }).strict(),
+  // The maximum miners' fee per payment of a coin, in the coin or in USD; without `amount`, only
+  // reads it; `reset`: back to the default.
+  'settings.maxFee': z
+    .object({ coin: z.enum(UTXO_COIN_NAMES), unit: z.enum(['coin', 'usd']).optional(), amount: z.string().max(60).optional(), reset: z.literal(true).optional() })
+    .strict(),
   // A payment as it is typed, checked field by field (address for the wallet's coin and network,
   // amount against the dust limit and what the wallet holds); absent fields are not checked.
   'payments.checkDraft': z.object({
@@ -648,6 +653,19 @@ export interface FeeRatePresets {
   fallback_fee_rate: number;
 }
 
+/** A coin's maximum miners' fee per payment, as Settings shows it. */
+export interface MaxFeeView {
+  coin: string;
+  unit: 'coin' | 'usd';
+  /** The amount as typed back: decimal text in the coin's unit or in dollars. */
+  amount: string;
+  /** The coin's ticker (mainnet), for the unit's name. */
+  ticker: string;
+  is_default: boolean;
+  /** The rule in words: "at most $100.00 per payment (the default; 0.1 LTC where the service has no USD rate)". */
+  words: string;
+}
+
 export interface CpfpView {
   payment: PaymentDetail;
   /** The fee each pays (miners_fee: a revived bigint key) and its virtual size; the parent's figures are its whole unconfirmed package (itself and `ancestors`). */
@@ -982,6 +1000,7 @@ export interface Outputs {
   'payments.spendable': SpendableView;
   'settings.setReplaceable': { replaceable: boolean };
   'settings.vaultWarning': { days: number };
+  'settings.maxFee': MaxFeeView;
   'payments.exportRequest': ExportedFile;
   'payments.exportPsbt': ExportedFile;
   'payments.importSignatures': ImportResult[];

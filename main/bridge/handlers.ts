@@ -39,6 +39,8 @@ import { createAuditHandlers } from './audit.ts';
 import { createLabelHandlers } from './labels.ts';
 import { createVaultHandlers } from './vaults.ts';
 import { createReplacementHandlers } from './replacements.ts';
+import { createFeeSettingHandlers } from './fee-settings.ts';
+import { usdValue } from '../core/payments/fee-limit.ts';
 import { coinViews } from './coins.ts';
 import type { Handlers } from './dispatch.ts';
 import { draftRefusalWords } from './refusals.ts';
@@ -90,14 +92,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     });
   };
   // Today's USD value of an amount; null when the service has no rate (the review then says so).
-  const usdOf = async (units: bigint, coin: CoinName, decimals: number): Promise<number | null> => {
-    try {
-      const [rate] = (await api.priceHistory(coin, [Math.floor(Date.now() / 1000)])).rates;
-      return rate?.usd_rate == null ? null : (Number(units) / 10 ** decimals) * rate.usd_rate;
-    } catch {
-      return null;
-    }
-  };
+  const usdOf = (units: bigint, coin: CoinName, decimals: number): Promise<number | null> => usdValue(api, coin, units, decimals);
   // A fee or a rate (the contract lets exactly one through); new payments replaceable unless the setting says no.
   const feeOf = (minersFee: bigint | undefined, feeRate: bigint | undefined) => ({
     minersFee: minersFee ?? 0n,
@@ -114,6 +109,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     ...createLabelHandlers({ store, api, actor: deps.actor }),
     ...createVaultHandlers({ ...core, api }, (w) => walletSummary(core, w)),
     ...createReplacementHandlers(core),
+    ...createFeeSettingHandlers(core),
     ...createChainHandlers({ store, connection, actor: deps.actor, ...(deps.chains ? { chains: deps.chains } : {}) }),
 
     'service.status': async () => {

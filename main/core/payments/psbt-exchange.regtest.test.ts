@@ -220,6 +220,7 @@ describe('PSBT refusals (nothing stored)', () => {
       tokenInfo: (c) => real.tokenInfo(c),
       feeEstimates: (c) => real.feeEstimates(c),
       status: () => real.status(),
+      priceHistory: (c, at) => real.priceHistory(c, at),
       rawTransaction: async (c, txid) => {
         const raw = await real.rawTransaction(c, txid);
         const tx = decodeTx(Buffer.from(raw.hex, 'hex'));

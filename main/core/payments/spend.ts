@@ -17,6 +17,7 @@ import type { VaultPolicy } from '../../../shared/coins/vault-policy.ts';
 import { vaultInputSpend, vaultWitnessSize } from '../../../shared/coins/vault-spend.ts';
 import { PaymentCheckError } from '../../../shared/files/errors.ts';
 import { paymentHash } from '../../../shared/files/signing-files.ts';
+import { refuseAboveMaxFee } from './fee-limit.ts';
 import { verifyUnsignedPayment, verifyUnsignedVaultPayment, type ExpectedOutput, type VerifiedPayment } from '../../../shared/files/unsigned-payment.ts';
 import { CoordinatorError } from '../errors.ts';
 import type { AddressRow, PaymentKind, PaymentRow, WalletRow } from '../store/store.ts';
@@ -369,6 +370,7 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
   if (created.vsize !== vsize) refuse(`the service says the transaction is ${created.vsize ?? 'of no stated size'} vbytes, this app estimates ${vsize}`);
   const stated = created.miners_fee ?? refuse('the service did not state the fee it built');
   if (stated !== pays) refuse(`the service says the fee is ${shown(stated)}, the transaction pays ${shown(pays)}`);
+  await refuseAboveMaxFee(deps, w, params, pays, refuse);
   if ('rate' in s.fee) {
     const wrong = rateFeeRefusal(params, s.fee.rate, vsize, pays, decoded.outputs.some((o) => scriptToAddress(params, o.script) === change.address));
     if (wrong) refuse(wrong);
