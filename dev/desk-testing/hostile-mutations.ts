@@ -2,7 +2,8 @@
 // time, found by walking the answer itself (so a field added to the API is covered without a
 // list to keep), and a transaction inside an answer walked by its decoded parts. Deterministic:
 // the same answer always gives the same mutations in the same order. Pure.
-import { bytesToHex, decodeTx, encodeTx, hexToBytes, type BitcoinTx } from '../../shared/coins/index.ts';
+import { bytesToHex, decodeTx, encodeTx, hexToBytes } from '../../shared/coins/index.ts';
+import type { BitcoinTx } from '../../shared/coins/tx.ts';
 
 export type JsonPath = readonly (string | number)[];
 

@@ -18,6 +18,7 @@ import { paymentHash } from '../../shared/files/signing-files.ts';
 import { CoordinatorError } from '../../main/core/errors.ts';
 import { proposeCpfp } from '../../main/core/payments/cpfp.ts';
 import { batchProposal, proposePayment } from '../../main/core/payments/propose.ts';
+import type { Recipient } from '../../main/core/payments/batch.ts';
 import { exportPsbt } from '../../main/core/payments/psbt-exchange.ts';
 import { proposeBump, proposeCancel } from '../../main/core/payments/replace.ts';
 import { writeSigningRequest } from '../../main/core/payments/signing-request.ts';
@@ -29,6 +30,8 @@ import { createVault } from '../../main/core/vaults.ts';
 import type { CoreDeps } from '../../main/core/wallets.ts';
 import { testCosigner, treasuryVault, type TestCosigner } from './keys.ts';
 import { jsonMutations, type Mutation, type MutationOptions } from './hostile-mutations.ts';
+import { psbtMutations, signPsbt } from './hostile-psbt.ts';
+import { importPaymentFiles } from '../../main/core/payments/files.ts';
 import { fundWalletCoin, signAndSend, startWalletDesk, type WalletDesk } from './regtest.ts';
 
 export type Outcome = 'refused' | 'identical' | 'other';
@@ -155,7 +158,7 @@ interface SpendKind {
 
 export interface HostileBench {
   kinds: readonly SpendKind[];
-  run(options: MutationOptions & { kinds?: readonly string[]; requestFiles?: boolean; progress?: (line: string) => void }): Promise<MutationResult[]>;
+  run(options: MutationOptions & { kinds?: readonly string[]; requestFiles?: boolean; psbts?: boolean; progress?: (line: string) => void }): Promise<MutationResult[]>;
   dispose(): Promise<void>;
 }
 
@@ -185,7 +188,7 @@ async function setUp(fixture: WalletDesk): Promise<HostileBench> {
   // The recovery path opens 144 blocks after a coin's block.
   await desk.mine(144);
   const to = await desk.node.newAddress('bech32');
-  const recipients = [];
+  const recipients: Recipient[] = [];
   for (let i = 0; i < 50; i++) recipients.push({ to: await desk.node.newAddress(i % 2 === 0 ? 'bech32' : 'legacy'), amount: 1_000_000n + BigInt(i) });
   // A replaceable payment at 1 unit/vbyte, broadcast and left unconfirmed: bumped, cancelled, its change pulled by a child.
   const proposed = await proposeTreasurySpend(deps, walletId, { to: await desk.node.newAddress('legacy'), amount: COIN / 2n, inputs: [stuckCoin], fee: { rate: 1n }, replaceable: true, kind: 'payment' });
@@ -218,9 +221,9 @@ async function setUp(fixture: WalletDesk): Promise<HostileBench> {
   const hostile = new HostileFetch();
   const api = new ApiClient({ baseUrl: desk.url, fetch: hostile.fetch });
   let runs = 0;
-  const withStore = async <T>(f: (deps: CoreDeps) => Promise<T>): Promise<T> => {
+  const withStore = async <T>(f: (deps: CoreDeps) => Promise<T>, from = snapshot): Promise<T> => {
     const path = join(desk.dir, `run-${runs++}.sqlite`);
-    copyFileSync(snapshot, path);
+    copyFileSync(from, path);
     const store = openStore(path);
     try {
       return await f({ store, api, actor: 'treasurer' });
@@ -260,6 +263,16 @@ async function setUp(fixture: WalletDesk): Promise<HostileBench> {
           results.push({ kind: kind.name, field: mutation.field, what: mutation.what, ...judge(honest.produced, run) });
         }
         if (options.requestFiles !== false) results.push(...requestFileResults(kind, honest.request, honest.produced.signed, options));
+        if (options.psbts !== false) {
+          // The store as an honest proposal leaves it (the payment awaiting signatures): each PSBT is imported into a copy of it.
+          const base = join(desk.dir, `psbt-base-${runs++}.sqlite`);
+          copyFileSync(snapshot, base);
+          const store = openStore(base);
+          const proposed = await produce(kind, { store, api, actor: 'treasurer' }).finally(() => store.close());
+          if (!proposed.ok) throw new Error(`the honest ${kind.name} failed: ${describe(proposed.error)}`);
+          results.push(...(await psbtResults(kind, proposed.paymentId, proposed.produced.psbt, (f) => withStore(f, base), options)));
+          rmSync(base, { force: true });
+        }
       }
       return results;
     },
@@ -269,7 +282,7 @@ async function setUp(fixture: WalletDesk): Promise<HostileBench> {
   };
 }
 
-type Run = { ok: true; produced: Produced; request: string } | { ok: false; error: unknown; stage: string };
+type Run = { ok: true; produced: Produced; request: string; paymentId: string } | { ok: false; error: unknown; stage: string };
 
 /** The kind's whole way to the co-signer: proposed and stored, its request written and signed, its PSBT written. */
 async function produce(kind: SpendKind, deps: CoreDeps): Promise<Run> {
@@ -285,6 +298,7 @@ async function produce(kind: SpendKind, deps: CoreDeps): Promise<Run> {
     return {
       ok: true,
       request,
+      paymentId: payment.id,
       produced: {
         storedHashes: storedHashes(deps.store, kind.walletId),
         shown: stringifyApiJson({ to: payment.to, amount: payment.amount, minersFee: payment.minersFee, totalInputValue: payment.totalInputValue, operatorFee: payment.operatorFee, kind: payment.kind, recipients, shown }),
@@ -377,6 +391,46 @@ function requestFileResults(kind: SpendKind, request: string, honestSigned: stri
       }
     }
   });
+}
+
+// ---- the desk's check of a co-signer's PSBT ------------------------------------------------------
+
+/** A payment's stored signatures, without when they were stored. */
+function signaturesOf(store: CoordinatorStore, paymentId: string): string {
+  return store
+    .signatures(paymentId)
+    .map((s) => `${s.inputIndex}:${bytesToHex(s.publicKey)}:${bytesToHex(s.signature)}`)
+    .sort()
+    .join(',');
+}
+
+/**
+ * The kind's PSBT signed by its co-signer in another wallet, imported back one change at a time
+ * (psbtMutations): refused in words, or exactly the honest import's signatures stored.
+ */
+async function psbtResults(kind: SpendKind, paymentId: string, psbt: string, withBase: <T>(f: (deps: CoreDeps) => Promise<T>) => Promise<T>, options: MutationOptions): Promise<MutationResult[]> {
+  const signed = signPsbt(params, psbt, kind.signer.masterXprv);
+  const importing = (text: string) =>
+    withBase(async (d) => {
+      const [result] = importPaymentFiles(d, [{ name: 'cosigner.psbt', text }]);
+      return { result: result!, signatures: signaturesOf(d.store, paymentId) };
+    });
+  const honest = await importing(signed);
+  if (honest.result.status !== 'imported') throw new Error(`the honest PSBT of the ${kind.name} was not imported: ${honest.result.message}`);
+  const results: MutationResult[] = [];
+  for (const m of psbtMutations(signed, options)) {
+    const result = (outcome: Outcome, detail: string): MutationResult => ({ kind: `${kind.name}: co-signer's PSBT`, field: m.field, what: m.what, outcome, detail });
+    try {
+      const run = await importing(m.base64);
+      if (run.result.status === 'imported') results.push(run.signatures === honest.signatures ? result('identical', '') : result('other', 'stored other signatures than the honest PSBT'));
+      else if (run.signatures !== '') results.push(result('other', `not imported, yet signatures are stored: ${run.result.message}`));
+      else if (run.result.message.trim() === '' || BARE.test(run.result.message)) results.push(result('other', `not a refusal in words: ${run.result.message}`));
+      else results.push(result('refused', run.result.message));
+    } catch (err) {
+      results.push(result('other', `threw: ${describe(err)}`));
+    }
+  }
+  return results;
 }
 
 // ---- the table ------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { hostileTable, startHostileBench } from '../../dev/desk-testing/hostile-service.ts';
 
 export async function runHostileBench(argv: readonly string[]): Promise<number> {
-  const { values } = parseArgs({ args: [...argv], options: { hostile: { type: 'boolean' }, full: { type: 'boolean' }, kinds: { type: 'string' }, 'no-request-files': { type: 'boolean' } } });
+  const { values } = parseArgs({ args: [...argv], options: { hostile: { type: 'boolean' }, full: { type: 'boolean' }, kinds: { type: 'string' }, 'no-request-files': { type: 'boolean' }, 'no-psbts': { type: 'boolean' } } });
   const started = Date.now();
   const bench = await startHostileBench();
   try {
@@ -14,6 +14,7 @@ export async function runHostileBench(argv: readonly string[]): Promise<number> 
       full: values.full === true,
       ...(values.kinds ? { kinds: values.kinds.split(',').map((k) => k.trim()) } : {}),
       requestFiles: values['no-request-files'] !== true,
+      psbts: values['no-psbts'] !== true,
       progress: (line) => console.log(line),
     });
     console.log(hostileTable(results));
