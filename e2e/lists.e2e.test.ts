@@ -210,6 +210,8 @@ describe('the small words', () => {
     expect(await text('request-purpose')).toBe('“Audit fee, Q1” (as the treasurer wrote it; it is not part of what you sign)');
     // 0.25 LTC and a 0.0001 LTC fee at 80 USD.
     expect(await text('request-leaving')).toBe("0.2501 LTC (regtest), fee included: $20.01 at today's rate");
+    // When it can be mined, before signing: an M-of-N payment carries no lock (issue 31).
+    expect(await text('request-locks')).toBe('as soon as it is sent (no time lock)');
     await shot('10-cosigner-purpose');
   }, 60_000);
 });

@@ -792,6 +792,8 @@ export interface OpenedRequestView {
   label: string | null;
   /** What leaves the wallet: every output but change, plus the miners' fee; `usd` at today's rate from this desk's service (null: it has none). */
   leaving: { amount: bigint; usd: number | null };
+  /** Each lock on when the payment can be mined, in words (only a recovery path's wait passes the check); empty: none. */
+  locks: string[];
 }
 
 export interface SignedFile extends ExportedFile {

@@ -157,7 +157,7 @@ export const setupDraftView = ({ wallet, notes, birthdayHeight }: SetupRead): Se
 });
 
 /** `leaving.usd` is null here: the handler asks the service for today's rate. */
-export function openedRequestView({ request, verified, outputs, params }: OpenedRequest): OpenedRequestView {
+export function openedRequestView({ request, verified, outputs, params, locks }: OpenedRequest): OpenedRequestView {
   const minersFee = verified.totalInput - verified.totalOutput;
   const leaving = outputs.filter((o) => o.purpose !== 'change').reduce((s, o) => s + o.amount, minersFee);
   return {
@@ -176,5 +176,6 @@ export function openedRequestView({ request, verified, outputs, params }: Opened
     unit: unitOf(request.coin, request.network, params.decimals),
     label: request.label?.trim() || null,
     leaving: { amount: leaving, usd: null },
+    locks,
   };
 }

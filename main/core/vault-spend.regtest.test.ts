@@ -170,7 +170,7 @@ describe('a vault spent on its recovery path', () => {
       ...deps,
       api: apiWith(desk.api, { createMultisig: (coin, body) => desk.api.createMultisig(coin, { ...body, redeem_scripts: body.redeem_scripts.map((r) => ({ ...r, sequence: 200 })) }) } satisfies Partial<CoordinatorApi>),
     };
-    await expect(proposePayment(later, vaultId, ask)).rejects.toThrow('refusing the proposed payment: input 0 has sequence 0xc8; the path that opens after 144 blocks spends with sequence 144 (older(144))');
+    await expect(proposePayment(later, vaultId, ask)).rejects.toThrow('refusing the proposed payment: input 0 has nSequence 0xc8: input 0 is locked for 200 blocks (about 8.3 hours) after its coin confirms; the payment asked for spends it with nSequence 144 (older(144))');
     // The service's transaction spends with the witness script of another of the vault's scripts.
     const other = compileWshMiniscript(vaultInputSpend(params, storedVaultPolicy(deps, store.wallet(vaultId)!), false, 40, 144).descriptor.slice(4, -1));
     const swapped: CoreDeps = {

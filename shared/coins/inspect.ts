@@ -21,6 +21,7 @@ import { parseSignatureDer, verifyDerSignature } from './signature.ts';
 import { decodeTx, isZcashTx, txFormatOf, txidHex } from './tx.ts';
 import type { Tx, TxInput, TxOutput } from './tx.ts';
 import { unitsToDecimal } from './units.ts';
+import { lockWords } from './spend-locks.ts';
 
 /** An amount in the coin's smallest unit, and as people read it ("0.5 litecoin"). */
 export interface ReportAmount {
@@ -473,6 +474,8 @@ export function inspectTransaction(params: ChainParams, txBytes: Uint8Array, opt
     totals = { ...totals, inputs: amountOf(params, inputSum), fee: amountOf(params, fee) };
   }
 
+  // A lock on when it can be mined is signed with it (spend-locks.ts): said in words, as the desk's co-signers see it.
+  for (const lock of lockWords(params, tx)) warnings.push(`${lock}: a payment built by Countersign carries none, except a vault's recovery path (its older())`);
   if (tx.inputs.length === 0) warnings.push('the transaction has no transparent inputs');
   if (tx.outputs.length === 0) warnings.push('the transaction has no transparent outputs');
   const complete = inputs.length > 0 && inputs.every((i) => i.complete);

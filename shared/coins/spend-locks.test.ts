@@ -3,7 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import { chainParams } from './coin-table.ts';
 import { acceptedLocks, canonicalLocks, exactly, lockProblems, lockWords, type SpendKind } from './spend-locks.ts';
-import type { BitcoinTx } from './tx.ts';
+import { encodeTx, type BitcoinTx } from './tx.ts';
+import { inspectTransaction } from './inspect.ts';
 
 const ltc = chainParams('litecoin', 'regtest');
 const btc = chainParams('bitcoin', 'mainnet');
@@ -70,12 +71,12 @@ describe('lockProblems: anything but the accepted values, refused in words', () 
     const tip = 1_229;
     const locked = tx(2, tip + 5, 0xfffffffe);
     expect(lockProblems(ltc, locked, vaultRbf, tip)).toEqual([
-      'this transaction cannot be mined before block 1,234 (4 blocks from now, about 10 minutes): nLockTime 1,234, where the payment asked for carries 0 (no lock)',
+      'this transaction cannot be mined before block 1,235 (5 more blocks must be mined first, about 13 minutes): nLockTime 1,234, where the payment asked for carries 0 (no lock)',
       'input 0 has nSequence 0xfffffffe; the payment asked for spends it with nSequence 0xfffffffd (replaceable, BIP125)',
       'input 1 has nSequence 0xfffffffe; the payment asked for spends it with nSequence 0xfffffffd (replaceable, BIP125)',
     ]);
     // Offline (a co-signer): the block alone.
-    expect(lockProblems(ltc, tx(1, 1_234, RBF), payment)[0]).toBe('this transaction cannot be mined before block 1,234: nLockTime 1,234, where the payment asked for carries 0 (no lock)');
+    expect(lockProblems(ltc, tx(1, 1_233, RBF), payment)[0]).toBe('this transaction cannot be mined before block 1,234: nLockTime 1,233, where the payment asked for carries 0 (no lock)');
   });
 
   test('a time lock in 2100, even with every input final (the node ignores it today, the signatures keep it)', () => {
@@ -128,8 +129,19 @@ describe('lockWords: every lock a transaction carries', () => {
     expect(lockWords(ltc, tx(1, 0, FINAL))).toEqual([]);
     expect(lockWords(ltc, tx(2, 0, RBF))).toEqual([]);
     expect(lockWords(ltc, tx(2, 0, 144, 1))).toEqual(['input 0 is locked for 144 blocks (about 6 hours) after its coin confirms']);
-    expect(lockWords(ltc, tx(1, 1_234, 0xfffffffe, 1), 1_000)).toEqual(['this transaction cannot be mined before block 1,234 (233 blocks from now, about 9.7 hours)']);
+    expect(lockWords(ltc, tx(1, 1_233, 0xfffffffe, 1), 1_000)).toEqual(['this transaction cannot be mined before block 1,234 (233 more blocks must be mined first, about 9.7 hours)']);
     // Version 1: BIP68 is off, the value locks nothing.
     expect(lockWords(ltc, tx(1, 0, 144, 1))).toEqual([]);
+  });
+});
+
+describe('countersign tx inspect', () => {
+  test('warns of each lock in the same words, and of none on a transaction without', () => {
+    const warned = (t: BitcoinTx) => inspectTransaction(ltc, encodeTx(t)).warnings.filter((w) => w.includes('locked') || w.includes('cannot be mined'));
+    expect(warned(tx(1, 0, FINAL))).toEqual([]);
+    expect(warned(tx(2, 1_233, [0xfffffffe, 0x0040ffff]))).toEqual([
+      "this transaction cannot be mined before block 1,234: a payment built by Countersign carries none, except a vault's recovery path (its older())",
+      "input 1 is locked for about 388.4 days (65,535 periods of 512 seconds) after its coin confirms: a payment built by Countersign carries none, except a vault's recovery path (its older())",
+    ]);
   });
 });

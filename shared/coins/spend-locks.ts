@@ -101,9 +101,11 @@ export function absoluteLockWords(params: ChainParams, tx: Tx, tip?: number): st
   const ignored = tx.inputs.every((i) => i.sequence === FINAL);
   const off = ignored ? ' (every input is final, so today the node ignores it; it is signed all the same)' : '';
   if (tx.locktime < LOCKTIME_THRESHOLD) {
-    const left = tip !== undefined && tx.locktime > tip + 1 ? tx.locktime - tip - 1 : null;
-    const far = left === null ? '' : ` (${plural(left, 'block')} from now, ${about(left * params.blockSeconds)})`;
-    return `this transaction cannot be mined before block ${tx.locktime.toLocaleString('en-US')}${far}${off}`;
+    // Final in a block above nLockTime (consensus: nLockTime < the block's height).
+    const first = tx.locktime + 1;
+    const left = tip !== undefined && first > tip + 1 ? first - tip - 1 : null;
+    const far = left === null ? '' : ` (${plural(left, 'more block')} must be mined first, ${about(left * params.blockSeconds)})`;
+    return `this transaction cannot be mined before block ${first.toLocaleString('en-US')}${far}${off}`;
   }
   return `this transaction cannot be mined before ${utc(tx.locktime)} (by the time of the chain's blocks)${off}`;
 }

@@ -9,18 +9,22 @@ import { readPrevious, spendMismatch } from './previous-transaction.ts';
 import { parseFile, paymentHash, SigningRequestV1 } from './signing-files.ts';
 import { verifyUnsignedPayment, verifyUnsignedVaultPayment, type ExpectedOutput, type VerifiedPayment } from './unsigned-payment.ts';
 import { vaultAddress, type VaultPolicy } from '../coins/vault-policy.ts';
+import { lockWords } from '../coins/spend-locks.ts';
 
 export interface OpenedRequest {
   request: SigningRequestV1;
   params: ChainParams;
   verified: VerifiedPayment;
   outputs: ExpectedOutput[];
+  /** Every lock the transaction carries, in words (a recovery path's older(); any other is refused): shown before signing. */
+  locks: string[];
 }
 
 /**
  * Parses and verifies a request offline: decodes the transaction, re-derives every redeem script
- * and change address from the xpubs, recomputes every hash, and checks the outputs are exactly
- * those listed. Throws PaymentCheckError 'malformed' or 'tampered' saying why.
+ * and change address from the xpubs, recomputes every hash, checks the outputs are exactly
+ * those listed and the version, nLockTime and nSequence values are those of a spend of its kind
+ * (shared/coins/spend-locks.ts; any other lock refused, named in words). Throws PaymentCheckError 'malformed' or 'tampered' saying why.
  */
 export function readSigningRequest(text: string): OpenedRequest {
   const parsed = parseFile(SigningRequestV1, 'signing-request file', text, 'signing-request');
@@ -67,7 +71,7 @@ export function readSigningRequest(text: string): OpenedRequest {
       if (bytesToHex(v.redeemScript) !== inp.redeem_script) tampered(`input ${i}'s redeem script is not the wallet's at ${inp.path}`);
       if (bytesToHex(v.hash) !== inp.hash) tampered(`input ${i}'s hash is ${inp.hash}, the transaction gives ${bytesToHex(v.hash)}`);
     });
-    return { request: r, params, verified, outputs };
+    return { request: r, params, verified, outputs, locks: lockWords(params, decodeTx(tx, params)) };
   } catch (err) {
     if (err instanceof PaymentCheckError) {
       if (err.code === 'tampered') throw err;

@@ -26,14 +26,14 @@ const AMOUNT = 100_000_000n;
 const payee = vaultInputSpend(params, policy, false, 9, 0).address.address;
 
 /** A recovery-path spend of the vault's 0/3 address, as the service builds it, with `change` applied. */
-function spendOf(change: { version?: number; sequence?: number; pathIndex?: number; scriptIndex?: number } = {}): Uint8Array {
+function spendOf(change: { version?: number; sequence?: number; pathIndex?: number; scriptIndex?: number; locktime?: number } = {}): Uint8Array {
   const ours = vaultInputSpend(params, policy, false, change.scriptIndex ?? 3, 144);
   const compiled = compileWshMiniscript(ours.descriptor.slice(4, -1));
   const tx: BitcoinTx = {
     version: change.version ?? 2,
     inputs: [{ prevTxid: new Uint8Array(32).fill(5), vout: 1, scriptSig: new Uint8Array(0), sequence: change.sequence ?? 144, witness: unsignedMiniscriptInput(compiled, change.pathIndex ?? 1).witness }],
     outputs: [{ value: AMOUNT - 1_000n, script: addressToScript(params, payee) }],
-    locktime: 0,
+    locktime: change.locktime ?? 0,
   };
   return encodeTx(tx);
 }
@@ -59,4 +59,30 @@ describe('verifyUnsignedVaultPayment', () => {
     expect(() => verify(spendOf({ scriptIndex: 4 }))).toThrow(`input 0's witness script is not the one this vault derives at 0/3 (${vaultInputSpend(params, policy, false, 3, 144).address.address})`);
     expect(() => verifyUnsignedVaultPayment(params, policy, 144, spendOf(), [{ amount: AMOUNT, path: '0/3' }], [{ address: payee, amount: AMOUNT - 2_000n, purpose: 'payment' }], 2_000n, 'tampered')).toThrow(/output 0 \(payment\) pays .* instead of/);
   });
+
+  // Issue 31, finding 1: BIP143 signs the version, nLockTime and every nSequence, so a lock the
+  // service or an altered file slipped in would be signed; only the path's own older() passes.
+  test('refused in words: a lock other than the path\'s older(), on the recovery path and on the primary path', () => {
+    expect(() => verify(spendOf({ locktime: 1_233 }))).toThrow('this transaction cannot be mined before block 1,234: nLockTime 1,233, where a spend on the path that opens after 144 blocks carries 0 (no lock)');
+    expect(() => verify(spendOf({ sequence: 145 }))).toThrow('input 0 has nSequence 0x91: input 0 is locked for 145 blocks (about 6 hours) after its coin confirms; a spend on the path that opens after 144 blocks spends it with nSequence 144 (older(144))');
+    expect(() => verify(spendOf({ version: 3 }))).toThrow('the transaction has version 3; a spend on the path that opens after 144 blocks has version 2');
+    const primary = (sequence: number, locktime = 0) => verifyUnsignedVaultPayment(params, policy, 0, primaryOf(sequence, locktime), [{ amount: AMOUNT, path: '0/3' }], [{ address: payee, amount: AMOUNT - 1_000n, purpose: 'payment' }], 1_000n, 'tampered');
+    expect(primary(0xffffffff).inputs).toHaveLength(1);
+    expect(primary(0xfffffffd).inputs).toHaveLength(1);
+    expect(() => primary(0x0040ffff)).toThrow('input 0 has nSequence 0x40ffff: input 0 is locked for about 388.4 days (65,535 periods of 512 seconds) after its coin confirms; a vault spend spends it with nSequence 0xffffffff (final) or 0xfffffffd (replaceable, BIP125)');
+    expect(() => primary(0x0000ffff)).toThrow('input 0 is locked for 65,535 blocks (about 113.8 days) after its coin confirms');
+    expect(() => primary(0xfffffffe, 4_102_444_800)).toThrow("this transaction cannot be mined before 2100-01-01 00:00 UTC (by the time of the chain's blocks): nLockTime 4,102,444,800, where a vault spend carries 0 (no lock)");
+  });
 });
+
+/** A primary-path spend of the vault's 0/3 address, as the service builds it but for `sequence` and `locktime`. */
+function primaryOf(sequence: number, locktime: number): Uint8Array {
+  const ours = vaultInputSpend(params, policy, false, 3, 0);
+  const compiled = compileWshMiniscript(ours.descriptor.slice(4, -1));
+  return encodeTx({
+    version: 2,
+    inputs: [{ prevTxid: new Uint8Array(32).fill(5), vout: 1, scriptSig: new Uint8Array(0), sequence, witness: unsignedMiniscriptInput(compiled, ours.path.index).witness }],
+    outputs: [{ value: AMOUNT - 1_000n, script: addressToScript(params, payee) }],
+    locktime,
+  });
+}

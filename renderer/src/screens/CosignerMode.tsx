@@ -83,6 +83,8 @@ export function CosignerMode() {
               <dd data-testid="request-leaving">
                 {amount(opened.leaving.amount, opened.unit)}, fee included: {opened.leaving.usd === null ? 'no USD rate from the service' : `${usd(opened.leaving.usd)} at today's rate`}
               </dd>
+              <dt>When it can be mined</dt>
+              <dd data-testid="request-locks">{opened.locks.length === 0 ? 'as soon as it is sent (no time lock)' : opened.locks.map((l) => <div key={l}>{l}</div>)}</dd>
               <dt>Co-signers</dt>
               <dd>{opened.cosigners.join(', ')}</dd>
               <dt>Requested</dt>
