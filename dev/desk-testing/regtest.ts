@@ -9,7 +9,7 @@ import type { CoordinatorApi } from '../../main/core/api.ts';
 import { addressToScript } from '../../shared/coins/index.ts';
 import { createWallet, nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../../main/core/wallets.ts';
 import { openStore, type CoordinatorStore, type PaymentRow, type WalletRow } from '../../main/core/store/store.ts';
-import { createVault } from '../../main/core/vaults.ts';
+import { createVault, type NewVault } from '../../main/core/vaults.ts';
 import { progress } from '../../main/core/payments/payments.ts';
 import { importSignatureFiles } from '../../main/core/payments/signature-import.ts';
 import { writeSigningRequest } from '../../main/core/payments/signing-request.ts';
@@ -131,6 +131,11 @@ export function startWalletDesk(name: string): Promise<WalletDesk> {
 /** The same with issue 27's proof vault instead (treasuryVault: 2 of alice, bob, carol now, or 1 of dave, erin after 144 blocks). */
 export function startVaultDesk(name?: string, options: { usdRate?: number } = {}): Promise<WalletDesk> {
   return deskWith((deps) => createVault(deps, treasuryVault(name)), options);
+}
+
+/** The same with a vault of the caller's (made from a template or read from a file). */
+export function startDeskWithVault(vault: NewVault): Promise<WalletDesk> {
+  return deskWith((deps) => createVault(deps, vault));
 }
 
 async function deskWith(make: (deps: CoreDeps) => Promise<WalletRow>, options: { usdRate?: number } = {}): Promise<WalletDesk> {

@@ -67,8 +67,9 @@ export interface VaultPathView {
   opens: string;
 }
 
-const bad = (err: unknown): never => {
-  if (err instanceof CoinError || err instanceof FileFormatError) throw new CoordinatorError('bad_wallet', err.message);
+/** A refusal of the vault in words; `field`: the form's field it concerns ('text': the imported file). */
+const bad = (err: unknown, field?: string): never => {
+  if (err instanceof CoinError || err instanceof FileFormatError) throw new CoordinatorError('bad_wallet', err.message, field === undefined ? undefined : { field });
   throw err;
 };
 
@@ -100,7 +101,7 @@ function policyOf(params: ChainParams, input: NewVault): { policy: VaultPolicy; 
     const names = policy.keys.map((k, i) => named.get(k.xpub) ?? `Key ${i + 1} (${k.fingerprint})`);
     return { policy, names };
   } catch (err) {
-    return bad(err);
+    return bad(err, input.template === 'import' ? 'text' : undefined);
   }
 }
 

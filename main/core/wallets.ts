@@ -5,6 +5,7 @@ import {
   bytesToHex,
   chainParams,
   parseXpub,
+  repeatedExtendedKey,
   type ChainParams,
   type CoinName,
   type NetworkName,
@@ -102,12 +103,13 @@ export async function createWallet(deps: CoreDeps, input: NewWallet): Promise<Wa
   if (!Number.isInteger(input.m) || input.m < 1 || input.m > n || n > 15) {
     throw new CoordinatorError('bad_wallet', `a wallet needs 1 <= M <= N <= 15 co-signers; got M=${input.m}, N=${n}`);
   }
-  const seen = new Set<string>();
+  for (const c of input.cosigners) parseXpub(params, c.xpub.trim(), `co-signer ${c.name}'s xpub`);
+  const repeated = repeatedExtendedKey(input.cosigners.map((c) => c.xpub));
+  if (repeated !== null) {
+    const [a, b] = repeated.map((i) => input.cosigners[i]!);
+    throw new CoordinatorError('bad_wallet', `co-signer ${b!.name}'s xpub is already in this wallet (${a!.name}'s key${a!.xpub.trim() === b!.xpub.trim() ? '' : ', written in another encoding'}): each co-signer needs an own key`);
+  }
   const cosigners: CosignerRow[] = input.cosigners.map((c, position) => {
-    const key = parseXpub(params, c.xpub.trim(), `co-signer ${c.name}'s xpub`);
-    const id = bytesToHex(key.publicKey);
-    if (seen.has(id)) throw new CoordinatorError('bad_wallet', `co-signer ${c.name}'s xpub is already in this wallet: each co-signer needs an own key`);
-    seen.add(id);
     return { position, name: c.name, xpub: c.xpub.trim(), fingerprint: c.fingerprint ?? '00000000', derivationPath: c.derivationPath ?? 'm' };
   });
   const xpubs = cosigners.map((c) => c.xpub);

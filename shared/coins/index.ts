@@ -46,6 +46,8 @@ export {
   fingerprintHex,
   parseXpub,
   parseXpubPath,
+  extendedKeyIdentity,
+  repeatedExtendedKey,
 } from './xpub.ts';
 export type { ExtendedPublicKey } from './xpub.ts';
 export {

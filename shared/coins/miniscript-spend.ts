@@ -6,6 +6,8 @@ import { encodeCompactSize, hexToBytes } from './bytes.ts';
 import { CoinError } from './errors.ts';
 import { compileVaultMiniscript, miniscriptSatisfactions, miniscriptWitnessScript } from './miniscript.ts';
 import { SEQUENCE_TYPE_FLAG } from './spend-locks.ts';
+import { plural } from '../api/words.ts';
+import { signingSets, type VaultPath } from './vault-policy.ts';
 
 /** BIP68's flags and mask of nSequence: the one rule of the lock fields holds them (spend-locks.ts). */
 export { SEQUENCE_DISABLE_FLAG, SEQUENCE_TYPE_FLAG, SEQUENCE_VALUE_MASK } from './spend-locks.ts';
@@ -80,12 +82,12 @@ function namedMiniscript(miniscript: string, keys: readonly string[]): string {
   return miniscript.replace(KEY_IN_TEXT, (k) => keyName(keys.indexOf(k)));
 }
 
-function satisfactionsOf(compiled: CompiledMiniscript, knownKeys: readonly string[]): Satisfaction[] {
+function satisfactionsOf(compiled: CompiledMiniscript, knownKeys: readonly string[], oneSet = false): Satisfaction[] {
   const byName = new Map(compiled.keys.map((k, i) => [keyName(i), k]));
   const named = namedMiniscript(compiled.miniscript, compiled.keys);
   let sats;
   try {
-    sats = miniscriptSatisfactions(named, knownKeys.map((k) => keyName(compiled.keys.indexOf(k))));
+    sats = miniscriptSatisfactions(named, knownKeys.map((k) => keyName(compiled.keys.indexOf(k))), oneSet);
   } catch (err) {
     throw new CoinError(`the miniscript's satisfactions cannot be listed: ${(err as Error).message}`);
   }
@@ -114,21 +116,59 @@ export function witnessSize(stack: readonly WitnessItem[], witnessScript: Uint8A
 }
 
 /**
+ * The miniscript's signing sets (which keys, how many, after how many blocks), read from its
+ * structure; null for a shape that reading does not cover, whose satisfactions are then listed
+ * whole (the library stops at 1,000: only small miniscripts).
+ */
+function setsOf(compiled: CompiledMiniscript): VaultPath[] | null {
+  try {
+    return signingSets(compiled.miniscript);
+  } catch (err) {
+    if (err instanceof CoinError) return null;
+    throw err;
+  }
+}
+
+const olderOf = (blocks: number): number | null => (blocks === 0 ? null : blocks);
+const signaturesIn = (s: Satisfaction) => s.stack.filter((i) => !(i instanceof Uint8Array)).length;
+
+/**
  * The spending paths: satisfactions grouped by the relative timelock they need, the one without a
- * timelock first, then by ascending timelock. A path's keys are the keys its satisfactions sign with.
+ * timelock first, then by ascending timelock. A path's keys are the keys its satisfactions sign
+ * with. The satisfier is asked once per signing set with only as many of its keys as it needs
+ * (the others unknown), so a thresh() or multi() over many keys is listed in one witness, not in
+ * every combination of its keys (thresh(2 of 8) alone has more than the library's 1,000).
  */
 export function miniscriptPaths(compiled: CompiledMiniscript): MiniscriptPath[] {
-  const groups = new Map<number | null, Satisfaction[]>();
-  for (const s of satisfactionsOf(compiled, compiled.keys)) groups.set(s.older, [...(groups.get(s.older) ?? []), s]);
+  const sets = setsOf(compiled);
+  const groups = new Map<number | null, { keys: Set<string>; sats: Satisfaction[] }>();
+  const group = (older: number | null) => groups.get(older) ?? groups.set(older, { keys: new Set(), sats: [] }).get(older)!;
+  if (sets === null) {
+    for (const s of satisfactionsOf(compiled, compiled.keys)) {
+      const g = group(s.older);
+      g.sats.push(s);
+      for (const i of s.stack) if (!(i instanceof Uint8Array)) g.keys.add(i.signatureOf);
+    }
+  } else {
+    for (const set of sets) {
+      const older = olderOf(set.blocks);
+      // All keys of a set weigh the same in its witness (a signature where a dissatisfaction
+      // would stand), so the set's first `threshold` keys give its witnesses' sizes.
+      const sats = satisfactionsOf(compiled, set.keys.slice(0, set.threshold), true).filter((s) => s.older === older);
+      if (sats.length === 0) throw new CoinError(`internal error: ${set.threshold} of ${set.keys.length} keys after ${plural(set.blocks, 'block')} has no satisfaction`);
+      const g = group(older);
+      g.sats.push(...sats);
+      for (const k of set.keys) g.keys.add(k);
+    }
+  }
   const olders = [...groups.keys()].sort((a, b) => (a === null ? -1 : b === null ? 1 : a - b));
   return olders.map((older, index) => {
-    const sats = groups.get(older)!;
-    const signing = new Set(sats.flatMap((s) => s.stack.filter((i) => !(i instanceof Uint8Array)).map((i) => (i as { signatureOf: string }).signatureOf)));
+    const { keys, sats } = groups.get(older)!;
     return {
       index,
       older,
-      keys: compiled.keys.filter((k) => signing.has(k)),
-      signatures: Math.min(...sats.map((s) => s.stack.filter((i) => !(i instanceof Uint8Array)).length)),
+      keys: compiled.keys.filter((k) => keys.has(k)),
+      signatures: Math.min(...sats.map(signaturesIn)),
       largestWitness: Math.max(...sats.map((s) => witnessSize(s.stack, compiled.witnessScript))),
     };
   });
@@ -136,13 +176,22 @@ export function miniscriptPaths(compiled: CompiledMiniscript): MiniscriptPath[] 
 
 /**
  * The non-malleable satisfactions of `path` that the keys with a signature allow, cheapest first
- * by their real sizes (the signatures' own lengths).
+ * by their real sizes (the signatures' own lengths). Per signing set, only its shortest
+ * signatures, as many as it needs, are offered to the satisfier: more would only list more
+ * combinations of the same witness.
  */
 export function pathSatisfactions(compiled: CompiledMiniscript, path: MiniscriptPath, signatureLengths: ReadonlyMap<string, number>): Satisfaction[] {
   const known = path.keys.filter((k) => signatureLengths.has(k));
   if (known.length === 0) return [];
   const size = (s: Satisfaction) => witnessSize(s.stack, compiled.witnessScript, (k) => signatureLengths.get(k) ?? SIG_ITEM);
-  return satisfactionsOf(compiled, known)
-    .filter((s) => s.older === path.older)
-    .sort((a, b) => size(a) - size(b));
+  const sets = setsOf(compiled);
+  const sats =
+    sets === null ? satisfactionsOf(compiled, known)
+    : sets
+        .filter((set) => olderOf(set.blocks) === path.older)
+        .flatMap((set) => {
+          const signed = set.keys.filter((k) => signatureLengths.has(k)).sort((a, b) => signatureLengths.get(a)! - signatureLengths.get(b)!);
+          return signed.length < set.threshold ? [] : satisfactionsOf(compiled, signed.slice(0, set.threshold), true);
+        });
+  return sats.filter((s) => s.older === path.older).sort((a, b) => size(a) - size(b));
 }

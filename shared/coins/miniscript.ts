@@ -24,6 +24,7 @@ import { analyzeMiniscript, compileMiniscript, satisfier } from '@bitcoinerlab/m
 import { concatBytes, hexToBytes } from './bytes.ts';
 import { plural } from '../api/words.ts';
 import { CoinError } from './errors.ts';
+import { miniscriptResources, resourceProblem, type MiniscriptResources } from './miniscript-limits.ts';
 import { hash160 } from './hash.ts';
 import { pushData } from './script.ts';
 
@@ -147,14 +148,31 @@ const OPCODES: Readonly<Record<string, number>> = {
 export interface CompiledMiniscript {
   readonly analysis: MiniscriptAnalysis;
   readonly asm: string;
+  /** What a spend of it costs at most (every key is 33 bytes, so the same at every address). */
+  readonly resources: MiniscriptResources;
 }
 
-/** Analyses (refusing what is not sane) and compiles `miniscript` to its script with named keys. */
+/**
+ * Analyses (refusing what is not sane) and compiles `miniscript` to its script with named keys;
+ * a script whose spends Bitcoin would refuse (operations, witness items, size) is refused in words.
+ */
 export function compileVaultMiniscript(miniscript: string): CompiledMiniscript {
   const analysis = analyseMiniscript(miniscript);
-  const { asm } = compileMiniscript(miniscript);
-  return { analysis, asm };
+  const { asm, resources, scriptBytes } = measureMiniscript(miniscript);
+  const problem = resourceProblem(resources, scriptBytes, MAX_STANDARD_WITNESS_SCRIPT_SIZE);
+  if (problem !== null) refuse(problem);
+  return { analysis, asm, resources };
 }
+
+/** The compiled script's length and what spending it costs at most, without refusing anything. */
+export function measureMiniscript(miniscript: string, signatureBytes?: number): { asm: string; resources: MiniscriptResources; scriptBytes: number } {
+  const { asm } = compileMiniscript(miniscript);
+  // Any compressed key will do: a key is 33 bytes wherever it is derived.
+  const { parts, staticOps } = assemble(asm, () => ANY_KEY);
+  return { asm, resources: miniscriptResources(miniscript, staticOps, signatureBytes), scriptBytes: parts.reduce((s, p) => s + p.length, 0) };
+}
+
+const ANY_KEY = Uint8Array.of(2, ...new Uint8Array(32).fill(1));
 
 /**
  * The witness script of a compiled miniscript with each key name bound to a compressed key. Pure;
@@ -167,8 +185,17 @@ export function miniscriptWitnessScript(compiled: CompiledMiniscript, keys: Read
     if (k.length !== 33 || (k[0] !== 2 && k[0] !== 3)) throw new CoinError(`the miniscript's key ${name} is not a compressed public key`);
     return k;
   };
+  const { parts } = assemble(compiled.asm, key);
+  const size = parts.reduce((s, p) => s + p.length, 0);
+  if (size > MAX_STANDARD_WITNESS_SCRIPT_SIZE) throw new CoinError(`the witness script is ${size} bytes; nodes relay at most ${MAX_STANDARD_WITNESS_SCRIPT_SIZE}`);
+  return concatBytes(...parts);
+}
+
+/** The script's pieces for the library's asm, and its non-push opcodes (what EvalScript counts, run or not). */
+function assemble(asm: string, key: (name: string) => Uint8Array): { parts: Uint8Array[]; staticOps: number } {
   const parts: Uint8Array[] = [];
-  for (const token of compiled.asm.split(' ')) {
+  let staticOps = 0;
+  for (const token of asm.split(' ')) {
     const push = /^<(.*)>$/.exec(token)?.[1];
     if (push !== undefined) {
       const h160 = /^HASH160\((.*)\)$/.exec(push)?.[1];
@@ -183,22 +210,24 @@ export function miniscriptWitnessScript(compiled: CompiledMiniscript, keys: Read
     } else {
       const op = OPCODES[token];
       if (op === undefined) throw new CoinError(`internal error: the miniscript compiled to an opcode this desk does not know (${token})`);
+      // Bitcoin Core's EvalScript: every opcode above OP_16 counts towards MAX_OPS_PER_SCRIPT.
+      if (op > 0x60) staticOps++;
       parts.push(Uint8Array.of(op));
     }
   }
-  const size = parts.reduce((s, p) => s + p.length, 0);
-  if (size > MAX_STANDARD_WITNESS_SCRIPT_SIZE) throw new CoinError(`the witness script is ${size} bytes; nodes relay at most ${MAX_STANDARD_WITNESS_SCRIPT_SIZE}`);
-  return concatBytes(...parts);
+  return { parts, staticOps };
 }
 
 /**
  * The non-malleable ways to spend `miniscript` using only the signatures of `signers` (all keys
  * when absent), cheapest first (the library orders by witness size). Each names its signers and
- * the nSequence it needs.
+ * the nSequence it needs. `oneSet`: the signers are one signing set's, as many as it needs, so the
+ * answer is small whatever the miniscript's size; the library's count of 1,000 (which counts every
+ * partial combination it walks, even those without a known key) is then lifted.
  */
-export function miniscriptSatisfactions(miniscript: string, signers?: readonly string[]): MiniscriptSatisfaction[] {
+export function miniscriptSatisfactions(miniscript: string, signers?: readonly string[], oneSet = false): MiniscriptSatisfaction[] {
   analyseMiniscript(miniscript);
-  const options = signers === undefined ? {} : { knowns: signers.map((s) => `<sig(${s})>`) };
+  const options = { ...(signers === undefined ? {} : { knowns: signers.map((s) => `<sig(${s})>`) }), ...(oneSet ? { maxSolutions: null } : {}) };
   const { nonMalleableSats } = satisfier(miniscript, options);
   return nonMalleableSats.map((s) => ({
     asm: s.asm,

@@ -179,9 +179,18 @@ function pathsOf(n: Node): VaultPath[] {
   }
 }
 
+/**
+ * Every set of keys that can spend, with its threshold and relative timelock, in the order the
+ * miniscript lists them; a shape whose paths this desk cannot show is refused (a CoinError). The
+ * satisfier is asked about one set at a time (miniscript-spend.ts), never the whole miniscript.
+ */
+export function signingSets(miniscript: string): VaultPath[] {
+  return pathsOf(parseNode(miniscript));
+}
+
 /** The policy's spending paths, soonest first; the same keys and threshold at two locks count once (the sooner). */
 export function pathsOfMiniscript(miniscript: string): VaultPath[] {
-  const all = pathsOf(parseNode(miniscript)).sort((a, b) => a.blocks - b.blocks);
+  const all = signingSets(miniscript).sort((a, b) => a.blocks - b.blocks);
   const seen = new Set<string>();
   return all.filter((p) => {
     const id = `${p.threshold}:${[...p.keys].sort().join(',')}`;

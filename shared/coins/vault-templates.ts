@@ -17,6 +17,7 @@ import { CoinError } from './errors.ts';
 import { MAX_RELATIVE_BLOCKS } from './miniscript.ts';
 import { MAX_WITNESS_MULTISIG_KEYS } from './script.ts';
 import { checkVault, type VaultKey, type VaultPolicy } from './vault-policy.ts';
+import { extendedKeyIdentity } from './xpub.ts';
 
 const DAY_SECONDS = 86_400;
 
@@ -71,7 +72,8 @@ export function describeTimelock(params: ChainParams, blocks: number): string {
   return `${plural(blocks, 'block')} (about ${dayWords(Math.round(days * 10) / 10)})`;
 }
 
-const sameKey = (a: VaultKey, b: VaultKey) => a.xpub === b.xpub;
+/** One holder's key, however it is written (xpub, Ltub, tpub, zpub...): compared by its public key. */
+const sameKey = (a: VaultKey, b: VaultKey) => a.xpub.trim() === b.xpub.trim() || (extendedKeyIdentity(a.xpub) ?? a.xpub) === (extendedKeyIdentity(b.xpub) ?? b.xpub);
 
 function checkSet(set: KeySet, what: string): void {
   const n = set.keys.length;
@@ -81,7 +83,11 @@ function checkSet(set: KeySet, what: string): void {
     throw new CoinError(`the ${what} needs 1 <= threshold <= ${n} keys; got ${String(set.threshold)}`);
   }
   set.keys.forEach((k, i) => {
-    if (set.keys.findIndex((o) => sameKey(o, k)) !== i) throw new CoinError(`the ${what} lists key ${i + 1} twice`);
+    const j = set.keys.findIndex((o) => sameKey(o, k));
+    if (j !== i) {
+      const how = set.keys[j]!.xpub.trim() === k.xpub.trim() ? '' : ' (the same public key written in another encoding)';
+      throw new CoinError(`the ${what} lists key ${i + 1} twice: it is key ${j + 1}${how}; one holder would give two of its signatures`);
+    }
   });
 }
 

@@ -149,3 +149,34 @@ export function derivePublicKey(params: ChainParams, text: string, path: string,
 export function fingerprintHex(publicKey: Uint8Array): string {
   return bytesToHex(hash160(publicKey).subarray(0, 4));
 }
+
+/**
+ * Which key an extended public key is, whatever its encoding (xpub, Ltub, tpub, zpub, Zpub, ...: the
+ * version bytes differ, the key does not): its compressed public key in hex. One account key is one
+ * holder, so two places with the same key are one co-signer signing twice (BIP388 requires every
+ * key of a policy to be distinct); the chain code is left out on purpose, so a copy with an altered
+ * chain code is the same holder too. Null for a text that is no extended key: the caller's own
+ * parsing says why.
+ */
+export function extendedKeyIdentity(text: string): string | null {
+  const decoded = tryDecodeBase58Check(text.trim());
+  if (!decoded.ok || decoded.data.length !== 78) return null;
+  return bytesToHex(decoded.data.slice(45, 78));
+}
+
+/**
+ * The first key that repeats an earlier one by identity (extendedKeyIdentity), as positions
+ * [earlier, later] into `xpubs`; null when every key is distinct. The one duplicate check every
+ * maker and reader of an M-of-N wallet or a vault uses.
+ */
+export function repeatedExtendedKey(xpubs: readonly string[]): [number, number] | null {
+  const seen = new Map<string, number>();
+  for (const [i, x] of xpubs.entries()) {
+    const id = extendedKeyIdentity(x);
+    if (id === null) continue;
+    const earlier = seen.get(id);
+    if (earlier !== undefined) return [earlier, i];
+    seen.set(id, i);
+  }
+  return null;
+}

@@ -7,6 +7,7 @@
  * not of a shape whose paths the desk can show, is refused with the reason.
  */
 import { CoinError } from '../coins/errors.ts';
+import { extendedKeyIdentity, repeatedExtendedKey } from '../coins/xpub.ts';
 import { checkVault, type CheckedVault, type VaultKey, type VaultPolicy } from '../coins/vault-policy.ts';
 import { checkDescriptorChecksum, withChecksum } from './descriptor-checksum.ts';
 import { normalizeDerivationPath } from './derivation-path.ts';
@@ -39,6 +40,12 @@ function originOf(text: string | undefined, position: number): { fingerprint: st
 function check(policy: VaultPolicy): { checked: CheckedVault; keyNetwork: KeyNetwork } {
   const networks = policy.keys.map((k, i) => keyNetworkOf(k.xpub, `key @${i}`));
   if (networks.some((n) => n !== networks[0])) refuse('the keys mix main and test network keys');
+  const repeated = repeatedExtendedKey(policy.keys.map((k) => k.xpub));
+  if (repeated !== null) {
+    const [a, b] = repeated;
+    const how = policy.keys[a]!.xpub.trim() === policy.keys[b]!.xpub.trim() ? 'the same key' : 'the same public key written in another encoding';
+    refuse(`keys @${a} and @${b} are ${how}: one holder would sign in two places (BIP388 requires every key to be distinct; a key on two paths is one @i with other branches, @${a}/<2;3>/*)`);
+  }
   try {
     return { checked: checkVault(policy), keyNetwork: networks[0]! };
   } catch (err) {
@@ -67,7 +74,11 @@ export function parseVaultDescriptor(text: string): ParsedVault {
       if (/^\/\d+\/\*$/.test(suffix)) refuse(`key ${position} ends in "${suffix}", one branch; a vault descriptor gives receive and change together, /<0;1>/*`);
       refuse(`key ${position} ends in "${suffix || '(nothing)'}"; a vault's keys end in /<receive;change>/*, as /<0;1>/* (extra steps before it are not read: BIP388 keys)`);
     }
+    // One key on two paths is written twice (each with its own branches); the same key in another
+    // encoding is refused, not merged: the file would then not be what a hardware wallet registers.
     let i = keys.findIndex((k) => k.xpub === xpub);
+    const other = keys.findIndex((k) => k.xpub !== xpub && extendedKeyIdentity(k.xpub) !== null && extendedKeyIdentity(k.xpub) === extendedKeyIdentity(xpub));
+    if (other >= 0) refuse(`key ${position} is the public key of an earlier key written in another encoding: one holder would sign in two places; each key of a vault belongs to a different holder`);
     if (i < 0) i = keys.push({ xpub, ...o }) - 1;
     else if (keys[i]!.fingerprint !== o.fingerprint || keys[i]!.derivationPath !== o.derivationPath) refuse(`key ${position} repeats an xpub with another origin`);
     const [a, b] = [branches![1]!, branches![2]!];

@@ -4,7 +4,7 @@
  * and whatever the file says of its chain. The checks every format shares live here: xpubs only
  * (never a private key), one network, a possible policy.
  */
-import { allChainParams, looksLikePrivateKey, tryDecodeBase58Check, utxoCoinRow, type MultisigScriptType, type NetworkName } from '../coins/index.ts';
+import { allChainParams, looksLikePrivateKey, repeatedExtendedKey, tryDecodeBase58Check, utxoCoinRow, type MultisigScriptType, type NetworkName } from '../coins/index.ts';
 import { FileFormatError } from './errors.ts';
 
 export interface SetupKey {
@@ -87,6 +87,11 @@ export function checkSetup(m: number, keys: readonly SetupKey[]): KeyNetwork {
   const other = networks.findIndex((x) => x !== first);
   if (other >= 0) {
     throw new FileFormatError(`the keys mix networks: key 1 (${keys[0]!.name}) is a ${first === 'mainnet' ? 'mainnet' : 'test network'} key, key ${other + 1} (${keys[other]!.name}) is not`);
+  }
+  const repeated = repeatedExtendedKey(keys.map((k) => k.xpub));
+  if (repeated !== null) {
+    const [a, b] = repeated;
+    throw new FileFormatError(`key ${b + 1} (${keys[b]!.name}) is key ${a + 1} (${keys[a]!.name}) again${keys[a]!.xpub.trim() === keys[b]!.xpub.trim() ? '' : ', written in another encoding'}: one holder would sign in two places; each co-signer needs an own key`);
   }
   return first;
 }

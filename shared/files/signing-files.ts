@@ -3,6 +3,7 @@
 // else looks at it.
 import { z } from 'zod';
 import { bytesToHex, COIN_NAMES, NETWORK_NAMES, sha256 } from '../coins/index.ts';
+import { MAX_VAULT_KEYS } from '../coins/miniscript-limits.ts';
 import { MULTISIG_SCRIPT_TYPES } from '../coins/multisig-script.ts';
 import { misplacedFile, recogniseFile, SIGNATURE_FORMAT, SIGNING_REQUEST_FORMAT, type FileKind } from './file-kind.ts';
 import { fieldProblem } from '../api/words.ts';
@@ -53,17 +54,20 @@ export const SigningRequestV1 = z.object({
   payment_hash: hex('payment_hash'),
   coin: z.enum(COIN_NAMES),
   network: z.enum(NETWORK_NAMES),
-  wallet: z.object({
+  wallet: z
+    .object({
     name: z.string(),
-    m: z.number().int().min(1).max(15),
-    cosigners: z.array(RequestCosigner).min(1).max(15),
+    m: z.number().int().min(1).max(MAX_VAULT_KEYS),
+    cosigners: z.array(RequestCosigner).min(1).max(MAX_VAULT_KEYS),
     /** Optional: how the wallet's addresses pay (absent: p2sh, as in every file written before). */
     script_type: z.enum(MULTISIG_SCRIPT_TYPES).optional(),
     /** Optional: BIP67 key order in every script (absent: false, the co-signers' order). */
     sort_keys: z.boolean().optional(),
     /** A miniscript vault (issue 27): its BIP388 descriptor template over the co-signers in order (@0 is the first). */
     vault_template: z.string().min(1).max(10_000).optional(),
-  }),
+  })
+    // An M-of-N wallet has at most 15 co-signers; a vault's paths together may hold more.
+    .refine((w) => w.vault_template !== undefined || (w.m <= 15 && w.cosigners.length <= 15), { message: 'an M-of-N wallet has at most 15 co-signers (M <= N <= 15)', path: ['cosigners'] }),
   /** A vault payment: the path spent, by the blocks after which it opens (0: the primary path). */
   vault_path: z.number().int().min(0).max(0xffff).optional(),
   unsigned_tx: hex('unsigned_tx'),

@@ -120,6 +120,8 @@ export function NewWallet() {
   const birthdayInput = (): Birthday =>
     birthday === 'file' && fileBirthday !== null ? { source: 'file', height: fileBirthday } : birthday === 'date' ? { source: 'date', date: birthdayDate } : birthday === 'genesis' ? { source: 'genesis' } : { source: 'tip' };
   const dateError = refusal && /(^|\.)(birthday_date|date)$/.test(refusal.field ?? '') ? refusal.message : null;
+  // A vault file the desk refuses (its keys, its paths, a script Bitcoin would never let spend) is named at the file.
+  const fileError = refusal && vaultFile && refusal.field === 'text' ? refusal.message : null;
   if (served?.length === 0) {
     return (
       <>
@@ -208,6 +210,11 @@ export function NewWallet() {
               </li>
             ))}
           </ul>
+        )}
+        {fileError && (
+          <p className="field-error" role="alert" data-testid="vault-file-error">
+            {vaultFile!.name}: {fileError}
+          </p>
         )}
         <p className="muted small">The form below is filled in from the file: check it, then create the wallet. Keys keep the file's order; the address type and key order are the file's.</p>
       </Card>
@@ -376,7 +383,7 @@ export function NewWallet() {
         </div>
       )}
       {withRecovery && !vaultFile && shape === 'decaying' && <DecayCard steps={decay} onChange={setDecay} timelocks={timelocks} m={m} n={rows.length} />}
-      {refusal && !dateError && (
+      {refusal && !dateError && !fileError && (
         <Alert>
           <span data-testid="wallet-refusal">{refusal.message}</span>
           {refusal.walletId && (
