@@ -8,7 +8,7 @@
 // hashes are not the honest ones), "identical" (what the co-signer signs, what is stored and shown,
 // and the PSBT are the honest run's, byte for byte) or "other". The co-signer's own check of a
 // signing request file is run the same way on the file's fields.
-import { copyFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient, ApiClientError } from '../../shared/api/client.ts';
 import { parseApiJson, stringifyApiJson } from '../../shared/api/json.ts';
@@ -218,11 +218,13 @@ async function setUp(fixture: WalletDesk): Promise<HostileBench> {
   // Every run starts from this copy of the store (after close: the WAL is folded into the file).
   fixture.store.close();
   const snapshot = join(desk.dir, 'desk.sqlite');
+  // The runs' stores in memory where the machine has a tmpfs: each run commits with fsync (synchronous=FULL), thousands of times.
+  const runDir = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/countersign-hostile-') : desk.dir;
   const hostile = new HostileFetch();
   const api = new ApiClient({ baseUrl: desk.url, fetch: hostile.fetch });
   let runs = 0;
   const withStore = async <T>(f: (deps: CoreDeps) => Promise<T>, from = snapshot): Promise<T> => {
-    const path = join(desk.dir, `run-${runs++}.sqlite`);
+    const path = join(runDir, `run-${runs++}.sqlite`);
     copyFileSync(from, path);
     const store = openStore(path);
     try {
@@ -265,7 +267,7 @@ async function setUp(fixture: WalletDesk): Promise<HostileBench> {
         if (options.requestFiles !== false) results.push(...requestFileResults(kind, honest.request, honest.produced.signed, options));
         if (options.psbts !== false) {
           // The store as an honest proposal leaves it (the payment awaiting signatures): each PSBT is imported into a copy of it.
-          const base = join(desk.dir, `psbt-base-${runs++}.sqlite`);
+          const base = join(runDir, `psbt-base-${runs++}.sqlite`);
           copyFileSync(snapshot, base);
           const store = openStore(base);
           const proposed = await produce(kind, { store, api, actor: 'treasurer' }).finally(() => store.close());
@@ -277,6 +279,7 @@ async function setUp(fixture: WalletDesk): Promise<HostileBench> {
       return results;
     },
     dispose: async () => {
+      if (runDir !== desk.dir) rmSync(runDir, { recursive: true, force: true });
       await desk.dispose();
     },
   };
