@@ -160,8 +160,8 @@ export function jsonMutations(value: unknown, options: MutationOptions, prefix =
       return;
     }
     if (typeof v === 'bigint') {
-      leaf(path, v, v + 1n);
-      if (options.full) for (const to of [v - 1n, 0n].filter((t) => t !== v && t >= 0n)) leaf(path, v, to);
+      // Both ways: an amount listed short and one listed long are different lies (a send-all takes its amount from the listing).
+      for (const to of (options.full ? [v + 1n, v - 1n, 0n] : [v + 1n, v - 1n]).filter((t) => t !== v && t >= 0n)) leaf(path, v, to);
     } else if (typeof v === 'number') {
       leaf(path, v, v + 1);
       // Zero always: a count or a height at zero is the likeliest lie (a confirmed transaction said unconfirmed).
