@@ -15,6 +15,7 @@ import { memoryAccountSecrets, type AccountSecrets } from '../main/core/accounts
 import { openStore, type CoordinatorStore } from '../main/core/store/store.ts';
 import type { LedgerConnector } from '../main/core/ledger/transport.ts';
 import { createHandlers } from '../main/bridge/handlers.ts';
+import { ownNodeOver } from './desk-testing/regtest.ts';
 import { startWebServer, type WebServer } from '../main/web/server.ts';
 import { startPaymentFollower, type PaymentFollower } from '../main/core/payment-follower.ts';
 
@@ -99,7 +100,8 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
     // Web mode keeps a remote service's key in memory only (the Settings screen says so).
     const connection = new ServiceConnection({ store, secrets: new MemorySecretStore(), embeddedUrl: serviceUrl, actor: 'treasurer' });
     const accountSecrets = memoryAccountSecrets();
-    const handlers = createHandlers({ store, connection, actor: 'treasurer', accountSecrets, ...(options.ledger ? { ledger: options.ledger } : {}) });
+    // The regtest node is this desk's own node (as a treasurer's node connected in Settings).
+    const handlers = createHandlers({ store, connection, actor: 'treasurer', accountSecrets, ownNode: ownNodeOver(node), ...(options.ledger ? { ledger: options.ledger } : {}) });
     const follower = startPaymentFollower(
       { store, api: connection.api, actor: 'treasurer' },
       { ...(options.followEveryMs !== undefined ? { everyMs: options.followEveryMs } : {}), report: (err) => options.log?.(`payment follower: ${err instanceof Error ? err.message : String(err)}`) },

@@ -178,7 +178,7 @@ describe('a stuck payment on its detail screen', () => {
     await page.getByTestId('deposit-rate').fill('50');
     await page.getByTestId('deposit-cpfp').click();
     // Building the child reads the parent, its inputs and the wallet's addresses: a busy machine takes a while.
-    await expect.poll(() => page.getByTestId('stuck-deposit').textContent(), { timeout: 30_000 }).toMatch(/Child proposed: fee .* the pair pays \d+\.\d\d litoshi\/vB/);
+    await expect.poll(() => page.getByTestId('stuck-deposit').textContent(), { timeout: 30_000 }).toMatch(/Child proposed: its own fee is \d\.\d+ LTC \(regtest\) \(\$\d+\.\d\d\) for \d+ vbytes; .* the pair pays \d+\.\d\d litoshi\/vB/);
     await shot('06-deposit-cpfp');
     expect(desk.store.payments(w.id).some((p) => p.kind === 'cpfp' && p.state === 'awaiting_signatures')).toBe(true);
   });
@@ -242,7 +242,7 @@ describe('a bump the node refuses', () => {
     }
     await rpage.getByTestId('stuck-rate').fill('30');
     await rpage.getByTestId('cpfp').click();
-    await expect.poll(() => rpage.getByTestId('cpfp-review').textContent(), { timeout: 30_000 }).toMatch(/^Child proposed: fee \d\.\d+ LTC \(regtest\) for \d+ vbytes; with the parent's \d\.\d+ LTC \(regtest\) for \d+ vbytes the pair pays \d+\.\d\d litoshi\/vB\.$/);
+    await expect.poll(() => rpage.getByTestId('cpfp-review').textContent(), { timeout: 30_000 }).toMatch(/^Child proposed: its own fee is \d\.\d+ LTC \(regtest\) \((\$\d+\.\d\d|no USD rate from the service)\) for \d+ vbytes; with the parent's \d\.\d+ LTC \(regtest\) for \d+ vbytes the pair pays \d+\.\d\d litoshi\/vB\.$/);
     await refused.browser.shot('02-original-offers-cpfp');
     await rpage.getByTestId('replacement-attempt').getByRole('link').click();
     await expect.poll(() => rpage.url(), { timeout: 30_000 }).toContain(bumpId);
@@ -295,7 +295,7 @@ describe('a node that does not relay replacements (Litecoin Core\'s default)', (
     expect(await ppage.getByTestId('cancel-replace').count()).toBe(0);
     await ppage.getByTestId('stuck-rate').fill('20');
     await ppage.getByTestId('cpfp').click();
-    await expect.poll(() => ppage.getByTestId('cpfp-review').textContent(), { timeout: 30_000 }).toMatch(/^Child proposed: fee \d\.\d+ LTC \(regtest\) for \d+ vbytes; .* the pair pays \d+\.\d\d litoshi\/vB\.$/);
+    await expect.poll(() => ppage.getByTestId('cpfp-review').textContent(), { timeout: 30_000 }).toMatch(/^Child proposed: its own fee is \d\.\d+ LTC \(regtest\) \((\$\d+\.\d\d|no USD rate from the service)\) for \d+ vbytes; .* the pair pays \d+\.\d\d litoshi\/vB\.$/);
     await plain.browser.shot('02-final-offers-cpfp');
     expect(d.store.payments(w.id).map((q) => q.kind).sort()).toEqual(['cpfp', 'payment']);
   });

@@ -19,6 +19,8 @@ import { testCosigner, treasuryVault } from './keys.ts';
 import type { UtxoCoinName } from '../../shared/coins/index.ts';
 import { fundedNode, type RegtestNode, type StartLitecoindOptions } from '../chains/litecoind.ts';
 import { startDevService } from '../dev-service.ts';
+import type { OwnNode } from '../../main/core/own-node.ts';
+import { RpcError } from '../../service/chains/utxo/rpc-client.ts';
 
 export interface RegtestDesk {
   node: RegtestNode;
@@ -81,6 +83,21 @@ export function apiWith(real: CoordinatorApi, replaced: Partial<CoordinatorApi>)
   return { ...bound, ...replaced };
 }
 
+/** The regtest node as the treasurer's own node of the desk (what ownNodesOf asks a node saved in Settings, here over the harness's RPC). */
+export function ownNodeOver(node: RegtestNode): OwnNode {
+  return {
+    where: () => node.rpcConfig.url,
+    inMempool: (_coin, txid) =>
+      node.rpc.call('getmempoolentry', [txid]).then(
+        () => true,
+        (err: unknown) => {
+          if (err instanceof RpcError && err.code === -5) return false;
+          throw err;
+        },
+      ),
+  };
+}
+
 /** Pays `amount` to the wallet's next receive address and confirms it in a block the service has indexed; the funding txid. */
 export async function fundWallet(desk: RegtestDesk, deps: CoreDeps, walletId: string, amount: bigint): Promise<string> {
   const address = (await nextReceiveAddress(deps, walletId)).address;
@@ -141,7 +158,7 @@ export function startDeskWithVault(vault: NewVault): Promise<WalletDesk> {
 async function deskWith(make: (deps: CoreDeps) => Promise<WalletRow>, options: { usdRate?: number } = {}): Promise<WalletDesk> {
   const desk = await startRegtestDesk({ ...options, node: { extraArgs: ['-mempoolreplacement=1'] } });
   const store = openStore(join(desk.dir, 'desk.sqlite'));
-  const deps = { store, api: desk.api, actor: 'treasurer' };
+  const deps = { store, api: desk.api, actor: 'treasurer', ownNode: ownNodeOver(desk.node) };
   const walletId = (await make(deps)).id;
   return {
     desk,

@@ -670,9 +670,14 @@ export interface CpfpView {
   payment: PaymentDetail;
   /** The fee each pays (miners_fee: a revived bigint key) and its virtual size; the parent's figures are its whole unconfirmed package (itself and `ancestors`). */
   parent: { miners_fee: bigint; vsize: number; ancestors: string[] };
-  child: { miners_fee: bigint; vsize: number };
+  /** The child's own fee, also in USD at today's rate (null: the service has no rate). */
+  child: { miners_fee: bigint; vsize: number; usd: number | null };
   /** (parent fee + child fee) / (parent vsize + child vsize), units per vbyte, two decimals. */
   package_rate: string;
+  /** The parent is counted in the package (proven unconfirmed: the desk's own payment, or in your own node's mempool); false: the child pays for itself alone. */
+  parent_counted: boolean;
+  /** What the service calls unconfirmed but nothing proves, left out of the package, in words. */
+  left_out: string[];
 }
 
 /** A field of a payment draft the desk refuses, and why, in words (amounts in the coin's unit). */
@@ -700,6 +705,8 @@ export interface BatchCheck {
 export interface DraftCheck {
   /** Empty when every field given is acceptable. */
   refusals: FieldRefusal[];
+  /** What to know before paying, in words: a dropped payment to the same recipient that could still confirm. */
+  warnings: string[];
 }
 
 export interface ExportedFile {

@@ -41,6 +41,8 @@ import { createVaultHandlers } from './vaults.ts';
 import { createReplacementHandlers } from './replacements.ts';
 import { createFeeSettingHandlers } from './fee-settings.ts';
 import { usdValue } from '../core/payments/fee-limit.ts';
+import { droppedButPossible } from '../core/payments/dropped.ts';
+import { ownNodesOf, type OwnNode } from '../core/own-node.ts';
 import { coinViews } from './coins.ts';
 import type { Handlers } from './dispatch.ts';
 import { draftRefusalWords } from './refusals.ts';
@@ -61,12 +63,15 @@ export interface BridgeDeps {
   ledger?: LedgerConnector;
   /** The embedded service this desk started, whose chains Settings connects; absent: none (dev desk, tests). */
   chains?: ChainBridgeDeps['chains'];
+  /** The treasurer's own nodes; default: the nodes connected in Settings (`chains`), none without them. */
+  ownNode?: OwnNode;
 }
 
 export function createHandlers(deps: BridgeDeps): Handlers {
   const { store, connection } = deps;
   const api = connection.api;
-  const core: CoreDeps = { store, api, actor: deps.actor };
+  const ownNode = deps.ownNode ?? (deps.chains ? ownNodesOf(store, deps.chains.secrets) : undefined);
+  const core: CoreDeps = { store, api, actor: deps.actor, ...(ownNode ? { ownNode } : {}) };
   const funds = { store, api };
   const ledger = deps.ledger ?? usbConnector();
   // Ether accounts sign on a Ledger when one is wired in (the app passes its USB connector).
@@ -221,7 +226,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
         ...(miners_fee !== undefined ? { minersFee: miners_fee } : {}),
         ...(operator ? { operatorFee: { ...(operator.address !== undefined ? { address: operator.address } : {}), ...(operator.fee_amount !== undefined ? { amount: operator.fee_amount } : {}) } } : {}),
       });
-      return { refusals: refusals.map((r) => ({ field: r.field, message: draftRefusalWords(r, unitOf(params.coin, params.network, params.decimals)) })) };
+      const warnings = to !== undefined ? droppedButPossible(core, [to]) : [];
+      return { refusals: refusals.map((r) => ({ field: r.field, message: draftRefusalWords(r, unitOf(params.coin, params.network, params.decimals)) })), warnings };
     },
 
     'payments.propose': async ({ wallet_id, to, amount, rows, send_all, miners_fee, fee_rate, inputs, operator, purpose, vault_path }) => {

@@ -2,7 +2,8 @@
 // main/core/payments/replace.ts and cpfp.ts.
 import { proposeCpfp } from '../core/payments/cpfp.ts';
 import { proposeBump, proposeCancel } from '../core/payments/replace.ts';
-import { requireWallet } from '../core/wallets.ts';
+import { requireWallet, walletParams } from '../core/wallets.ts';
+import { usdValue } from '../core/payments/fee-limit.ts';
 import type { CoreDeps } from '../core/wallets.ts';
 import type { Handlers } from './dispatch.ts';
 import { paymentDetail } from './views.ts';
@@ -18,12 +19,15 @@ export function createReplacementHandlers(core: CoreDeps): Pick<Handlers, 'payme
       return paymentDetail(core, p.id);
     },
     'payments.cpfp': async ({ wallet_id, txid, vout, target_rate }) => {
+      const w = requireWallet(core, wallet_id);
       const { payment, package: pkg } = await proposeCpfp(core, wallet_id, { txid: txid.toLowerCase(), ...(vout !== undefined ? { vout } : {}) }, target_rate);
       return {
         payment: paymentDetail(core, payment.id),
         parent: { miners_fee: pkg.parentFee, vsize: pkg.parentVsize, ancestors: pkg.ancestors },
-        child: { miners_fee: pkg.childFee, vsize: pkg.childVsize },
+        child: { miners_fee: pkg.childFee, vsize: pkg.childVsize, usd: await usdValue(core.api, w.coin, pkg.childFee, walletParams(w).decimals) },
         package_rate: pkg.rate,
+        parent_counted: pkg.parentCounted,
+        left_out: pkg.leftOut,
       };
     },
   };

@@ -150,6 +150,20 @@ describe("settings: how far ahead a vault's coins are flagged", () => {
   });
 });
 
+describe('settings: the maximum fee per payment', () => {
+  it('reads the default, saves a maximum in the coin or in USD, refuses a hurried one and a coin it does not know, and audits the change', async () => {
+    const def = { coin: 'litecoin', unit: 'usd', amount: '100', ticker: 'LTC', is_default: true, words: "at most $100.00 in miners' fees per payment (the default; 0.1 LTC where the service has no USD rate)" };
+    expect(await call('settings.maxFee', { coin: 'litecoin' })).toEqual({ ok: true, value: def });
+    expect(await call('settings.maxFee', { coin: 'litecoin', unit: 'coin', amount: '0.001 LTC' })).toMatchObject({ ok: false, error: { code: 'bad_setting', field: 'max_fee' } });
+    expect(await call('settings.maxFee', { coin: 'litecoin', unit: 'coin', amount: '-1' })).toMatchObject({ ok: false, error: { field: 'max_fee' } });
+    expect(await call('settings.maxFee', { coin: 'dogecoin-classic', amount: '1' })).toMatchObject({ ok: false, error: { code: 'bad_input' } });
+    expect(await call('settings.maxFee', { coin: 'litecoin', unit: 'coin', amount: ' 0.001 ' })).toMatchObject({ ok: true, value: { unit: 'coin', amount: '0.001', is_default: false, words: "at most 0.001 LTC in miners' fees per payment" } });
+    expect(store.auditLog().at(-1)).toMatchObject({ action: 'settings.max_fee', detail: "the maximum miners' fee per litecoin payment is 0.001 LTC" });
+    expect(await call('settings.maxFee', { coin: 'litecoin', unit: 'usd', amount: '25.5' })).toMatchObject({ ok: true, value: { unit: 'usd', amount: '25.5', words: "at most $25.50 in miners' fees per payment" } });
+    expect(await call('settings.maxFee', { coin: 'litecoin', reset: true })).toEqual({ ok: true, value: def });
+  });
+});
+
 describe('a secret store that cannot keep keys', () => {
   it('refuses before testing anything and keeps the connection', async () => {
     const refusing = { description: 'keychain', persistent: true, problem: () => safeStorageProblem(true, 'basic_text'), save: () => undefined, load: () => null, clear: () => undefined };

@@ -4,6 +4,7 @@
 // (followPayment), one payment after the other, and the next pass is scheduled only when this one
 // is done, so a slow service never piles passes up. The timer is injected: tests fire it by hand.
 import { followPayment } from './payments/submit.ts';
+import { droppedButOpen, recheckDropped } from './payments/dropped.ts';
 import type { CoreDeps } from './wallets.ts';
 
 /** The desk's cadence: the status bar asks the service every 10 s once the index is current. */
@@ -19,7 +20,7 @@ const realTimer: FollowerTimer = {
   clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-/** One pass: every payment broadcast now, followed once. Returns the ids whose state changed. */
+/** One pass: every payment broadcast now, and every dropped one not final, followed once. Returns the ids whose state changed. */
 export async function followBroadcastPayments(deps: CoreDeps): Promise<string[]> {
   const changed: string[] = [];
   for (const p of deps.store.payments().filter((q) => q.state === 'broadcast')) {
@@ -27,6 +28,15 @@ export async function followBroadcastPayments(deps: CoreDeps): Promise<string[]>
     if (deps.store.payment(p.id)?.state !== 'broadcast') continue;
     const after = await followPayment(deps, p.id);
     if (after.state !== 'broadcast') changed.push(p.id);
+  }
+  // Dropped payments not final yet: a miner may still take one (dropped.ts).
+  for (const p of deps.store.payments().filter(droppedButOpen)) {
+    try {
+      if ((await recheckDropped(deps, p.id)).state === 'confirmed') changed.push(p.id);
+    } catch (err) {
+      // As followPayment: a service that cannot answer changes nothing; the next pass asks again.
+      if (!(err instanceof Error)) throw err;
+    }
   }
   return changed;
 }

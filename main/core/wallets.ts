@@ -1,5 +1,6 @@
 // M-of-N wallets from co-signers' xpubs. Addresses are derived here AND asked of the service; a
 // wallet whose two answers ever differ is refused: one of them is wrong and funds would be lost.
+import type { OwnNode } from './own-node.ts';
 import { randomUUID } from 'node:crypto';
 import {
   bytesToHex,
@@ -48,6 +49,8 @@ export interface CoreDeps {
   api: CoordinatorApi;
   /** Who acts, for the audit log. */
   actor: string;
+  /** The treasurer's own nodes (Settings), where the desk proves what the service only says; absent: none. */
+  ownNode?: OwnNode;
 }
 
 export function walletParams(w: WalletRow): ChainParams {

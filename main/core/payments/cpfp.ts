@@ -15,6 +15,7 @@ import { coinAmount } from '../../../shared/coins/units.ts';
 import { feeRateText } from '../units.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 import { plural } from '../../../shared/api/words.ts';
+import { historyOf } from '../wallet-funds.ts';
 
 /** The child's fee that brings the package to `targetRate` units/vbyte: target x (both sizes) - parent fee, at least 1 unit/vbyte of its own. Pure. */
 export function childFee(targetRate: bigint, parentVsize: number, childVsize: number, parentFee: bigint): bigint {
@@ -34,6 +35,10 @@ export interface PackageRate {
   childVsize: number;
   /** Units per vbyte, to two decimals, of the pair: never below the target. */
   rate: string;
+  /** The parent is counted in parentFee/parentVsize (proven unconfirmed); false: the child pays for itself alone. */
+  parentCounted: boolean;
+  /** Transactions the service calls unconfirmed that nothing proves, left out of the package, in words. */
+  leftOut: string[];
 }
 
 /** fee / vsize in units per vbyte, two decimals, rounded down. Pure. */
@@ -65,40 +70,89 @@ export async function parentFigures(deps: CoreDeps, coin: CoinName, params: Chai
 /** Litecoin Core's default -limitancestorcount: a deeper package would not be accepted anyway. */
 const MAX_ANCESTORS = 25;
 
-/** Whether the service's history shows `txid` unconfirmed, asked of the address of its first output that has one. */
-async function isUnconfirmed(deps: CoreDeps, coin: CoinName, params: ChainParams, txid: string, tx: Tx): Promise<boolean> {
+/** Whether the service's history shows `txid` unconfirmed, asked of the address of its first output that has one (only for the words: never counted on it). */
+async function serviceSaysUnconfirmed(deps: CoreDeps, coin: CoinName, params: ChainParams, txid: string, tx: Tx): Promise<boolean> {
   const address = tx.outputs.map((o) => scriptToAddress(params, o.script)).find((a) => a !== null);
-  // No output with an address (bare scripts only): the service cannot be asked; counted as confirmed.
   if (!address) return false;
-  const seen = (await deps.api.history(coin, [address], { limit: 1000 })).txs.find((t) => t.txid === txid);
+  const seen = (await historyOf(deps.api, coin, [address])).find((t) => t.txid === txid);
   return seen !== undefined && seen.confirmations === 0;
 }
 
 /**
- * The unconfirmed package a child of `txid` pulls through: the parent and every unconfirmed
- * ancestor (the parents' parents that have no confirmation yet), fees and sizes summed. Miners rate
- * the child with all of them, so its fee must lift the whole package to the target.
+ * Whether `txid` is proven unconfirmed, and so may raise a child's fee: the desk's own payment still
+ * broadcast in its store, or a transaction the treasurer's own node holds in its mempool. 'unproven':
+ * neither can say (no own node, or it could not be asked): the caller leaves it out, so a service
+ * calling a confirmed transaction unconfirmed can never make the child pay for it.
  */
-export async function unconfirmedPackage(deps: CoreDeps, coin: CoinName, params: ChainParams, txid: string): Promise<{ fee: bigint; vsize: number; ancestors: string[] }> {
-  const parent = await parentFigures(deps, coin, params, txid);
-  let fee = parent.fee;
-  let vsize = parent.vsize;
+export async function unconfirmedProof(deps: CoreDeps, coin: CoinName, txid: string): Promise<{ proof: 'desk' | 'node' } | { proof: 'confirmed' } | { proof: 'unproven'; why: string }> {
+  const mine = deps.store.payments().find((q) => q.txid === txid);
+  if (mine?.state === 'broadcast') return { proof: 'desk' };
+  if (mine?.state === 'confirmed') return { proof: 'confirmed' };
+  const node = deps.ownNode?.where(coin) ?? null;
+  if (node === null) return { proof: 'unproven', why: `no node of your own is connected for ${coin} in Settings, and only the desk's own payments count without one` };
+  try {
+    return (await deps.ownNode!.inMempool(coin, txid)) ? { proof: 'node' } : { proof: 'confirmed' };
+  } catch (err) {
+    return { proof: 'unproven', why: `your node at ${node} could not be asked (${err instanceof Error ? err.message : String(err)})` };
+  }
+}
+
+export interface UnconfirmedPackage {
+  fee: bigint;
+  vsize: number;
+  /** The ancestors counted, nearest first. */
+  ancestors: string[];
+  /** The parent itself is counted. */
+  parentCounted: boolean;
+  /** What the service calls unconfirmed but nothing proves, and that would raise the child's fee: left out of the package, in words. */
+  leftOut: string[];
+}
+
+/**
+ * The unconfirmed package a child of `txid` pulls through at `targetRate`: the parent and its
+ * unconfirmed ancestors, fees and sizes summed. A transaction proven unconfirmed (unconfirmedProof)
+ * is counted. One only the service calls unconfirmed is counted only where it pays at least the
+ * target itself, so that it can lower the child's fee and never raise it; below the target it is
+ * left out and named in `leftOut`: the child pays for less, never more.
+ */
+export async function unconfirmedPackage(deps: CoreDeps, coin: CoinName, params: ChainParams, txid: string, targetRate: bigint): Promise<UnconfirmedPackage> {
+  const leftOut: string[] = [];
+  let fee = 0n;
+  let vsize = 0;
+  let parentCounted = false;
   const ancestors: string[] = [];
-  const seen = new Set([txid]);
-  const queue = parent.tx.inputs.map((i) => bytesToHex(i.prevTxid));
+  const seen = new Set<string>();
+  const queue = [txid];
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
     if (seen.has(next)) continue;
     seen.add(next);
-    const tx = decodeTx((await PreviousTransactions.fetch(deps.api, coin, params, [next])).raw(next), params);
-    if (!(await isUnconfirmed(deps, coin, params, next, tx))) continue;
-    if (ancestors.length === MAX_ANCESTORS) throw new CoordinatorError('proposal_refused', `refusing the child-pays-for-parent: ${txid} has more than ${MAX_ANCESTORS} unconfirmed ancestors, more than nodes accept in one package`);
+    const isParent = next === txid;
+    const proof = await unconfirmedProof(deps, coin, next);
+    if (proof.proof === 'confirmed') {
+      if (isParent) throw new CoordinatorError('proposal_refused', `refusing the child-pays-for-parent: ${txid} is confirmed already (${deps.store.payments().some((q) => q.txid === txid) ? "the desk's own payment" : 'your own node does not hold it unconfirmed'}): nothing to pull through`);
+      continue;
+    }
     const f = await parentFigures(deps, coin, params, next);
+    if (proof.proof === 'unproven') {
+      // The parent: the service's word is why it is offered at all; an ancestor: asked for the words only.
+      if (!isParent && !(await serviceSaysUnconfirmed(deps, coin, params, next, f.tx))) continue;
+      if (f.fee < targetRate * BigInt(f.vsize)) {
+        leftOut.push(
+          isParent
+            ? `the parent ${txid} is unconfirmed on the service's word only (${proof.why}) and pays below the target: it is left out, so the child pays for itself alone at the target rate and does not lift it`
+            : `the ancestor ${next} is unconfirmed on the service's word only (${proof.why}) and pays below the target: it is left out, so the child pays for less than the whole package, never more`,
+        );
+        continue;
+      }
+    }
+    if (!isParent && ancestors.length === MAX_ANCESTORS) throw new CoordinatorError('proposal_refused', `refusing the child-pays-for-parent: ${txid} has more than ${MAX_ANCESTORS} unconfirmed ancestors, more than nodes accept in one package`);
     fee += f.fee;
     vsize += f.vsize;
-    ancestors.push(next);
+    if (isParent) parentCounted = true;
+    else ancestors.push(next);
     queue.push(...f.tx.inputs.map((i) => bytesToHex(i.prevTxid)));
   }
-  return { fee, vsize, ancestors };
+  return { fee, vsize, ancestors, parentCounted, leftOut };
 }
 
 /**
@@ -125,10 +179,9 @@ export async function proposeCpfp(deps: CoreDeps, walletId: string, spent: { txi
   const value = amounts[0]!;
   const owner = owners[0]!;
   // Only an unconfirmed parent needs pulling through.
-  const history = await deps.api.history(w.coin, [owner.address], { limit: 1000 });
-  const seen = history.txs.find((t) => t.txid === output.txid.toLowerCase());
+  const seen = (await historyOf(deps.api, w.coin, [owner.address])).find((t) => t.txid === output.txid.toLowerCase());
   if (seen && seen.confirmations > 0) refuse(`${output.txid} already has ${plural(seen.confirmations, 'confirmation')}`);
-  const parent = await unconfirmedPackage(deps, w.coin, params, output.txid.toLowerCase());
+  const parent = await unconfirmedPackage(deps, w.coin, params, output.txid.toLowerCase(), targetRate);
   const back = await freshChangeAddress(deps, walletId);
   // The child's size is the desk's own estimate (one input, one output), not the service's word.
   const childVsize = spendVsize(params, w, deps.store.cosigners(walletId).length, 1, [back.address], walletVaultWitness(deps, w));
@@ -137,6 +190,6 @@ export async function proposeCpfp(deps: CoreDeps, walletId: string, spent: { txi
   const payment = await proposeTreasurySpend(deps, walletId, { to: back.address, amount: value - fee, inputs: [output], fee: { amount: fee }, replaceable: false, changeAddress: back, kind: 'cpfp' });
   return {
     payment,
-    package: { parentFee: parent.fee, parentVsize: parent.vsize, ancestors: parent.ancestors, childFee: fee, childVsize, rate: rateText(parent.fee + fee, parent.vsize + childVsize) },
+    package: { parentFee: parent.fee, parentVsize: parent.vsize, ancestors: parent.ancestors, childFee: fee, childVsize, rate: rateText(parent.fee + fee, parent.vsize + childVsize), parentCounted: parent.parentCounted, leftOut: parent.leftOut },
   };
 }

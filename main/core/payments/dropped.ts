@@ -10,15 +10,22 @@
 //   broadcast until one of the two confirms: a miner may still take it;
 // - the follower finds a child the node no longer holds while a transaction spending its parent's
 //   inputs is in the service's history (a replacement sent from elsewhere).
+// A dropped payment is not final at once: a miner may still take it (a replaced original and its
+// children, mined by a miner that never saw the replacement; a block undone). The follower looks at
+// each again (recheckDropped) until what it conflicts with is BURIED blocks deep (then final), and
+// a dropped payment that confirms after all is shown paid, with its audit entry. Until it is final,
+// paying its recipients again is warned of (droppedButPossible).
 import { ApiClientError } from '../../../shared/api/client.ts';
 import { bytesToHex, decodeTx } from '../../../shared/coins/index.ts';
 import { CoordinatorError } from '../errors.ts';
-import { IN_FLIGHT, requirePayment, spentAddresses, transition } from './payments.ts';
+import { confirmationWords, IN_FLIGHT, requirePayment, spentAddresses, transition } from './payments.ts';
 import { paymentOutpoints } from './replace.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import type { PaymentRow, WalletRow } from '../store/store.ts';
 import { outpointKey } from './outpoints.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { coinAmount } from '../units.ts';
+import { plural } from '../../../shared/api/words.ts';
 import { historyOf } from '../wallet-funds.ts';
 
 /** What made a payment impossible: a payment of the desk, or only a transaction (sent from elsewhere). */
@@ -127,4 +134,81 @@ export async function dropIfParentReplaced(deps: CoreDeps, id: string): Promise<
 /** The payments that replace `p` (bumps, cancels), oldest first. */
 export function replacementsOf(deps: Pick<CoreDeps, 'store'>, p: PaymentRow): PaymentRow[] {
   return deps.store.payments(p.walletId).filter((q) => q.replaces === p.id);
+}
+
+/** How deep what a dropped payment conflicts with must be before the drop is final (the depth exchanges and wallets take as settled). */
+export const BURIED = 6;
+
+/** A dropped payment that had been broadcast, not yet final: a miner may still take it. */
+export const droppedButOpen = (p: PaymentRow): boolean => p.state === 'failed' && p.txid !== null && !p.droppedFinal && (p.droppedBy !== null || p.droppedByTxid !== null);
+
+/** The transaction a dropped payment conflicts with: its dropper's. */
+function conflictTxid(deps: CoreDeps, p: PaymentRow): string | null {
+  return p.droppedBy ? (deps.store.payment(p.droppedBy)?.txid ?? null) : p.droppedByTxid;
+}
+
+/**
+ * Where the service's history shows a dropped payment and what it conflicts with: the addresses its
+ * inputs spend, its dropper's, and those of the desk's payments whose outputs it spends (a
+ * replacement of a parent spends the parent's inputs), up the chain of parents.
+ */
+function droppedAddresses(deps: CoreDeps, w: WalletRow, p: PaymentRow): string[] {
+  const out = new Set<string>();
+  const queue = [p, ...(p.droppedBy ? [requirePayment(deps, p.droppedBy)] : [])];
+  const seen = new Set<string>();
+  for (let q = queue.shift(); q !== undefined; q = queue.shift()) {
+    if (seen.has(q.id)) continue;
+    seen.add(q.id);
+    for (const a of spentAddresses(deps, q)) out.add(a);
+    const parents = new Set(paymentOutpoints(q, w).map((o) => o.txid));
+    queue.push(...deps.store.payments(w.id).filter((r) => r.txid !== null && parents.has(r.txid)));
+  }
+  return [...out];
+}
+
+/**
+ * The follower's look at a dropped payment not yet final: confirmed after all (a miner took it):
+ * shown paid, with an audit entry saying so, and what it conflicts with is dropped in turn; what it
+ * conflicts with BURIED blocks deep: final, never looked at again. Otherwise nothing changes.
+ */
+export async function recheckDropped(deps: CoreDeps, id: string): Promise<PaymentRow> {
+  const p = requirePayment(deps, id);
+  if (!droppedButOpen(p)) return p;
+  const w = requireWallet(deps, p.walletId);
+  const history = await historyOf(deps.api, w.coin, droppedAddresses(deps, w, p));
+  const own = history.find((t) => (t.txid ?? '').toLowerCase() === p.txid && t.confirmations > 0);
+  const conflict = conflictTxid(deps, p);
+  const buried = conflict === null ? undefined : history.find((t) => (t.txid ?? '').toLowerCase() === conflict && t.confirmations >= BURIED);
+  deps.store.transaction(() => {
+    // Read again: the follower and a screen may both have looked while the service answered.
+    const now = requirePayment(deps, id);
+    if (!droppedButOpen(now)) return;
+    if (own) {
+      transition(deps, now, 'confirmed', `confirmed after all: it had been dropped (${now.reason ?? 'no reason stored'}), but a miner took it and the recipient is paid; ${confirmationWords(own)}`, { confirmations: own.confirmations });
+      deps.store.updatePayment(id, { droppedBy: null, droppedByTxid: null, reason: null });
+      dropConflicts(deps, requirePayment(deps, id));
+    } else if (buried) {
+      deps.store.updatePayment(id, { droppedFinal: true });
+      deps.store.audit(deps.actor, 'payment.dropped_final', `payment ${id}: final: transaction ${conflict} that it conflicts with is ${plural(buried.confirmations, 'block')} deep; it can never confirm`, null, { paymentId: id, walletId: w.id });
+    }
+  });
+  return requirePayment(deps, id);
+}
+
+/**
+ * The dropped payments not yet final that pay one of `recipients` (any wallet of the desk): they may
+ * still confirm, so paying the same recipient again now may pay twice. In words, naming each.
+ */
+export function droppedButPossible(deps: Pick<CoreDeps, 'store'>, recipients: readonly string[]): string[] {
+  const wanted = new Set(recipients.map((r) => r.trim()).filter((r) => r !== ''));
+  if (wanted.size === 0) return [];
+  return deps.store.payments().flatMap((p) => {
+    if (!droppedButOpen(p)) return [];
+    const listed = deps.store.paymentRecipients(p.id);
+    const paid = listed.length > 0 ? listed.map((r) => ({ address: r.address, amount: r.amount })) : [{ address: p.to, amount: p.amount }];
+    const params = walletParams(requireWallet(deps, p.walletId));
+    return paid
+      .filter((r) => wanted.has(r.address))
+      .map((r) => `payment ${p.id} (${p.txid}) of ${coinAmount(params, r.amount)} to ${r.address} was dropped, but it can still confirm until what replaced it is ${BURIED} blocks deep: paying ${r.address} again now may pay twice; wait, or check that payment first`);
+  });
 }

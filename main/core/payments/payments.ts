@@ -8,6 +8,8 @@ import type { PaymentRow, PaymentState } from '../store/store.ts';
 import { walletAddress } from '../wallet-script.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 import { vaultPaymentInputs } from './vault-inputs.ts';
+import type { HistoryTx } from '../../../shared/api/schemas.ts';
+import { plural } from '../../../shared/api/words.ts';
 
 /** States of a payment not yet settled: its coins and change address are taken. */
 export const IN_FLIGHT: readonly PaymentState[] = ['awaiting_signatures', 'ready', 'broadcast'];
@@ -23,7 +25,8 @@ const TRANSITIONS: Readonly<Record<PaymentState, readonly PaymentState[]>> = {
   broadcast: ['confirmed', 'failed'],
   confirmed: [],
   cancelled: [],
-  failed: [],
+  // Only a dropped payment a miner took after all (dropped.ts, recheckDropped).
+  failed: ['confirmed'],
 };
 
 export function requirePayment(deps: Pick<CoreDeps, 'store'>, id: string): PaymentRow {
@@ -47,6 +50,13 @@ export function spentAddresses(deps: Pick<CoreDeps, 'store'>, p: Pick<PaymentRow
   const params = walletParams(w);
   const xpubs = deps.store.cosigners(w.id).map((c) => c.xpub);
   return [...new Set(deps.store.paymentInputs(p.id).map((i) => walletAddress(params, w, xpubs, i.change, i.index).address))];
+}
+
+/** When the payment confirmed, as the chain says (its block's height and time), not when the desk noticed. */
+export function confirmationWords(entry: Pick<HistoryTx, 'confirmations' | 'time' | 'block_height'>): string {
+  const count = plural(entry.confirmations, 'confirmation');
+  if (entry.block_height === undefined) return `${count}; the service did not say in which block`;
+  return `confirmed in block ${entry.block_height} at ${new Date(entry.time * 1000).toISOString().replace('.000Z', 'Z')} (block time; ${count} when seen)`;
 }
 
 export function cancelPayment(deps: CoreDeps, id: string, reason: string): void {

@@ -6,12 +6,10 @@ import { vaultPaymentInputs, type VaultPaymentInput } from './vault-inputs.ts';
 import type { PaymentHashRow, SignatureRow } from '../store/store.ts';
 import { CoordinatorError } from '../errors.ts';
 import { dropConflicts, dropIfParentReplaced, replacementsOf } from './dropped.ts';
-import { requirePayment, spentAddresses, transition } from './payments.ts';
+import { confirmationWords, requirePayment, spentAddresses, transition } from './payments.ts';
 import type { PaymentRow } from '../store/store.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 import { historyOf } from '../wallet-funds.ts';
-import type { HistoryTx } from '../../../shared/api/schemas.ts';
-import { plural } from '../../../shared/api/words.ts';
 
 /** Submits a ready payment. A rejected broadcast keeps it ready (retryable) with the node's reason. */
 export async function submitPayment(deps: CoreDeps, id: string): Promise<PaymentRow> {
@@ -76,12 +74,7 @@ function vaultSignatures(inputs: readonly VaultPaymentInput[], hashes: readonly 
   );
 }
 
-/** When the payment confirmed, as the chain says (its block's height and time), not when the desk noticed. */
-export function confirmationWords(entry: Pick<HistoryTx, 'confirmations' | 'time' | 'block_height'>): string {
-  const count = plural(entry.confirmations, 'confirmation');
-  if (entry.block_height === undefined) return `${count}; the service did not say in which block`;
-  return `confirmed in block ${entry.block_height} at ${new Date(entry.time * 1000).toISOString().replace('.000Z', 'Z')} (block time; ${count} when seen)`;
-}
+export { confirmationWords };
 
 /** Reads the broadcast transaction's confirmations from the service's history of the spent addresses. */
 export async function refreshConfirmations(deps: CoreDeps, id: string, required = 1): Promise<PaymentRow> {

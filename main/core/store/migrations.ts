@@ -227,4 +227,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE payments ADD COLUMN dropped_by_txid TEXT;
   `,
+  // 13: `dropped_final`: a dropped payment is final once what it conflicts with is buried 6 blocks
+  // deep (main/core/payments/dropped.ts); until then the follower looks at it, and shows it paid if
+  // a miner takes it after all. Payments dropped before are looked at again once.
+  `
+  ALTER TABLE payments ADD COLUMN dropped_final INTEGER NOT NULL DEFAULT 0 CHECK (dropped_final IN (0, 1));
+  `,
 ];

@@ -95,6 +95,8 @@ export interface PaymentRow {
   droppedBy: string | null;
   /** The transaction that dropped it, when the desk holds no payment of it (a replacement from elsewhere); null otherwise. */
   droppedByTxid: string | null;
+  /** A dropped payment can never confirm: what it conflicts with is buried (dropped.ts); until then the follower looks at it. */
+  droppedFinal: boolean;
 }
 
 export interface PaymentInputRow {
@@ -152,6 +154,7 @@ interface RawPayment {
   replaces: string | null;
   dropped_by: string | null;
   dropped_by_txid: string | null;
+  dropped_final: number;
 }
 
 function paymentOf(r: RawPayment): PaymentRow {
@@ -176,6 +179,7 @@ function paymentOf(r: RawPayment): PaymentRow {
     replaces: r.replaces,
     droppedBy: r.dropped_by,
     droppedByTxid: r.dropped_by_txid,
+    droppedFinal: r.dropped_final === 1,
   };
 }
 
@@ -372,15 +376,15 @@ export class CoordinatorStore {
     return rows.map((r) => ({ inputIndex: r.input_index, publicKey: bytes(r.public_key), hash: bytes(r.hash) }));
   }
 
-  updatePayment(id: string, change: { state?: PaymentState; reason?: string | null; lastError?: string | null; txid?: string | null; confirmations?: number; droppedBy?: string | null; droppedByTxid?: string | null }): void {
+  updatePayment(id: string, change: { state?: PaymentState; reason?: string | null; lastError?: string | null; txid?: string | null; confirmations?: number; droppedBy?: string | null; droppedByTxid?: string | null; droppedFinal?: boolean }): void {
     const sets: string[] = ['updated_at = @updated_at'];
     const values: Record<string, string | number | null> = { id, updated_at: now() };
-    const column = { state: 'state', reason: 'reason', lastError: 'last_error', txid: 'txid', confirmations: 'confirmations', droppedBy: 'dropped_by', droppedByTxid: 'dropped_by_txid' } as const;
+    const column = { state: 'state', reason: 'reason', lastError: 'last_error', txid: 'txid', confirmations: 'confirmations', droppedBy: 'dropped_by', droppedByTxid: 'dropped_by_txid', droppedFinal: 'dropped_final' } as const;
     for (const [k, col] of Object.entries(column) as [keyof typeof column, string][]) {
       const v = change[k];
       if (v !== undefined) {
         sets.push(`${col} = @${col}`);
-        values[col] = v;
+        values[col] = typeof v === 'boolean' ? (v ? 1 : 0) : v;
       }
     }
     this.db.prepare(`UPDATE payments SET ${sets.join(', ')} WHERE id = @id`).run(values);

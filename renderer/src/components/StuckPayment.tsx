@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { CpfpView, PaymentDetail, Unit } from '../../../main/bridge/contract.ts';
 import { plural } from '../../../shared/api/words.ts';
 import { call } from '../bridge.ts';
-import { amount, shortId } from '../format.ts';
+import { amount, shortId, usd } from '../format.ts';
 import { go, href } from '../navigation.ts';
 import { Alert, Card, message, useLoad } from '../ui.tsx';
 
@@ -27,11 +27,18 @@ const STATE: Record<PaymentDetail['state'], string> = {
   failed: 'failed',
 };
 
-/** The review of a proposed child, in words: its fee and size, and the package it lifts (the parent with its unconfirmed ancestors). */
+/**
+ * The review of a proposed child, in words: its own fee (in the coin and in USD) and size beside the
+ * package rate it brings, the package it lifts (the parent with its proven unconfirmed ancestors),
+ * and what was left out because nothing proves it unconfirmed.
+ */
 export function cpfpReview(c: CpfpView, unit: Unit, parent: 'parent' | 'deposit'): string {
   const n = c.parent.ancestors.length;
+  const own = `Child proposed: its own fee is ${amount(c.child.miners_fee, unit)} (${c.child.usd === null ? 'no USD rate from the service' : usd(c.child.usd)}) for ${c.child.vsize} vbytes`;
+  const left = c.left_out.map((w) => ` ${sentence(w)}`).join('');
+  if (!c.parent_counted) return `${own}, ${c.package_rate} ${unit.smallest}/vB on its own.${left}`;
   const pkg = n === 0 ? `the ${parent}'s` : `the ${parent} and its ${n} unconfirmed ancestor${n === 1 ? '' : 's'}' (together)`;
-  return `Child proposed: fee ${amount(c.child.miners_fee, unit)} for ${c.child.vsize} vbytes; with ${pkg} ${amount(c.parent.miners_fee, unit)} for ${c.parent.vsize} vbytes the ${n === 0 ? 'pair' : 'package'} pays ${c.package_rate} ${unit.smallest}/vB.`;
+  return `${own}; with ${pkg} ${amount(c.parent.miners_fee, unit)} for ${c.parent.vsize} vbytes the ${n === 0 ? 'pair' : 'package'} pays ${c.package_rate} ${unit.smallest}/vB.${left}`;
 }
 
 /** "replaced by", "replaces", "dropped": one line each, linking to the other payment. */

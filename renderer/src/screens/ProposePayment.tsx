@@ -21,9 +21,10 @@ interface Draft {
   operator: { address: string; fee: bigint | null } | null;
 }
 
-/** The desk's refusals of the draft as typed, by field; stale answers are dropped. */
-function useDraftCheck(walletId: string, draft: Draft): FieldRefusal[] {
+/** The desk's refusals of the draft as typed, by field, and its warnings; stale answers are dropped. */
+function useDraftCheck(walletId: string, draft: Draft): { refusals: FieldRefusal[]; warnings: string[] } {
   const [refusals, setRefusals] = useState<FieldRefusal[]>([]);
+  const [warnings, setWarnings] = useState<string[]>([]);
   const key = JSON.stringify(draft, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
   useEffect(() => {
     let live = true;
@@ -36,9 +37,17 @@ function useDraftCheck(walletId: string, draft: Draft): FieldRefusal[] {
         ...(fee !== null ? { miners_fee: fee } : {}),
         ...(operator ? { operator: { ...(operator.address.trim() ? { address: operator.address.trim() } : {}), ...(operator.fee !== null ? { fee_amount: operator.fee } : {}) } } : {}),
       }).then(
-        (c) => live && setRefusals(c.refusals),
+        (c) => {
+          if (!live) return;
+          setRefusals(c.refusals);
+          setWarnings(c.warnings);
+        },
         // The check is a help, not a gate: a failure of it leaves the final check to Propose.
-        () => live && setRefusals([]),
+        () => {
+          if (!live) return;
+          setRefusals([]);
+          setWarnings([]);
+        },
       );
     }, CHECK_AFTER_MS);
     return () => {
@@ -47,7 +56,7 @@ function useDraftCheck(walletId: string, draft: Draft): FieldRefusal[] {
     };
     // `key` is the draft's value: the effect runs again only when what was typed changes.
   }, [walletId, key]);
-  return refusals;
+  return { refusals, warnings };
 }
 
 export function ProposePayment({ walletId }: { walletId: string }) {
@@ -84,7 +93,7 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const everything = sendAll && !batch;
   const spendable = useSpendable(walletId, everything ? { to, inputs: picked, fees, operator: withOperator && opUnits !== null && opAddress.trim() ? { address: opAddress.trim(), fee_amount: opUnits } : null } : null);
   const sendAllFigures = everything && spendable.data?.send_all && 'amount' in spendable.data.send_all ? spendable.data.send_all : null;
-  const refusals = useDraftCheck(walletId, { to: batch ? '' : to, amount: batch || everything ? null : units, fee: feeMode === 'fixed' ? feeUnits : null, operator: withOperator ? { address: opAddress, fee: opUnits } : null });
+  const { refusals, warnings } = useDraftCheck(walletId, { to: batch ? '' : to, amount: batch || everything ? null : units, fee: feeMode === 'fixed' ? feeUnits : null, operator: withOperator ? { address: opAddress, fee: opUnits } : null });
   const batchFees = { fee: feeMode === 'fixed' ? feeUnits : null, operatorFee: withOperator ? opUnits : null };
   // A refusal from Propose stands beside its field until the draft changes.
   useEffect(() => setError(null), [to, value, fee, feeMode, customRate, withOperator, opAddress, opFee, batch, setError]);
@@ -175,7 +184,14 @@ export function ProposePayment({ walletId }: { walletId: string }) {
         {batch ? (
           <BatchRecipients walletId={walletId} unit={w.unit} rows={batch} onRows={setBatch} onRefusals={setBatchRefused} {...batchFees} />
         ) : (
-          <TextField label="Pay to (address)" value={to} onChange={setTo} required spellCheck={false} className="mono" data-testid="pay-to" error={errors.to} errorTestId="pay-to-error" />
+          <>
+            <TextField label="Pay to (address)" value={to} onChange={setTo} required spellCheck={false} className="mono" data-testid="pay-to" error={errors.to} errorTestId="pay-to-error" />
+            {warnings.map((text) => (
+              <p key={text} className="alert alert-warning" role="alert" data-testid="pay-to-dropped-warning">
+                Careful: {text}.
+              </p>
+            ))}
+          </>
         )}
         {!batch && (
           <label className="inline">

@@ -1,12 +1,14 @@
 // Settings: the chains the embedded service reads (ChainSettings.tsx), and which service the desk talks to. A remote service is tested before it is saved, and
 // the API key field is emptied at once: the key never comes back from the desk.
 import { useEffect, useState, type FormEvent } from 'react';
-import type { ServiceSettings } from '../../../main/bridge/contract.ts';
+import type { BridgeInput, MaxFeeView, ServiceSettings } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
 import { TextField } from '../components/form.tsx';
 import { ChainSettings } from './ChainSettings.tsx';
 import { Alert, Card, Loading, useAction, useLoad } from '../ui.tsx';
 import { announceServiceChanged, onServiceChanged } from '../sync.tsx';
+
+type FeeCoin = BridgeInput<'settings.maxFee'>['coin'];
 
 function Current({ settings }: { settings: ServiceSettings }) {
   // Chains saved above restart the service: look again then, not only every 10 s.
@@ -126,6 +128,7 @@ export function Settings() {
         </Card>
       </form>
       <ReplaceableSetting />
+      <MaxFeeSetting />
       <VaultWarningSetting />
     </>
   );
@@ -187,6 +190,82 @@ function VaultWarningSetting() {
           <button type="submit" disabled={busy || typed === null} data-testid="vault-warning-save">
             Save
           </button>
+        </div>
+      </Card>
+    </form>
+  );
+}
+
+/**
+ * The most the desk proposes in miners' fees for one payment of a coin (any kind: a payment, a batch,
+ * a bump, a cancel, a child, a vault refresh), in the coin or in USD. A hurried typo is refused in
+ * words at the field; a proposal above the maximum is refused in words where it is made.
+ */
+function MaxFeeSetting() {
+  const coins = useLoad(() => call('coins.list', {}), []);
+  const utxo = (coins.data ?? []).filter((c) => c.family === 'utxo');
+  const [coin, setCoin] = useState<FeeCoin | null>(null);
+  const chosenCoin = coin ?? (utxo[0]?.coin as FeeCoin | undefined) ?? null;
+  const loaded = useLoad(() => (chosenCoin ? call('settings.maxFee', { coin: chosenCoin }) : Promise.resolve(null)), [chosenCoin]);
+  const [typed, setTyped] = useState<string | null>(null);
+  const [unit, setUnit] = useState<'coin' | 'usd' | null>(null);
+  const [saved, setSaved] = useState<MaxFeeView | null>(null);
+  const { busy, refusal, run } = useAction();
+  const current = saved?.coin === chosenCoin ? saved : (loaded.data ?? null);
+  if (!chosenCoin || !current) return null;
+  const shownUnit = unit ?? current.unit;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    return run(async () => {
+      const r = await call('settings.maxFee', { coin: chosenCoin, unit: shownUnit, amount: typed ?? current.amount });
+      setSaved(r);
+      setTyped(null);
+      setUnit(null);
+    });
+  };
+  const reset = () =>
+    run(async () => {
+      setSaved(await call('settings.maxFee', { coin: chosenCoin, reset: true }));
+      setTyped(null);
+      setUnit(null);
+    });
+  return (
+    <form onSubmit={(e) => void submit(e)}>
+      <Card title="Maximum fee per payment">
+        <p className="muted small">
+          The desk refuses to propose any payment, batch, fee bump, cancel or child whose miners&apos; fee is above this, whatever the service answers. The default is $100 per payment (0.1 of the
+          coin where the service has no USD rate, Bitcoin Core&apos;s own -maxtxfee).
+        </p>
+        <label>
+          Coin
+          <select value={chosenCoin} onChange={(e) => { setCoin(e.target.value as FeeCoin); setTyped(null); setUnit(null); }} data-testid="max-fee-coin">
+            {utxo.map((c) => (
+              <option key={c.coin} value={c.coin}>
+                {c.coin}
+              </option>
+            ))}
+          </select>
+        </label>
+        <p data-testid="max-fee-current">Now: {current.words}.</p>
+        <div className="grid-2">
+          <TextField label="Maximum miners' fee per payment" value={typed ?? current.amount} onChange={setTyped} inputMode="decimal" error={refusal?.message ?? null} errorTestId="max-fee-error" data-testid="max-fee-amount" />
+          <label>
+            In
+            <select value={shownUnit} onChange={(e) => setUnit(e.target.value === 'usd' ? 'usd' : 'coin')} data-testid="max-fee-unit">
+              <option value="coin">{current.ticker}</option>
+              <option value="usd">USD</option>
+            </select>
+          </label>
+        </div>
+        <div className="form-actions">
+          <button type="submit" disabled={busy || (typed === null && unit === null)} data-testid="max-fee-save">
+            Save
+          </button>
+          {!current.is_default && (
+            <button type="button" disabled={busy} onClick={() => void reset()} data-testid="max-fee-reset">
+              Back to the default
+            </button>
+          )}
         </div>
       </Card>
     </form>
