@@ -207,7 +207,9 @@ async function setUp(fixture: WalletDesk): Promise<HostileBench> {
       signer: alice,
       propose: async (d) => {
         const { payment, package: pkg } = await proposeCpfp(d, walletId, { txid: stuck.txid!, vout: stuckChange }, 30n);
-        return { payment, shown: stringifyApiJson(pkg) };
+        // The package's figures; not `leftOut`, the words naming what the service called unconfirmed and nothing proved (a warning of the lie, not a figure).
+        const { leftOut: _, ...figures } = pkg;
+        return { payment, shown: stringifyApiJson(figures) };
       },
     },
     { name: 'vault primary path', walletId: vaultId, signer: alice, propose: async (d) => ({ payment: await proposePayment(d, vaultId, { to, amount: COIN / 2n, minersFee: 0n, feeRate: 3n, inputs: [outpoint(vaultCoins[0]!)] }) }) },

@@ -23,11 +23,6 @@ const FULL = process.env.COUNTERSIGN_HOSTILE_FULL === '1';
 
 const KNOWN: readonly Known[] = [
   {
-    kind: /^CPFP$/,
-    field: /^address\/history txs\[\]\.confirmations$/,
-    why: "finding 2: a confirmed ancestor said unconfirmed raises the child's fee; branch h/fees proves ancestors (its maximum fee has landed here)",
-  },
-  {
     kind: /^refresh$/,
     field: /^status /,
     why: "the service's /status decides whether a payment asked replaceable signals BIP125 (service-status.ts, shown as 'Not replaceable'): a lie there makes the refresh final, nothing else; a product decision, not a branch",
