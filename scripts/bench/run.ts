@@ -1,6 +1,7 @@
 // `npm run bench`: indexer throughput against a bare block fetch, the indexer's memory, and balance
 // queries per second against a bare fastify route, on a freshly built litecoind regtest chain.
 // `npm run bench -- --scale`: the cost curve on a mainnet-shaped chain instead (scale.ts).
+// `npm run bench -- --hostile [--full] [--kinds ...]`: the hostile-service bench of issue 31 instead (hostile.ts).
 // Prints figures with their workload and machine; exits 0 even when a target is missed.
 import type { FetchForm } from './fetch-blocks.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -299,6 +300,12 @@ async function scaleMain(options: BenchOptions): Promise<void> {
   if (process.env.COUNTERSIGN_BENCH_KEEP === '1') console.log(`keeping the work folder ${work}`);
   else cleanups.push(() => rm(work, { recursive: true, force: true }));
   await runScaleBench(options, { work, pgUrl: PG_URL, pgProblem: await postgresReachable(), onCleanup: (fn) => cleanups.push(fn), dropSchema });
+}
+
+// `--hostile`: the hostile-service bench instead (hostile.ts), its own options.
+if (process.argv.includes('--hostile')) {
+  const { runHostileBench } = await import('./hostile.ts');
+  process.exit(await runHostileBench(process.argv.slice(2)));
 }
 
 let options: BenchOptions;

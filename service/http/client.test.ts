@@ -40,6 +40,19 @@ describe('ApiClient', () => {
     await expect(down.status()).rejects.toMatchObject({ status: 0, message: expect.stringMatching(/cannot be reached/) });
   });
 
+  // Found by the hostile-service bench (issue 31): a field left out of an answer was refused in the
+  // schema's jargon ("Invalid input: expected string, received undefined"), naming no field.
+  it('refuses an answer that breaks the contract naming the field, in words', async () => {
+    const dropping: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      const body = parseApiJson(await res.text()) as { coins: Record<string, unknown>[] };
+      const { network: _, ...coin } = body.coins[0]!;
+      return new Response(stringifyApiJson({ ...body, coins: [coin] }), { status: res.status });
+    };
+    const client = new ApiClient({ baseUrl, apiKey: t.apiKey, fetch: dropping });
+    await expect(client.status()).rejects.toThrow("the service's answer does not match the API contract: coins[0].network is missing");
+  });
+
   it('keeps amounts above 2^53 exact both ways', () => {
     const big = 2n ** 70n + 3n;
     const text = stringifyApiJson({ balance: big, human_balance: 1.5, amount: 7n });

@@ -2,6 +2,7 @@
 // Responses are parsed with the same zod schemas the service answers with.
 import type { z } from 'zod';
 import { stringifyApiJson, parseApiJson } from './json.ts';
+import { fieldProblem } from './words.ts';
 import {
   Balance,
   Balances,
@@ -137,7 +138,7 @@ export class ApiClient {
       throw new ApiClientError(res.status, message);
     }
     const parsed = schema.safeParse(json);
-    if (!parsed.success) throw new ApiClientError(res.status, `the service's answer does not match the API contract: ${parsed.error.issues[0]?.message ?? ''}`);
+    if (!parsed.success) throw new ApiClientError(res.status, `the service's answer does not match the API contract: ${fieldProblem(parsed.error.issues[0])}`);
     return parsed.data;
   }
 

@@ -6,6 +6,7 @@ import { bytesToHex, COIN_NAMES, NETWORK_NAMES, sha256 } from '../coins/index.ts
 import { MAX_VAULT_KEYS } from '../coins/miniscript-limits.ts';
 import { MULTISIG_SCRIPT_TYPES } from '../coins/multisig-script.ts';
 import { misplacedFile, recogniseFile, SIGNATURE_FORMAT, SIGNING_REQUEST_FORMAT, type FileKind } from './file-kind.ts';
+import { fieldProblem } from '../api/words.ts';
 
 const hex = (what: string) => z.string().regex(/^([0-9a-f]{2})+$/, `${what} must be lower-case hex`);
 const units = z.string().regex(/^[0-9]{1,30}$/, 'amounts are whole numbers of the smallest unit, as a string of digits');
@@ -142,7 +143,7 @@ export function parseFile<S extends z.ZodType>(schema: S, what: string, text: st
       const format = json !== null && typeof json === 'object' && 'format' in json ? json.format : undefined;
       return { ok: false, message: typeof format === 'string' ? `not a ${what}: it is a "${format.slice(0, 60)}" file` : `not a ${what}: it has no "format" field saying it is one` };
     }
-    return { ok: false, message: `malformed ${what}: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}` };
+    return { ok: false, message: `malformed ${what}: ${fieldProblem(issue)}` };
   }
   return { ok: true, value: parsed.data };
 }

@@ -176,8 +176,8 @@ describe('refusals', () => {
         return { ...created, total_input_value: created.total_input_value + 5_000_000n * BigInt(decodeTxHex(created.tx).inputs.length) };
       },
     });
-    // The desk reads each input's amount from its previous transaction, never from the listing: the lie shows as totals that differ.
-    await expect(proposePayment(agreeing, walletId, await proposal())).rejects.toThrow(/the service says the inputs bring [\d.]+ LTC \(regtest\), they bring [\d.]+ LTC \(regtest\)/);
+    // The desk reads each input's amount from its previous transaction, never from the listing: the lie is named at the coin it was told of.
+    await expect(proposePayment(agreeing, walletId, await proposal())).rejects.toThrow(/the service lists [0-9a-f]{64}:\d+ as holding [\d.]+ LTC \(regtest\); its transaction says [\d.]+ LTC \(regtest\)/);
     const forging = withApi({
       rawTransaction: async (coin, txid) => {
         const tx = decodeTxHex((await desk.api.rawTransaction(coin, txid)).hex);

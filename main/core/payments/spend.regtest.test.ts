@@ -149,6 +149,28 @@ describe('a fee bump checked as a proposal is', () => {
   });
 });
 
+// Found by the hostile-service bench (issue 31): a send-all's amount is the listed total less the
+// fee, so a coin listed one litoshi short left that litoshi as dust change, which went to the miners.
+describe('send all from a service that lists a coin short', () => {
+  it('is refused in words naming the coin, and nothing is stored', async () => {
+    const before = store.payments(walletId).length;
+    const short = {
+      ...deps,
+      api: apiWith(desk.api, {
+        utxos: async (coin, addresses) => {
+          const listed = await desk.api.utxos(coin, addresses);
+          return { ...listed, utxos: listed.utxos.map((u, i) => (i === 0 ? { ...u, amount: u.amount - 1n } : u)) };
+        },
+      } satisfies Partial<CoordinatorApi>),
+    };
+    const to = await desk.node.newAddress('bech32');
+    await expect(proposePayment(short, walletId, { to, amount: 0n, minersFee: 0n, feeRate: 5n, sendAll: true })).rejects.toThrow(
+      /^refusing the proposed payment: the service lists [0-9a-f]{64}:\d+ as holding [\d.]+ LTC \(regtest\); its transaction says [\d.]+ LTC \(regtest\)$/,
+    );
+    expect(store.payments(walletId)).toHaveLength(before);
+  });
+});
+
 describe('send all', () => {
   it('spends every free output to one recipient, no change, the fee at the rate taken from the amount', async () => {
     const to = await desk.node.newAddress('bech32');

@@ -43,8 +43,12 @@ export interface TreasurySpend {
   /** A batch's every recipient in output order (`to` and `amount` are then its first and its total). */
   recipients?: readonly Recipient[];
   operatorFee?: { address: string; amount: bigint };
-  /** Exactly these outputs are spent (the desk's choice, or the treasurer's coin control). */
-  inputs: readonly Outpoint[];
+  /**
+   * Exactly these outputs are spent (the desk's choice, or the treasurer's coin control). One given
+   * with the `amount` the service listed (what the caller chose by, and what a send-all's amount is
+   * taken from) must hold exactly that, by its own transaction.
+   */
+  inputs: readonly (Outpoint & { amount?: bigint })[];
   /** One of the two: units per vbyte (the service computes the fee), or the fee itself. */
   fee: { rate: bigint } | { amount: bigint };
   replaceable: boolean;
@@ -291,7 +295,12 @@ export async function proposeTreasurySpend(deps: CoreDeps, walletId: string, s: 
     if (err instanceof CoordinatorError) return refuse(err.message);
     throw err;
   }
-  const { proven, owners } = owned;
+  const { proven, owners, amounts } = owned;
+  // A send-all's amount is the listed total less the fee: an output listed short would pass the
+  // difference to the miners as dust change, unseen. What the service listed must be what is spent.
+  s.inputs.forEach((i, k) => {
+    if (i.amount !== undefined && i.amount !== amounts[k]) refuse(`the service lists ${outpointKey(i)} as holding ${shown(i.amount)}; its transaction says ${shown(amounts[k]!)}`);
+  });
   let vault: VaultSpend | null = null;
   if (w.vaultTemplate) {
     // A vault's path first (one not open yet for a chosen coin is refused naming the block).
