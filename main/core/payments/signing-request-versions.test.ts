@@ -119,6 +119,6 @@ describe('a version 2 signing request', () => {
     const { version: _v, ...none } = v2();
     expect(() => openSigningRequest(JSON.stringify(none))).toThrow(/^malformed signing-request file: version: it names no version: this desk reads signing requests of version 1 and 2$/);
     // A version 2 file with a version 1 input (no table) is not version 2.
-    expect(() => openSigningRequest(JSON.stringify({ ...v1(), version: 2 }))).toThrow(/^malformed signing-request file: inputs\.0\.previous_txid/);
+    expect(() => openSigningRequest(JSON.stringify({ ...v1(), version: 2 }))).toThrow(/^malformed signing-request file: inputs\[0\]\.previous_txid/);
   });
 });
