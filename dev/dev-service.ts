@@ -33,8 +33,8 @@ export interface DevServiceOptions {
   ethereum?: { node: Pick<HardhatNode, 'url' | 'blockNumber'>; usdRate?: number };
 }
 
-/** `node` null: no litecoin (an Ether-only service). */
-export async function startDevService(node: RegtestNode | null, dir: string, options: DevServiceOptions): Promise<DevService> {
+/** `node` null: no litecoin (an Ether-only service). Only the node's RPC is used: a child process passes its own client. */
+export async function startDevService(node: Pick<RegtestNode, 'rpc' | 'rpcConfig' | 'relaysReplacements'> | null, dir: string, options: DevServiceOptions): Promise<DevService> {
   const eth = options.ethereum;
   const utxoCoin: UtxoCoinName = options.utxoCoin ?? 'litecoin';
   const service = await createService(
