@@ -29,7 +29,15 @@ for (let seed = first; seed < first + seeds; seed++) {
   console.log(`scenario: seed ${seed}, ${steps} steps${values.pruned ? ', pruned node' : ''}`);
   const r = await runScenario({ seed, steps, pruned: values.pruned, log: (line) => (values.quiet && !/^(MISMATCH|FAILED)/.test(line) ? undefined : console.log(line)) });
   results.push(r);
-  for (const m of r.mismatches) console.log(`mismatch at seed ${m.seed} step ${m.step} (${m.action}), ${m.wallet}, ${m.figure}; replay: ${replayCommand(m)}`);
+  // One line a figure that went wrong: where it first did (the step to replay to), and how often.
+  const firsts = new Map<string, { m: (typeof r.mismatches)[number]; count: number }>();
+  for (const m of r.mismatches) {
+    const key = `${m.wallet}: ${m.figure}`;
+    const seen = firsts.get(key);
+    if (seen) seen.count++;
+    else firsts.set(key, { m, count: 1 });
+  }
+  for (const [key, { m, count }] of firsts) console.log(`mismatch: ${key}, first at seed ${m.seed} step ${m.step} (${m.action}), at ${count} ${count === 1 ? 'step' : 'steps'}; replay: ${replayCommand(m)}`);
   if (r.failure) console.log(`seed ${seed} stopped at step ${r.failure.step} (${r.failure.action}): ${r.failure.message}; replay: ${replayCommand({ seed, step: r.failure.step, pruned: r.pruned })}`);
 }
 console.log(summaryTable(results));

@@ -10,6 +10,9 @@ export interface SlowRpc {
   url: string;
   /** Milliseconds each block request waits; 0 passes requests straight through. */
   delayMs: number;
+  /** Holds every block request from now until release(): the index stops where it is while the node's tip moves on. */
+  hold(): void;
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -22,12 +25,29 @@ const body = (req: IncomingMessage): Promise<Buffer> =>
   });
 
 export async function startSlowRpc(target: string, delayMs: number): Promise<SlowRpc> {
-  const proxy: SlowRpc = { url: '', delayMs, close: async () => undefined };
+  let gate: { held: Promise<void>; release: () => void } | null = null;
+  const proxy: SlowRpc = {
+    url: '',
+    delayMs,
+    hold: () => {
+      if (gate) return;
+      let release = () => undefined as void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      gate = { held, release };
+    },
+    release: () => {
+      gate?.release();
+      gate = null;
+    },
+    close: async () => undefined,
+  };
   const server = createServer((req, res) => {
     void (async () => {
       try {
         const payload = await body(req);
-        if (proxy.delayMs > 0 && /"getblock(filter)?"/.test(payload.toString())) await new Promise((r) => setTimeout(r, proxy.delayMs));
+        const blockRequest = /"getblock(filter)?"/.test(payload.toString());
+        if (blockRequest && gate) await gate.held;
+        if (blockRequest && proxy.delayMs > 0) await new Promise((r) => setTimeout(r, proxy.delayMs));
         const headers: Record<string, string> = { 'content-type': 'application/json' };
         if (req.headers.authorization) headers.authorization = req.headers.authorization;
         const answer = await fetch(new URL(req.url ?? '/', target), { method: req.method ?? 'POST', headers, body: payload });
@@ -42,6 +62,7 @@ export async function startSlowRpc(target: string, delayMs: number): Promise<Slo
   proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   proxy.close = () =>
     new Promise((resolve) => {
+      proxy.release();
       server.closeAllConnections();
       server.close(() => resolve());
     });

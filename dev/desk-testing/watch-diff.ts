@@ -20,6 +20,7 @@ import { ApiClient } from '../../shared/api/client.ts';
 import { addressToScript, chainParams } from '../../shared/coins/index.ts';
 import { fundedNode, type RegtestNode } from '../chains/litecoind.ts';
 import { fillBlockFile, PRUNED_NODE_ARGS, pruneAll } from '../chains/pruned-chain.ts';
+import { startSlowRpc, type SlowRpc } from '../chains/slow-rpc.ts';
 import { startDevService, type DevService } from '../dev-service.ts';
 import { openStore, type CoordinatorStore } from '../../main/core/store/store.ts';
 import { createWallet, nextReceiveAddress, requireWallet, type CoreDeps } from '../../main/core/wallets.ts';
@@ -43,8 +44,9 @@ const GAP = 20;
 /** The clock the refresh warnings are read at: the same on both sides, so only the services differ. */
 const NOW = Date.UTC(2026, 10, 1);
 const SETTLE_TRIES = 1200;
+const STEADY_POLLS = 4;
 
-export type StepKind = 'deposit' | 'receive' | 'pay' | 'outside' | 'mine' | 'reorg' | 'restart' | 'kill9';
+export type StepKind = 'deposit' | 'receive' | 'pay' | 'outside' | 'mine' | 'reorg' | 'restart' | 'kill9' | 'lag';
 /** How often each step is drawn (weights). */
 const STEP_WEIGHTS: readonly [StepKind, number][] = [
   ['deposit', 30],
@@ -55,6 +57,7 @@ const STEP_WEIGHTS: readonly [StepKind, number][] = [
   ['reorg', 9],
   ['restart', 6],
   ['kill9', 9],
+  ['lag', 6],
 ];
 
 export interface Mismatch {
@@ -158,6 +161,8 @@ interface DeskWallet {
 
 const serviceWords = (err: unknown): string => (err instanceof Error ? err.message : String(err)).replace(/http:\/\/127\.0\.0\.1:\d+/g, '<service>');
 
+const clip = (text: string): string => (text.length > 1200 ? `${text.slice(0, 1200)}... (${text.length} characters)` : text);
+
 /** One figure as text, or the refusal's words. */
 async function figure(run: () => Promise<string>): Promise<string> {
   try {
@@ -172,8 +177,13 @@ async function figure(run: () => Promise<string>): Promise<string> {
  * address walks store the addresses the balance is then summed over). `historyFrom`: the first block
  * a pruned node's history is proven from (earlier entries are left out on both sides).
  */
-async function deskFigures(deps: CoreDeps & { api: ApiClient }, w: DeskWallet, tip: number, historyFrom: number | null): Promise<Map<string, string>> {
+async function deskFigures(deps: CoreDeps & { api: ApiClient }, w: DeskWallet, tip: number, historyFrom: number | null, lagging: boolean): Promise<Map<string, string>> {
   const out = new Map<string, string>();
+  if (lagging) {
+    // While the watch index lags the node, only what must not depend on the lag: when each coin's recovery path opens.
+    if (w.vault) out.set('refresh warnings (index lagging)', await refreshWarnings(deps, w));
+    return out;
+  }
   out.set('next receive address', await figure(async () => {
     const a = await nextReceiveAddress(deps, w.id);
     return `receive ${a.index} ${a.address}`;
@@ -195,15 +205,18 @@ async function deskFigures(deps: CoreDeps & { api: ApiClient }, w: DeskWallet, t
     const rows = await walletUnspent(deps, w.id);
     return rows.map((u) => `${u.txid}:${u.vout} ${u.amount} ${u.path} conf ${u.confirmations}`).sort().join('; ') || '(none)';
   }));
-  if (w.vault) {
-    out.set('refresh warnings', await figure(async () => {
-      const now = await vaultCoinsNow(deps, w.id, NOW);
-      const openings = now.openings.map((o) => `${o.txid}:${o.vout} opens ${o.opensAtBlock ?? 'unconfirmed'} left ${o.blocksLeft}`).sort().join('; ');
-      const due = now.due.map((d) => JSON.stringify(d, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))).sort().join('; ');
-      return `openings [${openings}] due [${due}] warning ${now.warning ? `${now.warning.headline} / ${now.warning.words}` : 'none'}`;
-    }));
-  }
+  if (w.vault) out.set('refresh warnings', await refreshWarnings(deps, w));
   return out;
+}
+
+/** A vault's refresh warnings as the wallet page shows them: each coin's opening, the coins due, the words. */
+function refreshWarnings(deps: CoreDeps & { api: ApiClient }, w: DeskWallet): Promise<string> {
+  return figure(async () => {
+    const now = await vaultCoinsNow(deps, w.id, NOW);
+    const openings = now.openings.map((o) => `${o.txid}:${o.vout} opens ${o.opensAtBlock ?? 'unconfirmed'} left ${o.blocksLeft}`).sort().join('; ');
+    const due = now.due.map((d) => JSON.stringify(d, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))).sort().join('; ');
+    return `openings [${openings}] due [${due}] warning ${now.warning ? `${now.warning.headline} / ${now.warning.words}` : 'none'}`;
+  });
 }
 
 /** Runs one seeded scenario to its end (or to the first step that cannot go on) and answers what it saw. */
@@ -222,6 +235,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
   let node: RegtestNode | null = null;
   let full: DevService | null = null;
   let watch: WatchChild | null = null;
+  let proxy: SlowRpc | null = null;
   let store: CoordinatorStore | null = null;
   let outside: CoordinatorStore | null = null;
   let step = 0;
@@ -231,9 +245,13 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     const n = node;
     await n.mine(50);
     full = await startDevService(n, join(dir, 'full'), { pollIntervalMs: POLL_MS, index: 'full' });
-    await full.synced();
-    const fullApi = full.api;
-    const w = new WatchChild({ rpc: n.rpcConfig, relaysReplacements: n.relaysReplacements, dir: join(dir, 'watch'), pollIntervalMs: POLL_MS });
+    const fullDev = full;
+    await fullDev.synced();
+    const fullApi = fullDev.api;
+    // The watch service reaches the node through a proxy that can hold its block reads: an index lagging the node, on demand.
+    const gate = await startSlowRpc(n.rpcConfig.url, 0);
+    proxy = gate;
+    const w = new WatchChild({ rpc: { ...n.rpcConfig, url: gate.url }, relaysReplacements: n.relaysReplacements, dir: join(dir, 'watch'), pollIntervalMs: POLL_MS });
     watch = w;
     const deskPath = join(dir, 'desk.sqlite');
     const desk = openStore(deskPath);
@@ -329,7 +347,10 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
         return `${wallet.name}: receive ${a?.index ?? 'refused on both'}`;
       },
       pay: async () => {
-        const wallet = wallets[pick(wallets.length)]!;
+        // From a wallet that can pay, when one can: a scenario of refusals for want of funds proves little.
+        const able: DeskWallet[] = [];
+        for (const x of wallets) if ((await walletFunds({ store: desk, api: fullApi }, x.id)).balance >= 3_000_000n) able.push(x);
+        const wallet = able.length > 0 ? able[pick(able.length)]! : wallets[pick(wallets.length)]!;
         const what = await act('payment', wallet, (deps) => pay(wallet, deps, desk, wallet.id));
         await mineMaybe(0.6);
         return `${wallet.name}: payment ${what ?? 'not made (too little confirmed)'}`;
@@ -382,6 +403,29 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
         await registerUnwatchedWallets({ store: desk, api: w.api! });
         return `killed (SIGKILL)${what ? ` after ${wallet.name}: ${what}` : ''} and started`;
       },
+      lag: async () => {
+        // The watch index stops at the tip while blocks with none of the wallets' transactions are
+        // mined (at most 3: the service's readiness lag); the desk reads its vault meanwhile.
+        await settle();
+        gate.hold();
+        try {
+          const miner = await n.newAddress();
+          const blocks = 1 + pick(3);
+          for (let i = 0; i < blocks; i++) await n.rpc.call('generateblock', [miner, []]);
+          const height = await tip();
+          for (let i = 0; ; i++) {
+            const s = (await w.api!.status()).coins.find((c) => c.coin === 'litecoin');
+            if (s?.tip_height === height && s.indexed_height !== null && s.indexed_height < height) break;
+            if (i >= SETTLE_TRIES) throw new Error(`the watch service did not see the node's tip ${height} while its block reads were held`);
+            await new Promise((r) => setTimeout(r, 100));
+          }
+          await fullDev.synced();
+          await compare(true);
+          return `${blocks} empty blocks mined while the watch index was held; compared while it lagged`;
+        } finally {
+          gate.release();
+        }
+      },
     };
     const total = STEP_WEIGHTS.reduce((t, [, weight]) => t + weight, 0);
     const draw = (allowed: (k: StepKind) => boolean): StepKind => {
@@ -399,6 +443,8 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
 
     /** Both services have the node's tip and mempool, and the watch has scanned every wallet to the tip. */
     const settle = async (): Promise<{ tip: number; historyFrom: number | null }> => {
+      // Settled when it holds at a few polls in a row: a service that says ready between two of its own passes is not yet done.
+      let steady = 0;
       for (let i = 0; i < SETTLE_TRIES; i++) {
         const height = await tip();
         const mempool = (await n.rpc.call<string[]>('getrawmempool')).length;
@@ -415,18 +461,19 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
           ready = s.state === 'ready' && s.scanned_height === height;
           if (s.history_from !== null) historyFrom = Math.max(historyFrom ?? 0, s.history_from);
         }
-        if (ready && height === (await tip())) return { tip: height, historyFrom };
-        await new Promise((r) => setTimeout(r, 100));
+        steady = ready && height === (await tip()) ? steady + 1 : 0;
+        if (steady >= STEADY_POLLS) return { tip: height, historyFrom };
+        await new Promise((r) => setTimeout(r, POLL_MS));
       }
       throw new Error(`the services did not both reach the node's tip in ${SETTLE_TRIES / 10} s`);
     };
 
     /** The desk's figures on each service, from two copies of the same store. */
-    const compare = async () => {
-      const { tip: height, historyFrom } = await settle();
+    const compare = async (lagging = false) => {
+      const { tip: height, historyFrom } = lagging ? { tip: await tip(), historyFrom: null } : await settle();
       const sides: Map<string, string>[][] = [];
       for (const [side, api] of [['watch', w.api!], ['full', fullApi]] as const) {
-        const copy = join(dir, 'copies', `${step}-${side}.sqlite`);
+        const copy = join(dir, 'copies', `${step}-${side}${lagging ? '-lagging' : ''}.sqlite`);
         const db = new Database(deskPath);
         db.exec(`VACUUM INTO '${copy}'`);
         db.close();
@@ -434,7 +481,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
         try {
           const deps = { store: s, api, actor: 'treasurer' };
           const figures: Map<string, string>[] = [];
-          for (const wallet of wallets) figures.push(await deskFigures(deps, wallet, height, historyFrom));
+          for (const wallet of wallets) figures.push(await deskFigures(deps, wallet, height, historyFrom, lagging));
           sides.push(figures);
         } finally {
           s.close();
@@ -447,12 +494,15 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
           result.comparisons++;
           if (watchValue !== fullValue) {
             result.mismatches.push({ seed, pruned, step, action, wallet: wallet.name, figure: name, watch: watchValue, full: fullValue });
-            log(`MISMATCH seed ${seed} step ${step} (${action}) ${wallet.name}: ${name}\n  watch: ${watchValue}\n  full:  ${fullValue}`);
+            log(`MISMATCH seed ${seed} step ${step} (${action}) ${wallet.name}: ${name}\n  watch: ${clip(watchValue)}\n  full:  ${clip(fullValue)}`);
           }
         }
       }
     };
 
+    // Each wallet holds a coin from the start: payments and the vault's warnings have something to work on.
+    for (const wallet of wallets) log(`seed ${seed} set-up: ${wallet.name}: ${await deposit(wallet)}`);
+    await n.mine(1);
     if (pruned) {
       // A first stretch of use on the full index alone, then the file of big blocks, the prune, and the watch service.
       for (let i = 0; i < (options.stepsBeforePrune ?? 12); i++) {
@@ -485,7 +535,9 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
   } finally {
     store?.close();
     outside?.close();
+    proxy?.release();
     await watch?.stop('SIGTERM').catch(() => undefined);
+    await proxy?.close().catch(() => undefined);
     await full?.service.close().catch(() => undefined);
     await node?.stop().catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
@@ -505,4 +557,33 @@ export function summaryTable(results: readonly ScenarioResult[]): string {
 /** How to run a scenario again, to the step that went wrong. */
 export function replayCommand(m: Pick<Mismatch, 'seed' | 'step' | 'pruned'>): string {
   return `npm run soak:watch -- --seed ${m.seed} --steps ${Math.max(m.step, 1)}${m.pruned ? ' --pruned' : ''}`;
+}
+
+/** The words of the watch service's 404 for an address outside its window (issue 31, finding 4). */
+const OUTSIDE_WINDOW = 'belongs to no wallet this service watches';
+
+const unspentSet = (text: string): Set<string> => new Set(text === '(none)' ? [] : text.split('; '));
+
+/**
+ * The known watch-mode defects of issue 31 that a mismatch follows from, while their fixes are
+ * being made (branch h/watch): each mismatch with its cause, null when none explains it. The
+ * figures of one wallet at one step go together: a walk refused past the window (finding 4) leaves
+ * the desk without the addresses its balance, history and outputs are summed over.
+ */
+export function knownCauses(mismatches: readonly Mismatch[]): { mismatch: Mismatch; known: string | null }[] {
+  const group = (m: Mismatch) => `${m.seed}/${m.pruned}/${m.step}/${m.wallet}`;
+  const causes = new Map<string, string>();
+  for (const m of mismatches) {
+    if (m.watch.includes(OUTSIDE_WINDOW)) causes.set(group(m), "finding 4: the desk's 20-address walk runs past the watch service's window (404)");
+  }
+  for (const m of mismatches) {
+    if (causes.has(group(m)) || !m.pruned || m.figure !== 'unspent outputs') continue;
+    const watch = unspentSet(m.watch);
+    const full = unspentSet(m.full);
+    if (watch.size < full.size && [...watch].every((u) => full.has(u))) causes.set(group(m), 'finding 5: a pruned node hides coins beyond addresses emptied before the prune height');
+  }
+  return mismatches.map((m) => ({
+    mismatch: m,
+    known: causes.get(group(m)) ?? (m.figure === 'refresh warnings (index lagging)' ? "finding 6: the refresh warning is shifted by the index's lag" : null),
+  }));
 }
