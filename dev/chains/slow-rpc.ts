@@ -10,7 +10,7 @@ export interface SlowRpc {
   url: string;
   /** Milliseconds each block request waits; 0 passes requests straight through. */
   delayMs: number;
-  /** Holds every block request from now until release(): the index stops where it is while the node's tip moves on. */
+  /** Holds every block request until release(): the index stays behind the node's tip for as long as a test needs. */
   hold(): void;
   release(): void;
   close(): Promise<void>;
@@ -25,19 +25,15 @@ const body = (req: IncomingMessage): Promise<Buffer> =>
   });
 
 export async function startSlowRpc(target: string, delayMs: number): Promise<SlowRpc> {
-  let gate: { held: Promise<void>; release: () => void } | null = null;
+  let held: (() => void)[] | null = null;
   const proxy: SlowRpc = {
     url: '',
     delayMs,
-    hold: () => {
-      if (gate) return;
-      let release = () => undefined as void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      gate = { held, release };
-    },
+    hold: () => void (held ??= []),
     release: () => {
-      gate?.release();
-      gate = null;
+      const waiting = held ?? [];
+      held = null;
+      for (const go of waiting) go();
     },
     close: async () => undefined,
   };
@@ -45,9 +41,9 @@ export async function startSlowRpc(target: string, delayMs: number): Promise<Slo
     void (async () => {
       try {
         const payload = await body(req);
-        const blockRequest = /"getblock(filter)?"/.test(payload.toString());
-        if (blockRequest && gate) await gate.held;
-        if (blockRequest && proxy.delayMs > 0) await new Promise((r) => setTimeout(r, proxy.delayMs));
+        const asksBlocks = /"getblock(filter)?"/.test(payload.toString());
+        if (asksBlocks && held) await new Promise<void>((r) => held!.push(r));
+        if (proxy.delayMs > 0 && asksBlocks) await new Promise((r) => setTimeout(r, proxy.delayMs));
         const headers: Record<string, string> = { 'content-type': 'application/json' };
         if (req.headers.authorization) headers.authorization = req.headers.authorization;
         const answer = await fetch(new URL(req.url ?? '/', target), { method: req.method ?? 'POST', headers, body: payload });

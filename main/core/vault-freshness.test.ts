@@ -11,8 +11,8 @@ const paths: VaultPathView[] = [
   { threshold: 1, keys: ['Lawyer'], blocks: 90 * PER_DAY, opens: '' },
 ];
 const TIP = 100_000;
-/** A coin whose Lawyer path opens `left` blocks after the next block (confirmations from it). */
-const coin = (vout: number, left: number) => ({ txid: 'ab'.repeat(32), vout, amount: 1n, confirmations: 90 * PER_DAY - left });
+/** A coin whose Lawyer path opens `left` blocks after the next block (its block counted back from TIP). */
+const coin = (vout: number, left: number): { txid: string; vout: number; amount: bigint; height: number | null } => ({ txid: 'ab'.repeat(32), vout, amount: 1n, height: TIP - (90 * PER_DAY - left) + 1 });
 const due = (coins: ReturnType<typeof coin>[], days = 30) => coinsDue(params, vaultCoinOpenings(params, paths, coins, TIP, 0), days);
 
 describe('which coins of a vault to refresh', () => {
@@ -22,7 +22,7 @@ describe('which coins of a vault to refresh', () => {
     expect(due([coin(0, 30 * PER_DAY + 1)])).toEqual([]);
   });
   it('flags a coin whose path is open already, and says so', () => {
-    const coins = [{ ...coin(0, 0), confirmations: 95 * PER_DAY }, coin(1, 10)];
+    const coins = [{ ...coin(0, 0), height: TIP - 95 * PER_DAY + 1 }, coin(1, 10)];
     const flagged = due(coins);
     expect(flagged.map((d) => [d.opening.vout, d.open])).toEqual([
       [0, true],
@@ -33,7 +33,7 @@ describe('which coins of a vault to refresh', () => {
     );
   });
   it('never flags an unconfirmed coin (its clock has not started), even when its path is shorter than the window', () => {
-    expect(due([{ ...coin(0, 0), confirmations: 0 }], 113)).toEqual([]);
+    expect(due([{ ...coin(0, 0), height: null }], 113)).toEqual([]);
   });
   it('counts each coin once, by its soonest path; a wider window flags more', () => {
     const coins = [coin(0, 40 * PER_DAY), coin(1, 5)];

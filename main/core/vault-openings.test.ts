@@ -32,15 +32,15 @@ describe('typed recovery days', () => {
 });
 
 describe('when a recovery path opens for a coin', () => {
-  const coin = (confirmations: number) => ({ txid: 'aa', vout: 0, amount: 5n, confirmations });
+  const coin = (height: number | null) => ({ txid: 'aa', vout: 0, amount: 5n, height });
   it('counts from the block that confirmed the coin (BIP68)', () => {
-    // Confirmed at 1001 (tip 1010, 10 confirmations): a 144-block path may be spent in block 1145.
-    const [o] = vaultCoinOpenings({ blockSeconds: 150 }, paths, [coin(10)], 1010, 0);
+    // Confirmed at 1001 (tip 1010): a 144-block path may be spent in block 1145.
+    const [o] = vaultCoinOpenings({ blockSeconds: 150 }, paths, [coin(1001)], 1010, 0);
     expect(o).toMatchObject({ opensAtBlock: 1145, blocksLeft: 134, opensAround: new Date(134 * 150_000).toISOString() });
     expect(o!.path.keys).toEqual(['Lawyer']);
   });
   it('is open once the coin is as old as the path, and waits the whole path while unconfirmed', () => {
-    expect(vaultCoinOpenings({ blockSeconds: 150 }, paths, [coin(144)], 2000, 0)[0]).toMatchObject({ blocksLeft: 0, opensAtBlock: 2001 });
-    expect(vaultCoinOpenings({ blockSeconds: 150 }, paths, [coin(0)], 2000, 0)[0]).toMatchObject({ blocksLeft: 144, opensAtBlock: null, opensAround: null });
+    expect(vaultCoinOpenings({ blockSeconds: 150 }, paths, [coin(1857)], 2000, 0)[0]).toMatchObject({ blocksLeft: 0, opensAtBlock: 2001 });
+    expect(vaultCoinOpenings({ blockSeconds: 150 }, paths, [coin(null)], 2000, 0)[0]).toMatchObject({ blocksLeft: 144, opensAtBlock: null, opensAround: null });
   });
 });

@@ -240,25 +240,28 @@ export interface VaultCoinOpening {
 
 /**
  * For each coin and each recovery path: the block it opens at. BIP68 counts from the block that
- * confirmed the coin: a coin confirmed at height h (confirmations c at tip t: h = t - c + 1) may
- * be spent on a path of T blocks in block h + T.
+ * confirmed the coin: a coin confirmed at height h may be spent on a path of T blocks in block h + T.
+ * The coin's own height (the service's unspent output names it), never the tip less its
+ * confirmations: those are counted at the service's indexed tip, which may lag the node's `tip`,
+ * and the spend check (payments/vault-paths.ts) reads the same height. `tip` only counts the
+ * blocks left.
  */
 export function vaultCoinOpenings(
   params: Pick<ChainParams, 'blockSeconds'>,
   paths: readonly VaultPathView[],
-  coins: readonly { txid: string; vout: number; amount: bigint; confirmations: number }[],
+  coins: readonly { txid: string; vout: number; amount: bigint; height: number | null }[],
   tip: number,
   now: number,
 ): VaultCoinOpening[] {
   const out: VaultCoinOpening[] = [];
   for (const c of coins) {
     for (const p of paths.filter((x) => x.blocks > 0)) {
-      if (c.confirmations <= 0) {
+      if (c.height === null) {
         out.push({ txid: c.txid, vout: c.vout, amount: c.amount, path: p, opensAtBlock: null, blocksLeft: p.blocks, opensAround: null });
         continue;
       }
       // The one rule of when a path opens, shared with the spend check (shared/coins/vault-spend.ts).
-      const at = pathOpensAt(tip - c.confirmations + 1, p.blocks);
+      const at = pathOpensAt(c.height, p.blocks);
       const left = Math.max(0, at - (tip + 1));
       out.push({ txid: c.txid, vout: c.vout, amount: c.amount, path: p, opensAtBlock: at, blocksLeft: left, opensAround: new Date(now + left * params.blockSeconds * 1000).toISOString() });
     }

@@ -105,7 +105,16 @@ export interface WalletUtxo {
   path: string;
   /** Of the transaction that made it, at the service's tip (0: unconfirmed): how old the coin is. */
   confirmations: number;
+  /** The block holding it (null: unconfirmed): where its relative timelocks count from. */
+  height: number | null;
 }
+
+/**
+ * The block an unspent output was confirmed in (null: unconfirmed), as the service names it: the
+ * one reading of a coin's age that the vault's openings and the recovery-path spend check share.
+ * Never the node's tip less the confirmations, which the service counts at its indexed tip.
+ */
+export const coinHeight = (u: Pick<Utxo, 'height' | 'confirmations'>): number | null => (u.confirmations > 0 ? u.height : null);
 
 /** The wallet's unspent outputs: those the service lists that pay one of the wallet's addresses. */
 export async function walletUnspent(deps: { store: CoordinatorStore; api: Pick<ApiClient, 'utxos'> }, walletId: string): Promise<WalletUtxo[]> {
@@ -116,7 +125,7 @@ export async function walletUnspent(deps: { store: CoordinatorStore; api: Pick<A
   const out: WalletUtxo[] = [];
   for (const u of await utxosOf(deps.api, w.coin, rows.map((a) => a.address))) {
     const row = byScript.get(u.script_pub_key.toLowerCase());
-    if (row) out.push({ txid: u.txid.toLowerCase(), vout: u.vout, amount: u.amount, address: row.address, path: addressPath(row.change, row.index), confirmations: u.confirmations });
+    if (row) out.push({ txid: u.txid.toLowerCase(), vout: u.vout, amount: u.amount, address: row.address, path: addressPath(row.change, row.index), confirmations: u.confirmations, height: coinHeight(u) });
   }
   return out;
 }

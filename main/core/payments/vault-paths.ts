@@ -6,7 +6,7 @@ import { pathNotOpen } from '../../../shared/coins/vault-spend.ts';
 import { plural } from '../../../shared/api/words.ts';
 import type { AddressRow, WalletRow } from '../store/store.ts';
 import { walletParams, type CoreDeps } from '../wallets.ts';
-import { utxosOf } from '../wallet-funds.ts';
+import { coinHeight, utxosOf } from '../wallet-funds.ts';
 import { vaultPaths } from '../vaults.ts';
 import { outpointKey, type Outpoint } from './outpoints.ts';
 
@@ -30,8 +30,9 @@ export async function vaultPathRefusal(deps: Pick<CoreDeps, 'store' | 'api'>, w:
     const at = outpointKey(i);
     const u = utxos.find((x) => outpointKey(x) === at);
     if (!u) return `${at} is not an unspent output at the service`;
-    const tip = u.height === null ? 0 : u.height + u.confirmations - 1;
-    const closed = pathNotOpen(params, at, u.height, blocks, tip, now);
+    const height = coinHeight(u);
+    const tip = height === null ? 0 : height + u.confirmations - 1;
+    const closed = pathNotOpen(params, at, height, blocks, tip, now);
     if (closed) return `the path of ${path.threshold} of ${path.keys.join(', ')} is not open yet: ${closed}`;
   }
   return null;
