@@ -23,7 +23,7 @@ import { fillBlockFile, PRUNED_NODE_ARGS, pruneAll } from '../chains/pruned-chai
 import { startSlowRpc, type SlowRpc } from '../chains/slow-rpc.ts';
 import { startDevService, type DevService } from '../dev-service.ts';
 import { openStore, type CoordinatorStore } from '../../main/core/store/store.ts';
-import { createWallet, nextReceiveAddress, requireWallet, type CoreDeps } from '../../main/core/wallets.ts';
+import { createWallet, nextReceiveAddress, requireWallet, walkChain, type CoreDeps } from '../../main/core/wallets.ts';
 import { walletAddress } from '../../main/core/wallet-script.ts';
 import { createVault } from '../../main/core/vaults.ts';
 import { createVaultWithBirthday, createWalletWithBirthday, registerUnwatchedWallets } from '../../main/core/wallet-birthday.ts';
@@ -348,6 +348,8 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       },
       pay: async () => {
         // From a wallet that can pay, when one can: a scenario of refusals for want of funds proves little.
+        // The wallet page walks the receive chain first: the deposits it finds are what the desk can spend.
+        for (const x of wallets) await act('address walk', x, (deps) => walkChain(deps, x.id, false));
         const able: DeskWallet[] = [];
         for (const x of wallets) if ((await walletFunds({ store: desk, api: fullApi }, x.id)).balance >= 3_000_000n) able.push(x);
         const wallet = able.length > 0 ? able[pick(able.length)]! : wallets[pick(wallets.length)]!;
@@ -360,6 +362,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
         const id = otherIds.get(wallet.id)!;
         let what: string | null;
         try {
+          await walkChain(outsideDeps, id, false);
           what = await pay(wallet, outsideDeps, other, id);
         } catch (err) {
           what = `refused: ${serviceWords(err)}`;
