@@ -4,7 +4,7 @@
 // and step and the command that replays it; the closing table counts scenarios, steps, comparisons
 // and mismatches. Exit code 1 on any mismatch or a scenario that could not go on.
 import { parseArgs } from 'node:util';
-import { replayCommand, runScenario, summaryTable, type ScenarioResult } from '../dev/desk-testing/watch-diff.ts';
+import { knownCauses, replayCommand, runScenario, summaryTable, type ScenarioResult } from '../dev/desk-testing/watch-diff.ts';
 
 const { values } = parseArgs({
   options: {
@@ -31,8 +31,8 @@ for (let seed = first; seed < first + seeds; seed++) {
   results.push(r);
   // One line a figure that went wrong: where it first did (the step to replay to), and how often.
   const firsts = new Map<string, { m: (typeof r.mismatches)[number]; count: number }>();
-  for (const m of r.mismatches) {
-    const key = `${m.wallet}: ${m.figure}`;
+  for (const { mismatch: m, known } of knownCauses(r.mismatches)) {
+    const key = `${m.wallet}: ${m.figure} (${known ? `known, ${known}` : 'NOT a known defect'})`;
     const seen = firsts.get(key);
     if (seen) seen.count++;
     else firsts.set(key, { m, count: 1 });

@@ -6,7 +6,7 @@
 // finding, in the test's output and in KNOWN below, never skipped in silence. The longer soak:
 // npm run soak:watch -- --seed N --steps M [--pruned].
 import { describe, expect, it } from 'vitest';
-import { knownCauses, replayCommand, runScenario, summaryTable, type ScenarioResult } from './watch-diff.ts';
+import { FINDING_4, FINDING_5, knownCauses, replayCommand, runScenario, summaryTable, type ScenarioResult } from './watch-diff.ts';
 
 const SCENARIOS = [
   { seed: 31, steps: 12, pruned: false },
@@ -19,7 +19,7 @@ const SCENARIOS = [
  * fixes. Finding 6 (the refresh warning shifted by the index's lag) is fixed: every scenario reads
  * its vault once with the watch index held behind the tip, and any difference there fails.
  */
-const KNOWN = ["finding 4: the desk's 20-address walk runs past the watch service's window (404)", 'finding 5: a pruned node hides coins beyond addresses emptied before the prune height'];
+const KNOWN = [FINDING_4, FINDING_5];
 
 const results: ScenarioResult[] = [];
 
