@@ -76,6 +76,8 @@ export function apiWith(real: CoordinatorApi, replaced: Partial<CoordinatorApi>)
     tokenInfo: (c) => real.tokenInfo(c),
     feeEstimates: (c) => real.feeEstimates(c),
     status: () => real.status(),
+    watchStatus: (c, id) => real.watchStatus(c, id),
+    watchWindow: (c, id, shown) => real.watchWindow(c, id, shown),
   };
   return { ...bound, ...replaced };
 }

@@ -4,7 +4,7 @@
 // wallet on a coin the service does not serve is refused at creation, in words.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AddressScans, scanProgress } from './address-scan.ts';
-import { startWalletDesk, type WalletDesk } from '../../dev/desk-testing/regtest.ts';
+import { apiWith, startWalletDesk, type WalletDesk } from '../../dev/desk-testing/regtest.ts';
 import { testCosigner } from '../../dev/desk-testing/keys.ts';
 import { walletFunds } from './wallet-funds.ts';
 import { createWallet, GAP_LIMIT, requireWallet, walletParams } from './wallets.ts';
@@ -41,7 +41,7 @@ describe('the address walk', () => {
     expect(scans.progress(wd.walletId)).toEqual({ checked: 0, of: 2 * GAP_LIMIT });
     expect(await scans.finished(wd.walletId)).toBe(true);
     expect(scans.progress(wd.walletId)).toBeNull();
-    // Receive 0..79 and change 0..19 were asked about (the last batch of each has no history); the
+    // Receive 0..64 and change 0..19 were asked about (the gap limit past the last used one); the
     // used ones and the next receive address are stored, each checked with the service.
     const known = wd.store.addresses(wd.walletId);
     expect(known.filter((a) => !a.change).map((a) => a.index)).toEqual(Array.from({ length: USED + 1 }, (_, i) => i));
@@ -50,7 +50,7 @@ describe('the address walk', () => {
   }, 120_000);
 
   it('walks again on the next question when the service failed', async () => {
-    const failing = { ...wd.deps, api: { ...wd.deps.api, history: () => Promise.reject(new Error('the service did not answer')) } };
+    const failing = { ...wd.deps, api: apiWith(wd.deps.api, { history: () => Promise.reject(new Error('the service did not answer')) }) };
     const reports: unknown[] = [];
     const scans = new AddressScans(failing, (err) => reports.push(err));
     expect(await scans.finished(wd.walletId)).toBe(false);

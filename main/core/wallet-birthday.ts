@@ -10,7 +10,7 @@ import type { WatchStatus } from '../../shared/api/schemas.ts';
 import type { CoordinatorApi } from './api.ts';
 import { CoordinatorError } from './errors.ts';
 import type { BirthdaySource, CoordinatorStore, CosignerRow, RescanRow, WalletRow } from './store/store.ts';
-import { createWallet, type NewWallet } from './wallets.ts';
+import { createWallet, shownIndex, type NewWallet } from './wallets.ts';
 import { createVault, type NewVault } from './vaults.ts';
 import { walletDescriptor } from './wallet-script.ts';
 
@@ -92,10 +92,17 @@ export const WATCH_GAP_LIMIT = 20;
 
 /**
  * What a watching service needs to follow the wallet (the body of PUT /watch/{coin}/{wallet_id}):
- * its descriptor for receive and change, its birthday and the gap limit.
+ * its descriptor for receive and change, its birthday, the gap limit, and the highest index of
+ * each branch the desk has shown (wallets.ts shownIndex): the service watches the gap past it.
  */
-export function watchRegistration(wallet: WalletRow, cosigners: readonly CosignerRow[], gapLimit: number): { descriptors: string[]; birthday_height: number; gap_limit: number } {
+export function watchRegistration(
+  wallet: WalletRow,
+  cosigners: readonly CosignerRow[],
+  gapLimit: number,
+  shown: { receive: number; change: number } = { receive: -1, change: -1 },
+): { descriptors: string[]; birthday_height: number; gap_limit: number; shown: { receive: number; change: number } } {
   return {
+    shown,
     // A vault is watched by its own descriptor: its multisig reading would watch other scripts.
     descriptors: [walletDescriptor(wallet, [...cosigners].sort((a, b) => a.position - b.position))],
     birthday_height: wallet.birthdayHeight ?? 0,
@@ -147,7 +154,8 @@ const fullIndex = (err: unknown) => err instanceof ApiClientError && err.status 
  */
 export async function registerBirthday(deps: { store: CoordinatorStore; api: WatchApi }, wallet: WalletRow): Promise<boolean> {
   try {
-    await deps.api.watchRegister(wallet.coin, wallet.id, watchRegistration(wallet, deps.store.cosigners(wallet.id), WATCH_GAP_LIMIT));
+    const shown = { receive: shownIndex(deps.store, wallet.id, false), change: shownIndex(deps.store, wallet.id, true) };
+    await deps.api.watchRegister(wallet.coin, wallet.id, watchRegistration(wallet, deps.store.cosigners(wallet.id), WATCH_GAP_LIMIT, shown));
     return true;
   } catch (err) {
     if (fullIndex(err)) return false;
@@ -232,14 +240,29 @@ const n = (x: number) => x.toLocaleString('en-US');
 /** The service's scan state said in words (pure: the page shows these as they are). */
 export function watchWords(s: WatchStatus): WatchWords {
   const from = s.birthday_height ?? 0;
-  const historyLimit = s.history_from === null ? null : `history before block ${s.history_from} is not available from this node (it is pruned); balances and unspent outputs are complete`;
   const noFilters = s.filters ? '' : '; the node has no block filters (-blockfilterindex=1), so every block from the birthday is read';
-  if (s.state === 'error') return { state: s.state, words: `The scan stopped: ${s.error ?? 'the service gave no reason'}`, historyLimit };
-  if (s.state === 'ready') return { state: s.state, words: `Watched from block ${from}: read to block ${s.scanned_height ?? from}, the node's tip (${plural(s.blocks_fetched, 'block')} fetched)${noFilters}`, historyLimit };
+  if (s.state === 'error') return { state: s.state, words: `The scan stopped: ${s.error ?? 'the service gave no reason'}`, historyLimit: null };
+  if (s.state === 'ready') return { state: s.state, words: `Watched from block ${from}: read to block ${s.scanned_height ?? from}, the node's tip (${plural(s.blocks_fetched, 'block')} fetched)${noFilters}`, historyLimit: historyLimitWords(s) };
   const total = s.tip_height === null ? null : Math.max(0, s.tip_height - from + 1);
-  const checked = total === null ? plural(s.blocks_checked, 'block') : `${n(s.blocks_checked)} of ${plural(total, 'block')}`;
+  // How far the index holds the chain, not how many blocks were looked at: a scan that starts over
+  // (more addresses watched, a rescan) looks at blocks again, and the count ran past the chain.
+  const read = s.scanned_height === null ? 0 : Math.max(0, Math.min(total ?? Infinity, s.scanned_height - from + 1));
+  const progress = total === null ? `read to block ${s.scanned_height ?? from}` : `${n(read)} of ${plural(total, 'block')} read`;
   const tipUnknown = total === null ? " (the node has not told its tip yet)" : '';
-  return { state: s.state, words: `Scanning from block ${from}: ${checked} checked, ${n(s.blocks_matched)} matched${tipUnknown}${noFilters}`, historyLimit };
+  // Until the scan is checked against the node's UTXO set, nothing is claimed complete.
+  return { state: s.state, words: `Scanning from block ${from}: ${progress}, ${n(s.blocks_matched)} matched${tipUnknown}${noFilters}`, historyLimit: null };
+}
+
+/**
+ * What a pruned node's finished scan proves, no more: the unspent outputs of the addresses watched are
+ * complete (those from before its first block come from its UTXO set), the history starts at its
+ * first block. null: nothing is missing.
+ */
+function historyLimitWords(s: WatchStatus): string | null {
+  if (s.history_from === null) return null;
+  const range = (count: number, branch: string) => (count === 0 ? `no ${branch} address` : `${branch} addresses 0 to ${count - 1}`);
+  const watched = s.watched ? ` for ${range(s.watched.receive, 'receive')} and ${range(s.watched.change, 'change')}` : '';
+  return `unspent outputs complete${watched}; history from block ${s.history_from} (the node is pruned: what was received and spent before it is not listed)`;
 }
 
 /**

@@ -12,6 +12,8 @@ import {
 import { requireScriptType, type MultisigScriptType } from '../../shared/coins/multisig-script.ts';
 import type { CoordinatorApi } from './api.ts';
 import { CoordinatorError } from './errors.ts';
+import { ApiClientError } from '../../shared/api/client.ts';
+import { isEvmCoin } from '../../shared/coins/coin-table.ts';
 import { unservedWords } from './service-status.ts';
 import type { AddressRow, BirthdaySource, CoordinatorStore, CosignerRow, WalletRow } from './store/store.ts';
 import { refuseExistingWallet } from './wallet-identity.ts';
@@ -158,11 +160,72 @@ const derivedAddresses = new Map<string, string>();
 const MAX_DERIVED = 100_000;
 
 /**
- * Walks one chain (receive or change) GAP_LIMIT addresses at a time (BIP44 gap limit), asking the
- * service for the history of addresses derived here, until a whole batch has no history and is not
- * `reserved`. Only the addresses up to the first unused one after the last used are then stored,
- * each cross-checked with the service first: the gap beyond costs one history request a batch,
- * not one check an address. `onBatch` hears after each batch; returns the last used index (-1: none).
+ * The highest index of a branch the desk has shown, before the address it gives next (-1: none):
+ * it stores each used address and the next one, and the next one is the first of the gap. Walked
+ * past with the gap, and told to a watching service (registration, window), even where the chain
+ * shows them unused: emptied before a pruned node's first block they look so, and a coin past them
+ * would be missed.
+ */
+export function shownIndex(store: Pick<CoordinatorStore, 'addresses'>, walletId: string, change: boolean): number {
+  return Math.max(-1, store.addresses(walletId).reduce((n, a) => (a.change === change ? Math.max(n, a.index) : n), -1) - 1);
+}
+
+/** How long a walk waits for the service to read the chain again for addresses it now watches, before it says so instead. */
+const WINDOW_WAIT_MS = 20_000;
+
+/**
+ * How many addresses of the branch a watching service watches (watch mode's window), or null when
+ * it answers any address (the full index, 409) or is not the service to ask (an Ether coin, a
+ * service without the window in its status).
+ */
+async function watchedWindow(deps: CoreDeps, w: WalletRow, change: boolean): Promise<number | null> {
+  if (isEvmCoin(w.coin)) return null;
+  try {
+    const s = await deps.api.watchStatus(w.coin, w.id);
+    return s.watched ? (change ? s.watched.change : s.watched.receive) : null;
+  } catch (err) {
+    // 409: the full index; 404: not served, or not registered (its address queries then say so in words).
+    if (err instanceof ApiClientError && (err.status === 409 || err.status === 404)) return null;
+    throw err;
+  }
+}
+
+/**
+ * Asks the watching service to watch the branch up to `shown` and the gap past it (POST .../window),
+ * and waits while it reads the chain again for the addresses that adds, so that an address the walk
+ * then finds unused is unused on the chain. Refused in words when the service does not follow, or
+ * is still reading after a while (the next question walks again). Returns the new window.
+ */
+async function extendWindow(deps: CoreDeps, w: WalletRow, change: boolean, shown: number, need: number): Promise<number> {
+  const branch = change ? 'change' : 'receive';
+  const other = shownIndex(deps.store, w.id, !change);
+  let s = await deps.api.watchWindow(w.coin, w.id, change ? { receive: other, change: shown } : { receive: shown, change: other });
+  const watched = () => (change ? s.watched?.change : s.watched?.receive) ?? 0;
+  if (watched() < need) {
+    throw new CoordinatorError('service_refused', `the service watches ${branch} addresses 0 to ${watched() - 1} of "${w.name}" only, and did not watch further when asked: addresses from ${watched()} on cannot be checked`);
+  }
+  const until = Date.now() + WINDOW_WAIT_MS;
+  while (!(s.state === 'ready' && s.scanned_height !== null && s.scanned_height === s.tip_height)) {
+    if (s.state === 'error') throw new CoordinatorError('service_refused', `the service's scan of "${w.name}" stopped: ${s.error ?? 'it gave no reason'}`);
+    if (Date.now() > until) {
+      const at = s.scanned_height === null || s.tip_height === null ? '' : ` (block ${s.scanned_height.toLocaleString('en-US')} of ${s.tip_height.toLocaleString('en-US')})`;
+      throw new CoordinatorError('service_scanning', `the service is reading the chain again for ${branch} addresses up to ${need - 1} of "${w.name}"${at}: the addresses past the last used one are checked once it has; ask again in a moment`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+    s = await deps.api.watchStatus(w.coin, w.id);
+  }
+  return watched();
+}
+
+/**
+ * Walks one chain (receive or change), asking the service for the history of addresses derived
+ * here a batch at a time, until GAP_LIMIT addresses past the last used one (or `reserved`, or
+ * shown before: stored) have no history (BIP44's gap, BDK's stop_gap). A watching service holds
+ * only a window of the wallet's addresses (the same gap past the highest used or shown): the walk
+ * never asks past it, and asks the service to extend it first where it must. Only the addresses
+ * up to the first unused one after the last used are then stored, each cross-checked with the
+ * service first: the gap beyond costs one history request a batch, not one check an address.
+ * `onBatch` hears after each batch; returns the last used index (-1: none).
  */
 export async function walkChain(deps: CoreDeps, walletId: string, change: boolean, reserved: ReadonlySet<string> = new Set(), onBatch?: (walk: ChainWalk) => void): Promise<number> {
   const w = requireWallet(deps, walletId);
@@ -179,16 +242,28 @@ export async function walkChain(deps: CoreDeps, walletId: string, change: boolea
     derivedAddresses.set(`${walletId}/${change ? 1 : 0}/${i}`, address);
     return address;
   };
+  const shown = shownIndex(deps.store, walletId, change);
+  let window = await watchedWindow(deps, w, change);
   let lastUsed = -1;
-  for (let start = 0; ; start += GAP_LIMIT) {
+  let checked = 0;
+  while (checked < Math.max(lastUsed, shown) + 1 + GAP_LIMIT) {
+    const end = Math.min(checked + GAP_LIMIT, Math.max(lastUsed, shown) + 1 + GAP_LIMIT);
+    if (window !== null && end > window) window = await extendWindow(deps, w, change, Math.max(lastUsed, shown, end - 1 - GAP_LIMIT), end);
     const batch: { index: number; address: string }[] = [];
-    for (let i = start; i < start + GAP_LIMIT; i++) batch.push({ index: i, address: await addressAt(i) });
-    const history = await deps.api.history(w.coin, batch.map((a) => a.address), { limit: 1000 });
+    for (let i = checked; i < end; i++) batch.push({ index: i, address: await addressAt(i) });
+    const history = await deps.api.history(w.coin, batch.map((a) => a.address), { limit: 1000 }).catch((err: unknown) => {
+      // A watching service that does not say its window (an older one) refuses addresses past it:
+      // said in the desk's words, never its 404 text on the Receive card.
+      if (err instanceof ApiClientError && err.status === 404 && window === null) {
+        throw new CoordinatorError('service_refused', `the service does not watch ${change ? 'change' : 'receive'} addresses ${checked} to ${end - 1} of "${w.name}", so whether they are used cannot be checked: on the treasurer's own node (watch mode) it answers only the addresses of wallets registered with it, up to the gap limit past the last used one`);
+      }
+      throw err;
+    });
     const used = new Set([...history.txs.map((t) => t.address), ...reserved]);
     const usedHere = batch.filter((a) => used.has(a.address)).map((a) => a.index);
     if (usedHere.length > 0) lastUsed = Math.max(lastUsed, ...usedHere);
-    onBatch?.({ checked: start + GAP_LIMIT, lastUsed });
-    if (usedHere.length === 0) break;
+    checked = end;
+    onBatch?.({ checked, lastUsed });
   }
   // Every used address and the next one, checked a gap-limit batch at a time.
   const upTo = lastUsed + 1;

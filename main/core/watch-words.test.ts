@@ -6,13 +6,23 @@ import { watchWords } from './wallet-birthday.ts';
 
 describe('a watched scan in words', () => {
   it('says how far a scan has got, and that it reads every block without filters', () => {
-    expect(watchWords(status({}))).toEqual({ state: 'scanning', words: 'Scanning from block 1000: 1,234 of 5,000 blocks checked, 3 matched', historyLimit: null });
-    expect(watchWords(status({ filters: false })).words).toBe('Scanning from block 1000: 1,234 of 5,000 blocks checked, 3 matched; the node has no block filters (-blockfilterindex=1), so every block from the birthday is read');
-    expect(watchWords(status({ tip_height: null })).words).toBe('Scanning from block 1000: 1,234 blocks checked, 3 matched (the node has not told its tip yet)');
+    expect(watchWords(status({}))).toEqual({ state: 'scanning', words: 'Scanning from block 1000: 501 of 5,000 blocks read, 3 matched', historyLimit: null });
+    expect(watchWords(status({ filters: false })).words).toBe('Scanning from block 1000: 501 of 5,000 blocks read, 3 matched; the node has no block filters (-blockfilterindex=1), so every block from the birthday is read');
+    expect(watchWords(status({ tip_height: null })).words).toBe('Scanning from block 1000: read to block 1500, 3 matched (the node has not told its tip yet)');
+  });
+
+  it('never counts past the chain: a scan that started over looked at blocks again (issue 31: "1,117 of 537 blocks checked")', () => {
+    const again = status({ birthday_height: 477, scanned_height: 900, tip_height: 1_013, blocks_checked: 1_117 });
+    expect(watchWords(again).words).toBe('Scanning from block 477: 424 of 537 blocks read, 3 matched');
+    expect(watchWords(status({ birthday_height: 477, scanned_height: null, tip_height: 1_013 })).words).toBe('Scanning from block 477: 0 of 537 blocks read, 3 matched');
   });
 
   it("states a pruned node's history limit, a stopped scan's reason, and a finished scan", () => {
-    expect(watchWords(status({ pruned: true, history_from: 4_000 })).historyLimit).toBe('history before block 4000 is not available from this node (it is pruned); balances and unspent outputs are complete');
+    // Only a finished scan claims anything complete, and only for the addresses it watches.
+    expect(watchWords(status({ pruned: true, history_from: 4_000 })).historyLimit).toBeNull();
+    expect(watchWords(status({ state: 'ready', pruned: true, history_from: 4_000, watched: { receive: 46, change: 20 } })).historyLimit).toBe(
+      'unspent outputs complete for receive addresses 0 to 45 and change addresses 0 to 19; history from block 4000 (the node is pruned: what was received and spent before it is not listed)',
+    );
     expect(watchWords(status({ state: 'error', error: "the unspent outputs differ from the node's scantxoutset" })).words).toBe("The scan stopped: the unspent outputs differ from the node's scantxoutset");
     expect(watchWords(status({ state: 'ready', scanned_height: 5_999 })).words).toBe("Watched from block 1000: read to block 5999, the node's tip (3 blocks fetched)");
     expect(watchWords(status({ state: 'ready', scanned_height: 5_999, blocks_fetched: 1 })).words).toBe("Watched from block 1000: read to block 5999, the node's tip (1 block fetched)");

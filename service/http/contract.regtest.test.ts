@@ -187,6 +187,7 @@ const examples: Record<string, () => Promise<Example>> = {
   'v2 PUT /watch/{coin}/{wallet_id}': async () => ({ path: { coin: 'litecoin', wallet_id: 'vault' }, body: { descriptors: [`wsh(sortedmulti(2,${XPUB}/0/*,${XPUB}/1/*))`], birthday_height: 1, gap_limit: 20 }, status: 409 }),
   'v2 GET /watch/{coin}/{wallet_id}': async () => ({ path: { coin: 'litecoin', wallet_id: 'vault' }, status: 409 }),
   'v2 POST /watch/{coin}/{wallet_id}/rescan': async () => ({ path: { coin: 'litecoin', wallet_id: 'vault' }, body: { from_height: 1 }, status: 409 }),
+  'v2 POST /watch/{coin}/{wallet_id}/window': async () => ({ path: { coin: 'litecoin', wallet_id: 'vault' }, body: { shown: { receive: 25, change: -1 } }, status: 409 }),
   'v2 GET /status': async () => ({}),
   'v2 GET /healthz': async () => ({}),
   'v2 GET /readyz': async () => ({}),
@@ -276,7 +277,7 @@ describe('the documents', () => {
 
   it('mark the extensions beyond the spec', () => {
     const marked = operations.filter((op) => (docs[op.revision].paths[op.path]![op.method.toLowerCase()] as Json)['x-countersign-extension'] === true).map(keyOf);
-    const extensions = ['v2 GET /blocks/{coin}/height_at/{unix_time}', 'v2 GET /erc20/token/{contract}', 'v2 GET /fee_estimates/{coin}', 'v2 GET /healthz', 'v2 GET /prices/history/{coin}', 'v2 GET /readyz', 'v2 GET /status', 'v2 GET /transaction/raw/{coin}/{txid}', 'v2 GET /watch/{coin}/{wallet_id}', 'v2 POST /watch/{coin}/{wallet_id}/rescan', 'v2 PUT /watch/{coin}/{wallet_id}'];
+    const extensions = ['v2 GET /blocks/{coin}/height_at/{unix_time}', 'v2 GET /erc20/token/{contract}', 'v2 GET /fee_estimates/{coin}', 'v2 GET /healthz', 'v2 GET /prices/history/{coin}', 'v2 GET /readyz', 'v2 GET /status', 'v2 GET /transaction/raw/{coin}/{txid}', 'v2 GET /watch/{coin}/{wallet_id}', 'v2 POST /watch/{coin}/{wallet_id}/rescan', 'v2 POST /watch/{coin}/{wallet_id}/window', 'v2 PUT /watch/{coin}/{wallet_id}'];
     expect(marked.sort()).toEqual(extensions.filter((k) => operations.some((op) => keyOf(op) === k)));
     expect(marked).toContain('v2 GET /status');
   });

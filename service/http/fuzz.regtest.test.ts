@@ -30,7 +30,7 @@ type Fields = Record<string, Kind>;
 interface Spec {
   path?: Fields;
   query?: Fields;
-  body?: 'signatures' | 'multisig' | 'network' | 'treasury' | 'watch' | 'rescan';
+  body?: 'signatures' | 'multisig' | 'network' | 'treasury' | 'watch' | 'rescan' | 'window';
 }
 
 const tokenQuery: Fields = { contract_id: 'contract', decimal_places: 'smallint' };
@@ -59,6 +59,7 @@ const SPECS: Record<string, Spec> = {
   'PUT /watch/{coin}/{wallet_id}': { path: { coin: 'coin', wallet_id: 'hex' }, body: 'watch' },
   'GET /watch/{coin}/{wallet_id}': { path: { coin: 'coin', wallet_id: 'hex' } },
   'POST /watch/{coin}/{wallet_id}/rescan': { path: { coin: 'coin', wallet_id: 'hex' }, body: 'rescan' },
+  'POST /watch/{coin}/{wallet_id}/window': { path: { coin: 'coin', wallet_id: 'hex' }, body: 'window' },
   'GET /prices/history/{coin}': { path: { coin: 'coin' }, query: { at: 'units' } },
   'GET /status': {},
   'GET /healthz': {},
@@ -193,6 +194,9 @@ function body(random: Random, kind: Spec['body']): unknown {
       birthday_height: random.chance(0.8) ? random.pick([null, 0, 1, 200, -1, 2 ** 32, 1.5]) : wrongType(random),
       gap_limit: random.chance(0.8) ? random.pick([0, 1, 20, 1000, 1001, -3, 2.5]) : wrongType(random),
     };
+  } else if (kind === 'window') {
+    const index = () => (random.chance(0.8) ? random.pick([-2, -1, 0, 19, 100_000, 100_001, 2 ** 31, 1.5]) : wrongType(random));
+    out = { shown: random.chance(0.9) ? { receive: index(), change: index() } : wrongType(random) };
   } else if (kind === 'rescan') {
     out = { from_height: random.chance(0.8) ? random.pick([0, 1, 200, -1, 2 ** 32, 1.5]) : wrongType(random) };
   } else {

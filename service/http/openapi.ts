@@ -125,13 +125,19 @@ const V2_OPERATIONS: Record<string, OperationDoc> = {
     tag: OPS,
     summary: 'Register a wallet with a watch-mode coin',
     extension:
-      "Extension beyond the spec: a node backend with index 'watch' indexes only registered wallets, from their birthdays. The body gives the wallet's descriptors (one multipath, or receive and change), its birthday height (null: from genesis) and its gap limit; the service derives the scripts itself and reads the blocks again from the birthday. A registration belongs to the API key that made it: its addresses are answered to that key alone (another key gets the 404 of an unwatched address), and another key registering the same descriptors makes a registration of its own. 409 on a coin that runs the full index.",
+      "Extension beyond the spec: a node backend with index 'watch' indexes only registered wallets, from their birthdays. The body gives the wallet's descriptors (one multipath, or receive and change), its birthday height (null: from genesis), its gap limit and the highest index of each branch it has shown; the service derives the scripts itself (the gap limit past the highest index used or shown) and reads the blocks again from the birthday. A registration belongs to the API key that made it: its addresses are answered to that key alone (another key gets the 404 of an unwatched address), and another key registering the same descriptors makes a registration of its own. 409 on a coin that runs the full index.",
   },
   'GET /watch/:coin/:wallet_id': {
     tag: OPS,
     summary: "A watched wallet's scan",
     extension:
       "Extension beyond the spec: how far the scan of a registered wallet has come (scanned height, blocks checked, matched and fetched, block filters, pruning and the height history starts from), and its state: scanning, ready (its unspent outputs equal the node's scantxoutset), or error in words. 404 for a wallet this key did not register, 409 on a full-index coin.",
+  },
+  'POST /watch/:coin/:wallet_id/window': {
+    tag: OPS,
+    summary: "Watch a wallet's addresses further out",
+    extension:
+      "Extension beyond the spec: the highest index of each branch the wallet's owner has shown (handed out, or asks about) is watched, with the gap limit past it (the window the status's watched field gives: the gap past the highest index used or shown). Only newly watched addresses make the blocks be read again; the status then says scanning until they are. 404 for a wallet this key did not register, 409 on a full-index coin.",
   },
   'POST /watch/:coin/:wallet_id/rescan': {
     tag: OPS,

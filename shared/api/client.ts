@@ -190,6 +190,11 @@ export class ApiClient {
     return this.request(WatchStatus, 'GET', `/watch/${coin}/${encodeURIComponent(walletId)}`);
   }
 
+  /** Extension: watches a wallet's addresses up to the highest index shown of each branch, and the gap past them. */
+  watchWindow(coin: string, walletId: string, shown: { receive: number; change: number }) {
+    return this.request(WatchStatus, 'POST', `/watch/${coin}/${encodeURIComponent(walletId)}/window`, { shown });
+  }
+
   /** Extension: reads a watched wallet's blocks again from a height. */
   watchRescan(coin: string, walletId: string, fromHeight: number) {
     return this.request(WatchStatus, 'POST', `/watch/${coin}/${encodeURIComponent(walletId)}/rescan`, { from_height: fromHeight });

@@ -214,6 +214,8 @@ export const AddressesParams = z.object({ coin, addresses: z.string().min(1, 'ad
 
 // ---- watch mode (a node backend with index 'watch'; docs/api-decisions.md) -------------------
 
+/** The highest address index a watch window is extended to: a vault's address is many key derivations. */
+export const MAX_SHOWN_INDEX = 100_000;
 export const WatchParams = z.object({
   coin,
   wallet_id: z
@@ -221,6 +223,9 @@ export const WatchParams = z.object({
     .regex(/^[A-Za-z0-9._-]{1,64}$/, 'wallet_id must be 1 to 64 letters, digits, dots, dashes or underscores')
     .describe("the caller's name for the wallet; registrations are kept per API key"),
 });
+const shownIndex = z.number().int().min(-1).max(MAX_SHOWN_INDEX);
+/** The highest index of each branch a wallet has shown (-1: none). */
+export const Shown = z.object({ receive: shownIndex, change: shownIndex }).strict();
 export const WatchRegistration = z
   .object({
     descriptors: z
@@ -230,14 +235,16 @@ export const WatchRegistration = z
       .describe('sh/wsh/sh(wsh) multi or sortedmulti over xpubs: one with /<0;1>/*, or one with /0/* and one with /1/*'),
     birthday_height: z.number().int().min(0).nullable().describe('the first block that can hold its transactions; null: from genesis'),
     gap_limit: z.number().int().min(1).max(1_000).default(20).describe('unused addresses derived past the last used one, per branch'),
+    shown: Shown.optional().describe('the highest index of each branch the wallet has shown (handed out, or asked about): watched with gap_limit past it, so a coin there is found even when the addresses before it look unused (emptied before a pruned node\'s first block)'),
   })
   .strict();
+export const WatchWindow = z.object({ shown: Shown }).strict();
 export const WatchRescan = z.object({ from_height: z.number().int().min(0) }).strict();
 export const WatchStatus = z.object({
   birthday_height: z.number().int().nullable(),
   scanned_height: z.number().int().nullable().describe('the index holds every block up to this height'),
   tip_height: z.number().int().nullable().describe("the node's tip (null: not answering)"),
-  blocks_checked: z.number().int().describe('blocks looked at since the service started (their filter, or the block itself without filters)'),
+  blocks_checked: z.number().int().describe('blocks looked at since the scan last started over (a registration, a rescan, or more addresses watched): their filter, or the block itself without filters'),
   blocks_matched: z.number().int().describe("blocks whose filter matched a watched script"),
   blocks_fetched: z.number().int().describe('blocks fetched and parsed'),
   filters: z.boolean().describe('whether the node serves BIP158 block filters (-blockfilterindex=1); without them every block from the birthday is read'),
@@ -247,7 +254,11 @@ export const WatchStatus = z.object({
     .string()
     .nullable()
     .optional()
-    .describe("history_from in words (null when nothing is missing): unspent outputs older than it come from the node's UTXO set (scantxoutset); spent ones, and their share of later transactions, are not listed"),
+    .describe("history_from in words (null when nothing is missing): what is proven, no more: the unspent outputs of the watched addresses are complete (older than it, from the node's UTXO set); the history starts there"),
+  watched: z
+    .object({ receive: z.number().int(), change: z.number().int() })
+    .optional()
+    .describe('how many addresses of each branch are watched (indexes 0 to n - 1): the gap limit past the highest index used or shown; an address query for one further out is a 404 until POST .../window extends it'),
   state: z.enum(['scanning', 'ready', 'error']).describe("ready: scanned to the node's tip and the unspent outputs equal the node's scantxoutset"),
   error: z.string().optional(),
 });

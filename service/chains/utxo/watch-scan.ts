@@ -13,7 +13,7 @@ import type { WatchScope } from './indexer.ts';
 import { coinsToUnits, type RpcClient, RpcError } from './rpc-client.ts';
 import type { ReadBlock } from './verbose-block.ts';
 import { fetchBlock } from './block-reading.ts';
-import { type WalletWatch, type WatchedWallet, type WatchList, type WatchRegistration, type WatchStatus } from './watch.ts';
+import { type Shown, type WalletWatch, type WatchedWallet, type WatchList, type WatchRegistration, type WatchStatus, windowEnd } from './watch.ts';
 
 /** An unspent output of a watched wallet as the node's UTXO set gives it. */
 interface NodeOutput {
@@ -48,9 +48,14 @@ const ScanAnswer = z.object({
 const SCAN_BATCH = 10_000;
 const TxOut = z.union([z.null(), z.object({ bestblock: z.string(), confirmations: z.number().int().min(1), value: z.union([z.number(), z.string()]), scriptPubKey: z.object({ hex }) })]);
 
-/** What a pruned node's watch cannot tell, said with the status (never silently missing). */
-export function historyLimitWords(from: number): string {
-  return `history before block ${from} is not available from this node (it is pruned): the wallet's outputs received before it and still unspent were taken from the node's UTXO set (scantxoutset), so balances and unspent outputs are complete; outputs already spent before then are not listed, nor are they counted in the transactions of later blocks that spent them; a rescan from before block ${from} takes them from the UTXO set again`;
+/**
+ * What a pruned node's watch proves, said with the status (never more): the unspent outputs of the
+ * watched addresses are complete (below `from` they come from the node's UTXO set), the history
+ * starts at `from`.
+ */
+export function historyLimitWords(from: number, watched: { receive: number; change: number }): string {
+  const range = (n: number, branch: string) => (n === 0 ? `no ${branch} address` : `${branch} addresses 0 to ${n - 1}`);
+  return `unspent outputs complete for ${range(watched.receive, 'receive')} and ${range(watched.change, 'change')}; history from block ${from} (the node is pruned: outputs received before it and still unspent come from its UTXO set, those already spent before it are not listed, nor counted in the later transactions that spent them)`;
 }
 
 interface Counters {
@@ -223,6 +228,8 @@ export class WatchScan implements WatchScope, WalletWatch {
   }
 
   async rescanTaken(height: number): Promise<void> {
+    // The counts are of the scan under way: blocks read again are not counted twice against the chain.
+    Object.assign(this.counters, { checked: 0, matched: 0, fetched: 0 });
     await this.list.rescansTaken(height);
     await this.list.clearChecks();
   }
@@ -274,7 +281,7 @@ export class WatchScan implements WatchScope, WalletWatch {
         scripts.forEach((s, i) => {
           if (used.has(bytesToHex(s))) last = i;
         });
-        if (last + w.gapLimit >= w.derived[branch]) await this.list.deriveTo(w, branch, last + 1 + w.gapLimit);
+        await this.list.deriveTo(w, branch, windowEnd(last, -1, w.gapLimit));
       }
     }
     if (this.list.pendingRescan() !== null || indexedHeight === null) return;
@@ -343,6 +350,24 @@ export class WatchScan implements WatchScope, WalletWatch {
     return this.status(owner, walletId);
   }
 
+  async extend(owner: string, walletId: string, shown: Shown): Promise<WatchStatus | null> {
+    await this.list.load();
+    const w = this.list.wallet(owner, walletId);
+    if (!w) return null;
+    let more = false;
+    for (const branch of w.branches) {
+      const end = windowEnd(-1, branch === 0 ? shown.receive : shown.change, w.gapLimit);
+      if (end <= w.derived[branch]) continue;
+      await this.list.deriveTo(w, branch, end);
+      more = true;
+    }
+    if (more) {
+      await this.list.clearChecks();
+      this.onChange();
+    }
+    return this.status(owner, walletId);
+  }
+
   async status(owner: string, walletId: string): Promise<WatchStatus | null> {
     await this.list.load();
     const w = this.list.wallet(owner, walletId);
@@ -352,6 +377,7 @@ export class WatchScan implements WatchScope, WalletWatch {
     const checked = await this.list.check(owner, walletId);
     const ready = checked !== undefined && checked.height === tip && tip === nodeTip && this.list.pendingRescan() === null;
     const historyFrom = this.pruneHeight !== null && this.pruneHeight > (w.birthdayHeight ?? 0) ? this.pruneHeight : null;
+    const watched = { receive: w.derived[0], change: w.derived[1] };
     return {
       birthday_height: w.birthdayHeight,
       scanned_height: tip,
@@ -362,7 +388,8 @@ export class WatchScan implements WatchScope, WalletWatch {
       filters: this.filters ?? false,
       pruned: this.nodePruned,
       history_from: historyFrom,
-      history_limit: historyFrom === null ? null : historyLimitWords(historyFrom),
+      history_limit: historyFrom === null ? null : historyLimitWords(historyFrom, watched),
+      watched,
       ...(checked?.error ? { state: 'error' as const, error: checked.error } : { state: ready ? ('ready' as const) : ('scanning' as const) }),
     };
   }

@@ -24,7 +24,22 @@ export interface WatchRegistration {
   /** null: from genesis */
   birthdayHeight: number | null;
   gapLimit: number;
+  /** The highest index of each branch the wallet's owner has shown or asks about (-1: none): watched, with the gap past it. */
+  shown?: Shown;
 }
+
+/** The highest index of the receive and change branches a wallet's owner has shown (-1: none). */
+export interface Shown {
+  receive: number;
+  change: number;
+}
+
+/**
+ * How many addresses of a branch are watched: the gap limit past the highest index that is used or
+ * that the owner has shown, whichever is higher (-1: none). The one rule of the window, for the
+ * registration, the owner's extension and the derivation as addresses get used.
+ */
+export const windowEnd = (used: number, shown: number, gapLimit: number): number => Math.max(used, shown) + 1 + gapLimit;
 
 export interface WatchStatus {
   birthday_height: number | null;
@@ -38,6 +53,8 @@ export interface WatchStatus {
   history_from: number | null;
   /** history_from in words: what is not available and why; null when nothing is missing. */
   history_limit: string | null;
+  /** How many addresses of each branch are watched (indexes 0 to n - 1). */
+  watched: { receive: number; change: number };
   state: 'scanning' | 'ready' | 'error';
   error?: string;
 }
@@ -47,6 +64,8 @@ export interface WalletWatch {
   register(owner: string, walletId: string, registration: WatchRegistration): Promise<WatchStatus>;
   status(owner: string, walletId: string): Promise<WatchStatus | null>;
   rescan(owner: string, walletId: string, fromHeight: number): Promise<WatchStatus | null>;
+  /** Watches the addresses the owner has shown, and the gap past them; reads the blocks again only when that derives new ones. */
+  extend(owner: string, walletId: string, shown: Shown): Promise<WatchStatus | null>;
 }
 
 /** A wallet's scan once checked against the node's scantxoutset at an index height: null error, it agreed. */
@@ -233,13 +252,14 @@ export class WatchList {
     return start;
   }
 
-  /** Adds or replaces a registration; derives its scripts up to the gap limit. */
+  /** Adds or replaces a registration; derives its scripts to the gap limit past the highest shown index. */
   async register(owner: string, walletId: string, r: WatchRegistration): Promise<WatchedWallet> {
     if (!Number.isInteger(r.gapLimit) || r.gapLimit < 1 || r.gapLimit > MAX_GAP_LIMIT) throw new ApiError(400, `gap_limit must be a whole number from 1 to ${MAX_GAP_LIMIT}`);
     const { keys, branches } = walletKeys(r.descriptors);
     const from = r.birthdayHeight ?? 0;
     const w: WatchedWallet = { owner, walletId, descriptors: r.descriptors, birthdayHeight: r.birthdayHeight, gapLimit: r.gapLimit, derived: [0, 0], rescanFrom: from, keys, branches };
-    const derived = branches.map((branch) => ({ branch, scripts: deriveScripts(this.params, keys, branch, 0, r.gapLimit) }));
+    const ends: [number, number] = [windowEnd(-1, r.shown?.receive ?? -1, r.gapLimit), windowEnd(-1, r.shown?.change ?? -1, r.gapLimit)];
+    const derived = branches.map((branch) => ({ branch, scripts: deriveScripts(this.params, keys, branch, 0, ends[branch]) }));
     // One transaction: a process killed midway leaves the old registration or the whole new one.
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('watch_scripts').where('chain', '=', this.chain).where('owner', '=', owner).where('wallet_id', '=', walletId).execute();
@@ -255,8 +275,8 @@ export class WatchList {
           descriptors: JSON.stringify(r.descriptors),
           birthday_height: r.birthdayHeight,
           gap_limit: r.gapLimit,
-          receive_derived: branches.includes(0) ? r.gapLimit : 0,
-          change_derived: branches.includes(1) ? r.gapLimit : 0,
+          receive_derived: branches.includes(0) ? ends[0] : 0,
+          change_derived: branches.includes(1) ? ends[1] : 0,
           rescan_from: from,
         })
         .execute();
