@@ -44,6 +44,8 @@ const GAP = 20;
 /** The clock the refresh warnings are read at: the same on both sides, so only the services differ. */
 const NOW = Date.UTC(2026, 10, 1);
 const SETTLE_TRIES = 1200;
+/** The one figure read while the watch index is held behind the tip. */
+const LAGGING = 'refresh warnings (index lagging)';
 const STEADY_POLLS = 4;
 
 export type StepKind = 'deposit' | 'receive' | 'pay' | 'sweep' | 'outside' | 'mine' | 'reorg' | 'restart' | 'kill9' | 'lag';
@@ -182,7 +184,7 @@ async function deskFigures(deps: CoreDeps & { api: ApiClient }, w: DeskWallet, t
   const out = new Map<string, string>();
   if (lagging) {
     // While the watch index lags the node, only what must not depend on the lag: when each coin's recovery path opens.
-    if (w.vault) out.set('refresh warnings (index lagging)', await refreshWarnings(deps, w));
+    if (w.vault) out.set(LAGGING, await refreshWarnings(deps, w));
     return out;
   }
   out.set('next receive address', await figure(async () => {
@@ -600,7 +602,8 @@ const unspentSet = (text: string): Set<string> => new Set(text === '(none)' ? []
  * the desk without the addresses its balance, history and outputs are summed over.
  */
 export function knownCauses(mismatches: readonly Mismatch[]): { mismatch: Mismatch; known: string | null }[] {
-  const group = (m: Mismatch) => `${m.seed}/${m.pruned}/${m.step}/${m.wallet}`;
+  // The reading made while the index lagged is a group of its own: it walks no chain.
+  const group = (m: Mismatch) => `${m.seed}/${m.pruned}/${m.step}/${m.wallet}${m.figure === LAGGING ? '/lagging' : ''}`;
   const causes = new Map<string, string>();
   // On a pruned node the window also stops short of addresses emptied before the prune height (finding 5).
   for (const m of mismatches) {
@@ -618,6 +621,6 @@ export function knownCauses(mismatches: readonly Mismatch[]): { mismatch: Mismat
   }
   return mismatches.map((m) => ({
     mismatch: m,
-    known: causes.get(group(m)) ?? (m.figure === 'refresh warnings (index lagging)' ? FINDING_6 : null),
+    known: causes.get(group(m)) ?? (m.figure === LAGGING ? FINDING_6 : null),
   }));
 }
