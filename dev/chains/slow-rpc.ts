@@ -10,6 +10,8 @@ export interface SlowRpc {
   url: string;
   /** Milliseconds each block request waits; 0 passes requests straight through. */
   delayMs: number;
+  /** Blocks the service fetched through the proxy (getblock calls, not filters or headers): what a test counts. */
+  blocksFetched: number;
   /** Holds every block request until release(): the index stays behind the node's tip for as long as a test needs. */
   hold(): void;
   release(): void;
@@ -29,6 +31,7 @@ export async function startSlowRpc(target: string, delayMs: number): Promise<Slo
   const proxy: SlowRpc = {
     url: '',
     delayMs,
+    blocksFetched: 0,
     hold: () => void (held ??= []),
     release: () => {
       const waiting = held ?? [];
@@ -41,7 +44,9 @@ export async function startSlowRpc(target: string, delayMs: number): Promise<Slo
     void (async () => {
       try {
         const payload = await body(req);
-        const asksBlocks = /"getblock(filter)?"/.test(payload.toString());
+        const text = payload.toString();
+        proxy.blocksFetched += text.match(/"method":\s*"getblock"/g)?.length ?? 0;
+        const asksBlocks = /"getblock(filter)?"/.test(text);
         if (asksBlocks && held) await new Promise<void>((r) => held!.push(r));
         if (proxy.delayMs > 0 && asksBlocks) await new Promise((r) => setTimeout(r, proxy.delayMs));
         const headers: Record<string, string> = { 'content-type': 'application/json' };

@@ -14,6 +14,7 @@ import type { ApiClient } from '../../shared/api/client.ts';
 import type { WatchStatus } from '../../shared/api/schemas.ts';
 import { startLitecoind, type RegtestNode } from '../../dev/chains/litecoind.ts';
 import { startDevService, type DevService } from '../../dev/dev-service.ts';
+import { startSlowRpc, type SlowRpc } from '../../dev/chains/slow-rpc.ts';
 import { testCosigner } from '../../dev/desk-testing/keys.ts';
 import { signAndSend } from '../../dev/desk-testing/regtest.ts';
 import { addressToScript, chainParams } from '../../shared/coins/index.ts';
@@ -27,6 +28,7 @@ import { walletAddress } from './wallet-script.ts';
 
 const params = chainParams('litecoin', 'regtest');
 let node: RegtestNode;
+let proxy: SlowRpc;
 let service: DevService;
 let dir: string;
 let store: CoordinatorStore;
@@ -59,7 +61,9 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'countersign-watch-walk-'));
   node = await startLitecoind({ extraArgs: ['-blockfilterindex=1'] });
   await node.mine(150);
-  service = await startDevService(node, dir, { pollIntervalMs: 100, index: 'watch' });
+  // Passed through untouched: it counts the blocks the service fetches.
+  proxy = await startSlowRpc(node.rpcConfig.url, 0);
+  service = await startDevService(node, dir, { pollIntervalMs: 100, index: 'watch', nodeRpcUrl: proxy.url });
   while ((await service.api.status()).coins.find((c) => c.coin === 'litecoin')?.tip_height !== 150) await new Promise((r) => setTimeout(r, 100));
   store = openStore(join(dir, 'desk.sqlite'));
   deps = { store, api: service.api, actor: 'treasurer' };
@@ -68,6 +72,7 @@ beforeAll(async () => {
 afterAll(async () => {
   store?.close();
   await service?.service.close();
+  await proxy?.close();
   await node?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -116,5 +121,22 @@ describe("the desk's address walk on a watching service", () => {
     expect((await nextReceiveAddress(deps, w.id)).index).toBe(29);
     expect((await service.api.watchStatus('litecoin', w.id)).watched?.receive).toBe(29 + WATCH_GAP_LIMIT);
     expect((await walletFunds(deps, w.id)).balance).toBe(50_000_000n);
+  });
+
+  it('watching further reads no block again when the new addresses were never paid: only the filters are checked', async () => {
+    const w = await createWalletWithBirthday(deps, wallet('Frugal', ['wk', 'wl', 'wm']), { source: 'tip' });
+    await node.mine(5);
+    await scanned(w.id);
+    const before = proxy.blocksFetched;
+    await deposit(w.id, 3, 10_000_000n);
+    // The deposit's block, once: receive 20 to 23 are newly watched, and no block's filter names them.
+    expect((await service.api.watchStatus('litecoin', w.id)).watched?.receive).toBe(4 + WATCH_GAP_LIMIT);
+    expect(proxy.blocksFetched - before).toBe(1);
+    expect((await nextReceiveAddress(deps, w.id)).index).toBe(4);
+    // Paid further out in a later block, within the window: found, its block read once more.
+    await deposit(w.id, 23, 5_000_000n);
+    expect((await service.api.watchStatus('litecoin', w.id)).watched?.receive).toBe(24 + WATCH_GAP_LIMIT);
+    expect((await nextReceiveAddress(deps, w.id)).index).toBe(24);
+    expect((await walletFunds(deps, w.id)).balance).toBe(15_000_000n);
   });
 });

@@ -43,8 +43,12 @@ export interface WatchScope {
   unspentBelow(held: number): Promise<ReadBlock[]>;
   /** A rescan asked for (a registration, a rescan, newly derived scripts): roll back below it first. */
   pendingRescan(): number | null;
-  /** Called once the index is rolled back below `height`, the pending rescan (kept until then, across restarts). */
-  rescanTaken(height: number): Promise<void>;
+  /**
+   * Called once the index is rolled back below `height`, the pending rescan (kept until then, across
+   * restarts); `readAgain` false: no indexed block was at or above it (new scripts that no block
+   * held), so only the mempool is read again.
+   */
+  rescanTaken(height: number, readAgain: boolean): Promise<void>;
   /** The block at `height`, with only the outputs paying watched scripts (none when the filter misses). */
   readBlock(hash: string, height: number): Promise<ReadBlock>;
   /** A mempool tx with only the outputs paying watched scripts. */
@@ -175,14 +179,18 @@ export class UtxoIndexer {
       this.progress.indexedHeight ??= ours?.height ?? null;
       const rescan = watch?.pendingRescan() ?? null;
       if (rescan !== null) {
-        if (ours && ours.height >= rescan) {
+        const readAgain = ours !== null && ours.height >= rescan;
+        if (readAgain) {
           // The rows of the blocks from `rescan` on were written for other scripts: undone by height.
           log.info({ coin: params.coin, from: rescan }, 'index: watched scripts changed, reading blocks again');
           await index.rollbackTo(rescan - 1);
-          this.mempool = new Set();
           ours = await index.tip();
+        } else {
+          // No block to read again, but the mempool was kept for the old scripts: read it again.
+          await index.removeMempoolTxs([...(await this.mempoolSet())]);
         }
-        await watch!.rescanTaken(rescan);
+        this.mempool = new Set();
+        await watch!.rescanTaken(rescan, readAgain);
       }
       if (ours && (await this.divergedAt(ours.height, ours.hash))) {
         const fork = await this.findFork(ours.height);

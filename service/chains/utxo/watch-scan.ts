@@ -13,7 +13,7 @@ import type { WatchScope } from './indexer.ts';
 import { coinsToUnits, type RpcClient, RpcError } from './rpc-client.ts';
 import type { ReadBlock } from './verbose-block.ts';
 import { fetchBlock } from './block-reading.ts';
-import { type Shown, type WalletWatch, type WatchedWallet, type WatchList, type WatchRegistration, type WatchStatus, windowEnd } from './watch.ts';
+import { deriveScripts, type Shown, type WalletWatch, type WatchedWallet, type WatchList, type WatchRegistration, type WatchStatus, windowEnd } from './watch.ts';
 
 /** An unspent output of a watched wallet as the node's UTXO set gives it. */
 interface NodeOutput {
@@ -46,6 +46,8 @@ const ScanAnswer = z.object({
 // one call per wallet as a rule; the bound keeps a request well under the node's 32 MB body limit
 // (a raw() of a P2WSH script is 73 characters).
 const SCAN_BATCH = 10_000;
+// Block filters asked per batch call when new scripts are checked against the indexed blocks.
+const FILTER_BATCH = 200;
 const TxOut = z.union([z.null(), z.object({ bestblock: z.string(), confirmations: z.number().int().min(1), value: z.union([z.number(), z.string()]), scriptPubKey: z.object({ hex }) })]);
 
 /**
@@ -227,9 +229,9 @@ export class WatchScan implements WatchScope, WalletWatch {
     return this.list.pendingRescan();
   }
 
-  async rescanTaken(height: number): Promise<void> {
+  async rescanTaken(height: number, readAgain: boolean): Promise<void> {
     // The counts are of the scan under way: blocks read again are not counted twice against the chain.
-    Object.assign(this.counters, { checked: 0, matched: 0, fetched: 0 });
+    if (readAgain) Object.assign(this.counters, { checked: 0, matched: 0, fetched: 0 });
     await this.list.rescansTaken(height);
     await this.list.clearChecks();
   }
@@ -269,8 +271,9 @@ export class WatchScan implements WatchScope, WalletWatch {
   }
 
   /**
-   * Derives past the last used address of each branch (and reads the blocks again when it did),
-   * then checks each wallet's unspent outputs against scantxoutset at the index's tip.
+   * Derives past the last used address of each branch (and reads the blocks again from the first
+   * one the new scripts may concern, when one does), then checks each wallet's unspent outputs
+   * against scantxoutset at the index's tip.
    */
   async afterCatchUp(indexedHeight: number | null): Promise<void> {
     for (const w of this.list.all()) {
@@ -281,7 +284,10 @@ export class WatchScan implements WatchScope, WalletWatch {
         scripts.forEach((s, i) => {
           if (used.has(bytesToHex(s))) last = i;
         });
-        await this.list.deriveTo(w, branch, windowEnd(last, -1, w.gapLimit));
+        const end = windowEnd(last, -1, w.gapLimit);
+        if (end <= w.derived[branch]) continue;
+        const fresh = deriveScripts(this.params, w.keys, branch, w.derived[branch], end);
+        await this.list.deriveTo(w, branch, end, fresh, await this.firstBlockFor(fresh, w.birthdayHeight ?? 0, indexedHeight));
       }
     }
     if (this.list.pendingRescan() !== null || indexedHeight === null) return;
@@ -292,6 +298,27 @@ export class WatchScan implements WatchScope, WalletWatch {
       const error = await this.crossCheck(w, this.list.branchScripts(w, 0).concat(this.list.branchScripts(w, 1)), indexedHeight);
       if (error !== undefined) await this.list.setChecked(w, { height: indexedHeight, error });
     }
+  }
+
+  /**
+   * The first indexed block (from `from` to `to`) that the new scripts may concern, by the node's
+   * block filters: the blocks are read again from there only (a filter matches a script a block pays
+   * or spends from, so no output of theirs lies below it); `to` + 1 when none does, so no block is
+   * read again. Without filters (a pruned node has none), `from`: every block is read again.
+   */
+  private async firstBlockFor(scripts: readonly Uint8Array[], from: number, to: number | null): Promise<number> {
+    if (to === null || from > to || !(await this.probeNode()) || this.pruneHeight !== null) return from;
+    for (let start = from; start <= to; start += FILTER_BATCH) {
+      const heights = Array.from({ length: Math.min(FILTER_BATCH, to - start + 1) }, (_, i) => start + i);
+      const hashes = await this.rpc.batch<string>(heights.map((h) => ({ method: 'getblockhash', params: [h] })));
+      if (hashes.some((r) => 'error' in r)) return from; // the chain moved under us: read it all again
+      const found = hashes.map((r) => (r as { result: string }).result);
+      const filters = await this.rpc.batch<{ filter: string }>(found.map((hash) => ({ method: 'getblockfilter', params: [hash, 'basic'] })));
+      for (const [i, r] of filters.entries()) {
+        if ('error' in r || basicFilterMatchesAny(hexToBytes(r.result.filter, 'block filter'), found[i]!, scripts)) return heights[i]!;
+      }
+    }
+    return to + 1;
   }
 
   /**

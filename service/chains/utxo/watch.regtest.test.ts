@@ -82,11 +82,13 @@ describe.each(STORE_KINDS)('watch mode on %s', (kind) => {
     const status = (await watch.status('', 'vault'))!;
     const tip = await node.rpc.call<number>('getblockcount');
     expect(status).toMatchObject({ state: 'ready', filters: true, pruned: false, history_from: null, scanned_height: tip, tip_height: tip });
-    // Only blocks whose filter matched were fetched: the vault's own blocks, once per scan (the
-    // gap limit's new scripts make the service read them again).
+    // Only blocks whose filter matched were fetched: the vault's own blocks, each once since the
+    // scan last started over (the gap limit's new scripts are read again only from the first
+    // block whose filter names one of them).
     expect(status.blocks_fetched).toBe(status.blocks_matched);
-    expect(status.blocks_fetched % vaultBlocks).toBe(0);
-    expect(status.blocks_checked).toBeGreaterThan(status.blocks_fetched * 2);
+    expect(status.blocks_fetched).toBeGreaterThanOrEqual(1);
+    expect(status.blocks_fetched).toBeLessThanOrEqual(vaultBlocks);
+    expect(status.blocks_checked).toBeGreaterThan(status.blocks_fetched);
 
     // The node's filters say the same of each block: the vault's blocks match, the others do not.
     const scripts = watch.list.scripts();

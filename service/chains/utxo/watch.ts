@@ -337,13 +337,14 @@ export class WatchList {
 
   /**
    * Derives a branch's scripts up to index `count` (exclusive) and asks for the wallet's blocks to
-   * be read again from its birthday, in one transaction.
+   * be read again from `readFrom` (default its birthday), in one transaction. `scripts`: those
+   * scripts, when the caller derived them already.
    */
-  async deriveTo(w: WatchedWallet, branch: 0 | 1, count: number): Promise<void> {
+  async deriveTo(w: WatchedWallet, branch: 0 | 1, count: number, derived?: readonly Uint8Array[], readFrom?: number): Promise<void> {
     const from = w.derived[branch];
     if (count <= from) return;
-    const scripts = deriveScripts(this.params, w.keys, branch, from, count);
-    const rescanFrom = Math.min(w.rescanFrom ?? Infinity, w.birthdayHeight ?? 0);
+    const scripts = derived?.length === count - from ? [...derived] : deriveScripts(this.params, w.keys, branch, from, count);
+    const rescanFrom = Math.min(w.rescanFrom ?? Infinity, readFrom ?? w.birthdayHeight ?? 0);
     await this.db.transaction().execute(async (trx) => {
       await this.insertScripts(trx, w, branch, from, scripts);
       await trx
