@@ -34,7 +34,7 @@ export interface DevServiceOptions {
 }
 
 /** Waits until the service behind `api` has indexed the node's tip and mempool (and the hardhat node's tip). */
-export async function waitSynced(api: Pick<ApiClient, 'status'>, node: RegtestNode | null, utxoCoin: UtxoCoinName, eth: Pick<HardhatNode, 'blockNumber'> | null): Promise<void> {
+export async function waitSynced(api: Pick<ApiClient, 'status'>, node: Pick<RegtestNode, 'rpc'> | null, utxoCoin: UtxoCoinName, eth: Pick<HardhatNode, 'blockNumber'> | null): Promise<void> {
   for (let i = 0; i < 600; i++) {
     const coins = (await api.status()).coins;
     let done = true;
@@ -54,8 +54,8 @@ export async function waitSynced(api: Pick<ApiClient, 'status'>, node: RegtestNo
   throw new Error('the service did not catch up with the node in 60 s');
 }
 
-/** `node` null: no litecoin (an Ether-only service). */
-export async function startDevService(node: RegtestNode | null, dir: string, options: DevServiceOptions): Promise<DevService> {
+/** `node` null: no litecoin (an Ether-only service). Only the node's RPC is used: a child process passes its own client. */
+export async function startDevService(node: Pick<RegtestNode, 'rpc' | 'rpcConfig' | 'relaysReplacements'> | null, dir: string, options: DevServiceOptions): Promise<DevService> {
   const eth = options.ethereum;
   const utxoCoin: UtxoCoinName = options.utxoCoin ?? 'litecoin';
   const service = await createService(

@@ -521,7 +521,7 @@ export function relaysReplacementsWith(args: readonly string[]): boolean {
 }
 
 /** The service's `node-rpc` backend configuration for this node (regtest has no fee estimates); it states whether the node relays replacements, as an operator would. */
-export function nodeRpcBackendConfig(node: RegtestNode, pollIntervalMs: number) {
+export function nodeRpcBackendConfig(node: Pick<RegtestNode, 'rpcConfig' | 'relaysReplacements'>, pollIntervalMs: number) {
   return {
     type: 'node-rpc' as const,
     replacements: node.relaysReplacements,
