@@ -82,6 +82,11 @@ litecoind relays replacements (-mempoolreplacement=1), so a stuck payment can be
   The desk's own service, watching its wallets on the node (block filters on), as on a treasurer's own node:  ${desk.host!.url}${watched ? `\n    The example wallet's scan:  ${watched}` : ''}
   The full-index service's v2 API (no key on 127.0.0.1):  ${desk.serviceUrl}
 
+  The litecoind node, to test as a node of your own in Settings > Chains (My own node, network regtest):
+    Node RPC address  ${desk.nodeLogin.url}
+    Cookie file       ${desk.nodeLogin.cookieFile ?? '(none: this node has a user and password)'}
+    or User ${desk.nodeLogin.username} and Password ${desk.nodeLogin.password}
+
 ${lines.join('\n')}
 
 Press Ctrl-C to stop (the chain and both databases are removed).

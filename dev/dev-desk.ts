@@ -42,6 +42,11 @@ export interface DevDesk {
   accountSecrets: AccountSecrets;
   web: WebServer;
   dir: string;
+  /**
+   * How a treasurer logs in to the node (RPC address, its cookie file with `ownNode`, the harness's
+   * user and password), to type in Settings > Chains; the demo prints it.
+   */
+  nodeLogin: { url: string; cookieFile: string | null; username: string; password: string };
   /** The proxy slowing the indexer's block reads, when started with `slowIndexer` (set its delayMs to 0 to let it catch up). */
   slowRpc: SlowRpc | null;
   /** Follows broadcast payments to confirmation in the background, as the app's does. */
@@ -153,12 +158,16 @@ export async function startDevDesk(options: DevDeskOptions): Promise<DevDesk> {
       report: (err) => options.log?.(`bridge error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
     });
     cleanups.splice(1, 0, () => web.close());
-    return { node, eth, api, serviceUrl, host, store, connection, accountSecrets, web, dir, slowRpc, follower, synced, dispose };
+    const nodeLogin = { url: node.rpcConfig.url, cookieFile: options.ownNode ? cookieFileOf(node) : null, username: node.rpcConfig.username ?? '', password: node.rpcConfig.password ?? '' };
+    return { node, eth, api, serviceUrl, host, store, connection, accountSecrets, web, dir, nodeLogin, slowRpc, follower, synced, dispose };
   } catch (err) {
     await dispose();
     throw err;
   }
 }
+
+/** Where a regtest node started with `cookie` writes its cookie file. */
+const cookieFileOf = (node: RegtestNode): string => join(node.datadir, 'regtest', '.cookie');
 
 /**
  * The desk's data folder with its embedded-service.json: litecoin on this node in watch mode, by
@@ -174,7 +183,7 @@ function ownNodeDataDir(dir: string, node: RegtestNode, eth: HardhatNode | null,
       backend: {
         type: 'node-rpc',
         url: node.rpcConfig.url,
-        cookieFile: join(node.datadir, 'regtest', '.cookie'),
+        cookieFile: cookieFileOf(node),
         index: 'watch',
         replacements: node.relaysReplacements,
         pollIntervalMs: 250,

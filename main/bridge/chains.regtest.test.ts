@@ -87,6 +87,17 @@ describe('chains over the bridge', () => {
     expect(chainSecrets('litecoin').load()).toBeNull();
     expect(desk.host.service.backends.size).toBe(0);
     const elsewhere = createHandlers({ store: desk.store, connection: new ServiceConnection({ store: desk.store, secrets: new MemorySecretStore(), embeddedUrl: desk.host.url, actor: 'treasurer' }), actor: 'treasurer' });
-    expect(await dispatch(elsewhere, 'chains.save', nodeChoice({ password: 'x' }))).toMatchObject({ ok: false, error: { code: 'unsupported', message: expect.stringMatching(/does not start its own service/) } });
+    // Issue 32: the words agree with each other. Settings says the service was not started by this
+    // desk, the Chains page says why nothing is connected here and what to do, and Test connection
+    // refuses in the same words.
+    const why = `this desk started no service of its own: it talks to the service at ${desk.host.url}, which was started without it, so that service's chains are set in its own configuration and none can be connected or tested here. To connect a node of your own, start the desk with its own service (the app always does; npm run demo does), or set the node in that service's configuration`;
+    expect(await dispatch(elsewhere, 'settings.get', {})).toMatchObject({ ok: true, value: { mode: 'embedded', embedded_started_here: false } });
+    expect(await dispatch(elsewhere, 'chains.list', {})).toMatchObject({ ok: true, value: { embedded: false, not_here: why, service_url: desk.host.url } });
+    for (const channel of ['chains.test', 'chains.save']) {
+      expect(await dispatch(elsewhere, channel, nodeChoice({ password: 'x' }))).toMatchObject({ ok: false, error: { code: 'unsupported', message: why } });
+    }
+    // The desk that started its service says so.
+    expect(await call('settings.get', {})).toMatchObject({ ok: true, value: { embedded_started_here: true } });
+    expect(await call('chains.list', {})).toMatchObject({ ok: true, value: { embedded: true, not_here: null } });
   });
 });

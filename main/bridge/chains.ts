@@ -40,11 +40,16 @@ export const chainTestView = (a: ProbeAnswer): ChainTestView => ({
   notes: a.notes,
 });
 
+/** Why a desk that started no service of its own connects and tests no chain, and what to do. */
+export const notOwnService = (url: string): string =>
+  `this desk started no service of its own: it talks to the service at ${url}, which was started without it, so that service's chains are set in its own configuration and none can be connected or tested here. To connect a node of your own, start the desk with its own service (the app always does; npm run demo does), or set the node in that service's configuration`;
+
 type ChainChannels = 'chains.list' | 'chains.test' | 'chains.save' | 'chains.remove';
 
 export function createChainHandlers(deps: ChainBridgeDeps): Pick<Handlers, ChainChannels> {
   const need = () => {
-    if (!deps.chains) throw new CoordinatorError('unsupported', 'this desk does not start its own service, so its chains are set where that service is configured');
+    // Said the same way as the Chains page says it (ChainSettings.tsx): why, and what to do.
+    if (!deps.chains) throw new CoordinatorError('unsupported', notOwnService(deps.connection.url));
     return deps.chains;
   };
   const list = (): ChainsView => {
@@ -53,6 +58,8 @@ export function createChainHandlers(deps: ChainBridgeDeps): Pick<Handlers, Chain
     const first = c ? c.secrets(UTXO_COIN_NAMES[0]) : null;
     return {
       embedded: deps.connection.mode === 'embedded' && c !== undefined,
+      not_here: c ? null : notOwnService(deps.connection.url),
+      service_url: deps.connection.url,
       chains: UTXO_COIN_NAMES.map((coin) => {
         const s = saved.find((x) => x.coin === coin);
         return { coin, source: c?.host.sources.get(coin) ?? null, choice: s?.choice ?? null, password_stored: s?.passwordStored ?? false };

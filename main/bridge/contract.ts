@@ -422,6 +422,8 @@ export interface CoinView {
 
 export interface ServiceSettings {
   mode: 'embedded' | 'remote';
+  /** The embedded service was started by this desk (false: a service on 127.0.0.1 started beside it). */
+  embedded_started_here: boolean;
   /** The address the desk talks to now. */
   service_url: string;
   embedded_url: string;
@@ -445,8 +447,16 @@ export interface ChainView {
 }
 
 export interface ChainsView {
-  /** False: the desk talks to a remote service, whose operator connects its chains. */
+  /** The desk talks to the service it started itself, whose chains are set here. */
   embedded: boolean;
+  /**
+   * Null when this desk started a service of its own, whose chains Settings connects and tests;
+   * else why none can be connected here and what to do (a desk talking to a service started
+   * without it, e.g. a development desk), the words "Test connection" would refuse with.
+   */
+  not_here: string | null;
+  /** The service the desk talks to now. */
+  service_url: string;
   chains: ChainView[];
   /** Why the embedded service serves fewer chains than asked, when it does. */
   notice: string | null;

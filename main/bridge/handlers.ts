@@ -85,7 +85,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     ...(ledgerSigner ? { ledgerSigner } : {}),
   });
 
-  const settings = () => settingsView(connection);
+  const settings = () => settingsView(connection, deps.chains !== undefined);
   // The wallet's unspent outputs, each saying whether it is frozen or already spent by an unsent payment.
   const unspentView = async (walletId: string) => {
     const params = walletParams(requireWallet(core, walletId));

@@ -23,8 +23,9 @@ import { unitOf, uriScheme } from './units.ts';
 
 type StoreDeps = Pick<CoreDeps, 'store'>;
 
-export const settingsView = (connection: ServiceConnection): ServiceSettings => ({
+export const settingsView = (connection: ServiceConnection, embeddedStartedHere: boolean): ServiceSettings => ({
   mode: connection.mode,
+  embedded_started_here: embeddedStartedHere,
   service_url: connection.url,
   embedded_url: connection.embeddedUrl,
   remote_url: connection.remoteUrl,

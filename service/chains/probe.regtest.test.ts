@@ -41,7 +41,8 @@ describe('probeChain over a node', () => {
 
   it('refuses a node of another network at the network field', async () => {
     const r = await probeChain('litecoin', { network: 'mainnet', backend: { type: 'node-rpc', url: filtered.rpcConfig.url, cookieFile: cookieOf(filtered) } });
-    expect(r).toEqual({ ok: false, field: 'network', message: expect.stringMatching(/serves the regtest chain, not litecoin: connect a node of the mainnet network/) });
+    // Says what the node serves, what was chosen, and both ways out (issue 32: it read "serves the regtest chain, not litecoin").
+    expect(r).toEqual({ ok: false, field: 'network', message: `the node at ${filtered.rpcConfig.url} serves regtest, but litecoin here is the mainnet network: connect a litecoin mainnet node, or choose regtest` });
   });
 
   it('refuses a wrong password at the password field, and never repeats it', async () => {

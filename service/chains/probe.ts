@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import net from 'node:net';
 import tls from 'node:tls';
 import { z } from 'zod';
-import { describeChain, type NetworkName, type UtxoCoinName } from '../../shared/coins/coin-table.ts';
+import { type NetworkName, type UtxoCoinName } from '../../shared/coins/coin-table.ts';
 import { CoinConfig } from '../config.ts';
 import { UpstreamFailure } from '../errors.ts';
 import { BlockbookApi } from './blockbook/blockbook-api.ts';
@@ -61,11 +61,16 @@ const refuse = (field: ProbeField, message: string): never => {
   throw new Refused(field, message);
 };
 
-function requireNetwork(coin: UtxoCoinName, wanted: NetworkName, chain: string | null, network: NetworkName | null, who: string): void {
+/**
+ * A backend of another network than the one chosen for the coin is refused at the network field,
+ * saying what it serves, what was chosen, and both ways out. `what` names the backend kind.
+ */
+function requireNetwork(coin: UtxoCoinName, wanted: NetworkName, chain: string | null, network: NetworkName | null, who: string, what: string): void {
   if (network === null && chain === null) return;
-  if (network !== wanted) {
-    refuse('network', `${who} serves the ${chain ?? 'unknown'} chain, not ${describeChain({ coin, network: wanted })}: connect a node of the ${wanted} network, or choose the network it serves`);
-  }
+  if (network === wanted) return;
+  const wantedBackend = `connect a ${coin} ${wanted} ${what}`;
+  if (network === null) refuse('network', `${who} serves the ${chain} chain, which is none of the networks the desk serves, but ${coin} here is the ${wanted} network: ${wantedBackend}`);
+  refuse('network', `${who} serves ${network}, but ${coin} here is the ${wanted} network: ${wantedBackend}, or choose ${network}`);
 }
 
 async function probeNode(coin: UtxoCoinName, network: NetworkName, b: Extract<CoinConfig['backend'], { type: 'node-rpc' }>): Promise<ProbeAnswer> {
@@ -102,7 +107,7 @@ async function probeNode(coin: UtxoCoinName, network: NetworkName, b: Extract<Co
       throw err;
     }
     const net = NODE_CHAINS[info.chain] ?? null;
-    requireNetwork(coin, network, info.chain, net, who);
+    requireNetwork(coin, network, info.chain, net, who, 'node');
     const notes: string[] = [];
     const software = await rpc
       .call<{ subversion?: string }>('getnetworkinfo')
@@ -250,7 +255,7 @@ async function probeBlockbook(coin: UtxoCoinName, network: NetworkName, b: Extra
   }
   const chain = s.backend.chain ?? null;
   const net = chain === null ? null : (NODE_CHAINS[chain] ?? null);
-  requireNetwork(coin, network, chain, net, `the Blockbook at ${b.url}`);
+  requireNetwork(coin, network, chain, net, `the Blockbook at ${b.url}`, 'Blockbook');
   const notes: string[] = [];
   if (s.blockbook.coin) notes.push(`the Blockbook says it indexes ${s.blockbook.coin}`);
   if (s.blockbook.inSync === false) notes.push('the Blockbook is still synchronising');

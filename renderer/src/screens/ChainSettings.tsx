@@ -114,7 +114,7 @@ function Answered({ a }: { a: ChainTestView }) {
 /** The refusal's field as the form names it (the bridge may say choice.auth.cookie_file). */
 const fieldOf = (r: Refusal | null): string | null => r?.field?.split('.').at(-1) ?? null;
 
-function ConnectForm({ initial, coins, onSaved, passwordStored }: { initial: Form; coins: Coin[]; onSaved: (v: ChainsView, coin: Coin) => void; passwordStored: (coin: Coin) => boolean }) {
+function ConnectForm({ initial, coins, onSaved, passwordStored, fromFile }: { initial: Form; coins: Coin[]; onSaved: (v: ChainsView, coin: Coin) => void; passwordStored: (coin: Coin) => boolean; fromFile: (coin: Coin) => boolean }) {
   const [f, setF] = useState<Form>(initial);
   const [answer, setAnswer] = useState<{ of: string; a: ChainTestView } | null>(null);
   const { busy, refusal, run } = useAction();
@@ -264,7 +264,11 @@ function ConnectForm({ initial, coins, onSaved, passwordStored }: { initial: For
         <button className="primary" type="submit" disabled={busy || tested === null} data-testid="chain-save">
           {busy && acting === 'save' ? 'Saving and restarting the service…' : 'Save and connect'}
         </button>
-        <span className="muted small">{tested ? 'Saving restarts the embedded service with this chain.' : 'Test the connection first; only a chain that answers is saved.'}</span>
+        <span className="muted small" data-testid="chain-save-words">
+          {tested ? 'Saving restarts the embedded service with this chain.' : 'Test the connection first; only a chain that answers is saved.'}
+          {/* Testing changes nothing; saving a coin the operator's file sets replaces the file's connection. */}
+          {fromFile(f.coin) && ` ${f.coin} is set in embedded-service.json: testing changes nothing, and saving here replaces that connection.`}
+        </span>
       </div>
     </form>
   );
@@ -297,10 +301,19 @@ export function ChainSettings() {
   return (
     <Card title="Chains" className="chains-card">
       <div data-testid="chains">
-        <p className="muted">
-          The desk&apos;s own service reads each coin&apos;s chain from a backend you choose: your own node (a pruned one too), an Electrum server or a Blockbook. Nothing is written by hand.
+        {!v.not_here && (
+          <p className="muted">
+            The desk&apos;s own service reads each coin&apos;s chain from a backend you choose: your own node (a pruned one too), an Electrum server or a Blockbook. Nothing is written by hand.
+          </p>
+        )}
+        {/* Which service the desk talks to, in the words Settings > Service uses, so the two agree. */}
+        <p data-testid="chains-service">
+          {v.not_here
+            ? `${v.not_here[0]!.toUpperCase()}${v.not_here.slice(1)}.`
+            : v.embedded
+              ? `The desk talks to its own embedded service at ${v.service_url}, which reads the chains below.`
+              : `The desk talks to the remote service at ${v.service_url}: its operator connects that service's chains. The chains below are read by the desk's own embedded service, which it uses again when you choose it under Service.`}
         </p>
-        {!v.embedded && <Alert kind="info">The desk talks to a remote service: its operator connects the chains. These apply to the embedded service.</Alert>}
         {v.notice && (
           <Alert kind="info">
             <span data-testid="chains-notice">{v.notice}</span>
@@ -340,12 +353,13 @@ export function ChainSettings() {
             <span data-testid="chains-done">{done}</span>
           </Alert>
         )}
-        {current ? (
+        {v.not_here ? null : current ? (
           <ConnectForm
             key={current}
             initial={initial(current)}
             coins={coins}
             passwordStored={passwordStored}
+            fromFile={(coin) => v.chains.find((c) => c.coin === coin)?.source === 'file'}
             onSaved={(next, coin) => changed(next, `${coin} is connected; the embedded service restarted and reads its chain.`)}
           />
         ) : (
@@ -353,7 +367,7 @@ export function ChainSettings() {
             Connect another chain
           </button>
         )}
-        <p className="muted small">Node passwords: {v.secret_storage.problem ? `cannot be kept here: ${v.secret_storage.problem}` : v.secret_storage.description}.</p>
+        {!v.not_here && <p className="muted small">Node passwords: {v.secret_storage.problem ? `cannot be kept here: ${v.secret_storage.problem}` : v.secret_storage.description}.</p>}
       </div>
     </Card>
   );

@@ -21,7 +21,7 @@ function Current({ settings }: { settings: ServiceSettings }) {
       <dl className="facts" data-testid="current-service">
         <dt>Service</dt>
         <dd data-testid="service-mode" data-mode={settings.mode}>
-          {settings.mode === 'embedded' ? 'Embedded: started by this desk on 127.0.0.1' : 'Remote deployment'}
+          {settings.mode === 'remote' ? 'Remote deployment' : settings.embedded_started_here ? 'Embedded: started by this desk on 127.0.0.1' : 'On 127.0.0.1, started beside this desk (not by it)'}
         </dd>
         <dt>Address</dt>
         <dd className="mono">{settings.service_url}</dd>
