@@ -600,6 +600,10 @@ export interface PaymentSummary {
   unit: Unit;
   /** What the payment is for (its 'payment' label); null when nobody said. */
   purpose: string | null;
+  /** What it is beside a plain payment, in words ("Replaced by payment of …", "Speed-up of payment of … (child pays for parent)", "Refresh …"); null for a plain payment. */
+  role: string | null;
+  /** Replaced by a payment of the desk that was sent: shown as replaced, not as a failure. */
+  replaced: boolean;
 }
 
 export interface PaymentDetail extends PaymentSummary {
@@ -651,6 +655,12 @@ export interface ReplacementView {
   refused: string | null;
   /** Dropped because the payment whose output it spends (a child's parent) was replaced: that payment. */
   dropped_parent: string | null;
+  /** A child-pays-for-parent: the payment it speeds up (whose output it spends), when the desk holds it. */
+  parent: string | null;
+  /** The children proposed to speed this payment up (child-pays-for-parent), oldest first. */
+  children: { id: string; state: PaymentState }[];
+  /** Where a cancel or a child sends the coins: "vault" or "wallet". */
+  home: 'vault' | 'wallet';
 }
 
 export interface FeeRatePresets {

@@ -114,8 +114,21 @@ export function PaymentDetailScreen({ id }: { id: string }) {
             ← {p.wallet_name}
           </a>
           <h1>
-            Payment of <Amount units={p.amount} unit={p.unit} />
+            {p.replacement.kind === 'cpfp' ? (
+              <>
+                Speed-up of <Amount units={p.amount} unit={p.unit} />
+              </>
+            ) : (
+              <>
+                Payment of <Amount units={p.amount} unit={p.unit} />
+              </>
+            )}
           </h1>
+          {p.role && (
+            <p className="small payment-role" data-testid="payment-role">
+              {p.role}
+            </p>
+          )}
           <p className={`${p.recipients > 1 ? '' : 'mono '}small muted`} data-testid="payment-payee">
             to {p.recipients > 1 ? `${payee(p)}, ${amount(p.amount, p.unit)} in all (each in the outputs below)` : p.to}
           </p>

@@ -43,12 +43,17 @@ export function PaymentsTable({ payments, unitOf }: { payments: PaymentSummary[]
                   {p.purpose}
                 </div>
               )}
+              {p.role && (
+                <div className="small payment-role" data-testid="payment-role">
+                  {p.role}
+                </div>
+              )}
               <div className="muted small">from {p.wallet_name}</div>
             </>
           ),
         },
         { head: 'Amount', num: true, cell: (p) => <Amount units={p.amount} unit={unitOf?.(p) ?? p.unit} /> },
-        { head: 'State', cell: (p) => <StateBadge state={p.state} /> },
+        { head: 'State', cell: (p) => (p.replaced ? <span className="badge badge-replaced">Replaced</span> : <StateBadge state={p.state} />) },
         {
           head: 'Signatures',
           cell: (p) => (
