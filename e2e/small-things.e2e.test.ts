@@ -123,6 +123,32 @@ describe('words and small things', () => {
     await expect.poll(() => rowOf(child.id).getByTestId('payment-role').textContent(), { timeout: 30_000 }).toMatch(/^Speed-up of payment of 0\.5 LTC \(regtest\) to \S+ \(child pays for parent\)$/);
   });
 
+  it('the fee is the estimate with the largest signatures until signed, then the real size and rate, as the node counts them', async () => {
+    const { w, coins } = await fundedWallet('Sized treasury');
+    const p = await proposeTreasurySpend(deps, w.id, { to: await desk.node.newAddress('legacy'), amount: COIN / 2n, inputs: [coins[0]!], fee: { rate: 9n }, replaceable: false, kind: 'payment' });
+    const summary = page.getByTestId('fee-summary');
+    const sizeOf = async () => {
+      const m = / (\d+\.\d) litoshi\/vB over (\d+) vbytes \((as signed|estimated with the largest signatures)\);/.exec((await summary.textContent())!);
+      return m ? { rate: m[1]!, vsize: Number(m[2]), how: m[3]! } : null;
+    };
+    await page.goto(`${desk.web.url}/#/payments/${p.id}`);
+    await expect.poll(sizeOf, { timeout: 30_000 }).toMatchObject({ how: 'estimated with the largest signatures' });
+    const estimate = (await sizeOf())!;
+    await shot('09-fee-estimated');
+
+    await signAndSend(p.id);
+    const sent = desk.store.payment(p.id)!;
+    const entry = await desk.node.rpc.call<{ vsize: number }>('getmempoolentry', [sent.txid]);
+    await page.reload();
+    await expect.poll(sizeOf, { timeout: 30_000 }).toMatchObject({ how: 'as signed', vsize: entry.vsize });
+    const real = (await sizeOf())!;
+    expect(real.vsize).toBeLessThan(estimate.vsize);
+    const tenths = (sent.minersFee * 10n) / BigInt(entry.vsize);
+    expect(real.rate).toBe(`${tenths / 10n}.${tenths % 10n}`);
+    expect(Number(real.rate)).toBeGreaterThanOrEqual(Number(estimate.rate));
+    await shot('10-fee-signed');
+  });
+
   it('a vault refresh is listed as a refresh, not a payment to its own address', async () => {
     const co = (c: typeof alice) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivationPath: c.derivationPath });
     const vault = await createVault(deps, { template: 'recovery', coin: 'litecoin', network: 'regtest', name: 'Refreshed vault', primary: { threshold: 2, cosigners: [alice, bob, carol].map(co) }, recovery: [{ threshold: 1, cosigners: [co(lawyer)], after: { days: 2 } }] });

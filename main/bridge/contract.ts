@@ -608,10 +608,12 @@ export interface PaymentSummary {
 
 export interface PaymentDetail extends PaymentSummary {
   miners_fee: bigint;
-  /** Virtual size of the signed transaction (weight / 4), estimated with the largest signatures. */
+  /** Virtual size of the signed transaction (weight / 4): estimated with the largest signatures until it is signed, then its real size. */
   vsize: number;
-  /** miners_fee / vsize in the coin's smallest unit per vbyte, one decimal (a lower bound: the real vsize is at most this). */
+  /** miners_fee / vsize in the coin's smallest unit per vbyte, one decimal (before signing a lower bound: the real vsize is at most the estimate). */
   fee_rate: string;
+  /** `vsize` and `fee_rate` are those of the signed transaction, not the estimate. */
+  size_signed: boolean;
   /** The miners' fee as a share of what the recipients are paid, in percent ("0.02%"). */
   fee_share: string;
   /** The miners' fee in USD at today's rate; null when the service has no rate. */

@@ -20,6 +20,7 @@ import { explainPayment } from './explain.ts';
 import { cpfpParentOf, replacementView } from './replacement-view.ts';
 import { replacementsOf } from '../core/payments/dropped.ts';
 import { paymentName } from '../core/payments/words.ts';
+import { signedVsize } from '../core/payments/signed-size.ts';
 import { unitOf, uriScheme } from './units.ts';
 
 type StoreDeps = Pick<CoreDeps, 'store'>;
@@ -132,12 +133,15 @@ export function paymentDetail(deps: StoreDeps, id: string, relayed?: boolean): P
   const minersFee = p.totalInputValue - outputs.reduce((s, o) => s + o.amount, 0n);
   const n = store.cosigners(w.id).length;
   const tx = decodeTx(p.unsignedTx, params);
-  const vsize = estimateVsize(params, tx.inputs.map(() => ({ scriptType: w.scriptType, m: w.m, n })), tx.outputs.map((o) => o.script.length));
+  // Once signed, the real size (and rate); until then the estimate with the largest signatures.
+  const signedSize = signedVsize(deps, w, p);
+  const vsize = signedSize ?? estimateVsize(params, tx.inputs.map(() => ({ scriptType: w.scriptType, m: w.m, n })), tx.outputs.map((o) => o.script.length));
   return {
     ...paymentSummary(deps, p),
     miners_fee: minersFee,
     vsize,
     fee_rate: feeRate(minersFee, vsize),
+    size_signed: signedSize !== null,
     fee_share: feeShare(minersFee, outputs.filter((o) => o.purpose === 'payment').reduce((s, o) => s + o.amount, 0n)),
     fee_usd: null,
     replaceable: tx.inputs.every((i) => i.sequence < 0xfffffffe),

@@ -158,7 +158,7 @@ export function PaymentDetailScreen({ id }: { id: string }) {
         <Card title="What it pays">
           <PaysTable outputs={p.outputs} minersFee={p.miners_fee} spent={p.total_input_value} unit={p.unit} spentLabel="Inputs spent" testId="payment-outputs" size={{ vsize: p.vsize, feeRate: p.fee_rate }} />
           <p className="small muted" data-testid="fee-summary">
-            Miners&apos; fee {amount(p.miners_fee, p.unit)} ({p.fee_usd === null ? 'no USD rate from the service' : usd(p.fee_usd)}): {p.fee_share} of the payment, {p.fee_rate} {p.unit.smallest}/vB over {p.vsize} vbytes;{' '}
+            Miners&apos; fee {amount(p.miners_fee, p.unit)} ({p.fee_usd === null ? 'no USD rate from the service' : usd(p.fee_usd)}): {p.fee_share} of the payment, {p.fee_rate} {p.unit.smallest}/vB over {p.vsize} vbytes {p.size_signed ? '(as signed)' : '(estimated with the largest signatures)'};{' '}
             {p.replaceable ? 'replaceable (BIP125)' : 'not replaceable'}.
           </p>
           <dl className="facts">
