@@ -88,6 +88,13 @@ describe('words and small things', () => {
     expect(await originalRow.locator('.badge').textContent()).toBe('Replaced');
     expect(await rowOf(bump.id).getByTestId('payment-role').textContent()).toMatch(/^Fee bump of payment of 0\.5 LTC \(regtest\) to \S+ \("Office rent"\)$/);
     await shot('01-replaced-in-list');
+
+    // The desk's own labels file, imported back: every line is this wallet's, the replaced original's too.
+    await page.goto(`${desk.web.url}/#/wallets/${w.id}`);
+    const file = await session.browser.download(() => page.getByTestId('labels-export').click(), 'bumped-labels.jsonl');
+    await page.getByTestId('labels-import').setInputFiles(file);
+    await expect.poll(() => page.getByTestId('labels-import-result').textContent(), { timeout: 30_000 }).toBe('bumped-labels.jsonl: 2 labels imported.');
+    await shot('01b-labels-back');
   });
 
   it('a child-pays-for-parent has its own words, links both ways, goes back to the wallet, and shows no sequence number', async () => {
@@ -147,6 +154,17 @@ describe('words and small things', () => {
     expect(real.rate).toBe(`${tenths / 10n}.${tenths % 10n}`);
     expect(Number(real.rate)).toBeGreaterThanOrEqual(Number(estimate.rate));
     await shot('10-fee-signed');
+  });
+
+  it('a key added without its path says so in words, and the set-up export warns before it is used', async () => {
+    const keys = ['a', 'b', 'c'].map((k) => testCosigner(`Pathless ${k}`));
+    const w = await createWallet(deps, { coin: 'litecoin', network: 'regtest', name: 'Pathless treasury', m: 2, cosigners: keys.map((c, i) => (i === 2 ? { name: 'Rex', xpub: c.xpub } : c)) });
+    await page.goto(`${desk.web.url}/#/wallets/${w.id}`);
+    await expect.poll(() => page.getByTestId('cosigner-path').allTextContents(), { timeout: 30_000 }).toEqual([keys[0]!.derivationPath, keys[1]!.derivationPath, 'path unknown (the key was added without one)']);
+    expect(await page.getByTestId('export-setup-no-path').textContent()).toMatch(/^The derivation path of Rex's key is unknown: it was added without one\..*Ask its holder for the path/);
+    expect(await page.locator('main').textContent()).not.toMatch(/Rex m\b/);
+    await page.getByTestId('export-setup-no-path').scrollIntoViewIfNeeded();
+    await shot('11-path-unknown');
   });
 
   it('a vault refresh is listed as a refresh, not a payment to its own address', async () => {

@@ -129,8 +129,11 @@ const SETUP_FORMATS = [
   { format: 'specter', label: 'Specter file', hint: 'Specter Desktop' },
 ] as const;
 
+/** The co-signers whose key was added without its derivation path (stored as the bare "m"). */
+const pathUnknown = (w: WalletDetail): string[] => w.cosigners.filter((c) => c.derivation_path === 'm').map((c) => c.name);
+
 /** The wallet as other multisig wallets import it (keys in this wallet's order). */
-function ExportSetup({ walletId, coin, sortKeys }: { walletId: string; coin: string; sortKeys: boolean }) {
+function ExportSetup({ walletId, coin, sortKeys, noPath }: { walletId: string; coin: string; sortKeys: boolean; noPath: string[] }) {
   const [error, setError] = useState<string | null>(null);
   // Caravan is offered for the coins whose row says Caravan reads them (Bitcoin only).
   const coins = useLoad(() => call('coins.list', {}), []);
@@ -147,6 +150,12 @@ function ExportSetup({ walletId, coin, sortKeys }: { walletId: string; coin: str
   return (
     <Card title="Set up other wallets">
       <p className="muted small">Co-signers who use another multisig wallet import one of these to watch this wallet and sign its PSBTs.</p>
+      {noPath.length > 0 && (
+        <div className="alert alert-warning" role="note" data-testid="export-setup-no-path">
+          The derivation path of {noPath.join(', ')}&apos;s key is unknown: it was added without one. These files give that key with its fingerprint and no path, so a hardware wallet
+          may not recognise it as its own and refuse to sign. Ask {noPath.length === 1 ? 'its holder' : 'their holders'} for the path their device uses before handing these files out.
+        </div>
+      )}
       <ul className="plain">
         {SETUP_FORMATS.filter((f) => f.format !== 'caravan' || caravan).map((f) => {
           // A Coldcard always sorts the keys (BIP67): for keys in the co-signers' order it would derive other addresses.
@@ -298,7 +307,7 @@ export function WalletDetailScreen({ id }: { id: string }) {
       <WalletBooks w={w} />
       {labels.error && <Alert>{labels.error}</Alert>}
       <WalletLabelsFile walletId={w.id} onImported={labels.reload} />
-      {!w.vault && <ExportSetup walletId={w.id} coin={w.coin} sortKeys={w.sort_keys} />}
+      {!w.vault && <ExportSetup walletId={w.id} coin={w.coin} sortKeys={w.sort_keys} noPath={pathUnknown(w)} />}
       <RescanAction wallet={w} />
     </>
   );
@@ -310,7 +319,7 @@ function CosignersCard({ w }: { w: WalletDetail }) {
       <ol className="plain">
         {w.cosigners.map((c) => (
           <li key={c.xpub}>
-            <strong>{c.name}</strong> <span className="muted small">{c.derivation_path}</span>
+            <strong>{c.name}</strong> <span className="muted small" data-testid="cosigner-path">{c.derivation_path === 'm' ? 'path unknown (the key was added without one)' : c.derivation_path}</span>
             <div className="mono small muted">{shortId(c.xpub)}</div>
           </li>
         ))}
@@ -337,7 +346,7 @@ function UnservedWallet({ w }: { w: WalletDetail }) {
         <a href={href.settings}>Settings</a>, or go back to <a href={href.wallets}>Wallets</a>.
       </div>
       <CosignersCard w={w} />
-      <ExportSetup walletId={w.id} coin={w.coin} sortKeys={w.sort_keys} />
+      <ExportSetup walletId={w.id} coin={w.coin} sortKeys={w.sort_keys} noPath={pathUnknown(w)} />
     </>
   );
 }
