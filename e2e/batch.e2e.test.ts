@@ -78,7 +78,7 @@ describe('a batch payment in Chromium', () => {
     ]);
     expect(rows[3]).toMatch(/^Change/);
     // The fee: in the coin and in USD (the dev service's 80 USD per LTC), its share of the payment, the rate and size.
-    expect(await page.getByTestId('fee-summary').textContent()).toMatch(/^Miners' fee 0\.\d+ LTC \(regtest\) \(\$0\.\d\d\): 0\.\d\d% of the payment, \d+\.\d litoshi\/vB over \d+ vbytes; replaceable \(BIP125\)\.$/);
+    expect(await page.getByTestId('fee-summary').textContent()).toMatch(/^Miners' fee 0\.\d+ LTC \(regtest\) \(\$0\.\d\d\): 0\.\d\d% of the payment, \d+\.\d litoshi\/vB over \d+ vbytes \((as signed|estimated with the largest signatures)\); replaceable \(BIP125\)\.$/);
     await shot('03-batch-review');
 
     // The wallet's unspent outputs: the one the batch spends is reserved by it; freezing is remembered.

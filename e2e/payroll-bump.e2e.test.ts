@@ -85,7 +85,7 @@ describe('a stuck payroll batch, bumped on the payment screen', () => {
     const amountText = (units: bigint) => `${(Number(units) / 1e8).toFixed(Number(units) % 1_000_000 === 0 ? 2 : 3)} LTC \\(regtest\\)`;
     expect(rows.slice(0, 5)).toEqual(payroll.map((r) => expect.stringMatching(new RegExp(`^Payment · ${escape(r.label)}${r.to}${amountText(r.units)}`))));
     expect(rows[5]).toMatch(/^Change/);
-    expect(await page.getByTestId('fee-summary').textContent()).toMatch(/ 1(\.\d+)? litoshi\/vB over \d+ vbytes; replaceable \(BIP125\)\.$/);
+    expect(await page.getByTestId('fee-summary').textContent()).toMatch(/ 1(\.\d+)? litoshi\/vB over \d+ vbytes \((as signed|estimated with the largest signatures)\); replaceable \(BIP125\)\.$/);
     await shot('02-payroll-review');
 
     const originalTxid = await collectAndSubmit(session.browser, 'original', [{ xprv: alice.accountXprv }, { xprv: bob.accountXprv }]);
@@ -105,7 +105,7 @@ describe('a stuck payroll batch, bumped on the payment screen', () => {
     // The bump pays every recipient the same amounts, at the higher rate.
     const bumpRows = await page.getByTestId('payment-outputs').locator('tbody tr').allTextContents();
     for (const r of payroll) expect(bumpRows.some((row) => row.includes(r.to) && new RegExp(amountText(r.units)).test(row))).toBe(true);
-    expect(await page.getByTestId('fee-summary').textContent()).toMatch(/ 2\d(\.\d+)? litoshi\/vB over \d+ vbytes; replaceable \(BIP125\)\.$/);
+    expect(await page.getByTestId('fee-summary').textContent()).toMatch(/ 2\d(\.\d+)? litoshi\/vB over \d+ vbytes \((as signed|estimated with the largest signatures)\); replaceable \(BIP125\)\.$/);
     await shot('05-bump-proposed');
 
     const bumpTxid = await collectAndSubmit(session.browser, 'bump', [{ xprv: alice.accountXprv }, { xprv: bob.accountXprv }]);

@@ -619,14 +619,20 @@ export interface PaymentSummary {
   unit: Unit;
   /** What the payment is for (its 'payment' label); null when nobody said. */
   purpose: string | null;
+  /** What it is beside a plain payment, in words ("Replaced by payment of …", "Speed-up of payment of … (child pays for parent)", "Refresh …"); null for a plain payment. */
+  role: string | null;
+  /** Replaced by a payment of the desk that was sent: shown as replaced, not as a failure. */
+  replaced: boolean;
 }
 
 export interface PaymentDetail extends PaymentSummary {
   miners_fee: bigint;
-  /** Virtual size of the signed transaction (weight / 4), estimated with the largest signatures. */
+  /** Virtual size of the signed transaction (weight / 4): estimated with the largest signatures until it is signed, then its real size. */
   vsize: number;
-  /** miners_fee / vsize in the coin's smallest unit per vbyte, one decimal (a lower bound: the real vsize is at most this). */
+  /** miners_fee / vsize in the coin's smallest unit per vbyte, one decimal (before signing a lower bound: the real vsize is at most the estimate). */
   fee_rate: string;
+  /** `vsize` and `fee_rate` are those of the signed transaction, not the estimate. */
+  size_signed: boolean;
   /** The miners' fee as a share of what the recipients are paid, in percent ("0.02%"). */
   fee_share: string;
   /** The miners' fee in USD at today's rate; null when the service has no rate. */
@@ -670,6 +676,12 @@ export interface ReplacementView {
   refused: string | null;
   /** Dropped because the payment whose output it spends (a child's parent) was replaced: that payment. */
   dropped_parent: string | null;
+  /** A child-pays-for-parent: the payment it speeds up (whose output it spends), when the desk holds it. */
+  parent: string | null;
+  /** The children proposed to speed this payment up (child-pays-for-parent), oldest first. */
+  children: { id: string; state: PaymentState }[];
+  /** Where a cancel or a child sends the coins: "vault" or "wallet". */
+  home: 'vault' | 'wallet';
 }
 
 export interface FeeRatePresets {

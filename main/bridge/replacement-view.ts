@@ -25,6 +25,20 @@ function droppedParentOf(deps: { store: CoordinatorStore }, p: PaymentRow): Paym
   return parents.find((q) => q.droppedBy === by.id || (q.id !== by.id && paymentOutpoints(q, w).some((o) => byInputs.has(outpointKey(o)))));
 }
 
+/** The payment a child-pays-for-parent spends an output of: the one it speeds up. */
+export function cpfpParentOf(deps: { store: CoordinatorStore }, p: PaymentRow): PaymentRow | undefined {
+  if (p.kind !== 'cpfp') return undefined;
+  const spent = new Set(paymentOutpoints(p, requireWallet(deps, p.walletId)).map((o) => o.txid));
+  return deps.store.payments(p.walletId).find((q) => q.id !== p.id && q.txid !== null && spent.has(q.txid));
+}
+
+/** The children-pay-for-parent proposed from `p`'s outputs. */
+function cpfpChildrenOf(deps: { store: CoordinatorStore }, p: PaymentRow): PaymentRow[] {
+  if (p.txid === null) return [];
+  const w = requireWallet(deps, p.walletId);
+  return deps.store.payments(p.walletId).filter((q) => q.kind === 'cpfp' && paymentOutpoints(q, w).some((o) => o.txid === p.txid));
+}
+
 /**
  * `relayed`: whether the service's node relays replacements (asked by the caller that can wait for
  * the service; absent: the coin network's default). A replacement the network refused leaves the
@@ -56,5 +70,8 @@ export function replacementView(deps: { store: CoordinatorStore }, p: PaymentRow
     replacements: replacements.map((q) => ({ id: q.id, kind: q.kind === 'cancel' ? 'cancel' : 'bump', state: q.state, refused: refusedReplacement(q) ? q.lastError : null })),
     refused: refusedReplacement(p) ? p.lastError : null,
     dropped_parent: droppedParentOf(deps, p)?.id ?? null,
+    parent: cpfpParentOf(deps, p)?.id ?? null,
+    children: cpfpChildrenOf(deps, p).map((q) => ({ id: q.id, state: q.state })),
+    home: w.vaultTemplate ? 'vault' : 'wallet',
   };
 }

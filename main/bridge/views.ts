@@ -17,8 +17,11 @@ import { vaultWords } from '../core/vaults.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../core/wallets.ts';
 import type { ImportResult, OpenedRequestView, OutputView, PaymentDetail, PaymentSummary, ReceiveAddress, ServiceSettings, SetupDraft, WalletSummary } from './contract.ts';
 import { explainPayment } from './explain.ts';
-import { replacementView } from './replacement-view.ts';
+import { cpfpParentOf, replacementView } from './replacement-view.ts';
 import { paymentSigningPath, requestSigningPath, signatureCount } from './signing-path.ts';
+import { replacementsOf } from '../core/payments/dropped.ts';
+import { paymentName } from '../core/payments/words.ts';
+import { signedVsize } from '../core/payments/signed-size.ts';
 import { unitOf, uriScheme } from './units.ts';
 
 type StoreDeps = Pick<CoreDeps, 'store'>;
@@ -62,6 +65,24 @@ export async function receiveAddressView(w: Pick<WalletRow, 'coin'>, a: AddressR
   return { address: a.address, path: addressPath(a.change, a.index), uri, qr_data_url: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
 }
 
+/** What a payment is beside a plain one, in the words the list shows; `replaced`: a sent replacement took its place. */
+function paymentRole(deps: StoreDeps, w: WalletRow, p: PaymentRow): { role: string | null; replaced: boolean } {
+  const by = replacementsOf(deps, p).find((q) => q.state === 'broadcast' || q.state === 'confirmed');
+  if (by) return { role: `Replaced by ${by.kind === 'cancel' ? 'a cancel, ' : ''}${paymentName(deps, by)}`, replaced: true };
+  const original = p.replaces === null ? undefined : deps.store.payment(p.replaces);
+  if (original) return { role: `${p.kind === 'cancel' ? 'Cancel' : 'Fee bump'} of ${paymentName(deps, original)}`, replaced: false };
+  if (p.kind === 'cpfp') {
+    const parent = cpfpParentOf(deps, p);
+    return { role: parent ? `Speed-up of ${paymentName(deps, parent)} (child pays for parent)` : 'Speed-up of an unconfirmed deposit (child pays for parent)', replaced: false };
+  }
+  // A vault paying its own address: the refresh that starts its coins' recovery clock again.
+  const own = w.vaultTemplate ? new Set(deps.store.addresses(w.id).map((a) => a.address)) : null;
+  if (own && deps.store.paymentRecipients(p.id).every((r) => own.has(r.address))) {
+    return { role: 'Refresh: the coins paid back to the vault, restarting their recovery clock', replaced: false };
+  }
+  return { role: null, replaced: false };
+}
+
 export function paymentSummary(deps: StoreDeps, p: PaymentRow): PaymentSummary {
   const w = requireWallet(deps, p.walletId);
   const prog = progress(deps, p.id);
@@ -84,6 +105,7 @@ export function paymentSummary(deps: StoreDeps, p: PaymentRow): PaymentSummary {
     updated_at: p.updatedAt,
     unit: unitOf(w.coin, w.network, walletParams(w).decimals),
     purpose: deps.store.labels.get(w.id, 'payment', p.id)?.label ?? null,
+    ...paymentRole(deps, w, p),
   };
 }
 
@@ -118,7 +140,9 @@ export function paymentDetail(deps: StoreDeps, id: string, relayed?: boolean): P
   const tx = decodeTx(p.unsignedTx, params);
   // A vault input is sized by its chosen path's largest witness (a 1-of-2 recovery spend carries one signature), as at proposal.
   const witnessOf = new Map(vault?.map((v) => [v.inputIndex, v.path.largestWitness]));
-  const vsize = estimateVsize(
+  // Once signed, the real size (and rate); until then the estimate with the largest signatures.
+  const signedSize = signedVsize(deps, w, p);
+  const vsize = signedSize ?? estimateVsize(
     params,
     tx.inputs.map((_, i) => {
       const witness = witnessOf.get(i);
@@ -131,6 +155,7 @@ export function paymentDetail(deps: StoreDeps, id: string, relayed?: boolean): P
     miners_fee: minersFee,
     vsize,
     fee_rate: feeRate(minersFee, vsize),
+    size_signed: signedSize !== null,
     fee_share: feeShare(minersFee, outputs.filter((o) => o.purpose === 'payment').reduce((s, o) => s + o.amount, 0n)),
     fee_usd: null,
     replaceable: tx.inputs.every((i) => i.sequence < 0xfffffffe),

@@ -111,7 +111,10 @@ export async function importLabels(deps: LabelDeps & { api: FundsDeps['api'] & C
   const cosigners = deps.store.cosigners(w.id).map((c) => c.xpub);
   const addresses = new Set(deps.store.addresses(w.id).map((a) => a.address));
   const needsTxs = read.records.some((r) => r.type === 'tx' || r.type === 'input' || r.type === 'output');
+  // The wallet's history, and its payments' own transactions: a replaced original never confirms,
+  // yet this desk exports its purpose as that transaction's label, and takes it back.
   const txids = needsTxs ? new Set((await walletHistory(deps, w.id)).map((t) => t.txid)) : new Set<string>();
+  if (needsTxs) for (const p of deps.store.payments(w.id)) if (p.txid) txids.add(p.txid.toLowerCase());
   const ours: Record<Bip329Type, (ref: string) => boolean> = {
     addr: (ref) => addresses.has(ref),
     xpub: (ref) => cosigners.includes(ref),

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatUnits, readAmount } from './format.ts';
+import { formatUnits, readAmount, readAsWords } from './format.ts';
 
 describe('amount formatting', () => {
+  it('says how an amount was read when it is not written as read', () => {
+    const ltc = { ticker: 'LTC', decimals: 8, smallest: 'litoshi' };
+    const said = (text: string) => readAsWords(text, readAmount(text, ltc).units, ltc);
+    expect(['1.250', '.5', '1.25', ' 2 ', '1000.5', ''].map(said)).toEqual(['read as 1.25 LTC', 'read as 0.5 LTC', null, null, null, null]);
+  });
   it('shows exact decimals from bigint units', () => {
     expect(formatUnits(300_000_000n, 8)).toBe('3.00');
     expect(formatUnits(174_980_000n, 8)).toBe('1.7498');

@@ -24,6 +24,13 @@ export function readAmount(text: string, unit: Unit): { units: bigint | null; er
   return { units: null, error: r.refusal.kind === 'empty' ? null : amountRefusalWords(r, unit) };
 }
 
+/** "read as 1.25 LTC" when the amount typed ("1.250", ".5") is not written as the desk reads it; null when it is, or nothing is read. */
+export function readAsWords(text: string, units: bigint | null, unit: Unit): string | null {
+  if (units === null) return null;
+  const read = formatUnits(units, unit.decimals, 0);
+  return text.trim() === read.replace(/,/g, '') || text.trim() === read ? null : `read as ${read} ${unit.ticker}`;
+}
+
 /** Whom a payment pays, in a few words: its address, or how many recipients a batch has. */
 export const payee = (p: { to: string; recipients: number }): string => (p.recipients > 1 ? `${p.recipients} recipients` : p.to);
 

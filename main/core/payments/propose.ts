@@ -14,6 +14,7 @@ import { outpointKey, type Outpoint } from './outpoints.ts';
 import { canonicalAddress, freshChangeAddress, proposeTreasurySpend, recipientsOf, spendVsize, walletVaultWitness } from './spend.ts';
 import { coinAmount, unitsToDecimal } from '../../../shared/coins/units.ts';
 import { plural } from '../../../shared/api/words.ts';
+import { paymentNames } from './words.ts';
 
 export interface PaymentProposal {
   to: string;
@@ -227,7 +228,7 @@ function chooseInputs(
   const heldHere = [...unspent.keys()].filter((o) => reserved.has(o));
   const frozenHere = [...unspent.keys()].filter((o) => frozen.has(o) && !reserved.has(o));
   const why = () =>
-    (heldHere.length ? `; ${plural(heldHere.length, 'output')} holding ${shown(sum(heldHere))} ${heldHere.length === 1 ? 'is' : 'are'} reserved by payments awaiting signatures or ready (${[...new Set(heldHere.map((o) => reserved.get(o)))].join(', ')})` : '') +
+    (heldHere.length ? `; ${plural(heldHere.length, 'output')} holding ${shown(sum(heldHere))} ${heldHere.length === 1 ? 'is' : 'are'} reserved by payments awaiting signatures or ready (${paymentNames(deps, [...new Set(heldHere.map((o) => reserved.get(o)!))])})` : '') +
     (frozenHere.length ? `; ${plural(frozenHere.length, 'frozen output')} ${frozenHere.length === 1 ? 'holds' : 'hold'} ${shown(sum(frozenHere))}` : '');
   if (p.sendAll) {
     if (free.length === 0) refuse(`sending all: the wallet has no free output${why()}`);

@@ -36,7 +36,8 @@ export function whyNotReplaceable(deps: Pick<CoreDeps, 'store'>, p: PaymentRow, 
   if (!isUtxoCoin(w.coin) || !utxoCoinRow(w.coin).bip125) return `${w.coin}'s nodes do not relay replacements (BIP125): ${cpfp}`;
   if (p.state !== 'broadcast' || !p.txid) return `payment ${p.id} is ${p.state}: only a broadcast, unconfirmed payment can be replaced`;
   const seq = decodeTx(p.unsignedTx, walletParams(w)).inputs.map((i) => i.sequence);
-  if (seq.some((s) => s > REPLACEABLE_SEQUENCE)) return `payment ${p.id} was sent without signalling replacement (sequence 0x${Math.max(...seq).toString(16)}): ${cpfp}`;
+  // In words: the sequence number itself means nothing to a treasurer.
+  if (seq.some((s) => s > REPLACEABLE_SEQUENCE)) return `this payment was sent as final, without signalling replacement (BIP125): ${cpfp}`;
   if (!relayed && w.network === 'mainnet' && !relaysReplacements(w.coin)) {
     return `most ${w.coin} nodes do not relay replacements (BIP125; Litecoin Core relays them only when started with -mempoolreplacement=1), so a fee bump would not reach the miners: ${cpfp}`;
   }

@@ -373,7 +373,7 @@ describe('child pays for parent', () => {
     await desk.synced();
     const view = replacementView(deps, sent, true);
     expect(view.relief).toBe('cpfp');
-    expect(view.not_replaceable).toMatch(/sent without signalling replacement \(sequence 0xffffffff\)/);
+    expect(view.not_replaceable).toMatch(/^this payment was sent as final, without signalling replacement \(BIP125\)/);
     expect(view.change_output).toEqual({ txid: sent.txid, vout: 1 });
     await expect(proposeBump(deps, sent.id, 20n)).rejects.toThrow(/refusing the replacement: .*without signalling replacement/);
     await desk.mine(1);

@@ -1,8 +1,9 @@
 // Submitting a fully signed payment to the network through the service, and following it to
 // confirmation.
 import { ApiClientError } from '../../../shared/api/client.ts';
-import { bytesToHex, decodeTx, equalBytes, parseMultisigRedeemScript, txidHex } from '../../../shared/coins/index.ts';
+import { bytesToHex, decodeTx, equalBytes, txidHex } from '../../../shared/coins/index.ts';
 import { vaultPaymentInputs, type VaultPaymentInput } from './vault-inputs.ts';
+import { multisigSignatures } from './signed-size.ts';
 import type { PaymentHashRow, SignatureRow } from '../store/store.ts';
 import { CoordinatorError } from '../errors.ts';
 import { dropConflicts, dropIfParentReplaced, replacementsOf } from './dropped.ts';
@@ -21,17 +22,9 @@ export async function submitPayment(deps: CoreDeps, id: string): Promise<Payment
   const vault = vaultPaymentInputs(deps, w, p);
   // A vault: every stored signature of the path's keys (each checked when imported); the service
   // finalizes with the cheapest satisfaction they allow. M of N: exactly M per input, in script order.
-  const signatures = vault ? vaultSignatures(vault, hashes, sigs) : deps.store.paymentInputs(id).flatMap((inp) => {
-    const keys = parseMultisigRedeemScript(inp.redeemScript)?.pubkeys ?? [];
-    // Exactly M per input, in redeem-script key order.
-    const chosen = keys.flatMap((k) => sigs.filter((s) => s.inputIndex === inp.inputIndex && equalBytes(s.publicKey, k))).slice(0, w.m);
-    return chosen.map((s) => ({
-      input_index: inp.inputIndex,
-      public_key: bytesToHex(s.publicKey),
-      signature: bytesToHex(s.signature),
-      hash_to_sign: bytesToHex(hashes.find((h) => h.inputIndex === inp.inputIndex && equalBytes(h.publicKey, s.publicKey))!.hash),
-    }));
-  });
+  const signatures = vault
+    ? vaultSignatures(vault, hashes, sigs)
+    : multisigSignatures(deps, w, p).map((s) => ({ input_index: s.inputIndex, public_key: bytesToHex(s.publicKey), signature: bytesToHex(s.signature), hash_to_sign: bytesToHex(s.hashToSign) }));
   try {
     const sent = await deps.api.signAndSendMultisig(w.coin, { tx: bytesToHex(p.unsignedTx), signatures });
     // A vault's txid does not depend on its witness: the one broadcast must be the one proposed.

@@ -44,10 +44,20 @@ export function cpfpReview(c: CpfpView, unit: Unit, parent: 'parent' | 'deposit'
 /** "replaced by", "replaces", "dropped": one line each, linking to the other payment. */
 export function ReplacementLinks({ p }: { p: PaymentDetail }) {
   const r = p.replacement;
-  if (!r.replaces && !r.replaced_by && !r.dropped_by && !r.dropped_by_txid && r.kind === 'payment' && r.replacements.length === 0) return null;
+  if (!r.replaces && !r.replaced_by && !r.dropped_by && !r.dropped_by_txid && r.kind === 'payment' && r.replacements.length === 0 && r.children.length === 0) return null;
   return (
     <ul className="replacement-links" data-testid="replacement-links">
-      {r.kind !== 'payment' && <li>This is a {KIND[r.kind]}.</li>}
+      {r.kind !== 'payment' && r.kind !== 'cpfp' && <li>This is a {KIND[r.kind]}.</li>}
+      {r.kind === 'cpfp' && (
+        <li data-testid="cpfp-parent">
+          This is a speed-up (child pays for parent): it spends {r.parent ? <>the change of <a href={href.payment(r.parent)}>the payment it speeds up</a></> : 'an unconfirmed deposit'} back to the {r.home}, and its fee pays for both.
+        </li>
+      )}
+      {r.children.map((c) => (
+        <li key={c.id} data-testid="cpfp-child">
+          Sped up by <a href={href.payment(c.id)}>a child paying for it</a> (child pays for parent, {STATE[c.state]}).
+        </li>
+      ))}
       {r.replaces && (
         <li>
           Replaces <a href={href.payment(r.replaces)}>payment {shortId(r.replaces)}</a>.
@@ -141,12 +151,12 @@ export function StuckPayment({ p }: { p: PaymentDetail }) {
       )}
       {r.relief === 'replace' ? (
         <p className="muted">
-          This payment signals replacement (BIP125). A fee bump pays the same recipients at a higher rate (less change); a cancel sends everything back to the vault. Either is a new payment the
+          This payment signals replacement (BIP125). A fee bump pays the same recipients at a higher rate (less change); a cancel sends everything back to the {r.home}. Either is a new payment the
           co-signers sign again; it must pay a higher fee and a higher rate than this one ({p.fee_rate} {p.unit.smallest}/vB).
         </p>
       ) : (
         <p className="muted">
-          {sentence(r.not_replaceable ?? '')} A child spending its change back to the vault pays for both: child fee = target × (parent + child size) − parent fee.
+          {sentence(r.not_replaceable ?? '')} A child spending its change back to the {r.home} pays for both: child fee = target × (parent + child size) − parent fee.
         </p>
       )}
       <RateField walletId={p.wallet_id} value={rate} onChange={setRate} label={r.relief === 'replace' ? 'New fee rate' : 'Target rate for the pair'} smallest={p.unit.smallest} />
@@ -169,7 +179,7 @@ export function StuckPayment({ p }: { p: PaymentDetail }) {
               data-testid="cancel-replace"
               onClick={() => void run(async () => (await call('payments.replace', { payment_id: p.id, action: 'cancel', fee_rate: BigInt(rate) })).id)}
             >
-              Propose cancel (back to the vault)
+              Propose cancel (back to the {r.home})
             </button>
           </>
         ) : (

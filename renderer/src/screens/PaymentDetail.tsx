@@ -119,8 +119,21 @@ export function PaymentDetailScreen({ id }: { id: string }) {
             ← {p.wallet_name}
           </a>
           <h1>
-            Payment of <Amount units={p.amount} unit={p.unit} />
+            {p.replacement.kind === 'cpfp' ? (
+              <>
+                Speed-up of <Amount units={p.amount} unit={p.unit} />
+              </>
+            ) : (
+              <>
+                Payment of <Amount units={p.amount} unit={p.unit} />
+              </>
+            )}
           </h1>
+          {p.role && (
+            <p className="small payment-role" data-testid="payment-role">
+              {p.role}
+            </p>
+          )}
           <p className={`${p.recipients > 1 ? '' : 'mono '}small muted`} data-testid="payment-payee">
             to {p.recipients > 1 ? `${payee(p)}, ${amount(p.amount, p.unit)} in all (each in the outputs below)` : p.to}
           </p>
@@ -150,7 +163,7 @@ export function PaymentDetailScreen({ id }: { id: string }) {
         <Card title="What it pays">
           <PaysTable outputs={p.outputs} minersFee={p.miners_fee} spent={p.total_input_value} unit={p.unit} spentLabel="Inputs spent" testId="payment-outputs" size={{ vsize: p.vsize, feeRate: p.fee_rate }} />
           <p className="small muted" data-testid="fee-summary">
-            Miners&apos; fee {amount(p.miners_fee, p.unit)} ({p.fee_usd === null ? 'no USD rate from the service' : usd(p.fee_usd)}): {p.fee_share} of the payment, {p.fee_rate} {p.unit.smallest}/vB over {p.vsize} vbytes;{' '}
+            Miners&apos; fee {amount(p.miners_fee, p.unit)} ({p.fee_usd === null ? 'no USD rate from the service' : usd(p.fee_usd)}): {p.fee_share} of the payment, {p.fee_rate} {p.unit.smallest}/vB over {p.vsize} vbytes {p.size_signed ? '(as signed)' : '(estimated with the largest signatures)'};{' '}
             {p.replaceable ? 'replaceable (BIP125)' : 'not replaceable'}.
           </p>
           <dl className="facts">

@@ -3,7 +3,7 @@ import type { FieldRefusal } from '../../../main/bridge/contract.ts';
 import { go, href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { SubmitActions, TextField } from '../components/form.tsx';
-import { amount, formatUnits, readAmount } from '../format.ts';
+import { amount, formatUnits, readAmount, readAsWords } from '../format.ts';
 import { useSync } from '../sync.tsx';
 import { Alert, Card, Loading, useAction, useLoad } from '../ui.tsx';
 import { BatchRecipients, emptyRow, type BatchRow } from './BatchRecipients.tsx';
@@ -123,7 +123,9 @@ export function ProposePayment({ walletId }: { walletId: string }) {
   const openings = vault.data ? pathOpenings(vault.data, picked) : null;
   const chosenPath = openings?.find((o) => o.path.blocks === vaultPath) ?? null;
   const pathClosed = w.vault && (chosenPath === null || !chosenPath.open);
-  const refused = unfilled || Object.values(errors).some((e) => e !== null) || (batch !== null && batchRefused !== 0) || pathClosed;
+  // Send all that the desk refuses (nothing free, dust left) holds Propose back while its refusal shows.
+  const sendAllRefused = everything && !!spendable.data?.send_all && 'refused' in spendable.data.send_all;
+  const refused = unfilled || sendAllRefused || Object.values(errors).some((e) => e !== null) || (batch !== null && batchRefused !== 0) || pathClosed;
   const batchUnits = batch?.map((r) => readAmount(r.amount, w.unit).units);
   const paid = batchUnits ? (batchUnits.every((u) => u !== null) ? batchUnits.reduce<bigint>((s, u) => s + (u ?? 0n), 0n) : null) : everything ? (sendAllFigures?.amount ?? null) : units;
   // Send all: the fee is known (the desk's), so the total is everything chosen.
@@ -217,6 +219,11 @@ export function ProposePayment({ walletId }: { walletId: string }) {
         )}
         <div className="grid-2">
           {!batch && !everything && <TextField label={`Amount (${w.unit.ticker})`} value={value} onChange={setValue} required inputMode="decimal" placeholder="0.00" data-testid="pay-amount" error={errors.amount} errorTestId="pay-amount-error" />}
+          {!batch && !everything && readAsWords(value, units, w.unit) && (
+            <p className="muted small read-as" aria-live="polite" data-testid="pay-amount-read">
+              {readAsWords(value, units, w.unit)}
+            </p>
+          )}
         </div>
         {everything && (
           <p aria-live="polite" data-testid="send-all-amount">

@@ -43,12 +43,17 @@ export function PaymentsTable({ payments, unitOf }: { payments: PaymentSummary[]
                   {p.purpose}
                 </div>
               )}
+              {p.role && (
+                <div className="small payment-role" data-testid="payment-role">
+                  {p.role}
+                </div>
+              )}
               <div className="muted small">from {p.wallet_name}</div>
             </>
           ),
         },
         { head: 'Amount', num: true, cell: (p) => <Amount units={p.amount} unit={unitOf?.(p) ?? p.unit} /> },
-        { head: 'State', cell: (p) => <StateBadge state={p.state} /> },
+        { head: 'State', cell: (p) => (p.replaced ? <span className="badge badge-replaced">Replaced</span> : <StateBadge state={p.state} />) },
         {
           head: 'Signatures',
           cell: (p) => (
@@ -125,8 +130,11 @@ const SETUP_FORMATS = [
   { format: 'specter', label: 'Specter file', hint: 'Specter Desktop' },
 ] as const;
 
+/** The co-signers whose key was added without its derivation path (stored as the bare "m"). */
+const pathUnknown = (w: WalletDetail): string[] => w.cosigners.filter((c) => c.derivation_path === 'm').map((c) => c.name);
+
 /** The wallet as other multisig wallets import it (keys in this wallet's order). */
-function ExportSetup({ walletId, coin, sortKeys }: { walletId: string; coin: string; sortKeys: boolean }) {
+function ExportSetup({ walletId, coin, sortKeys, noPath }: { walletId: string; coin: string; sortKeys: boolean; noPath: string[] }) {
   const [error, setError] = useState<string | null>(null);
   // Caravan is offered for the coins whose row says Caravan reads them (Bitcoin only).
   const coins = useLoad(() => call('coins.list', {}), []);
@@ -143,6 +151,12 @@ function ExportSetup({ walletId, coin, sortKeys }: { walletId: string; coin: str
   return (
     <Card title="Set up other wallets">
       <p className="muted small">Co-signers who use another multisig wallet import one of these to watch this wallet and sign its PSBTs.</p>
+      {noPath.length > 0 && (
+        <div className="alert alert-warning" role="note" data-testid="export-setup-no-path">
+          The derivation path of {noPath.join(', ')}&apos;s key is unknown: it was added without one. These files give that key with its fingerprint and no path, so a hardware wallet
+          may not recognise it as its own and refuse to sign. Ask {noPath.length === 1 ? 'its holder' : 'their holders'} for the path their device uses before handing these files out.
+        </div>
+      )}
       <ul className="plain">
         {SETUP_FORMATS.filter((f) => f.format !== 'caravan' || caravan).map((f) => {
           // A Coldcard always sorts the keys (BIP67): for keys in the co-signers' order it would derive other addresses.
@@ -294,7 +308,7 @@ export function WalletDetailScreen({ id }: { id: string }) {
       <WalletBooks w={w} />
       {labels.error && <Alert>{labels.error}</Alert>}
       <WalletLabelsFile walletId={w.id} onImported={labels.reload} />
-      {!w.vault && <ExportSetup walletId={w.id} coin={w.coin} sortKeys={w.sort_keys} />}
+      {!w.vault && <ExportSetup walletId={w.id} coin={w.coin} sortKeys={w.sort_keys} noPath={pathUnknown(w)} />}
       <RescanAction wallet={w} />
     </>
   );
@@ -306,7 +320,7 @@ function CosignersCard({ w }: { w: WalletDetail }) {
       <ol className="plain">
         {w.cosigners.map((c) => (
           <li key={c.xpub}>
-            <strong>{c.name}</strong> <span className="muted small">{c.derivation_path}</span>
+            <strong>{c.name}</strong> <span className="muted small" data-testid="cosigner-path">{c.derivation_path === 'm' ? 'path unknown (the key was added without one)' : c.derivation_path}</span>
             <div className="mono small muted">{shortId(c.xpub)}</div>
           </li>
         ))}
@@ -333,7 +347,7 @@ function UnservedWallet({ w }: { w: WalletDetail }) {
         <a href={href.settings}>Settings</a>, or go back to <a href={href.wallets}>Wallets</a>.
       </div>
       <CosignersCard w={w} />
-      <ExportSetup walletId={w.id} coin={w.coin} sortKeys={w.sort_keys} />
+      <ExportSetup walletId={w.id} coin={w.coin} sortKeys={w.sort_keys} noPath={pathUnknown(w)} />
     </>
   );
 }
