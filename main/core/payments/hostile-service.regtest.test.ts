@@ -21,13 +21,7 @@ interface Known {
 
 const FULL = process.env.COUNTERSIGN_HOSTILE_FULL === '1';
 
-const KNOWN: readonly Known[] = [
-  {
-    kind: /^refresh$/,
-    field: /^status /,
-    why: "the service's /status decides whether a payment asked replaceable signals BIP125 (service-status.ts, shown as 'Not replaceable'): a lie there makes the refresh final, nothing else; a product decision, not a branch",
-  },
-];
+const KNOWN: readonly Known[] = [];
 
 let bench: HostileBench;
 let results: MutationResult[] = [];
