@@ -290,7 +290,7 @@ describe('a node that does not relay replacements (Litecoin Core\'s default)', (
 
     await ppage.goto(`${d.web.url}/#/payments/${p.id}`);
     const stuck = ppage.locator('.stuck-payment');
-    await expect.poll(() => stuck.textContent(), { timeout: 30_000 }).toMatch(/the service's litecoin node does not relay replacements .*: pull it through by child-pays-for-parent on its change instead\. A child/);
+    await expect.poll(() => stuck.textContent(), { timeout: 30_000 }).toMatch(/The service's litecoin node does not relay replacements .*: pull it through by child-pays-for-parent on its change instead\. A child/);
     expect(await ppage.getByTestId('bump').count()).toBe(0);
     expect(await ppage.getByTestId('cancel-replace').count()).toBe(0);
     await ppage.getByTestId('stuck-rate').fill('20');
