@@ -2,8 +2,8 @@
 // -mempoolreplacement=1: a payment sent at 1 unit/vbyte offers a fee bump; a bump that pays no more
 // is refused in the service's words; a bump at 20 opens the replacement, which says what it
 // replaces; once it is sent the original says "replaced by", and once a block confirms it, "dropped".
-// On a node that does not relay replacements (the default), the desk says payments are final and offers a
-// child instead. Signing happens in core (the desk's co-signer files), as in the regtest proofs.
+// On a node that does not relay replacements (the default), payments still signal replacement (the
+// service's word never changes what is signed), the desk says a stuck one is sped up by a child, and offers one. Signing happens in core (the desk's co-signer files), as in the regtest proofs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
@@ -250,9 +250,9 @@ describe('a bump the node refuses', () => {
   });
 });
 
-// litecoind as Litecoin Core ships it (no -mempoolreplacement=1), and the service says so: the desk
-// makes no payment replaceable, says so where the treasurer chooses, and a stuck payment is offered a
-// child from its change, never a bump the co-signers would sign for nothing.
+// litecoind as Litecoin Core ships it (no -mempoolreplacement=1), and the service says so: payments
+// asked replaceable signal it all the same (harmless), the desk says where the treasurer chooses that
+// a stuck one is sped up by a child, and offers a child from its change, never a bump the co-signers would sign for nothing.
 describe('a node that does not relay replacements (Litecoin Core\'s default)', () => {
   let plain: DeskInBrowser;
   let pdeps: CoreDeps;
@@ -265,7 +265,7 @@ describe('a node that does not relay replacements (Litecoin Core\'s default)', (
   }, 300_000);
   afterAll(() => plain?.close());
 
-  it('says payments are final in Settings and at the fee choice, and offers a stuck one a child, no bump', async () => {
+  it('says in Settings and at the fee choice that a stuck payment is sped up by a child, and offers one, no bump', async () => {
     const d = plain.desk;
     const { w } = await fundedWallet(d, pdeps, 'Final treasury');
 
@@ -273,15 +273,15 @@ describe('a node that does not relay replacements (Litecoin Core\'s default)', (
     await expect.poll(() => ppage.getByTestId('service-status').textContent(), { timeout: 30_000 }).toMatch(/connected/);
     await ppage.getByRole('link', { name: 'Settings', exact: true }).click();
     await expect.poll(() => ppage.locator('label', { has: ppage.getByTestId('replaceable-setting') }).textContent(), { timeout: 30_000 }).toMatch(
-      /where the service's node relays replacements\. Where it does not \(Litecoin Core without -mempoolreplacement=1, Bitcoin Cash, Dash, Zcash\), and on Litecoin mainnet, where most nodes run without it, they are final, and a slow one is pulled through by a child spending its change\.$/,
+      /where the service's node relays replacements\. Where it does not \(Litecoin Core without -mempoolreplacement=1, and on Litecoin mainnet, where most nodes run without it\), a slow one is pulled through by a child spending its change; Bitcoin Cash, Dash and Zcash payments are final\.$/,
     );
     await ppage.goto(`${d.web.url}/#/wallets/${w.id}/pay`);
     await expect.poll(() => ppage.getByTestId('replaceable-note').textContent(), { timeout: 30_000 }).toBe(
-      "Not replaceable: the service's node for this coin, or most of its network, does not relay replacements, so a bump would be refused or never reach a miner. If it is slow to confirm, a child spending its change can pull it through.",
+      "Signals replacement (BIP125); the service's node for this coin, or most of its network, does not relay replacements, so a stuck payment is sped up by a child payment spending its change.",
     );
     await plain.browser.shot('01-fee-choice-final');
 
-    // Asked for replaceable, made final: this node would refuse a bump.
+    // Asked for replaceable, it signals it (harmless here); this node would refuse a bump, so none is offered.
     const p = await proposePayment(pdeps, w.id, { to: await d.node.newAddress('legacy'), amount: COIN / 2n, minersFee: 0n, feeRate: 1n, replaceable: true });
     const request = await writeSigningRequest(pdeps, p.id);
     importSignatureFiles(pdeps, [alice, bob].map((c, i) => ({ name: `f${i}.json`, text: signRequest(request, { xprv: c.accountXprv }).file })));
@@ -290,7 +290,7 @@ describe('a node that does not relay replacements (Litecoin Core\'s default)', (
 
     await ppage.goto(`${d.web.url}/#/payments/${p.id}`);
     const stuck = ppage.locator('.stuck-payment');
-    await expect.poll(() => stuck.textContent(), { timeout: 30_000 }).toMatch(/was sent as final, without signalling replacement \(BIP125\): pull it through by child-pays-for-parent on its change instead\. A child/);
+    await expect.poll(() => stuck.textContent(), { timeout: 30_000 }).toMatch(/The service's litecoin node does not relay replacements .*: pull it through by child-pays-for-parent on its change instead\. A child/);
     expect(await ppage.getByTestId('bump').count()).toBe(0);
     expect(await ppage.getByTestId('cancel-replace').count()).toBe(0);
     await ppage.getByTestId('stuck-rate').fill('20');

@@ -727,9 +727,11 @@ export interface FieldRefusal {
 /** The fee rates a proposal may use, and whether it will signal BIP125. */
 export interface FeePresets {
   presets: { name: 'fast' | 'normal' | 'slow'; blocks: number; fee_rate: bigint; fallback: boolean }[];
-  /** The service's node relays replacements for this coin (its /status, else the coin network's default). */
+  /** The coin signals replacements (its row's bip125): a payment asked replaceable signals BIP125. */
   bip125: boolean;
-  /** New payments from this wallet will be replaceable: bip125 and the desk setting on. */
+  /** The service's node relays replacements (its /status, else the coin network's default): only then is a bump offered; otherwise a child. */
+  relayed: boolean;
+  /** New payments from this wallet will signal replacement: bip125 and the desk setting on (never the service's word). */
   replaceable: boolean;
 }
 

@@ -19,7 +19,7 @@ import { BatchRefusedError, checkRecipients, readRecipientsCsv, refuseBatchTotal
 import { batchProposal, proposePayment, spendableFunds, type PaymentProposal } from '../core/payments/propose.ts';
 import { frozenOutpoints, reservedOutpoints } from '../core/payments/coin-selection.ts';
 import { outpointKey } from '../core/payments/outpoints.ts';
-import { feePresets, REPLACEABLE_SETTING, replaceableByDefault } from '../core/payments/fees.ts';
+import { feePresets, REPLACEABLE_SETTING, replaceableByDefault, signalsReplacement } from '../core/payments/fees.ts';
 import { exportPsbt } from '../core/payments/psbt-exchange.ts';
 import { replacementsRelayed, serviceHealth, unservedWords } from '../core/service-status.ts';
 import { watchScans } from '../core/watch-progress.ts';
@@ -265,8 +265,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
 
     'payments.feePresets': async ({ wallet_id }) => {
       const w = requireWallet(core, wallet_id);
-      const bip125 = await replacementsRelayed(api, w.coin, w.network);
-      return { presets: feePresets(await api.feeEstimates(w.coin)).map((p) => ({ name: p.name, blocks: p.blocks, fee_rate: p.rate, fallback: p.fallback })), bip125, replaceable: bip125 && replaceableByDefault(store) };
+      const relayed = await replacementsRelayed(api, w.coin, w.network);
+      return { presets: feePresets(await api.feeEstimates(w.coin)).map((p) => ({ name: p.name, blocks: p.blocks, fee_rate: p.rate, fallback: p.fallback })), bip125: signalsReplacement(w.coin, true), relayed, replaceable: signalsReplacement(w.coin, replaceableByDefault(store)) };
     },
 
     'settings.setReplaceable': async ({ on }) => {

@@ -2,6 +2,7 @@
 // the coin's network does too (docs/api-decisions.md: each coin's replacement default).
 import { describe, expect, it } from 'vitest';
 import { replacementsRelayedBy } from './service-status.ts';
+import { signalsReplacement } from './payments/fees.ts';
 
 describe('replacementsRelayedBy', () => {
   it("follows the service's word on regtest and testnets, else the coin's default", () => {
@@ -23,5 +24,17 @@ describe('replacementsRelayedBy', () => {
     expect(replacementsRelayedBy('dash', 'regtest', true)).toBe(false);
     expect(replacementsRelayedBy('bitcoin_cash', 'mainnet', true)).toBe(false);
     expect(replacementsRelayedBy('ethereum', 'mainnet', true)).toBe(false);
+  });
+});
+
+// Whether a spend signals replacement is not the service's word: the treasurer's choice and the coin's row.
+describe('signalsReplacement', () => {
+  it('signals where asked and the coin has BIP125, whatever its nodes relay', () => {
+    expect(signalsReplacement('litecoin', true)).toBe(true);
+    expect(signalsReplacement('bitcoin', true)).toBe(true);
+    expect(signalsReplacement('litecoin', false)).toBe(false);
+    expect(signalsReplacement('dash', true)).toBe(false);
+    expect(signalsReplacement('bitcoin_cash', true)).toBe(false);
+    expect(signalsReplacement('ethereum', true)).toBe(false);
   });
 });

@@ -59,8 +59,9 @@ export async function serviceHealth(api: Pick<ApiClient, 'status'>): Promise<Ser
 /**
  * Whether a replacement of a `coin` payment on `network` would be relayed to the miners: see
  * replacementsRelayedBy, with what the service's /status says (its `replacements` extension). Only
- * then is a payment sent replaceable or a bump offered: co-signers are never asked to sign a
- * replacement that will be refused.
+ * then is a bump offered: co-signers are never asked to sign a replacement that will be refused.
+ * Whether a payment signals replacement is never this (fees.ts signalsReplacement): the bytes
+ * co-signers sign do not hinge on the service's word.
  */
 export async function replacementsRelayed(api: Pick<ApiClient, 'status'>, coin: CoinName, network: string): Promise<boolean> {
   const row = coinRow(coin);

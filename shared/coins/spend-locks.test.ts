@@ -117,6 +117,16 @@ describe("acceptedLocks: a co-signer's check, not knowing the kind", () => {
     expect(lockProblems(ltc, tx(1, 0, RBF), a)).toEqual([]);
     expect(lockProblems(ltc, tx(2, 0, RBF), a)).toEqual(['the transaction has version 2; a payment of this wallet has version 1 (version 2 turns on relative locks, BIP68)']);
   });
+  test('a request that says whether the spend signals replacement: exactly that nSequence', () => {
+    const rbf = acceptedLocks(ltc, { vault: false, older: 0 }, true);
+    expect(lockProblems(ltc, tx(1, 0, RBF), rbf)).toEqual([]);
+    expect(lockProblems(ltc, tx(1, 0, FINAL), rbf)).toEqual(['input 0 has nSequence 0xffffffff (final); a payment of this wallet that its request says signals replacement spends it with nSequence 0xfffffffd (replaceable, BIP125)', 'input 1 has nSequence 0xffffffff (final); a payment of this wallet that its request says signals replacement spends it with nSequence 0xfffffffd (replaceable, BIP125)']);
+    const final = acceptedLocks(ltc, { vault: true, older: 0 }, false);
+    expect(lockProblems(ltc, tx(2, 0, FINAL), final)).toEqual([]);
+    expect(lockProblems(ltc, tx(2, 0, RBF), final)).toHaveLength(2);
+    // A recovery path's older() whatever the flag says.
+    expect(acceptedLocks(ltc, { vault: true, older: 144 }, true).sequences).toEqual([144]);
+  });
   test("a vault's recovery path: only its older()", () => {
     const a = acceptedLocks(ltc, { vault: true, older: 144 });
     expect(lockProblems(ltc, tx(2, 0, 144), a)).toEqual([]);

@@ -66,13 +66,16 @@ export function canonicalLocks(params: ChainParams, kind: SpendKind, shape: Spen
 }
 
 /**
- * What a co-signer accepts, not knowing the kind: the union of the kinds' values for the shape
- * (a recovery path: only its older(); otherwise final or replaceable, every input alike).
+ * What a co-signer accepts: on a recovery path only its older(); otherwise the nSequence the request
+ * states (`replaceable`: the spend signals BIP125, or is final), every input alike. A request that
+ * does not say (written before the field) accepts the union of the kinds' values, final or replaceable.
  */
-export function acceptedLocks(params: ChainParams, shape: SpendShape): AcceptedLocks {
+export function acceptedLocks(params: ChainParams, shape: SpendShape, replaceable?: boolean): AcceptedLocks {
   const version = spendVersion(params, shape);
-  const what = shape.older > 0 ? `a spend on the path that opens after ${plural(shape.older, 'block')}` : shape.vault ? 'a vault spend' : 'a payment of this wallet';
-  return { version, locktime: 0, sequences: shape.older > 0 ? [shape.older] : [FINAL, SEQUENCE_REPLACEABLE], what };
+  const base = shape.older > 0 ? `a spend on the path that opens after ${plural(shape.older, 'block')}` : shape.vault ? 'a vault spend' : 'a payment of this wallet';
+  if (shape.older > 0) return { version, locktime: 0, sequences: [shape.older], what: base };
+  if (replaceable === undefined) return { version, locktime: 0, sequences: [FINAL, SEQUENCE_REPLACEABLE], what: base };
+  return { version, locktime: 0, sequences: [replaceable ? SEQUENCE_REPLACEABLE : FINAL], what: `${base} that its request says ${replaceable ? 'signals replacement' : 'is final'}` };
 }
 
 /** The exact values as an accepted set of one; `what` names the spend ("the fee bump asked for"). */

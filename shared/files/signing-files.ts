@@ -71,6 +71,12 @@ export const SigningRequestV1 = z.object({
     .refine((w) => w.vault_template !== undefined || (w.m <= 15 && w.cosigners.length <= 15), { message: 'an M-of-N wallet has at most 15 co-signers (M <= N <= 15)', path: ['cosigners'] }),
   /** A vault payment: the path spent, by the blocks after which it opens (0: the primary path). */
   vault_path: z.number().int().min(0).max(0xffff).optional(),
+  /**
+   * Optional: the spend signals replacement (BIP125 nSequence 0xfffffffd) or is final (0xffffffff);
+   * the co-signer accepts exactly that. Absent (files written before it, and recovery-path spends,
+   * whose nSequence is the path's older()): either is accepted.
+   */
+  replaceable: z.boolean().optional(),
   unsigned_tx: hex('unsigned_tx'),
   inputs: z.array(RequestInput).min(1),
   outputs: z.array(RequestOutput).min(1),

@@ -9,7 +9,7 @@ import { readPrevious, spendMismatch } from './previous-transaction.ts';
 import { parseFile, paymentHash, SigningRequest } from './signing-files.ts';
 import { verifyUnsignedPayment, verifyUnsignedVaultPayment, type ExpectedOutput, type VerifiedPayment } from './unsigned-payment.ts';
 import { vaultAddress, type VaultPolicy } from '../coins/vault-policy.ts';
-import { lockWords } from '../coins/spend-locks.ts';
+import { acceptedLocks, lockWords } from '../coins/spend-locks.ts';
 
 export interface OpenedRequest {
   /** As the file has it, version 1 or 2. */
@@ -62,9 +62,12 @@ export function readSigningRequest(text: string): OpenedRequest {
     });
     checkPreviousTransactions(r, params, tx, script, at, tampered);
     const claims = r.inputs.map((i) => ({ amount: BigInt(i.amount), path: i.path }));
+    // Exactly the nSequence the request states (final or replaceable); a file without the field accepts either.
+    const shape = { vault: vault !== null, older: r.vault_path ?? 0 };
+    const locks = acceptedLocks(params, shape, r.replaceable);
     const verified = vault
-      ? verifyUnsignedVaultPayment(params, vault, r.vault_path!, tx, claims, outputs, BigInt(r.miners_fee), 'tampered')
-      : verifyUnsignedPayment(params, r.wallet.m, xpubs, tx, claims, outputs, BigInt(r.miners_fee), 'tampered', script);
+      ? verifyUnsignedVaultPayment(params, vault, r.vault_path!, tx, claims, outputs, BigInt(r.miners_fee), 'tampered', locks)
+      : verifyUnsignedPayment(params, r.wallet.m, xpubs, tx, claims, outputs, BigInt(r.miners_fee), 'tampered', script, locks);
     verified.inputs.forEach((v, i) => {
       const inp = r.inputs[i]!;
       if ((inp.script_type ?? 'p2sh') !== script.scriptType) tampered(`input ${i} says ${inp.script_type ?? 'p2sh'}, the wallet is ${script.scriptType}`);

@@ -62,6 +62,18 @@ export function relaysReplacements(coin: CoinName): boolean {
   return row.family === 'utxo' && row.bip125 && row.replacementsByDefault;
 }
 
+/**
+ * Whether a spend the treasurer asked replaceable (`asked`: their choice, or the desk setting)
+ * signals BIP125: the coin's own row alone, never the service's word, so the bytes co-signers sign
+ * do not hinge on what the service says of its node. Signalling is harmless on a node that does not
+ * relay replacements (the payment is relayed and mined as any; only a later replacement would be
+ * refused): whether a bump is offered is decided then (replace.ts whyNotReplaceable), from /status.
+ */
+export function signalsReplacement(coin: CoinName, asked: boolean): boolean {
+  const row = coinRow(coin);
+  return asked && row.family === 'utxo' && row.bip125;
+}
+
 /** The desk setting that turns replaceable-by-default off ('false'); absent means on. */
 export const REPLACEABLE_SETTING = 'payments_replaceable';
 

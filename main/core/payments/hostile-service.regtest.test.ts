@@ -21,19 +21,7 @@ interface Known {
 
 const FULL = process.env.COUNTERSIGN_HOSTILE_FULL === '1';
 
-const KNOWN: readonly Known[] = [
-  {
-    kind: /^refresh$/,
-    field: /^status /,
-    why: "the service's /status decides whether a payment asked replaceable signals BIP125 (service-status.ts, shown as 'Not replaceable'): a lie there makes the refresh final, nothing else; a product decision, not a branch",
-  },
-  {
-    kind: /^(bump|cancel|refresh): co-signer's request check$/,
-    field: /^request file unsigned_tx: inputs\[\]\.sequence$/,
-    why: 'a request does not say its kind, so the co-signer accepts final and replaceable alike (shared/coins/spend-locks.ts acceptedLocks, h/pin): a replaceable spend made final, no lock',
-    fullOnly: true,
-  },
-];
+const KNOWN: readonly Known[] = [];
 
 let bench: HostileBench;
 let results: MutationResult[] = [];

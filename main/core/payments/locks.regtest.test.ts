@@ -118,10 +118,24 @@ describe("a co-signer's check of a signing request", () => {
     const text = await writeSigningRequest(deps, p.id);
     const now = await tip();
     expect(() => signRequest(alteredRequest(text, { locktime: now + 5, sequence: 0xfffffffe }), { xprv: alice.accountXprv })).toThrow(
-      new RegExp(`^this transaction cannot be mined before block ${(now + 6).toLocaleString('en-US')}: nLockTime ${now + 5}, where a payment of this wallet carries 0 \\(no lock\\); input 0 has nSequence 0xfffffffe; a payment of this wallet spends it with nSequence 0xffffffff \\(final\\) or 0xfffffffd \\(replaceable, BIP125\\)$`),
+      new RegExp(`^this transaction cannot be mined before block ${(now + 6).toLocaleString('en-US')}: nLockTime ${now + 5}, where a payment of this wallet that its request says is final carries 0 \\(no lock\\); input 0 has nSequence 0xfffffffe; a payment of this wallet that its request says is final spends it with nSequence 0xffffffff \\(final\\)$`),
     );
     expect(() => signRequest(alteredRequest(text, { version: 2, sequence: 0xffff }), { xprv: bob.accountXprv })).toThrow('input 0 is locked for 65,535 blocks (about 113.8 days) after its coin confirms');
     // The request as written: no lock to show.
+    expect(signRequest(text, { xprv: alice.accountXprv }).opened.locks).toEqual([]);
+  });
+
+  it('accepts exactly the nSequence the request states: a replaceable spend made final is refused; a file without the field accepts either', async () => {
+    const coin = await fundWalletCoin(desk, deps, multisigId, COIN);
+    const p = await proposePayment(deps, multisigId, { to: await desk.node.newAddress('bech32'), amount: COIN / 4n, minersFee: 0n, feeRate: 2n, inputs: [`${coin.txid}:${coin.vout}`], replaceable: true });
+    const text = await writeSigningRequest(deps, p.id);
+    expect((JSON.parse(text) as SigningRequestV1).replaceable).toBe(true);
+    expect(() => signRequest(alteredRequest(text, { sequence: 0xffffffff }), { xprv: alice.accountXprv })).toThrow(
+      'input 0 has nSequence 0xffffffff (final); a payment of this wallet that its request says signals replacement spends it with nSequence 0xfffffffd (replaceable, BIP125)',
+    );
+    // A request that says nothing (written before the field): final or replaceable, as before.
+    const { replaceable: _said, ...unsaid } = JSON.parse(alteredRequest(text, { sequence: 0xffffffff })) as SigningRequestV1;
+    expect(signRequest(JSON.stringify(unsaid), { xprv: alice.accountXprv }).opened.locks).toEqual([]);
     expect(signRequest(text, { xprv: alice.accountXprv }).opened.locks).toEqual([]);
   });
 

@@ -9,7 +9,7 @@ import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
 import { BatchRefusedError, checkRecipients, type Recipient } from './batch.ts';
 import { frozenOutpoints, pickOldestFirst, reservedOutpoints, sortOutputs } from './coin-selection.ts';
 import { addressRefusal, DraftRefusedError, refuseDraft } from './draft.ts';
-import { replacementsRelayed } from '../service-status.ts';
+import { signalsReplacement } from './fees.ts';
 import { outpointKey, type Outpoint } from './outpoints.ts';
 import { canonicalAddress, freshChangeAddress, proposeTreasurySpend, recipientsOf, spendVsize, walletVaultWitness } from './spend.ts';
 import { coinAmount, unitsToDecimal } from '../../../shared/coins/units.ts';
@@ -90,8 +90,8 @@ export async function proposePayment(deps: CoreDeps, walletId: string, input: Pa
   // A vault's inputs are sized by the chosen path's largest witness (undefined: M of N).
   const witness = walletVaultWitness(deps, w, proposal.vaultPath ?? 0);
   const chosen = chooseInputs(deps, walletId, params, proposal, amounts, n, change.address, refuse, witness);
-  // Only where the service's node relays replacements (service-status.ts); elsewhere a bump would be refused.
-  const replaceable = proposal.replaceable === true && (await replacementsRelayed(deps.api, w.coin, w.network));
+  // The treasurer's choice and the coin's row alone (fees.ts): the service's /status only decides whether a bump is offered later.
+  const replaceable = signalsReplacement(w.coin, proposal.replaceable === true);
   const common = { inputs: chosen, replaceable, changeAddress: change, kind: 'payment' as const, ...(proposal.operatorFee ? { operatorFee: proposal.operatorFee } : {}), ...(proposal.purpose ? { purpose: proposal.purpose } : {}), ...(proposal.vaultPath !== undefined ? { vaultPath: proposal.vaultPath } : {}) };
   if (proposal.sendAll) {
     const { amount, fee } = sendAllSplit(params, w, n, chosen, proposal, refuse, witness);

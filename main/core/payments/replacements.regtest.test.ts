@@ -396,15 +396,16 @@ describe('a node that does not relay replacements (litecoind without -mempoolrep
     await plain?.dispose();
   });
 
-  it('is what /status says; new payments are final and a stuck one is offered a child, never a bump', async () => {
+  it('is what /status says; new payments asked replaceable still signal it, and a stuck one is offered a child, never a bump', async () => {
     expect((await plain.api.status()).coins.find((c) => c.coin === 'litecoin')?.replacements).toBe(false);
     expect((await desk.api.status()).coins.find((c) => c.coin === 'litecoin')?.replacements).toBe(true);
     const w = await createWallet(plainDeps, { coin: 'litecoin', network: 'regtest', name: 'Plain', m: 2, cosigners: [alice, bob, carol] });
     await fundWallet(plain, plainDeps, w.id, 2n * COIN);
     const spare = await fundWallet(plain, plainDeps, w.id, COIN);
-    // Asked to be replaceable, it is not: the node would refuse its bump.
+    // Asked to be replaceable, it signals it whatever /status says (the bytes co-signers sign never
+    // hinge on the service's word): harmless here, the node relays and mines it as any other.
     const p = await proposePayment(plainDeps, w.id, { to: await plain.node.newAddress('legacy'), amount: COIN / 2n, minersFee: 0n, feeRate: 1n, replaceable: true });
-    expect(decodeTx(p.unsignedTx, params).inputs.every((i) => i.sequence === 0xffffffff)).toBe(true);
+    expect(decodeTx(p.unsignedTx, params).inputs.every((i) => i.sequence === 0xfffffffd)).toBe(true);
     // One that signals anyway (sent before the operator said): still no bump, a child instead.
     const { utxos } = await plain.api.utxos('litecoin', plainStore.addresses(w.id).map((a) => a.address));
     const free = utxos.find((u) => u.txid === spare && u.amount === COIN)!;

@@ -1,6 +1,7 @@
 // Signing-request files as the treasurer writes them from a stored payment (docs/file-formats.md),
 // and as a co-signer opens them: the offline check itself is shared/files/signing-request.ts.
 import { bytesToHex, chainParams, decodeTx, scriptToAddress } from '../../../shared/coins/index.ts';
+import { REPLACEABLE_SEQUENCE } from './spend.ts';
 import { addressPath } from '../../../shared/coins/multisig-address.ts';
 import { PaymentCheckError } from '../../../shared/files/errors.ts';
 import { readSigningRequest, type OpenedRequest } from '../../../shared/files/signing-request.ts';
@@ -60,6 +61,9 @@ export async function writeSigningRequest(deps: Pick<CoreDeps, 'store' | 'api'>,
       ...(w.vaultTemplate ? { vault_template: w.vaultTemplate } : {}),
     },
     ...(vaultPath !== undefined ? { vault_path: vaultPath } : {}),
+    // Whether it signals replacement, read from the transaction the desk pinned exactly at proposal
+    // (spend.ts canonicalLocks): the co-signer then accepts that nSequence only. Not on a recovery path (its older()).
+    ...(vaultPath === undefined || vaultPath === 0 ? { replaceable: decodeTx(p.unsignedTx, params).inputs.every((i) => i.sequence === REPLACEABLE_SEQUENCE) } : {}),
     unsigned_tx: bytesToHex(p.unsignedTx),
     inputs: inputs.map((i) => ({
       index: i.inputIndex,

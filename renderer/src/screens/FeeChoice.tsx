@@ -49,10 +49,12 @@ export function FeeChoice(props: { unit: Unit; presets: Loaded<FeePresets>; mode
       {p && (
         <p className="muted small" data-testid="replaceable-note">
           {p.replaceable
-            ? 'Replaceable (BIP125): the fee can be raised later if the payment is slow to confirm.'
+            ? p.relayed
+              ? 'Replaceable (BIP125): the fee can be raised later if the payment is slow to confirm.'
+              : "Signals replacement (BIP125); the service's node for this coin, or most of its network, does not relay replacements, so a stuck payment is sped up by a child payment spending its change."
             : p.bip125
               ? 'Not replaceable: the desk setting for replaceable payments is off.'
-              : "Not replaceable: the service's node for this coin, or most of its network, does not relay replacements, so a bump would be refused or never reach a miner. If it is slow to confirm, a child spending its change can pull it through."}
+              : "Not replaceable: this coin's nodes do not relay replacements (BIP125). If it is slow to confirm, a child spending its change can pull it through."}
         </p>
       )}
     </fieldset>

@@ -149,9 +149,9 @@ function ReplaceableSetting() {
           onChange={(e) => void call('settings.setReplaceable', { on: e.target.checked }).then((r) => setOn(r.replaceable))}
           data-testid="replaceable-setting"
         />{' '}
-        New payments are replaceable (BIP125), so their fee can be raised later, where the service&apos;s node relays replacements. Where it does not (Litecoin Core without
-        -mempoolreplacement=1, Bitcoin Cash, Dash, Zcash), and on Litecoin mainnet, where most nodes run without it, they are final, and a slow one is pulled through by a
-        child spending its change.
+        New payments signal replacement (BIP125) where the coin has it, so their fee can be raised later where the service&apos;s node relays replacements. Where it does
+        not (Litecoin Core without -mempoolreplacement=1, and on Litecoin mainnet, where most nodes run without it), a slow one is pulled through by a child spending its
+        change; Bitcoin Cash, Dash and Zcash payments are final.
       </label>
     </Card>
   );
