@@ -49,8 +49,9 @@ interface Sample {
 
 /** What the two pages show now. */
 async function sample(): Promise<Sample> {
-  const onPage = await page.evaluate(() => {
-    const marked = (title: string) => {
+  // Read in the page as one expression (the test's own TypeScript has no DOM types).
+  const onPage = await page.evaluate<Omit<Sample, 'card' | 'cardMarked'>>(`(() => {
+    const marked = (title) => {
       const card = [...document.querySelectorAll('section.card')].find((s) => s.querySelector('h2')?.textContent === title);
       return card ? card.querySelector('[data-testid="provisional-badge"]') !== null : null;
     };
@@ -63,11 +64,11 @@ async function sample(): Promise<Sample> {
       books: marked('Books'),
       receive: document.querySelector('[data-testid="receive-address"]')?.textContent ?? null,
     };
-  });
-  const onList = await list.evaluate(() => {
+  })()`);
+  const onList = await list.evaluate<Pick<Sample, 'card' | 'cardMarked'>>(`(() => {
     const b = document.querySelector('[data-testid="wallet-card-balance"]');
     return { card: b?.textContent ?? '', cardMarked: b?.classList.contains('provisional') ?? false };
-  });
+  })()`);
   return { ...onPage, ...onList };
 }
 
