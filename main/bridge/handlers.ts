@@ -183,8 +183,10 @@ export function createHandlers(deps: BridgeDeps): Handlers {
         const f = await walletFundsOnceIndexed(funds, wallet_id);
         const unserved = await unservedOr(scans.failure(wallet_id));
         if (unserved !== null) return none(unserved, null);
-        // One predicate for the card, the page and the books (figures-final.ts).
-        const notFinal = notFinalWords({ indexed: f !== null, walk: scan, watch });
+        // One predicate for the card, the page and the books (figures-final.ts). The index is current
+        // when the status bar says so too (service.status's index_final), not merely answering.
+        const index = (await serviceHealth(api)).coins.find((c) => c.coin === w.coin && c.network === w.network);
+        const notFinal = notFinalWords({ indexed: f !== null && index?.index_final === true, walk: scan, watch });
         return { ...base, funds: f && { balance: f.balance, unconfirmed_balance: f.unconfirmedBalance, usd_balance: f.usdBalance }, unserved: null, scan, not_final: notFinal };
       } catch (err) {
         const unserved = await unservedOr(err);

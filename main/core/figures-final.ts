@@ -14,7 +14,7 @@ export function watchScanComplete(s: Pick<WatchStatus, 'state' | 'scanned_height
 }
 
 export interface FiguresState {
-  /** The service answered the wallet's balance: its index is current (a lagging one refuses, 503). */
+  /** The service's index of the coin is current (service.status's index_final) and it answered the balance (a lagging one refuses, 503). */
   indexed: boolean;
   /** The desk's walk of the wallet's addresses (address-scan.ts); null once it is done. */
   walk: ScanProgress | null;
