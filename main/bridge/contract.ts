@@ -542,6 +542,11 @@ export interface WalletDetail extends WalletSummary {
   unserved: string | null;
   /** While the desk is still finding which of the wallet's addresses are used (once a run): how far it is; the balance is partial until then. null once done. */
   scan: { checked: number; of: number } | null;
+  /**
+   * Why the wallet's figures (balance, history, unspent outputs, books) are not final yet, in words;
+   * null once they are (main/core/figures-final.ts): every screen marks them by this alone.
+   */
+  not_final: string | null;
 }
 
 export interface ReceiveAddress {

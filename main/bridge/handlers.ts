@@ -25,6 +25,7 @@ import { replacementsRelayed, serviceHealth, unservedWords } from '../core/servi
 import { watchScans } from '../core/watch-progress.ts';
 import { exportSigningRequest, openSigningRequest } from '../core/payments/signing-request.ts';
 import { AddressScans } from '../core/address-scan.ts';
+import { notFinalWords } from '../core/figures-final.ts';
 import { purposesByTx } from '../core/labels.ts';
 import { signRequest, softwareKeyFrom } from '../core/software-signer.ts';
 import type { CoordinatorStore, WalletRow } from '../core/store/store.ts';
@@ -158,6 +159,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     'wallets.rescan': async ({ wallet_id, from }) => {
       const w = requireWallet(core, wallet_id);
       const r = await requestRescan({ ...core, api }, w, from);
+      // The blocks are read again, and coins may turn up on addresses the walk found unused: it walks again.
+      scans.forget(wallet_id);
       return { wallet_id, from_height: r.fromHeight, requested_at: r.requestedAt, message: `a rescan of "${w.name}" from block ${r.fromHeight} is recorded; a watching service reads its blocks again from there` };
     },
 
@@ -170,18 +173,25 @@ export function createHandlers(deps: BridgeDeps): Handlers {
         if (!(err instanceof ApiClientError) || err.status < 400 || err.status >= 500) return null;
         return unservedWords(api, w.coin, w.network).catch(() => null);
       };
+      // No figures to show at all: nothing to call final.
+      const none = (unserved: string | null, notFinal: string | null) => ({ ...base, funds: null, unserved, scan: null, not_final: notFinal });
       // A wallet the service does not watch yet has no figures to ask for.
-      if (watch?.state === 'unregistered') return { ...base, funds: null, unserved: null, scan: null };
+      if (watch?.state === 'unregistered') return none(null, watch.words);
       try {
-        const f = await walletFundsOnceIndexed(funds, wallet_id);
+        // The walk's state before the funds: a walk that ends between the two would call a partial balance final.
         const scan = scans.progress(wallet_id);
+        const f = await walletFundsOnceIndexed(funds, wallet_id);
         const unserved = await unservedOr(scans.failure(wallet_id));
-        if (unserved !== null) return { ...base, funds: null, unserved, scan: null };
-        return { ...base, funds: f && { balance: f.balance, unconfirmed_balance: f.unconfirmedBalance, usd_balance: f.usdBalance }, unserved: null, scan };
+        if (unserved !== null) return none(unserved, null);
+        // One predicate for the card, the page and the books (figures-final.ts). The index is current
+        // when the status bar says so too (service.status's index_final), not merely answering.
+        const index = (await serviceHealth(api)).coins.find((c) => c.coin === w.coin && c.network === w.network);
+        const notFinal = notFinalWords({ indexed: f !== null && index?.index_final === true, walk: scan, watch });
+        return { ...base, funds: f && { balance: f.balance, unconfirmed_balance: f.unconfirmedBalance, usd_balance: f.usdBalance }, unserved: null, scan, not_final: notFinal };
       } catch (err) {
         const unserved = await unservedOr(err);
         if (unserved === null) throw err;
-        return { ...base, funds: null, unserved, scan: null };
+        return none(unserved, null);
       }
     },
 

@@ -44,6 +44,14 @@ export class AddressScans {
     return scanProgress(scan);
   }
 
+  /**
+   * The wallet's walk is void (a rescan reads its blocks again, and may find coins on addresses the
+   * walk found unused): the next question walks it again.
+   */
+  forget(walletId: string): void {
+    this.scans.delete(walletId);
+  }
+
   /** Why the wallet's last walk failed (it is walked again on the next question); undefined when none did. */
   failure(walletId: string): unknown {
     return this.failures.get(walletId);
@@ -67,7 +75,7 @@ export class AddressScans {
     } catch (err) {
       this.failures.set(walletId, err);
       // A service that cannot answer now (an index catching up, a network failure): the next look walks again.
-      this.scans.delete(walletId);
+      if (this.scans.get(walletId) === scan) this.scans.delete(walletId);
       this.report(err);
     }
   }

@@ -13,6 +13,7 @@ import type { BirthdaySource, CoordinatorStore, CosignerRow, RescanRow, WalletRo
 import { createWallet, shownIndex, type NewWallet } from './wallets.ts';
 import { createVault, type NewVault } from './vaults.ts';
 import { walletDescriptor } from './wallet-script.ts';
+import { watchScanComplete } from './figures-final.ts';
 
 /** How the birthday is given: the tip now, a height from a file, a day, or the beginning. */
 export type Birthday = { source: 'tip' } | { source: 'file'; height: number } | { source: 'date'; date: string } | { source: 'genesis' };
@@ -233,6 +234,8 @@ export interface WatchWords {
   words: string;
   /** A pruned node's limit: history before it is not available. */
   historyLimit: string | null;
+  /** The scan has read the wallet's blocks to the node's tip (figures-final.ts). */
+  complete: boolean;
 }
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -241,8 +244,8 @@ const n = (x: number) => x.toLocaleString('en-US');
 export function watchWords(s: WatchStatus): WatchWords {
   const from = s.birthday_height ?? 0;
   const noFilters = s.filters ? '' : '; the node has no block filters (-blockfilterindex=1), so every block from the birthday is read';
-  if (s.state === 'error') return { state: s.state, words: `The scan stopped: ${s.error ?? 'the service gave no reason'}`, historyLimit: null };
-  if (s.state === 'ready') return { state: s.state, words: `Watched from block ${from}: read to block ${s.scanned_height ?? from}, the node's tip (${plural(s.blocks_fetched, 'block')} fetched)${noFilters}`, historyLimit: historyLimitWords(s) };
+  if (s.state === 'error') return { state: s.state, words: `The scan stopped: ${s.error ?? 'the service gave no reason'}`, historyLimit: null, complete: false };
+  if (s.state === 'ready') return { state: s.state, words: `Watched from block ${from}: read to block ${s.scanned_height ?? from}, the node's tip (${plural(s.blocks_fetched, 'block')} fetched)${noFilters}`, historyLimit: historyLimitWords(s), complete: watchScanComplete(s) };
   const total = s.tip_height === null ? null : Math.max(0, s.tip_height - from + 1);
   // How far the index holds the chain, not how many blocks were looked at: a scan that starts over
   // (more addresses watched, a rescan) looks at blocks again, and the count ran past the chain.
@@ -250,7 +253,7 @@ export function watchWords(s: WatchStatus): WatchWords {
   const progress = total === null ? `read to block ${s.scanned_height ?? from}` : `${n(read)} of ${plural(total, 'block')} read`;
   const tipUnknown = total === null ? " (the node has not told its tip yet)" : '';
   // Until the scan is checked against the node's UTXO set, nothing is claimed complete.
-  return { state: s.state, words: `Scanning from block ${from}: ${progress}, ${n(s.blocks_matched)} matched${tipUnknown}${noFilters}`, historyLimit: null };
+  return { state: s.state, words: `Scanning from block ${from}: ${progress}, ${n(s.blocks_matched)} matched${tipUnknown}${noFilters}`, historyLimit: null, complete: false };
 }
 
 /**
@@ -276,7 +279,7 @@ export async function walletWatch(api: WatchApi, wallet: WalletRow): Promise<Wat
   } catch (err) {
     if (fullIndex(err)) return null;
     if (err instanceof ApiClientError && err.status === 404 && /not served/.test(err.message)) return null;
-    if (err instanceof ApiClientError && err.status === 404) return { state: 'unregistered', words: 'The service does not watch this wallet yet: it is registered when the desk next starts its service, or by a rescan', historyLimit: null };
-    return { state: 'error', words: `The service did not say how far it has read (${serviceWords(err)})`, historyLimit: null };
+    if (err instanceof ApiClientError && err.status === 404) return { state: 'unregistered', words: 'The service does not watch this wallet yet: it is registered when the desk next starts its service, or by a rescan', historyLimit: null, complete: false };
+    return { state: 'error', words: `The service did not say how far it has read (${serviceWords(err)})`, historyLimit: null, complete: false };
   }
 }

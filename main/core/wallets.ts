@@ -20,6 +20,8 @@ import { unservedWords } from './service-status.ts';
 import type { AddressRow, BirthdaySource, CoordinatorStore, CosignerRow, WalletRow } from './store/store.ts';
 import { refuseExistingWallet } from './wallet-identity.ts';
 import { walletAddress, type WalletAddress, type WalletScript } from './wallet-script.ts';
+import { watchScanComplete } from './figures-final.ts';
+import type { WatchStatus } from '../../shared/api/schemas.ts';
 
 export const GAP_LIMIT = 20;
 
@@ -179,15 +181,15 @@ export function shownIndex(store: Pick<CoordinatorStore, 'addresses'>, walletId:
 const WINDOW_WAIT_MS = 20_000;
 
 /**
- * How many addresses of the branch a watching service watches (watch mode's window), or null when
- * it answers any address (the full index, 409) or is not the service to ask (an Ether coin, a
- * service without the window in its status).
+ * A watching service's scan of the wallet (watch mode), or null when it answers any address (the
+ * full index, 409) or is not the service to ask (an Ether coin, a service without the window in its
+ * status).
  */
-async function watchedWindow(deps: CoreDeps, w: WalletRow, change: boolean): Promise<number | null> {
+async function watchedStatus(deps: CoreDeps, w: WalletRow): Promise<WatchStatus | null> {
   if (isEvmCoin(w.coin)) return null;
   try {
     const s = await deps.api.watchStatus(w.coin, w.id);
-    return s.watched ? (change ? s.watched.change : s.watched.receive) : null;
+    return s.watched ? s : null;
   } catch (err) {
     // 409: the full index; 404: not served, or not registered (its address queries then say so in words).
     if (err instanceof ApiClientError && (err.status === 409 || err.status === 404)) return null;
@@ -195,31 +197,42 @@ async function watchedWindow(deps: CoreDeps, w: WalletRow, change: boolean): Pro
   }
 }
 
+const watchedOf = (s: WatchStatus, change: boolean): number => (change ? s.watched?.change : s.watched?.receive) ?? 0;
+
 /**
- * Asks the watching service to watch the branch up to `shown` and the gap past it (POST .../window),
- * and waits while it reads the chain again for the addresses that adds, so that an address the walk
- * then finds unused is unused on the chain. Refused in words when the service does not follow, or
- * is still reading after a while (the next question walks again). Returns the new window.
+ * Waits while the watching service reads the chain for the wallet, so that an address the walk
+ * then finds unused is unused on the chain (a scan still under way answers "no history" for an
+ * address it has not reached yet). Refused in words when the scan stopped, or is still reading
+ * after a while (the next question walks again).
  */
-async function extendWindow(deps: CoreDeps, w: WalletRow, change: boolean, shown: number, need: number): Promise<number> {
-  const branch = change ? 'change' : 'receive';
-  const other = shownIndex(deps.store, w.id, !change);
-  let s = await deps.api.watchWindow(w.coin, w.id, change ? { receive: other, change: shown } : { receive: shown, change: other });
-  const watched = () => (change ? s.watched?.change : s.watched?.receive) ?? 0;
-  if (watched() < need) {
-    throw new CoordinatorError('service_refused', `the service watches ${branch} addresses 0 to ${watched() - 1} of "${w.name}" only, and did not watch further when asked: addresses from ${watched()} on cannot be checked`);
-  }
+async function caughtUp(deps: CoreDeps, w: WalletRow, first: WatchStatus, what: string): Promise<WatchStatus> {
+  let s = first;
   const until = Date.now() + WINDOW_WAIT_MS;
-  while (!(s.state === 'ready' && s.scanned_height !== null && s.scanned_height === s.tip_height)) {
+  while (!watchScanComplete(s)) {
     if (s.state === 'error') throw new CoordinatorError('service_refused', `the service's scan of "${w.name}" stopped: ${s.error ?? 'it gave no reason'}`);
     if (Date.now() > until) {
       const at = s.scanned_height === null || s.tip_height === null ? '' : ` (block ${s.scanned_height.toLocaleString('en-US')} of ${s.tip_height.toLocaleString('en-US')})`;
-      throw new CoordinatorError('service_scanning', `the service is reading the chain again for ${branch} addresses up to ${need - 1} of "${w.name}"${at}: the addresses past the last used one are checked once it has; ask again in a moment`);
+      throw new CoordinatorError('service_scanning', `the service is reading the chain for ${what} of "${w.name}"${at}: which of them are used is known once it has; ask again in a moment`);
     }
     await new Promise((r) => setTimeout(r, 250));
     s = await deps.api.watchStatus(w.coin, w.id);
   }
-  return watched();
+  return s;
+}
+
+/**
+ * Asks the watching service to watch the branch up to `shown` and the gap past it (POST .../window),
+ * and waits while it reads the chain again for the addresses that adds. Refused in words when the
+ * service does not follow. Returns the new window.
+ */
+async function extendWindow(deps: CoreDeps, w: WalletRow, change: boolean, shown: number, need: number): Promise<number> {
+  const branch = change ? 'change' : 'receive';
+  const other = shownIndex(deps.store, w.id, !change);
+  const s = await deps.api.watchWindow(w.coin, w.id, change ? { receive: other, change: shown } : { receive: shown, change: other });
+  if (watchedOf(s, change) < need) {
+    throw new CoordinatorError('service_refused', `the service watches ${branch} addresses 0 to ${watchedOf(s, change) - 1} of "${w.name}" only, and did not watch further when asked: addresses from ${watchedOf(s, change)} on cannot be checked`);
+  }
+  return watchedOf(await caughtUp(deps, w, s, `${branch} addresses up to ${need - 1}`), change);
 }
 
 /**
@@ -227,7 +240,8 @@ async function extendWindow(deps: CoreDeps, w: WalletRow, change: boolean, shown
  * here a batch at a time, until GAP_LIMIT addresses past the last used one (or `reserved`, or
  * shown before: stored) have no history (BIP44's gap, BDK's stop_gap). A watching service holds
  * only a window of the wallet's addresses (the same gap past the highest used or shown): the walk
- * never asks past it, and asks the service to extend it first where it must. Only the addresses
+ * never asks past it, asks the service to extend it first where it must, and trusts no answer
+ * before the service has read the wallet's blocks to the tip (caughtUp). Only the addresses
  * up to the first unused one after the last used are then stored, each cross-checked with the
  * service first: the gap beyond costs one history request a batch, not one check an address.
  * `onBatch` hears after each batch; returns the last used index (-1: none).
@@ -248,7 +262,9 @@ export async function walkChain(deps: CoreDeps, walletId: string, change: boolea
     return address;
   };
   const shown = shownIndex(deps.store, walletId, change);
-  let window = await watchedWindow(deps, w, change);
+  // Under watch mode the service's answers are trusted only once it has read the wallet's blocks.
+  const status = await watchedStatus(deps, w);
+  let window = status && watchedOf(await caughtUp(deps, w, status, `the ${change ? 'change' : 'receive'} addresses`), change);
   let lastUsed = -1;
   let checked = 0;
   while (checked < Math.max(lastUsed, shown) + 1 + GAP_LIMIT) {

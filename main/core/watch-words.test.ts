@@ -6,7 +6,7 @@ import { watchWords } from './wallet-birthday.ts';
 
 describe('a watched scan in words', () => {
   it('says how far a scan has got, and that it reads every block without filters', () => {
-    expect(watchWords(status({}))).toEqual({ state: 'scanning', words: 'Scanning from block 1000: 501 of 5,000 blocks read, 3 matched', historyLimit: null });
+    expect(watchWords(status({}))).toEqual({ state: 'scanning', words: 'Scanning from block 1000: 501 of 5,000 blocks read, 3 matched', historyLimit: null, complete: false });
     expect(watchWords(status({ filters: false })).words).toBe('Scanning from block 1000: 501 of 5,000 blocks read, 3 matched; the node has no block filters (-blockfilterindex=1), so every block from the birthday is read');
     expect(watchWords(status({ tip_height: null })).words).toBe('Scanning from block 1000: read to block 1500, 3 matched (the node has not told its tip yet)');
   });

@@ -214,9 +214,18 @@ export function ScanNotice({ scan, what }: { scan: { checked: number; of: number
   );
 }
 
+/** On a wallet whose figures are not final for another reason (a watching service still reading its blocks): why. */
+export function NotFinalNotice({ why }: { why: string }) {
+  return (
+    <div className="alert alert-info provisional-notice" role="status" data-testid="not-final-notice">
+      <strong>Not final yet:</strong> {why}. The figures of this wallet may still change; do not rely on them until this goes.
+    </div>
+  );
+}
+
 export function ProvisionalBadge() {
   return (
-    <span className="badge badge-provisional" data-testid="provisional-badge" title="The service's index has not reached the node's tip: this figure may change">
+    <span className="badge badge-provisional" data-testid="provisional-badge" title="Not final yet: this figure may still change">
       provisional
     </span>
   );

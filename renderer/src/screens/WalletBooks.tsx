@@ -5,6 +5,7 @@ import type { WalletDetail } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
 import { BalanceChart, type ChartPoint } from '../components/BalanceChart.tsx';
 import { amount, usd } from '../format.ts';
+import { ProvisionalBadge } from '../sync.tsx';
 import { Alert, Card, Loading, download, message, useLoad } from '../ui.tsx';
 
 type Measure = 'coin' | 'usd';
@@ -59,6 +60,8 @@ export function WalletBooks({ w }: { w: WalletDetail }) {
     <Card
       title="Books"
       actions={
+        <>
+        {w.not_final !== null && <ProvisionalBadge />}
         <div className="segmented" role="group" aria-label="Chart the balance in">
           <button type="button" aria-pressed={measure === 'coin'} onClick={() => setMeasure('coin')} data-testid="books-in-coin">
             {w.unit.ticker}
@@ -67,6 +70,7 @@ export function WalletBooks({ w }: { w: WalletDetail }) {
             USD
           </button>
         </div>
+        </>
       }
     >
       {series.error && <Alert>{series.error}</Alert>}

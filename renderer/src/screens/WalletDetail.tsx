@@ -11,7 +11,7 @@ import { useWalletLabels, type WalletLabels } from '../labels.ts';
 import { StuckDeposits } from '../components/StuckDeposits.tsx';
 import { RescanAction } from '../components/RescanAction.tsx';
 import { amount, payee, shortId, when } from '../format.ts';
-import { ProvisionalBadge, ProvisionalNotice, ScanNotice, scanWords, useDeskRevision, useSync } from '../sync.tsx';
+import { NotFinalNotice, ProvisionalBadge, ProvisionalNotice, ScanNotice, scanWords, useDeskRevision, useSync } from '../sync.tsx';
 import { Alert, Amount, Card, Loading, PageHead, StateBadge, download, message, useAction, useLoad } from '../ui.tsx';
 import { WalletBooks } from './WalletBooks.tsx';
 import { VaultPaths, VaultWarning } from './VaultPaths.tsx';
@@ -204,9 +204,9 @@ export function WalletDetailScreen({ id }: { id: string }) {
   const sync = coins.find((c) => c.coin === w.coin && c.network === w.network);
   const indexing = sync !== undefined && !sync.final ? sync : null;
   if (w.unserved) return <UnservedWallet w={w} />;
-  // A watching service (a node from Settings) reads this wallet's blocks from its birthday: until it
-  // has read to the tip, the balance is provisional, and the scan is said in words.
-  const watching = w.watch !== null && w.watch.state !== 'ready';
+  // Every figure of the wallet is provisional by one predicate (figures-final.ts): the index, the
+  // desk's address walk and a watching service's scan (said in words below) all done.
+  const provisional = w.not_final !== null;
   return (
     <>
       <PageHead
@@ -230,10 +230,10 @@ export function WalletDetailScreen({ id }: { id: string }) {
         <FundsCard
           title="Balance"
           testId="balance"
-          provisional={indexing !== null || scan !== null || watching}
+          provisional={provisional}
           notice={
             <>
-              {indexing ? <ProvisionalNotice sync={indexing} what="The balance" /> : scan && <ScanNotice scan={scan} what="the balance" />}
+              {indexing ? <ProvisionalNotice sync={indexing} what="The balance" /> : scan ? <ScanNotice scan={scan} what="the balance" /> : w.not_final && <NotFinalNotice why={w.not_final} />}
               {w.watch && (
                 <p className={w.watch.state === 'error' || w.watch.state === 'unregistered' ? 'alert alert-error' : 'muted'} role="status" data-testid="watch-status">
                   {w.watch.words}
@@ -261,7 +261,7 @@ export function WalletDetailScreen({ id }: { id: string }) {
       </div>
       <Card title="Payments">{payments.data ? <PaymentsTable payments={payments.data} /> : <Loading what="payments" />}</Card>
       {history.data && <StuckDeposits walletId={w.id} entries={history.data.entries} unit={w.unit} />}
-      <Card title="History" actions={indexing || scan ? <ProvisionalBadge /> : undefined}>
+      <Card title="History" actions={provisional ? <ProvisionalBadge /> : undefined}>
         {scan && !indexing && <p className="muted" data-testid="history-scan">Partial: {scanWords(scan)}</p>}
         {history.error && !indexing && <Alert>{history.error}</Alert>}
         {history.error && indexing && <p className="muted">The history is shown once the service's index catches up.</p>}
@@ -274,7 +274,7 @@ export function WalletDetailScreen({ id }: { id: string }) {
         )}
       </Card>
       <div className="grid-2">
-        <Card title="Unspent outputs" actions={indexing ? <ProvisionalBadge /> : undefined}>
+        <Card title="Unspent outputs" actions={provisional ? <ProvisionalBadge /> : undefined}>
           {unspent.data && (
             <DataTable
               empty="None."

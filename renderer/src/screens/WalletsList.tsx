@@ -4,14 +4,15 @@ import { call } from '../bridge.ts';
 import { ConnectChainFirst, useServedChains } from '../components/ChainGate.tsx';
 import { ListPage } from '../components/ListPage.tsx';
 import { usd } from '../format.ts';
-import { ProvisionalBadge, scanWords, useCoinSync, useDeskRevision } from '../sync.tsx';
+import { ProvisionalBadge, useCoinSync, useDeskRevision } from '../sync.tsx';
 import { Amount, useLoad } from '../ui.tsx';
 
 function WalletCard({ wallet }: { wallet: WalletSummary }) {
   const detail = useLoad(() => call('wallets.get', { wallet_id: wallet.id }), [wallet.id, useDeskRevision()], 10_000);
   const sync = useCoinSync(wallet.coin, wallet.network);
-  const scan = detail.data?.scan ?? null;
-  const provisional = (sync !== null && !sync.final) || scan !== null;
+  // Not final by the wallet's own predicate (figures-final.ts), or, before it loads, while the coin's index is behind.
+  const notFinal = detail.data ? detail.data.not_final : sync !== null && !sync.final ? `the service is still indexing ${wallet.coin}` : null;
+  const provisional = notFinal !== null;
   const funds = detail.data?.funds;
   const unserved = detail.data?.unserved ?? null;
   // A vault's coins due for a refresh (their recovery path opens within the warning window) are said on its card.
@@ -29,7 +30,7 @@ function WalletCard({ wallet }: { wallet: WalletSummary }) {
           {provisional && <> <ProvisionalBadge /></>}
         </span>
         {funds && <span className="muted">{usd(funds.usd_balance)}</span>}
-        {provisional && <span className="muted small" data-testid="wallet-card-provisional">Not final: {scan ? scanWords(scan) : `the service is still indexing ${wallet.coin}`}</span>}
+        {provisional && <span className="muted small" data-testid="wallet-card-provisional">Not final: {notFinal}</span>}
         <span className="muted small">{wallet.cosigners.map((c) => c.name).join(', ')}</span>
         {due && (
           <span className="pill pill-warning" data-testid="wallet-card-refresh">
