@@ -5,7 +5,7 @@
 // Screenshots go to e2e/artifacts/ledger-*.png.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../shared/api/client.ts';
+import { ApiClientError, type ApiClient } from '../shared/api/client.ts';
 import { bytesToHex, concatBytes, signDer } from '../shared/coins/index.ts';
 import { deriveAddress } from '../shared/coins/multisig-address.ts';
 import { createHandlers } from '../main/bridge/handlers.ts';
@@ -40,6 +40,9 @@ beforeAll(async () => {
     history: () => Promise.resolve({ total_txs: 0, txs: [] }),
     balances: () => Promise.resolve({ totals: { balance: 0n, unconfirmed_balance: 0n, human_balance: 0, human_unconfirmed_balance: 0, usd_balance: 0 }, addresses: [] }),
     utxos: () => Promise.resolve({ utxos: [] }),
+    // A full-index service: it answers any address, and has no watch scan to wait for (409, as the
+    // service's watch routes answer). The desk's address walk asks this first (wallets.ts walkChain).
+    watchStatus: () => Promise.reject(new ApiClientError(409, 'bitcoin runs the full address index here, which answers any address: there is nothing to register')),
     toNetworkAddresses: (keys: { master_keys: { path: string }[] }) => {
       const [chain, index] = keys.master_keys[0]!.path.replace(/^m\//, '').split('/').map(Number);
       const a = deriveAddress(f.params, 2, xpubs, chain === 1, index!);
