@@ -274,8 +274,9 @@ export async function walkChain(deps: CoreDeps, walletId: string, change: boolea
     for (let i = checked; i < end; i++) batch.push({ index: i, address: await addressAt(i) });
     const history = await deps.api.history(w.coin, batch.map((a) => a.address), { limit: 1000 }).catch((err: unknown) => {
       // A watching service that does not say its window (an older one) refuses addresses past it:
-      // said in the desk's words, never its 404 text on the Receive card.
-      if (err instanceof ApiClientError && err.status === 404 && window === null) {
+      // said in the desk's words, never its 404 text on the Receive card. A coin the service does not
+      // serve at all is another 404: kept as it is, so the wallet's page says the coin is not served.
+      if (err instanceof ApiClientError && err.status === 404 && window === null && !/not served/.test(err.message)) {
         throw new CoordinatorError('service_refused', `the service does not watch ${change ? 'change' : 'receive'} addresses ${checked} to ${end - 1} of "${w.name}", so whether they are used cannot be checked: on the treasurer's own node (watch mode) it answers only the addresses of wallets registered with it, up to the gap limit past the last used one`);
       }
       throw err;
