@@ -1,4 +1,4 @@
-// A desk as a treasurer first starts it: the embedded service from main/core/embedded-service.ts
+// A desk as a treasurer first starts it: the embedded service from main/core/chains/embedded-service.ts
 // with no embedded-service.json and no chain connected, the desk's store, the bridge (chains
 // connected from Settings) and the web-mode server; beside it a litecoind -regtest node that writes
 // its cookie file and keeps block filters, for the treasurer to connect. e2e/chains starts this.
@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { startLitecoind, type RegtestNode, type StartLitecoindOptions } from './chains/litecoind.ts';
-import { ServiceConnection } from '../main/core/connection.ts';
-import { memoryChainSecrets, type ChainSecrets } from '../main/core/chain-settings.ts';
-import { startEmbeddedService, type EmbeddedServiceHost } from '../main/core/embedded-service.ts';
+import { ServiceConnection } from '../main/core/chains/connection.ts';
+import { memoryChainSecrets, type ChainSecrets } from '../main/core/chains/settings.ts';
+import { startEmbeddedService, type EmbeddedServiceHost } from '../main/core/chains/embedded-service.ts';
 import { MemorySecretStore } from '../main/core/secrets.ts';
 import { memoryAccountSecrets } from '../main/core/accounts/keys.ts';
 import { openStore, type CoordinatorStore } from '../main/core/store/store.ts';

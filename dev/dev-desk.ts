@@ -13,9 +13,9 @@ import { startSlowRpc, type SlowRpc } from './chains/slow-rpc.ts';
 import pino from 'pino';
 import { evmRpcBackendConfig } from './chains/hardhat.ts';
 import { startDevService, waitSynced } from './dev-service.ts';
-import { EMBEDDED_CONFIG_FILE, startEmbeddedService, type EmbeddedServiceHost } from '../main/core/embedded-service.ts';
-import { memoryChainSecrets } from '../main/core/chain-settings.ts';
-import { ServiceConnection } from '../main/core/connection.ts';
+import { EMBEDDED_CONFIG_FILE, startEmbeddedService, type EmbeddedServiceHost } from '../main/core/chains/embedded-service.ts';
+import { memoryChainSecrets } from '../main/core/chains/settings.ts';
+import { ServiceConnection } from '../main/core/chains/connection.ts';
 import { MemorySecretStore } from '../main/core/secrets.ts';
 import { memoryAccountSecrets, type AccountSecrets } from '../main/core/accounts/keys.ts';
 import { openStore, type CoordinatorStore } from '../main/core/store/store.ts';
@@ -80,7 +80,7 @@ export interface DevDeskOptions {
   /**
    * The desk runs as a treasurer's desk on their own node: the node keeps block filters
    * (-blockfilterindex=1) and writes its cookie file, and the desk talks to the app's embedded
-   * service (main/core/embedded-service.ts) watching its wallets there (`index` then only sets the
+   * service (main/core/chains/embedded-service.ts) watching its wallets there (`index` then only sets the
    * dev service's). The node is described in the desk's embedded-service.json, the operator's file,
    * not in Settings: Settings has no word for a node's replacements (Litecoin Core cannot be asked),
    * and this node relays them.

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, chainParams, scriptToAddress } from '../shared/coins/index.ts';
 import { testCosigner } from '../dev/desk-testing/keys.ts';
-import { createWallet, nextReceiveAddress } from '../main/core/wallets.ts';
+import { createWallet, nextReceiveAddress } from '../main/core/wallets/wallets.ts';
 import { fundEther, mintedToken } from '../dev/chains/hardhat.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';

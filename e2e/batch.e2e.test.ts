@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addressToScript, chainParams, scriptToAddress } from '../shared/coins/index.ts';
 import { testCosigner } from '../dev/desk-testing/keys.ts';
-import { createWallet, nextReceiveAddress } from '../main/core/wallets.ts';
+import { createWallet, nextReceiveAddress } from '../main/core/wallets/wallets.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 

@@ -17,8 +17,8 @@ import { openStore } from '../main/core/store/store.ts';
 import { submitPayment } from '../main/core/payments/submit.ts';
 import { parseCsv } from '../dev/desk-testing/csv-reader.ts';
 import { testCosigner } from '../dev/desk-testing/keys.ts';
-import { walletUnspent } from '../main/core/wallet-funds.ts';
-import { createWallet, nextReceiveAddress } from '../main/core/wallets.ts';
+import { walletUnspent } from '../main/core/wallets/funds.ts';
+import { createWallet, nextReceiveAddress } from '../main/core/wallets/wallets.ts';
 import { ARTIFACTS, openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 
 const params = chainParams('litecoin', 'regtest');

@@ -10,7 +10,7 @@ import { bytesToHex, concatBytes, signDer } from '../shared/coins/index.ts';
 import { deriveAddress } from '../shared/coins/multisig-address.ts';
 import { createHandlers } from '../main/bridge/handlers.ts';
 import { startWebServer, type WebServer } from '../main/web/server.ts';
-import { ServiceConnection } from '../main/core/connection.ts';
+import { ServiceConnection } from '../main/core/chains/connection.ts';
 import { MemorySecretStore } from '../main/core/secrets.ts';
 import { HARDENED } from '../main/core/ledger/paths.ts';
 import { appAndVersion, extendedPubkey, masterFingerprint, registerWallet, replay, Session, signPsbt, u8, walletAddress } from '../dev/ledger-testing/apdu.ts';

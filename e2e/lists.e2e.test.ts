@@ -19,8 +19,8 @@ import { submitPayment } from '../main/core/payments/submit.ts';
 import { proposePayment } from '../main/core/payments/propose.ts';
 import { testCosigner } from '../dev/desk-testing/keys.ts';
 import { parseCsv } from '../dev/desk-testing/csv-reader.ts';
-import { walletAddress } from '../main/core/wallet-script.ts';
-import { createWallet, nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../main/core/wallets.ts';
+import { walletAddress } from '../main/core/wallets/script.ts';
+import { createWallet, nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../main/core/wallets/wallets.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
 import { testCosigner } from '../dev/desk-testing/keys.ts';
-import { createWallet, nextReceiveAddress, type CoreDeps } from '../main/core/wallets.ts';
+import { createWallet, nextReceiveAddress, type CoreDeps } from '../main/core/wallets/wallets.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { collectAndSubmit, openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 

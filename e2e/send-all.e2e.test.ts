@@ -7,7 +7,7 @@ import { addressToScript, chainParams, decodeTx } from '../shared/coins/index.ts
 import { unitsToDecimal } from '../shared/coins/units.ts';
 import { proposePayment } from '../main/core/payments/propose.ts';
 import { testCosigner } from '../dev/desk-testing/keys.ts';
-import { createWallet, nextReceiveAddress } from '../main/core/wallets.ts';
+import { createWallet, nextReceiveAddress } from '../main/core/wallets/wallets.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 

@@ -16,10 +16,10 @@ import { proposeTreasurySpend } from '../main/core/payments/spend.ts';
 import { proposePayment } from '../main/core/payments/propose.ts';
 import { proposeCpfp } from '../main/core/payments/cpfp.ts';
 import { proposeBump } from '../main/core/payments/replace.ts';
-import { proposeRefresh } from '../main/core/vault-refresh.ts';
-import { createVault } from '../main/core/vaults.ts';
+import { proposeRefresh } from '../main/core/vaults/refresh.ts';
+import { createVault } from '../main/core/vaults/vaults.ts';
 import { testCosigner, type TestCosigner } from '../dev/desk-testing/keys.ts';
-import { createWallet, nextReceiveAddress, type CoreDeps } from '../main/core/wallets.ts';
+import { createWallet, nextReceiveAddress, type CoreDeps } from '../main/core/wallets/wallets.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 

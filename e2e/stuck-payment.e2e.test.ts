@@ -20,7 +20,7 @@ import { decodeTx } from '../shared/coins/index.ts';
 import { join } from 'node:path';
 import { openStore } from '../main/core/store/store.ts';
 import { signAndSend as signSubmit } from '../dev/desk-testing/regtest.ts';
-import { createWallet, nextReceiveAddress, type CoreDeps } from '../main/core/wallets.ts';
+import { createWallet, nextReceiveAddress, type CoreDeps } from '../main/core/wallets/wallets.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 

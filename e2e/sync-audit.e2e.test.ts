@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
 import { testCosigner } from '../dev/desk-testing/keys.ts';
 import { parseCsv } from '../dev/desk-testing/csv-reader.ts';
-import { createWallet, nextReceiveAddress } from '../main/core/wallets.ts';
+import { createWallet, nextReceiveAddress } from '../main/core/wallets/wallets.ts';
 import { proposePayment } from '../main/core/payments/propose.ts';
 import { AUDIT_CSV_HEADER } from '../main/core/audit-export.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';

@@ -8,9 +8,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
 import { testCosigner } from '../dev/desk-testing/keys.ts';
-import { createWallet } from '../main/core/wallets.ts';
-import { walletAddress } from '../main/core/wallet-script.ts';
-import { registerBirthday } from '../main/core/wallet-birthday.ts';
+import { createWallet } from '../main/core/wallets/wallets.ts';
+import { walletAddress } from '../main/core/wallets/script.ts';
+import { registerBirthday } from '../main/core/wallets/birthday.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 

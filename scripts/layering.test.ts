@@ -59,7 +59,7 @@ describe('layering rules', () => {
     expect(await restricted('main/core/probe.ts', both)).toContainEqual(expect.stringContaining('createService()'));
     expect(await devImports('main/core/probe.ts', both)).toBe(1);
     // A test may import dev/, but the folder rules still hold for it.
-    expect(await restricted('service/http/probe.test.ts', "import { x } from '../../main/core/wallets.ts';\nexport const y = x;\n")).toHaveLength(1);
+    expect(await restricted('service/http/probe.test.ts', "import { x } from '../../main/core/wallets/wallets.ts';\nexport const y = x;\n")).toHaveLength(1);
     expect(await restricted('shared/coins/probe.test.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n")).toHaveLength(1);
     // dev/ may import product code.
     expect(await restricted('dev/probe.ts', "import { buildApp } from '../service/http/app.ts';\nexport const x = buildApp;\n")).toHaveLength(0);
@@ -67,7 +67,7 @@ describe('layering rules', () => {
 
   it('service/ may import shared/ but not main/ or electron', async () => {
     expect(await restricted('service/http/probe.ts', "import { COIN_NAMES } from '../../shared/coins/coin-table.ts';\nexport const x = COIN_NAMES;\n")).toHaveLength(0);
-    expect(await restricted('service/http/probe.ts', "import { x } from '../../main/core/wallets.ts';\nexport const y = x;\n")).toHaveLength(1);
+    expect(await restricted('service/http/probe.ts', "import { x } from '../../main/core/wallets/wallets.ts';\nexport const y = x;\n")).toHaveLength(1);
     expect(await restricted('service/http/probe.ts', "import { app } from 'electron';\nexport const y = app;\n")).toHaveLength(1);
   });
 
@@ -80,7 +80,7 @@ describe('layering rules', () => {
     expect(await restricted(probe, "import { openStore } from '../store/database.ts';\nexport const x = openStore;\n")).toHaveLength(1);
     expect(await restricted(probe, "import { UtxoIndexStore } from '../index/utxo-index.ts';\nexport const x = UtxoIndexStore;\n")).toHaveLength(1);
     // the service's own limits still hold here
-    expect(await restricted(probe, "import { x } from '../../main/core/wallets.ts';\nexport const y = x;\n")).toHaveLength(1);
+    expect(await restricted(probe, "import { x } from '../../main/core/wallets/wallets.ts';\nexport const y = x;\n")).toHaveLength(1);
     expect(await restricted(probe, "import { app } from 'electron';\nexport const y = app;\n")).toHaveLength(1);
   });
 

@@ -16,7 +16,7 @@ import { PriceCache } from './prices/price-cache.ts';
 import { PriceHistoryCache } from './prices/price-history.ts';
 
 export type { ServiceConfigInput } from './config.ts';
-// The desk's "Test connection" (main/core/chain-settings.ts) asks through here, the embedded path.
+// The desk's "Test connection" (main/core/chains/settings.ts) asks through here, the embedded path.
 export { probeChain, type ProbeAnswer, type ProbeField, type ProbeResult } from './chains/probe.ts';
 
 export interface Service {

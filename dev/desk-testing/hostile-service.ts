@@ -25,9 +25,9 @@ import { writeSigningRequest } from '../../main/core/payments/signing-request.ts
 import { proposeTreasurySpend } from '../../main/core/payments/spend.ts';
 import { signRequest } from '../../main/core/software-signer.ts';
 import { openStore, type CoordinatorStore, type PaymentRow } from '../../main/core/store/store.ts';
-import { proposeRefresh } from '../../main/core/vault-refresh.ts';
-import { createVault } from '../../main/core/vaults.ts';
-import type { CoreDeps } from '../../main/core/wallets.ts';
+import { proposeRefresh } from '../../main/core/vaults/refresh.ts';
+import { createVault } from '../../main/core/vaults/vaults.ts';
+import type { CoreDeps } from '../../main/core/wallets/wallets.ts';
 import { testCosigner, treasuryVault, type TestCosigner } from './keys.ts';
 import { jsonMutations, type Mutation, type MutationOptions } from './hostile-mutations.ts';
 import { psbtMutations, signPsbt } from './hostile-psbt.ts';

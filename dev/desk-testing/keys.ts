@@ -4,7 +4,7 @@ import { BIP32Factory } from 'bip32';
 import * as ecc from 'tiny-secp256k1';
 import { entropyToMnemonic, mnemonicToSeedSync } from 'bip39';
 import { chainParams, sha256, type ChainParams } from '../../shared/coins/index.ts';
-import type { NewRecoveryVault } from '../../main/core/vaults.ts';
+import type { NewRecoveryVault } from '../../main/core/vaults/vaults.ts';
 
 const bip32 = BIP32Factory(ecc);
 export const ACCOUNT_PATH = "m/45'/0'";

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import type { ApiClient } from '../../shared/api/client.ts';
 import type { CoordinatorApi } from '../../main/core/api.ts';
 import { addressToScript } from '../../shared/coins/index.ts';
-import { createWallet, nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../../main/core/wallets.ts';
+import { createWallet, nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '../../main/core/wallets/wallets.ts';
 import { openStore, type CoordinatorStore, type PaymentRow, type WalletRow } from '../../main/core/store/store.ts';
-import { createVault, type NewVault } from '../../main/core/vaults.ts';
+import { createVault, type NewVault } from '../../main/core/vaults/vaults.ts';
 import { progress } from '../../main/core/payments/payments.ts';
 import { importSignatureFiles } from '../../main/core/payments/signature-import.ts';
 import { writeSigningRequest } from '../../main/core/payments/signing-request.ts';
@@ -19,7 +19,7 @@ import { testCosigner, treasuryVault } from './keys.ts';
 import type { UtxoCoinName } from '../../shared/coins/index.ts';
 import { fundedNode, type RegtestNode, type StartLitecoindOptions } from '../chains/litecoind.ts';
 import { startDevService } from '../dev-service.ts';
-import type { OwnNode } from '../../main/core/own-node.ts';
+import type { OwnNode } from '../../main/core/chains/own-node.ts';
 import { RpcError } from '../../service/chains/utxo/rpc-client.ts';
 
 export interface RegtestDesk {

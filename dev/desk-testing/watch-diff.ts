@@ -23,12 +23,12 @@ import { fillBlockFile, PRUNED_NODE_ARGS, pruneAll } from '../chains/pruned-chai
 import { startSlowRpc, type SlowRpc } from '../chains/slow-rpc.ts';
 import { startDevService, type DevService } from '../dev-service.ts';
 import { openStore, type CoordinatorStore } from '../../main/core/store/store.ts';
-import { createWallet, nextReceiveAddress, requireWallet, walkChain, type CoreDeps } from '../../main/core/wallets.ts';
-import { walletAddress } from '../../main/core/wallet-script.ts';
-import { createVault } from '../../main/core/vaults.ts';
-import { createVaultWithBirthday, createWalletWithBirthday, registerUnwatchedWallets } from '../../main/core/wallet-birthday.ts';
-import { walletFunds, walletHistory, walletUnspent } from '../../main/core/wallet-funds.ts';
-import { vaultCoinsNow } from '../../main/core/vault-refresh.ts';
+import { createWallet, nextReceiveAddress, requireWallet, walkChain, type CoreDeps } from '../../main/core/wallets/wallets.ts';
+import { walletAddress } from '../../main/core/wallets/script.ts';
+import { createVault } from '../../main/core/vaults/vaults.ts';
+import { createVaultWithBirthday, createWalletWithBirthday, registerUnwatchedWallets } from '../../main/core/wallets/birthday.ts';
+import { walletFunds, walletHistory, walletUnspent } from '../../main/core/wallets/funds.ts';
+import { vaultCoinsNow } from '../../main/core/vaults/refresh.ts';
 import { freshChangeAddress } from '../../main/core/payments/spend.ts';
 import { proposePayment } from '../../main/core/payments/propose.ts';
 import { signAndSend } from './regtest.ts';

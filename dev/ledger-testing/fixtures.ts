@@ -33,12 +33,12 @@ import { vaultInputSpend } from '../../shared/coins/vault-spend.ts';
 import { decayingVault, recoveryVault } from '../../shared/coins/vault-templates.ts';
 import { isSegwitScriptType, type MultisigScriptType } from '../../shared/coins/multisig-script.ts';
 import { unsignedWitnessInput } from '../../shared/coins/unsigned-witness.ts';
-import { walletAddress } from '../../main/core/wallet-script.ts';
+import { walletAddress } from '../../main/core/wallets/script.ts';
 import type { CoordinatorApi } from '../../main/core/api.ts';
 import { verifyUnsignedPayment, verifyUnsignedVaultPayment, type VerifiedInput } from '../../shared/files/unsigned-payment.ts';
 import { openStore, type CoordinatorStore, type WalletRow } from '../../main/core/store/store.ts';
 import { testCosigner, type TestCosigner } from '../desk-testing/keys.ts';
-import type { CoreDeps } from '../../main/core/wallets.ts';
+import type { CoreDeps } from '../../main/core/wallets/wallets.ts';
 
 const bip32 = BIP32Factory(ecc);
 

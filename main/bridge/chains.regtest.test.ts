@@ -4,7 +4,7 @@
 // talking to another service says its chains are set there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBareDesk, type BareDesk } from '../../dev/bare-desk.ts';
-import { ServiceConnection } from '../core/connection.ts';
+import { ServiceConnection } from '../core/chains/connection.ts';
 import { MemorySecretStore } from '../core/secrets.ts';
 import { testCosigner } from '../../dev/desk-testing/keys.ts';
 import { dispatch } from './dispatch.ts';

@@ -3,12 +3,12 @@
 // password goes to the desk's secret store and never comes back.
 import { UTXO_COIN_NAMES, type UtxoCoinName } from '../../shared/coins/coin-table.ts';
 import type { ProbeAnswer } from '../../service/service.ts';
-import { connectChain, disconnectChain, testChain, type ChainHost } from '../core/chain-connect.ts';
-import { storedChains, type ChainSecrets, type ChainSource } from '../core/chain-settings.ts';
-import type { ServiceConnection } from '../core/connection.ts';
+import { connectChain, disconnectChain, testChain, type ChainHost } from '../core/chains/connect.ts';
+import { storedChains, type ChainSecrets, type ChainSource } from '../core/chains/settings.ts';
+import type { ServiceConnection } from '../core/chains/connection.ts';
 import { CoordinatorError } from '../core/errors.ts';
 import type { CoordinatorStore } from '../core/store/store.ts';
-import { watchAfterStart } from '../core/wallet-birthday.ts';
+import { watchAfterStart } from '../core/wallets/birthday.ts';
 import type { ChainsView, ChainTestView } from './contract.ts';
 import type { Handlers } from './dispatch.ts';
 

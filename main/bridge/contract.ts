@@ -12,8 +12,8 @@ import { UnitsIn } from '../../shared/api/amounts.ts';
 import { fileTooLarge, filesTooLarge, MAX_FILE_TEXT, MAX_PICKED_TEXT } from '../../shared/api/file-limits.ts';
 import { LEDGER_UTXO_COIN_NAMES, NETWORK_NAMES, UTXO_COIN_NAMES } from '../../shared/coins/coin-table.ts';
 import { MULTISIG_SCRIPT_TYPES } from '../../shared/coins/multisig-script.ts';
-import { ChainChoice } from '../core/chain-choice.ts';
-import type { ChainScan } from '../core/watch-progress.ts';
+import { ChainChoice } from '../core/chains/choice.ts';
+import type { ChainScan } from '../core/chains/watch-progress.ts';
 import type { Channel } from './channels.ts';
 
 export { CHANNELS, isChannel, type Channel } from './channels.ts';
@@ -544,7 +544,7 @@ export interface WalletDetail extends WalletSummary {
   scan: { checked: number; of: number } | null;
   /**
    * Why the wallet's figures (balance, history, unspent outputs, books) are not final yet, in words;
-   * null once they are (main/core/figures-final.ts): every screen marks them by this alone.
+   * null once they are (main/core/wallets/figures-final.ts): every screen marks them by this alone.
    */
   not_final: string | null;
 }

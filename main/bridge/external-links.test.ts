@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXPLORER_SETTING, explorerBaseUrls } from '../core/explorer-settings.ts';
+import { EXPLORER_SETTING, explorerBaseUrls } from '../core/chains/explorer-settings.ts';
 import { openStore } from '../core/store/store.ts';
 import { decideExternalLink, DOCUMENTATION_BASE_URLS } from './external-links.ts';
 

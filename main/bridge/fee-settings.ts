@@ -2,7 +2,7 @@
 import { coinRow, type UtxoCoinName } from '../../shared/coins/index.ts';
 import { unitsToDecimal } from '../../shared/coins/units.ts';
 import { DEFAULT_MAX_FEE_CENTS, fallbackMaxFee, maxFeeOf, saveMaxFee, typedMaxFee, usdText, type MaxFee } from '../core/payments/fee-limit.ts';
-import type { CoreDeps } from '../core/wallets.ts';
+import type { CoreDeps } from '../core/wallets/wallets.ts';
 import type { MaxFeeView } from './contract.ts';
 import type { Handlers } from './dispatch.ts';
 

@@ -4,7 +4,7 @@ import type { CoordinatorApi } from '../core/api.ts';
 import { exportBooks, walletBooks } from '../core/books.ts';
 import { exportLabels, importLabels, setLabel } from '../core/labels.ts';
 import type { CoordinatorStore } from '../core/store/store.ts';
-import { requireWallet, walletParams } from '../core/wallets.ts';
+import { requireWallet, walletParams } from '../core/wallets/wallets.ts';
 import type { LabelView } from './contract.ts';
 import type { Handlers } from './dispatch.ts';
 

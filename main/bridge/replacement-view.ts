@@ -6,7 +6,7 @@ import { IN_FLIGHT } from '../core/payments/payments.ts';
 import { paymentOutpoints, refusedReplacement, whyNotReplaceable } from '../core/payments/replace.ts';
 import type { CoordinatorStore, PaymentRow } from '../core/store/store.ts';
 import { outpointKey } from '../core/payments/outpoints.ts';
-import { requireWallet, walletParams } from '../core/wallets.ts';
+import { requireWallet, walletParams } from '../core/wallets/wallets.ts';
 import type { ReplacementView } from './contract.ts';
 
 /**

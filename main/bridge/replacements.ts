@@ -2,9 +2,9 @@
 // main/core/payments/replace.ts and cpfp.ts.
 import { proposeCpfp } from '../core/payments/cpfp.ts';
 import { proposeBump, proposeCancel } from '../core/payments/replace.ts';
-import { requireWallet, walletParams } from '../core/wallets.ts';
+import { requireWallet, walletParams } from '../core/wallets/wallets.ts';
 import { usdValue } from '../core/payments/fee-limit.ts';
-import type { CoreDeps } from '../core/wallets.ts';
+import type { CoreDeps } from '../core/wallets/wallets.ts';
 import type { Handlers } from './dispatch.ts';
 import { paymentDetail } from './views.ts';
 

@@ -9,7 +9,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../shared/api/client.ts';
 import { createService, type Service } from '../../service/service.ts';
-import { ServiceConnection } from '../core/connection.ts';
+import { ServiceConnection } from '../core/chains/connection.ts';
 import { MemorySecretStore, safeStorageProblem } from '../core/secrets.ts';
 import { openStore, type CoordinatorStore } from '../core/store/store.ts';
 import { dispatch, type Handlers } from './dispatch.ts';

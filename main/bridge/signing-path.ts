@@ -10,8 +10,8 @@ import type { OpenedRequest } from '../../shared/files/signing-request.ts';
 import { CoordinatorError } from '../core/errors.ts';
 import { paymentVaultPath } from '../core/payments/vault-inputs.ts';
 import type { PaymentRow, WalletRow } from '../core/store/store.ts';
-import { storedVaultPolicy } from '../core/vaults.ts';
-import { walletParams, type CoreDeps } from '../core/wallets.ts';
+import { storedVaultPolicy } from '../core/vaults/vaults.ts';
+import { walletParams, type CoreDeps } from '../core/wallets/wallets.ts';
 import type { SigningPathView } from './contract.ts';
 
 /** A wallet as far as who signs goes: M, its keys' holders in key order, its vault policy (null: M of N). */

@@ -1,15 +1,15 @@
-// The vaults.* channels (issue 27): thin translations over main/core/vaults.ts.
+// The vaults.* channels (issue 27): thin translations over main/core/vaults/vaults.ts.
 import type { ApiClient } from '../../shared/api/client.ts';
 import type { CoinName } from '../../shared/coins/index.ts';
 import { fileSafe } from '../core/file-names.ts';
 import type { CoordinatorStore, WalletRow } from '../core/store/store.ts';
-import { createVaultWithBirthday, type BirthdayDeps } from '../core/wallet-birthday.ts';
+import { createVaultWithBirthday, type BirthdayDeps } from '../core/wallets/birthday.ts';
 import { CoordinatorError } from '../core/errors.ts';
 import { outpointKey } from '../core/payments/outpoints.ts';
-import { DEFAULT_WARNING_DAYS, typedWarningDays, VAULT_WARNING_SETTING, vaultWarningDays } from '../core/vault-freshness.ts';
-import { proposeRefresh, vaultCoinsNow } from '../core/vault-refresh.ts';
-import { exportVault, typedPathDays, typedTimelock, vaultPaths, type RecoveryPathInput } from '../core/vaults.ts';
-import { requireWallet, walletParams, type CosignerInput } from '../core/wallets.ts';
+import { DEFAULT_WARNING_DAYS, typedWarningDays, VAULT_WARNING_SETTING, vaultWarningDays } from '../core/vaults/freshness.ts';
+import { proposeRefresh, vaultCoinsNow } from '../core/vaults/refresh.ts';
+import { exportVault, typedPathDays, typedTimelock, vaultPaths, type RecoveryPathInput } from '../core/vaults/vaults.ts';
+import { requireWallet, walletParams, type CosignerInput } from '../core/wallets/wallets.ts';
 import type { BridgeInput, VaultPathView, WalletSummary } from './contract.ts';
 import type { Handlers } from './dispatch.ts';
 import { unitOf } from './units.ts';

@@ -20,8 +20,8 @@ import { openStore, type CoordinatorStore } from './store/store.ts';
 import { submitPayment } from './payments/submit.ts';
 import { parseCsv } from '../../dev/desk-testing/csv-reader.ts';
 import { testCosigner } from '../../dev/desk-testing/keys.ts';
-import { walletFunds, walletUnspent } from './wallet-funds.ts';
-import { createWallet, nextChangeAddress, nextReceiveAddress, type CoreDeps } from './wallets.ts';
+import { walletFunds, walletUnspent } from './wallets/funds.ts';
+import { createWallet, nextChangeAddress, nextReceiveAddress, type CoreDeps } from './wallets/wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;

@@ -8,8 +8,8 @@ import { csvCell } from './csv.ts';
 import { unitOf, type CoinUnit } from './units.ts';
 import { fileSafe } from './file-names.ts';
 import { labelMap, purposesByTx } from './labels.ts';
-import { walletHistory, type FundsDeps, type WalletTx } from './wallet-funds.ts';
-import { requireWallet, walletParams } from './wallets.ts';
+import { walletHistory, type FundsDeps, type WalletTx } from './wallets/funds.ts';
+import { requireWallet, walletParams } from './wallets/wallets.ts';
 import type { CoordinatorStore } from './store/store.ts';
 
 export interface BooksDeps {

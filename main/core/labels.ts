@@ -7,10 +7,10 @@ import { CoordinatorError } from './errors.ts';
 import { fileSafe } from './file-names.ts';
 import type { LabelRow, LabelType } from './store/labels.ts';
 import type { CoordinatorStore } from './store/store.ts';
-import { walletHistory, type FundsDeps } from './wallet-funds.ts';
-import { requireWallet, walkChain } from './wallets.ts';
+import { walletHistory, type FundsDeps } from './wallets/funds.ts';
+import { requireWallet, walkChain } from './wallets/wallets.ts';
 import type { CoordinatorApi } from './api.ts';
-import { walletDescriptor } from './wallet-script.ts';
+import { walletDescriptor } from './wallets/script.ts';
 import { plural } from '../../shared/api/words.ts';
 
 export interface LabelDeps {

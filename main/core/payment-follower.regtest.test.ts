@@ -12,7 +12,7 @@ import { importSignatureFiles } from './payments/signature-import.ts';
 import { signRequest } from './software-signer.ts';
 import { confirmationWords, followPayment, submitPayment } from './payments/submit.ts';
 import { FOLLOW_EVERY_MS, startPaymentFollower, type FollowerTimer } from './payment-follower.ts';
-import type { CoreDeps } from './wallets.ts';
+import type { CoreDeps } from './wallets/wallets.ts';
 
 const COIN = 100_000_000n;
 const [alice, bob] = [testCosigner('alice'), testCosigner('bob')];

@@ -5,7 +5,7 @@
 // is done, so a slow service never piles passes up. The timer is injected: tests fire it by hand.
 import { followPayment } from './payments/submit.ts';
 import { droppedButOpen, recheckDropped } from './payments/dropped.ts';
-import type { CoreDeps } from './wallets.ts';
+import type { CoreDeps } from './wallets/wallets.ts';
 
 /** The desk's cadence: the status bar asks the service every 10 s once the index is current. */
 export const FOLLOW_EVERY_MS = 10_000;

@@ -8,16 +8,16 @@ import pino from 'pino';
 import { CHANNELS, ipcName } from '../bridge/channels.ts';
 import { dispatch } from '../bridge/dispatch.ts';
 import { createHandlers } from '../bridge/handlers.ts';
-import { ServiceConnection } from '../core/connection.ts';
+import { ServiceConnection } from '../core/chains/connection.ts';
 import { usbConnector } from '../core/ledger/transport.ts';
-import { startEmbeddedService } from '../core/embedded-service.ts';
+import { startEmbeddedService } from '../core/chains/embedded-service.ts';
 import { openStore } from '../core/store/store.ts';
 import { startPaymentFollower } from '../core/payment-follower.ts';
-import { watchAfterStart } from '../core/wallet-birthday.ts';
+import { watchAfterStart } from '../core/wallets/birthday.ts';
 import { SafeSecretStore } from './secret-store.ts';
 import { CSP, DEV_CSP, isTrustedRendererUrl, WEB_PREFERENCES } from '../bridge/security.ts';
 import { DOCUMENTATION_BASE_URLS } from '../bridge/external-links.ts';
-import { explorerBaseUrls } from '../core/explorer-settings.ts';
+import { explorerBaseUrls } from '../core/chains/explorer-settings.ts';
 import { installWebContentsGuards } from './web-contents-guards.ts';
 
 // The built renderer beside this bundle (out/renderer); under `npm run dev:desktop`, electron-vite's

@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, ipcName } from '../../main/bridge/channels.ts';
 import { CSP, DEV_CSP } from '../../main/bridge/security.ts';
-import { EXPLORER_SETTING } from '../../main/core/explorer-settings.ts';
+import { EXPLORER_SETTING } from '../../main/core/chains/explorer-settings.ts';
 import { openStore } from '../../main/core/store/store.ts';
 
 const REPO_ROOT = join(import.meta.dirname, '../..');

@@ -1,6 +1,6 @@
 // A miniscript vault (issue 27: 2-of-3 now, or 1-of-2 recovery keys after 144 blocks) watched on
 // litecoind -regtest, registered over HTTP by its own wsh(miniscript) descriptor as the desk sends it
-// (main/core/wallet-birthday.ts). Litecoin Core 0.21 reads no miniscript: scantxoutset refuses the
+// (main/core/wallets/birthday.ts). Litecoin Core 0.21 reads no miniscript: scantxoutset refuses the
 // descriptor, so the service asks the node about the vault's derived scripts as raw(<script>); the
 // scan ends `ready`, its check against the node's UTXO set passed, and the balances are the payments.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

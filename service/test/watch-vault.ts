@@ -27,7 +27,7 @@ function testKeys(label: string, names: readonly string[]) {
   });
 }
 
-/** A miniscript vault (recoveryVault): its one multipath descriptor, as the desk registers it (main/core/wallet-birthday.ts). */
+/** A miniscript vault (recoveryVault): its one multipath descriptor, as the desk registers it (main/core/wallets/birthday.ts). */
 export function testMiniscriptVault(label: string): { descriptor: string; address(change: boolean, index: number): { address: string; scriptPubKey: Uint8Array } } {
   const [a, b, c, d, e] = testKeys(label, ['alice', 'bob', 'carol', 'dave', 'erin']).map(({ xpub, fingerprint, derivationPath }) => ({ xpub, fingerprint, derivationPath }));
   const policy = recoveryVault(params, { threshold: 2, keys: [a!, b!, c!] }, [{ threshold: 1, keys: [d!, e!], after: { blocks: 144 } }]);

@@ -7,7 +7,7 @@ import { deriveAddress } from '../../../shared/coins/multisig-address.ts';
 import type { ApiClient } from '../../../shared/api/client.ts';
 import { dispatch } from '../../bridge/dispatch.ts';
 import { createHandlers } from '../../bridge/handlers.ts';
-import { ServiceConnection } from '../connection.ts';
+import { ServiceConnection } from '../chains/connection.ts';
 import { MemorySecretStore } from '../secrets.ts';
 import { HARDENED } from './paths.ts';
 import { appAndVersion, extendedPubkey, masterFingerprint, registerWallet, replay, Session, signPsbt, u8, walletAddress } from '../../../dev/ledger-testing/apdu.ts';

@@ -7,14 +7,14 @@
 // goes through the same verification as a signature file (signature-import.ts) before it is stored.
 import { AppClient, type PsbtV2 } from 'ledger-bitcoin';
 import { bytesToHex, type ChainParams, type CoinName } from '../../../shared/coins/index.ts';
-import { walletAddress } from '../wallet-script.ts';
+import { walletAddress } from '../wallets/script.ts';
 import { CoordinatorError } from '../errors.ts';
 import { checkCosignerSignature, refused, storeSignatures, type CheckedSignature, type FileResult } from '../payments/signature-import.ts';
 import { vaultPaymentInputs } from '../payments/vault-inputs.ts';
-import { storedVaultPolicy } from '../vaults.ts';
+import { storedVaultPolicy } from '../vaults/vaults.ts';
 import { progress, requirePayment } from '../payments/payments.ts';
 import type { CosignerRow, WalletRow } from '../store/store.ts';
-import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets/wallets.ts';
 import { derivesAccountKeysOnly, requireApp, type OpenApp } from './app.ts';
 import { LedgerError, type LedgerContext } from './errors.ts';
 import { canSignOnLedger, legacySegwitProblem, signLegacy } from './legacy-sign.ts';

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { bytesToHex, concatBytes, encodeTx, hexToBytes, reverseBytes, signDer, type TxOutput } from '../../../shared/coins/index.ts';
 import type { MultisigScriptType } from '../../../shared/coins/multisig-script.ts';
 import { progress } from '../payments/payments.ts';
-import { walletAddress as deskAddress } from '../wallet-script.ts';
+import { walletAddress as deskAddress } from '../wallets/script.ts';
 import { serializeOutputs, u32le, u64le } from './apdu-fields.ts';
 import { registerWalletOnLedger, showAddressOnLedger, signPaymentOnLedger } from './ledger-flows.ts';
 import { HARDENED } from './paths.ts';

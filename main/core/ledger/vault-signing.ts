@@ -8,7 +8,7 @@ import { hexToBytes, type ChainParams } from '../../../shared/coins/index.ts';
 import { vaultAddress, type VaultPolicy } from '../../../shared/coins/vault-policy.ts';
 import { pathWords, vaultKeyOrigin, type VaultPaymentInput } from '../payments/vault-inputs.ts';
 import type { CosignerRow, WalletRow } from '../store/store.ts';
-import type { CoreDeps } from '../wallets.ts';
+import type { CoreDeps } from '../wallets/wallets.ts';
 import { LedgerError } from './errors.ts';
 import { UNKNOWN_FINGERPRINT } from './policy.ts';
 import type { PsbtKeyOrigin, PsbtOrigins } from './psbt.ts';

@@ -10,8 +10,8 @@ import { bytesToHex, concatBytes, encodeTx, signDer } from '../../../shared/coin
 import { parseWalletPolicy } from '../../../shared/files/miniscript-descriptor.ts';
 import { progress } from '../payments/payments.ts';
 import type { FileResult } from '../payments/signature-import.ts';
-import { exportVault } from '../vaults.ts';
-import { walletAddress as deskAddress } from '../wallet-script.ts';
+import { exportVault } from '../vaults/vaults.ts';
+import { walletAddress as deskAddress } from '../wallets/script.ts';
 import { registerWalletOnLedger, showAddressOnLedger, signPaymentOnLedger } from './ledger-flows.ts';
 import { appAndVersion, ascii, masterFingerprint, policyId, registerWallet, replay, Session, sha256, signPsbt, u8, walletAddress } from '../../../dev/ledger-testing/apdu.ts';
 import { hmacOf, readsVaultInput, signVaultPsbtCommand, vaultPolicyOf } from '../../../dev/ledger-testing/bitcoin-expect.ts';

@@ -12,7 +12,7 @@ import type { CoordinatorStore } from '../store/store.ts';
 import { refreshConfirmations, submitPayment } from './submit.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
 import { apiWith, startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from '../../../dev/desk-testing/regtest.ts';
-import type { CoreDeps } from '../wallets.ts';
+import type { CoreDeps } from '../wallets/wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;

@@ -9,7 +9,7 @@ import { chainParams, decodeTx, hexToBytes } from '../../../shared/coins/index.t
 import { apiWith, fundWallet, signAndSend, startWalletDesk, type WalletDesk } from '../../../dev/desk-testing/regtest.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
 import type { CoordinatorApi } from '../api.ts';
-import { nextReceiveAddress, type CoreDeps } from '../wallets.ts';
+import { nextReceiveAddress, type CoreDeps } from '../wallets/wallets.ts';
 import { childFee, proposeCpfp } from './cpfp.ts';
 import { cancelPayment } from './payments.ts';
 import { proposeTreasurySpend } from './spend.ts';

@@ -13,9 +13,9 @@ import type { Outpoint } from './outpoints.ts';
 import { freshChangeAddress, ownersOf, proposeTreasurySpend, spendVsize, walletVaultWitness } from './spend.ts';
 import { coinAmount } from '../../../shared/coins/units.ts';
 import { feeRateText } from '../units.ts';
-import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets/wallets.ts';
 import { plural } from '../../../shared/api/words.ts';
-import { historyOf } from '../wallet-funds.ts';
+import { historyOf } from '../wallets/funds.ts';
 
 /** The child's fee that brings the package to `targetRate` units/vbyte: target x (both sizes) - parent fee, at least 1 unit/vbyte of its own. Pure. */
 export function childFee(targetRate: bigint, parentVsize: number, childVsize: number, parentFee: bigint): bigint {

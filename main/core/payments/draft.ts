@@ -3,9 +3,9 @@
 // Refusals are data (field, kind, amounts): the bridge words them in the coin's unit.
 import { CoinError, allChainParams, decodeAddress, isValidAddress, type ChainParams } from '../../../shared/coins/index.ts';
 import { CoordinatorError } from '../errors.ts';
-import { walletUnspent, type FundsDeps } from '../wallet-funds.ts';
+import { walletUnspent, type FundsDeps } from '../wallets/funds.ts';
 import { sortOutputs } from './coin-selection.ts';
-import { requireWallet, walletParams } from '../wallets.ts';
+import { requireWallet, walletParams } from '../wallets/wallets.ts';
 
 export interface PaymentDraft {
   to?: string;

@@ -23,10 +23,10 @@ import { paymentOutpoints } from './replace.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import type { PaymentRow, WalletRow } from '../store/store.ts';
 import { outpointKey } from './outpoints.ts';
-import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets/wallets.ts';
 import { coinAmount } from '../units.ts';
 import { plural } from '../../../shared/api/words.ts';
-import { historyOf } from '../wallet-funds.ts';
+import { historyOf } from '../wallets/funds.ts';
 
 /** What made a payment impossible: a payment of the desk, or only a transaction (sent from elsewhere). */
 type Dropper = { payment: PaymentRow; txid: string | null } | { payment: null; txid: string };

@@ -7,7 +7,7 @@ import { chainParams, decodeTx } from '../../../shared/coins/index.ts';
 import { fundWallet, signAndSend, startWalletDesk, type WalletDesk } from '../../../dev/desk-testing/regtest.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
 import type { CoordinatorStore, PaymentRow } from '../store/store.ts';
-import type { CoreDeps } from '../wallets.ts';
+import type { CoreDeps } from '../wallets/wallets.ts';
 import { proposeCpfp } from './cpfp.ts';
 import { proposePayment } from './propose.ts';
 import { proposeBump } from './replace.ts';

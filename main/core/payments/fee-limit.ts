@@ -16,7 +16,7 @@ import { unitsToDecimal } from '../../../shared/coins/units.ts';
 import { CoordinatorError } from '../errors.ts';
 import type { CoordinatorStore, WalletRow } from '../store/store.ts';
 import { coinAmount } from '../units.ts';
-import type { CoreDeps } from '../wallets.ts';
+import type { CoreDeps } from '../wallets/wallets.ts';
 
 export type MaxFeeUnit = 'coin' | 'usd';
 

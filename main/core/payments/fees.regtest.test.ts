@@ -8,7 +8,7 @@ import { cancelPayment } from './payments.ts';
 import { proposePayment } from './propose.ts';
 import type { CoordinatorStore } from '../store/store.ts';
 import { apiWith, startWalletDesk, type RegtestDesk, type WalletDesk, fundWallet } from '../../../dev/desk-testing/regtest.ts';
-import type { CoreDeps } from '../wallets.ts';
+import type { CoreDeps } from '../wallets/wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;

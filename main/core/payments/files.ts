@@ -4,7 +4,7 @@ import { recogniseFile } from '../../../shared/files/file-kind.ts';
 import { CoordinatorError } from '../errors.ts';
 import { importPsbtFile } from './psbt-exchange.ts';
 import { importSignatureFile, refused, type FileResult, type SignatureFileInput } from './signature-import.ts';
-import type { CoreDeps } from '../wallets.ts';
+import type { CoreDeps } from '../wallets/wallets.ts';
 
 /** Signature files and PSBTs picked together: each goes to its own importer. */
 export function importPaymentFiles(deps: CoreDeps, files: readonly SignatureFileInput[]): FileResult[] {

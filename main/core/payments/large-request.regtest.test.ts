@@ -20,13 +20,13 @@ import { testCosigner } from '../../../dev/desk-testing/keys.ts';
 import { startRegtestDesk, type RegtestDesk } from '../../../dev/desk-testing/regtest.ts';
 import { createHandlers } from '../../bridge/handlers.ts';
 import { startWebServer, type WebServer } from '../../web/server.ts';
-import { ServiceConnection } from '../connection.ts';
+import { ServiceConnection } from '../chains/connection.ts';
 import { MemorySecretStore } from '../secrets.ts';
 import { openStore, type CoordinatorStore } from '../store/store.ts';
 import { refreshConfirmations } from './submit.ts';
-import { createWallet, ensureAddresses } from '../wallets.ts';
+import { createWallet, ensureAddresses } from '../wallets/wallets.ts';
 import { proposePayment } from './propose.ts';
-import type { BirthdayDeps } from '../wallet-birthday.ts';
+import type { BirthdayDeps } from '../wallets/birthday.ts';
 
 const bip32 = BIP32Factory(ecc);
 const params = chainParams('litecoin', 'regtest');

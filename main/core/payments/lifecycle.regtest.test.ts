@@ -16,7 +16,7 @@ import { cancelPayment, progress } from './payments.ts';
 import { openStore, type CoordinatorStore } from '../store/store.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
 import { startRegtestDesk, type RegtestDesk, apiWith } from '../../../dev/desk-testing/regtest.ts';
-import { createWallet, nextReceiveAddress, type CoreDeps } from '../wallets.ts';
+import { createWallet, nextReceiveAddress, type CoreDeps } from '../wallets/wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;

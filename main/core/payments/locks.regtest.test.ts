@@ -17,7 +17,7 @@ import { testCosigner } from '../../../dev/desk-testing/keys.ts';
 import type { CoordinatorApi } from '../api.ts';
 import type { CoordinatorStore } from '../store/store.ts';
 import { signRequest } from '../software-signer.ts';
-import { createWallet, type CoreDeps } from '../wallets.ts';
+import { createWallet, type CoreDeps } from '../wallets/wallets.ts';
 import { proposePayment } from './propose.ts';
 import { writeSigningRequest } from './signing-request.ts';
 

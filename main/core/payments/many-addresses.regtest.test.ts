@@ -8,8 +8,8 @@ import { exportBooks } from '../books.ts';
 import type { CoordinatorStore, PaymentRow } from '../store/store.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
 import { apiWith, type RegtestDesk, signAndSend as signSubmit, startWalletDesk, type WalletDesk } from '../../../dev/desk-testing/regtest.ts';
-import { walletFunds, walletUnspent } from '../wallet-funds.ts';
-import { ensureAddresses } from '../wallets.ts';
+import { walletFunds, walletUnspent } from '../wallets/funds.ts';
+import { ensureAddresses } from '../wallets/wallets.ts';
 import { proposePayment } from './propose.ts';
 import { proposeBump } from './replace.ts';
 

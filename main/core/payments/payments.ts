@@ -5,8 +5,8 @@
 import { equalBytes, parseMultisigRedeemScript } from '../../../shared/coins/index.ts';
 import { CoordinatorError } from '../errors.ts';
 import type { PaymentRow, PaymentState } from '../store/store.ts';
-import { walletAddress } from '../wallet-script.ts';
-import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { walletAddress } from '../wallets/script.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets/wallets.ts';
 import { vaultPaymentInputs } from './vault-inputs.ts';
 import type { HistoryTx } from '../../../shared/api/schemas.ts';
 import { plural } from '../../../shared/api/words.ts';

@@ -4,8 +4,8 @@
 import type { ChainParams } from '../../../shared/coins/index.ts';
 import { CoordinatorError } from '../errors.ts';
 import type { PaymentRow, WalletRow } from '../store/store.ts';
-import { walletUnspent } from '../wallet-funds.ts';
-import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { walletUnspent } from '../wallets/funds.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets/wallets.ts';
 import { BatchRefusedError, checkRecipients, type Recipient } from './batch.ts';
 import { frozenOutpoints, pickOldestFirst, reservedOutpoints, sortOutputs } from './coin-selection.ts';
 import { addressRefusal, DraftRefusedError, refuseDraft } from './draft.ts';

@@ -16,15 +16,15 @@ import { GLOBAL, INPUT, encodePsbt, psbtFromBase64, psbtToBase64 } from '../../.
 import type { CoordinatorApi } from '../api.ts';
 import { importPaymentFiles } from './files.ts';
 import { exportPsbt, importPsbtFile } from './psbt-exchange.ts';
-import { exportWalletSetup, importWalletSetup, readWalletSetup } from '../wallet-setup-files.ts';
+import { exportWalletSetup, importWalletSetup, readWalletSetup } from '../wallets/setup-files.ts';
 import { proposePayment } from './propose.ts';
 import { refreshConfirmations, submitPayment } from './submit.ts';
 import { cancelPayment, progress } from './payments.ts';
 import { openStore, type CoordinatorStore } from '../store/store.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
 import { startRegtestDesk, type RegtestDesk } from '../../../dev/desk-testing/regtest.ts';
-import { nextReceiveAddress } from '../wallets.ts';
-import type { BirthdayDeps } from '../wallet-birthday.ts';
+import { nextReceiveAddress } from '../wallets/wallets.ts';
+import type { BirthdayDeps } from '../wallets/birthday.ts';
 
 const bip32 = BIP32Factory(ecc);
 const params = chainParams('litecoin', 'regtest');

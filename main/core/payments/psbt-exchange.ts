@@ -26,12 +26,12 @@ import { PreviousTransactions } from './previous-transactions.ts';
 import { checkSignature, refused, storeSignatures, type CheckedSignature, type FileResult, type RefusalKind, type SignatureFileInput } from './signature-import.ts';
 import { progress, requirePayment } from './payments.ts';
 import type { CosignerRow, PaymentRow, WalletRow } from '../store/store.ts';
-import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
-import { walletAddress } from '../wallet-script.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets/wallets.ts';
+import { walletAddress } from '../wallets/script.ts';
 import { plural } from '../../../shared/api/words.ts';
 import { coinAmount } from '../../../shared/coins/units.ts';
 import { vaultAddress } from '../../../shared/coins/vault-policy.ts';
-import { storedVaultPolicy } from '../vaults.ts';
+import { storedVaultPolicy } from '../vaults/vaults.ts';
 import { vaultKeyOrigin, vaultKeyRefusal, vaultPaymentInputs, type VaultPaymentInput } from './vault-inputs.ts';
 
 /** Coins whose signatures PSBT (BIP174) describes: Bitcoin's legacy sighash with SIGHASH_ALL. */

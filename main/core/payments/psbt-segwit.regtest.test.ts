@@ -28,9 +28,9 @@ import { openStore, type CoordinatorStore } from '../store/store.ts';
 import { refreshConfirmations, submitPayment } from './submit.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
 import { startRegtestDesk, type RegtestDesk } from '../../../dev/desk-testing/regtest.ts';
-import { exportWalletSetup, importWalletSetup, readWalletSetup } from '../wallet-setup-files.ts';
-import { createWallet, nextReceiveAddress } from '../wallets.ts';
-import type { BirthdayDeps } from '../wallet-birthday.ts';
+import { exportWalletSetup, importWalletSetup, readWalletSetup } from '../wallets/setup-files.ts';
+import { createWallet, nextReceiveAddress } from '../wallets/wallets.ts';
+import type { BirthdayDeps } from '../wallets/birthday.ts';
 import { coinAmount } from '../../../shared/coins/units.ts';
 
 const bip32 = BIP32Factory(ecc);

@@ -12,11 +12,11 @@ import type { AddressRow, PaymentRow, WalletRow } from '../store/store.ts';
 import { paymentVaultPath } from './vault-inputs.ts';
 import { outpointKey, type Outpoint } from './outpoints.ts';
 import { freshChangeAddress, proposeTreasurySpend, REPLACEABLE_SEQUENCE, spendVsize, walletVaultWitness } from './spend.ts';
-import { replacementsRelayed } from '../service-status.ts';
+import { replacementsRelayed } from '../chains/service-status.ts';
 import { relaysReplacements } from './fees.ts';
-import { walletUnspent } from '../wallet-funds.ts';
+import { walletUnspent } from '../wallets/funds.ts';
 import { coinAmount } from '../../../shared/coins/units.ts';
-import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets/wallets.ts';
 
 /** The outpoints a payment's transaction spends. */
 export function paymentOutpoints(p: Pick<PaymentRow, 'unsignedTx'>, w: WalletRow): Outpoint[] {

@@ -19,7 +19,7 @@ import { testCosigner } from '../../../dev/desk-testing/keys.ts';
 import { apiWith, startRegtestDesk, type RegtestDesk, fundWallet, signAndSend as signSubmit, startWalletDesk, type WalletDesk } from '../../../dev/desk-testing/regtest.ts';
 import { proposeTreasurySpend } from './spend.ts';
 import { followBroadcastPayments } from '../payment-follower.ts';
-import { createWallet, nextReceiveAddress, type CoreDeps } from '../wallets.ts';
+import { createWallet, nextReceiveAddress, type CoreDeps } from '../wallets/wallets.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;

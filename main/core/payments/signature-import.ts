@@ -5,7 +5,7 @@ import { CoordinatorError } from '../errors.ts';
 import { parseFile, paymentHash, SignatureFileV1 } from '../../../shared/files/signing-files.ts';
 import { progress, promoteIfComplete, type InputProgress } from './payments.ts';
 import type { CosignerRow, PaymentHashRow, WalletRow } from '../store/store.ts';
-import { requireWallet, type CoreDeps } from '../wallets.ts';
+import { requireWallet, type CoreDeps } from '../wallets/wallets.ts';
 import { vaultKeyRefusal, vaultPaymentInputs, type VaultPaymentInput } from './vault-inputs.ts';
 import { plural } from '../../../shared/api/words.ts';
 

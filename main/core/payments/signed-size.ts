@@ -5,7 +5,7 @@ import { assembleMultisigSpend, decodeTx, equalBytes, parseMultisigRedeemScript,
 import { isBitcoinTx } from '../../../shared/coins/tx.ts';
 import type { SuppliedSignature } from '../../../shared/coins/assemble.ts';
 import type { PaymentRow, WalletRow } from '../store/store.ts';
-import { walletParams, type CoreDeps } from '../wallets.ts';
+import { walletParams, type CoreDeps } from '../wallets/wallets.ts';
 
 /** Exactly M signatures per input, in redeem-script key order (what a multisig script checks), with the hash each signed. */
 export function multisigSignatures(deps: Pick<CoreDeps, 'store'>, w: WalletRow, p: PaymentRow): Required<SuppliedSignature>[] {

@@ -10,7 +10,7 @@ import { CoordinatorError } from '../errors.ts';
 import { fileSafe } from '../file-names.ts';
 import { requirePayment } from './payments.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
-import { requireWallet, type CoreDeps } from '../wallets.ts';
+import { requireWallet, type CoreDeps } from '../wallets/wallets.ts';
 import { paymentVaultPath } from './vault-inputs.ts';
 
 /**

@@ -10,7 +10,7 @@ import type { CoordinatorApi } from '../api.ts';
 import type { CoordinatorStore, PaymentRow } from '../store/store.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
 import { apiWith, fundWallet, type RegtestDesk, signAndSend as signSubmit, startWalletDesk, type WalletDesk } from '../../../dev/desk-testing/regtest.ts';
-import type { CoreDeps } from '../wallets.ts';
+import type { CoreDeps } from '../wallets/wallets.ts';
 import { proposeCpfp } from './cpfp.ts';
 import { cancelPayment } from './payments.ts';
 import { proposePayment } from './propose.ts';

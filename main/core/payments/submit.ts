@@ -9,8 +9,8 @@ import { CoordinatorError } from '../errors.ts';
 import { dropConflicts, dropIfParentReplaced, replacementsOf } from './dropped.ts';
 import { confirmationWords, requirePayment, spentAddresses, transition } from './payments.ts';
 import type { PaymentRow } from '../store/store.ts';
-import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
-import { historyOf } from '../wallet-funds.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets/wallets.ts';
+import { historyOf } from '../wallets/funds.ts';
 
 /** Submits a ready payment. A rejected broadcast keeps it ready (retryable) with the node's reason. */
 export async function submitPayment(deps: CoreDeps, id: string): Promise<PaymentRow> {

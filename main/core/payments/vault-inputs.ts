@@ -11,8 +11,8 @@ import { CoordinatorError } from '../errors.ts';
 import { parseDerivationPath } from '../../../shared/files/derivation-path.ts';
 import type { KeyDerivation } from '../../../shared/files/psbt-multisig.ts';
 import type { CosignerRow, PaymentRow, WalletRow } from '../store/store.ts';
-import { walletParams, type CoreDeps } from '../wallets.ts';
-import { storedVaultPolicy } from '../vaults.ts';
+import { walletParams, type CoreDeps } from '../wallets/wallets.ts';
+import { storedVaultPolicy } from '../vaults/vaults.ts';
 
 export interface VaultPaymentInput {
   inputIndex: number;

@@ -5,9 +5,9 @@
 import { pathNotOpen } from '../../../shared/coins/vault-spend.ts';
 import { plural } from '../../../shared/api/words.ts';
 import type { AddressRow, WalletRow } from '../store/store.ts';
-import { walletParams, type CoreDeps } from '../wallets.ts';
-import { coinHeight, utxosOf } from '../wallet-funds.ts';
-import { vaultPaths } from '../vaults.ts';
+import { walletParams, type CoreDeps } from '../wallets/wallets.ts';
+import { coinHeight, utxosOf } from '../wallets/funds.ts';
+import { vaultPaths } from '../vaults/vaults.ts';
 import { outpointKey, type Outpoint } from './outpoints.ts';
 
 /** Why the vault has no path opening after `blocks`, naming the paths it has; null when it has one. */

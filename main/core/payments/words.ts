@@ -3,7 +3,7 @@
 import { coinAmount } from '../../../shared/coins/units.ts';
 import { plural } from '../../../shared/api/words.ts';
 import type { PaymentRow } from '../store/store.ts';
-import { requireWallet, walletParams, type CoreDeps } from '../wallets.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets/wallets.ts';
 
 /** "payment of 0.5 LTC to ltc1q… ("Rent")": one payment named for a treasurer. */
 export function paymentName(deps: Pick<CoreDeps, 'store'>, p: PaymentRow): string {

@@ -199,7 +199,7 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (payment_id, position)
   );
   `,
-  // 10: a wallet's birthday (main/core/wallet-birthday.ts): the first block that can concern it, so a
+  // 10: a wallet's birthday (main/core/wallets/birthday.ts): the first block that can concern it, so a
   // watching service scans from there. Source: 'tip' (a new wallet: the tip when it was made),
   // 'file' (its set-up file said), 'date' (the treasurer's date, mapped by the node's block times),
   // 'genesis' (from the beginning). Wallets made before have none: they are read from the beginning.
@@ -215,7 +215,7 @@ export const MIGRATIONS: readonly string[] = [
     requested_by TEXT NOT NULL
   );
   `,
-  // 11: miniscript vaults (issue 27; main/core/vaults.ts): `kind` says how the wallet's keys make its
+  // 11: miniscript vaults (issue 27; main/core/vaults/vaults.ts): `kind` says how the wallet's keys make its
   // scripts, 'multisig' (M of N, script_type and sort_keys) or 'miniscript' (vault_template, a BIP388
   // descriptor template over the co-signers in position order: @0 is position 0).
   `

@@ -1,0 +1,131 @@
+// What a wallet holds, from the service's address endpoints over every address the desk has
+// derived for it: balances, history (one entry per transaction) and unspent outputs. The service
+// takes at most 200 addresses per request, so each question is asked in batches.
+import { ApiClientError, type ApiClient } from '../../../shared/api/client.ts';
+import type { HistoryTx, Utxo } from '../../../shared/api/schemas.ts';
+import { addressToScript, bytesToHex } from '../../../shared/coins/index.ts';
+import { addressPath } from '../../../shared/coins/multisig-address.ts';
+import type { CoordinatorStore } from '../store/store.ts';
+import { requireWallet, walletParams } from './wallets.ts';
+
+export interface FundsDeps {
+  store: CoordinatorStore;
+  api: Pick<ApiClient, 'balances' | 'history' | 'utxos'>;
+}
+
+/** The service takes at most 200 addresses per request. */
+export const MAX_ADDRESSES = 200;
+
+/** `items` in batches of at most `size`. Pure. */
+export function chunks<T>(items: readonly T[], size = MAX_ADDRESSES): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * The unspent outputs of `addresses`, asked in batches of at most 200: the one way the desk asks
+ * the service for a wallet's outputs.
+ */
+export async function utxosOf(api: Pick<ApiClient, 'utxos'>, coin: string, addresses: readonly string[]): Promise<Utxo[]> {
+  const out: Utxo[] = [];
+  for (const batch of chunks(addresses)) out.push(...(await api.utxos(coin, batch)).utxos);
+  return out;
+}
+
+/** The history entries of `addresses`, asked in batches of at most 200 (`limit` per batch). */
+export async function historyOf(api: Pick<ApiClient, 'history'>, coin: string, addresses: readonly string[], page: { limit?: number } = { limit: 1000 }): Promise<HistoryTx[]> {
+  const out: HistoryTx[] = [];
+  for (const batch of chunks(addresses)) out.push(...(await api.history(coin, batch, page)).txs);
+  return out;
+}
+
+export interface Funds {
+  balance: bigint;
+  unconfirmedBalance: bigint;
+  /** USD value of the confirmed balance at the service's rate (0 when it has none). */
+  usdBalance: number;
+}
+
+/** The wallet's balances, summed over every batch of its addresses. */
+export async function walletFunds(deps: FundsDeps, walletId: string): Promise<Funds> {
+  const w = requireWallet(deps, walletId);
+  const funds: Funds = { balance: 0n, unconfirmedBalance: 0n, usdBalance: 0 };
+  for (const batch of chunks(deps.store.addresses(walletId).map((a) => a.address))) {
+    const { totals } = await deps.api.balances(w.coin, batch);
+    funds.balance += totals.balance;
+    funds.unconfirmedBalance += totals.unconfirmed_balance;
+    funds.usdBalance += totals.usd_balance;
+  }
+  return funds;
+}
+
+/**
+ * The wallet's balances, or null when the service refuses address queries because its index is
+ * still catching up (HTTP 503): the desk then shows the indexing progress, not an error.
+ */
+export async function walletFundsOnceIndexed(deps: FundsDeps, walletId: string): Promise<Funds | null> {
+  try {
+    return await walletFunds(deps, walletId);
+  } catch (err) {
+    if (err instanceof ApiClientError && err.status === 503) return null;
+    throw err;
+  }
+}
+
+export interface WalletTx {
+  txid: string;
+  /** Net effect on the wallet: positive received, negative sent. */
+  amount: bigint;
+  confirmations: number;
+  time: number;
+}
+
+/** The wallet's transactions, unconfirmed first, then newest first. */
+export async function walletHistory(deps: FundsDeps, walletId: string): Promise<WalletTx[]> {
+  const w = requireWallet(deps, walletId);
+  const rows = await historyOf(deps.api, w.coin, deps.store.addresses(walletId).map((a) => a.address));
+  // The service lists one entry per (transaction, address); the treasurer wants one per transaction.
+  const byTx = new Map<string, WalletTx>();
+  for (const r of rows) {
+    const txid = r.txid ?? `${r.address}@${r.time}`;
+    const e = byTx.get(txid) ?? { txid, amount: 0n, confirmations: r.confirmations, time: r.time };
+    e.amount += r.is_deposit ? r.amount : -r.amount;
+    byTx.set(txid, e);
+  }
+  return [...byTx.values()].sort((a, b) => a.confirmations - b.confirmations || b.time - a.time);
+}
+
+export interface WalletUtxo {
+  txid: string;
+  vout: number;
+  amount: bigint;
+  address: string;
+  /** Below each co-signer's xpub. */
+  path: string;
+  /** Of the transaction that made it, at the service's tip (0: unconfirmed): how old the coin is. */
+  confirmations: number;
+  /** The block holding it (null: unconfirmed): where its relative timelocks count from. */
+  height: number | null;
+}
+
+/**
+ * The block an unspent output was confirmed in (null: unconfirmed), as the service names it: the
+ * one reading of a coin's age that the vault's openings and the recovery-path spend check share.
+ * Never the node's tip less the confirmations, which the service counts at its indexed tip.
+ */
+export const coinHeight = (u: Pick<Utxo, 'height' | 'confirmations'>): number | null => (u.confirmations > 0 ? u.height : null);
+
+/** The wallet's unspent outputs: those the service lists that pay one of the wallet's addresses. */
+export async function walletUnspent(deps: { store: CoordinatorStore; api: Pick<ApiClient, 'utxos'> }, walletId: string): Promise<WalletUtxo[]> {
+  const w = requireWallet(deps, walletId);
+  const params = walletParams(w);
+  const rows = deps.store.addresses(walletId);
+  const byScript = new Map(rows.map((a) => [bytesToHex(addressToScript(params, a.address)), a]));
+  const out: WalletUtxo[] = [];
+  for (const u of await utxosOf(deps.api, w.coin, rows.map((a) => a.address))) {
+    const row = byScript.get(u.script_pub_key.toLowerCase());
+    if (row) out.push({ txid: u.txid.toLowerCase(), vout: u.vout, amount: u.amount, address: row.address, path: addressPath(row.change, row.index), confirmations: u.confirmations, height: coinHeight(u) });
+  }
+  return out;
+}
