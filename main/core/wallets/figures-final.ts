@@ -3,7 +3,6 @@
 // service's index is current, the desk's walk has found which addresses are used, and a watching
 // service has read the wallet's blocks to the node's tip; before that each of them may still move.
 import type { WatchStatus } from '../../../shared/api/schemas.ts';
-import type { ScanProgress } from './address-scan.ts';
 
 /**
  * A watching service has read the wallet's blocks to the node's tip and checked them: what it
@@ -17,7 +16,7 @@ export interface FiguresState {
   /** The service's index of the coin is current (service.status's index_final) and it answered the balance (a lagging one refuses, 503). */
   indexed: boolean;
   /** The desk's walk of the wallet's addresses (address-scan.ts); null once it is done. */
-  walk: ScanProgress | null;
+  walk: { checked: number; of: number } | null;
   /** A watching service's scan of the wallet; null under the full index. */
   watch: { complete: boolean } | null;
 }
