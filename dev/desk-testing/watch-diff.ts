@@ -523,11 +523,14 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       for (let i = 0; i < (options.stepsBeforePrune ?? 12); i++) {
         const kind = draw((k) => k === 'deposit' || k === 'pay' || k === 'sweep' || k === 'outside' || k === 'mine');
         action = `before the prune: ${kind}`;
+        // The full index alone answers here: it must have the node's tip first, as compare() waits for both later.
+        await full.synced();
         log(`seed ${seed} ${action}: ${await steps[kind]()}`);
       }
       // Each wallet emptied, then paid once more further along its chain: the shape a prune hides (r4).
       for (const wallet of wallets) {
         await n.mine(1);
+        await full.synced();
         await act('address walk', wallet, (deps) => walkChain(deps, wallet.id, false));
         log(`seed ${seed} before the prune: ${wallet.name}: send all ${(await pay(wallet, fullDeps, desk, wallet.id, true)) ?? 'not made'}`);
         await n.mine(1);

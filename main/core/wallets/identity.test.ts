@@ -95,7 +95,7 @@ describe('a second wallet from the same keys is refused', () => {
   });
 
   it('refuses a set-up file (Caravan) that describes a stored wallet', () => {
-    const caravan = readFileSync(join(import.meta.dirname, '../../shared/files/fixtures/caravan-2of3.json'), 'utf8');
+    const caravan = readFileSync(join(import.meta.dirname, '../../../shared/files/fixtures/caravan-2of3.json'), 'utf8');
     const choice = { coin: 'bitcoin', network: 'mainnet' } as const;
     const read = readNewWalletSetup(deps, [{ name: 'caravan-2of3.json', text: caravan }], choice);
     // A Caravan file's wallet has sorted keys (Caravan always sorts): the stored wallet is that one.

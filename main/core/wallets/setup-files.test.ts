@@ -12,7 +12,7 @@ import { parseSetupFile } from '../../../shared/files/setup-file.ts';
 import type { WalletSetup } from '../../../shared/files/setup.ts';
 import { readWalletSetup } from './setup-files.ts';
 
-const dir = join(import.meta.dirname, '../../shared/files/fixtures');
+const dir = join(import.meta.dirname, '../../../shared/files/fixtures');
 const fixture = (name: string) => readFileSync(join(dir, name), 'utf8');
 const wallet = (name: string): WalletSetup => {
   const f = parseSetupFile(fixture(name));
