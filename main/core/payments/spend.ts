@@ -34,8 +34,8 @@ import { coinAmount } from '../../../shared/coins/units.ts';
 import { canonicalLocks, exactly, lockProblems, type SpendKind } from '../../../shared/coins/spend-locks.ts';
 import { feeRateText } from '../units.ts';
 
-/** BIP125: an input with a sequence below 0xfffffffe signals that its transaction may be replaced. */
-export const REPLACEABLE_SEQUENCE = 0xfffffffd;
+/** BIP125's signalling sequence: the coin codec's one constant, under the name the payments wing reads it by. */
+export { SEQUENCE_REPLACEABLE as REPLACEABLE_SEQUENCE } from '../../../shared/coins/payment.ts';
 
 export interface TreasurySpend {
   to: string;
