@@ -1,9 +1,11 @@
 // The service's command line: run it, and manage API keys.
 //   npm run service -- --config FILE
-//   npm run service -- keys create --label NAME [--config FILE]
-//   npm run service -- keys revoke ID [--config FILE]
-//   npm run service -- keys list [--config FILE]
+//   npm run service -- --config FILE keys create --label NAME
+//   npm run service -- --config FILE keys revoke ID
+//   npm run service -- --config FILE keys list
 //   npm run countersign -- tx inspect --coin COIN [--network NET] [--amounts A,B] [--json] HEX|-
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TX_USAGE, txCommand } from './cli-inspect.ts';
 import { loadConfigFile, parseConfig, type ServiceConfig } from './config.ts';
@@ -13,52 +15,68 @@ const loadService = () => import('./service.ts');
 
 const USAGE = `usage:
   countersign --config FILE                 run the service
-  countersign keys create --label NAME      create an API key (printed once)
-  countersign keys revoke ID                revoke a key by its id (or the key itself)
-  countersign keys list                     list keys (ids and labels, never the keys)
+  countersign --config FILE keys create --label NAME
+                                            create an API key (printed once) in the database
+                                            of FILE, the configuration the service runs with
+  countersign --config FILE keys revoke ID  revoke a key by its id (or the key itself)
+  countersign --config FILE keys list       list keys (ids and labels, never the keys)
 ${TX_USAGE}
-options: --config FILE (default: ./countersign.config.json when present)`;
+options: --config FILE (default: ./countersign.config.json when present; keys needs one of them)`;
 
 function fail(message: string): never {
   process.stderr.write(`countersign: ${message}\n`);
   process.exit(2);
 }
 
-function configFrom(path: string | undefined): ServiceConfig {
-  if (path) return loadConfigFile(path);
-  try {
-    return loadConfigFile('countersign.config.json');
-  } catch {
-    return parseConfig({});
-  }
+const DEFAULT_CONFIG_FILE = 'countersign.config.json';
+
+/**
+ * The configuration the service runs with, and the file it came from: --config, else
+ * ./countersign.config.json when there is one (refused in words when it is invalid, never replaced
+ * by the defaults), else none: the defaults.
+ */
+function findConfig(path: string | undefined): { config: ServiceConfig; file: string | null } {
+  if (path) return { config: loadConfigFile(path), file: resolve(path) };
+  if (existsSync(DEFAULT_CONFIG_FILE)) return { config: loadConfigFile(DEFAULT_CONFIG_FILE), file: resolve(DEFAULT_CONFIG_FILE) };
+  return { config: parseConfig({}), file: null };
 }
 
 async function keys(argv: string[], configPath: string | undefined): Promise<void> {
   const [action, ...rest] = argv;
   const { values, positionals } = parseArgs({ args: rest, options: { label: { type: 'string' } }, allowPositionals: true });
-  const [{ storeConfigOf }, { openStore }, { createApiKey, listApiKeys, revokeApiKey }] = await Promise.all([
+  if (action !== 'create' && action !== 'revoke' && action !== 'list') fail(`unknown keys action "${action ?? ''}"\n${USAGE}`);
+  // A key lives in the database of the configuration it was made with: made against any other
+  // (a new file in the working folder, say) it is one the running service has never heard of.
+  const { config, file } = findConfig(configPath);
+  if (file === null) {
+    fail(
+      `keys ${action} needs the service's configuration, to reach the database the service reads: --config FILE (the file the service runs with, e.g. /etc/countersign/config.json), or run it in the folder of ${DEFAULT_CONFIG_FILE}`,
+    );
+  }
+  const [{ storeConfigOf }, { openStore, describeStore }, { createApiKey, listApiKeys, revokeApiKey }] = await Promise.all([
     loadService(),
     import('./store/database.ts'),
     import('./store/api-keys.ts'),
   ]);
-  const store = await openStore(storeConfigOf(configFrom(configPath)));
+  const storeConfig = storeConfigOf(config);
+  const where = `${describeStore(storeConfig)} (configuration ${file})`;
+  const store = await openStore(storeConfig);
   try {
     if (action === 'create') {
       const label = values.label ?? positionals[0];
       if (!label) fail('keys create needs --label NAME (who or what the key is for)');
       const { id, key } = await createApiKey(store, label);
-      process.stdout.write(`API key created (id ${id}, label "${label}"). It is shown only now; store it safely:\n${key}\n`);
+      process.stdout.write(`API key created in ${where} (id ${id}, label "${label}"). It is shown only now; store it safely:\n${key}\n`);
     } else if (action === 'revoke') {
       const id = positionals[0];
       if (!id) fail('keys revoke needs the key id');
-      if (!(await revokeApiKey(store, id))) fail(`no live key with id ${id}`);
-      process.stdout.write(`API key ${id} revoked\n`);
-    } else if (action === 'list') {
+      if (!(await revokeApiKey(store, id))) fail(`no live key with id ${id} in ${where}`);
+      process.stdout.write(`API key ${id} revoked in ${where}\n`);
+    } else {
+      process.stderr.write(`keys in ${where}:\n`);
       for (const k of await listApiKeys(store)) {
         process.stdout.write(`${k.id}\t${k.label}\tcreated ${new Date(k.createdAt).toISOString()}${k.revokedAt ? `\trevoked ${new Date(k.revokedAt).toISOString()}` : ''}\n`);
       }
-    } else {
-      fail(`unknown keys action "${action ?? ''}"\n${USAGE}`);
     }
   } finally {
     await store.close();
@@ -67,7 +85,9 @@ async function keys(argv: string[], configPath: string | undefined): Promise<voi
 
 async function serve(configPath: string | undefined): Promise<void> {
   const { createService } = await loadService();
-  const service = await createService(configFrom(configPath));
+  const { config, file } = findConfig(configPath);
+  if (file === null) process.stderr.write(`countersign: no --config and no ./${DEFAULT_CONFIG_FILE}: running on the defaults (no coins)\n`);
+  const service = await createService(config);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

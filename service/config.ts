@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { COIN_NAMES, UTXO_COIN_NAMES } from '../shared/coins/coin-table.ts';
+import { unknownFields } from './config-fields.ts';
 import { OperationsConfig } from './operations-config.ts';
 
 const NodeRpcBackend = z.object({
@@ -140,8 +141,19 @@ export const ServiceConfig = z.object({
     .default({ sqlite: 'countersign-service.sqlite' }),
   coins: z.partialRecord(z.enum(UTXO_COIN_NAMES), CoinConfig).and(z.object({ ethereum: EthereumConfig.optional() })).default({}),
   prices: PricesConfig.default({ source: 'static', urls: {}, ids: {}, ttlSeconds: 60, timeoutMs: 5_000 }),
-  /** v1Open: the earlier revision under /v1 answers without X-API-KEY (spec section 9). */
-  auth: z.object({ required: z.boolean().default(true), v1Open: z.boolean().default(false) }).default({ required: true, v1Open: false }),
+  /**
+   * v1Open: the earlier revision under /v1 answers without X-API-KEY (spec section 9).
+   * maxFailures per failureWindowSeconds: requests with a missing or wrong key a client address may
+   * make; beyond them 429 with Retry-After, for that address only (http/auth.ts).
+   */
+  auth: z
+    .object({
+      required: z.boolean().default(true),
+      v1Open: z.boolean().default(false),
+      maxFailures: z.number().int().positive().default(10),
+      failureWindowSeconds: z.number().int().positive().max(86_400).default(60),
+    })
+    .prefault({}),
   log: z.object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).default({ level: 'info' }),
   // limits, cors, rateLimit, readiness, metrics, leader (operations-config.ts)
   ...OperationsConfig,
@@ -155,11 +167,16 @@ export function parseConfig(input: unknown): ServiceConfig {
   if (typeof database === 'object' && database !== null && 'postgres' in database && 'index' in database) {
     throw new Error('invalid configuration: database.index: the LevelDB index goes with SQLite only (PostgreSQL instances share one index in the database)');
   }
-  const result = ServiceConfig.safeParse(input);
-  if (!result.success) {
-    const problems = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    throw new Error(`invalid configuration: ${problems}`);
+  if (typeof database === 'object' && database !== null && 'postgres' in database && 'sqlite' in database) {
+    throw new Error('invalid configuration: database: sqlite or postgres, not both');
   }
+  // Unknown fields first: a typo is the likeliest cause of what zod then finds missing.
+  const unknown = unknownFields(ServiceConfig, input);
+  const named = new Set(unknown.map((f) => f.path.join('.')));
+  const result = ServiceConfig.safeParse(input);
+  const issues = result.success ? [] : result.error.issues.filter((i) => !(i.code === 'unrecognized_keys' && i.keys.every((k) => named.has([...i.path, k].join('.')))));
+  const problems = [...unknown.map((f) => `${f.path.join('.')}: ${f.message}`), ...issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)];
+  if (problems.length > 0 || !result.success) throw new Error(`invalid configuration: ${problems.join('; ')}`);
   return result.data;
 }
 

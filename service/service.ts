@@ -74,6 +74,7 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
     authRequired: config.auth.required,
     operations: config,
     v1Open: config.auth.v1Open,
+    authFailures: { max: config.auth.maxFailures, windowSeconds: config.auth.failureWindowSeconds },
     logger: log,
   });
 

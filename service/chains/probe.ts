@@ -94,6 +94,8 @@ async function probeNode(coin: UtxoCoinName, network: NetworkName, b: Extract<Co
       if (err instanceof UpstreamError) {
         if (err.kind === 'auth') {
           if (b.username === undefined && b.password === undefined && b.cookieFile !== undefined) {
+            // Permission denied says so, with the fix (chains/utxo/cookie-file.ts); a missing file is the usual case.
+            if (/permission denied/.test(err.message)) refuse('cookieFile', err.message);
             refuse('cookieFile', /cannot read/.test(err.message) ? `the cookie file ${b.cookieFile} cannot be read: is it the node's .cookie (in its data folder, under regtest/ or testnet3/ off mainnet), and is the node running?` : `${who} refused the cookie in ${b.cookieFile}: it is another node's cookie, or an old one`);
           }
           refuse('password', `${who} refused this user and password${/HTTP 403/.test(err.message) ? ' (or its -rpcallowip does not admit this computer)' : ''}`);

@@ -2,10 +2,27 @@
 // completed", each serialising the whole request or response). At info: every request that is
 // not a read, and every refusal or failure. A read answered well (a balance poll, say) is at
 // debug: at the default level it would otherwise cost as much as the lookup it logs and write a
-// line per poll forever. The line says who asked (the API key's id, never the key), what, the
-// answer's status and how long it took.
+// line per poll forever. The line says who asked (the API key's id, never the key), what (the URL
+// with its secrets hidden: a key sent as ?api_key= is still a key), the answer's status and how
+// long it took.
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino from 'pino';
+import { redactUrl, SECRET_HEADERS } from '../redact.ts';
+
+/**
+ * The app's logger: fastify's own lines that carry the request (a failed reply's headers, say) say
+ * its URL with the secrets hidden, and credential headers are censored wherever a line holds them.
+ */
+export function requestLogger(logger: FastifyBaseLogger): FastifyBaseLogger {
+  const headerPaths = SECRET_HEADERS.flatMap((h) => [`req.headers["${h}"]`, `headers["${h}"]`, `request.headers["${h}"]`]);
+  return logger.child(
+    {},
+    {
+      serializers: { req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip }) },
+      redact: { paths: headerPaths, censor: '***' },
+    },
+  );
+}
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -28,7 +45,7 @@ export class AccessLog extends LogController {
     if (!error && !enabled(request.log, level)) return;
     const line = {
       method: request.method,
-      url: request.url,
+      url: redactUrl(request.url),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
       apiKey: request.apiKeyId ?? undefined,

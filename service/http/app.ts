@@ -5,8 +5,8 @@ import { createSerializerCompiler, validatorCompiler, type ZodTypeProvider } fro
 import { bigintReplacer } from '../../shared/api/json.ts';
 import { Status } from '../../shared/api/schemas.ts';
 import type { Store } from '../store/database.ts';
-import { AccessLog } from './access-log.ts';
-import { installAuth } from './auth.ts';
+import { AccessLog, requestLogger } from './access-log.ts';
+import { installAuth, type FailureLimit } from './auth.ts';
 import type { ServiceContext } from '../use-cases/service-context.ts';
 import type { HttpOperations } from '../operations-config.ts';
 import { installCors } from './cors.ts';
@@ -37,6 +37,8 @@ export interface AppOptions {
   logger: FastifyServerOptions['loggerInstance'] | false;
   /** The earlier revision under /v1 answers without X-API-KEY (config auth.v1Open). */
   v1Open?: boolean;
+  /** Failed authentications a client address may make per window (config auth). */
+  authFailures: FailureLimit;
   /** Limits, CORS, rate limits, readiness and metrics (operations-config.ts). */
   operations: HttpOperations;
 }
@@ -48,7 +50,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const ops = options.operations;
   const { maxParamLength, ...limits } = serverLimits(ops.limits);
   const app = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    ...(options.logger ? { loggerInstance: requestLogger(options.logger) } : { logger: false }),
     logController: new AccessLog(),
     ...limits,
     // Address lists travel in the path (MAX_ADDRESSES of them).
@@ -68,7 +70,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installMetrics(app, options.ctx, ops.metrics);
   installIndexFreshness(app, options.ctx, ops.readiness);
   const isOpenRoute = (route: string) => OPEN_PATHS.has(route) || isDocsPath(route) || (options.v1Open === true && route.startsWith('/v1/'));
-  if (options.authRequired) installAuth(app, options.store, isOpenRoute);
+  if (options.authRequired) installAuth(app, options.store, isOpenRoute, options.authFailures);
   await installRateLimit(app, ops.rateLimit, (route) => OPEN_PATHS.has(route));
 
   // before the routes: the OpenAPI documents collect them as they are registered

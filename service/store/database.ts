@@ -1,11 +1,12 @@
 // Opens the service's store: SQLite (better-sqlite3) by default, PostgreSQL by URL.
 import BetterSqlite3 from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrations.ts';
 import { Lru } from '../lru.ts';
+import { redactUrl } from '../redact.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -16,6 +17,12 @@ import type { Database } from './schema.ts';
 export type StoreConfig =
   | { kind: 'sqlite'; path: string; indexDir?: string }
   | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
+
+/** Which database a configuration names, in words safe to print (no password). */
+export function describeStore(config: StoreConfig): string {
+  if (config.kind === 'sqlite') return `the SQLite file ${config.path === ':memory:' ? config.path : resolve(config.path)}`;
+  return `PostgreSQL ${redactUrl(config.url)}${config.schema ? `, schema ${config.schema}` : ''}`;
+}
 
 export interface Store {
   db: Kysely<Database>;
@@ -126,10 +133,6 @@ async function openPostgres(config: { url: string; schema?: string; poolSize?: n
       await db.destroy();
     },
   };
-}
-
-function redactUrl(url: string): string {
-  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 }
 
 /** Normalise an integer column that may be number, bigint or string. */

@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { nearestWord } from '../../../shared/api/words.ts';
 import type { UtxoCoinName } from '../../../shared/coins/coin-table.ts';
 import { createService, type Service, type ServiceConfigInput } from '../../../service/service.ts';
 import { embeddedCoins, storedChains, type ChainSecrets, type ChainSource, type CoinsInput } from './settings.ts';
@@ -23,6 +24,13 @@ function readCoinsFile(path: string): { coins: CoinsInput; problem: string | nul
   }
   try {
     const parsed: unknown = JSON.parse(text);
+    // Only `coins` is read from this file (the service's own format; members named // are
+    // comments): anything else is a typo or a setting the desk would drop without a word.
+    const stray = parsed !== null && typeof parsed === 'object' ? Object.keys(parsed).filter((k) => k !== 'coins' && !k.startsWith('//')) : [];
+    if (stray.length > 0) {
+      const words = stray.map((k) => `${k}: unknown field; ${nearestWord(k, ['coins']) === null ? 'the desk reads only "coins" from this file' : 'did you mean coins?'}`);
+      return { coins: {}, problem: `${path} is refused (${words.join('; ')}), so the embedded service serves none of its chains`, present: true };
+    }
     const coins = parsed !== null && typeof parsed === 'object' && 'coins' in parsed ? parsed.coins : undefined;
     if (coins === null || typeof coins !== 'object') return { coins: {}, problem: `${path} has no "coins" object, so the embedded service serves none of its chains`, present: true };
     return { coins: coins as CoinsInput, problem: null, present: true };
@@ -76,17 +84,28 @@ export class EmbeddedServiceHost {
     const path = join(dataDir, EMBEDDED_CONFIG_FILE);
     const file = readCoinsFile(path);
     const saved = chains ? storedChains(chains.store, chains.secrets) : { chains: [], problems: [] };
-    const merged = embeddedCoins(file.coins, saved, chains?.secrets ?? (() => { throw new Error('no chain secrets'); }));
+    const secrets = chains?.secrets ?? (() => { throw new Error('no chain secrets'); });
+    const merged = embeddedCoins(file.coins, saved, secrets);
     const notes = [...(file.problem ? [file.problem] : []), ...merged.notes];
     let service: Service;
     let sources = merged.sources;
+    const refusal = (err: unknown) => (err instanceof Error ? err.message : String(err));
     try {
       service = await createService(configOf(dataDir, port, merged.coins), { logger });
     } catch (err) {
-      const from = [file.present ? path : null, saved.chains.length > 0 ? 'Settings' : null].filter((x) => x !== null).join(' and ');
-      notes.push(`the chains of ${from} were refused (${err instanceof Error ? err.message : String(err)}), so the embedded service serves none`);
-      service = await createService(configOf(dataDir, port, {}), { logger });
-      sources = new Map();
+      // The operator's file refused (a typo, say): the treasurer's Settings chains still serve.
+      const settingsOnly = file.present && saved.chains.length > 0 ? embeddedCoins({}, saved, secrets) : null;
+      const fallback = settingsOnly ? await createService(configOf(dataDir, port, settingsOnly.coins), { logger }).catch(() => null) : null;
+      if (fallback && settingsOnly) {
+        notes.push(`${path} was refused (${refusal(err)}), so the embedded service serves none of its chains`);
+        service = fallback;
+        sources = settingsOnly.sources;
+      } else {
+        const from = [file.present ? path : null, saved.chains.length > 0 ? 'Settings' : null].filter((x) => x !== null).join(' and ');
+        notes.push(`the chains of ${from} were refused (${refusal(err)}), so the embedded service serves none`);
+        service = await createService(configOf(dataDir, port, {}), { logger });
+        sources = new Map();
+      }
     }
     if (sources.size === 0 && notes.length === 0) {
       notes.push(`no chain is connected: connect one in Settings${file.present ? '' : ` (operators may also describe chains in ${path})`}`);

@@ -1,7 +1,7 @@
 // JSON-RPC 1.0 client for bitcoind-family nodes (Bitcoin Core, Litecoin Core, Dash Core, ...).
 import http from 'node:http';
 import https from 'node:https';
-import { readFile } from 'node:fs/promises';
+import { readCookieFile } from './cookie-file.ts';
 
 export interface RpcClientConfig {
   /** e.g. http://127.0.0.1:9332/ or http://127.0.0.1:9332/wallet/name. Credentials in the URL are accepted. */
@@ -215,11 +215,11 @@ export class RpcClient {
     if (this.#cookieFile === undefined || (this.#authorization !== undefined && !reread)) return this.#authorization;
     let text: string;
     try {
-      text = await readFile(this.#cookieFile, 'utf8');
+      text = await readCookieFile(this.#cookieFile);
     } catch (err) {
-      throw new UpstreamError('auth', `cannot read the RPC cookie file ${this.#cookieFile} (${errorCode(err) ?? 'unreadable'}): is the node running with this datadir?`, { cause: err });
+      throw new UpstreamError('auth', err instanceof Error ? err.message : String(err), { cause: err });
     }
-    this.#authorization = basic(text.trim());
+    this.#authorization = basic(text);
     return this.#authorization;
   }
 
