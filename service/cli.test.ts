@@ -1,7 +1,7 @@
 // The service's command line, as an operator uses it: API keys created and revoked against the
 // configured database, and the server run from a config file and stopped gracefully.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,6 +47,60 @@ describe('countersign CLI', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/invalid configuration: coins\.litecoin\.backend\.url/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses a typo in the config: the service exits non-zero, naming the field and the one meant', () => {
+    const typo = join(dir, 'typo.json');
+    writeFileSync(typo, JSON.stringify({ database: { sqlite: 'typo.sqlite' }, coins: { litecoin: { netwrok: 'regtest', backend: { type: 'node-rpc', url: 'http://127.0.0.1:1', cookiefile: '/x/.cookie' } } } }));
+    const r = spawnSync(tsx, ['service/cli.ts', '--config', typo], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('coins.litecoin.netwrok: unknown field; did you mean network?');
+    expect(r.stderr).toContain('coins.litecoin.backend.cookiefile: unknown field; did you mean cookieFile?');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('never replaces an invalid ./countersign.config.json by the defaults', () => {
+    const here = join(dir, 'invalid-default');
+    mkdirSync(here);
+    writeFileSync(join(here, 'countersign.config.json'), JSON.stringify({ coins: { litecion: { network: 'regtest', backend: { type: 'node-rpc', url: 'http://127.0.0.1:1' } } } }));
+    const r = spawnSync(tsx, [join(root, 'service/cli.ts')], { cwd: here, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('coins.litecion: unknown coin; did you mean litecoin?');
+    expect(readdirSync(here)).toEqual(['countersign.config.json']); // no database of the defaults
+  });
+
+  it('keys: refuses to make a key without the service configuration, rather than in a new database here', () => {
+    const empty = join(dir, 'no-config');
+    mkdirSync(empty);
+    const r = spawnSync(tsx, [join(root, 'service/cli.ts'), 'keys', 'create', '--label', 'lost'], { cwd: empty, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/keys create needs the service's configuration, to reach the database the service reads: --config FILE/);
+    expect(readdirSync(empty)).toEqual([]);
+  });
+
+  it("keys: finds the config as the service does, says the database, and the service started with that config takes the key", async () => {
+    const here = join(dir, 'default-lookup');
+    mkdirSync(here);
+    writeFileSync(join(here, 'countersign.config.json'), JSON.stringify({ listen: { host: '127.0.0.1', port: 0 }, database: { sqlite: 'state/keys.sqlite' } }));
+    const made = spawnSync(tsx, [join(root, 'service/cli.ts'), 'keys', 'create', '--label', 'desk'], { cwd: here, encoding: 'utf8', timeout: 60_000 });
+    expect(made.stderr).toBe('');
+    expect(made.status).toBe(0);
+    expect(made.stdout).toContain(`API key created in the SQLite file ${join(here, 'state', 'keys.sqlite')} (configuration ${join(here, 'countersign.config.json')})`);
+    const key = /^(cs_[A-Za-z0-9_-]+)$/m.exec(made.stdout)?.[1];
+    // as systemd runs it: elsewhere, with --config
+    const child = spawn(tsx, ['service/cli.ts', '--config', join(here, 'countersign.config.json')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    try {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      await expect.poll(() => /service listening/.test(out), { timeout: 30_000 }).toBe(true);
+      const url = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(out)?.[1];
+      expect((await fetch(`${url}/status`, { headers: { 'x-api-key': key! } })).status).toBe(200);
+      expect((await fetch(`${url}/status`, { headers: { 'x-api-key': `${key!}x` } })).status).toBe(401);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 
   it('runs from a config file and shuts down gracefully on SIGTERM', async () => {

@@ -51,3 +51,61 @@ describe('database.index (the full index in LevelDB)', () => {
     }
   });
 });
+
+// Issue 33: zod drops members it does not know, so each of these typos used to start a service on
+// defaults (no coins and ready, mainnet, no credentials, a full index). Each is refused, at its
+// path, with the nearest known name or where the setting belongs.
+describe('unknown fields', () => {
+  const node = { type: 'node-rpc', url: 'http://127.0.0.1:9332', username: 'u', password: 'p' };
+  const refusal = (input: unknown): string => {
+    try {
+      parseConfig(input);
+    } catch (err) {
+      return err instanceof Error ? err.message : String(err);
+    }
+    throw new Error('the configuration was accepted');
+  };
+
+  it('refuses a mistyped coin, naming the coin meant', () => {
+    expect(refusal({ coins: { litecion: { network: 'regtest', backend: node } } })).toBe('invalid configuration: coins.litecion: unknown coin; did you mean litecoin?');
+  });
+
+  it('refuses a mistyped network field instead of serving mainnet', () => {
+    expect(refusal({ coins: { litecoin: { netwrok: 'regtest', backend: node } } })).toBe('invalid configuration: coins.litecoin.netwrok: unknown field; did you mean network?');
+  });
+
+  it('refuses cookiefile instead of sending no credentials', () => {
+    const backend = { type: 'node-rpc', url: 'http://127.0.0.1:9332', cookiefile: '/var/lib/litecoind/.cookie' };
+    expect(refusal({ coins: { litecoin: { network: 'mainnet', backend } } })).toBe('invalid configuration: coins.litecoin.backend.cookiefile: unknown field; did you mean cookieFile?');
+  });
+
+  it('refuses the index mode at the coin level, naming where it is set', () => {
+    expect(refusal({ coins: { litecoin: { network: 'regtest', index: 'watch', backend: node } } })).toBe(
+      'invalid configuration: coins.litecoin.index: unknown field; index is set in coins.litecoin.backend.index',
+    );
+    expect(parseConfig({ coins: { litecoin: { network: 'regtest', backend: { ...node, index: 'watch' } } } }).coins.litecoin?.backend).toMatchObject({ index: 'watch' });
+  });
+
+  it('looks at every level and every backend kind, and lists the known names when none is near', () => {
+    expect(refusal({ listen: { prot: 8080 } })).toBe('invalid configuration: listen.prot: unknown field; did you mean port?');
+    expect(refusal({ rateLimit: { enabled: true, brust: 5 } })).toBe('invalid configuration: rateLimit.brust: unknown field; did you mean burst?');
+    expect(refusal({ prices: { source: 'blockbook', urls: { bitcon: 'https://btc1.trezor.io' } } })).toBe('invalid configuration: prices.urls.bitcon: unknown coin; did you mean bitcoin?');
+    expect(refusal({ coins: { dash: { backend: { type: 'electrum', host: 'e.example', port: 50002, tsl: true } } } })).toBe('invalid configuration: coins.dash.backend.tsl: unknown field; did you mean tls?');
+    expect(refusal({ coins: { ethereum: { backend: { type: 'evm-rpc', url: 'http://127.0.0.1:8545', startheight: 1 } } } })).toBe('invalid configuration: coins.ethereum.backend.startheight: unknown field; did you mean startHeight?');
+    expect(refusal({ database: { sqlite: 'a.sqlite', indx: 'i' } })).toBe('invalid configuration: database.indx: unknown field; did you mean index?');
+    expect(refusal({ database: { postgres: 'postgresql://localhost/x', shema: 'cs' } })).toBe('invalid configuration: database.shema: unknown field; did you mean schema?');
+    expect(refusal({ database: { sqlite: 'a.sqlite', postgres: 'postgresql://localhost/x' } })).toBe('invalid configuration: database: sqlite or postgres, not both');
+    expect(refusal({ colours: true })).toMatch(/^invalid configuration: colours: unknown field; known: listen, database, coins, .*leader$/);
+  });
+
+  it('says every unknown field at once, beside what else is wrong', () => {
+    expect(refusal({ coins: { litecoin: { netwrok: 'regtest', backnd: node } }, log: { levle: 'debug' } })).toBe(
+      'invalid configuration: coins.litecoin.netwrok: unknown field; did you mean network?; coins.litecoin.backnd: unknown field; did you mean backend?; log.levle: unknown field; did you mean level?; coins.litecoin.backend: Invalid input: expected object, received undefined',
+    );
+  });
+
+  it('takes members named // as comments, at any level', () => {
+    const config = parseConfig({ '//': 'a comment', '//database': { postgres: 'x' }, coins: { litecoin: { '//': 'mine', network: 'regtest', backend: { ...node, '//why': 'no cookie here' } } } });
+    expect(config.coins.litecoin?.network).toBe('regtest');
+  });
+});
