@@ -116,6 +116,37 @@ describe('the embedded service', () => {
     }
   });
 
+  it("refuses a typo in the operator's file with its words, and still serves the chains of Settings", async () => {
+    writeFileSync(
+      join(dir, EMBEDDED_CONFIG_FILE),
+      JSON.stringify({ coins: { dahs: { network: 'regtest', backend: { type: 'node-rpc', url: 'http://127.0.0.1:1/', cookieFile: '/x/.cookie' } }, bitcoin: { network: 'regtest', index: 'watch', backend: { type: 'node-rpc', url: 'http://127.0.0.1:1/', cookieFile: '/x/.cookie' } } } }),
+    );
+    saveChain(store, secrets, 'litecoin', cookieNode, null);
+    const host = await startEmbeddedService(dir, logger, { store, secrets });
+    try {
+      expect([...host.service.backends.keys()]).toEqual(['litecoin']);
+      expect(Object.fromEntries(host.sources)).toEqual({ litecoin: 'settings' });
+      expect(host.notice).toBe(
+        `${join(dir, EMBEDDED_CONFIG_FILE)} was refused (invalid configuration: coins.dahs: unknown coin; did you mean dash?; coins.bitcoin.index: unknown field; index is set in coins.bitcoin.backend.index), so the embedded service serves none of its chains`,
+      );
+    } finally {
+      await host.close();
+    }
+  });
+
+  it("refuses a file whose top level is not coins, naming the field", async () => {
+    writeFileSync(join(dir, EMBEDDED_CONFIG_FILE), JSON.stringify({ '//': 'a comment', coin: { litecoin: {} }, listen: { port: 1 } }));
+    const host = await startEmbeddedService(dir, logger, { store, secrets });
+    try {
+      expect(host.service.backends.size).toBe(0);
+      expect(host.notice).toBe(
+        `${join(dir, EMBEDDED_CONFIG_FILE)} is refused (coin: unknown field; did you mean coins?; listen: unknown field; the desk reads only "coins" from this file), so the embedded service serves none of its chains`,
+      );
+    } finally {
+      await host.close();
+    }
+  });
+
   it('starts without chains when what is saved is refused by the service, and says why', async () => {
     writeFileSync(join(dir, EMBEDDED_CONFIG_FILE), JSON.stringify({ coins: { litecoin: { backend: { type: 'electrum', host: 'x', port: 99999 } } } }));
     const host = await startEmbeddedService(dir, logger, { store, secrets });
