@@ -33,7 +33,24 @@ describe('deploy/config.example.json', () => {
     expect(config.cors.origins).toEqual([]);
     expect(config.readiness.maxLagBlocks).toBe(3);
     expect(config.metrics.enabled).toBe(true);
-    expect(config.auth.required).toBe(true);
+    expect(config.auth).toMatchObject({ required: true, maxFailures: 10, failureWindowSeconds: 60 });
+  });
+
+  it("names a cookie file the unit can see (ProtectHome=yes hides /home, /root and /run/user), as the README's example does", () => {
+    const hidden = /^\/(home|root|run\/user)(\/|$)/;
+    const config = loadConfigFile(examplePath);
+    const cookie = config.coins.litecoin?.backend.type === 'node-rpc' ? config.coins.litecoin.backend.cookieFile : undefined;
+    expect(cookie).toBe('/var/lib/litecoind/.cookie');
+    expect(unitSettings(unitText).get('ProtectHome')).toBe('yes');
+    // The service's part of the README (the desk's own node, run as the treasurer, is another matter).
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const servicePart = readme.slice(readme.indexOf('## Running the service'), readme.indexOf('## The desktop coordinator'));
+    const cookies = [...servicePart.matchAll(/"cookieFile": "([^"]+)"/g)].map((m) => m[1]!);
+    expect(cookies.length).toBeGreaterThan(0);
+    for (const c of cookies) {
+      expect(c, 'a README cookie path').not.toMatch(hidden);
+      expect(c).toBe(cookie);
+    }
   });
 
   it('parses with its PostgreSQL form in place of the SQLite one', () => {
