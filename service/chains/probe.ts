@@ -98,6 +98,7 @@ async function probeNode(coin: UtxoCoinName, network: NetworkName, b: Extract<Co
             if (/permission denied/.test(err.message)) refuse('cookieFile', err.message);
             refuse('cookieFile', /cannot read/.test(err.message) ? `the cookie file ${b.cookieFile} cannot be read: is it the node's .cookie (in its data folder, under regtest/ or testnet3/ off mainnet), and is the node running?` : `${who} refused the cookie in ${b.cookieFile}: it is another node's cookie, or an old one`);
           }
+          if (b.username === undefined && b.password === undefined && b.cookieFile === undefined && /none are configured/.test(err.message)) refuse('cookieFile', err.message);
           refuse('password', `${who} refused this user and password${/HTTP 403/.test(err.message) ? ' (or its -rpcallowip does not admit this computer)' : ''}`);
         }
         if (err.kind === 'unreachable') refuse('url', `nothing answers at ${rpc.url}: check the address and port (the node's -rpcport; mainnet Litecoin Core listens on 9332, Bitcoin Core on 8332) and that the node runs with -server`);

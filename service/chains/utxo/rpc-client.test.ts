@@ -95,6 +95,13 @@ describe('RpcClient against litecoind -regtest', () => {
     wrong.close(); // an idle kept-alive socket would hold up litecoind 0.21's shutdown
   });
 
+  it('says so when no credentials are configured at all (a mistyped cookieFile used to read as a wrong password)', async () => {
+    const none = new RpcClient({ url: node.rpcConfig.url });
+    const err = await rejection(none.call('getblockcount'));
+    expect(err).toMatchObject({ kind: 'auth', message: expect.stringMatching(/wants credentials and none are configured: give the backend cookieFile, or username and password$/) });
+    none.close();
+  });
+
   it('accepts credentials in the URL and never shows them', async () => {
     const { username = '', password = '' } = node.rpcConfig;
     const url = new URL(node.rpcConfig.url);

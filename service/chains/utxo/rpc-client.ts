@@ -193,6 +193,9 @@ export class RpcClient {
       // The node rewrites its cookie on every restart: read it again once.
       answer = await this.#send(body, label, await this.#auth(true));
     }
+    if (answer.status === 401 && this.#authorization === undefined && this.#cookieFile === undefined) {
+      throw new UpstreamError('auth', `the node at ${this.#shownUrl} wants credentials and none are configured: give the backend cookieFile, or username and password`);
+    }
     if (answer.status === 401 || answer.status === 403) {
       throw new UpstreamError(
         'auth',
