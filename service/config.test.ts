@@ -1,6 +1,7 @@
 // The service configuration's database forms: the LevelDB full index folder beside a SQLite file,
 // resolved like the file from the configuration's own folder, and refused in words where it cannot
-// work (PostgreSQL: scale-out instances share one index, a LevelDB folder is one process's).
+// work (PostgreSQL: scale-out instances share one index, a LevelDB folder is one process's). And
+// fields the schema does not know, refused at their path with the name most likely meant.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
