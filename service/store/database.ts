@@ -128,7 +128,8 @@ async function openPostgres(config: { url: string; schema?: string; poolSize?: n
   };
 }
 
-function redactUrl(url: string): string {
+/** A database URL as it may be logged: its password replaced by ***. */
+export function redactUrl(url: string): string {
   return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 }
 

@@ -101,13 +101,12 @@ export class UtxoIndexer {
     // Six blocks in flight keep the node busy while the writer thread works (three left it idle a
     // third of the time); each is held in its compact form, so memory stays bounded by six blocks.
     this.prefetch = o.prefetch ?? 6;
-    const coin = o.params.coin;
     this.loop = new PollLoop(() => this.syncPass(), {
       pollIntervalMs: o.pollIntervalMs,
       onError: (message, first) => {
-        if (first) o.log.warn({ coin, err: message }, 'index: sync failed, retrying');
+        if (first) o.log.warn({ err: message }, 'index: sync failed, retrying');
       },
-      onRecovered: () => o.log.info({ coin }, 'index: node reachable again'),
+      onRecovered: () => o.log.info('index: node reachable again'),
       isPassing: isNodeRestarting,
     });
   }
@@ -166,7 +165,7 @@ export class UtxoIndexer {
   }
 
   private async catchUp(): Promise<void> {
-    const { rpc, index, params, log } = this.o;
+    const { rpc, index, log } = this.o;
     const watch = this.o.watch;
     await watch?.prepare();
     for (;;) {
@@ -182,7 +181,7 @@ export class UtxoIndexer {
         const readAgain = ours !== null && ours.height >= rescan;
         if (readAgain) {
           // The rows of the blocks from `rescan` on were written for other scripts: undone by height.
-          log.info({ coin: params.coin, from: rescan }, 'index: watched scripts changed, reading blocks again');
+          log.info({ from: rescan }, 'index: watched scripts changed, reading blocks again');
           await index.rollbackTo(rescan - 1);
           ours = await index.tip();
         } else {
@@ -194,7 +193,7 @@ export class UtxoIndexer {
       }
       if (ours && (await this.divergedAt(ours.height, ours.hash))) {
         const fork = await this.findFork(ours.height);
-        log.warn({ coin: params.coin, from: ours.height, fork }, 'index: chain reorganised, rolling back');
+        log.warn({ from: ours.height, fork }, 'index: chain reorganised, rolling back');
         // In watch mode the scripts may have changed since a block was written: undone by height.
         await index.rollbackTo(fork, watch ? undefined : (hash) => this.blockContent(hash));
         this.mempool = new Set();
@@ -216,7 +215,7 @@ export class UtxoIndexer {
         // follow on as usual.
         if (ours) await index.rollbackTo(-1);
         this.mempool = new Set();
-        log.info({ coin: params.coin, held }, 'index: the node is pruned, taking the unspent outputs below its first block from its UTXO set');
+        log.info({ held }, 'index: the node is pruned, taking the unspent outputs below its first block from its UTXO set');
         await index.applyBlocks(await watch!.unspentBelow(held), this.mempool);
         ours = await index.tip();
       }
@@ -331,11 +330,11 @@ export class UtxoIndexer {
       if (now - lastLog >= PROGRESS_EVERY_MS) {
         lastLog = now;
         const rate = Math.round((txs * 1000) / Math.max(1, now - started));
-        log.info({ coin: params.coin, height: this.progress.indexedHeight, tip: to, lag: to - (this.progress.indexedHeight ?? 0), txPerSec: rate }, 'index: catching up');
+        log.info({ height: this.progress.indexedHeight, tip: to, lag: to - (this.progress.indexedHeight ?? 0), txPerSec: rate }, 'index: catching up');
       }
     }
     await pipeline.flush();
-    if (to - from >= 100) log.info({ coin: params.coin, height: this.progress.indexedHeight, blocks: to - from + 1, txs }, 'index: caught up');
+    if (to - from >= 100) log.info({ height: this.progress.indexedHeight, blocks: to - from + 1, txs }, 'index: caught up');
     return reorganised;
   }
 
