@@ -84,7 +84,7 @@ describe('the service log', () => {
     } finally {
       await s.stop('SIGKILL');
     }
-  }, 120_000);
+  }, 180_000);
 
   it('a restart says where it resumes; progress with a percentage and an ETA; caught up; a new tip at debug; a lagging index as such', async () => {
     const s = start({ sqlite: sqlite() });
@@ -100,13 +100,13 @@ describe('the service log', () => {
       expect((await fetch(`${await s.url()}/address/balance/litecoin/${address}`)).status).toBe(503);
       const lagging = await s.line('the lagging answer', (l) => /^index lagging/.test(l.msg));
       expect(lagging).toMatchObject({ level: INFO, coin: 'litecoin', status: 503 });
-      const progress = await s.line('a progress line', (l) => /^index: catching up: block/.test(l.msg), 60_000);
+      const progress = await s.line('a progress line', (l) => /^index: catching up: block/.test(l.msg), 90_000);
       expect(progress).toMatchObject({ level: INFO, tip, basis: 'transactions' });
       expect(progress.percent as number).toBeGreaterThan(begin.percent as number);
       expect(progress.percent as number).toBeLessThan(100);
       expect(typeof progress.etaSeconds).toBe('number');
       expect(progress.msg).toMatch(/%, about .* left$/);
-      const caught = await s.line('caught up', (l) => /^index: caught up/.test(l.msg), 60_000);
+      const caught = await s.line('caught up', (l) => /^index: caught up/.test(l.msg), 120_000);
       expect(caught).toMatchObject({ level: INFO, height: tip });
       // steady state: one new block, one line at debug
       await node.mine(1);
@@ -119,7 +119,7 @@ describe('the service log', () => {
     } finally {
       await s.stop('SIGKILL');
     }
-  }, 120_000);
+  }, 180_000);
 
   it('a change of database.index says the index is built again elsewhere and names the old place', async () => {
     const moveTo = async (database: Record<string, string>) => {
@@ -145,5 +145,5 @@ describe('the service log', () => {
       const back = await moveTo({ sqlite: sqlite() });
       expect(back).toMatchObject({ oldFolder: join(dir, 'index-b', 'litecoin'), resumesAfter: tip });
     }
-  }, 120_000);
+  }, 180_000);
 });
