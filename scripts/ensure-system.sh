@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure the system parts the demo and the tests run against are present:
-#   litecoind (the UTXO dev chain), chromium (UI tests), PostgreSQL running (storage tests).
+#   litecoind (the UTXO dev chain), chromium (UI tests), PostgreSQL running (storage tests),
+#   systemd's tools (the deploy test runs systemd-analyze verify on deploy/countersign.service; the
+#   package installs without systemd as PID 1, and the test needs no running systemd).
 # Installs from Debian's packages when run as root; otherwise says exactly what to run.
 set -euo pipefail
 
@@ -8,6 +10,7 @@ missing=()
 command -v litecoind >/dev/null 2>&1 || missing+=(litecoind)
 if [ "${1:-}" = "--with-browser" ]; then
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then

@@ -1,7 +1,7 @@
 // The service's command line, as an operator uses it: API keys created and revoked against the
 // configured database, and the server run from a config file and stopped gracefully.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,30 @@ describe('countersign CLI', () => {
     const again = cli('keys', 'revoke', id!);
     expect(again.status).toBe(2);
     expect(again.stderr).toMatch(/no live key/);
+  });
+
+  it('--version: the version of package.json and the Node that runs it', () => {
+    const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+    const r = cli('--version');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(`countersign ${version} (Node ${process.versions.node})\n`);
+  });
+
+  it("under the system's Node older than 22: the service, keys and --version refuse in words, before better-sqlite3 could crash", () => {
+    const major = Number(spawnSync('/usr/bin/node', ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8' }).stdout.trim());
+    expect(major, 'the CI machine has Debian\'s Node (20) as /usr/bin/node').toBeGreaterThan(0);
+    for (const args of [[], ['keys', 'create', '--label', 'x'], ['--version']]) {
+      if (major >= 22 && args[0] !== '--version') continue;
+      const r = spawnSync('/usr/bin/node', ['--import', 'tsx', 'service/cli.ts', '--config', configPath, ...args], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+      if (major >= 22) {
+        // nothing to refuse: a new enough system Node runs it (--version alone, the service would stay up)
+        expect(r.status).toBe(0);
+        continue;
+      }
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/^countersign: Node \d+\.\S+ \(\/usr\/bin\/node\) cannot run Countersign: it needs Node >= 22/);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
   });
 
   it('refuses a bad config file with a message, not a stack trace', () => {

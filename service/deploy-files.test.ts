@@ -1,26 +1,17 @@
 // The operator's files in deploy/ stay true to the service: the example configuration parses with
 // the service's own schema (both database forms), and the systemd unit starts the CLI that exists.
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { loadConfigFile, parseConfig } from './config.ts';
+import { unitSettings } from './test/unit-file.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const examplePath = join(root, 'deploy', 'config.example.json');
 const unitText = readFileSync(join(root, 'deploy', 'countersign.service'), 'utf8');
-
-/** Every `Key=value` of the unit (repeated keys keep their last value). */
-function unitSettings(text: string): Map<string, string> {
-  const settings = new Map<string, string>();
-  for (const line of text.split('\n')) {
-    const m = /^([A-Za-z]+)=(.*)$/.exec(line.trim());
-    if (m) settings.set(m[1]!, m[2]!);
-  }
-  return settings;
-}
 
 describe('deploy/config.example.json', () => {
   const example = JSON.parse(readFileSync(examplePath, 'utf8')) as Record<string, unknown>;
@@ -93,6 +84,12 @@ describe('deploy/countersign.service', () => {
     expect(readFileSync(join(root, 'deploy', 'countersign.sysusers'), 'utf8')).toMatch(new RegExp(`^u ${unit.get('User')} `, 'm'));
   });
 
+  it('runs the Node that npm ci linked into the checkout (node_modules/.bin/node), never the system one', () => {
+    expect(execStart[0]).toBe(`${workdir}/node_modules/.bin/node`);
+    // scripts/ensure-node.cjs links it on every install: Node 22 fetched, or the running Node when new enough
+    expect(existsSync(join(root, 'node_modules', '.bin', 'node'))).toBe(true);
+  });
+
   it('gives the process room above its heap flag', () => {
     const heapMb = Number(/--max-old-space-size=(\d+)/.exec(unit.get('ExecStart')!)?.[1]);
     const package_ = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
@@ -109,3 +106,21 @@ describe('deploy/countersign.service', () => {
     expect(stdout).toMatch(/countersign --config FILE\s+run the service/);
   });
 });
+
+describe('the documented commands', () => {
+  // README.md and docs/: a shell line that starts Countersign with a bare `node` (Debian's 20 on the
+  // PATH) or /usr/bin/node would crash in better-sqlite3; they go through npm run or node_modules/.bin/node.
+  const files = [join(root, 'README.md'), ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(root, 'docs', f))];
+
+  it('run the Node the project installs, not the one on the PATH', () => {
+    const bare: string[] = [];
+    for (const file of files) {
+      const blocks = readFileSync(file, 'utf8').split('```').filter((_, i) => i % 2 === 1);
+      for (const block of blocks.filter((b) => /^(sh|bash|shell)\n/.test(b))) {
+        for (const line of block.split('\n')) if (/(^|[\s;&|(])(\/usr\/bin\/)?node\s+(--|[\w./-]+\.[cm]?[jt]s\b)/.test(line.replace(/#.*$/, ''))) bare.push(`${file}: ${line}`);
+      }
+    }
+    expect(bare).toEqual([]);
+  });
+});
+

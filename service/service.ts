@@ -14,6 +14,7 @@ import { openStore, type Store, type StoreConfig } from './store/database.ts';
 import { priceSourceFromConfig } from './prices/from-config.ts';
 import { PriceCache } from './prices/price-cache.ts';
 import { PriceHistoryCache } from './prices/price-history.ts';
+import { coinsAtStart, startupSummary } from './startup-summary.ts';
 
 export type { ServiceConfigInput } from './config.ts';
 // The desk's "Test connection" (main/core/chains/settings.ts) asks through here, the embedded path.
@@ -38,6 +39,8 @@ export interface Service {
 
 export interface ServiceOptions {
   logger?: Logger;
+  /** package.json's version, for the startup line (the CLI passes it). */
+  version?: string;
 }
 
 export function storeConfigOf(config: ServiceConfig): StoreConfig {
@@ -78,6 +81,21 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
     logger: log,
   });
 
+  /** The startup line, with each own index's height read before its indexer runs. */
+  const logStartup = async () => {
+    const coins = coinsAtStart(config);
+    for (const c of coins) {
+      const own = c.index === null ? null : (backends.get(c.coin) ?? evm); // the one own index not a UTXO backend's is ethereum's
+      try {
+        if (own) c.indexedHeight = await own.indexedHeight();
+      } catch {
+        // the indexer meets the same failure and says it in its own words
+      }
+    }
+    const { fields, message } = startupSummary(config, options.version ?? null, process.versions.node, coins);
+    log.info(fields, message);
+  };
+
   let started = false;
   const startIndexers = () => {
     if (started) return;
@@ -97,6 +115,7 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
     election,
     startIndexers,
     async listen() {
+      await logStartup();
       startIndexers();
       const address = await app.listen({ host: config.listen.host, port: config.listen.port });
       log.info({ url: address }, 'service listening');

@@ -51,6 +51,9 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const { status, message, internal } = statusAndMessage(error);
     if (internal) request.log.error({ err: error }, 'unhandled error');
+    // A lagging index is the service's own state, not a node's failure: said as such, at info (the
+    // indexer's own lines tell its progress; the access log has the 503).
+    else if (error instanceof IndexLagging) request.log.info({ status, coin: error.coin, indexedHeight: error.indexedHeight, tip: error.tipHeight }, `index lagging: ${message}`);
     else if (status >= 500) request.log.warn({ status, message }, 'upstream error');
     if (error instanceof IndexLagging) void reply.header('retry-after', String(error.retryAfterSeconds));
     const body = SEND_ROUTES.test(request.url) ? { status_code: status, message } : { message };

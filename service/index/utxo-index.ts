@@ -21,6 +21,8 @@ import { firstTxNumAbove, heightOfTxNum, txidPrefix } from './txnum.ts';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { LevelIndex, LevelSnapshot } from './level-index.ts';
+import type { Logger } from 'pino';
+import { type IndexLocation, levelLocation, locationChange } from './index-location.ts';
 
 export type { IndexedBlock, IndexedOutput, IndexedTx } from './blocks.ts';
 
@@ -62,6 +64,9 @@ function writerOf(store: Store): SqliteIndexWriter | undefined {
 // One LevelDB full index per chain of a store that has an index folder, closed with the store.
 const levels = new WeakMap<Store, Map<string, Promise<LevelIndex>>>();
 
+/** A chain's folder under the store's index folder (database.index). */
+const levelFolder = (dir: string, chain: string): string => join(dir, chain);
+
 /** The LevelDB full index of a chain of this store, opened on first use; undefined when the store has no index folder. */
 export function levelIndexOf(store: Store, chain: string): Promise<LevelIndex> | undefined {
   const dir = store.levelIndexDir;
@@ -71,7 +76,7 @@ export function levelIndexOf(store: Store, chain: string): Promise<LevelIndex> |
   let level = byChain.get(chain);
   if (!level) {
     // loaded only here: a store without an index folder never loads the native module
-    const opened = import('./level-index.ts').then((m) => m.LevelIndex.open(join(dir, chain)));
+    const opened = import('./level-index.ts').then((m) => m.LevelIndex.open(levelFolder(dir, chain)));
     byChain.set(chain, (level = opened));
     store.onClose(async () => (await opened.catch(() => null))?.close());
   }
@@ -146,6 +151,32 @@ export class UtxoIndexStore {
   async tip(): Promise<{ height: number; hash: string } | null> {
     const level = this.level;
     if (level) return (await level).tip();
+    return this.tablesTip();
+  }
+
+  /**
+   * Says it (index-location.ts) when this chain's index is no longer where it was last written (a
+   * change of database.index), and records where it is now. The writer calls it before indexing.
+   */
+  async settleLocation(log: Logger): Promise<void> {
+    const dir = this.options.watch ? undefined : this.store.levelIndexDir;
+    const current: IndexLocation = dir === undefined ? 'tables' : levelLocation(levelFolder(dir, this.chain));
+    const row = await this.store.db.selectFrom('index_locations').select('location').where('chain', '=', this.chain).executeTakeFirst();
+    const recorded = row?.location ?? null;
+    if (recorded === current) return;
+    const currentTip = (await this.tip())?.height ?? null;
+    const tablesTip = current === 'tables' ? currentTip : ((await this.tablesTip())?.height ?? null);
+    const change = locationChange({ chain: this.chain, recorded, current, currentTip, tablesTip, ...(this.store.sqlitePath ? { sqlitePath: this.store.sqlitePath } : {}) });
+    if (change) log.warn(change.fields, change.message);
+    await this.store.db
+      .insertInto('index_locations')
+      .values({ chain: this.chain, location: current })
+      .onConflict((oc) => oc.column('chain').doUpdateSet({ location: current }))
+      .execute();
+  }
+
+  /** The tip of the index in the store's own tables (whatever holds the confirmed index). */
+  private async tablesTip(): Promise<{ height: number; hash: string } | null> {
     const row = await this.store.db
       .selectFrom('chain_blocks')
       .select(['height', 'hash'])

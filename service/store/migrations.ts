@@ -393,6 +393,17 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         ).execute();
       },
     },
+    // Where each chain's confirmed index is kept (index/index-location.ts): a change of database.index
+    // starts an empty index elsewhere, and the log then names the one left behind.
+    '0009_index_locations': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('index_locations')
+          .addColumn('chain', 'varchar(32)', (c) => c.primaryKey())
+          .addColumn('location', 'text', (c) => c.notNull())
+          .execute();
+      },
+    },
   };
 }
 

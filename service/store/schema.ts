@@ -180,6 +180,12 @@ export interface WatchGenerationTable {
   generation: Int;
 }
 
+/** Where each chain's confirmed index was last written (migrations.ts 0009): 'tables' or 'leveldb:FOLDER'. */
+export interface IndexLocationTable {
+  chain: string;
+  location: string;
+}
+
 export interface MigrationTable {
   id: Generated<Int>;
   name: string;
@@ -204,4 +210,5 @@ export interface Database {
   watch_wallets: WatchWalletTable;
   watch_scripts: WatchScriptTable;
   watch_generations: WatchGenerationTable;
+  index_locations: IndexLocationTable;
 }

@@ -10,6 +10,7 @@ import { readVerboseTx, type ReadBlock } from './verbose-block.ts';
 import { fetchBlock as fetchNodeBlock, type BlockForm } from './block-reading.ts';
 import type { IndexedTx } from '../../index/blocks.ts';
 import { z } from 'zod';
+import { catchUpProgress, spokenDuration, type CatchUpSample } from './catch-up-progress.ts';
 
 export interface IndexerOptions {
   rpc: RpcClient;
@@ -81,6 +82,9 @@ export const BATCH_BYTES = 4 * 1024 * 1024;
 const HEADER_BYTES = 80;
 // Transactions of verbose JSON being fetched at once (at least two blocks).
 const READ_AHEAD_TXS = 5_000;
+// A catch-up of this many blocks or more is told at info (its start, progress, its end); a pass of
+// fewer, a new block or two, only at debug.
+const CATCH_UP_BLOCKS = 100;
 const PROGRESS_EVERY_MS = 10_000;
 
 export class UtxoIndexer {
@@ -90,6 +94,8 @@ export class UtxoIndexer {
   private progress: Omit<IndexerProgress, 'error'> = { tipHeight: null, indexedHeight: null, mempoolTxs: 0 };
   private stopped = false;
   private passes = 0;
+  /** The index's location checked against the last one written (index-location.ts), once per start. */
+  private locationSettled = false;
   /**
    * Test-only knobs: a regtest chain of a few hundred blocks indexes in one batch, too fast to
    * observe a lagging index. Smaller batches (bounded in transactions, `batchTxs`) and a pause before each batch's write let a test ask
@@ -101,13 +107,12 @@ export class UtxoIndexer {
     // Six blocks in flight keep the node busy while the writer thread works (three left it idle a
     // third of the time); each is held in its compact form, so memory stays bounded by six blocks.
     this.prefetch = o.prefetch ?? 6;
-    const coin = o.params.coin;
     this.loop = new PollLoop(() => this.syncPass(), {
       pollIntervalMs: o.pollIntervalMs,
       onError: (message, first) => {
-        if (first) o.log.warn({ coin, err: message }, 'index: sync failed, retrying');
+        if (first) o.log.warn({ err: message }, 'index: sync failed, retrying');
       },
-      onRecovered: () => o.log.info({ coin }, 'index: node reachable again'),
+      onRecovered: () => o.log.info('index: node reachable again'),
       isPassing: isNodeRestarting,
     });
   }
@@ -166,8 +171,12 @@ export class UtxoIndexer {
   }
 
   private async catchUp(): Promise<void> {
-    const { rpc, index, params, log } = this.o;
+    const { rpc, index, log } = this.o;
     const watch = this.o.watch;
+    if (!this.locationSettled) {
+      await index.settleLocation(log);
+      this.locationSettled = true;
+    }
     await watch?.prepare();
     for (;;) {
       const nodeTip = await rpc.call<number>('getblockcount');
@@ -182,7 +191,7 @@ export class UtxoIndexer {
         const readAgain = ours !== null && ours.height >= rescan;
         if (readAgain) {
           // The rows of the blocks from `rescan` on were written for other scripts: undone by height.
-          log.info({ coin: params.coin, from: rescan }, 'index: watched scripts changed, reading blocks again');
+          log.info({ from: rescan }, 'index: watched scripts changed, reading blocks again');
           await index.rollbackTo(rescan - 1);
           ours = await index.tip();
         } else {
@@ -194,7 +203,7 @@ export class UtxoIndexer {
       }
       if (ours && (await this.divergedAt(ours.height, ours.hash))) {
         const fork = await this.findFork(ours.height);
-        log.warn({ coin: params.coin, from: ours.height, fork }, 'index: chain reorganised, rolling back');
+        log.warn({ from: ours.height, fork }, 'index: chain reorganised, rolling back');
         // In watch mode the scripts may have changed since a block was written: undone by height.
         await index.rollbackTo(fork, watch ? undefined : (hash) => this.blockContent(hash));
         this.mempool = new Set();
@@ -216,7 +225,7 @@ export class UtxoIndexer {
         // follow on as usual.
         if (ours) await index.rollbackTo(-1);
         this.mempool = new Set();
-        log.info({ coin: params.coin, held }, 'index: the node is pruned, taking the unspent outputs below its first block from its UTXO set');
+        log.info({ held }, 'index: the node is pruned, taking the unspent outputs below its first block from its UTXO set');
         await index.applyBlocks(await watch!.unspentBelow(held), this.mempool);
         ours = await index.tip();
       }
@@ -261,10 +270,17 @@ export class UtxoIndexer {
   /** Indexes blocks [from, to]; returns true when the chain changed under us (restart from the tip). */
   private async indexRange(from: number, to: number, prevHash: string | null): Promise<boolean> {
     const { rpc, index, params, log } = this.o;
+    const long = to - from + 1 >= CATCH_UP_BLOCKS;
+    const chainTxs = long && !this.o.watch ? await this.chainTxCounts(prevHash, to) : null;
     const started = Date.now();
     let lastLog = started;
     let txs = 0;
     let expectedPrev = prevHash;
+    const progress = (): CatchUpSample => ({ from, to, indexedHeight: this.progress.indexedHeight ?? from - 1, elapsedMs: Date.now() - started, txs, chainTxs });
+    if (long) {
+      const p = catchUpProgress(progress());
+      log.info({ from, tip: to, lag: to - from + 1, percent: p.percent, basis: p.basis }, `index: catching up from block ${from} to the node's tip ${to} (${to - from + 1} blocks), ${p.percent}% done`);
+    }
     const mempool = await this.mempoolSet();
     void index.prepareForBatches(); // already started by start(); here for direct sync() callers
 
@@ -331,12 +347,37 @@ export class UtxoIndexer {
       if (now - lastLog >= PROGRESS_EVERY_MS) {
         lastLog = now;
         const rate = Math.round((txs * 1000) / Math.max(1, now - started));
-        log.info({ coin: params.coin, height: this.progress.indexedHeight, tip: to, lag: to - (this.progress.indexedHeight ?? 0), txPerSec: rate }, 'index: catching up');
+        const height = this.progress.indexedHeight ?? from - 1;
+        const p = catchUpProgress(progress());
+        const eta = p.etaSeconds === null ? '' : `, about ${spokenDuration(p.etaSeconds)} left`;
+        log.info({ height, tip: to, lag: to - height, percent: p.percent, etaSeconds: p.etaSeconds, basis: p.basis, txPerSec: rate }, `index: catching up: block ${height} of ${to}, ${p.percent}%${eta}`);
       }
     }
     await pipeline.flush();
-    if (to - from >= 100) log.info({ coin: params.coin, height: this.progress.indexedHeight, blocks: to - from + 1, txs }, 'index: caught up');
+    const reached = this.progress.indexedHeight ?? from - 1;
+    if (reached >= to && !reorganised) {
+      if (long) log.info({ height: reached, blocks: to - from + 1, txs, seconds: Math.round((Date.now() - started) / 1000) }, `index: caught up with the node's tip at block ${reached}`);
+      log.debug({ height: reached, hash: expectedPrev }, `index: new tip ${reached}`);
+    } else if (this.stopped) {
+      // a stop (SIGTERM) ends a catch-up between blocks: it has not caught up, and resumes here
+      log.info({ height: reached, tip: to, lag: to - reached }, `index: stopped at block ${reached} of ${to}; the next start resumes there`);
+    } else if (!this.leads()) {
+      log.info({ height: reached, tip: to }, `index: stopped at block ${reached} of ${to}: another instance now writes the index`);
+    }
     return reorganised;
+  }
+
+  /** The chain's transaction counts up to `prevHash` (0 when null) and up to block `to`; null when the node does not say. */
+  private async chainTxCounts(prevHash: string | null, to: number): Promise<{ before: number; total: number } | null> {
+    const Stats = z.object({ txcount: z.number().int().nonnegative() }).loose();
+    const countAt = async (hash: string) => Stats.parse(await this.o.rpc.call<unknown>('getchaintxstats', [0, hash])).txcount;
+    try {
+      const tipHash = await this.o.rpc.call<string>('getblockhash', [to]);
+      return { before: prevHash === null ? 0 : await countAt(prevHash), total: await countAt(tipHash) };
+    } catch (err) {
+      if (err instanceof RpcError || err instanceof z.ZodError) return null; // no such call (older forks), or another shape: counted in blocks
+      throw err;
+    }
   }
 
   private async mempoolSet(): Promise<Set<string>> {

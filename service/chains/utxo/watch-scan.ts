@@ -128,7 +128,7 @@ export class WatchScan implements WatchScope, WalletWatch {
         if (!(err instanceof RefusedAnswer)) throw err;
         const error = `${err.message}: the unspent outputs below block ${held}, which this pruned node can give only from its UTXO set, were not taken and nothing was stored`;
         await this.list.setChecked(w, { height: -1, error });
-        this.log.error({ coin: this.params.coin, err: error }, 'watch: scantxoutset answer refused');
+        this.log.error({ err: error }, 'watch: scantxoutset answer refused');
         throw new Error(error, { cause: err });
       }
       for (const o of outputs) found.set(`${o.txid}:${o.vout}`, o);
@@ -347,13 +347,13 @@ export class WatchScan implements WatchScope, WalletWatch {
       // output of it spent since, by a block now reorganised away, is unspent again on the node.
       // Taken again from the birthday (once per height, so a node that keeps disagreeing is an error).
       this.retakenAt = height;
-      this.log.warn({ coin: this.params.coin, held, outputs: missing.length + extra.length }, 'watch: unspent outputs below the prune height changed, taking them again');
+      this.log.warn({ held, outputs: missing.length + extra.length }, 'watch: unspent outputs below the prune height changed, taking them again');
       await this.list.markRescan(w, w.birthdayHeight ?? 0);
       return undefined;
     }
     const pruned = held !== null ? `; the node is pruned: it holds no blocks below height ${held}, and the outputs before it were taken from its UTXO set` : '';
     const message = `the scan disagrees with the node's UTXO set at height ${height}: ${missing.length} unspent output(s) the node holds are missing or differ here${missing.length ? ` (${missing.slice(0, 3).join(', ')})` : ''}, and ${extra.length} found here are not in the node's set${extra.length ? ` (${extra.slice(0, 3).join(', ')})` : ''}${pruned}`;
-    this.log.error({ coin: this.params.coin, err: message }, 'watch: cross-check failed');
+    this.log.error({ err: message }, 'watch: cross-check failed');
     return message;
   }
 
