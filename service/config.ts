@@ -5,6 +5,17 @@ import { z } from 'zod';
 import { COIN_NAMES, UTXO_COIN_NAMES } from '../shared/coins/coin-table.ts';
 import { OperationsConfig } from './operations-config.ts';
 
+/**
+ * The block 0 of a chain the coin table does not hold (a devnet, a private test chain): the
+ * backend's is checked against this instead of the table's (shared/coins/chain-identity.ts).
+ */
+const chainGenesis = {
+  genesis: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'backend.genesis is the hash of block 0 as the node shows it (getblockhash 0): 64 hex digits')
+    .optional(),
+};
+
 const NodeRpcBackend = z.object({
   type: z.literal('node-rpc'),
   url: z.string().url('backend.url must be the node RPC URL, e.g. http://127.0.0.1:9332'),
@@ -29,6 +40,7 @@ const NodeRpcBackend = z.object({
    * its treasurer's own node, pruned or not); other addresses are refused.
    */
   index: z.enum(['full', 'watch']).default('full'),
+  ...chainGenesis,
 });
 
 /** Deadline per attempt and retries with backoff for an upstream's reads (upstream/http-json.ts). */
@@ -51,6 +63,7 @@ const BlockbookBackend = z.object({
   pageSize: z.number().int().min(1).max(1000).default(1000),
   ...upstreamTiming,
   ...feeRates,
+  ...chainGenesis,
 });
 
 /** An ElectrumX or Fulcrum server, protocol 1.4 over TCP or TLS (chains/electrum/). */
@@ -71,6 +84,7 @@ const ElectrumBackend = z.object({
     .optional(),
   ...upstreamTiming,
   ...feeRates,
+  ...chainGenesis,
 });
 
 export const CoinConfig = z.object({

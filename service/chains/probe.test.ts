@@ -83,7 +83,7 @@ describe('probeChain over Blockbook', () => {
   });
 
   it('refuses a Blockbook of another network, and an address that is no Blockbook', async () => {
-    expect(await probeChain(coin, { network: 'regtest', backend: { type: 'blockbook', url: blockbook.url } })).toMatchObject({ ok: false, field: 'network', message: `the Blockbook at ${blockbook.url} serves mainnet, but litecoin here is the regtest network: connect a litecoin regtest Blockbook, or choose mainnet` });
+    expect(await probeChain(coin, { network: 'regtest', backend: { type: 'blockbook', url: blockbook.url } })).toMatchObject({ ok: false, field: 'network', message: `the Blockbook at ${blockbook.url} is on mainnet, but this coin is configured for regtest: connect a litecoin regtest Blockbook, or choose mainnet` });
     const none = await probeChain(coin, { network: 'mainnet', backend: { type: 'blockbook', url: 'http://127.0.0.1:1' } });
     expect(none).toMatchObject({ ok: false, field: 'url', message: expect.stringMatching(/is http:\/\/127\.0\.0\.1:1 a Blockbook's base URL\?/) });
   });

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { CoinError } from '../../shared/coins/errors.ts';
 
-import { ApiError, IndexLagging } from '../errors.ts';
+import { ApiError, IndexLagging, WrongChain } from '../errors.ts';
 
 export { ApiError, badRequest, notFound } from '../errors.ts';
 
@@ -52,7 +52,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     const { status, message, internal } = statusAndMessage(error);
     if (internal) request.log.error({ err: error }, 'unhandled error');
     else if (status >= 500) request.log.warn({ status, message }, 'upstream error');
-    if (error instanceof IndexLagging) void reply.header('retry-after', String(error.retryAfterSeconds));
+    if (error instanceof IndexLagging || error instanceof WrongChain) void reply.header('retry-after', String(error.retryAfterSeconds));
     const body = SEND_ROUTES.test(request.url) ? { status_code: status, message } : { message };
     void reply.status(status).send(body);
   });

@@ -29,6 +29,12 @@ export interface IndexerOptions {
   batchBytes?: number;
   /** Overrides the coin table's choice of raw or verbose blocks (the bench compares the two). */
   blockForm?: BlockForm;
+  /**
+   * Asks the node which chain it follows and throws when it is not the coin's (chain-guard.ts):
+   * before every pass, so a node restarted or swapped between two passes is never read, and
+   * before undoing blocks, so another chain's node is not taken for a reorganisation.
+   */
+  checkChain?: () => Promise<void>;
 }
 
 /** What watch mode changes in a pass: where the index starts, which blocks are read, what is kept. */
@@ -144,6 +150,7 @@ export class UtxoIndexer {
 
   private async syncPass(): Promise<void> {
     const pass = ++this.passes;
+    await this.o.checkChain?.();
     if (!this.leads()) {
       await this.watch();
     } else {
@@ -193,6 +200,7 @@ export class UtxoIndexer {
         await watch!.rescanTaken(rescan, readAgain);
       }
       if (ours && (await this.divergedAt(ours.height, ours.hash))) {
+        await this.o.checkChain?.();
         const fork = await this.findFork(ours.height);
         log.warn({ coin: params.coin, from: ours.height, fork }, 'index: chain reorganised, rolling back');
         // In watch mode the scripts may have changed since a block was written: undone by height.
