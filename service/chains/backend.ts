@@ -139,6 +139,8 @@ export interface UtxoBackend {
    * every address is answered (a full index, Blockbook, Electrum): the backend itself then.
    */
   forOwner?(owner: string): UtxoBackend;
+  /** Opens what the backend holds (a LevelDB index) before the service listens; absent: nothing. */
+  open?(): Promise<void>;
   start(): void;
   stop(): Promise<void>;
 }

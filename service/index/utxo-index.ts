@@ -168,6 +168,11 @@ export class UtxoIndexStore {
     return row?.hash ?? null;
   }
 
+  /** Opens the LevelDB index, when this chain has one: refused in words when another process holds it. */
+  async open(): Promise<void> {
+    await this.level;
+  }
+
   /** Readies the writer thread (when the store has one); resolves once it can write. */
   prepareForBatches(): Promise<void> {
     const level = this.level;

@@ -125,7 +125,8 @@ export class UtxoIndexer {
   start(): void {
     this.stopped = false;
     // The writer thread loads while the first pass asks the node where its tip is.
-    void this.o.index.prepareForBatches();
+    // A failure here fails the first pass too, which reports it: not an unhandled rejection.
+    this.o.index.prepareForBatches().catch(() => undefined);
     this.loop.start();
   }
 
@@ -274,7 +275,7 @@ export class UtxoIndexer {
     let txs = 0;
     let expectedPrev = prevHash;
     const mempool = await this.mempoolSet();
-    void index.prepareForBatches(); // already started by start(); here for direct sync() callers
+    index.prepareForBatches().catch(() => undefined); // already started by start(); here for direct sync() callers
 
     // Each answer is read into the compact form as soon as it arrives, so only a few raw JSON
     // blocks exist at once whatever the chain's length.

@@ -113,6 +113,10 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
     if (leading) void this.indexer.sync().catch(() => undefined); // catch up now, not at the next poll
   }
 
+  async open(): Promise<void> {
+    await this.index.open();
+  }
+
   start(): void {
     this.indexer.start();
   }
