@@ -150,7 +150,11 @@ export const ServiceConfig = z.object({
     // index: a folder for the UTXO coins' full address index in LevelDB (service/index/level-index.ts)
     // beside the SQLite file, which keeps the rest. Not with PostgreSQL: scale-out instances read
     // one shared index, and a LevelDB folder is one process's.
-    .union([z.object({ sqlite: z.string(), index: z.string().min(1).optional() }), z.object({ postgres: z.string(), schema: z.string().optional() })])
+    // cacheMb: the index's memory budget, MiB (service/index/cache-budget.ts; README, "Memory").
+    .union([
+      z.object({ sqlite: z.string(), index: z.string().min(1).optional(), cacheMb: z.number().int().min(16, 'database.cacheMb is at least 16 (MiB)').max(65_536).optional() }),
+      z.object({ postgres: z.string(), schema: z.string().optional() }),
+    ])
     .default({ sqlite: 'countersign-service.sqlite' }),
   coins: z.partialRecord(z.enum(UTXO_COIN_NAMES), CoinConfig).and(z.object({ ethereum: EthereumConfig.optional() })).default({}),
   prices: PricesConfig.default({ source: 'static', urls: {}, ids: {}, ttlSeconds: 60, timeoutMs: 5_000 }),
@@ -195,7 +199,7 @@ export function loadConfigFile(path: string): ServiceConfig {
   const db = config.database;
   if ('sqlite' in db) {
     const fromFile = (p: string) => (isAbsolute(p) ? p : resolve(dirname(path), p));
-    config.database = { sqlite: db.sqlite === ':memory:' ? db.sqlite : fromFile(db.sqlite), ...(db.index === undefined ? {} : { index: fromFile(db.index) }) };
+    config.database = { ...db, sqlite: db.sqlite === ':memory:' ? db.sqlite : fromFile(db.sqlite), ...(db.index === undefined ? {} : { index: fromFile(db.index) }) };
   }
   return config;
 }

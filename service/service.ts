@@ -43,7 +43,7 @@ export interface ServiceOptions {
 
 export function storeConfigOf(config: ServiceConfig): StoreConfig {
   const db = config.database;
-  if ('sqlite' in db) return { kind: 'sqlite', path: db.sqlite, ...(db.index === undefined ? {} : { indexDir: db.index }) };
+  if ('sqlite' in db) return { kind: 'sqlite', path: db.sqlite, ...(db.index === undefined ? {} : { indexDir: db.index }), ...(db.cacheMb === undefined ? {} : { cacheMb: db.cacheMb }) };
   return { kind: 'postgres', url: db.postgres, ...(db.schema ? { schema: db.schema } : {}) };
 }
 

@@ -52,7 +52,7 @@ function writerOf(store: Store): SqliteIndexWriter | undefined {
   if (store.sqlitePath === undefined) return undefined;
   let writer = writers.get(store);
   if (!writer) {
-    const created = new SqliteIndexWriter(store.sqlitePath);
+    const created = new SqliteIndexWriter(store.sqlitePath, store.indexCaches);
     writers.set(store, (writer = created));
     store.onClose(() => created.close());
   }
@@ -71,7 +71,7 @@ export function levelIndexOf(store: Store, chain: string): Promise<LevelIndex> |
   let level = byChain.get(chain);
   if (!level) {
     // loaded only here: a store without an index folder never loads the native module
-    const opened = import('./level-index.ts').then((m) => m.LevelIndex.open(join(dir, chain)));
+    const opened = import('./level-index.ts').then((m) => m.LevelIndex.open(join(dir, chain), store.indexCaches));
     byChain.set(chain, (level = opened));
     store.onClose(async () => (await opened.catch(() => null))?.close());
   }

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { migrateToLatest } from './migrations.ts';
 import { Lru } from '../lru.ts';
 import type { Database } from './schema.ts';
+import { type IndexCaches, indexCaches } from '../index/cache-budget.ts';
 
 /**
  * `indexDir` (SQLite only): the UTXO chains' full address index goes there, in LevelDB (one
@@ -14,7 +15,7 @@ import type { Database } from './schema.ts';
  * and everything else stay in the file.
  */
 export type StoreConfig =
-  | { kind: 'sqlite'; path: string; indexDir?: string }
+  | { kind: 'sqlite'; path: string; indexDir?: string; cacheMb?: number }
   | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
 
 export interface Store {
@@ -32,6 +33,8 @@ export interface Store {
   pgPool?: pg.Pool;
   /** The folder of the LevelDB full index (StoreConfig.indexDir), when there is one. */
   levelIndexDir?: string;
+  /** What the index may keep in memory (index/cache-budget.ts). */
+  indexCaches: IndexCaches;
   /** Runs `closer` when the store closes, before its connections (the index's writer thread). */
   onClose(closer: () => Promise<void>): void;
   close(): Promise<void>;
@@ -40,7 +43,11 @@ export interface Store {
 /** `migrateUpTo`: for tests of a migration, a store left at an older migration. */
 export async function openStore(config: StoreConfig, migrateUpTo?: string): Promise<Store> {
   const opened = config.kind === 'sqlite' ? openSqlite(config.path) : await openPostgres(config);
-  const store: Store = config.kind === 'sqlite' && config.indexDir !== undefined ? { ...opened, levelIndexDir: config.indexDir } : opened;
+  const store: Store = {
+    ...opened,
+    ...(config.kind === 'sqlite' && config.indexDir !== undefined ? { levelIndexDir: config.indexDir } : {}),
+    indexCaches: indexCaches(config.kind === 'sqlite' ? config.cacheMb : undefined),
+  };
   try {
     await migrateToLatest(store.db as unknown as Kysely<unknown>, store.dialect, config.kind === 'postgres' ? config.schema : undefined, migrateUpTo);
   } catch (err) {
@@ -50,7 +57,7 @@ export async function openStore(config: StoreConfig, migrateUpTo?: string): Prom
   return store;
 }
 
-function openSqlite(path: string): Store {
+function openSqlite(path: string): Omit<Store, 'indexCaches'> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new BetterSqlite3(path);
   database.pragma('journal_mode = WAL');
@@ -95,7 +102,7 @@ function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
   };
 }
 
-async function openPostgres(config: { url: string; schema?: string; poolSize?: number }): Promise<Store> {
+async function openPostgres(config: { url: string; schema?: string; poolSize?: number }): Promise<Omit<Store, 'indexCaches'>> {
   const schema = config.schema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new Error(`postgres schema name "${schema}" must be lower-case letters, digits and underscores`);
