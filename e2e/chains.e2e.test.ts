@@ -90,7 +90,7 @@ describe('a chain connected from Settings, in Chromium', () => {
 
     await page.getByTestId('chain-url').fill(`http://127.0.0.1:${rpc.port}`);
     await page.getByTestId('chain-test').click();
-    await expect.poll(() => errorAt('network').textContent()).toBe(`the node at http://127.0.0.1:${rpc.port}/ serves regtest, but litecoin here is the mainnet network: connect a litecoin mainnet node, or choose regtest`);
+    await expect.poll(() => errorAt('network').textContent()).toBe(`the node at http://127.0.0.1:${rpc.port}/ is on regtest, but this coin is configured for mainnet: connect a litecoin mainnet node, or choose regtest`);
     expect(await errorAt('url').count()).toBe(0);
     await shot('wrong-network');
 

@@ -60,7 +60,7 @@ describe("Settings > Chains on the demo's desk, in Chromium", () => {
     await page.getByTestId('chain-cookie').fill(login.cookieFile!);
     // The network left at mainnet: what the node serves, what was chosen, both ways out.
     await page.getByTestId('chain-test').click();
-    await expect.poll(() => errorAt('network').textContent()).toBe(`the node at ${login.url} serves regtest, but litecoin here is the mainnet network: connect a litecoin mainnet node, or choose regtest`);
+    await expect.poll(() => errorAt('network').textContent()).toBe(`the node at ${login.url} is on regtest, but this coin is configured for mainnet: connect a litecoin mainnet node, or choose regtest`);
     expect(await page.getByTestId('chain-save').isDisabled()).toBe(true);
     await shots('wrong-network');
 

@@ -23,6 +23,12 @@ describe('database.index (the full index in LevelDB)', () => {
     return { dir, path };
   };
 
+  it('database.cacheMb, the index memory budget, reaches the store; below 16 MiB it is refused in words', () => {
+    const { dir, path } = fileWith({ sqlite: 'service.sqlite', index: 'index', cacheMb: 64 });
+    expect(storeConfigOf(loadConfigFile(path))).toEqual({ kind: 'sqlite', path: join(dir, 'service.sqlite'), indexDir: join(dir, 'index'), cacheMb: 64 });
+    expect(() => parseConfig({ database: { sqlite: 'x.sqlite', cacheMb: 4 } })).toThrow(/database\.cacheMb is at least 16/);
+  });
+
   it('is read from the configuration file folder, like the SQLite file, and reaches the store', () => {
     const { dir, path } = fileWith({ sqlite: 'service.sqlite', index: 'index' });
     const config = loadConfigFile(path);

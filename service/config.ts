@@ -6,6 +6,17 @@ import { COIN_NAMES, UTXO_COIN_NAMES } from '../shared/coins/coin-table.ts';
 import { unknownFields } from './config-fields.ts';
 import { OperationsConfig } from './operations-config.ts';
 
+/**
+ * The block 0 of a chain the coin table does not hold (a devnet, a private test chain): the
+ * backend's is checked against this instead of the table's (shared/coins/chain-identity.ts).
+ */
+const chainGenesis = {
+  genesis: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'backend.genesis is the hash of block 0 as the node shows it (getblockhash 0): 64 hex digits')
+    .optional(),
+};
+
 const NodeRpcBackend = z.object({
   type: z.literal('node-rpc'),
   url: z.string().url('backend.url must be the node RPC URL, e.g. http://127.0.0.1:9332'),
@@ -30,6 +41,7 @@ const NodeRpcBackend = z.object({
    * its treasurer's own node, pruned or not); other addresses are refused.
    */
   index: z.enum(['full', 'watch']).default('full'),
+  ...chainGenesis,
 });
 
 /** Deadline per attempt and retries with backoff for an upstream's reads (upstream/http-json.ts). */
@@ -52,6 +64,7 @@ const BlockbookBackend = z.object({
   pageSize: z.number().int().min(1).max(1000).default(1000),
   ...upstreamTiming,
   ...feeRates,
+  ...chainGenesis,
 });
 
 /** An ElectrumX or Fulcrum server, protocol 1.4 over TCP or TLS (chains/electrum/). */
@@ -72,6 +85,7 @@ const ElectrumBackend = z.object({
     .optional(),
   ...upstreamTiming,
   ...feeRates,
+  ...chainGenesis,
 });
 
 export const CoinConfig = z.object({
@@ -137,7 +151,11 @@ export const ServiceConfig = z.object({
     // index: a folder for the UTXO coins' full address index in LevelDB (service/index/level-index.ts)
     // beside the SQLite file, which keeps the rest. Not with PostgreSQL: scale-out instances read
     // one shared index, and a LevelDB folder is one process's.
-    .union([z.object({ sqlite: z.string(), index: z.string().min(1).optional() }), z.object({ postgres: z.string(), schema: z.string().optional() })])
+    // cacheMb: the index's memory budget, MiB (service/index/cache-budget.ts; README, "Memory").
+    .union([
+      z.object({ sqlite: z.string(), index: z.string().min(1).optional(), cacheMb: z.number().int().min(16, 'database.cacheMb is at least 16 (MiB)').max(65_536).optional() }),
+      z.object({ postgres: z.string(), schema: z.string().optional() }),
+    ])
     .default({ sqlite: 'countersign-service.sqlite' }),
   coins: z.partialRecord(z.enum(UTXO_COIN_NAMES), CoinConfig).and(z.object({ ethereum: EthereumConfig.optional() })).default({}),
   prices: PricesConfig.default({ source: 'static', urls: {}, ids: {}, ttlSeconds: 60, timeoutMs: 5_000 }),
@@ -198,7 +216,7 @@ export function loadConfigFile(path: string): ServiceConfig {
   const db = config.database;
   if ('sqlite' in db) {
     const fromFile = (p: string) => (isAbsolute(p) ? p : resolve(dirname(path), p));
-    config.database = { sqlite: db.sqlite === ':memory:' ? db.sqlite : fromFile(db.sqlite), ...(db.index === undefined ? {} : { index: fromFile(db.index) }) };
+    config.database = { ...db, sqlite: db.sqlite === ':memory:' ? db.sqlite : fromFile(db.sqlite), ...(db.index === undefined ? {} : { index: fromFile(db.index) }) };
   }
   return config;
 }

@@ -34,3 +34,17 @@ export class UpstreamFailure extends ApiError {
     super(timeout ? 504 : 502, message);
   }
 }
+
+/**
+ * The coin's upstream follows another chain than the coin's configured network (a regtest node
+ * configured as mainnet): nothing of the coin is served, 503 naming the reason, until it does.
+ */
+export class WrongChain extends ApiError {
+  readonly retryAfterSeconds = 60;
+  constructor(
+    readonly coin: string,
+    readonly why: string,
+  ) {
+    super(503, `${coin}: ${why}; nothing is served for ${coin} until its backend is on the configured network`);
+  }
+}

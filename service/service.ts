@@ -11,6 +11,7 @@ import { parseConfig, type CoinConfig, type ServiceConfig, type ServiceConfigInp
 import { buildApp } from './http/app.ts';
 import { indexElection, type IndexElection } from './leader/leadership.ts';
 import { openStore, type Store, type StoreConfig } from './store/database.ts';
+import { claimSqliteInstance, type InstanceClaim } from './store/instance-lock.ts';
 import { priceSourceFromConfig } from './prices/from-config.ts';
 import { PriceCache } from './prices/price-cache.ts';
 import { PriceHistoryCache } from './prices/price-history.ts';
@@ -45,7 +46,7 @@ export interface ServiceOptions {
 
 export function storeConfigOf(config: ServiceConfig): StoreConfig {
   const db = config.database;
-  if ('sqlite' in db) return { kind: 'sqlite', path: db.sqlite, ...(db.index === undefined ? {} : { indexDir: db.index }) };
+  if ('sqlite' in db) return { kind: 'sqlite', path: db.sqlite, ...(db.index === undefined ? {} : { indexDir: db.index }), ...(db.cacheMb === undefined ? {} : { cacheMb: db.cacheMb }) };
   return { kind: 'postgres', url: db.postgres, ...(db.schema ? { schema: db.schema } : {}) };
 }
 
@@ -53,7 +54,19 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
   const config = parseConfig(input);
   const log = options.logger ?? pino({ level: config.log.level, base: { service: 'countersign' } });
   const store = await openStore(storeConfigOf(config));
+  // One instance per SQLite file (several share PostgreSQL through service/leader): a second is refused here.
+  let claim: InstanceClaim | null = null;
+  try {
+    if (store.sqlitePath !== undefined) claim = claimSqliteInstance(store.sqlitePath, `${config.listen.host}:${config.listen.port}`);
+    return await assemble(config, store, log, claim, options.version ?? null);
+  } catch (err) {
+    claim?.release();
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+}
 
+async function assemble(config: ServiceConfig, store: Store, log: Logger, claim: InstanceClaim | null, version: string | null): Promise<Service> {
   const backends = new Map<CoinName, UtxoBackend>();
   const blockTimes = new Map<CoinName, BlockTimes>();
   const { ethereum: ethereumConfig, ...utxoCoins } = config.coins;
@@ -63,6 +76,9 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
     if (times) blockTimes.set(coin, times);
   }
 
+  // What the backends hold is opened now: a LevelDB index another process holds refuses the start
+  // in words, before anything listens.
+  await Promise.all([...backends.values()].map((b) => b.open?.()));
   const evm: EvmChain | null = ethereumConfig ? createEvmChain(ethereumConfig, { store, log }) : null;
   // Before any indexer starts: on PostgreSQL every index writer waits for its lock.
   const election = indexElection({ database: config.database, retrySeconds: config.leader.retrySeconds, backends: [...backends.values(), evm], log });
@@ -92,7 +108,7 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
         // the indexer meets the same failure and says it in its own words
       }
     }
-    const { fields, message } = startupSummary(config, options.version ?? null, process.versions.node, coins);
+    const { fields, message } = startupSummary(config, version, process.versions.node, coins);
     log.info(fields, message);
   };
 
@@ -128,6 +144,7 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
       await evm?.stop();
       await election?.stop(); // after the indexers: no write outlives the lock
       await store.close();
+      claim?.release(); // last: nothing of this instance writes the file any more
     },
   };
 }

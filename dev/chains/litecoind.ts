@@ -25,6 +25,11 @@ export interface StartLitecoindOptions {
    * parsers reject, and the first MWEB block needs a peg-in (mine() then makes one).
    */
   mweb?: boolean;
+  /**
+   * 'testnet': a litecoind -testnet with no peers (nothing but its block 0), to show the service a
+   * node of another chain on the port its regtest node had. Default 'regtest'.
+   */
+  chain?: 'regtest' | 'testnet';
   /** Default 60000: parallel test files share 2 cores. */
   startupTimeoutMs?: number;
   /** Default 'countersign'. */
@@ -279,7 +284,7 @@ async function launch(input: LaunchInput): Promise<LaunchOutcome> {
   const { binary, datadir, rpcPort, p2pPort, username, password, options, log } = input;
   const args = [
     `-datadir=${datadir}`,
-    '-regtest',
+    ...(options.chain === 'testnet' ? ['-testnet', '-connect=0'] : ['-regtest']),
     '-server',
     '-listen=0',
     '-dnsseed=0',
@@ -299,7 +304,7 @@ async function launch(input: LaunchInput): Promise<LaunchOutcome> {
     '-txindex=1',
     '-printtoconsole=0',
     // NEVER_ACTIVE. All five fields: litecoind leaves omitted start/timeout heights uninitialised.
-    ...(options.mweb ? [] : ['-vbparams=mweb:-2:0:0:0']),
+    ...(options.mweb || options.chain === 'testnet' ? [] : ['-vbparams=mweb:-2:0:0:0']),
     ...(options.extraArgs ?? []),
   ];
 
@@ -520,10 +525,18 @@ export function relaysReplacementsWith(args: readonly string[]): boolean {
   return last !== undefined && (last === '-mempoolreplacement' || last === '-mempoolreplacement=1');
 }
 
-/** The service's `node-rpc` backend configuration for this node (regtest has no fee estimates); it states whether the node relays replacements, as an operator would. */
+/** litecoind -regtest's block 0 (getblockhash 0). */
+export const LITECOIND_REGTEST_GENESIS = '530827f38f93b43ed12af0b3ad25a288dc02ed74d6d7857862df51fc56c416f9';
+
+/**
+ * The service's `node-rpc` backend configuration for this node (regtest has no fee estimates); it
+ * states whether the node relays replacements, as an operator would. The node as a coin's backend. Every Bitcoin-rules coin of the tests runs on this one litecoind
+ * -regtest, so its block 0 is named (config.ts `genesis`): a coin's own regtest would have another.
+ */
 export function nodeRpcBackendConfig(node: Pick<RegtestNode, 'rpcConfig' | 'relaysReplacements'>, pollIntervalMs: number) {
   return {
     type: 'node-rpc' as const,
+    genesis: LITECOIND_REGTEST_GENESIS,
     replacements: node.relaysReplacements,
     url: node.rpcConfig.url,
     username: node.rpcConfig.username,

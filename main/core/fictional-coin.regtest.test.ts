@@ -39,6 +39,12 @@ vi.mock('../../shared/coins/coin-data.ts', async (importOriginal) => {
       txVersion: 1,
       blockSeconds: 60,
       networks: { mainnet: net, testnet: net, regtest: net },
+      // Its regtest is litecoind's: the service checks the node's block 0 against this.
+      identity: {
+        mainnet: { chains: ['main'], genesis: [] },
+        testnet: { chains: ['test'], genesis: [] },
+        regtest: { chains: ['regtest'], genesis: ['530827f38f93b43ed12af0b3ad25a288dc02ed74d6d7857862df51fc56c416f9'] },
+      },
     },
   };
   return { ...original, COIN_TABLE: { ...original.COIN_TABLE, woofcoin } };

@@ -114,13 +114,17 @@ export async function runScaleBench(options: BenchOptions, ctx: ScaleBenchContex
     const sqlitePath = join(ctx.work, `scale-${store}.sqlite`);
     const indexDir = join(ctx.work, 'scale-index');
     const config: StoreConfig =
-      store === 'postgres' ? { kind: 'postgres', url: ctx.pgUrl, schema } : store === 'level' ? { kind: 'sqlite', path: sqlitePath, indexDir } : { kind: 'sqlite', path: sqlitePath };
+      store === 'postgres'
+        ? { kind: 'postgres', url: ctx.pgUrl, schema }
+        : { kind: 'sqlite', path: sqlitePath, ...(store === 'level' ? { indexDir } : {}), ...(options.cacheMb === undefined ? {} : { cacheMb: options.cacheMb }) };
     if (store === 'postgres') ctx.onCleanup(() => ctx.dropSchema(schema));
-    console.log(`\nindexing the chain into ${STORE_FRESH[store]}, stopping at heights ${stops.join(', ')}...`);
+    const budget = store !== 'postgres' && options.cacheMb !== undefined ? ` with an index cache budget of ${options.cacheMb} MiB` : '';
+    console.log(`\nindexing the chain into ${STORE_FRESH[store]}${budget}, stopping at heights ${stops.join(', ')}...`);
     const run = await child({ mode: 'index', rpc, nodePid: node.pid, stops, store: config, ...indexBlocks }, `index-${store}`);
     const stages = run.result.stages;
     for (const st of stages) console.log(`  to height ${st.toHeight}: ${(st.ms / 1000).toFixed(2)} s, peak RSS ${mb(st.peakRssKb)} (own memory ${mb(st.peakAnonKb)}), store ${fmt(st.storeBytes / 2 ** 20)} MiB`);
-    const database: ServiceConfigInput['database'] = store === 'postgres' ? { postgres: ctx.pgUrl, schema } : store === 'level' ? { sqlite: sqlitePath, index: indexDir } : { sqlite: sqlitePath };
+    const cacheMb = options.cacheMb === undefined ? {} : { cacheMb: options.cacheMb };
+    const database: ServiceConfigInput['database'] = store === 'postgres' ? { postgres: ctx.pgUrl, schema } : store === 'level' ? { sqlite: sqlitePath, index: indexDir, ...cacheMb } : { sqlite: sqlitePath, ...cacheMb };
     const http = await benchScaleHttp(
       { node, database, logPath: join(ctx.work, `service-${store}.log`), small: manifest.probes.small, large: manifest.probes.large, rounds: 200, loadRounds: 3, loadSeconds: 3 },
       ctx.onCleanup,

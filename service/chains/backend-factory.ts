@@ -22,6 +22,7 @@ export function createUtxoBackend(coin: UtxoCoinName, config: CoinConfig, deps: 
   const log = deps.log.child({ coin });
   const b = config.backend;
   const fees = { fallbackFeePerKb: BigInt(b.fallbackFeePerKb), minFeePerKb: BigInt(b.minFeePerKb) };
+  const genesis = b.genesis === undefined ? {} : { genesis: b.genesis };
   switch (b.type) {
     case 'node-rpc':
       return new NodeRpcBackend({
@@ -37,14 +38,16 @@ export function createUtxoBackend(coin: UtxoCoinName, config: CoinConfig, deps: 
         log,
         pollIntervalMs: b.pollIntervalMs,
         index: b.index,
+        ...genesis,
         ...fees,
         ...(b.replacements !== undefined ? { replacements: b.replacements } : {}),
       });
     case 'blockbook':
-      return new BlockbookUtxoBackend({ params, url: b.url, pageSize: b.pageSize, timing: { timeoutMs: b.timeoutMs, retries: b.retries, backoffMs: b.backoffMs }, fees, log });
+      return new BlockbookUtxoBackend({ params, ...genesis, url: b.url, pageSize: b.pageSize, timing: { timeoutMs: b.timeoutMs, retries: b.retries, backoffMs: b.backoffMs }, fees, log });
     case 'electrum':
       return new ElectrumBackend({
         params,
+        ...genesis,
         server: { host: b.host, port: b.port, tls: b.tls, verifyCertificate: b.verifyCertificate, ...(b.certificateSha256 !== undefined ? { certificateSha256: b.certificateSha256 } : {}) },
         timing: { timeoutMs: b.timeoutMs, retries: b.retries, backoffMs: b.backoffMs },
         fees,

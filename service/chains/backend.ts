@@ -1,6 +1,7 @@
 // What the use cases need from a chain, whatever serves it: a node + our own index, Blockbook or
 // an Electrum server.
 import type { ChainParams } from '../../shared/coins/coin-table.ts';
+import type { WrongChain } from '../errors.ts';
 import type { WalletWatch } from './utxo/watch.ts';
 
 // The rows the answers are made of, and the key of outputs(): every backend answers in these, the
@@ -122,6 +123,11 @@ export interface UtxoBackend {
   broadcast(rawTx: Uint8Array): Promise<string>;
   status(): Promise<BackendStatus>;
   /**
+   * Why nothing of the coin is served: its upstream follows another chain than the configured
+   * network (chain-guard.ts); null while it follows the right one. Absent: never asked.
+   */
+  refusedChain?(): WrongChain | null;
+  /**
    * Backends with an index of their own: how far it is and where the node's tip is, from memory
    * (asked on every address request). Absent where the upstream indexes (Blockbook, Electrum).
    */
@@ -133,6 +139,8 @@ export interface UtxoBackend {
    * every address is answered (a full index, Blockbook, Electrum): the backend itself then.
    */
   forOwner?(owner: string): UtxoBackend;
+  /** Opens what the backend holds (a LevelDB index) before the service listens; absent: nothing. */
+  open?(): Promise<void>;
   start(): void;
   stop(): Promise<void>;
 }

@@ -51,9 +51,15 @@ export class PollLoop {
   /** A full pass that starts after this call: afterwards the index reflects the node as of now. */
   async sync(): Promise<void> {
     while (this.syncing) await this.syncing.catch(() => undefined);
-    const pass = this.pass().finally(() => {
-      this.syncing = null;
-    });
+    const pass = this.pass()
+      .then(() => {
+        // Any pass that succeeds, the loop's or a caller's, ends a failure.
+        if (this.error !== null) this.o.onRecovered?.();
+        this.error = null;
+      })
+      .finally(() => {
+        this.syncing = null;
+      });
     this.syncing = pass;
     return pass;
   }
@@ -64,8 +70,6 @@ export class PollLoop {
     while (this.running) {
       try {
         await this.sync();
-        if (this.error !== null) this.o.onRecovered?.();
-        this.error = null;
         failures = 0;
       } catch (err) {
         failures++;

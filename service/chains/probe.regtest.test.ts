@@ -39,10 +39,21 @@ describe('probeChain over a node', () => {
     if (r.ok) expect(r.answer.notes.join(' ')).toMatch(/no block filters.*reading every block from its birthday/);
   });
 
+  it("refuses another coin's node by its block 0, unless the operator names that block 0", async () => {
+    const backend = { type: 'node-rpc' as const, url: plain.rpcConfig.url, username: plain.rpcConfig.username, password: plain.rpcConfig.password };
+    expect(await probeChain('dash', { network: 'regtest', backend })).toEqual({
+      ok: false,
+      field: 'network',
+      message: `the node at ${plain.rpcConfig.url} is on litecoin regtest, but this coin is configured for regtest: connect a dash regtest node`,
+    });
+    const genesis = await plain.rpc.call<string>('getblockhash', [0]);
+    expect(await probeChain('dash', { network: 'regtest', backend: { ...backend, genesis } })).toMatchObject({ ok: true, answer: { chain: 'regtest' } });
+  });
+
   it('refuses a node of another network at the network field', async () => {
     const r = await probeChain('litecoin', { network: 'mainnet', backend: { type: 'node-rpc', url: filtered.rpcConfig.url, cookieFile: cookieOf(filtered) } });
     // Says what the node serves, what was chosen, and both ways out (issue 32: it read "serves the regtest chain, not litecoin").
-    expect(r).toEqual({ ok: false, field: 'network', message: `the node at ${filtered.rpcConfig.url} serves regtest, but litecoin here is the mainnet network: connect a litecoin mainnet node, or choose regtest` });
+    expect(r).toEqual({ ok: false, field: 'network', message: `the node at ${filtered.rpcConfig.url} is on regtest, but this coin is configured for mainnet: connect a litecoin mainnet node, or choose regtest` });
   });
 
   it('refuses a wrong password at the password field, and never repeats it', async () => {

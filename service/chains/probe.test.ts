@@ -83,8 +83,24 @@ describe('probeChain over Blockbook', () => {
   });
 
   it('refuses a Blockbook of another network, and an address that is no Blockbook', async () => {
-    expect(await probeChain(coin, { network: 'regtest', backend: { type: 'blockbook', url: blockbook.url } })).toMatchObject({ ok: false, field: 'network', message: `the Blockbook at ${blockbook.url} serves mainnet, but litecoin here is the regtest network: connect a litecoin regtest Blockbook, or choose mainnet` });
+    expect(await probeChain(coin, { network: 'regtest', backend: { type: 'blockbook', url: blockbook.url } })).toMatchObject({ ok: false, field: 'network', message: `the Blockbook at ${blockbook.url} is on mainnet, but this coin is configured for regtest: connect a litecoin regtest Blockbook, or choose mainnet` });
     const none = await probeChain(coin, { network: 'mainnet', backend: { type: 'blockbook', url: 'http://127.0.0.1:1' } });
     expect(none).toMatchObject({ ok: false, field: 'url', message: expect.stringMatching(/is http:\/\/127\.0\.0\.1:1 a Blockbook's base URL\?/) });
+  });
+});
+
+describe('the service over a Blockbook of another network', () => {
+  it('serves nothing of the coin, and /status and /readyz say why', async () => {
+    const t = await startTestService({ coins: { [coin]: { network: 'regtest', backend: { type: 'blockbook', url: blockbook.url, retries: 0, timeoutMs: 2_000 } } } });
+    services.push(t);
+    const why = `litecoin: the Blockbook at ${new URL(blockbook.url).host} is on mainnet, but this coin is configured for regtest`;
+    const status = (await t.request('GET', '/status')).json as { coins: { error: string | null }[] };
+    expect(status.coins[0]!.error).toContain(why);
+    const res = await t.request('GET', `/fee_estimates/${coin}`);
+    expect(res.status).toBe(503);
+    expect((res.json as { message: string }).message).toContain(why);
+    const ready = await t.request('GET', '/readyz');
+    expect(ready.status).toBe(503);
+    expect((ready.json as { message: string }).message).toContain(`not ready: ${why}`);
   });
 });

@@ -7,10 +7,13 @@ import { createHash } from 'node:crypto';
 import net from 'node:net';
 import tls from 'node:tls';
 import { z } from 'zod';
-import { type NetworkName, type UtxoCoinName } from '../../shared/coins/coin-table.ts';
+import { type ChainOverride, networkOfChain, type SeenChain, wrongChain } from '../../shared/coins/chain-identity.ts';
+import { chainParams, type NetworkName, type UtxoCoinName } from '../../shared/coins/coin-table.ts';
 import { CoinConfig } from '../config.ts';
 import { UpstreamFailure } from '../errors.ts';
 import { BlockbookApi } from './blockbook/blockbook-api.ts';
+import { blockbookGenesis } from './blockbook/blockbook-utxo.ts';
+import { electrumGenesis } from './electrum/electrum-backend.ts';
 import { ElectrumClient } from './electrum/electrum-client.ts';
 import { RpcClient, RpcError, UpstreamError } from './utxo/rpc-client.ts';
 
@@ -45,9 +48,6 @@ export type ProbeResult = { ok: true; answer: ProbeAnswer } | { ok: false; field
 /** How long a probe waits for any one answer: a treasurer is waiting at the form. */
 const PROBE_TIMEOUT_MS = 10_000;
 
-/** bitcoind's getblockchaininfo.chain per API network (signet and others are no network of the API). */
-const NODE_CHAINS: Readonly<Record<string, NetworkName>> = { main: 'mainnet', test: 'testnet', regtest: 'regtest' };
-
 class Refused extends Error {
   constructor(
     readonly field: ProbeField,
@@ -62,18 +62,18 @@ const refuse = (field: ProbeField, message: string): never => {
 };
 
 /**
- * A backend of another network than the one chosen for the coin is refused at the network field,
- * saying what it serves, what was chosen, and both ways out. `what` names the backend kind.
+ * A backend of another chain than the one chosen for the coin is refused at the network field, in
+ * the service's own words (shared/coins/chain-identity.ts, the judgement the service makes at start
+ * and on every reconnection), with both ways out. `what` names the backend kind.
  */
-function requireNetwork(coin: UtxoCoinName, wanted: NetworkName, chain: string | null, network: NetworkName | null, who: string, what: string): void {
-  if (network === null && chain === null) return;
-  if (network === wanted) return;
-  const wantedBackend = `connect a ${coin} ${wanted} ${what}`;
-  if (network === null) refuse('network', `${who} serves the ${chain} chain, which is none of the networks the desk serves, but ${coin} here is the ${wanted} network: ${wantedBackend}`);
-  refuse('network', `${who} serves ${network}, but ${coin} here is the ${wanted} network: ${wantedBackend}, or choose ${network}`);
+function requireChain(coin: UtxoCoinName, wanted: NetworkName, seen: SeenChain, who: string, what: string, override: ChainOverride): void {
+  const why = wrongChain(chainParams(coin, wanted), seen, who, override);
+  if (why === null) return;
+  const seenNetwork = seen.chain === null ? null : networkOfChain(seen.chain);
+  refuse('network', `${why}: connect a ${coin} ${wanted} ${what}${seenNetwork !== null && seenNetwork !== wanted ? `, or choose ${seenNetwork}` : ''}`);
 }
 
-async function probeNode(coin: UtxoCoinName, network: NetworkName, b: Extract<CoinConfig['backend'], { type: 'node-rpc' }>): Promise<ProbeAnswer> {
+async function probeNode(coin: UtxoCoinName, network: NetworkName, b: Extract<CoinConfig['backend'], { type: 'node-rpc' }>, override: ChainOverride): Promise<ProbeAnswer> {
   const rpc = new RpcClient({
     url: b.url,
     timeoutMs: Math.min(b.timeoutMs, PROBE_TIMEOUT_MS),
@@ -109,8 +109,9 @@ async function probeNode(coin: UtxoCoinName, network: NetworkName, b: Extract<Co
       if (err instanceof z.ZodError || err instanceof RpcError) refuse('url', `${who} answered getblockchaininfo, but not as a Bitcoin-family node does (${err.message.slice(0, 160)})`);
       throw err;
     }
-    const net = NODE_CHAINS[info.chain] ?? null;
-    requireNetwork(coin, network, info.chain, net, who, 'node');
+    const net = networkOfChain(info.chain);
+    const genesis = await rpc.call<string>('getblockhash', [0]).catch(() => null);
+    requireChain(coin, network, { chain: info.chain, genesis }, who, 'node', override);
     const notes: string[] = [];
     const software = await rpc
       .call<{ subversion?: string }>('getnetworkinfo')
@@ -181,7 +182,7 @@ function peerCertificate(host: string, port: number): Promise<{ sha256: string; 
 
 const ServerFeatures = z.object({ genesis_hash: z.string().optional(), server_version: z.string().optional() }).loose();
 
-async function probeElectrum(b: Extract<CoinConfig['backend'], { type: 'electrum' }>): Promise<ProbeAnswer> {
+async function probeElectrum(coin: UtxoCoinName, network: NetworkName, b: Extract<CoinConfig['backend'], { type: 'electrum' }>, override: ChainOverride): Promise<ProbeAnswer> {
   const where = `${b.host}:${b.port}`;
   const notes: string[] = [];
   let certificateSha256: string | null = null;
@@ -220,7 +221,8 @@ async function probeElectrum(b: Extract<CoinConfig['backend'], { type: 'electrum
     const features = await client.request('server.features', [], ServerFeatures).catch(() => null);
     const software = Array.isArray(version) && typeof version[0] === 'string' ? version[0] : (features?.server_version ?? null);
     if (client.tip === null) refuse('port', `${where} did not tell its tip`);
-    if (features?.genesis_hash) notes.push(`the server does not say its network; its genesis block is ${features.genesis_hash}`);
+    const genesis = await electrumGenesis((method, params) => client.request(method, params, z.unknown())).catch(() => null);
+    requireChain(coin, network, { chain: null, genesis }, `the Electrum server at ${where}`, 'Electrum server', override);
     notes.push('an Electrum server keeps its own index: it does not say whether it is pruned or keeps block filters');
     return {
       kind: 'electrum',
@@ -247,7 +249,7 @@ const BlockbookAbout = z
   })
   .loose();
 
-async function probeBlockbook(coin: UtxoCoinName, network: NetworkName, b: Extract<CoinConfig['backend'], { type: 'blockbook' }>): Promise<ProbeAnswer> {
+async function probeBlockbook(coin: UtxoCoinName, network: NetworkName, b: Extract<CoinConfig['backend'], { type: 'blockbook' }>, override: ChainOverride): Promise<ProbeAnswer> {
   const api = new BlockbookApi(b.url, `blockbook ${coin}`, { timeoutMs: Math.min(b.timeoutMs, PROBE_TIMEOUT_MS), retries: 0, backoffMs: 0 });
   let s: z.infer<typeof BlockbookAbout>;
   try {
@@ -257,8 +259,9 @@ async function probeBlockbook(coin: UtxoCoinName, network: NetworkName, b: Extra
     throw err;
   }
   const chain = s.backend.chain ?? null;
-  const net = chain === null ? null : (NODE_CHAINS[chain] ?? null);
-  requireNetwork(coin, network, chain, net, `the Blockbook at ${b.url}`, 'Blockbook');
+  const net = chain === null ? null : networkOfChain(chain);
+  const genesis = await blockbookGenesis(api).catch(() => null);
+  requireChain(coin, network, { chain, genesis }, `the Blockbook at ${b.url}`, 'Blockbook', override);
   const notes: string[] = [];
   if (s.blockbook.coin) notes.push(`the Blockbook says it indexes ${s.blockbook.coin}`);
   if (s.blockbook.inSync === false) notes.push('the Blockbook is still synchronising');
@@ -298,14 +301,15 @@ export async function probeChain(coin: UtxoCoinName, input: z.input<typeof CoinC
     return { ok: false, field: configField(issue?.path ?? []), message: issue?.message ?? 'the configuration is refused' };
   }
   const { network, backend } = parsed.data;
+  const override = backend.genesis === undefined ? {} : { genesis: backend.genesis };
   try {
     switch (backend.type) {
       case 'node-rpc':
-        return { ok: true, answer: await probeNode(coin, network, backend) };
+        return { ok: true, answer: await probeNode(coin, network, backend, override) };
       case 'electrum':
-        return { ok: true, answer: await probeElectrum(backend) };
+        return { ok: true, answer: await probeElectrum(coin, network, backend, override) };
       case 'blockbook':
-        return { ok: true, answer: await probeBlockbook(coin, network, backend) };
+        return { ok: true, answer: await probeBlockbook(coin, network, backend, override) };
     }
   } catch (err) {
     if (err instanceof Refused) return { ok: false, field: err.field, message: err.message };

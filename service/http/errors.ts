@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { CoinError } from '../../shared/coins/errors.ts';
 
-import { ApiError, IndexLagging } from '../errors.ts';
+import { ApiError, IndexLagging, WrongChain } from '../errors.ts';
 
 export { ApiError, badRequest, notFound } from '../errors.ts';
 
@@ -55,7 +55,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     // indexer's own lines tell its progress; the access log has the 503).
     else if (error instanceof IndexLagging) request.log.info({ status, coin: error.coin, indexedHeight: error.indexedHeight, tip: error.tipHeight }, `index lagging: ${message}`);
     else if (status >= 500) request.log.warn({ status, message }, 'upstream error');
-    if (error instanceof IndexLagging) void reply.header('retry-after', String(error.retryAfterSeconds));
+    if (error instanceof IndexLagging || error instanceof WrongChain) void reply.header('retry-after', String(error.retryAfterSeconds));
     const body = SEND_ROUTES.test(request.url) ? { status_code: status, message } : { message };
     void reply.status(status).send(body);
   });

@@ -35,6 +35,8 @@ export function installIndexFreshness(app: FastifyInstance, ctx: ServiceContext,
     const backend = ctx.utxo.get(coin);
     if (!backend) return done(); // the route answers the 404
     try {
+      const refused = backend.refusedChain?.();
+      if (refused) throw refused; // another chain's node: its reason, not its lag
       // Coins chosen from a lagging index may already be spent in blocks it has not read: a payment
       // built from them wastes every co-signer's work, so create waits for the index whatever the caller accepts.
       const acceptsProvisional = request.headers[ACCEPT_PROVISIONAL_HEADER] === '1' && !BUILDING_ROUTE.test(route);

@@ -24,6 +24,7 @@ import { addFound, type FoundOutputs, planRows, type RowPlan, type SpentLookup, 
 import { freeScriptKey, otherScriptKeys, scriptKeyOf } from './script-keys.ts';
 import { firstTxNumAbove, heightOfTxNum, txidPrefix } from './txnum.ts';
 import { YoungOutputs } from './young-outputs.ts';
+import { DEFAULT_INDEX_CACHES, type IndexCaches } from './cache-budget.ts';
 
 type Db = ClassicLevel<Buffer, Buffer>;
 
@@ -36,7 +37,6 @@ const TAG = { block: 0x42, txid: 0x54, txidKey: 0x4b, output: 0x4f, unspent: 0x5
 type Tag = (typeof TAG)[keyof typeof TAG];
 
 // Young unspent outputs (young-outputs.ts), as in the SQLite writer: about 30 MB of heap.
-const YOUNG_OUTPUTS = 200_000;
 
 function key(tag: Tag, length: number): Buffer {
   const k = Buffer.allocUnsafe(1 + length);
@@ -162,7 +162,7 @@ interface Writes {
 }
 
 export class LevelIndex {
-  private readonly young = new YoungOutputs(YOUNG_OUTPUTS);
+  private readonly young: YoungOutputs;
   /** The scripts a collision moved (M rows), by keyOfBlob(script): read once at open, nearly always none. */
   private readonly moved = new Map<string, Buffer>();
   private top: { height: number; hash: string } | null = null;
@@ -171,13 +171,18 @@ export class LevelIndex {
   /** Rollbacks begun since the index opened: a query that saw it change reads again (UtxoIndexStore.consistently). */
   rollbacks = 0;
 
-  private constructor(private readonly db: Db) {}
+  private constructor(
+    private readonly db: Db,
+    youngOutputs: number,
+  ) {
+    this.young = new YoungOutputs(youngOutputs);
+  }
 
-  /** Opens (creating) the index in `folder`. */
-  static async open(folder: string): Promise<LevelIndex> {
+  /** Opens (creating) the index in `folder`, keeping in memory what `caches` allows (cache-budget.ts). */
+  static async open(folder: string, caches: IndexCaches = DEFAULT_INDEX_CACHES): Promise<LevelIndex> {
     const { ClassicLevel } = await import('classic-level');
-    // A 32 MiB memtable and 32 MiB files: fewer, larger sorted runs to merge; a 32 MiB block cache.
-    const db: Db = new ClassicLevel<Buffer, Buffer>(folder, { keyEncoding: 'buffer', valueEncoding: 'buffer', writeBufferSize: 32 << 20, maxFileSize: 32 << 20, cacheSize: 32 << 20 });
+    // 32 MiB files: fewer, larger sorted runs to merge; the memtable and block cache by the budget.
+    const db: Db = new ClassicLevel<Buffer, Buffer>(folder, { keyEncoding: 'buffer', valueEncoding: 'buffer', writeBufferSize: caches.levelWriteBufferBytes, maxFileSize: 32 << 20, cacheSize: caches.levelBlockCacheBytes });
     try {
       await db.open();
     } catch (err) {
@@ -186,7 +191,7 @@ export class LevelIndex {
       const held = /lock/i.test(cause) ? ': another process (a second service on this folder?) holds it' : '';
       throw new Error(`cannot open the LevelDB index in ${folder}${held} (${cause})`, { cause: err });
     }
-    const index = new LevelIndex(db);
+    const index = new LevelIndex(db, caches.youngOutputs);
     await index.readMoved();
     for await (const [k, v] of db.iterator({ ...rangeOf(Buffer.of(TAG.block)), reverse: true, limit: 1 })) index.top = { height: k.readUInt32BE(1), hash: hashOf(v) };
     return index;

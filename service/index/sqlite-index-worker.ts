@@ -5,13 +5,14 @@ import BetterSqlite3 from 'better-sqlite3';
 import { applyEncodedBlocksSqlite } from './sqlite-apply.ts';
 import { YoungOutputs } from './young-outputs.ts';
 import type { ApplyRequest, ApplyResult, WriterMessage } from './sqlite-index-writer.ts';
+import type { IndexCaches } from './cache-budget.ts';
 
-const { path } = workerData as { path: string };
+const { path, caches } = workerData as { path: string; caches: IndexCaches };
 const db = new BetterSqlite3(path);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 10000');
-db.pragma('cache_size = -32768'); // 32 MiB: the index's b-trees stay warm, memory stays bounded
+db.pragma(`cache_size = -${caches.sqliteWriterCacheKib}`); // the index's b-trees stay warm within the budget (cache-budget.ts)
 // A checkpoint copies every page the WAL holds back into the file. At a million scripts a batch
 // dirties pages all over the b-trees, and the next batches dirty most of them again: checkpoint
 // every 64 MiB of WAL rather than SQLite's 4 MiB, so a page is copied back once for many commits.
@@ -20,7 +21,6 @@ db.defaultSafeIntegers(true);
 const apply = db.transaction((request: ApplyRequest, young: YoungOutputs) => applyEncodedBlocksSqlite(db, request.chain, request.blocks, request.confirmedMempoolTxids, young));
 
 // Young unspent outputs per chain (young-outputs.ts): 200,000 outputs, about 30 MB of heap.
-const YOUNG_OUTPUTS = 200_000;
 const youngByChain = new Map<string, YoungOutputs>();
 
 parentPort!.on('message', (request: ApplyRequest | 'close') => {
@@ -31,7 +31,7 @@ parentPort!.on('message', (request: ApplyRequest | 'close') => {
   }
   let result: ApplyResult;
   let young = youngByChain.get(request.chain);
-  if (!young) youngByChain.set(request.chain, (young = new YoungOutputs(YOUNG_OUTPUTS)));
+  if (!young) youngByChain.set(request.chain, (young = new YoungOutputs(caches.youngOutputs)));
   try {
     young.follow(request.blocks[0]!.height);
     const plan = apply(request, young);

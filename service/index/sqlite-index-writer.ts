@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { type EncodedBlock, encodedOf, type IndexedBlock } from './blocks.ts';
+import { DEFAULT_INDEX_CACHES, type IndexCaches } from './cache-budget.ts';
 
 export interface ApplyRequest {
   id: number;
@@ -30,7 +31,10 @@ export class SqliteIndexWriter {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
 
-  constructor(private readonly path: string) {}
+  constructor(
+    private readonly path: string,
+    private readonly caches: IndexCaches = DEFAULT_INDEX_CACHES,
+  ) {}
 
   /** Starts the thread ahead of the first batch; resolves once it can write (or has failed to start). */
   warmUp(): Promise<void> {
@@ -41,7 +45,7 @@ export class SqliteIndexWriter {
   private start(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(workerUrl, {
-      workerData: { path: this.path },
+      workerData: { path: this.path, caches: this.caches },
       execArgv: workerExecArgv(),
       // a batch is a few MB: a small young generation keeps the thread's heap from ballooning
       resourceLimits: { maxYoungGenerationSizeMb: 8 },

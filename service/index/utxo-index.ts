@@ -54,7 +54,7 @@ function writerOf(store: Store): SqliteIndexWriter | undefined {
   if (store.sqlitePath === undefined) return undefined;
   let writer = writers.get(store);
   if (!writer) {
-    const created = new SqliteIndexWriter(store.sqlitePath);
+    const created = new SqliteIndexWriter(store.sqlitePath, store.indexCaches);
     writers.set(store, (writer = created));
     store.onClose(() => created.close());
   }
@@ -76,7 +76,7 @@ export function levelIndexOf(store: Store, chain: string): Promise<LevelIndex> |
   let level = byChain.get(chain);
   if (!level) {
     // loaded only here: a store without an index folder never loads the native module
-    const opened = import('./level-index.ts').then((m) => m.LevelIndex.open(levelFolder(dir, chain)));
+    const opened = import('./level-index.ts').then((m) => m.LevelIndex.open(levelFolder(dir, chain), store.indexCaches));
     byChain.set(chain, (level = opened));
     store.onClose(async () => (await opened.catch(() => null))?.close());
   }
@@ -197,6 +197,11 @@ export class UtxoIndexStore {
       .where('height', '=', height)
       .executeTakeFirst();
     return row?.hash ?? null;
+  }
+
+  /** Opens the LevelDB index, when this chain has one: refused in words when another process holds it. */
+  async open(): Promise<void> {
+    await this.level;
   }
 
   /** Readies the writer thread (when the store has one); resolves once it can write. */

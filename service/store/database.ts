@@ -8,6 +8,7 @@ import { migrateToLatest } from './migrations.ts';
 import { Lru } from '../lru.ts';
 import { redactUrl } from '../redact.ts';
 import type { Database } from './schema.ts';
+import { type IndexCaches, indexCaches } from '../index/cache-budget.ts';
 
 /**
  * `indexDir` (SQLite only): the UTXO chains' full address index goes there, in LevelDB (one
@@ -15,7 +16,7 @@ import type { Database } from './schema.ts';
  * and everything else stay in the file.
  */
 export type StoreConfig =
-  | { kind: 'sqlite'; path: string; indexDir?: string }
+  | { kind: 'sqlite'; path: string; indexDir?: string; cacheMb?: number }
   | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
 
 /** Which database a configuration names, in words safe to print (no password). */
@@ -39,6 +40,8 @@ export interface Store {
   pgPool?: pg.Pool;
   /** The folder of the LevelDB full index (StoreConfig.indexDir), when there is one. */
   levelIndexDir?: string;
+  /** What the index may keep in memory (index/cache-budget.ts). */
+  indexCaches: IndexCaches;
   /** Runs `closer` when the store closes, before its connections (the index's writer thread). */
   onClose(closer: () => Promise<void>): void;
   close(): Promise<void>;
@@ -47,7 +50,11 @@ export interface Store {
 /** `migrateUpTo`: for tests of a migration, a store left at an older migration. */
 export async function openStore(config: StoreConfig, migrateUpTo?: string): Promise<Store> {
   const opened = config.kind === 'sqlite' ? openSqlite(config.path) : await openPostgres(config);
-  const store: Store = config.kind === 'sqlite' && config.indexDir !== undefined ? { ...opened, levelIndexDir: config.indexDir } : opened;
+  const store: Store = {
+    ...opened,
+    ...(config.kind === 'sqlite' && config.indexDir !== undefined ? { levelIndexDir: config.indexDir } : {}),
+    indexCaches: indexCaches(config.kind === 'sqlite' ? config.cacheMb : undefined),
+  };
   try {
     await migrateToLatest(store.db as unknown as Kysely<unknown>, store.dialect, config.kind === 'postgres' ? config.schema : undefined, migrateUpTo);
   } catch (err) {
@@ -57,7 +64,7 @@ export async function openStore(config: StoreConfig, migrateUpTo?: string): Prom
   return store;
 }
 
-function openSqlite(path: string): Store {
+function openSqlite(path: string): Omit<Store, 'indexCaches'> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new BetterSqlite3(path);
   database.pragma('journal_mode = WAL');
@@ -102,7 +109,7 @@ function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
   };
 }
 
-async function openPostgres(config: { url: string; schema?: string; poolSize?: number }): Promise<Store> {
+async function openPostgres(config: { url: string; schema?: string; poolSize?: number }): Promise<Omit<Store, 'indexCaches'>> {
   const schema = config.schema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new Error(`postgres schema name "${schema}" must be lower-case letters, digits and underscores`);

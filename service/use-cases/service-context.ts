@@ -27,6 +27,8 @@ export function utxoBackendFor(ctx: Pick<ServiceContext, 'utxo'>, coin: string):
   if (!isCoinName(coin)) throw notFound(`unknown coin ${quoted(coin)}: expected one of the API's coins (bitcoin, testnet3, litecoin, dash, ...)`);
   const backend = ctx.utxo.get(coin);
   if (!backend) throw notFound(`coin ${coin} is not served by this deployment`);
+  const refused = backend.refusedChain?.();
+  if (refused) throw refused; // its upstream follows another chain: nothing of it is served
   return backend;
 }
 

@@ -37,7 +37,8 @@ export async function coinStatuses(ctx: ServiceContext): Promise<CoinStatus[]> {
 export function readinessProblems(coins: readonly CoinStatus[], maxLagBlocks: number): string[] {
   const problems: string[] = [];
   for (const c of coins) {
-    if (c.error !== null) problems.push(`${c.coin}: the backend is failing (${c.error})`);
+    // A refusal that names its coin is a sentence of its own (a node of another chain: chain-guard.ts).
+    if (c.error !== null) problems.push(c.error.startsWith(`${c.coin}: `) ? c.error : `${c.coin}: the backend is failing (${c.error})`);
     else if (c.tip_height === null) problems.push(`${c.coin}: the node's tip is not known yet`);
     else if (c.indexed_height === null) problems.push(`${c.coin}: nothing indexed yet (the node's tip is ${c.tip_height})`);
     else if (c.lag !== null && c.lag > maxLagBlocks) {

@@ -102,7 +102,31 @@ export interface UtxoChainRow {
   /** How the index reads blocks: raw through this codec, or verbose JSON (null or absent); see RawBlockFormat. */
   readonly rawBlocks?: RawBlockFormat | null;
   readonly networks: Readonly<Record<NetworkName, NetworkRow>>;
+  /** What the coin's node says it follows on each network: checked at start and on every reconnection. */
+  readonly identity: Readonly<Record<NetworkName, ChainIdentity>>;
 }
+
+/**
+ * How a node of one network of a coin names itself: getblockchaininfo's `chain` and its block 0.
+ * A node of another network, or another coin, is refused before anything of it is served.
+ */
+export interface ChainIdentity {
+  /** getblockchaininfo's `chain` ("main", "test", "regtest"; Bitcoin Core 28 calls testnet4 "testnet4"). */
+  readonly chains: readonly string[];
+  /** Block 0's hash as RPC shows it; empty where this table does not know it (the chain's name is then checked alone). */
+  readonly genesis: readonly string[];
+}
+
+// Genesis hashes (getblockhash 0), from each coin's chainparams.cpp; a coin's regtest checked with its node.
+const BITCOIN_MAIN_GENESIS = '000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f';
+const BITCOIN_TESTNET3_GENESIS = '000000000933ea01ad0ee984209779baaec3ced90fa3f408719526f8d77f4943';
+const BITCOIN_TESTNET4_GENESIS = '00000000da84f2bafbbc53dee25a72ae507ff4914b867c565be350b0da8bf043';
+const BITCOIN_REGTEST_GENESIS = '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206';
+/** Zclassic's block 0, which Bitcoin Private (its fork) kept. */
+const ZCLASSIC_MAIN_GENESIS = '0007104ccda289427919efc39dc9e4d499804b7bebc22df55f8b834301260602';
+const identity = (chains: readonly string[], ...genesis: string[]): ChainIdentity => ({ chains, genesis });
+/** A network whose block 0 this table does not hold: its chain's name is checked alone. */
+const NAMED_ONLY: Readonly<Record<NetworkName, ChainIdentity>> = { mainnet: identity(['main']), testnet: identity(['test']), regtest: identity(['regtest']) };
 
 const XPUB = 0x0488b21e;
 const XPRV = 0x0488ade4;
@@ -306,6 +330,7 @@ export const COIN_TABLE = {
         testnet: BITCOIN_TESTNET,
         regtest: BITCOIN_REGTEST,
       },
+      identity: { mainnet: identity(['main'], BITCOIN_MAIN_GENESIS), testnet: identity(['test', 'testnet4'], BITCOIN_TESTNET3_GENESIS, BITCOIN_TESTNET4_GENESIS), regtest: identity(['regtest'], BITCOIN_REGTEST_GENESIS) },
     },
   },
   // testnet3 is itself a test network: its "mainnet" is bitcoin's testnet.
@@ -333,6 +358,7 @@ export const COIN_TABLE = {
       blockSeconds: 600,
       rawBlocks: 'bitcoin',
       networks: { mainnet: BITCOIN_TESTNET, testnet: BITCOIN_TESTNET, regtest: BITCOIN_REGTEST },
+      identity: { mainnet: identity(['test'], BITCOIN_TESTNET3_GENESIS), testnet: identity(['test'], BITCOIN_TESTNET3_GENESIS), regtest: identity(['regtest'], BITCOIN_REGTEST_GENESIS) },
     },
   },
   litecoin: {
@@ -373,6 +399,11 @@ export const COIN_TABLE = {
         testnet: { ...LITECOIN_TEST, bech32Hrp: 'tltc' },
         regtest: { ...LITECOIN_TEST, bech32Hrp: 'rltc' },
       },
+      identity: {
+        mainnet: identity(['main'], '12a765e31ffd4059bada1e25190f6e98c99d9714d334efa41a195a7e7e04bfe2'),
+        testnet: identity(['test'], '4966625a4b2851d9fdee139e56211a0d88575f59ed816ff5e6a63deb4e3e29a0'),
+        regtest: identity(['regtest'], '530827f38f93b43ed12af0b3ad25a288dc02ed74d6d7857862df51fc56c416f9'),
+      },
     },
   },
   bitcoin_cash: {
@@ -402,6 +433,12 @@ export const COIN_TABLE = {
         mainnet: { p2pkh: [0x00], p2sh: [0x05], wif: 0x80, cashAddrPrefix: 'bitcoincash', xpub: [XPUB], xprv: [XPRV] },
         testnet: { ...FORK_TEST, cashAddrPrefix: 'bchtest' },
         regtest: { ...FORK_TEST, cashAddrPrefix: 'bchreg' },
+      },
+      identity: {
+        mainnet: identity(['main'], BITCOIN_MAIN_GENESIS),
+        // testnet3, or testnet4 ("test4" in Bitcoin Cash Node)
+        testnet: identity(['test', 'test4'], BITCOIN_TESTNET3_GENESIS, '000000001dd410c49a788668ce26751718cc797474d3152a5fc073dd44fd9f7b'),
+        regtest: identity(['regtest'], BITCOIN_REGTEST_GENESIS),
       },
     },
   },
@@ -434,6 +471,7 @@ export const COIN_TABLE = {
         testnet: { ...FORK_TEST, bech32Hrp: 'tbtg' },
         regtest: { ...FORK_TEST, bech32Hrp: 'btgrt' },
       },
+      identity: { ...NAMED_ONLY, mainnet: identity(['main'], BITCOIN_MAIN_GENESIS) },
     },
   },
   dash: {
@@ -464,6 +502,11 @@ export const COIN_TABLE = {
         mainnet: { p2pkh: [0x4c], p2sh: [0x10], wif: 0xcc, xpub: [XPUB, 0x02fe52f8 /* drkv */], xprv: [XPRV, 0x02fe52cc /* drkp */] },
         testnet: { ...DASH_TEST, xpub: [TPUB, 0x3a8061a0 /* DRKV */], xprv: [TPRV, 0x3a805837 /* DRKP */] },
         regtest: DASH_TEST,
+      },
+      identity: {
+        mainnet: identity(['main'], '00000ffd590b1485b3caadc19b22e6379c733355108f107a430458cdf3407ab6'),
+        testnet: identity(['test'], '00000bafbc94add76cb75e2ec92894837288a481e5c005f6563d91623bf8bc2c'),
+        regtest: identity(['regtest'], '000008ca1832a4baf228eb1553c03d3a2c8e02399550dd6ea8d65cec3ef23d2e'),
       },
     },
   },
@@ -496,6 +539,12 @@ export const COIN_TABLE = {
         testnet: { ...ZCASH_TEST, upgrades: ZCASH_TESTNET_UPGRADES },
         regtest: { ...ZCASH_TEST, upgrades: ZCASH_REGTEST_UPGRADES },
       },
+      identity: {
+        mainnet: identity(['main'], '00040fe8ec8471911baa1db1266ea15dd06b4a8a5c453883c000b031973dce08'),
+        testnet: identity(['test'], '05a60a92d99d85997cce3b87616c089f6124d7342af37106edc76126334a2c38'),
+        // zebrad calls its regtest "test" too: block 0 tells them apart
+        regtest: identity(['regtest', 'test'], '029f11d80ef9765602235e1bc9727e3eb6ba20839319f761fee920d63401e327'),
+      },
     },
   },
   zclassic: {
@@ -527,6 +576,7 @@ export const COIN_TABLE = {
         testnet: { ...ZCASH_TEST, upgrades: ZCLASSIC_TESTNET_UPGRADES },
         regtest: { ...ZCASH_TEST, upgrades: ZCLASSIC_REGTEST_UPGRADES },
       },
+      identity: { ...NAMED_ONLY, mainnet: identity(['main'], ZCLASSIC_MAIN_GENESIS) },
     },
   },
   bitcoin_private: {
@@ -559,6 +609,7 @@ export const COIN_TABLE = {
         testnet: { p2pkh: [0x19, 0x57], p2sh: [0x19, 0xe0], wif: 0xef, xpub: [TPUB], xprv: [TPRV] },
         regtest: { p2pkh: [0x19, 0x57], p2sh: [0x19, 0xe0], wif: 0xef, xpub: [TPUB], xprv: [TPRV] },
       },
+      identity: { ...NAMED_ONLY, mainnet: identity(['main'], ZCLASSIC_MAIN_GENESIS) },
     },
   },
   ethereum: {

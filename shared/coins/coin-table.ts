@@ -8,6 +8,7 @@ import {
   NETWORK_NAMES,
   VERSION_GROUP_ID,
   type CoinName,
+  type ChainIdentity,
   type CoinRow,
   type EvmCoinRow,
   type LedgerAppRow,
@@ -23,7 +24,7 @@ import {
 import { CoinError } from './errors.ts';
 
 export { NETWORK_NAMES, VERSION_GROUP_ID };
-export type { CoinName, CoinRow, EvmCoinRow, LedgerAppRow, NetworkName, NetworkUpgrade, RawBlockFormat, SighashAlgorithmName, SpecialTxFormat, TxFormat, UtxoCoinName, UtxoCoinRow };
+export type { ChainIdentity, CoinName, CoinRow, EvmCoinRow, LedgerAppRow, NetworkName, NetworkUpgrade, RawBlockFormat, SighashAlgorithmName, SpecialTxFormat, TxFormat, UtxoCoinName, UtxoCoinRow };
 export type { UtxoLedgerAppRow } from './coin-data.ts';
 
 type NonEmpty<T> = readonly [T, ...T[]];
@@ -100,6 +101,8 @@ export interface ChainParams {
   readonly specialTx?: SpecialTxFormat;
   /** How the index reads the coin's blocks (coin-data.ts RawBlockFormat); absent: verbose JSON. */
   readonly rawBlocks?: RawBlockFormat;
+  /** What a node of this coin and network says it follows (chain-identity.ts checks it). */
+  readonly identity: ChainIdentity;
 }
 
 export function isCoinName(name: string): name is CoinName {
@@ -157,6 +160,7 @@ export function chainParams(coin: CoinName, network: NetworkName): ChainParams {
     xprvVersions: [...net.xprv],
     ...(coinRowOf.specialTx === null ? {} : { specialTx: coinRowOf.specialTx }),
     ...(row.rawBlocks == null ? {} : { rawBlocks: row.rawBlocks }),
+    identity: { chains: [...row.identity[network].chains], genesis: [...row.identity[network].genesis] },
   };
 }
 

@@ -112,7 +112,7 @@ export const BlockbookUtxo = z
 export const BlockbookStatus = z
   .object({
     blockbook: z.object({ bestHeight: z.number().int().nonnegative(), inSync: z.boolean().optional(), mempoolSize: z.number().int().optional() }).loose(),
-    backend: z.object({ blocks: z.number().int().optional(), error: z.string().optional() }).loose().default({}),
+    backend: z.object({ chain: z.string().optional(), blocks: z.number().int().optional(), error: z.string().optional() }).loose().default({}),
   })
   .loose();
 
@@ -191,12 +191,12 @@ export class BlockbookApi {
   }
 
   /** For /status: never throws, a failure is the status's error. */
-  async backendStatus(): Promise<BackendStatus> {
+  async backendStatus(): Promise<BackendStatus & { chain?: string | null }> {
     try {
       const s = await this.status();
       this.tip = { height: s.blockbook.bestHeight, at: Date.now() };
       const error = s.backend.error ?? (s.blockbook.inSync === false ? `${this.upstream} is still synchronising` : null);
-      return { backend: 'blockbook', tipHeight: s.backend.blocks ?? s.blockbook.bestHeight, indexedHeight: s.blockbook.bestHeight, mempoolTxs: s.blockbook.mempoolSize ?? 0, error };
+      return { backend: 'blockbook', tipHeight: s.backend.blocks ?? s.blockbook.bestHeight, indexedHeight: s.blockbook.bestHeight, mempoolTxs: s.blockbook.mempoolSize ?? 0, error, chain: s.backend.chain ?? null };
     } catch (err) {
       return { backend: 'blockbook', tipHeight: null, indexedHeight: null, mempoolTxs: 0, error: err instanceof Error ? err.message : String(err) };
     }

@@ -6,7 +6,9 @@ import { decodeAddress, decodedAddressToScript, scriptToAddress } from '../../..
 import { bytesToHex, hexToBytes } from '../../../shared/coins/bytes.ts';
 import type { ChainParams } from '../../../shared/coins/coin-table.ts';
 import { txidHex, decodeTx } from '../../../shared/coins/tx.ts';
-import { ApiError, UpstreamFailure } from '../../errors.ts';
+import { z } from 'zod';
+import { ApiError, UpstreamFailure, type WrongChain } from '../../errors.ts';
+import { ChainGuard } from '../chain-guard.ts';
 import type { HistoryRow, Outpoint, ScriptBalance, UnspentRow } from '../backend.ts';
 import { type BackendStatus, type FeeRates, feeRateWithFloor, type UpstreamFeeEstimates, type UtxoBackend } from '../backend.ts';
 import { coinsToUnits } from '../utxo/rpc-client.ts';
@@ -15,12 +17,21 @@ import { BlockbookApi, type BlockbookTx, type UpstreamTiming } from './blockbook
 
 export interface BlockbookUtxoOptions {
   params: ChainParams;
+  /** The operator's block 0 for a chain the coin table does not hold (config.ts `genesis`). */
+  genesis?: string;
   url: string;
   /** Largest page asked for, at most Blockbook's 1000. */
   pageSize: number;
   timing: UpstreamTiming;
   fees: FeeRates;
   log: Logger;
+}
+
+const BlockAt = z.object({ blockHash: z.string().regex(/^[0-9a-fA-F]{64}$/) }).loose();
+
+/** A Blockbook's block 0 (its block-index endpoint); null when it does not answer it. */
+export async function blockbookGenesis(api: BlockbookApi): Promise<string | null> {
+  return (await api.get('/api/v2/block-index/0', BlockAt).catch(() => null))?.blockHash.toLowerCase() ?? null;
 }
 
 /** Requests in flight at once for one API call (a balance of 200 addresses is 200 requests). */
@@ -32,10 +43,14 @@ export class BlockbookUtxoBackend implements UtxoBackend {
   readonly params: ChainParams;
   readonly api: BlockbookApi;
   private readonly txs: VerifiedTxCache;
+  /** Whether the Blockbook follows the coin's configured chain: asked at start and by every status. */
+  readonly chain: ChainGuard;
+  private genesis: string | null = null;
 
   constructor(private readonly o: BlockbookUtxoOptions) {
     this.params = o.params;
     this.api = new BlockbookApi(o.url, `blockbook ${o.params.coin}`, o.timing);
+    this.chain = new ChainGuard(o.params, `the Blockbook at ${new URL(o.url).host}`, o.log, o.genesis === undefined ? {} : { genesis: o.genesis });
     this.txs = new VerifiedTxCache(o.params, this.api.upstream, async (txid) => {
       const tx = await this.api.tx(txid);
       return tx === null ? null : this.bytesOf(tx, txid);
@@ -43,7 +58,12 @@ export class BlockbookUtxoBackend implements UtxoBackend {
   }
 
   start(): void {
-    // Blockbook follows the chain itself.
+    // Blockbook follows the chain itself; which chain is asked now and at every status.
+    void this.status().catch(() => undefined);
+  }
+
+  refusedChain(): WrongChain | null {
+    return this.chain.refused;
   }
 
   async stop(): Promise<void> {}
@@ -206,7 +226,17 @@ export class BlockbookUtxoBackend implements UtxoBackend {
     return txid;
   }
 
-  status(): Promise<BackendStatus> {
-    return this.api.backendStatus();
+  async status(): Promise<BackendStatus> {
+    const s = await this.api.backendStatus();
+    if (s.chain === undefined) return s; // not answering: nothing to judge
+    // Block 0 never changes under one Blockbook: asked again only when it named no chain before.
+    this.genesis ??= await blockbookGenesis(this.api);
+    try {
+      this.chain.judge({ chain: s.chain, genesis: this.genesis });
+    } catch (err) {
+      this.genesis = null; // the next status asks again: the operator may be pointing it elsewhere
+      return { ...s, error: err instanceof Error ? err.message : String(err) };
+    }
+    return s;
   }
 }

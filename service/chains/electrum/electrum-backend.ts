@@ -4,9 +4,10 @@
 import type { Logger } from 'pino';
 import { bytesToHex, equalBytes, hexToBytes, reverseBytes } from '../../../shared/coins/bytes.ts';
 import type { ChainParams } from '../../../shared/coins/coin-table.ts';
-import { sha256 } from '../../../shared/coins/hash.ts';
+import { sha256, sha256d } from '../../../shared/coins/hash.ts';
 import { decodeTx, txidHex } from '../../../shared/coins/tx.ts';
-import { ApiError, UpstreamFailure } from '../../errors.ts';
+import { ApiError, UpstreamFailure, type WrongChain } from '../../errors.ts';
+import { ChainGuard } from '../chain-guard.ts';
 import { Lru } from '../../lru.ts';
 import type { HistoryRow, Outpoint, ScriptBalance, UnspentRow } from '../backend.ts';
 import { type BackendStatus, type FeeRates, feeRateWithFloor, type UpstreamFeeEstimates, type UtxoBackend } from '../backend.ts';
@@ -17,6 +18,8 @@ import { z } from 'zod';
 
 export interface ElectrumBackendOptions {
   params: ChainParams;
+  /** The operator's block 0 for a chain the coin table does not hold (config.ts `genesis`). */
+  genesis?: string;
   server: ElectrumServer;
   timing: ElectrumTiming;
   fees: FeeRates;
@@ -38,6 +41,20 @@ const HistoryEntry = z.object({ height: z.number().int(), tx_hash: Txid }).loose
 const Unspent = z.object({ tx_pos: z.number().int().nonnegative(), value: Sats, tx_hash: Txid, height: z.number().int() }).loose();
 const Hex = z.string().regex(/^([0-9a-fA-F]{2})*$/);
 
+const Features = z.object({ genesis_hash: z.string().regex(/^[0-9a-fA-F]{64}$/).optional() }).loose();
+
+/**
+ * An Electrum server's block 0: server.features says it (ElectrumX, Fulcrum); else the header at
+ * height 0, hashed. Electrum servers do not name their network, so this is all there is to judge.
+ */
+export async function electrumGenesis(ask: (method: string, params: unknown[]) => Promise<unknown>): Promise<string | null> {
+  const features = Features.safeParse(await ask('server.features', []).catch(() => null));
+  if (features.success && features.data.genesis_hash) return features.data.genesis_hash.toLowerCase();
+  // A server that cannot say is not held against (chain-identity.ts): null.
+  const header = Hex.safeParse(await ask('blockchain.block.header', [0]).catch(() => null));
+  return header.success && header.data.length >= 160 ? bytesToHex(reverseBytes(sha256d(hexToBytes(header.data)))) : null;
+}
+
 /** Electrum's key for a script: sha256(scriptPubKey), byte-reversed, hex. */
 export function scripthash(script: Uint8Array): string {
   return bytesToHex(reverseBytes(sha256(script)));
@@ -46,6 +63,8 @@ export function scripthash(script: Uint8Array): string {
 export class ElectrumBackend implements UtxoBackend {
   readonly params: ChainParams;
   readonly client: ElectrumClient;
+  /** Whether the server follows the coin's configured chain, asked on every connection. */
+  readonly chain: ChainGuard;
   private readonly txs: VerifiedTxCache;
   private readonly headerTimes = new Lru<number, number>(10_000);
   /** When this process first saw each mempool transaction (Electrum keeps no time for them). */
@@ -54,7 +73,9 @@ export class ElectrumBackend implements UtxoBackend {
   constructor(private readonly o: ElectrumBackendOptions) {
     this.params = o.params;
     const name = `electrum ${o.params.coin} (${o.server.host}:${o.server.port})`;
-    this.client = new ElectrumClient(o.server, name, o.timing, (h) => o.log.debug({ height: h.height }, 'electrum tip'));
+    this.chain = new ChainGuard(o.params, `the Electrum server at ${o.server.host}:${o.server.port}`, o.log, o.genesis === undefined ? {} : { genesis: o.genesis });
+    // Judged on every connection, before anything of it is read.
+    this.client = new ElectrumClient(o.server, name, o.timing, (h) => o.log.debug({ height: h.height }, 'electrum tip'), async (ask) => this.chain.judge({ chain: null, genesis: await electrumGenesis(ask) }));
     this.txs = new VerifiedTxCache(o.params, name, (txid) => this.fetchTx(txid));
   }
 
@@ -68,6 +89,18 @@ export class ElectrumBackend implements UtxoBackend {
 
   private get name(): string {
     return this.client.name;
+  }
+
+  private lastAsked = 0;
+
+  refusedChain(): WrongChain | null {
+    // A refused server is read no more, so a request asks it again (at most once a second): a
+    // service not keeping the connection (tests, embedded before start) would stay refused otherwise.
+    if (this.chain.refused && Date.now() - this.lastAsked >= 1_000) {
+      this.lastAsked = Date.now();
+      void this.client.request('server.ping', [], z.unknown()).catch(() => undefined);
+    }
+    return this.chain.refused;
   }
 
   async indexedHeight(): Promise<number | null> {

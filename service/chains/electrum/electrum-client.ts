@@ -5,7 +5,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { z } from 'zod';
-import { UpstreamFailure } from '../../errors.ts';
+import { ApiError, UpstreamFailure } from '../../errors.ts';
 
 export interface ElectrumServer {
   host: string;
@@ -84,6 +84,11 @@ export class ElectrumClient {
     readonly name: string,
     private readonly timing: ElectrumTiming,
     private readonly onTip: (header: ElectrumHeader) => void = () => undefined,
+    /**
+     * Run on every connection after the version handshake, before anything is read: may refuse the
+     * server (throws: the connection is dropped with that error, chain-guard.ts).
+     */
+    private readonly onHandshake?: (ask: (method: string, params: unknown[]) => Promise<unknown>) => Promise<void>,
   ) {}
 
   /** Connects now and stays connected (reconnecting with backoff), so the tip stays current. */
@@ -180,13 +185,15 @@ export class ElectrumClient {
       });
       // The handshake: the first message a server expects; then follow the tip.
       await this.send('server.version', [CLIENT_NAME, PROTOCOL_VERSION], connection);
+      await this.onHandshake?.((method, params) => this.send(method, params, connection));
       const header = Header.safeParse(await this.send('blockchain.headers.subscribe', [], connection));
       if (!header.success) throw new UpstreamFailure(false, `${this.name} answered blockchain.headers.subscribe with an unexpected shape`);
       this.setTip(header.data);
       this.lastError = null;
       this.failuresInARow = 0;
     })();
-    connection.ready.catch((err: unknown) => this.drop(err instanceof UpstreamFailure ? err : new UpstreamFailure(false, `${this.name} failed: ${String(err)}`), connection));
+    // A refusal of the handshake hook keeps its own words (it names the coin and the reason).
+    connection.ready.catch((err: unknown) => this.drop(err instanceof UpstreamFailure ? err : new UpstreamFailure(false, err instanceof ApiError ? err.message : `${this.name} failed: ${String(err)}`), connection));
     return connection;
   }
 

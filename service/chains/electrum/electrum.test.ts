@@ -16,6 +16,7 @@ import { startTestService, type TestService } from '../../test/http-service.ts';
 import { fixtureUpstreamFlows, withFixtureUpstream } from '../upstream-scenario.ts';
 import { fixtureCoins } from '../blockbook/fixtures/generate.ts';
 import { scripthash } from './electrum-backend.ts';
+import { until } from '../../test/until.ts';
 import { loadElectrumFixture, selfSignedCertificate, startElectrumTestServer, type ElectrumTestServer } from './test-server.ts';
 
 const coins = fixtureCoins('electrum');
@@ -103,8 +104,8 @@ describe.each(coins)('electrum backend for %s', (coin) => {
 
   fixtureUpstreamFlows(coin, s);
 
-  it('opened with the server.version handshake on protocol 1.4, then subscribed to headers, over one connection', () => {
-    expect(s.server.calls.slice(0, 2)).toEqual(['server.version', 'blockchain.headers.subscribe']);
+  it('opened with the server.version handshake on protocol 1.4, asked its block 0, then subscribed to headers, over one connection', () => {
+    expect(s.server.calls.slice(0, 4)).toEqual(['server.version', 'server.features', 'blockchain.block.header', 'blockchain.headers.subscribe']);
     expect(s.server.connections).toBe(1);
   });
 
@@ -220,5 +221,32 @@ describe('electrum over TLS', () => {
     const res = await s.request('GET', `/address/balance/${coin}/${alice}`);
     expect(res.status).toBe(502);
     expect((res.json as { message: string }).message).toMatch(/^electrum litecoin \(127\.0\.0\.1:\d+\) is unreachable: .*certificate/);
+  });
+});
+
+describe('an Electrum server of another chain', () => {
+  const coin = 'litecoin';
+  const s = withElectrum(coin, { timeoutMs: 2_000, retries: 0, backoffMs: 10 });
+  const LITECOIN_REGTEST = '530827f38f93b43ed12af0b3ad25a288dc02ed74d6d7857862df51fc56c416f9';
+  const LITECOIN_MAIN = '12a765e31ffd4059bada1e25190f6e98c99d9714d334efa41a195a7e7e04bfe2';
+
+  it('is refused on reconnection: every route of the coin, /status and /readyz say why; it is served again once the server is on mainnet', async () => {
+    const why = new RegExp(`^litecoin: the Electrum server at 127\\.0\\.0\\.1:${s.server.port} is on regtest, but this coin is configured for mainnet`);
+    s.server.genesis = LITECOIN_REGTEST;
+    s.server.dropConnections();
+    const refused = await until('the refusal', async () => {
+      const res = await s.t.request('GET', `/address/balance/${coin}/${s.scenario.alice}`);
+      return res.status === 503 && res;
+    });
+    expect((refused.json as { message: string }).message).toMatch(why);
+    expect((await s.t.request('GET', `/fee_estimates/${coin}`)).status).toBe(503);
+    const ready = await s.t.request('GET', '/readyz');
+    expect(ready.status).toBe(503);
+    expect((ready.json as { message: string }).message).toMatch(/not ready: litecoin: the Electrum server at .* is on regtest, but this coin is configured for mainnet/);
+    const status = (await s.t.request('GET', '/status')).json as { coins: { error: string | null }[] };
+    expect(status.coins[0]!.error).toMatch(why);
+
+    s.server.genesis = LITECOIN_MAIN;
+    await until('the server served again', async () => (await s.t.request('GET', `/address/balance/${coin}/${s.scenario.alice}`)).status === 200, { deadlineMs: 30_000 });
   });
 });

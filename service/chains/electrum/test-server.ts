@@ -37,6 +37,8 @@ export interface ElectrumTestServer {
   connections: number;
   /** Set: broadcasts are refused with this reason (as ElectrumX words it). */
   refuseBroadcast: string | null;
+  /** Set: server.features names this block 0 (as ElectrumX does); null: it answers no features. */
+  genesis: string | null;
   txidOf: (hex: string) => string;
   /** Announces a new tip to subscribed clients. */
   announceTip(height: number, hex: string): void;
@@ -90,6 +92,7 @@ export async function startElectrumTestServer(fixture: ElectrumFixture, txidOf: 
     calls: [],
     connections: 0,
     refuseBroadcast: null,
+    genesis: null,
     txidOf,
   };
 
@@ -109,6 +112,10 @@ export async function startElectrumTestServer(fixture: ElectrumFixture, txidOf: 
       return ['ElectrumX 1.16.0', '1.4'];
     },
     'server.ping': () => null,
+    'server.features': () => {
+      if (state.genesis === null) throw new RpcFailure(METHOD_NOT_FOUND, 'unknown method "server.features"');
+      return { genesis_hash: state.genesis, hash_function: 'sha256', protocol_min: '1.4', protocol_max: '1.4' };
+    },
     'blockchain.headers.subscribe': (_params, socket) => {
       subscribed.add(socket);
       return fixture.tip;

@@ -30,6 +30,12 @@ export interface IndexerOptions {
   batchBytes?: number;
   /** Overrides the coin table's choice of raw or verbose blocks (the bench compares the two). */
   blockForm?: BlockForm;
+  /**
+   * Asks the node which chain it follows and throws when it is not the coin's (chain-guard.ts):
+   * before every pass, so a node restarted or swapped between two passes is never read, and
+   * before undoing blocks, so another chain's node is not taken for a reorganisation.
+   */
+  checkChain?: () => Promise<void>;
 }
 
 /** What watch mode changes in a pass: where the index starts, which blocks are read, what is kept. */
@@ -124,7 +130,8 @@ export class UtxoIndexer {
   start(): void {
     this.stopped = false;
     // The writer thread loads while the first pass asks the node where its tip is.
-    void this.o.index.prepareForBatches();
+    // A failure here fails the first pass too, which reports it: not an unhandled rejection.
+    this.o.index.prepareForBatches().catch(() => undefined);
     this.loop.start();
   }
 
@@ -149,6 +156,7 @@ export class UtxoIndexer {
 
   private async syncPass(): Promise<void> {
     const pass = ++this.passes;
+    await this.o.checkChain?.();
     if (!this.leads()) {
       await this.watch();
     } else {
@@ -202,6 +210,7 @@ export class UtxoIndexer {
         await watch!.rescanTaken(rescan, readAgain);
       }
       if (ours && (await this.divergedAt(ours.height, ours.hash))) {
+        await this.o.checkChain?.();
         const fork = await this.findFork(ours.height);
         log.warn({ from: ours.height, fork }, 'index: chain reorganised, rolling back');
         // In watch mode the scripts may have changed since a block was written: undone by height.
@@ -282,7 +291,7 @@ export class UtxoIndexer {
       log.info({ from, tip: to, lag: to - from + 1, percent: p.percent, basis: p.basis }, `index: catching up from block ${from} to the node's tip ${to} (${to - from + 1} blocks), ${p.percent}% done`);
     }
     const mempool = await this.mempoolSet();
-    void index.prepareForBatches(); // already started by start(); here for direct sync() callers
+    index.prepareForBatches().catch(() => undefined); // already started by start(); here for direct sync() callers
 
     // Each answer is read into the compact form as soon as it arrives, so only a few raw JSON
     // blocks exist at once whatever the chain's length.

@@ -6,7 +6,9 @@ import { bytesToHex, hexToBytes } from '../../../shared/coins/bytes.ts';
 import { decodeTx, txidHex } from '../../../shared/coins/tx.ts';
 import type { Store } from '../../store/database.ts';
 import { UtxoIndexStore } from '../../index/utxo-index.ts';
-import { ApiError, UpstreamFailure } from '../../errors.ts';
+import { ApiError, UpstreamFailure, type WrongChain } from '../../errors.ts';
+import { ChainGuard } from '../chain-guard.ts';
+import { nodeWho, readNodeChain } from './node-chain.ts';
 import { type BackendStatus, feeRateWithFloor, type IndexFreshness, type MempoolConflict, type Outpoint, outpointKey, type UpstreamFeeEstimates, type UtxoBackend } from '../backend.ts';
 import { decodeVerifiedTx } from '../upstream-utxo.ts';
 import { UtxoIndexer } from './indexer.ts';
@@ -28,6 +30,8 @@ export interface NodeRpcBackendOptions {
   replacements?: boolean;
   /** 'watch': only registered wallets (watch.ts); default 'full'. */
   index?: 'full' | 'watch';
+  /** The operator's block 0 for a chain the coin table does not hold (config.ts `genesis`). */
+  genesis?: string;
 }
 
 // Bitcoin Core RPC error codes (src/rpc/protocol.h)
@@ -50,11 +54,14 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
   readonly watch?: WatchScan;
 
   readonly relaysReplacements: boolean;
+  /** Whether the node follows the coin's configured chain, asked before every index pass. */
+  readonly chain: ChainGuard;
 
   constructor(private readonly o: NodeRpcBackendOptions) {
     this.params = o.params;
     this.relaysReplacements = o.replacements ?? utxoCoinRow(o.params.coin).replacementsByDefault;
     this.rpc = new RpcClient(o.rpc);
+    this.chain = new ChainGuard(o.params, nodeWho(this.rpc.url), o.log, o.genesis === undefined ? {} : { genesis: o.genesis });
     this.index = new UtxoIndexStore(o.store, o.params.coin, { watch: o.index === 'watch' });
     this.indexName = this.index.chain;
     const watch = o.index === 'watch' ? new WatchScan(new WatchList(o.store.db, this.index.chain, o.params), this.rpc, this.index, o.params, o.log) : undefined;
@@ -66,6 +73,7 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
       pollIntervalMs: o.pollIntervalMs,
       leading: () => this.leading,
       afterPass: (pass) => this.settleSpends(pass),
+      checkChain: async () => this.chain.judge(await readNodeChain(this.rpc)),
       ...(watch ? { watch } : {}),
     });
     if (watch) {
@@ -105,6 +113,10 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
     if (leading) void this.indexer.sync().catch(() => undefined); // catch up now, not at the next poll
   }
 
+  async open(): Promise<void> {
+    await this.index.open();
+  }
+
   start(): void {
     this.indexer.start();
   }
@@ -112,6 +124,10 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
   async stop(): Promise<void> {
     await this.indexer.stop();
     this.rpc.close(); // idle keep-alive sockets would hold up the node's own shutdown
+  }
+
+  refusedChain(): WrongChain | null {
+    return this.chain.refused;
   }
 
   async indexedHeight(): Promise<number | null> {
@@ -270,7 +286,8 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
   async status(): Promise<BackendStatus> {
     const p = this.indexer.status();
     const indexedHeight = p.indexedHeight ?? (await this.indexedHeight());
-    return { backend: 'node-rpc', tipHeight: p.tipHeight, indexedHeight, mempoolTxs: p.mempoolTxs, error: p.error, role: this.leading ? 'leader' : 'follower' };
+    const error = this.chain.refused?.message ?? p.error;
+    return { backend: 'node-rpc', tipHeight: p.tipHeight, indexedHeight, mempoolTxs: p.mempoolTxs, error, role: this.leading ? 'leader' : 'follower' };
   }
 }
 

@@ -1,0 +1,37 @@
+// The index's memory budget (config.ts `database.cacheMb`): what the indexer keeps in memory to
+// write and read faster, as one number an operator sets to fit the service's memory limit, split
+// here. Without it, the sizes chosen before there was a budget (about 126 MB with LevelDB, 62 MB
+// with SQLite). Pure.
+
+export interface IndexCaches {
+  /** LevelDB's block cache. */
+  levelBlockCacheBytes: number;
+  /** LevelDB's memtable; two are in memory while one is written out. */
+  levelWriteBufferBytes: number;
+  /** The SQLite writer thread's page cache, KiB. */
+  sqliteWriterCacheKib: number;
+  /** Outputs of recent blocks kept for the spends that follow them (young-outputs.ts, ~150 bytes each). */
+  youngOutputs: number;
+}
+
+export const DEFAULT_INDEX_CACHES: IndexCaches = { levelBlockCacheBytes: 32 << 20, levelWriteBufferBytes: 32 << 20, sqliteWriterCacheKib: 32 << 10, youngOutputs: 200_000 };
+
+/** Heap per young output (young-outputs.ts): the budget's share divided by this is how many are kept. */
+const YOUNG_OUTPUT_BYTES = 150;
+const MIB = 1 << 20;
+
+/**
+ * `cacheMb` MiB: LevelDB gets half as block cache and an eighth per memtable (a quarter for the
+ * two), SQLite's writer three quarters as page cache (one of the two is used, by the store kind),
+ * and the young outputs a quarter either way.
+ */
+export function indexCaches(cacheMb: number | undefined): IndexCaches {
+  if (cacheMb === undefined) return DEFAULT_INDEX_CACHES;
+  const bytes = cacheMb * MIB;
+  return {
+    levelBlockCacheBytes: Math.floor(bytes / 2),
+    levelWriteBufferBytes: Math.max(MIB, Math.floor(bytes / 8)),
+    sqliteWriterCacheKib: Math.floor((bytes * 3) / 4 / 1024),
+    youngOutputs: Math.max(1_000, Math.floor(bytes / 4 / YOUNG_OUTPUT_BYTES)),
+  };
+}
