@@ -165,6 +165,11 @@ export async function runScaleBench(options: BenchOptions, ctx: ScaleBenchContex
   for (const c of curves) {
     const cpu = c.points.map((pt) => `${kTxs(pt.checkpoint.txs)}: ${((pt.stage.cpuOwnMs + pt.stage.cpuNodeMs) / pt.stage.ms).toFixed(1)} of ${cpus().length} cores`).join(', ');
     console.log(`${c.store}: whole chain in ${(c.totalMs / 1000).toFixed(1)} s (${fmt((manifest.txs * 1000) / c.totalMs)} tx/s); cores busy in each window (indexer + litecoind): ${cpu}`);
+    const last = c.points[c.points.length - 1];
+    const compacted = last?.stage.compacted;
+    if (last && compacted) {
+      console.log(`${c.store}: after a full compaction at ${kTxs(last.checkpoint.txs)} (${(compacted.ms / 1000).toFixed(1)} s): ${fmt(compacted.bytes / last.checkpoint.txs)} bytes/tx (${mb(compacted.bytes / 1024)} on disk; ${fmt(last.stage.storeBytes / last.checkpoint.txs)} before)`);
+    }
   }
   console.log('\n== Projected full index of a mainnet, from the curve above (mainnet-projection.ts) ==');
   for (const c of curves) {

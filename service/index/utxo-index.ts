@@ -175,6 +175,12 @@ export class UtxoIndexStore {
     return writerOf(this.store)?.warmUp() ?? Promise.resolve();
   }
 
+  /** After a long catch-up: the LevelDB index merges its sorted runs (the SQL stores have nothing to do). */
+  async compactAfterCatchUp(): Promise<void> {
+    const level = this.level;
+    if (level) await (await level).compact();
+  }
+
   /** Applies consecutive blocks in one transaction. Mempool entries of their txs are dropped. */
   async applyBlocks(blocks: readonly IndexedBlock[], mempoolTxids: ReadonlySet<string>): Promise<void> {
     if (blocks.length === 0) return;

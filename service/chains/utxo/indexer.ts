@@ -11,6 +11,9 @@ import { fetchBlock as fetchNodeBlock, type BlockForm } from './block-reading.ts
 import type { IndexedTx } from '../../index/blocks.ts';
 import { z } from 'zod';
 
+/** A catch-up of at least this many blocks (an initial sync, a long downtime) is followed by a compaction of the LevelDB index. */
+const COMPACT_AFTER_BLOCKS = 1_000;
+
 export interface IndexerOptions {
   rpc: RpcClient;
   index: UtxoIndexStore;
@@ -336,6 +339,11 @@ export class UtxoIndexer {
     }
     await pipeline.flush();
     if (to - from >= 100) log.info({ coin: params.coin, height: this.progress.indexedHeight, blocks: to - from + 1, txs }, 'index: caught up');
+    // After a long catch-up (an initial sync) the LSM index merges its runs once, behind: the
+    // bulk load leaves many overlapping files, and the tip's small batches then find one run.
+    if (!reorganised && to - from + 1 >= COMPACT_AFTER_BLOCKS) {
+      void index.compactAfterCatchUp().catch((err: unknown) => log.warn({ coin: params.coin, err: err instanceof Error ? err.message : String(err) }, 'index: compaction after the catch-up failed'));
+    }
     return reorganised;
   }
 
