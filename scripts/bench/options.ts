@@ -19,6 +19,8 @@ export interface BenchOptions {
   stores: ScaleStore[];
   /** `--index-blocks verbose`: the indexer reads verbose JSON instead of the coin's raw blocks (to compare). */
   indexBlocks: 'raw' | 'verbose' | undefined;
+  /** `--no-watch`: the scale bench ends after the index and its queries (watch mode is issue 25's, minutes more). */
+  noWatch: boolean;
 }
 
 /** `level`: the full index in LevelDB beside a SQLite file (StoreConfig.indexDir). */
@@ -27,7 +29,7 @@ const SCALE_STORES: readonly ScaleStore[] = ['sqlite', 'postgres', 'level'];
 
 const USAGE =
   'usage: npm run bench -- [--txs 20000] [--duration 10] [--connections 10] [--cpu-prof <dir>]\n' +
-  '       npm run bench -- --scale [--scale-txs 1000000] [--cache-dir <dir>] [--stores sqlite,postgres,level] [--index-blocks raw|verbose] [--cpu-prof <dir>]';
+  '       npm run bench -- --scale [--scale-txs 1000000] [--cache-dir <dir>] [--stores sqlite,postgres,level] [--index-blocks raw|verbose] [--no-watch] [--cpu-prof <dir>]';
 
 function positiveInt(text: string | undefined, fallback: number, name: string): number {
   if (text === undefined) return fallback;
@@ -62,6 +64,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       'cache-dir': { type: 'string' },
       stores: { type: 'string' },
       'index-blocks': { type: 'string' },
+      'no-watch': { type: 'boolean' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -80,6 +83,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     cacheDir: values['cache-dir'],
     stores: parseStores(values.stores),
     indexBlocks: parseBlockForm(values['index-blocks']),
+    noWatch: values['no-watch'] ?? false,
   };
 }
 
