@@ -6,14 +6,15 @@
 //
 //   V                             -> layout version (2)
 //   B height                      -> time, block hash (as the node gave it): the tip is the last
-//   T txnum                       -> txid                                 (every tx)
+//   T txnum                       -> txid, then its outputs: vout, amount, script (every tx)
 //   K txid hash, txnum            -> (none)                               (txid -> tx number)
-//   O txnum vout                  -> amount, script                      (outputs by outpoint)
 //   F script key, txnum, vout     -> amount, 1 when the tx has no inputs (funding)
 //   S txid hash, vout, txnum      -> 4 more bytes of the txid hash       (spending: the spent outpoint, then the spender)
 //
 // - Script keys are 8 bytes of the script's SHA-256 (script-keys.ts). Two scripts may share one:
-//   a query keeps only the funding rows whose O row holds its script, so answers are exact.
+//   a query keeps only the funding rows whose output in the T row is its script: answers are exact.
+// - A tx's outputs sit in its T row, not a row each: every LevelDB entry costs about 11 bytes of its
+//   own (sequence number, lengths), more than a key here.
 // - The txid hash is SHA-256 of the txid's bytes (test and non-hex txids share leading bytes;
 //   real ones are hashes already). K keys 8 bytes of it, each candidate checked against its T row:
 //   exact. S keys 8 bytes and checks 4 more: a spend is taken for another outpoint's only when two
@@ -40,7 +41,7 @@ export type LevelSnapshot = Snapshot;
 
 const at = (snapshot: LevelSnapshot | undefined) => (snapshot ? { snapshot } : {});
 
-const TAG = { version: 0x56, block: 0x42, txid: 0x54, txidKey: 0x4b, output: 0x4f, funding: 0x46, spending: 0x53 } as const;
+const TAG = { version: 0x56, block: 0x42, txid: 0x54, txidKey: 0x4b, funding: 0x46, spending: 0x53 } as const;
 type Tag = (typeof TAG)[keyof typeof TAG];
 
 /** The layout this code writes; a folder without this version row is an older layout's, rebuilt. */
@@ -64,12 +65,27 @@ const txidKey = (txnum: number) => {
   k.writeUIntBE(txnum, 1, 6);
   return k;
 };
-const outputKey = (txnum: number, vout: number) => {
-  const k = key(TAG.output, 10);
-  k.writeUIntBE(txnum, 1, 6);
-  k.writeUInt32BE(vout, 7);
-  return k;
-};
+
+/** A T row's value: u8 txid length, the txid, then each output as u32 vout, i64 amount, u16 script length, script. */
+export interface TxRow {
+  txid: Buffer;
+  outputs: { vout: number; amount: bigint; script: Buffer }[];
+}
+
+export function txRowOf(value: Buffer): TxRow {
+  const length = value[0]!;
+  const txid = value.subarray(1, 1 + length);
+  const outputs: TxRow['outputs'] = [];
+  for (let at = 1 + length; at < value.length; ) {
+    const scriptLength = value.readUInt16BE(at + 12);
+    outputs.push({ vout: value.readUInt32BE(at), amount: value.readBigInt64BE(at + 4), script: value.subarray(at + 14, at + 14 + scriptLength) });
+    at += 14 + scriptLength;
+  }
+  return { txid, outputs };
+}
+
+/** The txid of a T row's value, without reading its outputs. */
+const txidOfRow = (value: Buffer): Buffer => value.subarray(1, 1 + value[0]!);
 
 /** SHA-256 of a txid's bytes: K and S rows key by it. */
 export function txidHash(txid: Uint8Array): Buffer {
@@ -146,12 +162,11 @@ interface Writes {
 export function streamRows(blocks: readonly EncodedBlock[], out: Writes, put: boolean): void {
   const tKey = key(TAG.txid, 6);
   const kKey = key(TAG.txidKey, HASH_KEY + 6);
-  const oKey = key(TAG.output, 10);
   const fKey = key(TAG.funding, 8 + 10);
   const fValue = Buffer.allocUnsafe(9);
   const sKey = key(TAG.spending, HASH_KEY + 10);
   const empty = Buffer.alloc(0);
-  let oValue = Buffer.allocUnsafe(256);
+  let tValue = Buffer.allocUnsafe(1 << 16);
   const spentIn = new Map<string, number>();
   for (const block of blocks) {
     const r = new BlockReader(block.bytes);
@@ -159,13 +174,12 @@ export function streamRows(blocks: readonly EncodedBlock[], out: Writes, put: bo
     for (let position = 0; position < count; position++) {
       const txnum = txNumOf(block.height, position);
       const txid = r.txidBlob();
+      if (txid.length > 255) throw new Error(`txid ${txid.toString('hex')} of block ${block.height} is longer than 255 bytes`);
       tKey.writeUIntBE(txnum, 1, 6);
       kKey.set(txidHash(txid).subarray(0, HASH_KEY), 1);
       kKey.writeUIntBE(txnum, 1 + HASH_KEY, 6);
-      if (put) {
-        out.put(tKey, txid);
-        out.put(kKey, empty);
-      } else {
+      if (put) out.put(kKey, empty);
+      else {
         out.del(tKey);
         out.del(kKey);
       }
@@ -187,28 +201,37 @@ export function streamRows(blocks: readonly EncodedBlock[], out: Writes, put: bo
         if (put) out.put(sKey, h.subarray(HASH_KEY, HASH_KEY + HASH_CHECK));
         else out.del(sKey);
       }
+      // the T row: the txid, then the outputs as they are read
+      tValue[0] = txid.length;
+      txid.copy(tValue, 1);
+      let at = 1 + txid.length;
       for (let n = r.u32(); n > 0; n--) {
         const script = r.script();
         const vout = r.f64();
         const amount = r.amount();
-        oKey.writeUIntBE(txnum, 1, 6);
-        oKey.writeUInt32BE(vout, 7);
         fKey.set(scriptKeyOf(script), 1);
         fKey.writeUIntBE(txnum, 9, 6);
         fKey.writeUInt32BE(vout, 15);
         if (!put) {
-          out.del(oKey);
           out.del(fKey);
           continue;
         }
-        if (oValue.length < 8 + script.length) oValue = Buffer.allocUnsafe(2 * (8 + script.length));
-        oValue.writeBigInt64BE(amount, 0);
-        script.copy(oValue, 8);
-        out.put(oKey, oValue.subarray(0, 8 + script.length));
+        if (script.length > 0xffff) throw new Error(`an output script of ${script.length} bytes in block ${block.height} is longer than the index holds`);
+        if (tValue.length < at + 14 + script.length) {
+          const bigger = Buffer.allocUnsafe(2 * (at + 14 + script.length));
+          tValue.copy(bigger, 0, 0, at);
+          tValue = bigger;
+        }
+        tValue.writeUInt32BE(vout, at);
+        tValue.writeBigInt64BE(amount, at + 4);
+        tValue.writeUInt16BE(script.length, at + 12);
+        script.copy(tValue, at + 14);
+        at += 14 + script.length;
         fValue.writeBigInt64BE(amount, 0);
         fValue[8] = inputs === 0 ? 1 : 0;
         out.put(fKey, fValue);
       }
+      if (put) out.put(tKey, tValue.subarray(0, at));
     }
   }
 }
@@ -413,7 +436,7 @@ export class LevelIndex {
     return next;
   }
 
-  /** The script's funding rows from tx number `from` up, each checked against its O row (a key another script shares), with its txid. */
+  /** The script's funding rows from tx number `from` up, each checked against its output in the T row (a key another script shares), with its txid. */
   private async fundingOf(script: Buffer, from: number, snapshot: LevelSnapshot): Promise<Funding[]> {
     const skey = scriptKeyOf(script);
     const rows: Funding[] = [];
@@ -421,14 +444,15 @@ export class LevelIndex {
       rows.push({ txnum: k.readUIntBE(9, 6), vout: k.readUInt32BE(15), amount: v.readBigInt64BE(0), coinbase: v[8] === 1, txid: Buffer.alloc(0) });
     }
     if (rows.length === 0) return rows;
-    const [outputs, txids] = await Promise.all([this.db.getMany(rows.map((r) => outputKey(r.txnum, r.vout)), { snapshot }), this.db.getMany(rows.map((r) => txidKey(r.txnum)), { snapshot })]);
-    const own: Funding[] = [];
-    rows.forEach((r, i) => {
-      const o = outputs[i];
-      if (!o || !o.subarray(8).equals(script)) return; // another script's row under the same key
-      own.push({ ...r, txid: txids[i]! });
+    const numbers = [...new Set(rows.map((r) => r.txnum))];
+    const values = await this.db.getMany(numbers.map(txidKey), { snapshot });
+    const txs = new Map(numbers.map((n, i) => [n, values[i] ? txRowOf(values[i]) : undefined]));
+    return rows.flatMap((r) => {
+      const tx = txs.get(r.txnum);
+      const output = tx?.outputs.find((o) => o.vout === r.vout);
+      if (!tx || !output?.script.equals(script)) return []; // another script's row under the same key
+      return [{ ...r, txid: Buffer.from(tx.txid) }];
     });
-    return own;
   }
 
   /**
@@ -466,7 +490,7 @@ export class LevelIndex {
     }
     if (later.length === 0) return null;
     const txids = await this.db.getMany(later.map(txidKey), { snapshot });
-    const same = later.filter((_, i) => txids[i]?.equals(o.txid));
+    const same = later.filter((_, i) => txids[i] !== undefined && txidOfRow(txids[i]).equals(o.txid));
     return same.length > 0 ? Math.min(...same) : null;
   }
 
@@ -500,7 +524,7 @@ export class LevelIndex {
       const heights = [...new Set(page.map((r) => heightOfTxNum(r.txnum)))];
       const blocks = await this.db.getMany(heights.map(blockKey), { snapshot: s });
       const timeOf = new Map(heights.map((h, i) => [h, blocks[i]?.readUInt32BE(0) ?? 0]));
-      return page.map((r, i) => ({ ...r, txid: txids[i]!, time: timeOf.get(heightOfTxNum(r.txnum))! }));
+      return page.map((r, i) => ({ ...r, txid: Buffer.from(txidOfRow(txids[i]!)), time: timeOf.get(heightOfTxNum(r.txnum))! }));
     });
   }
 
@@ -524,7 +548,7 @@ export class LevelIndex {
         for await (const k of this.db.keys({ ...txidKeyRange(txidHash(txid)), ...at(snapshot) })) candidates.push(k.readUIntBE(k.length - 6, 6));
         if (candidates.length === 0) return;
         const full = await this.db.getMany(candidates.map(txidKey), at(snapshot));
-        const own = candidates.filter((_, i) => full[i]?.equals(txid));
+        const own = candidates.filter((_, i) => full[i] !== undefined && txidOfRow(full[i]).equals(txid));
         if (own.length > 0) out.set(keyOfBlob(txid), Math.max(...own));
       }),
     );
@@ -533,13 +557,9 @@ export class LevelIndex {
 
   /** Every output of these tx numbers, spent or not. */
   async outputsOf(txnums: readonly number[], snapshot?: LevelSnapshot): Promise<{ txnum: number; vout: number; script: Buffer; amount: bigint }[]> {
-    const out: { txnum: number; vout: number; script: Buffer; amount: bigint }[] = [];
-    for (const txnum of new Set(txnums)) {
-      for await (const [k, v] of this.db.iterator({ gte: outputKey(txnum, 0), lt: outputKey(txnum + 1, 0), ...at(snapshot) })) {
-        out.push({ txnum, vout: k.readUInt32BE(7), script: Buffer.from(v.subarray(8)), amount: v.readBigInt64BE(0) });
-      }
-    }
-    return out;
+    const numbers = [...new Set(txnums)];
+    const values = await this.db.getMany(numbers.map(txidKey), at(snapshot));
+    return numbers.flatMap((txnum, i) => (values[i] ? txRowOf(values[i]).outputs.map((o) => ({ txnum, vout: o.vout, script: Buffer.from(o.script), amount: o.amount })) : []));
   }
 
   /** Every row, in key order: for tests that compare two indexes row by row. */

@@ -341,16 +341,19 @@ describe('address queries on level: a script whose key another script holds', ()
     const STRANGER = script(0xee);
     const key = scriptKeyOf(A);
     // A funding row under A's key, of a script standing for one whose key collides with A's, and
-    // its output row, written as the LevelDB index writes them (level-index.ts: F key txnum vout
-    // -> amount, flag; O txnum vout -> amount, script)
+    // its tx row, written as the LevelDB index writes them (level-index.ts: F key txnum vout ->
+    // amount, flag; T txnum -> txid, then vout, amount, script length, script)
     const level = await levelIndexOf(t.store, 'litecoin')!;
     const raw = (level as unknown as { db: { put(k: Buffer, v: Buffer): Promise<void> } }).db;
     const amount = Buffer.alloc(8);
     amount.writeBigInt64BE(999n);
     const at = Buffer.alloc(10); // tx number 0 (height 0, before the chain), vout 0
+    const scriptLength = Buffer.alloc(2);
+    scriptLength.writeUInt16BE(STRANGER.length);
     await raw.put(Buffer.concat([Buffer.of(0x46), key, at]), Buffer.concat([amount, Buffer.of(1)]));
-    await raw.put(Buffer.concat([Buffer.of(0x4f), at]), Buffer.concat([amount, STRANGER]));
-    const planted = (await level.entries()).filter(([k]) => k === `46${hex(key)}${hex(at)}` || k === `4f${hex(at)}`);
+    await raw.put(Buffer.concat([Buffer.of(0x54), at.subarray(0, 6)]), Buffer.concat([Buffer.of(32), Buffer.alloc(32, 0xee), Buffer.alloc(4), amount, scriptLength, STRANGER]));
+    const isPlanted = (k: string) => k === `46${hex(key)}${hex(at)}` || k === `54${hex(at.subarray(0, 6))}`;
+    const planted = (await level.entries()).filter(([k]) => isPlanted(k));
     expect(planted).toHaveLength(2);
 
     let index = new UtxoIndexStore(t.store, 'litecoin');
@@ -369,7 +372,7 @@ describe('address queries on level: a script whose key another script holds', ()
     await index.rollbackTo(0, async (hash) => byHash.get(hash) ?? null);
     expect((await index.history([A], 10, 0)).total).toBe(0);
     const after = await (await levelIndexOf(restarted, 'litecoin')!).entries();
-    expect(after.filter(([k]) => k === `46${hex(key)}${hex(at)}` || k === `4f${hex(at)}`)).toEqual(planted); // left alone
+    expect(after.filter(([k]) => isPlanted(k))).toEqual(planted); // left alone
     await index.applyBlocks(blocks, new Set());
     await expectAgrees(index, blocks);
   });
