@@ -6,9 +6,9 @@
 //
 //   V                             -> layout version (2)
 //   B height                      -> time, block hash (as the node gave it): the tip is the last
-//   T txnum                       -> txid, then its outputs: vout, amount, script (every tx)
+//   T txnum                       -> txid, then its outputs: vout, script (every tx)
 //   K txid hash, txnum            -> (none)                               (txid -> tx number)
-//   F script key, txnum, vout     -> amount, 1 when the tx has no inputs (funding)
+//   F script key, txnum, vout     -> 1 when the tx has no inputs, amount (funding)
 //   S txid hash, vout, txnum      -> 4 more bytes of the txid hash       (spending: the spent outpoint, then the spender)
 //
 // - Script keys are 8 bytes of the script's SHA-256 (script-keys.ts). Two scripts may share one:
@@ -25,7 +25,8 @@
 //   caught here (that needs a read); one spent twice within a batch is.
 // - Rollback plans the undone blocks' rows again from their content and deletes exactly those.
 // - Numbers: tx numbers 6 bytes, heights and vouts 4, big-endian so keys sort as numbers; amounts
-//   signed 64-bit.
+//   as few big-endian bytes as they need (8, signed, outside 0..2^48); vouts and script lengths in
+//   T rows as LEB128.
 import { hash } from 'node:crypto';
 import { rename } from 'node:fs/promises';
 import type { ClassicLevel, Snapshot } from 'classic-level';
@@ -66,10 +67,30 @@ const txidKey = (txnum: number) => {
   return k;
 };
 
-/** A T row's value: u8 txid length, the txid, then each output as u32 vout, i64 amount, u16 script length, script. */
+/** A T row's value: u8 txid length, the txid, then each output as LEB128 vout, LEB128 script length, script. */
 export interface TxRow {
   txid: Buffer;
-  outputs: { vout: number; amount: bigint; script: Buffer }[];
+  outputs: { vout: number; script: Buffer }[];
+}
+
+function readLeb(b: Buffer, at: number): [number, number] {
+  let v = 0;
+  let scale = 1;
+  for (;;) {
+    const byte = b[at++]!;
+    v += (byte & 0x7f) * scale;
+    if (byte < 0x80) return [v, at];
+    scale *= 128;
+  }
+}
+
+function writeLeb(b: Buffer, at: number, v: number): number {
+  while (v >= 0x80) {
+    b[at++] = (v % 128) | 0x80;
+    v = Math.floor(v / 128);
+  }
+  b[at++] = v;
+  return at;
 }
 
 export function txRowOf(value: Buffer): TxRow {
@@ -77,11 +98,34 @@ export function txRowOf(value: Buffer): TxRow {
   const txid = value.subarray(1, 1 + length);
   const outputs: TxRow['outputs'] = [];
   for (let at = 1 + length; at < value.length; ) {
-    const scriptLength = value.readUInt16BE(at + 12);
-    outputs.push({ vout: value.readUInt32BE(at), amount: value.readBigInt64BE(at + 4), script: value.subarray(at + 14, at + 14 + scriptLength) });
-    at += 14 + scriptLength;
+    const [vout, next] = readLeb(value, at);
+    const [scriptLength, start] = readLeb(value, next);
+    outputs.push({ vout, script: value.subarray(start, start + scriptLength) });
+    at = start + scriptLength;
   }
   return { txid, outputs };
+}
+
+const SMALL_AMOUNT = 2n ** 48n;
+
+/** An F row's value into `out` (at least 9 bytes): the flag, then the amount in as few bytes as it needs. */
+function fundingValue(out: Buffer, coinbase: boolean, amount: bigint): Buffer {
+  out[0] = coinbase ? 1 : 0;
+  if (amount < 0n || amount >= SMALL_AMOUNT) {
+    out.writeBigInt64BE(amount, 1);
+    return out.subarray(0, 9);
+  }
+  const n = Number(amount);
+  let bytes = 0;
+  for (let rest = n; rest > 0; rest = Math.floor(rest / 256)) bytes++;
+  if (bytes > 0) out.writeUIntBE(n, 1, bytes);
+  return out.subarray(0, 1 + bytes);
+}
+
+export function fundingOfValue(value: Buffer): { coinbase: boolean; amount: bigint } {
+  const bytes = value.length - 1;
+  const amount = bytes === 8 ? value.readBigInt64BE(1) : bytes === 0 ? 0n : BigInt(value.readUIntBE(1, bytes));
+  return { coinbase: value[0] === 1, amount };
 }
 
 /** The txid of a T row's value, without reading its outputs. */
@@ -100,6 +144,13 @@ function spendingRange(h: Uint8Array, vout: number): { gte: Buffer; lt: Buffer }
   k.set(h.subarray(0, HASH_KEY), 1);
   k.writeUInt32BE(vout, 1 + HASH_KEY);
   return rangeOf(k);
+}
+function fundingKey(skey: Uint8Array, txnum: number, vout: number): Buffer {
+  const k = key(TAG.funding, skey.length + 10);
+  k.set(skey, 1);
+  k.writeUIntBE(txnum, 1 + skey.length, 6);
+  k.writeUInt32BE(vout, 7 + skey.length);
+  return k;
 }
 const fundingRange = (skey: Uint8Array, fromTxnum = 0) => {
   const k = key(TAG.funding, skey.length + 6);
@@ -216,20 +267,15 @@ export function streamRows(blocks: readonly EncodedBlock[], out: Writes, put: bo
           out.del(fKey);
           continue;
         }
-        if (script.length > 0xffff) throw new Error(`an output script of ${script.length} bytes in block ${block.height} is longer than the index holds`);
-        if (tValue.length < at + 14 + script.length) {
-          const bigger = Buffer.allocUnsafe(2 * (at + 14 + script.length));
+        if (tValue.length < at + 20 + script.length) {
+          const bigger = Buffer.allocUnsafe(2 * (at + 20 + script.length));
           tValue.copy(bigger, 0, 0, at);
           tValue = bigger;
         }
-        tValue.writeUInt32BE(vout, at);
-        tValue.writeBigInt64BE(amount, at + 4);
-        tValue.writeUInt16BE(script.length, at + 12);
-        script.copy(tValue, at + 14);
-        at += 14 + script.length;
-        fValue.writeBigInt64BE(amount, 0);
-        fValue[8] = inputs === 0 ? 1 : 0;
-        out.put(fKey, fValue);
+        at = writeLeb(tValue, writeLeb(tValue, at, vout), script.length);
+        script.copy(tValue, at);
+        at += script.length;
+        out.put(fKey, fundingValue(fValue, inputs === 0, amount));
       }
       if (put) out.put(tKey, tValue.subarray(0, at));
     }
@@ -441,7 +487,7 @@ export class LevelIndex {
     const skey = scriptKeyOf(script);
     const rows: Funding[] = [];
     for await (const [k, v] of this.db.iterator({ ...fundingRange(skey, from), snapshot })) {
-      rows.push({ txnum: k.readUIntBE(9, 6), vout: k.readUInt32BE(15), amount: v.readBigInt64BE(0), coinbase: v[8] === 1, txid: Buffer.alloc(0) });
+      rows.push({ txnum: k.readUIntBE(9, 6), vout: k.readUInt32BE(15), ...fundingOfValue(v), txid: Buffer.alloc(0) });
     }
     if (rows.length === 0) return rows;
     const numbers = [...new Set(rows.map((r) => r.txnum))];
@@ -555,11 +601,16 @@ export class LevelIndex {
     return out;
   }
 
-  /** Every output of these tx numbers, spent or not. */
+  /** Every output of these tx numbers, spent or not: scripts from the T rows, amounts from the F rows. */
   async outputsOf(txnums: readonly number[], snapshot?: LevelSnapshot): Promise<{ txnum: number; vout: number; script: Buffer; amount: bigint }[]> {
     const numbers = [...new Set(txnums)];
     const values = await this.db.getMany(numbers.map(txidKey), at(snapshot));
-    return numbers.flatMap((txnum, i) => (values[i] ? txRowOf(values[i]).outputs.map((o) => ({ txnum, vout: o.vout, script: Buffer.from(o.script), amount: o.amount })) : []));
+    const outputs = numbers.flatMap((txnum, i) => (values[i] ? txRowOf(values[i]).outputs.map((o) => ({ txnum, vout: o.vout, script: Buffer.from(o.script) })) : []));
+    const funding = await this.db.getMany(
+      outputs.map((o) => fundingKey(scriptKeyOf(o.script), o.txnum, o.vout)),
+      at(snapshot),
+    );
+    return outputs.flatMap((o, i) => (funding[i] ? [{ ...o, amount: fundingOfValue(funding[i]).amount }] : []));
   }
 
   /** Every row, in key order: for tests that compare two indexes row by row. */

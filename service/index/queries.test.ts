@@ -342,16 +342,14 @@ describe('address queries on level: a script whose key another script holds', ()
     const key = scriptKeyOf(A);
     // A funding row under A's key, of a script standing for one whose key collides with A's, and
     // its tx row, written as the LevelDB index writes them (level-index.ts: F key txnum vout ->
-    // amount, flag; T txnum -> txid, then vout, amount, script length, script)
+    // flag, amount; T txnum -> txid, then vout, script length, script)
     const level = await levelIndexOf(t.store, 'litecoin')!;
     const raw = (level as unknown as { db: { put(k: Buffer, v: Buffer): Promise<void> } }).db;
     const amount = Buffer.alloc(8);
     amount.writeBigInt64BE(999n);
     const at = Buffer.alloc(10); // tx number 0 (height 0, before the chain), vout 0
-    const scriptLength = Buffer.alloc(2);
-    scriptLength.writeUInt16BE(STRANGER.length);
-    await raw.put(Buffer.concat([Buffer.of(0x46), key, at]), Buffer.concat([amount, Buffer.of(1)]));
-    await raw.put(Buffer.concat([Buffer.of(0x54), at.subarray(0, 6)]), Buffer.concat([Buffer.of(32), Buffer.alloc(32, 0xee), Buffer.alloc(4), amount, scriptLength, STRANGER]));
+    await raw.put(Buffer.concat([Buffer.of(0x46), key, at]), Buffer.concat([Buffer.of(1), amount]));
+    await raw.put(Buffer.concat([Buffer.of(0x54), at.subarray(0, 6)]), Buffer.concat([Buffer.of(32), Buffer.alloc(32, 0xee), Buffer.of(0, STRANGER.length), STRANGER]));
     const isPlanted = (k: string) => k === `46${hex(key)}${hex(at)}` || k === `54${hex(at.subarray(0, 6))}`;
     const planted = (await level.entries()).filter(([k]) => isPlanted(k));
     expect(planted).toHaveLength(2);
