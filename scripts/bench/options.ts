@@ -21,6 +21,8 @@ export interface BenchOptions {
   indexBlocks: 'raw' | 'verbose' | undefined;
   /** `--cache-mb`: the index's memory budget (config.ts database.cacheMb); absent: the defaults. */
   cacheMb: number | undefined;
+  /** `--no-watch`: the scale bench ends after the index and its queries (watch mode is issue 25's, minutes more). */
+  noWatch: boolean;
 }
 
 /** `level`: the full index in LevelDB beside a SQLite file (StoreConfig.indexDir). */
@@ -29,7 +31,7 @@ const SCALE_STORES: readonly ScaleStore[] = ['sqlite', 'postgres', 'level'];
 
 const USAGE =
   'usage: npm run bench -- [--txs 20000] [--duration 10] [--connections 10] [--cpu-prof <dir>]\n' +
-  '       npm run bench -- --scale [--scale-txs 1000000] [--cache-dir <dir>] [--stores sqlite,postgres,level] [--index-blocks raw|verbose] [--cache-mb <MiB>] [--cpu-prof <dir>]';
+  '       npm run bench -- --scale [--scale-txs 1000000] [--cache-dir <dir>] [--stores sqlite,postgres,level] [--index-blocks raw|verbose] [--cache-mb <MiB>] [--no-watch] [--cpu-prof <dir>]';
 
 function positiveInt(text: string | undefined, fallback: number, name: string): number {
   if (text === undefined) return fallback;
@@ -65,6 +67,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       stores: { type: 'string' },
       'index-blocks': { type: 'string' },
       'cache-mb': { type: 'string' },
+      'no-watch': { type: 'boolean' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -84,6 +87,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     stores: parseStores(values.stores),
     indexBlocks: parseBlockForm(values['index-blocks']),
     cacheMb: values['cache-mb'] === undefined ? undefined : positiveInt(values['cache-mb'], 0, 'cache-mb'),
+    noWatch: values['no-watch'] ?? false,
   };
 }
 

@@ -28,6 +28,8 @@ export interface StageResult {
   peakAnonKb: number;
   /** On disk: SQLite, the file and its WAL (and the LevelDB folder, if any); PostgreSQL, the schema's relations. */
   storeBytes: number;
+  /** The LevelDB index only, at the last stop: on disk after a full compaction, and the compaction's time. */
+  compacted?: { bytes: number; ms: number };
   cpuOwnMs: number;
   cpuNodeMs: number;
 }
@@ -109,6 +111,12 @@ async function work(raw: unknown): Promise<ScaleChildResult> {
       const tip = await index.tip();
       if (tip?.height !== stop) throw new Error(`the indexer stopped at height ${tip?.height ?? 'none'}, not ${stop}`);
       stages.push({ toHeight: stop, ms: t.ms, peakRssKb: memoryOf('self').peakKb, peakAnonKb: anon.peak(), storeBytes: await storeBytes(store, input.store), cpuOwnMs: t.cpuOwnMs, cpuNodeMs: t.cpuNodeMs });
+    }
+    if (input.store.kind === 'sqlite' && input.store.indexDir !== undefined && stages.length > 0) {
+      // what the folder holds once its runs are merged, as after an initial sync (indexer.ts)
+      const started = performance.now();
+      await index.compactAfterCatchUp();
+      stages[stages.length - 1]!.compacted = { bytes: await storeBytes(store, input.store), ms: performance.now() - started };
     }
     rpc.close();
     return { stages };

@@ -1,7 +1,7 @@
 // The index's memory budget (config.ts `database.cacheMb`): what the indexer keeps in memory to
 // write and read faster, as one number an operator sets to fit the service's memory limit, split
 // here. Without it, the sizes chosen before there was a budget (about 126 MB with LevelDB, 62 MB
-// with SQLite). Pure.
+// with SQLite; LevelDB's layout 2 took a larger memtable and a smaller block cache). Pure.
 
 export interface IndexCaches {
   /** LevelDB's block cache. */
@@ -10,11 +10,13 @@ export interface IndexCaches {
   levelWriteBufferBytes: number;
   /** The SQLite writer thread's page cache, KiB. */
   sqliteWriterCacheKib: number;
-  /** Outputs of recent blocks kept for the spends that follow them (young-outputs.ts, ~150 bytes each). */
+  /** Outputs of recent blocks kept for the spends that follow them (young-outputs.ts, ~150 bytes each; the SQL stores'). */
   youngOutputs: number;
+  /** LevelDB's per-script answers refreshed at query time (level-summaries.ts). */
+  levelSummaryBytes: number;
 }
 
-export const DEFAULT_INDEX_CACHES: IndexCaches = { levelBlockCacheBytes: 32 << 20, levelWriteBufferBytes: 32 << 20, sqliteWriterCacheKib: 32 << 10, youngOutputs: 200_000 };
+export const DEFAULT_INDEX_CACHES: IndexCaches = { levelBlockCacheBytes: 16 << 20, levelWriteBufferBytes: 64 << 20, sqliteWriterCacheKib: 32 << 10, youngOutputs: 200_000, levelSummaryBytes: 32 << 20 };
 
 /** Heap per young output (young-outputs.ts): the budget's share divided by this is how many are kept. */
 const YOUNG_OUTPUT_BYTES = 150;
@@ -22,8 +24,8 @@ const MIB = 1 << 20;
 
 /**
  * `cacheMb` MiB: LevelDB gets half as block cache and an eighth per memtable (a quarter for the
- * two), SQLite's writer three quarters as page cache (one of the two is used, by the store kind),
- * and the young outputs a quarter either way.
+ * two) and its per-script summaries a quarter, SQLite's writer three quarters as page cache and its
+ * young outputs a quarter (the store kind uses one of the two).
  */
 export function indexCaches(cacheMb: number | undefined): IndexCaches {
   if (cacheMb === undefined) return DEFAULT_INDEX_CACHES;
@@ -33,5 +35,6 @@ export function indexCaches(cacheMb: number | undefined): IndexCaches {
     levelWriteBufferBytes: Math.max(MIB, Math.floor(bytes / 8)),
     sqliteWriterCacheKib: Math.floor((bytes * 3) / 4 / 1024),
     youngOutputs: Math.max(1_000, Math.floor(bytes / 4 / YOUNG_OUTPUT_BYTES)),
+    levelSummaryBytes: Math.floor(bytes / 4),
   };
 }

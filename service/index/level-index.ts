@@ -1,29 +1,39 @@
-// The confirmed part of a chain's full address index in LevelDB (classic-level): an LSM tree,
-// where the random keys of a batch (history, balances, txid prefixes) become sorted runs written
-// sequentially and merged behind, instead of random b-tree pages rewritten on every commit. This
-// is the design electrs and Fulcrum use; SQLite's b-trees fell to 3,400 tx/s at 1M transactions
-// (docs/index-at-scale.md). The rows are the one row plan's (row-plan.ts), keyed as in SQL but
-// without the chain (one LevelDB folder per chain):
+// The confirmed part of a chain's full address index in LevelDB (classic-level), in the layout
+// electrs uses (doc/schema.md there): key-only rows that a block's content alone gives, so indexing
+// a block never reads the store. An address's unspent outputs, balance and history are worked out
+// at query time, from its funding rows minus those the spending rows name (a bounded per-script
+// summary keeps hot addresses fast: summaries.ts). Rows, one LevelDB folder per chain:
 //
-//   B height                      -> time, block hash (as the node gave it)
-//   T txnum                       -> txid                  (appends)
-//   K txid prefix                 -> txnums                (a prefix collision lists both)
-//   O txnum vout                  -> amount, script        (appends; kept when spent)
-//   U script key, txnum, vout     -> amount                (unspent outputs by script; deleted when spent)
-//   H script key, txnum           -> delta                 (history)
-//   A script key                  -> confirmed, tx count, script (balances; the script detects a key collision)
-//   M script                      -> script key            (scripts a collision moved: script-keys.ts)
+//   V                             -> layout version (2)
+//   B height                      -> time, block hash (as the node gave it): the tip is the last
+//   T txnum                       -> txid, then its outputs: vout, script (every tx)
+//   K txid hash, txnum            -> (none)                               (txid -> tx number)
+//   F script key, txnum, vout     -> 1 when the tx has no inputs, amount (funding)
+//   S txid hash, vout, txnum      -> 4 more bytes of the txid hash       (spending: the spent outpoint, then the spender)
 //
-// A batch is one LevelDB write batch with its block rows: a crash keeps whole batches. Writes are
-// not synced: the index is derived data, and a batch lost to a power cut is indexed again.
-// Numbers: tx numbers 6 bytes, heights and vouts 4, big-endian so keys sort as numbers; amounts
-// and deltas are signed 64-bit.
+// - Script keys are 8 bytes of the script's SHA-256 (script-keys.ts). Two scripts may share one:
+//   a query keeps only the funding rows whose output in the T row is its script: answers are exact.
+// - A tx's outputs sit in its T row, not a row each: every LevelDB entry costs about 11 bytes of its
+//   own (sequence number, lengths), more than a key here.
+// - The txid hash is SHA-256 of the txid's bytes (test and non-hex txids share leading bytes;
+//   real ones are hashes already). K keys 8 bytes of it, each candidate checked against its T row:
+//   exact. S keys 8 bytes and checks 4 more: a spend is taken for another outpoint's only when two
+//   txids share 96 bits of hash and a vout, about 1e-11 over Bitcoin's 1.2 billion txs.
+// - A batch is one LevelDB write batch with its block rows (the tip): a crash keeps whole batches.
+//   Writes are not synced: the index is derived data, a batch lost to a power cut is indexed again.
+// - Indexing trusts the node's validation: a spend of an output spent in an earlier batch is not
+//   caught here (that needs a read); one spent twice within a batch is.
+// - Rollback plans the undone blocks' rows again from their content and deletes exactly those.
+// - Numbers: tx numbers 6 bytes, heights and vouts 4, big-endian so keys sort as numbers; amounts
+//   as few big-endian bytes as they need (8, signed, outside 0..2^48); vouts and script lengths in
+//   T rows as LEB128.
+import { hash } from 'node:crypto';
+import { rename } from 'node:fs/promises';
 import type { ClassicLevel, Snapshot } from 'classic-level';
-import { type EncodedBlock, keyOfBlob } from './blocks.ts';
-import { addFound, type FoundOutputs, planRows, type RowPlan, type SpentLookup, spentLookup } from './row-plan.ts';
-import { freeScriptKey, otherScriptKeys, scriptKeyOf } from './script-keys.ts';
-import { firstTxNumAbove, heightOfTxNum, txidPrefix } from './txnum.ts';
-import { YoungOutputs } from './young-outputs.ts';
+import { BlockReader, type EncodedBlock, keyOfBlob } from './blocks.ts';
+import { scriptKeyOf } from './script-keys.ts';
+import { Summaries, type Summary, type Funding } from './level-summaries.ts';
+import { heightOfTxNum, txNumOf, firstTxNumAbove } from './txnum.ts';
 import { DEFAULT_INDEX_CACHES, type IndexCaches } from './cache-budget.ts';
 
 type Db = ClassicLevel<Buffer, Buffer>;
@@ -33,10 +43,13 @@ export type LevelSnapshot = Snapshot;
 
 const at = (snapshot: LevelSnapshot | undefined) => (snapshot ? { snapshot } : {});
 
-const TAG = { block: 0x42, txid: 0x54, txidKey: 0x4b, output: 0x4f, unspent: 0x55, history: 0x48, balance: 0x41, moved: 0x4d } as const;
+const TAG = { version: 0x56, block: 0x42, txid: 0x54, txidKey: 0x4b, funding: 0x46, spending: 0x53 } as const;
 type Tag = (typeof TAG)[keyof typeof TAG];
 
-// Young unspent outputs (young-outputs.ts), as in the SQLite writer: about 30 MB of heap.
+/** The layout this code writes; a folder without this version row is an older layout's, rebuilt. */
+export const LAYOUT_VERSION = 2;
+const HASH_KEY = 8;
+const HASH_CHECK = 4;
 
 function key(tag: Tag, length: number): Buffer {
   const k = Buffer.allocUnsafe(1 + length);
@@ -54,49 +67,102 @@ const txidKey = (txnum: number) => {
   k.writeUIntBE(txnum, 1, 6);
   return k;
 };
-const prefixKey = (prefix: Uint8Array) => {
-  const k = key(TAG.txidKey, prefix.length);
-  k.set(prefix, 1);
-  return k;
-};
-const outputKey = (txnum: number, vout: number) => {
-  const k = key(TAG.output, 10);
-  k.writeUIntBE(txnum, 1, 6);
-  k.writeUInt32BE(vout, 7);
-  return k;
-};
-const unspentKey = (skey: Uint8Array, txnum: number, vout: number) => {
-  const k = key(TAG.unspent, skey.length + 10);
+
+/** A T row's value: u8 txid length, the txid, then each output as LEB128 vout, LEB128 script length, script. */
+export interface TxRow {
+  txid: Buffer;
+  outputs: { vout: number; script: Buffer }[];
+}
+
+function readLeb(b: Buffer, at: number): [number, number] {
+  let v = 0;
+  let scale = 1;
+  for (;;) {
+    const byte = b[at++]!;
+    v += (byte & 0x7f) * scale;
+    if (byte < 0x80) return [v, at];
+    scale *= 128;
+  }
+}
+
+function writeLeb(b: Buffer, at: number, v: number): number {
+  while (v >= 0x80) {
+    b[at++] = (v % 128) | 0x80;
+    v = Math.floor(v / 128);
+  }
+  b[at++] = v;
+  return at;
+}
+
+export function txRowOf(value: Buffer): TxRow {
+  const length = value[0]!;
+  const txid = value.subarray(1, 1 + length);
+  const outputs: TxRow['outputs'] = [];
+  for (let at = 1 + length; at < value.length; ) {
+    const [vout, next] = readLeb(value, at);
+    const [scriptLength, start] = readLeb(value, next);
+    outputs.push({ vout, script: value.subarray(start, start + scriptLength) });
+    at = start + scriptLength;
+  }
+  return { txid, outputs };
+}
+
+const SMALL_AMOUNT = 2n ** 48n;
+
+/** An F row's value into `out` (at least 9 bytes): the flag, then the amount in as few bytes as it needs. */
+function fundingValue(out: Buffer, coinbase: boolean, amount: bigint): Buffer {
+  out[0] = coinbase ? 1 : 0;
+  if (amount < 0n || amount >= SMALL_AMOUNT) {
+    out.writeBigInt64BE(amount, 1);
+    return out.subarray(0, 9);
+  }
+  const n = Number(amount);
+  let bytes = 0;
+  for (let rest = n; rest > 0; rest = Math.floor(rest / 256)) bytes++;
+  if (bytes > 0) out.writeUIntBE(n, 1, bytes);
+  return out.subarray(0, 1 + bytes);
+}
+
+export function fundingOfValue(value: Buffer): { coinbase: boolean; amount: bigint } {
+  const bytes = value.length - 1;
+  const amount = bytes === 8 ? value.readBigInt64BE(1) : bytes === 0 ? 0n : BigInt(value.readUIntBE(1, bytes));
+  return { coinbase: value[0] === 1, amount };
+}
+
+/** The txid of a T row's value, without reading its outputs. */
+const txidOfRow = (value: Buffer): Buffer => value.subarray(1, 1 + value[0]!);
+
+/** SHA-256 of a txid's bytes: K and S rows key by it. */
+export function txidHash(txid: Uint8Array): Buffer {
+  return hash('sha256', txid, 'buffer');
+}
+
+/** All K rows of a txid hash: its candidates' tx numbers are the keys' last 6 bytes. */
+const txidKeyRange = (h: Uint8Array) => rangeOf(Buffer.concat([Buffer.of(TAG.txidKey), h.subarray(0, HASH_KEY)]));
+/** All S rows of an outpoint (txid hash, vout): its spenders' tx numbers are the keys' last 6 bytes. */
+function spendingRange(h: Uint8Array, vout: number): { gte: Buffer; lt: Buffer } {
+  const k = key(TAG.spending, HASH_KEY + 4);
+  k.set(h.subarray(0, HASH_KEY), 1);
+  k.writeUInt32BE(vout, 1 + HASH_KEY);
+  return rangeOf(k);
+}
+function fundingKey(skey: Uint8Array, txnum: number, vout: number): Buffer {
+  const k = key(TAG.funding, skey.length + 10);
   k.set(skey, 1);
   k.writeUIntBE(txnum, 1 + skey.length, 6);
   k.writeUInt32BE(vout, 7 + skey.length);
   return k;
-};
-const historyKey = (skey: Uint8Array, txnum: number) => {
-  const k = key(TAG.history, skey.length + 6);
+}
+const fundingRange = (skey: Uint8Array, fromTxnum = 0) => {
+  const k = key(TAG.funding, skey.length + 6);
   k.set(skey, 1);
-  k.writeUIntBE(txnum, 1 + skey.length, 6);
-  return k;
-};
-const balanceKey = (skey: Uint8Array) => {
-  const k = key(TAG.balance, skey.length);
-  k.set(skey, 1);
-  return k;
-};
-const movedKey = (script: Uint8Array) => {
-  const k = key(TAG.moved, script.length);
-  k.set(script, 1);
-  return k;
+  k.writeUIntBE(fromTxnum, 1 + skey.length, 6);
+  const all = rangeOf(k.subarray(0, 1 + skey.length));
+  return { gte: k, lt: all.lt };
 };
 
 function hashOf(blockValue: Buffer): string {
   return blockValue.toString('utf8', 4);
-}
-
-function i64(value: bigint): Buffer {
-  const b = Buffer.allocUnsafe(8);
-  b.writeBigInt64BE(value);
-  return b;
 }
 
 /** The range of keys that start with `prefix`. */
@@ -118,24 +184,6 @@ export interface LevelBalance {
   key: Buffer;
 }
 
-interface BalanceRow {
-  confirmed: bigint;
-  txCount: number;
-  script: Buffer;
-}
-
-function balanceRowOf(value: Buffer): BalanceRow {
-  return { confirmed: value.readBigInt64BE(0), txCount: value.readUInt32BE(8), script: value.subarray(12) };
-}
-
-function balanceValue(row: BalanceRow): Buffer {
-  const v = Buffer.allocUnsafe(12 + row.script.length);
-  v.writeBigInt64BE(row.confirmed, 0);
-  v.writeUInt32BE(row.txCount, 8);
-  row.script.copy(v, 12);
-  return v;
-}
-
 export interface LevelHistoryRow {
   script: Buffer;
   txnum: number;
@@ -152,37 +200,142 @@ export interface LevelUnspentRow {
   amount: bigint;
 }
 
-/**
- * The rows of one write, streamed into LevelDB's native batch as they are made (a chained batch):
- * a batch's hundred thousand keys are not also held as JS objects until the write.
- */
+/** Where a batch's rows go: a native write batch, which copies each key and value as it is given. */
 interface Writes {
   put(key: Buffer, value: Buffer): unknown;
   del(key: Buffer): unknown;
 }
 
+/**
+ * Rows of blocks, streamed to `out` as they are read from the blocks' encoding: no object per row.
+ * Keys and values are written into scratch buffers reused row after row (the native batch copies
+ * them), so a batch of 100,000 rows allocates almost nothing. `put` false: the same keys deleted.
+ */
+export function streamRows(blocks: readonly EncodedBlock[], out: Writes, put: boolean): void {
+  const tKey = key(TAG.txid, 6);
+  const kKey = key(TAG.txidKey, HASH_KEY + 6);
+  const fKey = key(TAG.funding, 8 + 10);
+  const fValue = Buffer.allocUnsafe(9);
+  const sKey = key(TAG.spending, HASH_KEY + 10);
+  const empty = Buffer.alloc(0);
+  let tValue = Buffer.allocUnsafe(1 << 16);
+  const spentIn = new Map<string, number>();
+  for (const block of blocks) {
+    const r = new BlockReader(block.bytes);
+    const count = r.u32();
+    for (let position = 0; position < count; position++) {
+      const txnum = txNumOf(block.height, position);
+      const txid = r.txidBlob();
+      if (txid.length > 255) throw new Error(`txid ${txid.toString('hex')} of block ${block.height} is longer than 255 bytes`);
+      tKey.writeUIntBE(txnum, 1, 6);
+      kKey.set(txidHash(txid).subarray(0, HASH_KEY), 1);
+      kKey.writeUIntBE(txnum, 1 + HASH_KEY, 6);
+      if (put) out.put(kKey, empty);
+      else {
+        out.del(tKey);
+        out.del(kKey);
+      }
+      const inputs = r.u32();
+      for (let n = inputs; n > 0; n--) {
+        const spent = r.txidBlob();
+        const vout = r.f64();
+        const h = txidHash(spent);
+        if (put) {
+          // a spend of an output twice within the batch: the blocks alone show it
+          const outpoint = `${keyOfBlob(spent)}:${vout}`;
+          const earlier = spentIn.get(outpoint);
+          if (earlier !== undefined) throw new Error(`${spent.toString('hex')}:${vout} is spent twice, in blocks ${earlier} and ${block.height}`);
+          spentIn.set(outpoint, block.height);
+        }
+        sKey.set(h.subarray(0, HASH_KEY), 1);
+        sKey.writeUInt32BE(vout, 1 + HASH_KEY);
+        sKey.writeUIntBE(txnum, 5 + HASH_KEY, 6);
+        if (put) out.put(sKey, h.subarray(HASH_KEY, HASH_KEY + HASH_CHECK));
+        else out.del(sKey);
+      }
+      // the T row: the txid, then the outputs as they are read
+      tValue[0] = txid.length;
+      txid.copy(tValue, 1);
+      let at = 1 + txid.length;
+      for (let n = r.u32(); n > 0; n--) {
+        const script = r.script();
+        const vout = r.f64();
+        const amount = r.amount();
+        fKey.set(scriptKeyOf(script), 1);
+        fKey.writeUIntBE(txnum, 9, 6);
+        fKey.writeUInt32BE(vout, 15);
+        if (!put) {
+          out.del(fKey);
+          continue;
+        }
+        if (tValue.length < at + 20 + script.length) {
+          const bigger = Buffer.allocUnsafe(2 * (at + 20 + script.length));
+          tValue.copy(bigger, 0, 0, at);
+          tValue = bigger;
+        }
+        at = writeLeb(tValue, writeLeb(tValue, at, vout), script.length);
+        script.copy(tValue, at);
+        at += script.length;
+        out.put(fKey, fundingValue(fValue, inputs === 0, amount));
+      }
+      if (put) out.put(tKey, tValue.subarray(0, at));
+    }
+  }
+}
+
 export class LevelIndex {
-  private readonly young: YoungOutputs;
-  /** The scripts a collision moved (M rows), by keyOfBlob(script): read once at open, nearly always none. */
-  private readonly moved = new Map<string, Buffer>();
   private top: { height: number; hash: string } | null = null;
-  /** One write or rollback at a time: each reads what the one before it wrote. */
+  /** One write or rollback at a time, in order. */
   private queue: Promise<unknown> = Promise.resolve();
   /** Rollbacks begun since the index opened: a query that saw it change reads again (UtxoIndexStore.consistently). */
   rollbacks = 0;
+  /** Per-script answers as of a block, refreshed at query time (level-summaries.ts). */
+  private readonly summaries: Summaries;
 
   private constructor(
     private readonly db: Db,
-    youngOutputs: number,
+    summaryBytes: number,
   ) {
-    this.young = new YoungOutputs(youngOutputs);
+    this.summaries = new Summaries(summaryBytes);
   }
 
-  /** Opens (creating) the index in `folder`, keeping in memory what `caches` allows (cache-budget.ts). */
-  static async open(folder: string, caches: IndexCaches = DEFAULT_INDEX_CACHES): Promise<LevelIndex> {
+  /**
+   * Opens (creating) the index in `folder`. A folder in an older layout (no version row) is moved
+   * aside, named in `log`, and the index is built again from block 0 in a fresh one. It keeps in
+   * memory what `caches` allows (cache-budget.ts).
+   */
+  static async open(folder: string, options: { caches?: IndexCaches; log?: (line: string) => void } = {}): Promise<LevelIndex> {
+    const caches = options.caches ?? DEFAULT_INDEX_CACHES;
+    const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+    let db = await LevelIndex.openDb(folder, caches);
+    const version = await db.get(Buffer.of(TAG.version));
+    if (version === undefined) {
+      let any = false;
+      for await (const _ of db.keys({ limit: 1 })) any = true;
+      if (any) {
+        await db.close();
+        const aside = `${folder}.layout-1-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+        await rename(folder, aside);
+        log(`the LevelDB index in ${folder} is in an older layout (no version row): moved it to ${aside} and indexing this chain again from block 0 in layout ${LAYOUT_VERSION}; delete ${aside} once the new index has caught up`);
+        db = await LevelIndex.openDb(folder, caches);
+      }
+      const v = Buffer.allocUnsafe(4);
+      v.writeUInt32BE(LAYOUT_VERSION);
+      await db.put(Buffer.of(TAG.version), v);
+    } else if (version.readUInt32BE(0) !== LAYOUT_VERSION) {
+      await db.close();
+      throw new Error(`the LevelDB index in ${folder} is in layout ${version.readUInt32BE(0)}, which this service does not read (it writes layout ${LAYOUT_VERSION}): move the folder away to index again`);
+    }
+    const index = new LevelIndex(db, caches.levelSummaryBytes);
+    index.top = await index.tipIn();
+    return index;
+  }
+
+  private static async openDb(folder: string, caches: IndexCaches): Promise<Db> {
     const { ClassicLevel } = await import('classic-level');
-    // 32 MiB files: fewer, larger sorted runs to merge; the memtable and block cache by the budget.
-    const db: Db = new ClassicLevel<Buffer, Buffer>(folder, { keyEncoding: 'buffer', valueEncoding: 'buffer', writeBufferSize: caches.levelWriteBufferBytes, maxFileSize: 32 << 20, cacheSize: caches.levelBlockCacheBytes });
+    // 64 MiB files: a batch's key-only rows are sorted runs merged behind, fewer and larger; the
+    // memtable and the block cache by the budget (queries read recent runs, the summaries the rest).
+    const db: Db = new ClassicLevel<Buffer, Buffer>(folder, { keyEncoding: 'buffer', valueEncoding: 'buffer', writeBufferSize: caches.levelWriteBufferBytes, maxFileSize: 64 << 20, cacheSize: caches.levelBlockCacheBytes });
     try {
       await db.open();
     } catch (err) {
@@ -191,16 +344,7 @@ export class LevelIndex {
       const held = /lock/i.test(cause) ? ': another process (a second service on this folder?) holds it' : '';
       throw new Error(`cannot open the LevelDB index in ${folder}${held} (${cause})`, { cause: err });
     }
-    const index = new LevelIndex(db, caches.youngOutputs);
-    await index.readMoved();
-    for await (const [k, v] of db.iterator({ ...rangeOf(Buffer.of(TAG.block)), reverse: true, limit: 1 })) index.top = { height: k.readUInt32BE(1), hash: hashOf(v) };
-    return index;
-  }
-
-  /** The M rows into memory: at open, and after a failed write (which may have changed the map before failing). */
-  private async readMoved(): Promise<void> {
-    this.moved.clear();
-    for await (const [k, v] of this.db.iterator(rangeOf(Buffer.of(TAG.moved)))) this.moved.set(keyOfBlob(k.subarray(1)), Buffer.from(v));
+    return db;
   }
 
   close(): Promise<void> {
@@ -209,6 +353,12 @@ export class LevelIndex {
 
   tip(): { height: number; hash: string } | null {
     return this.top;
+  }
+
+  /** The last block row, in `snapshot` or now. */
+  private async tipIn(snapshot?: LevelSnapshot): Promise<{ height: number; hash: string } | null> {
+    for await (const [k, v] of this.db.iterator({ ...rangeOf(Buffer.of(TAG.block)), reverse: true, limit: 1, ...at(snapshot) })) return { height: k.readUInt32BE(1), hash: hashOf(v) };
+    return null;
   }
 
   async blockHash(height: number): Promise<string | null> {
@@ -230,104 +380,40 @@ export class LevelIndex {
     return run;
   }
 
-  /** The key a script's rows are under: its own unless a collision moved it. */
-  private keyOf(script: Uint8Array, scriptKey = keyOfBlob(script)): Buffer {
-    return this.moved.get(scriptKey) ?? scriptKeyOf(script);
-  }
-
-  /** The key of a plan's balance or history entry: the plan hashed its script once already. */
-  private plannedKey(entry: { scriptKey: string; skey: Buffer }): Buffer {
-    return this.moved.get(entry.scriptKey) ?? entry.skey;
-  }
-
-  /** Appends consecutive blocks that follow the tip, in one atomic write. */
-  apply(blocks: readonly EncodedBlock[]): Promise<RowPlan> {
+  /** Appends consecutive blocks that follow the tip, in one atomic write: no read. */
+  apply(blocks: readonly EncodedBlock[]): Promise<void> {
     return this.serial(async () => {
       const first = blocks[0]!;
       const expected = this.top === null ? first.height : this.top.height + 1;
       if (first.height !== expected) throw new Error(`block ${first.height} does not follow the index's tip ${this.top?.height ?? 'none'}`);
-      this.young.follow(first.height);
-      try {
-        const lookup = spentLookup(blocks);
-        const found = await this.lookupSpent(lookup, this.young);
-        const plan = planRows(blocks, lookup, found);
-        await this.written((writes) => this.writePlan(plan, found, writes));
-        const last = blocks[blocks.length - 1]!;
-        this.top = { height: last.height, hash: last.hash };
-        this.young.committed(plan, last.height + 1);
-        return plan;
-      } catch (err) {
-        this.young.forget();
-        await this.readMoved();
-        throw err;
+      await this.written((writes) => {
+        streamRows(blocks, writes, true);
+        this.blockRows(blocks, writes, true);
+      });
+      const last = blocks[blocks.length - 1]!;
+      this.top = { height: last.height, hash: last.hash };
+    });
+  }
+
+  private blockRows(blocks: readonly EncodedBlock[], writes: Writes, put: boolean): void {
+    for (const b of blocks) {
+      if (!put) {
+        writes.del(blockKey(b.height));
+        continue;
       }
-    });
-  }
-
-  /**
-   * The outputs a batch spends (and those a repeated coinbase txid overwrites): the young outputs'
-   * first, then by txid prefix, each candidate's whole txid checked.
-   */
-  private async lookupSpent(lookup: SpentLookup, young?: YoungOutputs): Promise<FoundOutputs> {
-    const found: FoundOutputs = new Map();
-    const rest = young ? young.take(lookup, found) : lookup.outpoints;
-    if (rest.length === 0) return found;
-    const byTx = new Map<string, { txid: Buffer; vouts: number[] }>();
-    for (const o of rest) {
-      let t = byTx.get(o.txKey);
-      if (!t) byTx.set(o.txKey, (t = { txid: o.txid, vouts: [] }));
-      t.vouts.push(o.vout);
+      const hashBytes = Buffer.from(b.hash, 'utf8');
+      const value = Buffer.allocUnsafe(4 + hashBytes.length);
+      value.writeUInt32BE(b.time >>> 0, 0);
+      hashBytes.copy(value, 4);
+      writes.put(blockKey(b.height), value);
     }
-    // The outputs are read beside the candidates' txids, before those are checked: a candidate
-    // that is another txid with the same prefix (rare) costs a read for nothing.
-    const candidates = await this.candidates([...byTx.values()].map((t) => t.txid));
-    const wanted: { txKey: string; txnum: number; vout: number }[] = [];
-    for (const c of candidates) for (const vout of byTx.get(c.txKey)!.vouts) wanted.push({ txKey: c.txKey, txnum: c.txnum, vout });
-    const [numbers, values] = await Promise.all([this.checked(candidates), this.db.getMany(wanted.map((w) => outputKey(w.txnum, w.vout)))]);
-    values.forEach((v, i) => {
-      const w = wanted[i]!;
-      if (!v || !numbers.get(w.txKey)?.includes(w.txnum)) return; // not an output of a standard script, or another txid's
-      addFound(found, w.txKey, w.vout, { txnum: w.txnum, amount: v.readBigInt64BE(0), script: v.subarray(8) });
-    });
-    return found;
-  }
-
-  /** Every tx number of each txid (two for a repeated coinbase txid), by keyOfBlob(txid). */
-  private async txNumbers(txids: readonly Buffer[], snapshot?: LevelSnapshot): Promise<Map<string, number[]>> {
-    return this.checked(await this.candidates(txids, snapshot), snapshot);
-  }
-
-  /** The tx numbers under each txid's prefix: its own, and any other txid's that shares the prefix. */
-  private async candidates(txids: readonly Buffer[], snapshot?: LevelSnapshot): Promise<{ txKey: string; txnum: number }[]> {
-    const lists = await this.db.getMany(txids.map((t) => prefixKey(txidPrefix(t))), at(snapshot));
-    const candidates: { txKey: string; txnum: number }[] = [];
-    lists.forEach((list, i) => {
-      if (!list) return;
-      const txKey = keyOfBlob(txids[i]!);
-      for (let at = 0; at < list.length; at += 6) candidates.push({ txKey, txnum: list.readUIntBE(at, 6) });
-    });
-    return candidates;
-  }
-
-  /** The candidates whose whole txid is the one asked for, by keyOfBlob(txid). */
-  private async checked(candidates: readonly { txKey: string; txnum: number }[], snapshot?: LevelSnapshot): Promise<Map<string, number[]>> {
-    const full = await this.db.getMany(candidates.map((c) => txidKey(c.txnum)), at(snapshot));
-    const out = new Map<string, number[]>();
-    candidates.forEach((c, i) => {
-      const txid = full[i];
-      if (!txid || keyOfBlob(txid) !== c.txKey) return; // another txid with the same prefix
-      let list = out.get(c.txKey);
-      if (!list) out.set(c.txKey, (list = []));
-      list.push(c.txnum);
-    });
-    return out;
   }
 
   /** Runs `fill` on a new batch and writes it whole, or drops it whole when `fill` fails. */
-  private async written(fill: (writes: Writes) => Promise<void>): Promise<void> {
+  private async written(fill: (writes: Writes) => void): Promise<void> {
     const batch = this.db.batch();
     try {
-      await fill(batch);
+      fill(batch);
     } catch (err) {
       await batch.close();
       throw err;
@@ -335,174 +421,25 @@ export class LevelIndex {
     await batch.write();
   }
 
-  /** The write batch of a plan, after reading what it adds to: balance rows and txid prefix lists. */
-  private async writePlan(plan: RowPlan, found: FoundOutputs, writes: Writes): Promise<void> {
-    const put = (k: Buffer, value: Buffer) => writes.put(k, value);
-    const del = (k: Buffer) => writes.del(k);
-    // A spent output's script has history in this batch (the spend), so the plan has hashed it:
-    // its key is its balance entry's (moved only if it already was: it has a balance row).
-    const keyByScript = new Map(plan.balances.map((b) => [b.scriptKey, this.plannedKey(b)]));
-    const keyOfSpent = (script: Buffer) => keyByScript.get(keyOfBlob(script)) ?? this.keyOf(script);
-    const spent = plan.spends.map((s) => unspentKey(keyOfSpent(found.get(s.txKey)![s.vout]!.script), s.txnum, s.vout));
-    // Output rows stay when spent, so a spend of a spent output (a block applied twice, a store
-    // that moved under the writer) is caught here, as the SQL stores' mark update catches it.
-    // The young outputs hold only unspent outputs: only the others are read.
-    const unsure = plan.spends.flatMap((s, i) => (this.young.holds(s.txKey, s.txnum, s.vout) ? [] : [i]));
-    // the three reads are independent: LevelDB serves them on its threads at once
-    const [live, , balances] = await Promise.all([this.db.getMany(unsure.map((i) => spent[i]!)), this.addPrefixes(plan, put), this.balancesAfter(plan, put)]);
-    live.forEach((v, j) => {
-      if (v !== undefined) return;
-      const s = plan.spends[unsure[j]!]!;
-      throw new Error(`${Buffer.from(s.txKey, 'latin1').toString('hex')}:${s.vout} is already spent; block ${heightOfTxNum(s.spentTxnum)} spends it again`);
-    });
-    for (const k of spent) del(k);
-    for (const d of plan.drops) {
-      // a repeated coinbase txid (BIP30) overwrites its outputs, as the node does
-      const dropped = found.get(d.txKey)![d.vout]!;
-      del(outputKey(d.txnum, d.vout));
-      del(unspentKey(keyOfSpent(dropped.script), d.txnum, d.vout));
-    }
-    for (const t of plan.txs) put(txidKey(t.txnum), t.txid);
-    for (const o of plan.outputs) {
-      const value = Buffer.allocUnsafe(8 + o.script.length);
-      value.writeBigInt64BE(o.amount, 0);
-      o.script.copy(value, 8);
-      put(outputKey(o.txnum, o.vout), value);
-      if (o.spentTxnum === null) put(unspentKey(balances.get(o.scriptKey)!, o.txnum, o.vout), i64(o.amount));
-    }
-    for (const h of plan.history) put(historyKey(balances.get(h.scriptKey)!, h.txnum), i64(h.delta));
-    for (const b of plan.blocks) {
-      const hash = Buffer.from(b.hash, 'utf8');
-      const value = Buffer.allocUnsafe(4 + hash.length);
-      value.writeUInt32BE(b.time >>> 0, 0);
-      hash.copy(value, 4);
-      put(blockKey(b.height), value);
-    }
-  }
-
-  /** Each new tx number joins its txid prefix's list (a second entry only on a prefix collision). */
-  private async addPrefixes(plan: RowPlan, put: (k: Buffer, v: Buffer) => void): Promise<void> {
-    const lists = new Map<string, { key: Buffer; numbers: number[] }>();
-    for (const t of plan.txs) {
-      const k = keyOfBlob(t.prefix);
-      let list = lists.get(k);
-      if (!list) lists.set(k, (list = { key: prefixKey(t.prefix), numbers: [] }));
-      list.numbers.push(t.txnum);
-    }
-    const entries = [...lists.values()];
-    const stored = await this.db.getMany(entries.map((e) => e.key));
-    entries.forEach((e, i) => {
-      const before = stored[i];
-      const value = Buffer.allocUnsafe((before?.length ?? 0) + 6 * e.numbers.length);
-      before?.copy(value, 0);
-      e.numbers.forEach((n, j) => value.writeUIntBE(n, (before?.length ?? 0) + 6 * j, 6));
-      put(e.key, value);
-    });
-  }
-
-  /**
-   * Adds the plan's balance changes to the stored rows and returns each script's key. A key whose
-   * row holds another script is a collision: the newcomer takes its next free key for good (an M
-   * row), as in the SQL stores (script-keys.ts).
-   */
-  private async balancesAfter(plan: RowPlan, put: (k: Buffer, v: Buffer) => void): Promise<Map<string, Buffer>> {
-    const keys = plan.balances.map((b) => this.plannedKey(b));
-    const stored = await this.db.getMany(keys.map(balanceKey));
-    const rows = new Map<string, BalanceRow | undefined>();
-    keys.forEach((k, i) => rows.set(keyOfBlob(k), stored[i] ? balanceRowOf(stored[i]) : undefined));
-    const out = new Map<string, Buffer>();
-    for (const [i, b] of plan.balances.entries()) {
-      let k = keys[i]!;
-      let row = rows.get(keyOfBlob(k));
-      if (row && !row.script.equals(b.script)) {
-        const candidates = otherScriptKeys(b.script);
-        const held = await this.db.getMany(candidates.map(balanceKey));
-        const taken = new Set(candidates.filter((c, j) => held[j] !== undefined || rows.get(keyOfBlob(c)) !== undefined).map(keyOfBlob));
-        k = freeScriptKey(b.script, (c) => taken.has(keyOfBlob(c)));
-        this.moved.set(b.scriptKey, k);
-        put(movedKey(b.script), k);
-        row = undefined;
-      }
-      const next = { confirmed: (row?.confirmed ?? 0n) + b.delta, txCount: (row?.txCount ?? 0) + b.rows, script: b.script };
-      rows.set(keyOfBlob(k), next);
-      put(balanceKey(k), balanceValue(next));
-      out.set(b.scriptKey, k);
-    }
-    return out;
-  }
-
   /**
    * Undoes every block above `height`, given the undone blocks' content (the node keeps stale
-   * blocks): their row plan is computed again, as when they were written, and taken back by key.
-   * Without it the rows cannot be found (history is keyed by script): refused in words. `first`
-   * runs before, once the rollback is counted (the SQL file's mempool is forgotten there).
+   * blocks): their rows are computed again, as when they were written, and deleted by key. Without
+   * it the rows cannot be found: refused in words. `first` runs before, once the rollback is
+   * counted (the SQL file's mempool is forgotten there).
    */
   rollbackTo(height: number, undone: readonly EncodedBlock[], first: () => Promise<void> = () => Promise.resolve()): Promise<void> {
     return this.serial(async () => {
       this.rollbacks++;
+      this.summaries.clear();
       await first();
-      await this.undo(height, undone);
+      if (undone.length === 0) return;
+      if (undone[0]!.height !== height + 1 || undone[undone.length - 1]!.height !== this.top?.height) throw new Error(`a rollback to ${height} needs every block from ${height + 1} to the tip`);
+      await this.written((writes) => {
+        streamRows(undone, writes, false);
+        this.blockRows(undone, writes, false);
+      });
+      this.top = await this.tipIn();
     });
-  }
-
-  private async undo(height: number, undone: readonly EncodedBlock[]): Promise<void> {
-    this.young.forget();
-    if (undone.length === 0) return;
-    if (undone[0]!.height !== height + 1 || undone[undone.length - 1]!.height !== this.top?.height) throw new Error(`a rollback to ${height} needs every block from ${height + 1} to the tip`);
-    const lookup = spentLookup(undone);
-    // the outputs the undone blocks spend are still indexed: older blocks wrote them
-    const found = await this.lookupSpent(lookup);
-    const plan = planRows(undone, lookup, found);
-    await this.written((writes) => this.undoPlan(plan, found, height, writes)).catch(async (err: unknown) => {
-      await this.readMoved();
-      throw err;
-    });
-    this.top = await this.tipAtOrBelow(height);
-  }
-
-  private async undoPlan(plan: RowPlan, found: FoundOutputs, height: number, writes: Writes): Promise<void> {
-    const put = (k: Buffer, value: Buffer) => writes.put(k, value);
-    const del = (k: Buffer) => writes.del(k);
-    const above = firstTxNumAbove(height);
-    for (const o of plan.outputs) {
-      del(outputKey(o.txnum, o.vout));
-      del(unspentKey(this.keyOf(o.script, o.scriptKey), o.txnum, o.vout));
-    }
-    for (const s of plan.spends) {
-      const spent = found.get(s.txKey)![s.vout]!;
-      put(unspentKey(this.keyOf(spent.script), s.txnum, s.vout), i64(spent.amount));
-    }
-    for (const h of plan.history) del(historyKey(this.plannedKey(h), h.txnum));
-    const prefixes = [...new Map(plan.txs.map((t) => [keyOfBlob(t.prefix), t.prefix])).values()];
-    const lists = await this.db.getMany(prefixes.map(prefixKey));
-    prefixes.forEach((p, i) => {
-      const list = lists[i];
-      if (!list) return;
-      const kept: Buffer[] = [];
-      for (let at = 0; at < list.length; at += 6) if (list.readUIntBE(at, 6) < above) kept.push(list.subarray(at, at + 6));
-      if (kept.length > 0) put(prefixKey(p), Buffer.concat(kept));
-      else del(prefixKey(p));
-    });
-    for (const t of plan.txs) del(txidKey(t.txnum));
-    const keys = plan.balances.map((b) => this.plannedKey(b));
-    const stored = await this.db.getMany(keys.map(balanceKey));
-    plan.balances.forEach((b, i) => {
-      const before = stored[i];
-      if (!before) return;
-      const row = balanceRowOf(before);
-      const next = { confirmed: row.confirmed - b.delta, txCount: row.txCount - b.rows, script: row.script };
-      if (next.txCount > 0) return put(balanceKey(keys[i]!), balanceValue(next));
-      // a script left with no history has no row, and a moved script's key goes with it
-      del(balanceKey(keys[i]!));
-      if (this.moved.delete(b.scriptKey)) del(movedKey(b.script));
-    });
-    for (const b of plan.blocks) del(blockKey(b.height));
-  }
-
-  private async tipAtOrBelow(height: number): Promise<{ height: number; hash: string } | null> {
-    if (height < 0) return null;
-    for await (const [k, v] of this.db.iterator({ gte: Buffer.of(TAG.block), lte: blockKey(height), reverse: true, limit: 1 })) return { height: k.readUInt32BE(1), hash: hashOf(v) };
-    return null;
   }
 
   /** One state of the index for the reads of one query; closed by the caller. */
@@ -510,81 +447,179 @@ export class LevelIndex {
     return this.db.snapshot();
   }
 
+  /** Compacts the whole key range: after a catch-up, so the folder's bytes are those of one sorted run per level. */
+  compact(): Promise<void> {
+    return this.db.compactRange(Buffer.of(0), Buffer.of(0xff));
+  }
+
   // ---- queries --------------------------------------------------------------------------------
 
-  /** Balance rows of these scripts, by keyOfBlob(script); a row under a script's key holding another script is not its. */
-  async balances(scripts: readonly Uint8Array[], snapshot?: LevelSnapshot): Promise<Map<string, LevelBalance>> {
-    const distinct = [...new Map(scripts.map((s) => [keyOfBlob(s), s])).entries()];
-    const keys = distinct.map(([k, s]) => this.keyOf(s, k));
-    const stored = await this.db.getMany(keys.map(balanceKey), at(snapshot));
-    const out = new Map<string, LevelBalance>();
-    distinct.forEach(([k, script], i) => {
-      const v = stored[i];
-      if (!v) return;
-      const row = balanceRowOf(v);
-      if (row.script.equals(script)) out.set(k, { confirmed: row.confirmed, txCount: row.txCount, key: keys[i]! });
-    });
+  /** Runs `read` on `snapshot`, or on a snapshot of its own when none is given. */
+  private async within<T>(snapshot: LevelSnapshot | undefined, read: (s: LevelSnapshot) => Promise<T>): Promise<T> {
+    if (snapshot) return read(snapshot);
+    const own = this.db.snapshot();
+    try {
+      return await read(own);
+    } finally {
+      await own.close();
+    }
+  }
+
+  /** Each distinct script's summary as of the snapshot's tip, by keyOfBlob(script). */
+  private async summariesOf(scripts: readonly Uint8Array[], snapshot: LevelSnapshot): Promise<Map<string, { script: Buffer; summary: Summary }>> {
+    const tip = await this.tipIn(snapshot);
+    const distinct = [...new Map(scripts.map((s) => [keyOfBlob(s), Buffer.from(s)])).entries()];
+    const out = new Map<string, { script: Buffer; summary: Summary }>();
+    await Promise.all(distinct.map(async ([k, script]) => out.set(k, { script, summary: await this.summaryOf(k, script, tip, snapshot) })));
     return out;
+  }
+
+  /** A script's summary at `tip`: the cached one if it is at `tip`, refreshed if it is below it on this chain, else built. */
+  private async summaryOf(k: string, script: Buffer, tip: { height: number; hash: string } | null, snapshot: LevelSnapshot): Promise<Summary> {
+    const cached = this.summaries.get(k);
+    if (tip === null) return Summaries.empty(-1, '');
+    if (cached && cached.height === tip.height && cached.hash === tip.hash) return cached;
+    let base: Summary | undefined;
+    if (cached && cached.height < tip.height) {
+      const v = await this.db.get(blockKey(cached.height), at(snapshot));
+      if (v && hashOf(v) === cached.hash) base = cached;
+    }
+    const from = base ? firstTxNumAbove(base.height) : 0;
+    const funded = await this.fundingOf(script, from, snapshot);
+    const next = Summaries.advance(base, tip.height, tip.hash, funded, await this.settle([...(base?.unspent ?? []), ...funded], snapshot));
+    this.summaries.set(k, next);
+    return next;
+  }
+
+  /** The script's funding rows from tx number `from` up, each checked against its output in the T row (a key another script shares), with its txid. */
+  private async fundingOf(script: Buffer, from: number, snapshot: LevelSnapshot): Promise<Funding[]> {
+    const skey = scriptKeyOf(script);
+    const rows: Funding[] = [];
+    for await (const [k, v] of this.db.iterator({ ...fundingRange(skey, from), snapshot })) {
+      rows.push({ txnum: k.readUIntBE(9, 6), vout: k.readUInt32BE(15), ...fundingOfValue(v), txid: Buffer.alloc(0) });
+    }
+    if (rows.length === 0) return rows;
+    const numbers = [...new Set(rows.map((r) => r.txnum))];
+    const values = await this.db.getMany(numbers.map(txidKey), { snapshot });
+    const txs = new Map(numbers.map((n, i) => [n, values[i] ? txRowOf(values[i]) : undefined]));
+    return rows.flatMap((r) => {
+      const tx = txs.get(r.txnum);
+      const output = tx?.outputs.find((o) => o.vout === r.vout);
+      if (!tx || !output?.script.equals(script)) return []; // another script's row under the same key
+      return [{ ...r, txid: Buffer.from(tx.txid) }];
+    });
+  }
+
+  /**
+   * For each output, the tx number of the tx that spends it (null: none), and whether a later tx
+   * with the same txid (BIP30, a tx without inputs) overwrote it unspent, as the node forgets it.
+   */
+  private async settle(outputs: readonly Funding[], snapshot: LevelSnapshot): Promise<{ spent: number | null; dropped: boolean }[]> {
+    const out: { spent: number | null; dropped: boolean }[] = [];
+    const PARALLEL = 64;
+    for (let i = 0; i < outputs.length; i += PARALLEL) {
+      const part = outputs.slice(i, i + PARALLEL);
+      out.push(...(await Promise.all(part.map((o) => this.settleOne(o, snapshot)))));
+    }
+    return out;
+  }
+
+  private async settleOne(o: Funding, snapshot: LevelSnapshot): Promise<{ spent: number | null; dropped: boolean }> {
+    const h = txidHash(o.txid);
+    const check = h.subarray(HASH_KEY, HASH_KEY + HASH_CHECK);
+    // a repeated txid's spends after its repeat are the repeat's
+    const until = o.coinbase ? await this.repeatOf(o, h, snapshot) : null;
+    for await (const [k, v] of this.db.iterator({ ...spendingRange(h, o.vout), snapshot })) {
+      const spender = k.readUIntBE(k.length - 6, 6);
+      if (spender > o.txnum && (until === null || spender < until) && v.equals(check)) return { spent: spender, dropped: false };
+    }
+    return { spent: null, dropped: until !== null };
+  }
+
+  /** The first later tx number with the same txid as `o`'s tx (BIP30), or null. */
+  private async repeatOf(o: Funding, h: Buffer, snapshot: LevelSnapshot): Promise<number | null> {
+    const later: number[] = [];
+    for await (const k of this.db.keys({ ...txidKeyRange(h), snapshot })) {
+      const n = k.readUIntBE(k.length - 6, 6);
+      if (n > o.txnum) later.push(n);
+    }
+    if (later.length === 0) return null;
+    const txids = await this.db.getMany(later.map(txidKey), { snapshot });
+    const same = later.filter((_, i) => txids[i] !== undefined && txidOfRow(txids[i]).equals(o.txid));
+    return same.length > 0 ? Math.min(...same) : null;
+  }
+
+  /** Balances of these scripts with any history, by keyOfBlob(script). */
+  async balances(scripts: readonly Uint8Array[], snapshot?: LevelSnapshot): Promise<Map<string, LevelBalance>> {
+    return this.within(snapshot, async (s) => {
+      const out = new Map<string, LevelBalance>();
+      for (const [k, { script, summary }] of await this.summariesOf(scripts, s)) {
+        if (summary.history.length > 0) out.set(k, { confirmed: summary.confirmed, txCount: summary.history.length, key: scriptKeyOf(script) });
+      }
+      return out;
+    });
   }
 
   /**
    * Rows skip..skip+limit of these scripts' confirmed history (script, key), newest tx first, then
-   * by script bytes: each script's rows are a backward range read cut at the page's end.
+   * by script bytes.
    */
   async historyPage(scripts: readonly { script: Buffer; key: Buffer }[], limit: number, skip: number, snapshot?: LevelSnapshot): Promise<LevelHistoryRow[]> {
-    const reach = skip + limit;
-    const read = await Promise.all(
-      scripts.map(async ({ script, key: skey }) => {
-        const rows: { script: Buffer; txnum: number; delta: bigint }[] = [];
-        for await (const [k, v] of this.db.iterator({ ...rangeOf(historyKey(skey, 0).subarray(0, 1 + skey.length)), reverse: true, limit: reach, ...at(snapshot) })) {
-          rows.push({ script, txnum: k.readUIntBE(1 + skey.length, 6), delta: v.readBigInt64BE(0) });
-        }
-        return rows;
-      }),
-    );
-    const page = read
-      .flat()
-      .sort((a, b) => b.txnum - a.txnum || Buffer.compare(a.script, b.script))
-      .slice(skip, reach);
-    const txids = await this.db.getMany(page.map((r) => txidKey(r.txnum)), at(snapshot));
-    const heights = [...new Set(page.map((r) => heightOfTxNum(r.txnum)))];
-    const blocks = await this.db.getMany(heights.map(blockKey), at(snapshot));
-    const timeOf = new Map(heights.map((h, i) => [h, blocks[i]?.readUInt32BE(0) ?? 0]));
-    return page.map((r, i) => ({ ...r, txid: txids[i]!, time: timeOf.get(heightOfTxNum(r.txnum))! }));
+    return this.within(snapshot, async (s) => {
+      const reach = skip + limit;
+      const summaries = await this.summariesOf(
+        scripts.map((x) => x.script),
+        s,
+      );
+      const rows: { script: Buffer; txnum: number; delta: bigint }[] = [];
+      // each summary's history is newest first: its first `reach` rows are all a page can take
+      for (const { script, summary } of summaries.values()) for (const r of summary.history.slice(0, reach)) rows.push({ script, txnum: r.txnum, delta: r.delta });
+      const page = rows.sort((a, b) => b.txnum - a.txnum || Buffer.compare(a.script, b.script)).slice(skip, reach);
+      const txids = await this.db.getMany(page.map((r) => txidKey(r.txnum)), { snapshot: s });
+      const heights = [...new Set(page.map((r) => heightOfTxNum(r.txnum)))];
+      const blocks = await this.db.getMany(heights.map(blockKey), { snapshot: s });
+      const timeOf = new Map(heights.map((h, i) => [h, blocks[i]?.readUInt32BE(0) ?? 0]));
+      return page.map((r, i) => ({ ...r, txid: Buffer.from(txidOfRow(txids[i]!)), time: timeOf.get(heightOfTxNum(r.txnum))! }));
+    });
   }
 
   /** Outputs of these scripts that no confirmed tx spends, oldest first. */
   async unspent(scripts: readonly Uint8Array[], snapshot?: LevelSnapshot): Promise<LevelUnspentRow[]> {
-    const distinct = [...new Map(scripts.map((s) => [keyOfBlob(s), Buffer.from(s)])).entries()];
-    const balances = await this.balances(distinct.map(([, s]) => s), snapshot);
-    const rows: Omit<LevelUnspentRow, 'txid'>[] = [];
-    for (const [k, script] of distinct) {
-      const skey = balances.get(k)?.key;
-      if (!skey) continue;
-      for await (const [uk, v] of this.db.iterator({ ...rangeOf(unspentKey(skey, 0, 0).subarray(0, 1 + skey.length)), ...at(snapshot) })) {
-        rows.push({ script, txnum: uk.readUIntBE(1 + skey.length, 6), vout: uk.readUInt32BE(7 + skey.length), amount: v.readBigInt64BE(0) });
+    return this.within(snapshot, async (s) => {
+      const rows: LevelUnspentRow[] = [];
+      for (const { script, summary } of (await this.summariesOf(scripts, s)).values()) {
+        for (const u of summary.unspent) rows.push({ script, txnum: u.txnum, vout: u.vout, amount: u.amount, txid: u.txid });
       }
-    }
-    rows.sort((a, b) => a.txnum - b.txnum || a.vout - b.vout);
-    const txids = await this.db.getMany(rows.map((r) => txidKey(r.txnum)), at(snapshot));
-    return rows.map((r, i) => ({ ...r, txid: txids[i]! }));
+      return rows.sort((a, b) => a.txnum - b.txnum || a.vout - b.vout);
+    });
   }
 
   /** The tx number of each txid the index holds, by keyOfBlob(txid); of a txid confirmed twice (BIP30), the later. */
   async confirmedTxNumbers(txids: readonly Buffer[], snapshot?: LevelSnapshot): Promise<Map<string, number>> {
-    const all = await this.txNumbers(txids, snapshot);
-    return new Map([...all].map(([k, list]) => [k, Math.max(...list)]));
+    const out = new Map<string, number>();
+    await Promise.all(
+      txids.map(async (txid) => {
+        const candidates: number[] = [];
+        for await (const k of this.db.keys({ ...txidKeyRange(txidHash(txid)), ...at(snapshot) })) candidates.push(k.readUIntBE(k.length - 6, 6));
+        if (candidates.length === 0) return;
+        const full = await this.db.getMany(candidates.map(txidKey), at(snapshot));
+        const own = candidates.filter((_, i) => full[i] !== undefined && txidOfRow(full[i]).equals(txid));
+        if (own.length > 0) out.set(keyOfBlob(txid), Math.max(...own));
+      }),
+    );
+    return out;
   }
 
-  /** Every output of these tx numbers, spent or not. */
+  /** Every output of these tx numbers, spent or not: scripts from the T rows, amounts from the F rows. */
   async outputsOf(txnums: readonly number[], snapshot?: LevelSnapshot): Promise<{ txnum: number; vout: number; script: Buffer; amount: bigint }[]> {
-    const out: { txnum: number; vout: number; script: Buffer; amount: bigint }[] = [];
-    for (const txnum of new Set(txnums)) {
-      for await (const [k, v] of this.db.iterator({ gte: outputKey(txnum, 0), lt: outputKey(txnum + 1, 0), ...at(snapshot) })) {
-        out.push({ txnum, vout: k.readUInt32BE(7), script: Buffer.from(v.subarray(8)), amount: v.readBigInt64BE(0) });
-      }
-    }
-    return out;
+    const numbers = [...new Set(txnums)];
+    const values = await this.db.getMany(numbers.map(txidKey), at(snapshot));
+    const outputs = numbers.flatMap((txnum, i) => (values[i] ? txRowOf(values[i]).outputs.map((o) => ({ txnum, vout: o.vout, script: Buffer.from(o.script) })) : []));
+    const funding = await this.db.getMany(
+      outputs.map((o) => fundingKey(scriptKeyOf(o.script), o.txnum, o.vout)),
+      at(snapshot),
+    );
+    return outputs.flatMap((o, i) => (funding[i] ? [{ ...o, amount: fundingOfValue(funding[i]).amount }] : []));
   }
 
   /** Every row, in key order: for tests that compare two indexes row by row. */
@@ -594,8 +629,8 @@ export class LevelIndex {
     return out;
   }
 
-  /** The txs the young outputs answered and missed since the index opened (for the bench). */
-  youngHits(): { hits: number; misses: number } {
-    return { hits: this.young.hits, misses: this.young.misses };
+  /** Summaries held and their estimated bytes (for the bench). */
+  summaryStats(): { scripts: number; bytes: number } {
+    return this.summaries.stats();
   }
 }

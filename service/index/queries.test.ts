@@ -207,9 +207,12 @@ describe.each(INDEX_STORE_KINDS)('address queries on %s', (kind: StoreKind) => {
     expect((await index.unspent([A])).map((u) => [u.txid, u.height])).toEqual([[txid(7), 2]]); // the later output overwrote it
     await index.rollbackTo(1, async (hash) => (hash === b2.hash ? b2 : null));
     expect((await index.history([A], 10, 0)).rows.map((r) => [r.txid, r.height, r.delta])).toEqual([[txid(7), 1, 50n]]);
-    // as before 0004: the first block's 50 stays in the balance, its output (overwritten) is gone
+    // as before 0004: the first block's 50 stays in the balance; its output (overwritten) is gone
+    // in the SQL stores, as in the node. LevelDB's rows hold no record of the overwrite once its
+    // block is undone, so the first output is unspent again there (only two such pairs exist, on
+    // Bitcoin, buried since 2010).
     expect((await index.balances([A]))[0]!.confirmed).toBe(50n);
-    expect(await index.unspent([A])).toEqual([]);
+    expect((await index.unspent([A])).map((u) => [u.txid, u.height])).toEqual(kind === 'level' ? [[txid(7), 1]] : []);
   });
 
   // The SQL stores' own tables: their plans, their collision rows and their migrations.
@@ -333,48 +336,41 @@ describe('address queries on level: a script whose key another script holds', ()
   let t: TestStore;
   afterEach(async () => t.dispose());
 
-  it('moves the newcomer to its next key for good, through a restart and rollbacks, and leaves the other row alone', async () => {
+  it('keeps only its own funding rows, each checked against its output row, through a restart and rollbacks', async () => {
     t = await openTestStore('level');
     const STRANGER = script(0xee);
     const key = scriptKeyOf(A);
-    // A balance and a history row of a script standing for one whose key collides with A's,
-    // written as the LevelDB index writes them (level-index.ts: tag, key -> confirmed, count, script)
+    // A funding row under A's key, of a script standing for one whose key collides with A's, and
+    // its tx row, written as the LevelDB index writes them (level-index.ts: F key txnum vout ->
+    // flag, amount; T txnum -> txid, then vout, script length, script)
     const level = await levelIndexOf(t.store, 'litecoin')!;
     const raw = (level as unknown as { db: { put(k: Buffer, v: Buffer): Promise<void> } }).db;
-    const amount = (n: bigint) => {
-      const b = Buffer.alloc(8);
-      b.writeBigInt64BE(n);
-      return b;
-    };
-    const count = Buffer.alloc(4);
-    count.writeUInt32BE(1);
-    await raw.put(Buffer.concat([Buffer.of(0x41), key]), Buffer.concat([amount(999n), count, STRANGER]));
-    await raw.put(Buffer.concat([Buffer.of(0x48), key, Buffer.alloc(6)]), amount(999n));
-    const stranger = async () => (await level.entries()).find(([k]) => k === `41${hex(key)}`)?.[1];
-    const strangerRow = await stranger();
+    const amount = Buffer.alloc(8);
+    amount.writeBigInt64BE(999n);
+    const at = Buffer.alloc(10); // tx number 0 (height 0, before the chain), vout 0
+    await raw.put(Buffer.concat([Buffer.of(0x46), key, at]), Buffer.concat([Buffer.of(1), amount]));
+    await raw.put(Buffer.concat([Buffer.of(0x54), at.subarray(0, 6)]), Buffer.concat([Buffer.of(32), Buffer.alloc(32, 0xee), Buffer.of(0, STRANGER.length), STRANGER]));
+    const isPlanted = (k: string) => k === `46${hex(key)}${hex(at)}` || k === `54${hex(at.subarray(0, 6))}`;
+    const planted = (await level.entries()).filter(([k]) => isPlanted(k));
+    expect(planted).toHaveLength(2);
 
     let index = new UtxoIndexStore(t.store, 'litecoin');
     const blocks = chainOf(60);
     await index.applyBlocks(blocks.slice(0, 30), new Set());
     for (const b of blocks.slice(30)) await index.applyBlock(b, new Set());
     await expectAgrees(index, blocks);
-    const moved = (await level.entries()).filter(([k]) => k.startsWith('4d'));
-    expect(moved.map(([k]) => k)).toEqual([`4d${hex(A)}`]);
-    expect(moved[0]![1]).not.toBe(hex(key));
-    expect(await stranger()).toBe(strangerRow);
 
-    // a restart reads the moved key back
+    // a restart, rollbacks and the blocks again: A's answers never take the stranger's row
     const restarted = await t.reopen();
     index = new UtxoIndexStore(restarted, 'litecoin');
     await expectAgrees(index, blocks);
     const byHash = new Map(blocks.map((b) => [b.hash, b]));
     await index.rollbackTo(44, async (hash) => byHash.get(hash) ?? null);
     await expectAgrees(index, blocks.slice(0, 44));
-    await index.rollbackTo(0, async (hash) => byHash.get(hash) ?? null); // A has no rows left, and no moved key
-    const after = await (await levelIndexOf(restarted, 'litecoin')!).entries();
-    expect(after.filter(([k]) => k.startsWith('4d'))).toEqual([]);
-    expect(after.find(([k]) => k === `41${hex(key)}`)?.[1]).toBe(strangerRow);
+    await index.rollbackTo(0, async (hash) => byHash.get(hash) ?? null);
     expect((await index.history([A], 10, 0)).total).toBe(0);
+    const after = await (await levelIndexOf(restarted, 'litecoin')!).entries();
+    expect(after.filter(([k]) => isPlanted(k))).toEqual(planted); // left alone
     await index.applyBlocks(blocks, new Set());
     await expectAgrees(index, blocks);
   });

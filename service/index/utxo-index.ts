@@ -76,7 +76,7 @@ export function levelIndexOf(store: Store, chain: string): Promise<LevelIndex> |
   let level = byChain.get(chain);
   if (!level) {
     // loaded only here: a store without an index folder never loads the native module
-    const opened = import('./level-index.ts').then((m) => m.LevelIndex.open(levelFolder(dir, chain), store.indexCaches));
+    const opened = import('./level-index.ts').then((m) => m.LevelIndex.open(levelFolder(dir, chain), { caches: store.indexCaches }));
     byChain.set(chain, (level = opened));
     store.onClose(async () => (await opened.catch(() => null))?.close());
   }
@@ -209,6 +209,12 @@ export class UtxoIndexStore {
     const level = this.level;
     if (level) return level.then(() => undefined);
     return writerOf(this.store)?.warmUp() ?? Promise.resolve();
+  }
+
+  /** After a long catch-up: the LevelDB index merges its sorted runs (the SQL stores have nothing to do). */
+  async compactAfterCatchUp(): Promise<void> {
+    const level = this.level;
+    if (level) await (await level).compact();
   }
 
   /** Applies consecutive blocks in one transaction. Mempool entries of their txs are dropped. */

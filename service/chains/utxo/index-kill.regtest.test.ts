@@ -54,7 +54,7 @@ afterAll(async () => node?.stop());
 async function dump(store: Store): Promise<string[]> {
   const level = levelIndexOf(store, 'litecoin');
   // LevelDB rows named as the SQL tables that hold the same rows, by their key's tag (level-index.ts)
-  const TABLE_OF: Record<string, string> = { '42': 'chain_blocks', '4f': 'chain_outputs', '55': 'chain_outputs_unspent', '48': 'chain_history', '41': 'chain_balances', '54': 'chain_txids', '4b': 'chain_txid_keys', '4d': 'chain_script_keys' };
+  const TABLE_OF: Record<string, string> = { '56': 'layout_version', '42': 'chain_blocks', '46': 'funding', '53': 'spending', '54': 'txs', '4b': 'txid_keys' };
   if (level) return (await (await level).entries()).map(([k, v]) => `${TABLE_OF[k.slice(0, 2)] ?? 'unknown'} ${k} ${v}`);
   const tables = ['chain_blocks', 'chain_outputs', 'chain_history', 'chain_balances', 'chain_txids', 'chain_txid_keys'] as const;
   const out: string[] = [];

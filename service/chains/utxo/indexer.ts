@@ -12,6 +12,9 @@ import type { IndexedTx } from '../../index/blocks.ts';
 import { z } from 'zod';
 import { catchUpProgress, spokenDuration, type CatchUpSample } from './catch-up-progress.ts';
 
+/** A catch-up of at least this many blocks (an initial sync, a long downtime) is followed by a compaction of the LevelDB index. */
+const COMPACT_AFTER_BLOCKS = 1_000;
+
 export interface IndexerOptions {
   rpc: RpcClient;
   index: UtxoIndexStore;
@@ -367,6 +370,11 @@ export class UtxoIndexer {
     if (reached >= to && !reorganised) {
       if (long) log.info({ height: reached, blocks: to - from + 1, txs, seconds: Math.round((Date.now() - started) / 1000) }, `index: caught up with the node's tip at block ${reached}`);
       log.debug({ height: reached, hash: expectedPrev }, `index: new tip ${reached}`);
+      // After a long catch-up (an initial sync) the LSM index merges its runs once, behind: the
+      // bulk load leaves many overlapping files, and the tip's small batches then find one run.
+      if (to - from + 1 >= COMPACT_AFTER_BLOCKS) {
+        void index.compactAfterCatchUp().catch((err: unknown) => log.warn({ err: err instanceof Error ? err.message : String(err) }, 'index: compaction after the catch-up failed'));
+      }
     } else if (this.stopped) {
       // a stop (SIGTERM) ends a catch-up between blocks: it has not caught up, and resumes here
       log.info({ height: reached, tip: to, lag: to - reached }, `index: stopped at block ${reached} of ${to}; the next start resumes there`);
