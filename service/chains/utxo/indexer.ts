@@ -253,7 +253,10 @@ export class UtxoIndexer {
         this.mempool = null;
         continue; // from the new index's tip, which may be another block than this one's
       }
-      if (watch.pendingRescan() === null && !watch.moreWork?.()) return;
+      if (watch.pendingRescan() !== null) continue;
+      if (!watch.moreWork?.()) return;
+      // A wallet's own scan goes on at the next turn: the mempool is followed between turns too.
+      if (this.leads()) await this.syncMempool();
     }
   }
 

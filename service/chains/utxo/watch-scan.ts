@@ -510,7 +510,9 @@ export class WatchScan implements WatchScope, WalletWatch {
     // A wallet scanned apart: how far its scan has read. One the index holds whole: the index's tip;
     // it stays ready while the index follows new blocks (its lag is the coin's, /status and /readyz).
     const scanned = apart ? (this.scans?.reached(w) ?? null) : await this.indexedHeight();
-    const ready = !apart && w.rescanFrom === null && checked !== undefined;
+    // A rescan pending above the tip (new addresses no indexed block concerns) reads no block again.
+    const rereads = w.rescanFrom !== null && (scanned === null || w.rescanFrom <= scanned);
+    const ready = !apart && !rereads && checked !== undefined;
     const counters = (apart ? this.scans?.counters(w) : null) ?? this.counters;
     const historyFrom = this.pruneHeight !== null && this.pruneHeight > (w.birthdayHeight ?? 0) ? this.pruneHeight : null;
     const watched = { receive: w.derived[0], change: w.derived[1] };

@@ -34,6 +34,11 @@ export const scanChainOf = (chain: string): string => `${chain}~scan`;
 
 export class WatchScans implements ScansTurn {
   private running: Running | null = null;
+  /**
+   * The scan last swapped in: a status read begun before the swap (its wallet still scanning in the
+   * copy it read) is answered its height, not null.
+   */
+  private finished: Running | null = null;
   /** When the turn under way stops reading. */
   private deadline = 0;
 
@@ -56,17 +61,16 @@ export class WatchScans implements ScansTurn {
     return this.o.list.scanning().length > 0;
   }
 
-  private reads(w: WatchedWallet): Running | null {
-    const r = this.running;
-    return r !== null && r.snapshot.get(WatchList.keyOf(w)) === w.scanNumber ? r : null;
+  private reads(w: WatchedWallet, run = this.running): Running | null {
+    return run !== null && run.snapshot.get(WatchList.keyOf(w)) === w.scanNumber ? run : null;
   }
 
   reached(w: WatchedWallet): number | null {
-    return this.reads(w)?.reached ?? null;
+    return (this.reads(w) ?? this.reads(w, this.finished))?.reached ?? null;
   }
 
   counters(w: WatchedWallet): Counters | null {
-    return this.reads(w)?.scope.scanCounters() ?? null;
+    return (this.reads(w) ?? this.reads(w, this.finished))?.scope.scanCounters() ?? null;
   }
 
   indexOf(w: WatchedWallet): UtxoIndexStore | null {
@@ -90,6 +94,7 @@ export class WatchScans implements ScansTurn {
     // The scan read to the tip it saw; the shared index may have followed a block further meanwhile.
     if (tip !== null && mainTip !== null && tip.height < mainTip.height) return null;
     await main.takeRowsOf(run.index, (trx) => list.scansDone(trx, run.snapshot));
+    this.finished = run;
     this.running = null;
     await list.load();
     log.info({ coin: params.coin, wallets: run.snapshot.size, height: tip?.height ?? null, stillScanning: list.scanning().length }, 'watch: scan finished, its index took the shared index\'s place');

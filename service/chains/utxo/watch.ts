@@ -478,8 +478,8 @@ export class WatchList {
 
   /**
    * The scans of these wallets (by key, at these scan numbers) are in the index now, swapped in
-   * inside `trx` (watch-scans.ts): they follow the tip, and are checked against the node anew. A
-   * wallet rescanned meanwhile (another scan number) keeps its pending scan.
+   * inside `trx` (watch-scans.ts): those that were scanning follow the tip, and are checked against
+   * the node anew. A wallet rescanned meanwhile (another scan number) keeps its pending scan.
    */
   async scansDone(trx: Transaction<Database>, done: ReadonlyMap<string, number>): Promise<void> {
     for (const w of this.wallets.values()) {
@@ -492,6 +492,8 @@ export class WatchList {
         .where('owner', '=', w.owner)
         .where('wallet_id', '=', w.walletId)
         .where('scan_number', '=', number)
+        // A wallet that followed the tip keeps its check: the scan read its blocks to the same rows.
+        .where('scan_from', 'is not', null)
         .execute();
     }
     await this.bump(trx);
