@@ -114,12 +114,17 @@ describe('watch mode with two API keys', () => {
     let seenScanning = 0;
     const seenHeights = new Set<number>();
     let mined = false;
+    // Figures for the record (printed, not asserted): how long B's scan took and how A was answered meanwhile.
+    const started = Date.now();
+    const aTimes: number[] = [];
     for (const deadline = Date.now() + 150_000; ; ) {
       expect(Date.now() < deadline, "tenant B's scan did not end").toBe(true);
       const sB = await status(keyB, 'b');
       bForward('B', sB.scanned_height);
       // A, throughout: its balance, a payment built from its coins, and the service ready.
+      const asked = Date.now();
       const a = await balanceOf(keyA, A.address(false, 0).address);
+      aTimes.push(Date.now() - asked);
       expect(a.status, said(a.json)).toBe(200);
       expect(a.json).toMatchObject({ balance: 2n * COIN });
       const created = await createForA(payee);
@@ -153,6 +158,10 @@ describe('watch mode with two API keys', () => {
         mined = true;
       }
     }
+    aTimes.sort((x, y) => x - y);
+    console.log(
+      `B's scan from block 0: ${Date.now() - started} ms with block reads held ${SLOW_MS} ms; A's balance answered 200 ${aTimes.length} times meanwhile (median ${aTimes[aTimes.length >> 1]} ms, slowest ${aTimes.at(-1)} ms); B seen scanning ${seenScanning} times at ${seenHeights.size} heights`,
+    );
     // The scan was seen under way, reading block after block.
     expect(seenScanning).toBeGreaterThanOrEqual(3);
     expect(seenHeights.size).toBeGreaterThanOrEqual(2);

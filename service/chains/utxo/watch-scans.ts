@@ -66,7 +66,12 @@ export class WatchScans implements ScansTurn {
   }
 
   reached(w: WatchedWallet): number | null {
-    return (this.reads(w) ?? this.reads(w, this.finished))?.reached ?? null;
+    const run = this.reads(w) ?? this.reads(w, this.finished);
+    if (!run) return null;
+    // The scan's indexer says each batch it wrote, between the turns too.
+    const now = run.indexer.status().indexedHeight;
+    if (now !== null && now > (run.reached ?? -1)) run.reached = now;
+    return run.reached;
   }
 
   counters(w: WatchedWallet): Counters | null {
@@ -87,6 +92,11 @@ export class WatchScans implements ScansTurn {
     const run = this.running ?? (await this.begin());
     this.deadline = Date.now() + (this.o.sliceMs ?? SLICE_MS);
     const done = await run.indexer.scanPass();
+    if (!this.o.leading()) {
+      // Another instance writes now, and may scan into the same chain: this one starts over if it leads again.
+      this.running = null;
+      return null;
+    }
     const tip = await run.index.tip();
     if (tip !== null) run.reached = Math.max(run.reached ?? -1, tip.height);
     if (!done) return null; // on at the next turn, once the shared index has looked at the node
