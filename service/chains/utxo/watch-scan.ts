@@ -99,7 +99,7 @@ export class WatchScan implements WatchScope, WalletWatch {
   /** The index following the tip: the wallets' own scans, set by the backend (watch-scans.ts). */
   scans: ScansTurn | null = null;
   /** A scan apart: the scripts of its wallets (hex), and the height its gap asks to read again from. */
-  private readonly own: { scripts: Uint8Array[]; hex: Set<string>; pending: number | null } | null;
+  private readonly own: { scripts: Uint8Array[]; hex: Set<string>; pending: number | null; stamp: string } | null;
   /** The node's tip as the last pass read it. */
   private nodeTip: number | null = null;
 
@@ -112,7 +112,7 @@ export class WatchScan implements WatchScope, WalletWatch {
     private readonly log: Logger,
     private readonly snapshot: ScanSnapshot | null = null,
   ) {
-    this.own = snapshot ? { scripts: [], hex: new Set(), pending: null } : null;
+    this.own = snapshot ? { scripts: [], hex: new Set(), pending: null, stamp: '' } : null;
   }
 
   /** The wallets this index reads: all of them, or a scan apart's. */
@@ -121,26 +121,33 @@ export class WatchScan implements WatchScope, WalletWatch {
     return snapshot ? this.list.all().filter((w) => snapshot.has(WatchList.keyOf(w))) : this.list.all();
   }
 
-  /** A scan apart's scripts, read again after the list or a wallet's derivation changed. */
-  private ownScripts(): void {
-    if (!this.own) return;
-    this.own.scripts = this.wallets().flatMap((w) => this.list.branchScripts(w, 0).concat(this.list.branchScripts(w, 1)));
-    this.own.hex = new Set(this.own.scripts.map((sc) => bytesToHex(sc)));
+  /**
+   * A scan apart's scripts, derived again when its wallets or their windows changed (the list is
+   * shared with the index following the tip, which extends windows meanwhile).
+   */
+  private ownScripts(): { scripts: Uint8Array[]; hex: Set<string> } | null {
+    const own = this.own;
+    if (!own) return null;
+    const wallets = this.wallets();
+    const stamp = wallets.map((w) => `${w.scanNumber}:${w.derived[0]}:${w.derived[1]}`).join(',');
+    if (stamp !== own.stamp) {
+      own.scripts = wallets.flatMap((w) => this.list.branchScripts(w, 0).concat(this.list.branchScripts(w, 1)));
+      own.hex = new Set(own.scripts.map((sc) => bytesToHex(sc)));
+      own.stamp = stamp;
+    }
+    return own;
   }
 
   private scripts(): Uint8Array[] {
-    return this.own ? this.own.scripts : this.list.scripts();
+    return this.ownScripts()?.scripts ?? this.list.scripts();
   }
 
-  private watches(script: Uint8Array): boolean {
-    return this.own ? this.own.hex.has(bytesToHex(script)) : this.list.has(script);
-  }
+
 
   // ---- the indexer's side ---------------------------------------------------------------------
 
   async prepare(): Promise<void> {
     await this.list.load();
-    this.ownScripts();
     this.nodeTip = await this.rpc.call<number>('getblockcount');
     await this.probeNode();
     // Asked each pass: a node pruning by size (-prune=N) frees old files as it goes.
@@ -339,7 +346,9 @@ export class WatchScan implements WatchScope, WalletWatch {
   }
 
   keepWatched(tx: IndexedTx): IndexedTx {
-    return { txid: tx.txid, inputs: tx.inputs, outputs: tx.outputs.filter((o) => this.watches(o.script)) };
+    const own = this.ownScripts();
+    const watches = own ? (script: Uint8Array) => own.hex.has(bytesToHex(script)) : (script: Uint8Array) => this.list.has(script);
+    return { txid: tx.txid, inputs: tx.inputs, outputs: tx.outputs.filter((o) => watches(o.script)) };
   }
 
   /**
@@ -372,10 +381,7 @@ export class WatchScan implements WatchScope, WalletWatch {
         if (indexedHeight !== null && readFrom <= indexedHeight) own.pending = Math.min(own.pending ?? Infinity, readFrom);
       }
     }
-    if (own) {
-      this.ownScripts();
-      return;
-    }
+    if (own) return;
     if (this.list.pendingRescan() === null && indexedHeight !== null) await this.checkWallets(indexedHeight);
     const finished = (await this.scans?.turn()) ?? null;
     if (finished === null) return;
@@ -513,7 +519,8 @@ export class WatchScan implements WatchScope, WalletWatch {
     // A rescan pending above the tip (new addresses no indexed block concerns) reads no block again.
     const rereads = w.rescanFrom !== null && (scanned === null || w.rescanFrom <= scanned);
     const ready = !apart && !rereads && checked !== undefined;
-    const counters = (apart ? this.scans?.counters(w) : null) ?? this.counters;
+    // A wallet waiting for the next scan has read nothing yet.
+    const counters = apart ? (this.scans?.counters(w) ?? { checked: 0, matched: 0, fetched: 0 }) : this.counters;
     const historyFrom = this.pruneHeight !== null && this.pruneHeight > (w.birthdayHeight ?? 0) ? this.pruneHeight : null;
     const watched = { receive: w.derived[0], change: w.derived[1] };
     return {

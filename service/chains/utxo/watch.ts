@@ -418,9 +418,8 @@ export class WatchList {
   /**
    * Derives a branch's scripts up to index `count` (exclusive) and asks for the wallet's blocks to
    * be read again from `readFrom` (default its birthday), in one transaction: a new scan apart when
-   * the index (tip `indexedHeight`) holds blocks from there, or the wallet is being scanned (its
-   * scan read without these scripts). `scripts`: those scripts, when the caller derived them
-   * already. `readFrom` null: the caller reads the blocks again itself (a scan's own gap).
+   * the index (tip `indexedHeight`) holds blocks from there (a scan under way read them without
+   * these scripts too). `scripts`: those scripts, when the caller derived them already. `readFrom` null: the caller reads the blocks again itself (a scan's own gap).
    */
   async deriveTo(w: WatchedWallet, branch: 0 | 1, count: number, indexedHeight?: number | null, derived?: readonly Uint8Array[], readFrom?: number | null): Promise<void> {
     const from = w.derived[branch];
@@ -428,7 +427,8 @@ export class WatchList {
     const scripts = derived?.length === count - from ? [...derived] : deriveScripts(this.params, w.keys, branch, from, count);
     const read = readFrom === null ? null : (readFrom ?? w.birthdayHeight ?? 0);
     const rescanFrom = read === null ? w.rescanFrom : Math.min(w.rescanFrom ?? Infinity, read);
-    const newScan = read !== null && (w.scanFrom !== null || scanApart(read, indexedHeight));
+    // Blocks above the index's tip concern nobody yet: only new scripts found in held blocks start a scan.
+    const newScan = read !== null && scanApart(read, indexedHeight);
     const scanFrom = newScan ? Math.min(w.scanFrom ?? read, read) : w.scanFrom;
     const scanNumber = newScan ? w.scanNumber + 1 : w.scanNumber;
     await this.db.transaction().execute(async (trx) => {
