@@ -293,13 +293,6 @@ export class WatchList {
     return [...this.wallets.values()];
   }
 
-  /** The lowest birthday of all wallets (0 for one from genesis); null: none registered. */
-  startHeight(): number | null {
-    let start: number | null = null;
-    for (const w of this.wallets.values()) start = Math.min(start ?? Infinity, w.birthdayHeight ?? 0);
-    return start;
-  }
-
   /**
    * Adds or replaces a registration; derives its scripts to the gap limit past the highest shown
    * index. `indexedHeight`: the index's tip; a wallet whose blocks it holds already is scanned apart
