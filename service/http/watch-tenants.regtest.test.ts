@@ -5,13 +5,19 @@
 // provisional figures to a client taking them) until B's scan is done. A wallet's scanned_height
 // only moves forward during a scan and across new blocks, a ready wallet stays ready while new
 // blocks are applied, and a rescan is a new scan (its number), not a lowered height. /status says
-// each coin's index mode. Needs litecoind (fails, naming it, when absent).
+// each coin's index mode. A service restarted mid-scan starts the scan over and holds up nobody
+// meanwhile. Needs litecoind (fails, naming it, when absent).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fundedNode, nodeRpcBackendConfig, type RegtestNode } from '../../dev/chains/litecoind.ts';
 import { startSlowRpc, type SlowRpc } from '../../dev/chains/slow-rpc.ts';
 import { parseApiJson } from '../../shared/api/json.ts';
 import type { Status, WatchStatus } from '../../shared/api/schemas.ts';
 import { bytesToHex } from '../../shared/coins/index.ts';
+import { createService, type Service } from '../service.ts';
 import { createApiKey } from '../store/api-keys.ts';
 import { startTestService, type TestService } from '../test/http-service.ts';
 import { until } from '../test/until.ts';
@@ -222,4 +228,49 @@ describe('watch mode with two API keys', () => {
     expect(coins.find((c) => c.coin === 'dash')).toMatchObject({ index: 'full' });
     expect(coins.find((c) => c.coin === 'dash')).not.toHaveProperty('watch_scans');
   });
+});
+
+describe('a service restarted in the middle of a scan', () => {
+  let dir = '';
+  let running: Service | null = null;
+  afterAll(async () => {
+    await running?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts the scan over: the wallet that follows the tip answers at once, the scanned one once its scan ends', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'countersign-watch-restart-'));
+    const config = { database: { sqlite: join(dir, 'service.sqlite') }, coins: { litecoin: { network: 'regtest' as const, backend: { ...nodeRpcBackendConfig(node, 50), url: proxy.url, index: 'watch' as const } } } };
+    const start = async () => {
+      const s = await createService(config, { logger: pino({ level: process.env.COUNTERSIGN_TEST_LOG ?? 'silent' }) });
+      s.startIndexers();
+      return s;
+    };
+    const get = async (s: Service, key: string, url: string) => {
+      const res = await s.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+      return { status: res.statusCode, json: parseApiJson(res.body) as Record<string, unknown> };
+    };
+    proxy.delayMs = 0;
+    running = await start();
+    const key = (await createApiKey(running.store, 'restart')).key;
+    const put = (wallet: string, vault: typeof A, birthday: number) =>
+      running!.app.inject({ method: 'PUT', url: `/v2/watch/litecoin/${wallet}`, headers: { 'x-api-key': key, 'content-type': 'application/json' }, payload: JSON.stringify({ descriptors: [vault.descriptor()], birthday_height: birthday }) });
+    expect((await put('a', A, birthdayA)).statusCode).toBe(200);
+    await until('A ready', async () => (await get(running!, key, '/v2/watch/litecoin/a')).json.state === 'ready');
+
+    proxy.delayMs = SLOW_MS;
+    expect((await put('b', B, 0)).statusCode).toBe(200);
+    await until("B's scan under way", async () => ((await get(running!, key, '/v2/watch/litecoin/b')).json.scanned_height as number | null) !== null);
+    await running.close();
+    running = await start();
+
+    // At once: A from the shared index (untouched by the scan), B still scanning, the same scan.
+    const a = await get(running, key, `/v2/address/balance/litecoin/${A.address(false, 0).address}`);
+    expect(a.status).toBe(200);
+    expect(a.json).toMatchObject({ balance: 2n * COIN });
+    expect((await get(running, key, '/v2/watch/litecoin/b')).json).toMatchObject({ state: 'scanning', scan: 1, scan_from: 0 });
+    expect((await get(running, key, `/v2/address/balance/litecoin/${B.address(false, 2).address}`)).status).toBe(503);
+    await until('B scanned after the restart', async () => (await get(running!, key, '/v2/watch/litecoin/b')).json.state === 'ready', { deadlineMs: 120_000 });
+    expect((await get(running, key, `/v2/address/balance/litecoin/${B.address(false, 2).address}`)).json).toMatchObject({ balance: (3n * COIN) / 2n });
+  }, 240_000);
 });
