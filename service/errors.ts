@@ -18,13 +18,15 @@ export const notFound = (message: string) => new ApiError(404, message);
  */
 export class IndexLagging extends ApiError {
   readonly retryAfterSeconds = 10;
+  /** `message`: other words (a watched wallet's own scan), else the coin's index's. */
   constructor(
     readonly coin: string,
     readonly indexedHeight: number | null,
     readonly tipHeight: number,
+    message?: string,
   ) {
     const at = indexedHeight === null ? 'has indexed no block yet' : `is at ${indexedHeight.toLocaleString('en-US')}`;
-    super(503, `the ${coin} index ${at} of ${tipHeight.toLocaleString('en-US')} blocks; try again later`);
+    super(503, message ?? `the ${coin} index ${at} of ${tipHeight.toLocaleString('en-US')} blocks; try again later`);
   }
 }
 

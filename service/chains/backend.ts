@@ -51,6 +51,20 @@ export interface BackendStatus {
   error: string | null;
   /** Backends with an index of their own: whether this instance writes it (service/leader). */
   role?: 'leader' | 'follower';
+  /** Backends with an index of their own: full (every address) or watch (registered wallets). */
+  index?: 'full' | 'watch';
+  /** Watch mode: registered wallets whose own scan is still running. */
+  watchScans?: number;
+}
+
+/**
+ * A request's say on answers that are not final (http/index-freshness.ts): whether its client takes
+ * them, and where to mark one as provisional. Watch mode asks it for an address of a wallet whose
+ * own scan is still running (the coin's index lag is checked before the route).
+ */
+export interface ProvisionalGate {
+  acceptProvisional: boolean;
+  provisional(p: { indexedHeight: number | null; tipHeight: number }): void;
 }
 
 /** null: not known yet (nothing indexed, or the node not answering). */
@@ -138,7 +152,7 @@ export interface UtxoBackend {
    * The backend as one API key sees it (use-cases/service-context.ts: utxoBackendAs). Absent where
    * every address is answered (a full index, Blockbook, Electrum): the backend itself then.
    */
-  forOwner?(owner: string): UtxoBackend;
+  forOwner?(owner: string, gate?: ProvisionalGate): UtxoBackend;
   /** Opens what the backend holds (a LevelDB index) before the service listens; absent: nothing. */
   open?(): Promise<void>;
   start(): void;

@@ -23,10 +23,14 @@ const apply = db.transaction((request: ApplyRequest, young: YoungOutputs) => app
 // Young unspent outputs per chain (young-outputs.ts): 200,000 outputs, about 30 MB of heap.
 const youngByChain = new Map<string, YoungOutputs>();
 
-parentPort!.on('message', (request: ApplyRequest | 'close') => {
+parentPort!.on('message', (request: ApplyRequest | 'close' | { forget: string }) => {
   if (request === 'close') {
     db.close();
     parentPort!.close();
+    return;
+  }
+  if ('forget' in request) {
+    youngByChain.get(request.forget)?.forget();
     return;
   }
   let result: ApplyResult;

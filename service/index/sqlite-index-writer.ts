@@ -90,6 +90,14 @@ export class SqliteIndexWriter {
     });
   }
 
+  /**
+   * The chain's rows were replaced on another connection (a watch scan's index swapped in): the
+   * thread's young outputs of it are forgotten before its next batch (messages keep their order).
+   */
+  forget(chain: string): void {
+    this.worker?.postMessage({ forget: chain });
+  }
+
   async close(): Promise<void> {
     const worker = this.worker;
     if (!worker) return;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PG_CHUNK_ROWS } from './pg-apply.ts';
-import { INDEX_STORE_KINDS, openTestStore, type TestStore } from '../store/test-stores.ts';
+import { INDEX_STORE_KINDS, openTestStore, STORE_KINDS, type TestStore } from '../store/test-stores.ts';
 import { type IndexedBlock, type IndexedTx, levelIndexOf, UtxoIndexStore } from './utxo-index.ts';
 import { heightOfTxNum, txNumOf } from './txnum.ts';
 
@@ -396,5 +396,44 @@ describe.each(INDEX_STORE_KINDS)('UTXO index store on %s', (kind) => {
     expect(first.rows.map((r) => r.height)).toEqual([null, 7, 6]);
     const page = await index.history([A], 3, 3);
     expect(page.rows.map((r) => r.height)).toEqual([5, 4, 3]);
+  });
+});
+
+describe.each(STORE_KINDS)('a watch scan apart swapped in, on %s', (kind) => {
+  let t: TestStore;
+  beforeEach(async () => {
+    t = await openTestStore(kind);
+  });
+  afterEach(async () => t.dispose());
+
+  it("takes the scan index's rows in place of the shared index's, in one transaction, and drops both mempools", async () => {
+    const shared = new UtxoIndexStore(t.store, 'litecoin', { watch: true });
+    const scan = new UtxoIndexStore(t.store, 'litecoin~scan', { watch: true });
+    // The shared index knew A from block 2 on; the scan read A and B from block 1.
+    await shared.applyBlocks([block(2, [coinbase(2, A, 7n)])], new Set());
+    await shared.applyMempoolTx({ txid: txid(20), inputs: [], outputs: [{ vout: 0, script: A, amount: 1n }] }, 1_700_000_100);
+    const spend: IndexedTx = { txid: txid(3), inputs: [{ txid: txid(1), vout: 0 }], outputs: [{ vout: 0, script: B, amount: 40n }] };
+    await scan.applyBlocks([block(1, [coinbase(1, A, 50n)]), block(2, [coinbase(2, A, 7n), spend])], new Set());
+    await scan.applyMempoolTx({ txid: txid(21), inputs: [], outputs: [{ vout: 0, script: B, amount: 2n }] }, 1_700_000_100);
+    expect(await shared.balances([A, B])).toEqual([bal(7n, 1n), bal(0n)]);
+
+    let inside = false;
+    await shared.takeRowsOf(scan, async () => {
+      inside = true;
+    });
+    expect(inside).toBe(true);
+    expect(await shared.tip()).toEqual({ height: 2, hash: block(2, []).hash });
+    expect(await shared.balances([A, B])).toEqual([bal(7n), bal(40n)]);
+    expect((await shared.history([A], 10, 0)).total).toBe(3);
+    expect(await shared.mempoolCount()).toBe(0);
+    expect(await scan.tip()).toBeNull();
+    expect(await scan.balances([A, B])).toEqual([bal(0n), bal(0n)]);
+    // The shared index goes on from the scan's tip, spending what the scan wrote.
+    await shared.applyBlocks([block(3, [{ txid: txid(4), inputs: [{ txid: txid(3), vout: 0 }], outputs: [{ vout: 0, script: A, amount: 39n }] }])], new Set());
+    expect(await shared.balances([A, B])).toEqual([bal(46n), bal(0n)]);
+    // A scan starting over drops what it held.
+    await scan.applyBlocks([block(1, [coinbase(1, A, 50n)])], new Set());
+    await scan.clear();
+    expect(await scan.tip()).toBeNull();
   });
 });

@@ -28,6 +28,9 @@ export type { IndexedBlock, IndexedOutput, IndexedTx } from './blocks.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/** The tables of the confirmed index, each keyed by chain first. */
+const CONFIRMED_TABLES = ['chain_outputs', 'chain_history', 'chain_balances', 'chain_txids', 'chain_txid_keys', 'chain_script_keys', 'chain_blocks'] as const;
+
 // Bounded statement shapes keep SQLite's statement cache warm: IN lists of at most LOOKUP values
 // and inserts in chunks of INSERT rows (the last chunk of a batch is the only odd size).
 const LOOKUP = 64;
@@ -368,6 +371,36 @@ export class UtxoIndexStore {
       blocks.push(block);
     }
     return { blocks, missing: null };
+  }
+
+  /**
+   * This chain's rows become those of `other` (a watch scan's index of the same store, read to the
+   * node's tip): in one transaction of `trx`'s, with whatever else the caller writes there. Both
+   * mempools are dropped: the indexer reads the node's again.
+   */
+  async takeRowsOf(other: UtxoIndexStore, also: (trx: Transaction<Database>) => Promise<void>): Promise<void> {
+    await this.store.db.transaction().execute(async (trx) => {
+      await this.deleteRows(trx);
+      await other.forgetMempool(trx);
+      for (const table of CONFIRMED_TABLES) await trx.updateTable(table).set({ chain: this.chain }).where('chain', '=', other.chain).execute();
+      await also(trx);
+    });
+    this.changed();
+    other.changed();
+    writerOf(this.store)?.forget(this.chain);
+    writerOf(this.store)?.forget(other.chain);
+  }
+
+  /** Drops every row of the chain, confirmed and mempool (a watch scan's index starting over). */
+  async clear(): Promise<void> {
+    await this.store.db.transaction().execute((trx) => this.deleteRows(trx));
+    this.changed();
+    writerOf(this.store)?.forget(this.chain);
+  }
+
+  private async deleteRows(trx: Db): Promise<void> {
+    for (const table of CONFIRMED_TABLES) await trx.deleteFrom(table).where('chain', '=', this.chain).execute();
+    await this.forgetMempool(trx);
   }
 
   /** Every mempool row of the chain: a rollback forgets the mempool, which is read again from the node. */

@@ -404,6 +404,17 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    // Watch mode's scans per wallet (issue 33): a wallet registered or rescanned while others are
+    // served is read into an index of its own (service/chains/utxo/watch-scans.ts) and answers 503
+    // until it is swapped in; the others keep answering. scan_from: where the wallet's pending scan
+    // reads from (null: its rows are complete, it follows the tip); scan_number: the scans it has
+    // had, so a client tells a new scan from a height gone back.
+    '0010_watch_scans': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('watch_wallets').addColumn('scan_from', 'integer').execute();
+        await db.schema.alterTable('watch_wallets').addColumn('scan_number', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      },
+    },
   };
 }
 

@@ -162,6 +162,10 @@ export interface WatchWalletTable {
   checked_height?: Int | null;
   /** The check's disagreement in words; null: it agreed. */
   check_error?: string | null;
+  /** The height the wallet's pending scan reads from; null: its rows are complete (0009). */
+  scan_from?: Int | null;
+  /** How many scans the wallet has had: a new one starts at registration and at each rescan (0009). */
+  scan_number?: Int;
 }
 
 /** A script derived from a watched wallet's descriptors: branch 0 receive, 1 change. */

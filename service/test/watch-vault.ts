@@ -16,7 +16,8 @@ const params = chainParams('litecoin', 'regtest');
 
 export interface TestVault {
   descriptor(branches?: DescriptorBranches): string;
-  address(change: boolean, index: number): { address: string; scriptPubKey: Uint8Array };
+  /** The address, its script, and its public keys (in key order; sortedmulti sorts them). */
+  address(change: boolean, index: number): { address: string; scriptPubKey: Uint8Array; publicKeys: Uint8Array[] };
 }
 
 /** Keys made from fixed seeds (`label` and the co-signer's name), at m/48'/1'/0'/2'. */

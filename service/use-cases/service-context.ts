@@ -3,7 +3,7 @@
 import type { CoinName } from '../../shared/coins/coin-table.ts';
 import { isCoinName } from '../../shared/coins/coin-table.ts';
 import { quoted } from '../../shared/coins/errors.ts';
-import type { UtxoBackend } from '../chains/backend.ts';
+import type { ProvisionalGate, UtxoBackend } from '../chains/backend.ts';
 import type { BlockTimes } from '../chains/block-times.ts';
 import type { EvmChain } from '../chains/evm/evm-chain.ts';
 import { notFound } from '../errors.ts';
@@ -34,11 +34,13 @@ export function utxoBackendFor(ctx: Pick<ServiceContext, 'utxo'>, coin: string):
 
 /**
  * The coin's backend for an address query or a payment by the API key `apiKeyId` (null without
- * keys): in watch mode it answers only for the wallets that key registered (docs/api-decisions.md §11).
+ * keys): in watch mode it answers only for the wallets that key registered (docs/api-decisions.md §11),
+ * and for a wallet whose own scan is running only as `gate` lets it (503, or provisional). No gate:
+ * nothing provisional is taken.
  */
-export function utxoBackendAs(ctx: Pick<ServiceContext, 'utxo'>, coin: string, apiKeyId: string | null): UtxoBackend {
+export function utxoBackendAs(ctx: Pick<ServiceContext, 'utxo'>, coin: string, apiKeyId: string | null, gate?: ProvisionalGate | null): UtxoBackend {
   const backend = utxoBackendFor(ctx, coin);
-  return backend.forOwner ? backend.forOwner(ownerOf(apiKeyId)) : backend;
+  return backend.forOwner ? backend.forOwner(ownerOf(apiKeyId), gate ?? undefined) : backend;
 }
 
 export function evmBackendFor(ctx: Pick<ServiceContext, 'evm'>): EvmChain {

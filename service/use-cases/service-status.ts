@@ -28,6 +28,8 @@ export async function coinStatuses(ctx: ServiceContext): Promise<CoinStatus[]> {
         error: s.error,
         ...(s.role ? { role: s.role } : {}),
         ...(replacements !== undefined ? { replacements } : {}),
+        ...(s.index ? { index: s.index } : {}),
+        ...(s.watchScans !== undefined ? { watch_scans: s.watchScans } : {}),
       };
     }),
   );

@@ -191,6 +191,13 @@ export const CoinStatus = z.object({
    * operator's word, else the coin's default). False: a fee bump or cancel is refused at create (409).
    */
   replacements: z.boolean().optional().describe("UTXO coins: whether this deployment's node relays BIP125 replacements; false: replacements are refused (409), use child-pays-for-parent"),
+  /** Extension, coins on the service's own index: full (every address) or watch (registered wallets only). */
+  index: z
+    .enum(['full', 'watch'])
+    .optional()
+    .describe("coins read from the service's own index of a node: full (every address of the chain) or watch (only wallets registered with PUT /watch, each API key's own); absent where the upstream indexes"),
+  /** Extension, watch mode: registered wallets whose scan is still running (their addresses answer 503). */
+  watch_scans: z.number().int().optional().describe('watch index: wallets of every API key whose scan is still running; their own addresses answer 503, the others are not held up'),
 });
 export const Status = z.object({ coins: z.array(CoinStatus) });
 export type Status = z.infer<typeof Status>;
@@ -259,7 +266,15 @@ export const WatchStatus = z.object({
     .object({ receive: z.number().int(), change: z.number().int() })
     .optional()
     .describe('how many addresses of each branch are watched (indexes 0 to n - 1): the gap limit past the highest index used or shown; an address query for one further out is a 404 until POST .../window extends it'),
-  state: z.enum(['scanning', 'ready', 'error']).describe("ready: scanned to the node's tip and the unspent outputs equal the node's scantxoutset"),
+  state: z
+    .enum(['scanning', 'ready', 'error'])
+    .describe("scanning: the wallet's blocks are being read (its addresses answer 503, or provisional figures to a client that accepts them); ready: its scan reached the tip and its unspent outputs equalled the node's scantxoutset, and it stays ready while it follows new blocks"),
+  scan: z
+    .number()
+    .int()
+    .optional()
+    .describe('which scan of the wallet this is: 1 from its registration, one more at each rescan or each time addresses whose blocks must be read again are watched. scanned_height never goes back within one scan; a new scan starts again from its own first block'),
+  scan_from: z.number().int().nullable().optional().describe('the first block the scan under way reads (null: none under way, the wallet follows the tip)'),
   error: z.string().optional(),
 });
 export type WatchStatus = z.infer<typeof WatchStatus>;

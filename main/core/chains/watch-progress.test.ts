@@ -21,6 +21,14 @@ describe("the chains' watch scans", () => {
     ]);
   });
 
+  it("starts at a rescan's first block, and a wallet waiting for the next scan (no height yet) does not pull the height back", () => {
+    const scans = chainScans([
+      { wallet: ltc, status: status({ birthday_height: 100, scan: 2, scan_from: 900, scanned_height: 950 }) },
+      { wallet: ltc, status: status({ birthday_height: 1_000, scan: 1, scan_from: 1_000, scanned_height: null }) },
+    ]);
+    expect(scans[0]).toMatchObject({ wallets: 2, from: 900, scanned_height: 950 });
+  });
+
   it('has no scan for a chain whose wallets are all ready or stopped', () => {
     expect(chainScans([{ wallet: ltc, status: status({ state: 'ready' }) }, { wallet: ltc, status: status({ state: 'error', error: 'x' }) }])).toEqual([]);
   });

@@ -1,7 +1,10 @@
 // The watch scans running on each chain, for the desk's sync bar (issue 25: "progress shows in the
-// desk's existing sync bar"). The service answers per wallet (GET /watch/{coin}/{wallet_id}); its
-// counters and heights are the chain's (one index per chain), so a chain's scan is summed up from
-// the wallets it is scanning for. The time left is the renderer's, from the heights it samples.
+// desk's existing sync bar"). The service answers per wallet (GET /watch/{coin}/{wallet_id}); a
+// wallet scanning is read apart from those it serves, one scan at a time per chain (issue 33), so
+// a chain's scan is summed up from the wallets it is scanning for: the furthest any has read (a
+// wallet waiting for the next scan says null), from the lowest first block. Within one scan the
+// height only moves forward; a new scan starts lower, and the renderer's samples start over then.
+// The time left is the renderer's, from the heights it samples.
 import { ApiClientError } from '../../../shared/api/client.ts';
 import { isEvmCoin } from '../../../shared/coins/coin-table.ts';
 import type { WatchStatus } from '../../../shared/api/schemas.ts';
@@ -16,7 +19,7 @@ export interface ChainScan {
   wallets: number;
   /** The index holds every block up to this height (null: none yet, it starts at `from`). */
   scanned_height: number | null;
-  /** The lowest birthday among them: where the scan began. */
+  /** The lowest first block among them (a rescan's, else the birthday): where the scan began. */
   from: number;
   tip_height: number | null;
   blocks_checked: number;
@@ -32,7 +35,7 @@ export function chainScans(statuses: readonly { wallet: Pick<WalletRow, 'coin' |
     if (s.state !== 'scanning') continue;
     const key = `${wallet.coin}/${wallet.network}`;
     const seen = scans.get(key);
-    const from = s.birthday_height ?? 0;
+    const from = s.scan_from ?? s.birthday_height ?? 0;
     if (!seen) {
       scans.set(key, {
         coin: wallet.coin,
@@ -50,7 +53,7 @@ export function chainScans(statuses: readonly { wallet: Pick<WalletRow, 'coin' |
     // The same index answered each: the later answer's figures are the newer ones.
     seen.wallets++;
     seen.from = Math.min(seen.from, from);
-    seen.scanned_height = s.scanned_height ?? seen.scanned_height;
+    seen.scanned_height = s.scanned_height === null ? seen.scanned_height : Math.max(s.scanned_height, seen.scanned_height ?? -1);
     seen.tip_height = s.tip_height ?? seen.tip_height;
     seen.blocks_checked = Math.max(seen.blocks_checked, s.blocks_checked);
     seen.blocks_matched = Math.max(seen.blocks_matched, s.blocks_matched);

@@ -242,7 +242,8 @@ const n = (x: number) => x.toLocaleString('en-US');
 
 /** The service's scan state said in words (pure: the page shows these as they are). */
 export function watchWords(s: WatchStatus): WatchWords {
-  const from = s.birthday_height ?? 0;
+  // A scan under way reads from its own first block (a rescan's, not the birthday).
+  const from = s.state === 'scanning' ? (s.scan_from ?? s.birthday_height ?? 0) : (s.birthday_height ?? 0);
   const noFilters = s.filters ? '' : '; the node has no block filters (-blockfilterindex=1), so every block from the birthday is read';
   if (s.state === 'error') return { state: s.state, words: `The scan stopped: ${s.error ?? 'the service gave no reason'}`, historyLimit: null, complete: false };
   if (s.state === 'ready') return { state: s.state, words: `Watched from block ${from}: read to block ${s.scanned_height ?? from}, the node's tip (${plural(s.blocks_fetched, 'block')} fetched)${noFilters}`, historyLimit: historyLimitWords(s), complete: watchScanComplete(s) };

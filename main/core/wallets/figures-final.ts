@@ -6,10 +6,12 @@ import type { WatchStatus } from '../../../shared/api/schemas.ts';
 
 /**
  * A watching service has read the wallet's blocks to the node's tip and checked them: what it
- * answers about the wallet's addresses is complete. Pure.
+ * answers about the wallet's addresses is complete. Pure. A ready wallet stays ready while the
+ * service applies a new block (issue 33: its state no longer flips at every block); how far the
+ * service's index lags the node is the coin's (FiguresState.indexed), not the scan's.
  */
-export function watchScanComplete(s: Pick<WatchStatus, 'state' | 'scanned_height' | 'tip_height'>): boolean {
-  return s.state === 'ready' && s.scanned_height !== null && s.scanned_height === s.tip_height;
+export function watchScanComplete(s: Pick<WatchStatus, 'state' | 'scanned_height'>): boolean {
+  return s.state === 'ready' && s.scanned_height !== null;
 }
 
 export interface FiguresState {

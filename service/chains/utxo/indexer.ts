@@ -39,6 +39,11 @@ export interface IndexerOptions {
    * before undoing blocks, so another chain's node is not taken for a reorganisation.
    */
   checkChain?: () => Promise<void>;
+  /**
+   * A watch scan's own index (watch-scans.ts): true when it should stop reading for now (the index
+   * following the tip goes first); it goes on from there at its next pass. Absent: never.
+   */
+  yieldNow?: () => boolean;
 }
 
 /** What watch mode changes in a pass: where the index starts, which blocks are read, what is kept. */
@@ -63,8 +68,14 @@ export interface WatchScope {
   readBlock(hash: string, height: number): Promise<ReadBlock>;
   /** A mempool tx with only the outputs paying watched scripts. */
   keepWatched(tx: IndexedTx): IndexedTx;
-  /** After the index reached the node's tip: derive past used addresses, cross-check finished scans. */
-  afterCatchUp(indexedHeight: number | null): Promise<void>;
+  /**
+   * After the index reached the node's tip: derive past used addresses, cross-check finished scans,
+   * and give the wallets' own scans their turn. 'replaced': a finished scan's index took this one's
+   * place (the mempool is read again).
+   */
+  afterCatchUp(indexedHeight: number | null): Promise<'replaced' | void>;
+  /** Work left that another turn of the pass must do (a scan not finished): the tip is followed first. */
+  moreWork?(): boolean;
 }
 
 export interface IndexerProgress {
@@ -105,6 +116,8 @@ export class UtxoIndexer {
   private passes = 0;
   /** The index's location checked against the last one written (index-location.ts), once per start. */
   private locationSettled = false;
+  /** The last scan pass stopped to let the tip go first (yieldNow). */
+  private yielded = false;
   /**
    * Test-only knobs: a regtest chain of a few hundred blocks indexes in one batch, too fast to
    * observe a lagging index. Smaller batches (bounded in transactions, `batchTxs`) and a pause before each batch's write let a test ask
@@ -155,6 +168,17 @@ export class UtxoIndexer {
 
   private leads(): boolean {
     return this.o.leading?.() ?? true;
+  }
+
+  /**
+   * One turn of a watch scan's own index (watch-scans.ts), driven by the indexer following the tip
+   * rather than a poll loop of its own, and without a mempool: true once it holds the node's tip,
+   * false when it stopped for now (yieldNow).
+   */
+  async scanPass(): Promise<boolean> {
+    this.yielded = false;
+    await this.catchUp();
+    return !this.yielded && this.leads() && !this.stopped;
   }
 
   private async syncPass(): Promise<void> {
@@ -244,9 +268,16 @@ export class UtxoIndexer {
       const from = ours ? ours.height + 1 : start;
       const reorgedMidway = from <= nodeTip && (await this.indexRange(from, nodeTip, ours?.hash ?? null));
       if (reorgedMidway) continue;
-      if (!watch) return;
-      await watch.afterCatchUp((await index.tip())?.height ?? null);
-      if (watch.pendingRescan() === null) return;
+      if (!watch || this.yielded || this.stopped || !this.leads()) return;
+      // Another index (a finished scan's) took this one's place: its mempool is read again.
+      if ((await watch.afterCatchUp((await index.tip())?.height ?? null)) === 'replaced') {
+        this.mempool = null;
+        continue; // from the new index's tip, which may be another block than this one's
+      }
+      if (watch.pendingRescan() !== null) continue;
+      if (!watch.moreWork?.()) return;
+      // A wallet's own scan goes on at the next turn: the mempool is followed between turns too.
+      if (this.leads()) await this.syncMempool();
     }
   }
 
@@ -346,6 +377,10 @@ export class UtxoIndexer {
     await refill();
     let reorganised = false;
     while (queue.length > 0 && !this.stopped && this.leads()) {
+      if (this.o.yieldNow?.()) {
+        this.yielded = true;
+        break;
+      }
       const block = await queue.shift()!;
       lastBlockTxs = Math.max(1, block.txs.length);
       await refill();

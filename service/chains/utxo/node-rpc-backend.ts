@@ -6,14 +6,15 @@ import { bytesToHex, hexToBytes } from '../../../shared/coins/bytes.ts';
 import { decodeTx, txidHex } from '../../../shared/coins/tx.ts';
 import type { Store } from '../../store/database.ts';
 import { UtxoIndexStore } from '../../index/utxo-index.ts';
-import { ApiError, UpstreamFailure, type WrongChain } from '../../errors.ts';
+import { ApiError, IndexLagging, UpstreamFailure, type WrongChain } from '../../errors.ts';
 import { ChainGuard } from '../chain-guard.ts';
 import { nodeWho, readNodeChain } from './node-chain.ts';
-import { type BackendStatus, feeRateWithFloor, type IndexFreshness, type MempoolConflict, type Outpoint, outpointKey, type UpstreamFeeEstimates, type UtxoBackend } from '../backend.ts';
+import { type BackendStatus, feeRateWithFloor, type IndexFreshness, type MempoolConflict, type Outpoint, outpointKey, type ProvisionalGate, type UpstreamFeeEstimates, type UtxoBackend } from '../backend.ts';
 import { decodeVerifiedTx } from '../upstream-utxo.ts';
 import { UtxoIndexer } from './indexer.ts';
 import { WatchScan } from './watch-scan.ts';
 import { WatchList } from './watch.ts';
+import { WatchScans } from './watch-scans.ts';
 import { BroadcastSpends } from './broadcast-spends.ts';
 import type { IndexWriter } from '../../leader/leadership.ts';
 import { coinsToUnits, RpcClient, type RpcClientConfig, RpcError, UpstreamError } from './rpc-client.ts';
@@ -78,6 +79,7 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
     });
     if (watch) {
       watch.onChange = () => void this.indexer.sync().catch(() => undefined);
+      watch.scans = new WatchScans({ list: watch.list, rpc: this.rpc, store: o.store, main: this.index, params: o.params, log: o.log, leading: () => this.leading });
       this.watch = watch;
     }
   }
@@ -87,12 +89,36 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
    * which answers for any registered wallet (the service's own use, tests).
    */
   private readonly owner?: string;
+  /** The request's say on provisional answers (forOwner); absent: none are taken. */
+  private readonly gate?: ProvisionalGate;
 
-  /** Watch mode answers only for registered wallets' scripts (of the asking key): any other is refused in words. */
-  private async checkWatched(scripts: readonly Uint8Array[]): Promise<void> {
-    if (!this.watch) return;
-    await this.watch.list.load(); // another instance may have registered (service/leader)
-    for (const s of scripts) if (!this.watch.list.has(s, this.owner)) throw this.watch.list.notWatched(s, this.owner);
+  /**
+   * The index to answer these scripts from. Watch mode answers only for registered wallets'
+   * scripts (of the asking key): any other is refused in words (404). A script of the key's wallet
+   * whose own scan is running (watch-scans.ts) answers 503 for that wallet alone, or, to a client
+   * taking provisional answers, from that scan's index so far, marked provisional.
+   */
+  private async indexFor(scripts: readonly Uint8Array[]): Promise<UtxoIndexStore> {
+    const watch = this.watch;
+    if (!watch) return this.index;
+    await watch.list.load(); // another instance may have registered (service/leader)
+    for (const s of scripts) if (!watch.list.has(s, this.owner)) throw watch.list.notWatched(s, this.owner);
+    if (this.owner === undefined) return this.index;
+    const scanning = watch.list.scanningWalletOf(scripts, this.owner);
+    if (!scanning) return this.index;
+    const reached = watch.scans?.reached(scanning) ?? null;
+    const tip = this.indexer.status().tipHeight ?? reached ?? 0;
+    if (!this.gate?.acceptProvisional) {
+      const at = reached === null ? 'has read no block yet' : `has read to block ${reached.toLocaleString('en-US')}`;
+      throw new IndexLagging(
+        this.params.coin,
+        reached,
+        tip,
+        `wallet "${scanning.walletId}" is still being scanned (scan ${scanning.scanNumber}, from block ${(scanning.scanFrom ?? 0).toLocaleString('en-US')}; it ${at} of ${tip.toLocaleString('en-US')}): its addresses answer once the scan reaches the tip (GET /watch/${this.params.coin}/${scanning.walletId} says how far it is); other wallets are not held up; try again later`,
+      );
+    }
+    this.gate.provisional({ indexedHeight: reached, tipHeight: tip });
+    return watch.scans?.indexOf(scanning) ?? this.index;
   }
 
   /**
@@ -100,9 +126,9 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
    * queries answer only scripts of wallets that key registered. Everything else is the backend's
    * own (the view inherits it and holds nothing but the owner).
    */
-  forOwner(owner: string): UtxoBackend {
+  forOwner(owner: string, gate?: ProvisionalGate): UtxoBackend {
     if (!this.watch) return this;
-    return Object.create(this, { owner: { value: owner } }) as NodeRpcBackend;
+    return Object.create(this, { owner: { value: owner }, gate: { value: gate } }) as NodeRpcBackend;
   }
 
   /** Scale-out (service/leader): only the leader writes the index and may cache its balances. */
@@ -135,18 +161,15 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
   }
 
   async balances(scripts: readonly Uint8Array[]) {
-    await this.checkWatched(scripts);
-    return this.index.balances(scripts);
+    return (await this.indexFor(scripts)).balances(scripts);
   }
 
   async history(scripts: readonly Uint8Array[], limit: number, offset: number) {
-    await this.checkWatched(scripts);
-    return this.index.history(scripts, limit, offset);
+    return (await this.indexFor(scripts)).history(scripts, limit, offset);
   }
 
   async unspent(scripts: readonly Uint8Array[]) {
-    await this.checkWatched(scripts);
-    const rows = await this.index.unspent(scripts);
+    const rows = await (await this.indexFor(scripts)).unspent(scripts);
     if (this.spends.size === 0) return rows;
     return rows.filter((r) => !this.spends.isSpent(outpointKey(r.txid, r.vout)));
   }
@@ -287,7 +310,17 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
     const p = this.indexer.status();
     const indexedHeight = p.indexedHeight ?? (await this.indexedHeight());
     const error = this.chain.refused?.message ?? p.error;
-    return { backend: 'node-rpc', tipHeight: p.tipHeight, indexedHeight, mempoolTxs: p.mempoolTxs, error, role: this.leading ? 'leader' : 'follower' };
+    const watchScans = this.watch ? (await this.watch.list.load(), this.watch.list.scanning().length) : undefined;
+    return {
+      backend: 'node-rpc',
+      tipHeight: p.tipHeight,
+      indexedHeight,
+      mempoolTxs: p.mempoolTxs,
+      error,
+      role: this.leading ? 'leader' : 'follower',
+      index: this.watch ? 'watch' : 'full',
+      ...(watchScans !== undefined ? { watchScans } : {}),
+    };
   }
 }
 

@@ -65,8 +65,44 @@ describe.each(STORE_KINDS)('watch registrations shared by instances on %s', (kin
     // Checks of scans are kept in the store: every instance reads the same.
     await leader.setChecked(one, { height: 30, error: null });
     expect(await follower.check('key-a', 'one')).toEqual({ height: 30, error: null });
-    await follower.clearChecks();
+    // A rescan of the wallet voids its check.
+    await follower.load();
+    await follower.markRescan(follower.wallet('key-a', 'one')!, 10);
     expect(await leader.check('key-a', 'one')).toBeUndefined();
+  });
+
+  it('a wallet registered below the tip is scanned apart: its scan numbered, answered 503 alone, done at the swap unless rescanned meanwhile', async () => {
+    const list = new WatchList(t.store.db, 'litecoin-apart', params);
+    // Registered at tip 50: one from block 60 follows the tip, one from 10 is scanned apart.
+    const following = await list.register('key-a', 'follows', registration(first.descriptor(), 60), 50);
+    const apart = await list.register('key-b', 'apart', registration(second.descriptor(), 10), 50);
+    expect([following.scanFrom, following.scanNumber]).toEqual([null, 1]);
+    expect([apart.scanFrom, apart.scanNumber]).toEqual([10, 1]);
+    expect(list.scanning().map((w) => w.walletId)).toEqual(['apart']);
+    // The index following the tip takes only the rescan above it (nothing to read again there).
+    expect(list.pendingRescan()).toBe(60);
+    const b0 = second.address(false, 0).scriptPubKey;
+    expect(list.scanningWalletOf([b0], 'key-b')?.walletId).toBe('apart');
+    expect(list.scanningWalletOf([first.address(false, 0).scriptPubKey], 'key-a')).toBeUndefined();
+    // Another key's view of a scanning wallet: not its wallet, so not its 503 (its 404 comes first).
+    expect(list.scanningWalletOf([b0], 'key-a')).toBeUndefined();
+    // A key that registers the same scripts and follows the tip holds them whole: answered.
+    await list.register('key-a', 'same', registration(second.descriptor(), 60), 50);
+    expect(list.scanningWalletOf([b0], 'key-b')).toBeUndefined();
+
+    // A scan of both began (numbers taken); the apart wallet is then rescanned: scan 2, still pending after the swap.
+    const snapshot = new Map(list.all().map((w) => [WatchList.keyOf(w), w.scanNumber]));
+    await list.markRescan(list.wallet('key-b', 'apart')!, 5, 50);
+    expect(list.wallet('key-b', 'apart')).toMatchObject({ scanFrom: 5, scanNumber: 2, birthdayHeight: 5 });
+    await t.store.db.transaction().execute((trx) => list.scansDone(trx, snapshot));
+    await list.load();
+    expect(list.wallet('key-b', 'apart')).toMatchObject({ scanFrom: 5, scanNumber: 2 });
+    await t.store.db.transaction().execute((trx) => list.scansDone(trx, new Map(list.all().map((w) => [WatchList.keyOf(w), w.scanNumber]))));
+    await list.load();
+    expect(list.scanning()).toEqual([]);
+    expect(list.wallet('key-b', 'apart')).toMatchObject({ scanFrom: null, rescanFrom: null, scanNumber: 2 });
+    // Registering it again is its next scan, never number 1 again.
+    expect((await list.register('key-b', 'apart', registration(second.descriptor(), 10), 50)).scanNumber).toBe(3);
   });
 
   it("revoking a key drops its wallets from every instance's scan, and leaves another key's wallet of the same scripts", async () => {

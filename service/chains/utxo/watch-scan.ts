@@ -13,7 +13,7 @@ import type { WatchScope } from './indexer.ts';
 import { coinsToUnits, type RpcClient, RpcError } from './rpc-client.ts';
 import type { ReadBlock } from './verbose-block.ts';
 import { fetchBlock } from './block-reading.ts';
-import { deriveScripts, type Shown, type WalletWatch, type WatchedWallet, type WatchList, type WatchRegistration, type WatchStatus, windowEnd } from './watch.ts';
+import { deriveScripts, type Shown, type WalletWatch, type WatchedWallet, WatchList, type WatchRegistration, type WatchStatus, windowEnd } from './watch.ts';
 
 /** An unspent output of a watched wallet as the node's UTXO set gives it. */
 interface NodeOutput {
@@ -60,10 +60,30 @@ export function historyLimitWords(from: number, watched: { receive: number; chan
   return `unspent outputs complete for ${range(watched.receive, 'receive')} and ${range(watched.change, 'change')}; history from block ${from} (the node is pruned: outputs received before it and still unspent come from its UTXO set, those already spent before it are not listed, nor counted in the later transactions that spent them)`;
 }
 
-interface Counters {
+export interface Counters {
   checked: number;
   matched: number;
   fetched: number;
+}
+
+/**
+ * A scan apart (watch-scans.ts): the wallets it reads, by WatchList.keyOf, and the scan number of
+ * each when it began. Its blocks are read into an index of its own.
+ */
+export type ScanSnapshot = ReadonlyMap<string, number>;
+
+/** The work of the wallets' own scans, as the index following the tip drives it (watch-scans.ts). */
+export interface ScansTurn {
+  /** Whether some wallet's scan is pending. */
+  pending(): boolean;
+  /** Reads on for a while; once a finished scan's index took the shared index's place, that scan's counters. */
+  turn(): Promise<Counters | null>;
+  /** How far the wallet's scan has read (never lower within one scan); null: not begun. */
+  reached(w: WatchedWallet): number | null;
+  /** The counters of the scan reading the wallet, when one is. */
+  counters(w: WatchedWallet): Counters | null;
+  /** The index of the scan reading the wallet (its provisional figures), when one is. */
+  indexOf(w: WatchedWallet): UtxoIndexStore | null;
 }
 
 export class WatchScan implements WatchScope, WalletWatch {
@@ -76,19 +96,59 @@ export class WatchScan implements WatchScope, WalletWatch {
   private readonly counters: Counters = { checked: 0, matched: 0, fetched: 0 };
   /** Set by the backend: asks the indexer for a pass now. */
   onChange: () => void = () => {};
+  /** The index following the tip: the wallets' own scans, set by the backend (watch-scans.ts). */
+  scans: ScansTurn | null = null;
+  /** A scan apart: the scripts of its wallets (hex), and the height its gap asks to read again from. */
+  private readonly own: { scripts: Uint8Array[]; hex: Set<string>; pending: number | null; stamp: string } | null;
+  /** The node's tip as the last pass read it. */
+  private nodeTip: number | null = null;
 
+  /** `snapshot`: this is a scan apart, reading only these wallets (null: the index following the tip). */
   constructor(
     readonly list: WatchList,
     private readonly rpc: RpcClient,
     private readonly index: UtxoIndexStore,
     private readonly params: ChainParams,
     private readonly log: Logger,
-  ) {}
+    private readonly snapshot: ScanSnapshot | null = null,
+  ) {
+    this.own = snapshot ? { scripts: [], hex: new Set(), pending: null, stamp: '' } : null;
+  }
+
+  /** The wallets this index reads: all of them, or a scan apart's. */
+  private wallets(): WatchedWallet[] {
+    const snapshot = this.snapshot;
+    return snapshot ? this.list.all().filter((w) => snapshot.has(WatchList.keyOf(w))) : this.list.all();
+  }
+
+  /**
+   * A scan apart's scripts, derived again when its wallets or their windows changed (the list is
+   * shared with the index following the tip, which extends windows meanwhile).
+   */
+  private ownScripts(): { scripts: Uint8Array[]; hex: Set<string> } | null {
+    const own = this.own;
+    if (!own) return null;
+    const wallets = this.wallets();
+    const stamp = wallets.map((w) => `${w.scanNumber}:${w.derived[0]}:${w.derived[1]}`).join(',');
+    if (stamp !== own.stamp) {
+      own.scripts = wallets.flatMap((w) => this.list.branchScripts(w, 0).concat(this.list.branchScripts(w, 1)));
+      own.hex = new Set(own.scripts.map((sc) => bytesToHex(sc)));
+      own.stamp = stamp;
+    }
+    return own;
+  }
+
+  private scripts(): Uint8Array[] {
+    return this.ownScripts()?.scripts ?? this.list.scripts();
+  }
+
+
 
   // ---- the indexer's side ---------------------------------------------------------------------
 
   async prepare(): Promise<void> {
     await this.list.load();
+    this.nodeTip = await this.rpc.call<number>('getblockcount');
     await this.probeNode();
     // Asked each pass: a node pruning by size (-prune=N) frees old files as it goes.
     const info = await this.rpc.call<{ pruned?: boolean; pruneheight?: number }>('getblockchaininfo');
@@ -96,8 +156,18 @@ export class WatchScan implements WatchScope, WalletWatch {
     this.pruneHeight = this.nodePruned && typeof info.pruneheight === 'number' && info.pruneheight > 0 ? info.pruneheight : null;
   }
 
+  /**
+   * Where an empty index starts. A scan apart: its wallets' lowest birthday. The index following the
+   * tip: the lowest birthday of the wallets it reads (after a migration emptied it, say); when every
+   * wallet is scanned apart, the node's tip: it follows the tip from there, and the scans bring
+   * the older blocks.
+   */
   startHeight(): number | null {
-    return this.list.startHeight();
+    let start: number | null = null;
+    const wallets = this.own ? this.wallets() : this.list.all().filter((w) => w.scanFrom === null);
+    for (const w of wallets) start = Math.min(start ?? Infinity, w.birthdayHeight ?? 0);
+    if (start !== null || this.own || this.list.size === 0) return start;
+    return this.nodeTip;
   }
 
   heldFrom(): number | null {
@@ -114,7 +184,7 @@ export class WatchScan implements WatchScope, WalletWatch {
    */
   async unspentBelow(held: number): Promise<ReadBlock[]> {
     const found = new Map<string, NodeOutput>();
-    for (const w of this.list.all()) {
+    for (const w of this.wallets()) {
       const from = w.birthdayHeight ?? 0;
       if (from >= held) continue;
       const scripts = this.list.branchScripts(w, 0).concat(this.list.branchScripts(w, 1));
@@ -226,14 +296,23 @@ export class WatchScan implements WatchScope, WalletWatch {
   }
 
   pendingRescan(): number | null {
-    return this.list.pendingRescan();
+    return this.own ? this.own.pending : this.list.pendingRescan();
   }
 
   async rescanTaken(height: number, readAgain: boolean): Promise<void> {
     // The counts are of the scan under way: blocks read again are not counted twice against the chain.
     if (readAgain) Object.assign(this.counters, { checked: 0, matched: 0, fetched: 0 });
-    await this.list.rescansTaken(height);
-    await this.list.clearChecks();
+    if (this.own) this.own.pending = null;
+    else await this.list.rescansTaken(height);
+  }
+
+  /** The scan's counters (blocks checked, matched, fetched) as the status gives them. */
+  scanCounters(): Counters {
+    return { ...this.counters };
+  }
+
+  moreWork(): boolean {
+    return this.scans?.pending() ?? false;
   }
 
   /** Whether the node has block filters (asked once; a pruned Litecoin Core 0.21 has none). */
@@ -254,7 +333,7 @@ export class WatchScan implements WatchScope, WalletWatch {
     this.counters.checked++;
     if (filters) {
       const f = await this.rpc.call<{ filter: string }>('getblockfilter', [hash, 'basic']);
-      if (!basicFilterMatchesAny(hexToBytes(f.filter, 'block filter'), hash, this.list.scripts())) {
+      if (!basicFilterMatchesAny(hexToBytes(f.filter, 'block filter'), hash, this.scripts())) {
         const header = await this.rpc.call<{ time: number; previousblockhash?: string }>('getblockheader', [hash, true]);
         return { hash, height, time: header.time, previousHash: header.previousblockhash ?? null, txs: [] };
       }
@@ -267,7 +346,9 @@ export class WatchScan implements WatchScope, WalletWatch {
   }
 
   keepWatched(tx: IndexedTx): IndexedTx {
-    return { txid: tx.txid, inputs: tx.inputs, outputs: tx.outputs.filter((o) => this.list.has(o.script)) };
+    const own = this.ownScripts();
+    const watches = own ? (script: Uint8Array) => own.hex.has(bytesToHex(script)) : (script: Uint8Array) => this.list.has(script);
+    return { txid: tx.txid, inputs: tx.inputs, outputs: tx.outputs.filter((o) => watches(o.script)) };
   }
 
   /**
@@ -275,8 +356,11 @@ export class WatchScan implements WatchScope, WalletWatch {
    * one the new scripts may concern, when one does), then checks each wallet's unspent outputs
    * against scantxoutset at the index's tip.
    */
-  async afterCatchUp(indexedHeight: number | null): Promise<void> {
-    for (const w of this.list.all()) {
+  async afterCatchUp(indexedHeight: number | null): Promise<'replaced' | void> {
+    const own = this.own;
+    // The index following the tip derives and checks the wallets it holds whole; a scan apart, its own.
+    const wallets = own ? this.wallets() : this.list.all().filter((w) => w.scanFrom === null);
+    for (const w of wallets) {
       for (const branch of w.branches) {
         const scripts = this.list.branchScripts(w, branch);
         const used = await this.index.usedScripts(scripts);
@@ -287,17 +371,45 @@ export class WatchScan implements WatchScope, WalletWatch {
         const end = windowEnd(last, -1, w.gapLimit);
         if (end <= w.derived[branch]) continue;
         const fresh = deriveScripts(this.params, w.keys, branch, w.derived[branch], end);
-        await this.list.deriveTo(w, branch, end, fresh, await this.firstBlockFor(fresh, w.birthdayHeight ?? 0, indexedHeight));
+        const readFrom = await this.firstBlockFor(fresh, w.birthdayHeight ?? 0, indexedHeight);
+        if (!own) {
+          await this.list.deriveTo(w, branch, end, this.apartFrom(indexedHeight), fresh, readFrom);
+          continue;
+        }
+        // A scan apart reads its own blocks again for the addresses its gap found: the same scan.
+        await this.list.deriveTo(w, branch, end, indexedHeight, fresh, null);
+        if (indexedHeight !== null && readFrom <= indexedHeight) own.pending = Math.min(own.pending ?? Infinity, readFrom);
       }
     }
-    if (this.list.pendingRescan() !== null || indexedHeight === null) return;
+    if (own) return;
+    if (this.list.pendingRescan() === null && indexedHeight !== null) await this.checkWallets(indexedHeight);
+    const finished = (await this.scans?.turn()) ?? null;
+    if (finished === null) return;
+    // The index is the finished scan's now: so are the counts its wallets' status gives.
+    Object.assign(this.counters, finished);
+    return 'replaced';
+  }
+
+  /** Checks each wallet the index holds whole against the node's UTXO set, once per index height. */
+  private async checkWallets(indexedHeight: number): Promise<void> {
     const checks = await this.list.checks();
     for (const w of this.list.all()) {
+      if (w.scanFrom !== null) continue;
       const key = `${w.owner}\u0000${w.walletId}`;
       if (checks.get(key)?.height === indexedHeight) continue;
       const error = await this.crossCheck(w, this.list.branchScripts(w, 0).concat(this.list.branchScripts(w, 1)), indexedHeight);
       if (error !== undefined) await this.list.setChecked(w, { height: indexedHeight, error });
     }
+  }
+
+  /** The index's tip height (null: empty). */
+  private async indexedHeight(): Promise<number | null> {
+    return (await this.index.tip())?.height ?? null;
+  }
+
+  /** The tip a wallet's new scan is weighed against (watch.ts scanApart); undefined without scans apart. */
+  private apartFrom(height: number | null): number | null | undefined {
+    return this.scans ? height : undefined;
   }
 
   /**
@@ -348,7 +460,7 @@ export class WatchScan implements WatchScope, WalletWatch {
       // Taken again from the birthday (once per height, so a node that keeps disagreeing is an error).
       this.retakenAt = height;
       this.log.warn({ held, outputs: missing.length + extra.length }, 'watch: unspent outputs below the prune height changed, taking them again');
-      await this.list.markRescan(w, w.birthdayHeight ?? 0);
+      await this.list.markRescan(w, w.birthdayHeight ?? 0, this.apartFrom(height));
       return undefined;
     }
     const pruned = held !== null ? `; the node is pruned: it holds no blocks below height ${held}, and the outputs before it were taken from its UTXO set` : '';
@@ -361,8 +473,7 @@ export class WatchScan implements WatchScope, WalletWatch {
 
   async register(owner: string, walletId: string, registration: WatchRegistration): Promise<WatchStatus> {
     await this.list.load();
-    await this.list.register(owner, walletId, registration);
-    await this.list.clearChecks();
+    await this.list.register(owner, walletId, registration, this.apartFrom(await this.indexedHeight()));
     this.onChange();
     return (await this.status(owner, walletId))!;
   }
@@ -371,8 +482,7 @@ export class WatchScan implements WatchScope, WalletWatch {
     await this.list.load();
     const w = this.list.wallet(owner, walletId);
     if (!w) return null;
-    await this.list.markRescan(w, fromHeight);
-    await this.list.clearChecks();
+    await this.list.markRescan(w, fromHeight, this.apartFrom(await this.indexedHeight()));
     this.onChange();
     return this.status(owner, walletId);
   }
@@ -382,16 +492,17 @@ export class WatchScan implements WatchScope, WalletWatch {
     const w = this.list.wallet(owner, walletId);
     if (!w) return null;
     let more = false;
+    const tip = await this.indexedHeight();
     for (const branch of w.branches) {
       const end = windowEnd(-1, branch === 0 ? shown.receive : shown.change, w.gapLimit);
       if (end <= w.derived[branch]) continue;
-      await this.list.deriveTo(w, branch, end);
+      // Read again only from the first block the new addresses may concern (none, as a rule: they
+      // were shown, not used): the wallet goes on answering unless one does.
+      const fresh = deriveScripts(this.params, w.keys, branch, w.derived[branch], end);
+      await this.list.deriveTo(w, branch, end, this.apartFrom(tip), fresh, await this.firstBlockFor(fresh, w.birthdayHeight ?? 0, tip));
       more = true;
     }
-    if (more) {
-      await this.list.clearChecks();
-      this.onChange();
-    }
+    if (more) this.onChange();
     return this.status(owner, walletId);
   }
 
@@ -399,24 +510,33 @@ export class WatchScan implements WatchScope, WalletWatch {
     await this.list.load();
     const w = this.list.wallet(owner, walletId);
     if (!w) return null;
-    const tip = (await this.index.tip())?.height ?? null;
     const nodeTip = await this.rpc.call<number>('getblockcount').catch(() => null);
     const checked = await this.list.check(owner, walletId);
-    const ready = checked !== undefined && checked.height === tip && tip === nodeTip && this.list.pendingRescan() === null;
+    const apart = w.scanFrom !== null;
+    // A wallet scanned apart: how far its scan has read. One the index holds whole: the index's tip;
+    // it stays ready while the index follows new blocks (its lag is the coin's, /status and /readyz).
+    const scanned = apart ? (this.scans?.reached(w) ?? null) : await this.indexedHeight();
+    // A rescan pending above the tip (new addresses no indexed block concerns) reads no block again.
+    const rereads = w.rescanFrom !== null && (scanned === null || w.rescanFrom <= scanned);
+    const ready = !apart && !rereads && checked !== undefined;
+    // A wallet waiting for the next scan has read nothing yet.
+    const counters = apart ? (this.scans?.counters(w) ?? { checked: 0, matched: 0, fetched: 0 }) : this.counters;
     const historyFrom = this.pruneHeight !== null && this.pruneHeight > (w.birthdayHeight ?? 0) ? this.pruneHeight : null;
     const watched = { receive: w.derived[0], change: w.derived[1] };
     return {
       birthday_height: w.birthdayHeight,
-      scanned_height: tip,
+      scanned_height: scanned,
       tip_height: nodeTip,
-      blocks_checked: this.counters.checked,
-      blocks_matched: this.counters.matched,
-      blocks_fetched: this.counters.fetched,
+      blocks_checked: counters.checked,
+      blocks_matched: counters.matched,
+      blocks_fetched: counters.fetched,
       filters: this.filters ?? false,
       pruned: this.nodePruned,
       history_from: historyFrom,
       history_limit: historyFrom === null ? null : historyLimitWords(historyFrom, watched),
       watched,
+      scan: w.scanNumber,
+      scan_from: w.scanFrom,
       ...(checked?.error ? { state: 'error' as const, error: checked.error } : { state: ready ? ('ready' as const) : ('scanning' as const) }),
     };
   }

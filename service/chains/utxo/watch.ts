@@ -41,6 +41,13 @@ export interface Shown {
  */
 export const windowEnd = (used: number, shown: number, gapLimit: number): number => Math.max(used, shown) + 1 + gapLimit;
 
+/**
+ * Whether a wallet's blocks from `from` are read by a scan of its own (watch-scans.ts) rather than
+ * by the index following the tip: whenever the index holds blocks from there (or holds none yet),
+ * so reading them again never takes the other wallets' answers away.
+ */
+export const scanApart = (from: number, indexedHeight: number | null | undefined): boolean => indexedHeight !== undefined && (indexedHeight === null || from <= indexedHeight);
+
 export interface WatchStatus {
   birthday_height: number | null;
   scanned_height: number | null;
@@ -55,6 +62,10 @@ export interface WatchStatus {
   history_limit: string | null;
   /** How many addresses of each branch are watched (indexes 0 to n - 1). */
   watched: { receive: number; change: number };
+  /** Which scan of the wallet this is (1 from its registration); scanned_height never goes back within one. */
+  scan: number;
+  /** Where the pending scan reads from; null: none pending, the wallet follows the tip. */
+  scan_from: number | null;
   state: 'scanning' | 'ready' | 'error';
   error?: string;
 }
@@ -74,6 +85,22 @@ export interface Checked {
   error: string | null;
 }
 
+/** A watched script, the API keys and the wallets (WatchList.keyOf) it was derived for. */
+interface Watched {
+  script: Uint8Array;
+  owners: Set<string>;
+  wallets: Set<string>;
+}
+
+function addWatched(watched: Map<string, Watched>, script: Uint8Array, owner: string, wallet: string): void {
+  const hex = bytesToHex(script);
+  const entry = watched.get(hex);
+  if (entry) {
+    entry.owners.add(owner);
+    entry.wallets.add(wallet);
+  } else watched.set(hex, { script, owners: new Set([owner]), wallets: new Set([wallet]) });
+}
+
 /** A wallet's key set, whatever descriptors named it: receive (0) and change (1) branches. */
 export interface WatchedWallet {
   owner: string;
@@ -83,6 +110,13 @@ export interface WatchedWallet {
   gapLimit: number;
   derived: [number, number];
   rescanFrom: number | null;
+  /**
+   * Where the wallet's pending scan reads from; null: its rows in the index are complete and it
+   * follows the tip. A wallet with one answers 503 for its addresses (watch-scans.ts).
+   */
+  scanFrom: number | null;
+  /** Its scans so far: each registration and rescan starts a new one. */
+  scanNumber: number;
   keys: WatchedKeys;
   branches: (0 | 1)[];
 }
@@ -156,8 +190,8 @@ export function scanDescriptors(descriptors: readonly string[]): string[] {
  */
 export class WatchList {
   private wallets = new Map<string, WatchedWallet>();
-  /** Each watched script (hex) and the owners (API keys) of the wallets it was derived from. */
-  private watched = new Map<string, { script: Uint8Array; owners: Set<string> }>();
+  /** Each watched script (hex), the owners (API keys) and the wallets (key()) it was derived from. */
+  private watched = new Map<string, Watched>();
   /** The store's generation this copy reflects; null: not loaded yet, or changed behind it. */
   private generation: bigint | null = null;
   private readonly derivedScripts = new Map<string, { wallet: WatchedWallet; scripts: Uint8Array[] }>();
@@ -196,18 +230,16 @@ export class WatchList {
         gapLimit: toNumber(r.gap_limit),
         derived: [toNumber(r.receive_derived), toNumber(r.change_derived)],
         rescanFrom: r.rescan_from === null ? null : toNumber(r.rescan_from),
+        scanFrom: r.scan_from === null || r.scan_from === undefined ? null : toNumber(r.scan_from),
+        scanNumber: toNumber(r.scan_number ?? 0),
         keys,
         branches,
       };
       wallets.set(WatchList.key(w.owner, w.walletId), w);
     }
-    const watched = new Map<string, { script: Uint8Array; owners: Set<string> }>();
-    for (const s of await this.db.selectFrom('watch_scripts').select(['script', 'owner']).where('chain', '=', this.chain).execute()) {
-      const script = new Uint8Array(s.script);
-      const hex = bytesToHex(script);
-      const entry = watched.get(hex);
-      if (entry) entry.owners.add(s.owner);
-      else watched.set(hex, { script, owners: new Set([s.owner]) });
+    const watched = new Map<string, Watched>();
+    for (const s of await this.db.selectFrom('watch_scripts').select(['script', 'owner', 'wallet_id']).where('chain', '=', this.chain).execute()) {
+      addWatched(watched, new Uint8Array(s.script), s.owner, WatchList.key(s.owner, s.wallet_id));
     }
     this.wallets = wallets;
     this.watched = watched;
@@ -233,6 +265,22 @@ export class WatchList {
     return entry !== undefined && (owner === undefined || entry.owners.has(owner));
   }
 
+  /**
+   * A wallet of `owner` holding one of these scripts whose scan is pending, where no wallet that
+   * follows the tip holds that script too (its rows are complete then); undefined: none.
+   */
+  scanningWalletOf(scripts: readonly Uint8Array[], owner: string): WatchedWallet | undefined {
+    for (const script of scripts) {
+      const entry = this.watched.get(bytesToHex(script));
+      if (!entry) continue;
+      const holders = [...entry.wallets].map((k) => this.wallets.get(k)).filter((w) => w !== undefined);
+      if (holders.some((w) => w.scanFrom === null)) continue;
+      const mine = holders.find((w) => w.owner === owner);
+      if (mine) return mine;
+    }
+    return undefined;
+  }
+
   get size(): number {
     return this.wallets.size;
   }
@@ -245,23 +293,24 @@ export class WatchList {
     return [...this.wallets.values()];
   }
 
-  /** The lowest birthday of all wallets (0 for one from genesis); null: none registered. */
-  startHeight(): number | null {
-    let start: number | null = null;
-    for (const w of this.wallets.values()) start = Math.min(start ?? Infinity, w.birthdayHeight ?? 0);
-    return start;
-  }
-
-  /** Adds or replaces a registration; derives its scripts to the gap limit past the highest shown index. */
-  async register(owner: string, walletId: string, r: WatchRegistration): Promise<WatchedWallet> {
+  /**
+   * Adds or replaces a registration; derives its scripts to the gap limit past the highest shown
+   * index. `indexedHeight`: the index's tip; a wallet whose blocks it holds already is scanned apart
+   * (scanFrom set) so the other wallets keep answering. Undefined: no scans apart (an indexer
+   * without watch-scans.ts reads the blocks again itself).
+   */
+  async register(owner: string, walletId: string, r: WatchRegistration, indexedHeight?: number | null): Promise<WatchedWallet> {
     if (!Number.isInteger(r.gapLimit) || r.gapLimit < 1 || r.gapLimit > MAX_GAP_LIMIT) throw new ApiError(400, `gap_limit must be a whole number from 1 to ${MAX_GAP_LIMIT}`);
     const { keys, branches } = walletKeys(r.descriptors);
     const from = r.birthdayHeight ?? 0;
-    const w: WatchedWallet = { owner, walletId, descriptors: r.descriptors, birthdayHeight: r.birthdayHeight, gapLimit: r.gapLimit, derived: [0, 0], rescanFrom: from, keys, branches };
+    const scanFrom = scanApart(from, indexedHeight) ? from : null;
+    const w: WatchedWallet = { owner, walletId, descriptors: r.descriptors, birthdayHeight: r.birthdayHeight, gapLimit: r.gapLimit, derived: [0, 0], rescanFrom: from, scanFrom, scanNumber: 1, keys, branches };
     const ends: [number, number] = [windowEnd(-1, r.shown?.receive ?? -1, r.gapLimit), windowEnd(-1, r.shown?.change ?? -1, r.gapLimit)];
     const derived = branches.map((branch) => ({ branch, scripts: deriveScripts(this.params, keys, branch, 0, ends[branch]) }));
     // One transaction: a process killed midway leaves the old registration or the whole new one.
     await this.db.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom('watch_wallets').select('scan_number').where('chain', '=', this.chain).where('owner', '=', owner).where('wallet_id', '=', walletId).executeTakeFirst();
+      w.scanNumber = toNumber(before?.scan_number ?? 0) + 1;
       await trx.deleteFrom('watch_scripts').where('chain', '=', this.chain).where('owner', '=', owner).where('wallet_id', '=', walletId).execute();
       await trx.deleteFrom('watch_wallets').where('chain', '=', this.chain).where('owner', '=', owner).where('wallet_id', '=', walletId).execute();
       await trx
@@ -278,6 +327,8 @@ export class WatchList {
           receive_derived: branches.includes(0) ? ends[0] : 0,
           change_derived: branches.includes(1) ? ends[1] : 0,
           rescan_from: from,
+          scan_from: scanFrom,
+          scan_number: w.scanNumber,
         })
         .execute();
       for (const d of derived) await this.insertScripts(trx, w, d.branch, 0, d.scripts);
@@ -294,25 +345,47 @@ export class WatchList {
     for (let i = 0; i < rows.length; i += 100) await trx.insertInto('watch_scripts').values(rows.slice(i, i + 100)).onConflict((oc) => oc.doNothing()).execute();
   }
 
-  /** The lowest height any wallet's blocks must be read again from; null: none. */
+  /**
+   * The lowest height the blocks of a wallet following the tip must be read again from (scripts
+   * above the index's tip: nothing to read again but the mempool); null: none. A wallet scanned
+   * apart (scanFrom) is read by its own scan.
+   */
   pendingRescan(): number | null {
     let from: number | null = null;
-    for (const w of this.wallets.values()) if (w.rescanFrom !== null) from = Math.min(from ?? Infinity, w.rescanFrom);
+    for (const w of this.wallets.values()) if (w.rescanFrom !== null && w.scanFrom === null) from = Math.min(from ?? Infinity, w.rescanFrom);
     return from;
   }
 
-  /** Asks for the wallet's blocks from `from` on to be read again (kept across restarts). */
-  async markRescan(w: WatchedWallet, from: number): Promise<void> {
+  /** The wallets whose scan is pending: their rows in the index are not complete (503 for their addresses). */
+  scanning(): WatchedWallet[] {
+    return this.all().filter((w) => w.scanFrom !== null);
+  }
+
+  /**
+   * Asks for the wallet's blocks from `from` on to be read again (kept across restarts): a new scan
+   * of the wallet, apart from the others when the index holds those blocks already.
+   */
+  async markRescan(w: WatchedWallet, from: number, indexedHeight?: number | null): Promise<void> {
     const at = Math.min(w.rescanFrom ?? from, from);
+    const scanFrom = scanApart(at, indexedHeight) ? Math.min(w.scanFrom ?? at, at) : w.scanFrom;
+    const scanNumber = w.scanNumber + 1;
     // A rescan from before the birthday says the wallet may be older than registered: the birthday
     // moves there, or the scan would start at the old birthday (the lowest one) again.
     const birthday = w.birthdayHeight !== null && from < w.birthdayHeight ? from : w.birthdayHeight;
     await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('watch_wallets').set({ rescan_from: at, birthday_height: birthday }).where('chain', '=', this.chain).where('owner', '=', w.owner).where('wallet_id', '=', w.walletId).execute();
+      await trx
+        .updateTable('watch_wallets')
+        .set({ rescan_from: at, birthday_height: birthday, scan_from: scanFrom, scan_number: scanNumber, checked_height: null, check_error: null })
+        .where('chain', '=', this.chain)
+        .where('owner', '=', w.owner)
+        .where('wallet_id', '=', w.walletId)
+        .execute();
       await this.bump(trx);
     });
     w.rescanFrom = at;
     w.birthdayHeight = birthday;
+    w.scanFrom = scanFrom;
+    w.scanNumber = scanNumber;
     this.keepIfCurrent(w);
   }
 
@@ -337,19 +410,31 @@ export class WatchList {
 
   /**
    * Derives a branch's scripts up to index `count` (exclusive) and asks for the wallet's blocks to
-   * be read again from `readFrom` (default its birthday), in one transaction. `scripts`: those
-   * scripts, when the caller derived them already.
+   * be read again from `readFrom` (default its birthday), in one transaction: a new scan apart when
+   * the index (tip `indexedHeight`) holds blocks from there (a scan under way read them without
+   * these scripts too). `scripts`: those scripts, when the caller derived them already. `readFrom` null: the caller reads the blocks again itself (a scan's own gap).
    */
-  async deriveTo(w: WatchedWallet, branch: 0 | 1, count: number, derived?: readonly Uint8Array[], readFrom?: number): Promise<void> {
+  async deriveTo(w: WatchedWallet, branch: 0 | 1, count: number, indexedHeight?: number | null, derived?: readonly Uint8Array[], readFrom?: number | null): Promise<void> {
     const from = w.derived[branch];
     if (count <= from) return;
     const scripts = derived?.length === count - from ? [...derived] : deriveScripts(this.params, w.keys, branch, from, count);
-    const rescanFrom = Math.min(w.rescanFrom ?? Infinity, readFrom ?? w.birthdayHeight ?? 0);
+    const read = readFrom === null ? null : (readFrom ?? w.birthdayHeight ?? 0);
+    const rescanFrom = read === null ? w.rescanFrom : Math.min(w.rescanFrom ?? Infinity, read);
+    // Blocks above the index's tip concern nobody yet: only new scripts found in held blocks start a scan.
+    const newScan = read !== null && scanApart(read, indexedHeight);
+    const scanFrom = newScan ? Math.min(w.scanFrom ?? read, read) : w.scanFrom;
+    const scanNumber = newScan ? w.scanNumber + 1 : w.scanNumber;
     await this.db.transaction().execute(async (trx) => {
       await this.insertScripts(trx, w, branch, from, scripts);
       await trx
         .updateTable('watch_wallets')
-        .set({ ...(branch === 0 ? { receive_derived: count } : { change_derived: count }), rescan_from: rescanFrom })
+        .set({
+          ...(branch === 0 ? { receive_derived: count } : { change_derived: count }),
+          rescan_from: rescanFrom,
+          scan_from: scanFrom,
+          scan_number: scanNumber,
+          ...(newScan ? { checked_height: null, check_error: null } : {}),
+        })
         .where('chain', '=', this.chain)
         .where('owner', '=', w.owner)
         .where('wallet_id', '=', w.walletId)
@@ -358,12 +443,9 @@ export class WatchList {
     });
     w.derived[branch] = count;
     w.rescanFrom = rescanFrom;
-    for (const s of scripts) {
-      const hex = bytesToHex(s);
-      const entry = this.watched.get(hex);
-      if (entry) entry.owners.add(w.owner);
-      else this.watched.set(hex, { script: s, owners: new Set([w.owner]) });
-    }
+    w.scanFrom = scanFrom;
+    w.scanNumber = scanNumber;
+    for (const s of scripts) addWatched(this.watched, s, w.owner, WatchList.key(w.owner, w.walletId));
     this.keepIfCurrent(w);
   }
 
@@ -387,9 +469,33 @@ export class WatchList {
       .execute();
   }
 
-  /** The index is read again (a registration, a rescan): every wallet's check is void until the next. */
-  async clearChecks(): Promise<void> {
-    await this.db.updateTable('watch_wallets').set({ checked_height: null, check_error: null }).where('chain', '=', this.chain).execute();
+  /**
+   * The scans of these wallets (by key, at these scan numbers) are in the index now, swapped in
+   * inside `trx` (watch-scans.ts): those that were scanning follow the tip, and are checked against
+   * the node anew. A wallet rescanned meanwhile (another scan number) keeps its pending scan.
+   */
+  async scansDone(trx: Transaction<Database>, done: ReadonlyMap<string, number>): Promise<void> {
+    for (const w of this.wallets.values()) {
+      const number = done.get(WatchList.key(w.owner, w.walletId));
+      if (number === undefined) continue;
+      await trx
+        .updateTable('watch_wallets')
+        .set({ scan_from: null, rescan_from: null, checked_height: null, check_error: null })
+        .where('chain', '=', this.chain)
+        .where('owner', '=', w.owner)
+        .where('wallet_id', '=', w.walletId)
+        .where('scan_number', '=', number)
+        // A wallet that followed the tip keeps its check: the scan read its blocks to the same rows.
+        .where('scan_from', 'is not', null)
+        .execute();
+    }
+    await this.bump(trx);
+    this.generation = null; // read back: which scans were done is the store's answer
+  }
+
+  /** The wallet's key among the list's (for the scans' snapshots). */
+  static keyOf(w: Pick<WatchedWallet, 'owner' | 'walletId'>): string {
+    return WatchList.key(w.owner, w.walletId);
   }
 
   /**

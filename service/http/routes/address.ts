@@ -15,21 +15,21 @@ export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
 
     app.get('/address/balance/:coin/:address', { schema: { params: AddressParams, querystring: TokenQuery, response: { 200: Balance } } }, async (req) => {
       if (isEvmCoin(req.params.coin)) return evmBalance(evmBackendFor(ctx), ctx.usdRate, req.params.address, req.query);
-      return addressBalance(utxoBackendAs(ctx, req.params.coin, req.apiKeyId), ctx.usdRate, req.params.address, req.query);
+      return addressBalance(utxoBackendAs(ctx, req.params.coin, req.apiKeyId, req.indexGate), ctx.usdRate, req.params.address, req.query);
     });
 
     app.get('/address/balances/:coin/:addresses', { schema: { params: AddressesParams, querystring: TokenQuery, response: { 200: Balances } } }, async (req) => {
       if (isEvmCoin(req.params.coin)) return evmBalances(evmBackendFor(ctx), ctx.usdRate, req.params.addresses, req.query);
-      return addressBalances(utxoBackendAs(ctx, req.params.coin, req.apiKeyId), ctx.usdRate, req.params.addresses, req.query);
+      return addressBalances(utxoBackendAs(ctx, req.params.coin, req.apiKeyId, req.indexGate), ctx.usdRate, req.params.addresses, req.query);
     });
 
     app.get('/address/history/:coin/:addresses', { schema: { params: AddressesParams, querystring: HistoryQuery, response: { 200: History } } }, async (req) => {
       if (isEvmCoin(req.params.coin)) return evmHistory(evmBackendFor(ctx), req.params.addresses, req.query);
-      return addressHistory(utxoBackendAs(ctx, req.params.coin, req.apiKeyId), req.params.addresses, req.query);
+      return addressHistory(utxoBackendAs(ctx, req.params.coin, req.apiKeyId, req.indexGate), req.params.addresses, req.query);
     });
 
     app.get('/address/utxos/:coin/:addresses', { schema: { params: AddressesParams, response: { 200: Utxos } } }, async (req) => {
-      const rows = await unspentOutputsWithDepth(utxoBackendAs(ctx, req.params.coin, req.apiKeyId), req.params.addresses);
+      const rows = await unspentOutputsWithDepth(utxoBackendAs(ctx, req.params.coin, req.apiKeyId, req.indexGate), req.params.addresses);
       return { utxos: utxoDepthBody(rows) };
     });
   };

@@ -46,14 +46,14 @@ export function v1Routes(ctx: ServiceContext): FastifyPluginAsync {
 
     app.get('/address/balance/:coin/:address', { schema: { params: AddressParams, querystring: TokenQuery, response: { 200: BalanceV1 } } }, async (req) => {
       if (isEvmCoin(req.params.coin)) return v1Balance(await evmBalance(evmBackendFor(ctx), ctx.usdRate, req.params.address, req.query));
-      return v1Balance(await addressBalance(utxoBackendAs(ctx, req.params.coin, req.apiKeyId), ctx.usdRate, req.params.address, req.query));
+      return v1Balance(await addressBalance(utxoBackendAs(ctx, req.params.coin, req.apiKeyId, req.indexGate), ctx.usdRate, req.params.address, req.query));
     });
 
     app.get('/address/balances/:coin/:addresses', { schema: { params: AddressesParams, querystring: TokenQuery, response: { 200: BalancesV1 } } }, async (req) => {
       const body =
         isEvmCoin(req.params.coin)
           ? await evmBalances(evmBackendFor(ctx), ctx.usdRate, req.params.addresses, req.query)
-          : await addressBalances(utxoBackendAs(ctx, req.params.coin, req.apiKeyId), ctx.usdRate, req.params.addresses, req.query);
+          : await addressBalances(utxoBackendAs(ctx, req.params.coin, req.apiKeyId, req.indexGate), ctx.usdRate, req.params.addresses, req.query);
       return { totals: v1Balance(body.totals), addresses: body.addresses.map(v1Balance) };
     });
 
@@ -61,15 +61,15 @@ export function v1Routes(ctx: ServiceContext): FastifyPluginAsync {
       if (isEvmCoin(req.params.coin)) {
         throw badRequest('v1 history entries (vins, vouts, fees) describe UTXO transactions: ethereum history is served by /v2/address/history/ethereum/{addresses}');
       }
-      return v1History(utxoBackendAs(ctx, req.params.coin, req.apiKeyId), req.params.addresses, req.query);
+      return v1History(utxoBackendAs(ctx, req.params.coin, req.apiKeyId, req.indexGate), req.params.addresses, req.query);
     });
 
     app.get('/address/utxo/:coin/:addresses', { schema: { params: AddressesParams, response: { 200: UtxosV1 } } }, async (req) => {
-      return utxoBody(await unspentOutputs(utxoBackendAs(ctx, req.params.coin, req.apiKeyId), req.params.addresses));
+      return utxoBody(await unspentOutputs(utxoBackendAs(ctx, req.params.coin, req.apiKeyId, req.indexGate), req.params.addresses));
     });
 
     app.post('/transaction/create/:coin', { schema: { params: CoinParams, querystring: CreateTransactionQueryV1, response: { 200: HashesToSignV1 } } }, async (req) => {
-      const backend = utxoBackendAs(ctx, req.params.coin, req.apiKeyId);
+      const backend = utxoBackendAs(ctx, req.params.coin, req.apiKeyId, req.indexGate);
       const { tx, hashes } = hashesToSignBody(await buildUnsignedPayment(backend, await singleSigSources(backend, req.query.from), req.query));
       return { tx, hashes };
     });
