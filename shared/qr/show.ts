@@ -6,20 +6,9 @@
  * A miniscript vault is registered by its descriptor where the device takes one (Coldcard, Krux)
  * and refused in words where it does not.
  */
+import { SIGNER_DEVICE_NAMES, type SignerDevice } from '../api/signer-devices.ts';
 import { bbqrFrames, textBbqrFrames } from './bbqr.ts';
 import { psbtUrFrames, textUrFrames, type QrDensity } from './ur.ts';
-
-export const SIGNER_DEVICES = ['coldcard', 'keystone', 'passport', 'jade', 'seedsigner', 'krux', 'other'] as const;
-export type SignerDevice = (typeof SIGNER_DEVICES)[number];
-export const SIGNER_DEVICE_NAMES: Readonly<Record<SignerDevice, string>> = {
-  coldcard: 'Coldcard',
-  keystone: 'Keystone',
-  passport: 'Passport',
-  jade: 'Jade',
-  seedsigner: 'SeedSigner',
-  krux: 'Krux',
-  other: 'another QR signer',
-};
 
 export type QrFormat = 'ur' | 'bbqr';
 
