@@ -275,6 +275,8 @@ export const inputs = {
       frames: z.array(z.string().max(8000, 'a QR frame holds at most a few thousand characters')).max(3000, 'too many frames: start the scan again'),
       expect: z.enum(['psbt', 'key']),
       script: z.string().max(20).optional(),
+      // The payment being signed: a short PSBT read back gets the previous transactions the desk left out.
+      payment_id: id.optional(),
     })
     .strict(),
   'payments.submit': z.object({ payment_id: id }),

@@ -3,7 +3,9 @@
 // path of PSBT files (files.ts) or into a co-signer's key. The codes are shared/qr's; what is shown
 // is exactly what the PSBT export writes (psbt-exchange.ts), shortened only where nothing is lost.
 import { base64 } from '@scure/base';
-import { decodePsbt, encodePsbt, withoutNonWitnessUtxos } from '../../../shared/files/psbt.ts';
+import { bytesToHex } from '../../../shared/coins/index.ts';
+import { FileFormatError } from '../../../shared/files/errors.ts';
+import { decodePsbt, encodePsbt, findEntry, INPUT, withoutNonWitnessUtxos, withoutWitness, type DecodedPsbt } from '../../../shared/files/psbt.ts';
 import { keyForScript, payloadWhat, readQrFrames } from '../../../shared/qr/read.ts';
 import type { SignerDevice } from '../../../shared/api/signer-devices.ts';
 import { preferredPsbtFormat, psbtFrames, registrationFrames, type QrFormat } from '../../../shared/qr/show.ts';
@@ -12,7 +14,8 @@ import type { ScannedKey } from '../../../shared/qr/scanned-keys.ts';
 import { CoordinatorError } from '../errors.ts';
 import { exportVault } from '../vaults/vaults.ts';
 import { exportWalletSetup } from '../wallets/setup-files.ts';
-import { requireWallet, type CoreDeps } from '../wallets/wallets.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets/wallets.ts';
+import { PreviousTransactions } from './previous-transactions.ts';
 import { exportPsbt } from './psbt-exchange.ts';
 import { requirePayment } from './payments.ts';
 
@@ -61,6 +64,30 @@ export function registrationQr(deps: CoreDeps, walletId: string, device: SignerD
 function coldcardTextOr(deps: CoreDeps, walletId: string, device: SignerDevice): string {
   if (device === 'seedsigner' || device === 'krux' || device === 'other') return '';
   return exportWalletSetup(deps, walletId, 'coldcard').text;
+}
+
+/**
+ * A signed PSBT read back from a signer shown the short form: the previous transactions the desk
+ * left out are put back, fetched again from the service and checked to hash to the txids the
+ * inputs spend (as the export checks them), so the import's own checks apply unchanged. Only the
+ * desk's data is added; an unreadable PSBT is returned as read, for the import to refuse in words.
+ */
+export async function restorePreviousTransactions(deps: CoreDeps, paymentId: string, bytes: Uint8Array): Promise<Uint8Array> {
+  let psbt: DecodedPsbt;
+  try {
+    psbt = decodePsbt(bytes);
+  } catch (err) {
+    if (err instanceof FileFormatError) return bytes;
+    throw err;
+  }
+  const missing = psbt.inputs.map((m, i) => (findEntry(m, INPUT.NON_WITNESS_UTXO) ? null : bytesToHex(psbt.tx.inputs[i]!.prevTxid))).filter((t): t is string => t !== null);
+  if (missing.length === 0) return bytes;
+  const w = requireWallet(deps, requirePayment(deps, paymentId).walletId);
+  const previous = await PreviousTransactions.fetch(deps.api, w.coin, walletParams(w), [...new Set(missing)]);
+  const inputs = psbt.inputs.map((m, i) =>
+    findEntry(m, INPUT.NON_WITNESS_UTXO) ? m : [...m, { type: INPUT.NON_WITNESS_UTXO, keyData: new Uint8Array(), value: withoutWitness(previous.raw(bytesToHex(psbt.tx.inputs[i]!.prevTxid))) }],
+  );
+  return encodePsbt({ ...psbt, inputs });
 }
 
 export type ScanResult =

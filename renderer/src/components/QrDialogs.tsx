@@ -150,13 +150,13 @@ type Finished = Extract<QrReadView, { state: 'psbt' | 'key' }>;
  * Reads animated frames with the camera: every new frame goes to the desk, which says how far the
  * code is read (a progress bar of fragments) and, once whole, what it holds, or refuses it in words.
  */
-export function QrScanDialog(props: { title: string; expect: 'psbt' | 'key'; script?: string; onDone: (r: Finished) => void; onClose: () => void }) {
+export function QrScanDialog(props: { title: string; expect: 'psbt' | 'key'; script?: string; paymentId?: string; onDone: (r: Finished) => void; onClose: () => void }) {
   const video = useRef<HTMLVideoElement>(null);
   const [state, setState] = useState<QrReadView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [reads, setReads] = useState(0);
   const [attempt, setAttempt] = useState(0);
-  const { expect, script } = props;
+  const { expect, script, paymentId } = props;
   // The latest callback, without restarting the camera when the page re-renders.
   const onDone = useRef(props.onDone);
   onDone.current = props.onDone;
@@ -185,7 +185,7 @@ export function QrScanDialog(props: { title: string; expect: 'psbt' | 'key'; scr
         seen.add(text);
         frames.push(text);
         setReads(frames.length);
-        const r = await call('qr.read', { frames, expect, ...(script ? { script } : {}) });
+        const r = await call('qr.read', { frames, expect, ...(script ? { script } : {}), ...(paymentId ? { payment_id: paymentId } : {}) });
         if (stopped) return;
         setState(r);
         if (r.state === 'psbt' || r.state === 'key') {
@@ -202,7 +202,7 @@ export function QrScanDialog(props: { title: string; expect: 'psbt' | 'key'; scr
     };
     const timer = setInterval(() => void tick(), 100);
     navigator.mediaDevices
-      .getUserMedia({ video: { facingMode: 'environment', width: { ideal: 1280 } }, audio: false })
+      .getUserMedia({ video: { facingMode: 'environment' }, audio: false })
       .then((s) => {
         stream = s;
         if (stopped) return s.getTracks().forEach((t) => t.stop());
@@ -214,7 +214,7 @@ export function QrScanDialog(props: { title: string; expect: 'psbt' | 'key'; scr
       clearInterval(timer);
       stream?.getTracks().forEach((t) => t.stop());
     };
-  }, [expect, script, attempt]);
+  }, [expect, script, paymentId, attempt]);
 
   const reading = state?.state === 'reading' ? state : null;
   return (

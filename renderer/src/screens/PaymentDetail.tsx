@@ -259,7 +259,7 @@ export function PaymentDetailScreen({ id }: { id: string }) {
           </label>
         </QrShowDialog>
       )}
-      {qr === 'scan' && <QrScanDialog title="Scan the signed PSBT" expect="psbt" onDone={scanned} onClose={() => setQr(null)} />}
+      {qr === 'scan' && <QrScanDialog title="Scan the signed PSBT" expect="psbt" paymentId={id} onDone={scanned} onClose={() => setQr(null)} />}
       <div className="form-actions">
         {(p.state === 'ready' || awaiting) && (
           <button type="button" className="primary" onClick={() => void act('submit', () => call('payments.submit', { payment_id: id }))} disabled={p.state !== 'ready' || busy !== null} data-testid="submit">
