@@ -256,7 +256,7 @@ export const inputs = {
   'payments.importSignatures': z.object({ files: PickedFiles('choose at least one signature file', 50) }),
   // Air-gapped signers by QR (issue 34). The payment's PSBT as animated frames: the format asked
   // for, else chosen from the signers' devices; `short`: without previous transactions where the
-  // PSBT allows (segwit, not a vault).
+  // PSBT allows (segwit, not a vault); by default unless a signer is a Coldcard.
   'qr.psbtFrames': z
     .object({
       payment_id: id,

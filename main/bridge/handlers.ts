@@ -324,7 +324,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     'payments.importSignatures': async ({ files }) => importPaymentFiles(core, files).map(importResultView),
 
     'qr.psbtFrames': async ({ payment_id, format, density, devices, short }) => {
-      const q = await psbtQr(core, payment_id, { ...(format ? { format } : {}), density, devices: devices ?? [], short: short ?? true });
+      const q = await psbtQr(core, payment_id, { ...(format ? { format } : {}), density, devices: devices ?? [], ...(short !== undefined ? { short } : {}) });
       return { format: q.format, frames: q.frames, density: q.density, short: q.short, bytes: q.bytes, ...(format ? {} : { devices: devices ?? [] }) };
     },
 

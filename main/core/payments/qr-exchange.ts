@@ -30,16 +30,17 @@ export interface PsbtQr {
 
 /**
  * The payment's PSBT as frames. The format is the one asked for, else BBQr where every signer is a
- * Coldcard and UR otherwise. `short`: a segwit PSBT without its previous transactions, for signers
- * that take amounts from witness UTXOs; never for a vault, whose import wants them back.
+ * Coldcard and UR otherwise. `short` (by default, unless a signer is a Coldcard, which asks for
+ * them): a segwit PSBT without its previous transactions, for signers that take amounts from
+ * witness UTXOs; never for a vault. What comes back gets them again (restorePreviousTransactions).
  */
-export async function psbtQr(deps: CoreDeps, paymentId: string, o: { format?: QrFormat; density: QrDensity; devices: readonly SignerDevice[]; short: boolean }): Promise<PsbtQr> {
+export async function psbtQr(deps: CoreDeps, paymentId: string, o: { format?: QrFormat; density: QrDensity; devices: readonly SignerDevice[]; short?: boolean }): Promise<PsbtQr> {
   const p = requirePayment(deps, paymentId);
   const vault = requireWallet(deps, p.walletId).vaultTemplate !== null;
   const { base64: text } = await exportPsbt(deps, paymentId);
   let bytes = base64.decode(text);
   let short = false;
-  if (o.short && !vault) {
+  if ((o.short ?? !o.devices.includes('coldcard')) && !vault) {
     const shortened = withoutNonWitnessUtxos(decodePsbt(bytes));
     if (shortened) {
       bytes = encodePsbt(shortened);

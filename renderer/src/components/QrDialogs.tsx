@@ -6,6 +6,7 @@ import QRCode from 'qrcode';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import wasmUrl from 'zxing-wasm/reader/zxing_reader.wasm?url';
 import type { QrFramesView, QrReadView } from '../../../main/bridge/contract.ts';
+import { SIGNER_DEVICES, SIGNER_DEVICE_NAMES, type SignerDevice } from '../../../shared/api/signer-devices.ts';
 import { call } from '../bridge.ts';
 import { Alert, message } from '../ui.tsx';
 
@@ -24,6 +25,39 @@ function drawQr(canvas: HTMLCanvasElement, text: string, px: number): void {
   g.fillRect(0, 0, side, side);
   g.fillStyle = '#000';
   for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) if (qr.modules.get(y, x)) g.fillRect((x + 4) * px, (y + 4) * px, px, px);
+}
+
+/** A dialog over the page: its title, a Close button, its content. */
+function DialogFrame(props: { title: string; onClose: () => void; testId: string; closeTestId: string; children: React.ReactNode }) {
+  return (
+    <div className="qr-dialog" role="dialog" aria-modal="true" aria-label={props.title} data-testid={props.testId}>
+      <div className="card">
+        <div className="card-header">
+          <h2>{props.title}</h2>
+          <button type="button" onClick={props.onClose} data-testid={props.closeTestId}>
+            Close
+          </button>
+        </div>
+        {props.children}
+      </div>
+    </div>
+  );
+}
+
+/** Which kind of air-gapped signer the frames are for (it picks the code). */
+export function DeviceSelect({ device, onChange }: { device: SignerDevice; onChange: (d: SignerDevice) => void }) {
+  return (
+    <label>
+      The signer&apos;s device{' '}
+      <select value={device} onChange={(e) => onChange(e.target.value as SignerDevice)} data-testid="qr-device">
+        {SIGNER_DEVICES.map((d) => (
+          <option key={d} value={d}>
+            {SIGNER_DEVICE_NAMES[d]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
 }
 
 export function QrShowDialog(props: {
@@ -74,14 +108,7 @@ export function QrShowDialog(props: {
 
   const shownFormat = format ?? (view?.format === 'bbqr' ? 'bbqr' : view?.format === 'ur' ? 'ur' : undefined);
   return (
-    <div className="qr-dialog" role="dialog" aria-modal="true" aria-label={props.title} data-testid="qr-show-dialog">
-      <div className="card">
-        <div className="card-header">
-          <h2>{props.title}</h2>
-          <button type="button" onClick={props.onClose} data-testid="qr-close">
-            Close
-          </button>
-        </div>
+    <DialogFrame title={props.title} onClose={props.onClose} testId="qr-show-dialog" closeTestId="qr-close">
         {props.about && <p className="muted small">{props.about}</p>}
         {props.children}
         <div className="qr-controls">
@@ -131,8 +158,7 @@ export function QrShowDialog(props: {
             </div>
           </>
         )}
-      </div>
-    </div>
+    </DialogFrame>
   );
 }
 
@@ -218,14 +244,7 @@ export function QrScanDialog(props: { title: string; expect: 'psbt' | 'key'; scr
 
   const reading = state?.state === 'reading' ? state : null;
   return (
-    <div className="qr-dialog" role="dialog" aria-modal="true" aria-label={props.title} data-testid="qr-scan-dialog">
-      <div className="card">
-        <div className="card-header">
-          <h2>{props.title}</h2>
-          <button type="button" onClick={props.onClose} data-testid="scan-close">
-            Close
-          </button>
-        </div>
+    <DialogFrame title={props.title} onClose={props.onClose} testId="qr-scan-dialog" closeTestId="scan-close">
         <p className="muted small">Hold the signer&apos;s screen in front of the camera until the bar is full; frames missed come round again.</p>
         <video ref={video} autoPlay muted playsInline className="qr-video" data-testid="scan-video" />
         <div className="qr-progress">
@@ -254,7 +273,6 @@ export function QrScanDialog(props: { title: string; expect: 'psbt' | 'key'; scr
           </>
         )}
         {error && <Alert>{error}</Alert>}
-      </div>
-    </div>
+    </DialogFrame>
   );
 }

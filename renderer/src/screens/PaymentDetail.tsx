@@ -6,8 +6,8 @@ import { InlineLabel } from '../components/InlineLabel.tsx';
 import { amount, payee, usd, when } from '../format.ts';
 import { ReplacementLinks, StuckPayment } from '../components/StuckPayment.tsx';
 import { Alert, Amount, Card, FileDrop, Loading, PaysTable, StateBadge, download, message, useLoad, type PickedFile } from '../ui.tsx';
-import { QrScanDialog, QrShowDialog } from '../components/QrDialogs.tsx';
-import { SIGNER_DEVICES, SIGNER_DEVICE_NAMES, type SignerDevice } from '../../../shared/api/signer-devices.ts';
+import { DeviceSelect, QrScanDialog, QrShowDialog } from '../components/QrDialogs.tsx';
+import { type SignerDevice } from '../../../shared/api/signer-devices.ts';
 
 
 function Signatures({ p }: { p: PaymentDetail }) {
@@ -247,16 +247,7 @@ export function PaymentDetailScreen({ id }: { id: string }) {
           formats
           onClose={() => setQr(null)}
         >
-          <label>
-            The signer&apos;s device{' '}
-            <select value={device} onChange={(e) => setDevice(e.target.value as SignerDevice)} data-testid="qr-device">
-              {SIGNER_DEVICES.map((d) => (
-                <option key={d} value={d}>
-                  {SIGNER_DEVICE_NAMES[d]}
-                </option>
-              ))}
-            </select>
-          </label>
+          <DeviceSelect device={device} onChange={setDevice} />
         </QrShowDialog>
       )}
       {qr === 'scan' && <QrScanDialog title="Scan the signed PSBT" expect="psbt" paymentId={id} onDone={scanned} onClose={() => setQr(null)} />}
