@@ -18,6 +18,8 @@ import { addressToScript, bytesToHex, chainParams } from '../shared/coins/index.
 import { formatMultisigDescriptor } from '../shared/files/descriptor.ts';
 import { decodePsbt, encodePsbt, withoutNonWitnessUtxos } from '../shared/files/psbt.ts';
 import { readQrFrames } from '../shared/qr/read.ts';
+import { parseXpubLike } from '../shared/files/xpub-bytes.ts';
+import { CryptoAccount, CryptoCoinInfo, CryptoCoinInfoNetwork, CryptoCoinInfoType, CryptoHDKey, CryptoKeypath, CryptoOutput, PathComponent, ScriptExpressions } from '@keystonehq/bc-ur-registry';
 import { psbtFrames, registrationFrames } from '../shared/qr/show.ts';
 import { testCosigner } from '../dev/desk-testing/keys.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
@@ -65,8 +67,8 @@ async function readShownFrames(): Promise<string[]> {
   return texts;
 }
 
-/** Chromium with `video` as its camera, on the payment: scans, and returns the page for checks. */
-async function scanWithCamera(video: string, tag: string, expectText: RegExp, midShot?: string, midStatus = /fragments|frame|Read whole|Refused/): Promise<string> {
+/** A second Chromium, its camera playing `video`, on the desk: `use` drives it. */
+async function withCamera<T>(video: string, tag: string, use: (cam: Page) => Promise<T>): Promise<T> {
   const context = await chromium.launchPersistentContext(join(work, `camera-${tag}`), {
     executablePath: CHROMIUM,
     headless: true,
@@ -78,6 +80,18 @@ async function scanWithCamera(video: string, tag: string, expectText: RegExp, mi
     cam.setDefaultTimeout(30_000);
     await cam.goto(desk.web.openUrl);
     await expect.poll(() => cam.getByTestId('service-status').textContent()).toMatch(/connected/);
+    return await use(cam);
+  } catch (err) {
+    await context.pages()[0]?.screenshot({ path: join(ARTIFACTS, `qr-${tag}-failed.png`), fullPage: true });
+    throw err;
+  } finally {
+    await context.close();
+  }
+}
+
+/** Chromium with `video` as its camera, on the payment: scans, and returns the page for checks. */
+async function scanWithCamera(video: string, tag: string, expectText: RegExp, midShot?: string, midStatus = /fragments|frame|Read whole|Refused/): Promise<string> {
+  return withCamera(video, tag, async (cam) => {
     await cam.evaluate((route) => ((globalThis as unknown as { location: { hash: string } }).location.hash = route), paymentRoute);
     await cam.getByTestId('scan-psbt-qr').click();
     if (midShot) {
@@ -96,7 +110,7 @@ async function scanWithCamera(video: string, tag: string, expectText: RegExp, mi
     await expect
       .poll(
         async () => {
-          words = (await cam.getByTestId('import-results').count()) ? await cam.getByTestId('import-results').textContent() ?? '' : (await cam.getByTestId('scan-refused').count()) ? await cam.getByTestId('scan-refused').textContent() ?? '' : '';
+          words = (await cam.getByTestId('import-results').count()) ? ((await cam.getByTestId('import-results').textContent()) ?? '') : (await cam.getByTestId('scan-refused').count()) ? ((await cam.getByTestId('scan-refused').textContent()) ?? '') : '';
           return words;
         },
         { timeout: 60_000 },
@@ -104,12 +118,7 @@ async function scanWithCamera(video: string, tag: string, expectText: RegExp, mi
       .toMatch(expectText);
     await cam.screenshot({ path: join(ARTIFACTS, `qr-${tag}-done.png`), fullPage: true });
     return words;
-  } catch (err) {
-    await context.pages()[0]?.screenshot({ path: join(ARTIFACTS, `qr-${tag}-failed.png`), fullPage: true });
-    throw err;
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 const sign = (psbt: Uint8Array, c: typeof alice): Uint8Array => new Uint8Array(Psbt.fromBuffer(Buffer.from(psbt), { network }).signAllInputsHD(bip32.fromBase58(c.masterXprv, network)).toBuffer());
@@ -237,5 +246,27 @@ describe('air-gapped co-signers by QR, in Chromium with a camera', () => {
     writeQrVideo(video, [frames[0]!]);
     const words = await scanWithCamera(video, 'scan-truncated', /^$/, 'qr-scan-high', /1 of \d+ fragments \(ur:crypto-psbt\)/);
     expect(words).toBe('');
+  }, 120_000);
+
+  it("fills a co-signer's key from the camera: a signer's ur:crypto-account", async () => {
+    const x = parseXpubLike(alice.xpub).bytes;
+    const hdkey = new CryptoHDKey({
+      isMaster: false,
+      key: Buffer.from(x.slice(45, 78)),
+      chainCode: Buffer.from(x.slice(13, 45)),
+      useInfo: new CryptoCoinInfo(CryptoCoinInfoType.bitcoin, CryptoCoinInfoNetwork.testnet),
+      origin: new CryptoKeypath([45, 0].map((index) => new PathComponent({ index, hardened: true })), Buffer.from(alice.fingerprint, 'hex')),
+      parentFingerprint: Buffer.from(x.slice(5, 9)),
+    });
+    const account = new CryptoAccount(Buffer.from(alice.fingerprint, 'hex'), [new CryptoOutput([ScriptExpressions.WITNESS_SCRIPT_HASH], hdkey)]);
+    const video = join(work, 'alice-account.y4m');
+    writeQrVideo(video, [account.toUREncoder(1000).nextPart().toUpperCase()]);
+    await withCamera(video, 'scan-key', async (cam) => {
+      await cam.evaluate(() => ((globalThis as unknown as { location: { hash: string } }).location.hash = '#/wallets/new'));
+      await cam.getByTestId('cosigner-scan-0').click();
+      await expect.poll(() => cam.getByTestId('cosigner-xpub-0').inputValue(), { timeout: 30_000 }).toBe(alice.xpub);
+      expect(await cam.getByTestId('cosigner-path-0').inputValue()).toBe("m/45'/0'");
+      await cam.screenshot({ path: join(ARTIFACTS, 'qr-key-scanned.png'), fullPage: true });
+    });
   }, 120_000);
 });
