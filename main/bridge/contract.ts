@@ -12,6 +12,7 @@ import { UnitsIn } from '../../shared/api/amounts.ts';
 import { fileTooLarge, filesTooLarge, MAX_FILE_TEXT, MAX_PICKED_TEXT } from '../../shared/api/file-limits.ts';
 import { LEDGER_UTXO_COIN_NAMES, NETWORK_NAMES, UTXO_COIN_NAMES } from '../../shared/coins/coin-table.ts';
 import { MULTISIG_SCRIPT_TYPES } from '../../shared/coins/multisig-script.ts';
+import { SIGNER_DEVICES, type SignerDevice } from '../../shared/api/signer-devices.ts';
 import { ChainChoice } from '../core/chains/choice.ts';
 import type { ChainScan } from '../core/chains/watch-progress.ts';
 import type { Channel } from './channels.ts';
@@ -253,6 +254,31 @@ export const inputs = {
   'payments.exportRequest': z.object({ payment_id: id }),
   'payments.exportPsbt': z.object({ payment_id: id }),
   'payments.importSignatures': z.object({ files: PickedFiles('choose at least one signature file', 50) }),
+  // Air-gapped signers by QR (issue 34). The payment's PSBT as animated frames: the format asked
+  // for, else chosen from the signers' devices; `short`: without previous transactions where the
+  // PSBT allows (segwit, not a vault); by default unless a signer is a Coldcard.
+  'qr.psbtFrames': z
+    .object({
+      payment_id: id,
+      format: z.enum(['ur', 'bbqr']).optional(),
+      density: z.enum(['high', 'low']),
+      devices: z.array(z.enum(SIGNER_DEVICES)).max(20).optional(),
+      short: z.boolean().optional(),
+    })
+    .strict(),
+  // The wallet as a device registers it (so it shows change as change and refuses foreign inputs).
+  'qr.registration': z.object({ wallet_id: id, device: z.enum(SIGNER_DEVICES), density: z.enum(['high', 'low']) }).strict(),
+  // The frames the camera has read so far, in order (repeats allowed): progress, or what they hold.
+  // `script`: the wallet's script ("wsh", "sh(wsh)", "sh"), to pick one key of a signer's export.
+  'qr.read': z
+    .object({
+      frames: z.array(z.string().max(8000, 'a QR frame holds at most a few thousand characters')).max(3000, 'too many frames: start the scan again'),
+      expect: z.enum(['psbt', 'key']),
+      script: z.string().max(20).optional(),
+      // The payment being signed: a short PSBT read back gets the previous transactions the desk left out.
+      payment_id: id.optional(),
+    })
+    .strict(),
   'payments.submit': z.object({ payment_id: id }),
   'payments.cancel': z.object({ payment_id: id, reason: z.string().trim().min(1, 'say why the payment is cancelled').max(500) }),
   // A stuck payment: rates to choose from; a bump or cancel (BIP125 replacement); a child paying for
@@ -753,6 +779,25 @@ export interface DraftCheck {
   warnings: string[];
 }
 
+export interface QrFramesView {
+  /** 'ur' or 'bbqr' for a PSBT; a registration's code in words. */
+  format: string;
+  frames: string[];
+  density?: 'high' | 'low';
+  /** The PSBT was shown without its previous transactions. */
+  short?: boolean;
+  bytes?: number;
+  /** A PSBT's format chosen from these devices (absent: asked for). */
+  devices?: SignerDevice[];
+}
+
+export type QrReadView =
+  | { state: 'reading'; format: string; received: number; expected: number; percent: number; note: string | null }
+  | { state: 'refused'; message: string }
+  /** A PSBT read whole: pass it to payments.importSignatures as a file (every check of a PSBT file applies). */
+  | { state: 'psbt'; name: string; text: string; note: string | null }
+  | { state: 'key'; format: string; key: { xpub: string; fingerprint: string; derivation_path: string; script: string | null } };
+
 export interface ExportedFile {
   file_name: string;
   text: string;
@@ -1078,6 +1123,9 @@ export interface Outputs {
   'payments.exportRequest': ExportedFile;
   'payments.exportPsbt': ExportedFile;
   'payments.importSignatures': ImportResult[];
+  'qr.psbtFrames': QrFramesView;
+  'qr.registration': QrFramesView;
+  'qr.read': QrReadView;
   'payments.submit': PaymentDetail;
   'payments.cancel': PaymentDetail;
   'payments.feeEstimates': FeeRatePresets;

@@ -21,6 +21,8 @@ import { frozenOutpoints, reservedOutpoints } from '../core/payments/coin-select
 import { outpointKey } from '../core/payments/outpoints.ts';
 import { feePresets, REPLACEABLE_SETTING, replaceableByDefault, signalsReplacement } from '../core/payments/fees.ts';
 import { exportPsbt } from '../core/payments/psbt-exchange.ts';
+import { psbtQr, readScan, registrationQr, restorePreviousTransactions } from '../core/payments/qr-exchange.ts';
+import { base64 } from '@scure/base';
 import { replacementsRelayed, serviceHealth, unservedWords } from '../core/chains/service-status.ts';
 import { watchScans } from '../core/chains/watch-progress.ts';
 import { exportSigningRequest, openSigningRequest } from '../core/payments/signing-request.ts';
@@ -320,6 +322,23 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     },
 
     'payments.importSignatures': async ({ files }) => importPaymentFiles(core, files).map(importResultView),
+
+    'qr.psbtFrames': async ({ payment_id, format, density, devices, short }) => {
+      const q = await psbtQr(core, payment_id, { ...(format ? { format } : {}), density, devices: devices ?? [], ...(short !== undefined ? { short } : {}) });
+      return { format: q.format, frames: q.frames, density: q.density, short: q.short, bytes: q.bytes, ...(format ? {} : { devices: devices ?? [] }) };
+    },
+
+    'qr.registration': async ({ wallet_id, device, density }) => ({ ...registrationQr(core, wallet_id, device, density), density }),
+
+    'qr.read': async ({ frames, expect, script, payment_id }) => {
+      const r = readScan(frames, expect, script ?? null);
+      if (r.state === 'psbt' && payment_id) {
+        const whole = await restorePreviousTransactions(core, payment_id, base64.decode(r.text));
+        return { ...r, text: base64.encode(whole) };
+      }
+      if (r.state !== 'key') return r;
+      return { state: 'key', format: r.format, key: { xpub: r.key.xpub, fingerprint: r.key.fingerprint, derivation_path: r.key.derivationPath, script: r.key.script ?? null } };
+    },
 
     'payments.submit': async ({ payment_id }) => {
       await submitPayment(core, payment_id);

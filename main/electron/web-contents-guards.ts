@@ -1,7 +1,8 @@
 // App-wide guards for every web contents Electron creates (the main window, and any other: a
 // devtools page, a window a bug lets open): nothing navigates or redirects away from our renderer,
 // no window opens (allowed links go to the user's browser through the allow-list), no <webview>
-// attaches, and no permission is granted, neither on request nor on a silent check.
+// attaches, and no permission is granted, neither on request nor on a silent check, but one: the
+// camera, alone (no microphone), for the desk's own page, which reads air-gapped signers' QR codes.
 import type { App, Session } from 'electron';
 import type { Logger } from 'pino';
 import { decideExternalLink } from '../bridge/external-links.ts';
@@ -16,6 +17,12 @@ export interface GuardOptions {
   allowedLinkBases: () => readonly string[];
   openExternal: (url: string) => Promise<void>;
   log: Pick<Logger, 'warn' | 'error'>;
+}
+
+/** The camera without the microphone, asked by the renderer's own page (issue 34: reading signers' QR codes). */
+export function cameraOnly(permission: string, details: { requestingUrl?: string; mediaTypes?: readonly string[] }, rendererUrl: string): boolean {
+  const types = details.mediaTypes ?? [];
+  return permission === 'media' && types.length > 0 && types.every((t) => t === 'video') && isTrustedRendererUrl(details.requestingUrl ?? '', rendererUrl);
 }
 
 export function installWebContentsGuards(options: GuardOptions): void {
@@ -50,9 +57,10 @@ export function installWebContentsGuards(options: GuardOptions): void {
       return { action: 'deny' };
     });
   });
-  options.session.setPermissionRequestHandler((_contents, permission, callback) => {
+  options.session.setPermissionRequestHandler((_contents, permission, callback, details) => {
+    if (cameraOnly(permission, details, rendererUrl)) return callback(true);
     log.warn({ permission }, 'refused a permission request');
     callback(false);
   });
-  options.session.setPermissionCheckHandler(() => false);
+  options.session.setPermissionCheckHandler((_contents, permission, origin, details) => permission === 'media' && details.mediaType === 'video' && isTrustedRendererUrl(details.requestingUrl ?? origin, rendererUrl));
 }

@@ -21,6 +21,7 @@ const TYPES: Readonly<Record<string, string>> = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.json': 'application/json',
+  '.wasm': 'application/wasm',
 };
 
 export interface WebServerOptions {

@@ -301,3 +301,13 @@ export function psbtToBase64(psbt: Psbt): string {
 export function looksLikePsbt(text: string): boolean {
   return text.trimStart().startsWith('cHNidP8');
 }
+
+/**
+ * The PSBT without its inputs' previous transactions (NON_WITNESS_UTXO) when every input carries
+ * its witness UTXO: a segwit PSBT about half as long, for signers that take the amount from the
+ * witness UTXO (shown as QR, every byte is a frame). `null` when some input has no witness UTXO.
+ */
+export function withoutNonWitnessUtxos(psbt: Psbt): Psbt | null {
+  if (psbt.inputs.some((m) => !findEntry(m, INPUT.WITNESS_UTXO))) return null;
+  return { ...psbt, inputs: psbt.inputs.map((m) => m.filter((e) => e.type !== INPUT.NON_WITNESS_UTXO)) };
+}

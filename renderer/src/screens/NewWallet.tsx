@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { go, href } from '../navigation.ts';
 import type { BridgeInput } from '../../../main/bridge/contract.ts';
+import { QrScanDialog } from '../components/QrDialogs.tsx';
 import { call } from '../bridge.ts';
 import { ConnectChainFirst, useServedChains } from '../components/ChainGate.tsx';
 import { SubmitActions, TextField } from '../components/form.tsx';
@@ -101,6 +102,9 @@ export function NewWallet() {
   const set = (i: number, patch: Partial<Row>) => setRows((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   // A co-signer at the desk with a Ledger: read the xpub (and its fingerprint and path) from the device.
   const [reading, setReading] = useState<number | null>(null);
+  // A co-signer's air-gapped signer shows its key as a QR (UR crypto-account or hdkey, Coldcard's export, [fingerprint/path]xpub).
+  const [scanning, setScanning] = useState<number | null>(null);
+  const scriptOfType = scriptType === 'p2wsh' ? 'wsh' : scriptType === 'p2sh-p2wsh' ? 'sh(wsh)' : 'sh';
   const ledgerCoin = walletCoins.find((c) => c.coin === coin && c.ledger)?.coin as LedgerCoin | undefined;
   const readFromLedger = async (i: number) => {
     if (!ledgerCoin) return;
@@ -353,12 +357,27 @@ export function NewWallet() {
                   {reading === i ? 'Confirm on the Ledger…' : 'Read from Ledger'}
                 </button>
               )}
+              <button type="button" className="link" onClick={() => setScanning(i)} aria-label={`Scan co-signer ${i + 1}'s key with the camera`} data-testid={`cosigner-scan-${i}`}>
+                Scan key (QR)
+              </button>
               <button type="button" className="link danger" onClick={() => setRows((rs) => rs.filter((_, j) => j !== i))} disabled={rows.length <= 1} aria-label={`Remove co-signer ${i + 1}`}>
                 Remove
               </button>
             </li>
           ))}
         </ol>
+        {scanning !== null && (
+          <QrScanDialog
+            title={`Scan co-signer ${scanning + 1}'s key`}
+            expect="key"
+            script={scriptOfType}
+            onDone={(r) => {
+              if (r.state === 'key') set(scanning, { xpub: r.key.xpub, fingerprint: r.key.fingerprint, path: r.key.derivation_path });
+              setScanning(null);
+            }}
+            onClose={() => setScanning(null)}
+          />
+        )}
       </Card>
         </>
       )}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { ImportResult, PaymentDetail } from '../../../main/bridge/contract.ts';
 import { href } from '../navigation.ts';
 import { call } from '../bridge.ts';
@@ -6,6 +6,8 @@ import { InlineLabel } from '../components/InlineLabel.tsx';
 import { amount, payee, usd, when } from '../format.ts';
 import { ReplacementLinks, StuckPayment } from '../components/StuckPayment.tsx';
 import { Alert, Amount, Card, FileDrop, Loading, PaysTable, StateBadge, download, message, useLoad, type PickedFile } from '../ui.tsx';
+import { DeviceSelect, QrScanDialog, QrShowDialog } from '../components/QrDialogs.tsx';
+import { type SignerDevice } from '../../../shared/api/signer-devices.ts';
 
 
 function Signatures({ p }: { p: PaymentDetail }) {
@@ -71,6 +73,19 @@ export function PaymentDetailScreen({ id }: { id: string }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [results, setResults] = useState<ImportResult[] | null>(null);
   const [cancelling, setCancelling] = useState(false);
+  const [qr, setQr] = useState<'show' | 'scan' | null>(null);
+  const [device, setDevice] = useState<SignerDevice>('other');
+  const loadPsbtFrames = useCallback(
+    (o: { density: 'high' | 'low'; format?: 'ur' | 'bbqr' }) => call('qr.psbtFrames', { payment_id: id, density: o.density, devices: [device], ...(o.format ? { format: o.format } : {}) }),
+    [id, device],
+  );
+  // A signed PSBT read by the camera goes through the one import of PSBT files: nothing new is trusted.
+  const scanned = (r: { state: 'psbt' | 'key'; name?: string; text?: string }) => {
+    setQr(null);
+    if (r.state !== 'psbt' || !r.name || r.text === undefined) return;
+    const file = { name: r.name, text: r.text };
+    void act('import', async () => setResults(await call('payments.importSignatures', { files: [file] })));
+  };
   const [reason, setReason] = useState('');
   const p = payment.data;
 
@@ -204,6 +219,16 @@ export function PaymentDetailScreen({ id }: { id: string }) {
               <FileDrop label="Choose signature files or PSBTs" hint="or drop them here" multiple accept=".json,.psbt,.txt,application/json" onFiles={(f) => void importFiles(f)} testId="import-files" />
             </li>
             <li>
+              Co-signers on an air-gapped signer (Keystone, Passport, Jade, SeedSigner, Krux, Coldcard Q):{' '}
+              <button type="button" onClick={() => setQr('show')} disabled={busy !== null} data-testid="show-psbt-qr">
+                Show PSBT as QR
+              </button>{' '}
+              <button type="button" onClick={() => setQr('scan')} disabled={busy !== null} data-testid="scan-psbt-qr">
+                Scan signed PSBT
+              </button>{' '}
+              <span className="muted">(the signer reads the animated code, signs, and shows its signed PSBT to this computer&apos;s camera).</span>
+            </li>
+            <li>
               A co-signer here with a Ledger:{' '}
               <button type="button" onClick={() => void signOnLedger()} disabled={busy !== null} data-testid="sign-ledger">
                 {busy === 'ledger' ? 'Check and approve on the Ledger…' : 'Sign on Ledger'}
@@ -214,6 +239,18 @@ export function PaymentDetailScreen({ id }: { id: string }) {
         </Card>
       )}
       {results && <ImportResults results={results} />}
+      {qr === 'show' && (
+        <QrShowDialog
+          title="Show the PSBT to the signer"
+          about="The signer's camera reads the frames in any order; a frame it misses comes round again. The format follows the signer's device: change it here if the signer asks for the other."
+          load={loadPsbtFrames}
+          formats
+          onClose={() => setQr(null)}
+        >
+          <DeviceSelect device={device} onChange={setDevice} />
+        </QrShowDialog>
+      )}
+      {qr === 'scan' && <QrScanDialog title="Scan the signed PSBT" expect="psbt" paymentId={id} onDone={scanned} onClose={() => setQr(null)} />}
       <div className="form-actions">
         {(p.state === 'ready' || awaiting) && (
           <button type="button" className="primary" onClick={() => void act('submit', () => call('payments.submit', { payment_id: id }))} disabled={p.state !== 'ready' || busy !== null} data-testid="submit">

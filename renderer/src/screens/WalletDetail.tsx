@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { PaymentSummary, Unit, UnspentOutput, WalletDetail } from '../../../main/bridge/contract.ts';
 import { href } from '../navigation.ts';
 import { call } from '../bridge.ts';
@@ -14,6 +14,8 @@ import { amount, payee, shortId, when } from '../format.ts';
 import { NotFinalNotice, ProvisionalBadge, ProvisionalNotice, ScanNotice, scanWords, useDeskRevision, useSync } from '../sync.tsx';
 import { Alert, Amount, Card, Loading, PageHead, StateBadge, download, message, useAction, useLoad } from '../ui.tsx';
 import { WalletBooks } from './WalletBooks.tsx';
+import { DeviceSelect, QrShowDialog } from '../components/QrDialogs.tsx';
+import { type SignerDevice } from '../../../shared/api/signer-devices.ts';
 import { VaultPaths, VaultWarning } from './VaultPaths.tsx';
 import { WalletLabelsFile } from './WalletLabelsFile.tsx';
 
@@ -174,7 +176,28 @@ function ExportSetup({ walletId, coin, sortKeys, noPath }: { walletId: string; c
         })}
       </ul>
       {error && <Alert>{error}</Alert>}
+      <RegisterByQr walletId={walletId} />
     </Card>
+  );
+}
+
+/** The wallet registered on an air-gapped signer by QR, in the code its device reads (issue 34). */
+function RegisterByQr({ walletId }: { walletId: string }) {
+  const [open, setOpen] = useState(false);
+  const [device, setDevice] = useState<SignerDevice>('keystone');
+  const load = useCallback((o: { density: 'high' | 'low' }) => call('qr.registration', { wallet_id: walletId, device, density: o.density }), [walletId, device]);
+  return (
+    <p>
+      <button type="button" onClick={() => setOpen(true)} data-testid="register-qr">
+        Register on a QR signer…
+      </button>{' '}
+      <span className="muted small">so the device shows change as change and refuses inputs that are not this wallet&apos;s.</span>
+      {open && (
+        <QrShowDialog title="Register the wallet on the signer" about="On the signer, choose to import a multisig wallet by QR, then hold it to this screen." load={load} formats={false} onClose={() => setOpen(false)}>
+          <DeviceSelect device={device} onChange={setDevice} />
+        </QrShowDialog>
+      )}
+    </p>
   );
 }
 

@@ -1,0 +1,272 @@
+// Air-gapped co-signers by QR (issue 34), in Chromium over a real litecoind -regtest. The desk shows
+// a 2-of-3 P2WSH payment's PSBT as animated UR and BBQr: every frame is screenshotted and read by an
+// independent decoder (zxing-wasm) and must rebuild the PSBT the desk exports, byte for byte. Two
+// test co-signers sign what they read (bitcoinjs-lib); each signed PSBT is written as the video a
+// signer's screen would make and played to the desk through Chromium's fake camera: the first as UR
+// at low density with frames missing and repeated (the fountain code finishes), the second as BBQr.
+// The desk reads both through its camera path, checks them like PSBT files, submits and confirms.
+// A video of the wallet's registration, where a signed PSBT is expected, is refused in words.
+// Screenshots of the QR and scan dialogs at both densities go to e2e/artifacts/qr-*.png.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIP32Factory } from 'bip32';
+import { Psbt, networks, type Network } from 'bitcoinjs-lib';
+import { chromium, type Page } from 'playwright-core';
+import * as ecc from 'tiny-secp256k1';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addressToScript, bytesToHex, chainParams } from '../shared/coins/index.ts';
+import { formatMultisigDescriptor } from '../shared/files/descriptor.ts';
+import { decodePsbt, encodePsbt, withoutNonWitnessUtxos } from '../shared/files/psbt.ts';
+import { readQrFrames } from '../shared/qr/read.ts';
+import { parseXpubLike } from '../shared/files/xpub-bytes.ts';
+import { CryptoAccount, CryptoCoinInfo, CryptoCoinInfoNetwork, CryptoCoinInfoType, CryptoHDKey, CryptoKeypath, CryptoOutput, PathComponent, ScriptExpressions } from '@keystonehq/bc-ur-registry';
+import { psbtFrames, registrationFrames } from '../shared/qr/show.ts';
+import { testCosigner } from '../dev/desk-testing/keys.ts';
+import type { DevDesk } from '../dev/dev-desk.ts';
+import { ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, openDeskInBrowser, type DeskInBrowser } from './browser.ts';
+import { decodeScreenshot, fakeCameraArgs, writeQrVideo } from './qr-camera.ts';
+
+const params = chainParams('litecoin', 'regtest');
+const COIN = 100_000_000n;
+const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
+const bip32 = BIP32Factory(ecc);
+const network: Network = { ...networks.regtest, bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: params.p2pkhVersion[0]!, scriptHash: params.p2shVersion[0]!, wif: params.wifVersion };
+
+let session: DeskInBrowser;
+let desk: DevDesk;
+let page: Page;
+let work: string;
+let paymentRoute = '';
+let shownPsbt: Uint8Array = new Uint8Array();
+let exported: Uint8Array = new Uint8Array();
+let walletId = '';
+const shot = (name: string) => session.browser.shot(name);
+
+beforeAll(async () => {
+  session = await openDeskInBrowser({}, 'qr-');
+  ({ desk, page } = session);
+  work = session.browser.work;
+}, 300_000);
+afterAll(() => session?.close());
+
+/** Every frame of the open QR dialog, paused and stepped, screenshotted and decoded independently. */
+async function readShownFrames(): Promise<string[]> {
+  const canvas = page.getByTestId('qr-canvas');
+  await page.getByTestId('qr-play').click(); // pause
+  const count = Number(await canvas.getAttribute('data-frames'));
+  while (Number(await canvas.getAttribute('data-frame')) !== 0) await page.getByTestId('qr-next').click();
+  const texts: string[] = [];
+  for (let i = 0; i < count; i++) {
+    await expect.poll(() => canvas.getAttribute('data-frame')).toBe(String(i));
+    const text = await decodeScreenshot(await canvas.screenshot());
+    expect(text, `frame ${i + 1} of ${count} reads as a standard QR`).not.toBeNull();
+    texts.push(text!);
+    await page.getByTestId('qr-next').click();
+  }
+  await page.getByTestId('qr-play').click(); // play again
+  return texts;
+}
+
+/** A second Chromium, its camera playing `video`, on the desk: `use` drives it. */
+async function withCamera<T>(video: string, tag: string, use: (cam: Page) => Promise<T>): Promise<T> {
+  const context = await chromium.launchPersistentContext(join(work, `camera-${tag}`), {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: [...CHROMIUM_ARGS, ...fakeCameraArgs(video)],
+  });
+  try {
+    const cam = context.pages()[0] ?? (await context.newPage());
+    cam.setDefaultTimeout(30_000);
+    await cam.goto(desk.web.openUrl);
+    await expect.poll(() => cam.getByTestId('service-status').textContent()).toMatch(/connected/);
+    return await use(cam);
+  } catch (err) {
+    await context.pages()[0]?.screenshot({ path: join(ARTIFACTS, `qr-${tag}-failed.png`), fullPage: true });
+    throw err;
+  } finally {
+    await context.close();
+  }
+}
+
+/** Chromium with `video` as its camera, on the payment: scans, and returns the page for checks. */
+async function scanWithCamera(video: string, tag: string, expectText: RegExp, midShot?: string, midStatus = /fragments|frame|Read whole|Refused/): Promise<string> {
+  return withCamera(video, tag, async (cam) => {
+    await cam.evaluate((route) => ((globalThis as unknown as { location: { hash: string } }).location.hash = route), paymentRoute);
+    await cam.getByTestId('scan-psbt-qr').click();
+    if (midShot) {
+      // Caught while it reads: the progress bar of fragments.
+      await expect.poll(() => cam.getByTestId('scan-status').textContent(), { timeout: 30_000 }).toMatch(midStatus);
+      await cam.screenshot({ path: join(ARTIFACTS, `${midShot}.png`), fullPage: true });
+      // Nothing more is coming: it stays unfinished, nothing imported.
+      if (expectText.source === '^$') {
+        await new Promise((r) => setTimeout(r, 2_000));
+        expect(await cam.getByTestId('scan-status').textContent()).toMatch(midStatus);
+        expect(await cam.getByTestId('import-results').count()).toBe(0);
+        return '';
+      }
+    }
+    let words = '';
+    await expect
+      .poll(
+        async () => {
+          words = (await cam.getByTestId('import-results').count()) ? ((await cam.getByTestId('import-results').textContent()) ?? '') : (await cam.getByTestId('scan-refused').count()) ? ((await cam.getByTestId('scan-refused').textContent()) ?? '') : '';
+          return words;
+        },
+        { timeout: 60_000 },
+      )
+      .toMatch(expectText);
+    await cam.screenshot({ path: join(ARTIFACTS, `qr-${tag}-done.png`), fullPage: true });
+    return words;
+  });
+}
+
+const sign = (psbt: Uint8Array, c: typeof alice): Uint8Array => new Uint8Array(Psbt.fromBuffer(Buffer.from(psbt), { network }).signAllInputsHD(bip32.fromBase58(c.masterXprv, network)).toBuffer());
+
+describe('air-gapped co-signers by QR, in Chromium with a camera', () => {
+  it('shows the PSBT as UR and BBQr at both densities: every frame, decoded independently, rebuilds it byte for byte', async () => {
+    await page.goto(desk.web.openUrl);
+    await expect.poll(() => page.getByTestId('service-status').textContent()).toMatch(/connected/);
+    const descriptor = join(work, 'qr-treasury.txt');
+    writeFileSync(descriptor, `${formatMultisigDescriptor(2, [alice, bob, carol], '/<0;1>/*', true, { scriptType: 'p2wsh', sortKeys: true })}\n`);
+    await page.getByRole('link', { name: 'New wallet' }).click();
+    await page.getByTestId('wallet-name').fill('QR treasury');
+    await page.getByTestId('import-setup').setInputFiles(descriptor);
+    await expect.poll(() => page.getByTestId('setup-notes').textContent()).toMatch(/2 of 3/);
+    await page.getByTestId('create-wallet').click();
+    const address = (await page.getByTestId('receive-address').textContent())!.trim();
+    walletId = decodeURIComponent(/#\/wallets\/([^/]+)/.exec(page.url())![1]!);
+    await desk.node.fundScript(addressToScript(params, address), 2n * COIN);
+    await desk.node.mine(1);
+    await desk.synced();
+    await expect.poll(() => page.getByTestId('balance').textContent(), { timeout: 30_000 }).toBe('2.00 LTC (regtest)');
+
+    await page.getByTestId('propose-link').click();
+    await page.getByTestId('pay-to').fill(await desk.node.newAddress('legacy'));
+    await page.getByTestId('pay-amount').fill('0.5');
+    await page.getByTestId('fee-mode-fixed').check();
+    await page.getByTestId('pay-fee').fill('0.0002');
+    await page.getByTestId('propose').click();
+    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('awaiting_signatures');
+    paymentRoute = new URL(page.url()).hash;
+    exported = new Uint8Array(readFileSync(await session.browser.download(() => page.getByTestId('export-psbt').click(), 'payment.psbt')));
+    // What the QR shows: the export without previous transactions (segwit: the witness UTXOs carry the amounts).
+    shownPsbt = encodePsbt(withoutNonWitnessUtxos(decodePsbt(exported))!);
+
+    await page.getByTestId('show-psbt-qr').click();
+    await page.getByTestId('qr-device').selectOption('keystone');
+    for (const density of ['high', 'low'] as const) {
+      await page.getByTestId(`qr-density-${density}`).check();
+      await expect.poll(() => page.getByTestId('qr-status').textContent()).toMatch(/UR crypto-psbt/);
+      await shot(`show-ur-${density}`);
+      const texts = await readShownFrames();
+      const read = readQrFrames(texts);
+      expect(read.state === 'done' && read.payload.kind === 'psbt' && bytesToHex(read.payload.bytes)).toBe(bytesToHex(shownPsbt));
+    }
+    // A Coldcard: BBQr is preselected, and the PSBT is shown whole (with its previous transactions), as Coldcards ask.
+    await page.getByTestId('qr-device').selectOption('coldcard');
+    await expect.poll(() => page.getByTestId('qr-format-bbqr').isChecked()).toBe(true);
+    const whole = new Uint8Array(exported);
+    for (const density of ['high', 'low'] as const) {
+      await page.getByTestId(`qr-density-${density}`).check();
+      await expect.poll(() => page.getByTestId('qr-status').textContent()).toMatch(/BBQr/);
+      await shot(`show-bbqr-${density}`);
+      const read = readQrFrames(await readShownFrames());
+      expect(read.state === 'done' && read.payload.kind === 'psbt' && bytesToHex(read.payload.bytes)).toBe(bytesToHex(whole));
+    }
+    // The speed is the person's: 5 frames a second unless they change it.
+    expect(await page.getByTestId('qr-fps').textContent()).toBe('5');
+    await page.getByTestId('qr-close').click();
+  }, 300_000);
+
+  it("reads a signer's UR with frames missing and repeated through the camera, then a Coldcard's BBQr, and submits", async () => {
+    expect(shownPsbt.length).toBeGreaterThan(0);
+    // Alice's signer shows UR at low density; the camera misses pure fragments 2 and 4 and sees some twice.
+    const urFrames = psbtFrames(sign(shownPsbt, alice), 'ur', 'low');
+    const pure = urFrames.length / 3;
+    expect(pure).toBeGreaterThan(4);
+    const lossy = urFrames.filter((_, i) => i !== 1 && i !== 3);
+    const video1 = join(work, 'alice-ur-low.y4m');
+    writeQrVideo(video1, [lossy[0]!, lossy[0]!, lossy[1]!, ...lossy.slice(1)]);
+    const first = await scanWithCamera(video1, 'scan-ur-low', /Imported camera \(ur:crypto-psbt\): 1 signature by/, 'qr-scan-low');
+    expect(first).toMatch(/imported from the PSBT/);
+
+    // Carol's Coldcard shows BBQr at high density.
+    const video2 = join(work, 'carol-bbqr-high.y4m');
+    writeQrVideo(video2, psbtFrames(sign(new Uint8Array(exported), carol), 'bbqr', 'high'));
+    await scanWithCamera(video2, 'scan-bbqr-high', /Imported camera \(BBQr P\): 1 signature by/);
+
+    await page.reload();
+    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
+    await page.getByTestId('submit').click();
+    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('broadcast');
+    const txid = (await page.getByTestId('txid').textContent())!.trim();
+    await desk.synced();
+    await desk.node.mine(1);
+    await desk.synced();
+    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('confirmed');
+    expect((await desk.node.rpc.call<{ confirmations: number }>('getrawtransaction', [txid, true])).confirmations).toBe(1);
+    await shot('confirmed');
+  }, 300_000);
+
+  it("refuses, in words, a camera showing a wallet's registration where a signed PSBT is expected", async () => {
+    // The wallet registered on a Keystone: ur:bytes of its Coldcard-format file, read back whole.
+    await page.evaluate((id) => ((globalThis as unknown as { location: { hash: string } }).location.hash = `#/wallets/${id}`), walletId);
+    await page.getByTestId('register-qr').click();
+    await page.getByTestId('qr-device').selectOption('keystone');
+    await expect.poll(() => page.getByTestId('qr-status').textContent()).toMatch(/ur:bytes/);
+    await shot('register-keystone');
+    const registration = readQrFrames(await readShownFrames());
+    expect(registration.state === 'done' && registration.payload).toMatchObject({ kind: 'registration', format: 'ur:bytes', text: expect.stringMatching(/Policy: 2 of 3[\s\S]*Format: P2WSH/) });
+    await page.getByTestId('qr-close').click();
+
+    // A new payment to scan against.
+    await page.evaluate((id) => ((globalThis as unknown as { location: { hash: string } }).location.hash = `#/wallets/${id}/pay`), walletId);
+    await page.getByTestId('pay-to').fill(await desk.node.newAddress('legacy'));
+    await page.getByTestId('pay-amount').fill('0.1');
+    await page.getByTestId('fee-mode-fixed').check();
+    await page.getByTestId('pay-fee').fill('0.0002');
+    await page.getByTestId('propose').click();
+    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('awaiting_signatures');
+    paymentRoute = new URL(page.url()).hash;
+    const coldcardText = 'Name: Other wallet\nPolicy: 2 of 2\nFormat: P2WSH\nDerivation: m/45h/0h\n\n' + [alice, bob].map((c) => `${c.fingerprint}: ${c.xpub}`).join('\n') + '\n';
+    const r = registrationFrames({ kind: 'multisig', coldcardText, descriptor: '' }, 'keystone', 'high');
+    const video = join(work, 'registration.y4m');
+    writeQrVideo(video, r.ok ? r.frames : []);
+    const words = await scanWithCamera(video, 'scan-refused', /Refused: the QR holds a wallet's registration/);
+    expect(words).toMatch(/not a signed PSBT/);
+    await page.reload();
+    expect(await page.getByTestId('payment-state').getAttribute('data-state')).toBe('awaiting_signatures');
+  }, 180_000);
+
+  it('a truncated sequence (UR at high density, one fragment of several) stays unfinished and says how far it is', async () => {
+    const frames = psbtFrames(sign(shownPsbt, bob), 'ur', 'high');
+    expect(frames.length).toBeGreaterThan(1);
+    const video = join(work, 'truncated-ur-high.y4m');
+    writeQrVideo(video, [frames[0]!]);
+    const words = await scanWithCamera(video, 'scan-truncated', /^$/, 'qr-scan-high', /1 of \d+ fragments \(ur:crypto-psbt\)/);
+    expect(words).toBe('');
+  }, 120_000);
+
+  it("fills a co-signer's key from the camera: a signer's ur:crypto-account", async () => {
+    const x = parseXpubLike(alice.xpub).bytes;
+    const hdkey = new CryptoHDKey({
+      isMaster: false,
+      key: Buffer.from(x.slice(45, 78)),
+      chainCode: Buffer.from(x.slice(13, 45)),
+      useInfo: new CryptoCoinInfo(CryptoCoinInfoType.bitcoin, CryptoCoinInfoNetwork.testnet),
+      origin: new CryptoKeypath([45, 0].map((index) => new PathComponent({ index, hardened: true })), Buffer.from(alice.fingerprint, 'hex')),
+      parentFingerprint: Buffer.from(x.slice(5, 9)),
+    });
+    const account = new CryptoAccount(Buffer.from(alice.fingerprint, 'hex'), [new CryptoOutput([ScriptExpressions.WITNESS_SCRIPT_HASH], hdkey)]);
+    const video = join(work, 'alice-account.y4m');
+    writeQrVideo(video, [account.toUREncoder(1000).nextPart().toUpperCase()]);
+    await withCamera(video, 'scan-key', async (cam) => {
+      await cam.evaluate(() => ((globalThis as unknown as { location: { hash: string } }).location.hash = '#/wallets/new'));
+      await cam.getByTestId('cosigner-scan-0').click();
+      await expect.poll(() => cam.getByTestId('cosigner-xpub-0').inputValue(), { timeout: 30_000 }).toBe(alice.xpub);
+      expect(await cam.getByTestId('cosigner-path-0').inputValue()).toBe("m/45'/0'");
+      await cam.screenshot({ path: join(ARTIFACTS, 'qr-key-scanned.png'), fullPage: true });
+    });
+  }, 120_000);
+});
