@@ -143,6 +143,8 @@ export const ServiceConfig = z.object({
   /** v1Open: the earlier revision under /v1 answers without X-API-KEY (spec section 9). */
   auth: z.object({ required: z.boolean().default(true), v1Open: z.boolean().default(false) }).default({ required: true, v1Open: false }),
   log: z.object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).default({ level: 'info' }),
+  // The relay (docs/api-decisions.md §13): sealed messages are deleted this many days after they arrive.
+  relay: z.object({ messageTtlDays: z.number().positive().max(3650).default(30) }).default({ messageTtlDays: 30 }),
   // limits, cors, rateLimit, readiness, metrics, leader (operations-config.ts)
   ...OperationsConfig,
 });

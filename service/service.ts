@@ -9,6 +9,7 @@ import { blockTimesFor, type BlockTimes } from './chains/block-times.ts';
 import type { EvmChain } from './chains/evm/evm-chain.ts';
 import { parseConfig, type CoinConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
 import { buildApp } from './http/app.ts';
+import { DEFAULT_RELAY_LIMITS, type RelayLimits } from './relay/relay.ts';
 import { indexElection, type IndexElection } from './leader/leadership.ts';
 import { openStore, type Store, type StoreConfig } from './store/database.ts';
 import { priceSourceFromConfig } from './prices/from-config.ts';
@@ -38,6 +39,8 @@ export interface Service {
 
 export interface ServiceOptions {
   logger?: Logger;
+  /** The relay's limits and clock, for tests (expiry without waiting days). */
+  relay?: { limits?: Partial<RelayLimits>; now?: () => number };
 }
 
 export function storeConfigOf(config: ServiceConfig): StoreConfig {
@@ -75,6 +78,7 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
     operations: config,
     v1Open: config.auth.v1Open,
     logger: log,
+    relay: { limits: { ...DEFAULT_RELAY_LIMITS, messageTtlMs: config.relay.messageTtlDays * 86_400_000, ...options.relay?.limits }, ...(options.relay?.now ? { now: options.relay.now } : {}) },
   });
 
   let started = false;
