@@ -56,6 +56,26 @@ function rootOf(params: ChainParams, key: SoftwareKey): BIP32Interface {
   throw new CoordinatorError('bad_key', `the key given is not an extended private key of ${params.coin} ${params.network}`);
 }
 
+/**
+ * The private key of the co-signer whose key in the wallet is `xpub` (at `derivationPath` from a
+ * master key): what signs the relay's binding of a device to that co-signer.
+ */
+export function cosignerPrivateKey(params: ChainParams, key: SoftwareKey, xpub: string, derivationPath: string): Uint8Array {
+  const root = rootOf(params, key);
+  const want = parseXpub(params, xpub).publicKey;
+  let node: BIP32Interface | null = equalBytes(root.publicKey, want) ? root : null;
+  if (!node && root.depth === 0 && derivationPath !== 'm') {
+    try {
+      const child = root.derivePath(derivationPath);
+      if (equalBytes(child.publicKey, want)) node = child;
+    } catch {
+      // not derivable along this path
+    }
+  }
+  if (!node?.privateKey) throw new CoordinatorError('foreign', "this key is not the co-signer's key the invitation names");
+  return node.privateKey;
+}
+
 function matchCosigner(opened: OpenedRequest, key: SoftwareKey): { node: BIP32Interface; position: number } {
   const { params, request } = opened;
   const root = rootOf(params, key);

@@ -34,7 +34,7 @@ export const RelayContent = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('psbt'), payment: PaymentId, base64: z.string().max(400_000) }),
   z.object({ kind: z.literal('signatures'), payment: PaymentId, text: z.string().max(400_000) }),
   z.object({ kind: z.literal('declined'), payment: PaymentId, reason: z.string().max(1000) }),
-  /** An approver's decision on a payment; `request` is the SHA-256 of the signing request it saw. */
+  /** An approver's decision on a payment; `request` is the payment hash of the signing request it checked (SHA-256 of its unsigned transaction). */
   z.object({ kind: z.literal('approval'), payment: PaymentId, request: Hex(32), decision: z.enum(['approve', 'decline']), reason: z.string().max(1000).optional() }),
 ]);
 export type RelayContent = z.infer<typeof RelayContent>;

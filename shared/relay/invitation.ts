@@ -50,7 +50,10 @@ export const InvitationBody = z.object({
   wallet: z.string().max(100),
   /** The co-signer's key in the wallet this invitation is for, when it is for a co-signer. */
   xpub: z.string().max(200).optional(),
+  /** Where that key sits below its master key (a co-signer typing recovery words signs the binding there). */
+  path: z.string().max(100).optional(),
   coin: z.string().max(40),
+  network: z.string().max(20).optional(),
 });
 export type InvitationBody = z.infer<typeof InvitationBody>;
 

@@ -147,11 +147,12 @@ export function acceptMessage(view: RoomView, bytes: Uint8Array, me: DeviceKeys,
 /**
  * The next message of the room from this desk: sealed to every member of the newest roster (this
  * desk included, so it reads its own messages back), numbered after the last message taken. A
- * removed member is in no roster, so nothing sent after its removal is sealed to it.
+ * removed member is in no roster, so nothing sent after its removal is sealed to it. `to` narrows
+ * the recipients (a request for the approvers only, before the co-signers are asked).
  */
-export function composeMessage(view: RoomView, me: DeviceKeys, content: RelayContent, sentAt: bigint): Uint8Array {
+export function composeMessage(view: RoomView, me: DeviceKeys, content: RelayContent, sentAt: bigint, to: (m: RosterMember) => boolean = () => true): Uint8Array {
   // A new roster also goes to the members it adds, so they learn who is in the room.
-  const members = content.kind === 'roster' ? [...Object.values(view.roster), ...content.members] : Object.values(view.roster);
+  const members = (content.kind === 'roster' ? [...Object.values(view.roster), ...content.members] : Object.values(view.roster)).filter(to);
   const recipients = [...new Map([...members.map(memberDevice), me.public].map((d) => [d.id, d])).values()];
   return sealEnvelope(me, { room: view.room, seq: view.lastSeq + 1n, prev: hexToBytes(view.lastHash), sentAt }, recipients, encodeContent(content));
 }

@@ -5,7 +5,7 @@ import { ApiClientError } from '../api/client.ts';
 import { fromBase64, type RelayClient } from '../api/relay-client.ts';
 import type { DeviceKeys, DevicePublic } from './device.ts';
 import { devicePublicFromHex } from './device.ts';
-import type { RelayContent } from './content.ts';
+import type { RelayContent, RosterMember } from './content.ts';
 import { RelayRefusal } from './errors.ts';
 import { acceptMessage, composeJoin, composeMessage, type JoinContent, memberDevice, type RoomView, type Step } from './room.ts';
 
@@ -49,11 +49,18 @@ export async function syncRoom(client: RelayClient, view: RoomView, me: DeviceKe
  * Sends `content` as the room's next message. When another member took that place first the
  * service answers 409: the desk reads the new messages and seals the message again.
  */
-export async function sendToRoom(client: RelayClient, view: RoomView, me: DeviceKeys, content: RelayContent | { join: JoinContent }, now: () => number = Date.now): Promise<Synced> {
+export async function sendToRoom(
+  client: RelayClient,
+  view: RoomView,
+  me: DeviceKeys,
+  content: RelayContent | { join: JoinContent },
+  now: () => number = Date.now,
+  to?: (m: RosterMember) => boolean,
+): Promise<Synced> {
   let synced: Synced = { view, steps: [], stuck: null };
   for (let attempt = 0; attempt < 5; attempt++) {
     const v = synced.view;
-    const bytes = 'join' in content ? composeJoin(v, me, content.join, BigInt(now())) : composeMessage(v, me, content, BigInt(now()));
+    const bytes = 'join' in content ? composeJoin(v, me, content.join, BigInt(now())) : composeMessage(v, me, content, BigInt(now()), to);
     try {
       await client.post(v.room, bytes);
     } catch (err) {
