@@ -9,7 +9,7 @@ import { chainParams, isCoinName } from '../../../shared/coins/coin-table.ts';
 import { signMessage, verifyMessage } from '../../../shared/files/signed-message.ts';
 import { paymentHash } from '../../../shared/files/signing-files.ts';
 import type { RelayContent, RosterMember } from '../../../shared/relay/content.ts';
-import { type DeviceKeys, deviceKeys, devicePublicFromHex, newDeviceSecret } from '../../../shared/relay/device.ts';
+import { type DeviceKeys, type DevicePublic, deviceKeys, newDeviceSecret } from '../../../shared/relay/device.ts';
 import { bindingMessage, comparisonCode, invitationFromCode, joinProof, joinProofHolds, newInvitation, openInvitation, sealInvitation } from '../../../shared/relay/invitation.ts';
 import { memberDevice, newRoomView, type RoomView, type Step } from '../../../shared/relay/room.ts';
 import { sendToRoom, syncRoom } from '../../../shared/relay/session.ts';
@@ -274,7 +274,7 @@ async function handleSteps(deps: RelayDeps, room: RelayRoomRow, steps: readonly 
   return words;
 }
 
-async function handleJoin(deps: RelayDeps, room: RelayRoomRow, candidate: ReturnType<typeof devicePublicFromHex>, content: Extract<RelayContent, { kind: 'join' }>): Promise<string[]> {
+async function handleJoin(deps: RelayDeps, room: RelayRoomRow, candidate: DevicePublic, content: Extract<RelayContent, { kind: 'join' }>): Promise<string[]> {
   const inv = deps.store.relay.invitation(content.invitation);
   if (!inv || inv.room !== room.room || inv.usedBy !== null || !joinProofHolds(inv, room.room, candidate, hexToBytes(content.proof))) {
     await deps.relay.remove(deps.device, room.room, candidate.id).catch(() => undefined);
