@@ -17,7 +17,7 @@ export const fromBase64 = (text: string): Uint8Array => Uint8Array.from(atob(tex
 
 export class RelayClient {
   constructor(
-    private readonly api: ApiClient,
+    private readonly api: Pick<ApiClient, 'send'>,
     private readonly now: () => number = Date.now,
   ) {}
 
