@@ -27,6 +27,14 @@ export function createRelayHandlers(deps: RelayBridgeDeps): Pick<Handlers, Relay
     return { ...deps.core, relay: new RelayClient(deps.connection.api), device };
   };
   const store = deps.core.store;
+  // One relay operation at a time: the badge and the screen both sync, and two syncs of one view
+  // would act twice on the same messages (a join admitted, then refused as already used).
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = queue.then(work, work);
+    queue = run.catch(() => undefined);
+    return run;
+  };
 
   const status = (): RelayStatusView => {
     const d = relayDeps();
@@ -55,15 +63,15 @@ export function createRelayHandlers(deps: RelayBridgeDeps): Pick<Handlers, Relay
 
   return {
     'relay.status': async () => status(),
-    'relay.invite': async (input) => inviteToWallet(relayDeps(), input.wallet_id, input.role === 'cosigner' ? { role: 'cosigner', position: input.position } : { role: 'approver', name: input.name }),
-    'relay.join': async ({ code, name, secret, passphrase }) => joinByCode(relayDeps(), code, name, secret ? softwareKeyFrom(secret, passphrase) : undefined),
+    'relay.invite': async (input) => serial(() => inviteToWallet(relayDeps(), input.wallet_id, input.role === 'cosigner' ? { role: 'cosigner', position: input.position } : { role: 'approver', name: input.name })),
+    'relay.join': async ({ code, name, secret, passphrase }) => serial(() => joinByCode(relayDeps(), code, name, secret ? softwareKeyFrom(secret, passphrase) : undefined)),
     'relay.confirmJoin': async ({ room, device: joining, same }) => {
-      await confirmJoin(relayDeps(), room, joining, same);
+      await serial(() => confirmJoin(relayDeps(), room, joining, same));
       return status();
     },
-    'relay.sync': async ({ wait }) => syncRelay(relayDeps(), wait ?? 0),
+    'relay.sync': async ({ wait }) => serial(() => syncRelay(relayDeps(), wait ?? 0)),
     'relay.sendRequest': async ({ payment_id }) => {
-      const sent = await relaySigningRequest(relayDeps(), payment_id);
+      const sent = await serial(() => relaySigningRequest(relayDeps(), payment_id));
       return { to: sent.to, approvals: sent.approvals.words };
     },
     'relay.sign': async ({ room, payment_id, secret, passphrase }) => {
@@ -71,15 +79,15 @@ export function createRelayHandlers(deps: RelayBridgeDeps): Pick<Handlers, Relay
       if (!item?.body) throw new CoordinatorError('not_found', `no signing request for payment ${payment_id} waits here`);
       // The same signer as a request file in co-signer mode: it checks the request offline first.
       const signed = signRequest(item.body, softwareKeyFrom(secret, passphrase));
-      await relaySignatures(relayDeps(), room, payment_id, signed.file);
+      await serial(() => relaySignatures(relayDeps(), room, payment_id, signed.file));
       return { signer: signed.signer };
     },
     'relay.decline': async ({ room, payment_id, reason }) => {
-      await relayDecline(relayDeps(), room, payment_id, reason);
+      await serial(() => relayDecline(relayDeps(), room, payment_id, reason));
       return status();
     },
     'relay.approve': async ({ room, payment_id, decision, reason }) => {
-      await relayApproval(relayDeps(), room, payment_id, decision, reason);
+      await serial(() => relayApproval(relayDeps(), room, payment_id, decision, reason));
       return status();
     },
     'relay.approvals': async ({ payment_id }) => {
