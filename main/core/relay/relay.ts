@@ -276,7 +276,7 @@ async function handleSteps(deps: RelayDeps, room: RelayRoomRow, steps: readonly 
 
 async function handleJoin(deps: RelayDeps, room: RelayRoomRow, candidate: DevicePublic, content: Extract<RelayContent, { kind: 'join' }>): Promise<string[]> {
   const inv = deps.store.relay.invitation(content.invitation);
-  if (!inv || inv.room !== room.room || inv.usedBy !== null || !joinProofHolds(inv, room.room, candidate, hexToBytes(content.proof))) {
+  if (!inv || inv.room !== room.room || (inv.usedBy !== null && inv.usedBy !== candidate.id) || !joinProofHolds(inv, room.room, candidate, hexToBytes(content.proof))) {
     await deps.relay.remove(deps.device, room.room, candidate.id).catch(() => undefined);
     return [`a device asked to join the room of ${room.walletName} without a valid invitation proof: removed`];
   }
