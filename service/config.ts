@@ -173,6 +173,8 @@ export const ServiceConfig = z.object({
     })
     .prefault({}),
   log: z.object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).default({ level: 'info' }),
+  // The relay (docs/api-decisions.md §13): sealed messages are deleted this many days after they arrive.
+  relay: z.object({ messageTtlDays: z.number().positive().max(3650).default(30) }).default({ messageTtlDays: 30 }),
   // limits, cors, rateLimit, readiness, metrics, leader (operations-config.ts)
   ...OperationsConfig,
 });

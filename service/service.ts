@@ -9,6 +9,7 @@ import { blockTimesFor, type BlockTimes } from './chains/block-times.ts';
 import type { EvmChain } from './chains/evm/evm-chain.ts';
 import { parseConfig, type CoinConfig, type ServiceConfig, type ServiceConfigInput } from './config.ts';
 import { buildApp } from './http/app.ts';
+import { DEFAULT_RELAY_LIMITS, type RelayLimits } from './relay/relay.ts';
 import { indexElection, type IndexElection } from './leader/leadership.ts';
 import { openStore, type Store, type StoreConfig } from './store/database.ts';
 import { claimSqliteInstance, type InstanceClaim } from './store/instance-lock.ts';
@@ -42,6 +43,8 @@ export interface ServiceOptions {
   logger?: Logger;
   /** package.json's version, for the startup line (the CLI passes it). */
   version?: string;
+  /** The relay's limits and clock, for tests (expiry without waiting days). */
+  relay?: { limits?: Partial<RelayLimits>; now?: () => number };
 }
 
 export function storeConfigOf(config: ServiceConfig): StoreConfig {
@@ -58,7 +61,7 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
   let claim: InstanceClaim | null = null;
   try {
     if (store.sqlitePath !== undefined) claim = claimSqliteInstance(store.sqlitePath, `${config.listen.host}:${config.listen.port}`);
-    return await assemble(config, store, log, claim, options.version ?? null);
+    return await assemble(config, store, log, claim, options);
   } catch (err) {
     claim?.release();
     await store.close().catch(() => undefined);
@@ -66,7 +69,7 @@ export async function createService(input: ServiceConfigInput, options: ServiceO
   }
 }
 
-async function assemble(config: ServiceConfig, store: Store, log: Logger, claim: InstanceClaim | null, version: string | null): Promise<Service> {
+async function assemble(config: ServiceConfig, store: Store, log: Logger, claim: InstanceClaim | null, options: ServiceOptions): Promise<Service> {
   const backends = new Map<CoinName, UtxoBackend>();
   const blockTimes = new Map<CoinName, BlockTimes>();
   const { ethereum: ethereumConfig, ...utxoCoins } = config.coins;
@@ -95,6 +98,7 @@ async function assemble(config: ServiceConfig, store: Store, log: Logger, claim:
     v1Open: config.auth.v1Open,
     authFailures: { max: config.auth.maxFailures, windowSeconds: config.auth.failureWindowSeconds },
     logger: log,
+    relay: { limits: { ...DEFAULT_RELAY_LIMITS, messageTtlMs: config.relay.messageTtlDays * 86_400_000, ...options.relay?.limits }, ...(options.relay?.now ? { now: options.relay.now } : {}) },
   });
 
   /** The startup line, with each own index's height read before its indexer runs. */
@@ -108,7 +112,7 @@ async function assemble(config: ServiceConfig, store: Store, log: Logger, claim:
         // the indexer meets the same failure and says it in its own words
       }
     }
-    const { fields, message } = startupSummary(config, version, process.versions.node, coins);
+    const { fields, message } = startupSummary(config, options.version ?? null, process.versions.node, coins);
     log.info(fields, message);
   };
 

@@ -288,6 +288,29 @@ export const inputs = {
   'payments.cpfp': z
     .object({ wallet_id: id, txid: z.string().trim().regex(/^[0-9a-fA-F]{64}$/, 'txid must be 64 hex digits'), vout: z.number().int().min(0).max(0xffffffff).optional(), target_rate: feeRateIn })
     .strict(),
+  // The relay (issue 35; main/core/relay): invitations, joins, the inbox, approvals.
+  'relay.status': none,
+  'relay.invite': z.discriminatedUnion('role', [
+    z.object({ role: z.literal('cosigner'), wallet_id: id, position: z.number().int().min(0).max(14) }).strict(),
+    z.object({ role: z.literal('approver'), wallet_id: id, name: z.string().trim().min(1, 'name the approver').max(80) }).strict(),
+  ]),
+  'relay.join': z.object({
+    code: z.string().trim().min(1, 'type the invitation code').max(60),
+    name: z.string().trim().min(1, 'say your name').max(80),
+    // A co-signer's software key signs the device's binding, used for this call only and dropped.
+    secret: z.string().trim().max(400).optional(),
+    passphrase: z.string().max(200).optional(),
+  }),
+  'relay.confirmJoin': z.object({ room: z.string().regex(/^[0-9a-f]{32}$/), device: z.string().regex(/^[0-9a-f]{32}$/), same: z.boolean() }).strict(),
+  'relay.sync': z.object({ wait: z.number().int().min(0).max(25).optional() }).strict(),
+  'relay.sendRequest': z.object({ payment_id: id }).strict(),
+  'relay.sign': z.object({ room: z.string().regex(/^[0-9a-f]{32}$/), payment_id: id, secret: z.string().trim().min(1, 'type the extended private key or the recovery words').max(400), passphrase: z.string().max(200).optional() }),
+  'relay.decline': z.object({ room: z.string().regex(/^[0-9a-f]{32}$/), payment_id: id, reason: z.string().trim().min(1, 'say why').max(500) }).strict(),
+  'relay.approve': z.object({ room: z.string().regex(/^[0-9a-f]{32}$/), payment_id: id, decision: z.enum(['approve', 'decline']), reason: z.string().trim().max(500).optional() }).strict(),
+  'relay.approvals': z.object({ payment_id: id }).strict(),
+  'relay.setRule': z
+    .object({ wallet_id: id, approvals: z.number().int().min(0).max(15), limit: z.string().trim().regex(/^\d{1,30}$/, 'the limit is a whole number of the smallest unit').nullable(), period: z.enum(['day', 'week', 'month']).nullable() })
+    .strict(),
   'cosigner.open': z.object({ text: FileText }),
   // The key (an xprv or a BIP39 mnemonic) is used for this one call and dropped: it is never
   // stored, logged or echoed.
@@ -1084,6 +1107,32 @@ export interface BooksPoint {
   label: string;
 }
 
+/** The relay as this desk sees it: its rooms and members, joins waiting for a code, and what waits for the person at it. */
+export interface RelayStatusView {
+  device: string;
+  rooms: { room: string; wallet: string; wallet_id: string | null; role: 'owner' | 'cosigner' | 'approver'; members: { name: string; role: string; binding: 'owner' | 'key' | 'code' }[]; stuck: string | null }[];
+  pending_joins: { room: string; device: string; name: string; comparison: string }[];
+  /** Signing requests waiting for this desk's co-signer or approver: the badge counts them. */
+  waiting: { room: string; seq: number; wallet: string; payment_id: string | null; sender: string; message: string }[];
+  /** The newest relay events (imports, refusals in words, declines, approvals). */
+  recent: { room: string; seq: number; kind: string; status: string; message: string; received_at: string }[];
+}
+
+export interface RelayApprovalsRule {
+  approvals: number;
+  limit: string | null;
+  period: 'day' | 'week' | 'month' | null;
+}
+
+export interface RelayApprovalsView {
+  needed: number;
+  approved: string[];
+  declined: string[];
+  clear: boolean;
+  words: string;
+  entries: { approver: string; binding: string; decision: string; reason: string | null; at: string }[];
+}
+
 export interface Outputs {
   'service.status': ServiceStatus;
   /** Grows whenever the desk records a change (a payment confirmed in the background, too): screens reload when it moves. */
@@ -1131,6 +1180,17 @@ export interface Outputs {
   'payments.feeEstimates': FeeRatePresets;
   'payments.replace': PaymentDetail;
   'payments.cpfp': CpfpView;
+  'relay.status': RelayStatusView;
+  'relay.invite': { code: string; name: string };
+  'relay.join': { room: string; wallet: string; role: 'cosigner' | 'approver'; comparison: string; binding: 'key' | 'code' };
+  'relay.confirmJoin': RelayStatusView;
+  'relay.sync': { messages: string[]; stuck: string[] };
+  'relay.sendRequest': { to: 'approvers' | 'everyone'; approvals: string };
+  'relay.sign': { signer: string };
+  'relay.decline': RelayStatusView;
+  'relay.approve': RelayStatusView;
+  'relay.approvals': RelayApprovalsView;
+  'relay.setRule': RelayApprovalsRule;
   'cosigner.open': OpenedRequestView;
   'cosigner.sign': SignedFile;
   'ledger.devices': LedgerDevices;

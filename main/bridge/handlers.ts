@@ -39,6 +39,8 @@ import { createAccountHandlers } from './accounts.ts';
 import { createChainHandlers, type ChainBridgeDeps } from './chains.ts';
 import { createWalletWithBirthday, requestRescan, walletWatch } from '../core/wallets/birthday.ts';
 import { createAuditHandlers } from './audit.ts';
+import { createRelayHandlers } from './relay.ts';
+import { MemorySecretStore, type SecretStore } from '../core/secrets.ts';
 import { createLabelHandlers } from './labels.ts';
 import { createVaultHandlers } from './vaults.ts';
 import { createReplacementHandlers } from './replacements.ts';
@@ -68,6 +70,8 @@ export interface BridgeDeps {
   chains?: ChainBridgeDeps['chains'];
   /** The treasurer's own nodes; default: the nodes connected in Settings (`chains`), none without them. */
   ownNode?: OwnNode;
+  /** Where the desk's relay device secret is kept (safeStorage on Electron); default: this process's memory. */
+  relaySecrets?: SecretStore;
 }
 
 export function createHandlers(deps: BridgeDeps): Handlers {
@@ -114,6 +118,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
   return {
     ...accounts,
     ...createAuditHandlers(store),
+    ...createRelayHandlers({ core, connection, secrets: deps.relaySecrets ?? new MemorySecretStore() }),
     ...createLabelHandlers({ store, api, actor: deps.actor }),
     ...createVaultHandlers({ ...core, api }, (w) => walletSummary(core, w)),
     ...createReplacementHandlers(core),

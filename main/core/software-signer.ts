@@ -56,20 +56,36 @@ function rootOf(params: ChainParams, key: SoftwareKey): BIP32Interface {
   throw new CoordinatorError('bad_key', `the key given is not an extended private key of ${params.coin} ${params.network}`);
 }
 
+/**
+ * The private key of the co-signer whose key in the wallet is `xpub` (at `derivationPath` from a
+ * master key): what signs the relay's binding of a device to that co-signer.
+ */
+export function cosignerPrivateKey(params: ChainParams, key: SoftwareKey, xpub: string, derivationPath: string): Uint8Array {
+  const node = cosignerNode(rootOf(params, key), parseXpub(params, xpub).publicKey, derivationPath);
+  if (!node?.privateKey) throw new CoordinatorError('foreign', "this key is not the co-signer's key the invitation names");
+  return node.privateKey;
+}
+
+/** `root` itself when it is the key `want`, or its child along `derivationPath` from a master key; null otherwise. */
+function cosignerNode(root: BIP32Interface, want: Uint8Array, derivationPath: string): BIP32Interface | null {
+  if (equalBytes(root.publicKey, want)) return root;
+  if (root.depth === 0 && derivationPath !== 'm') {
+    try {
+      const child = root.derivePath(derivationPath);
+      if (equalBytes(child.publicKey, want)) return child;
+    } catch {
+      // not derivable along this path
+    }
+  }
+  return null;
+}
+
 function matchCosigner(opened: OpenedRequest, key: SoftwareKey): { node: BIP32Interface; position: number } {
   const { params, request } = opened;
   const root = rootOf(params, key);
   for (const [position, c] of request.wallet.cosigners.entries()) {
-    const want = parseXpub(params, c.xpub).publicKey;
-    if (equalBytes(root.publicKey, want)) return { node: root, position };
-    if (root.depth === 0 && c.derivation_path !== 'm') {
-      try {
-        const child = root.derivePath(c.derivation_path);
-        if (equalBytes(child.publicKey, want)) return { node: child, position };
-      } catch {
-        // not derivable along this path
-      }
-    }
+    const node = cosignerNode(root, parseXpub(params, c.xpub).publicKey, c.derivation_path);
+    if (node) return { node, position };
   }
   throw new CoordinatorError('foreign', 'this key is not one of the wallet\'s co-signers: it would sign nothing');
 }

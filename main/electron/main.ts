@@ -61,7 +61,9 @@ async function start(): Promise<void> {
   void watchAfterStart({ store, api: connection.api, actor: 'treasurer' })
     .then((problems) => problems.forEach((p) => log.warn(p)))
     .catch((err: unknown) => log.warn({ err }, 'wallets could not be registered with the embedded service'));
-  const handlers = createHandlers({ store, connection, actor: 'treasurer', ledger: usbConnector(), accountSecrets, chains: { secrets: chainSecrets, host: embedded } });
+  // The relay's device secret (issue 35): safeStorage-encrypted like the other secrets.
+  const relaySecrets = new SafeSecretStore(join(userData, 'relay-device.bin'));
+  const handlers = createHandlers({ store, connection, actor: 'treasurer', ledger: usbConnector(), accountSecrets, relaySecrets, chains: { secrets: chainSecrets, host: embedded } });
   // Broadcast payments are followed to confirmation whether or not anyone opens them.
   const follower = startPaymentFollower({ store, api: connection.api, actor: 'treasurer' }, { report: (err) => log.error({ err }, 'payment follower') });
 

@@ -7,6 +7,7 @@ import { AccountsNew } from './screens/AccountsNew.tsx';
 import { AccountsSend, AccountsSendReview } from './screens/AccountsSend.tsx';
 import { AuditLog } from './screens/AuditLog.tsx';
 import { CosignerMode } from './screens/CosignerMode.tsx';
+import { Relay, useRelay } from './screens/Relay.tsx';
 import { NewWallet } from './screens/NewWallet.tsx';
 import { PaymentDetailScreen } from './screens/PaymentDetail.tsx';
 import { PaymentsList } from './screens/PaymentsList.tsx';
@@ -40,7 +41,7 @@ function Desk() {
   useEffect(() => {
     document.getElementById('main')?.focus();
   }, [route]);
-  const section = route.screen === 'payments' || route.screen === 'payment' ? 'payments' : route.screen === 'cosigner' ? 'cosigner' : route.screen === 'settings' ? 'settings' : route.screen === 'audit' ? 'audit' : route.screen.includes('account') ? 'accounts' : 'wallets';
+  const section = route.screen === 'payments' || route.screen === 'payment' ? 'payments' : route.screen === 'cosigner' ? 'cosigner' : route.screen === 'relay' ? 'relay' : route.screen === 'settings' ? 'settings' : route.screen === 'audit' ? 'audit' : route.screen.includes('account') ? 'accounts' : 'wallets';
   return (
     <div className="app">
       <a className="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
@@ -63,6 +64,10 @@ function Desk() {
           <a href={href.cosigner} aria-current={section === 'cosigner' ? 'page' : undefined}>
             Co-signer mode
           </a>
+          <a href={href.relay} aria-current={section === 'relay' ? 'page' : undefined}>
+            Relay
+            <RelayBadge />
+          </a>
           <a href={href.audit} aria-current={section === 'audit' ? 'page' : undefined}>
             Audit log
           </a>
@@ -83,6 +88,7 @@ function Desk() {
         {route.screen === 'payments' && <PaymentsList />}
         {route.screen === 'payment' && <PaymentDetailScreen key={route.id} id={route.id} />}
         {route.screen === 'cosigner' && <CosignerMode />}
+        {route.screen === 'relay' && <Relay />}
         {route.screen === 'settings' && <Settings />}
         {route.screen === 'audit' && <AuditLog />}
         {route.screen === 'accounts' && <AccountsList />}
@@ -101,4 +107,16 @@ export function App() {
       <Desk />
     </SyncProvider>
   );
+}
+
+/** How many signing requests wait for the person at this desk, beside the Relay link. */
+function RelayBadge() {
+  const { status } = useRelay();
+  const n = status?.waiting.length ?? 0;
+  return n > 0 ? (
+    <span className="badge" data-testid="relay-badge">
+      {' '}
+      {n}
+    </span>
+  ) : null;
 }

@@ -8,6 +8,7 @@ export type Route =
   | { screen: 'payments' }
   | { screen: 'payment'; id: string }
   | { screen: 'cosigner' }
+  | { screen: 'relay' }
   | { screen: 'settings' }
   | { screen: 'audit' }
   | { screen: 'accounts' }
@@ -30,6 +31,7 @@ export function parseRoute(hash: string): Route {
   if (a === 'payments' && b) return { screen: 'payment', id: b };
   if (a === 'payments') return { screen: 'payments' };
   if (a === 'cosigner') return { screen: 'cosigner' };
+  if (a === 'relay') return { screen: 'relay' };
   if (a === 'settings') return { screen: 'settings' };
   if (a === 'audit') return { screen: 'audit' };
   return { screen: 'wallets' };
@@ -43,6 +45,7 @@ export const href = {
   payments: '#/payments',
   payment: (id: string) => `#/payments/${encodeURIComponent(id)}`,
   cosigner: '#/cosigner',
+  relay: '#/relay',
   settings: '#/settings',
   audit: '#/audit',
   accounts: '#/accounts',

@@ -2,6 +2,7 @@
 // queries per second against a bare fastify route, on a freshly built litecoind regtest chain.
 // `npm run bench -- --scale`: the cost curve on a mainnet-shaped chain instead (scale.ts).
 // `npm run bench -- --hostile [--full] [--kinds ...]`: the hostile-service bench of issue 31 instead (hostile.ts).
+// `npm run bench -- --relay [--stores sqlite,postgres] [--rooms 100] [--messages 1000]`: the relay under load (relay.ts).
 // Prints figures with their workload and machine; exits 0 even when a target is missed.
 import type { FetchForm } from './fetch-blocks.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -302,6 +303,11 @@ async function scaleMain(options: BenchOptions): Promise<void> {
   await runScaleBench(options, { work, pgUrl: PG_URL, pgProblem: await postgresReachable(), onCleanup: (fn) => cleanups.push(fn), dropSchema });
 }
 
+// `--relay`: the relay under load instead (relay.ts), its own options.
+if (process.argv.includes('--relay')) {
+  const { runRelayBench } = await import('./relay.ts');
+  process.exit(await runRelayBench(process.argv.slice(2)));
+}
 // `--hostile`: the hostile-service bench instead (hostile.ts), its own options.
 if (process.argv.includes('--hostile')) {
   const { runHostileBench } = await import('./hostile.ts');

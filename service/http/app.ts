@@ -29,6 +29,8 @@ import { priceRoutes } from './routes/prices.ts';
 import { transactionRoutes } from './routes/transaction.ts';
 import { feeRoutes } from './routes/fees.ts';
 import { blockRoutes } from './routes/blocks.ts';
+import { relayRoutes } from './routes/relay.ts';
+import { Relay, type RelayLimits } from '../relay/relay.ts';
 
 export interface AppOptions {
   ctx: ServiceContext;
@@ -41,6 +43,8 @@ export interface AppOptions {
   authFailures: FailureLimit;
   /** Limits, CORS, rate limits, readiness and metrics (operations-config.ts). */
   operations: HttpOperations;
+  /** The relay's limits (service/relay/relay.ts) and, for tests, its clock. */
+  relay?: { limits: RelayLimits; now?: () => number };
 }
 
 // Probes and metrics need no API key (metrics may have a token of their own) and no rate limit.
@@ -76,6 +80,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // before the routes: the OpenAPI documents collect them as they are registered
   await installApiDocs(app, { authRequired: options.authRequired, v1Open: options.v1Open === true });
 
+  // one relay for both prefixes: a long poll under /v2 is woken by a post at the root
+  const relay = new Relay(options.store, options.relay?.limits, options.relay?.now);
   const api = async (scope: FastifyInstance) => {
     await scope.register(addressRoutes(options.ctx));
     await scope.register(networkAddressRoutes(options.ctx));
@@ -87,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await scope.register(ethereumRoutes(options.ctx));
     await scope.register(erc20TokenRoutes(options.ctx));
     await scope.register(priceRoutes(options.ctx));
+    await scope.register(relayRoutes(relay));
     scope.withTypeProvider<ZodTypeProvider>().get('/status', { schema: { response: { 200: Status } } }, async () => ({ coins: await coinStatuses(options.ctx) }));
   };
   // v2 at the root and under /v2 (docs/api-decisions.md)

@@ -67,6 +67,8 @@ const TX = 'Transaction';
 const MULTISIG = 'Multi-signature';
 const ETHER = 'Ether and ERC20';
 const OPS = 'Operations';
+const RELAY = 'Relay';
+const DEVICE_SIGNED = 'The request carries X-Relay-Device (the device id), X-Relay-Time (unix ms, within 5 minutes of the service\'s clock) and X-Relay-Signature (Ed25519 over "METHOD path\\ntime" under the relay\'s label, by the device\'s key; 401 otherwise).';
 
 const tokenNote = 'For an ERC20 token on ethereum pass both contract_id and decimal_places.';
 const pagingNote = 'Extension beyond the spec: the query parameters limit (default 50, at most 1000) and offset page through total_txs entries.';
@@ -143,6 +145,47 @@ const V2_OPERATIONS: Record<string, OperationDoc> = {
     tag: OPS,
     summary: "Read a watched wallet's blocks again",
     extension: 'Extension beyond the spec: the blocks of a registered wallet are read again from from_height. 404 for a wallet this key did not register, 409 on a full-index coin.',
+  },
+  'POST /relay/rooms': {
+    tag: RELAY,
+    summary: 'Make a relay room',
+    extension: `Extension beyond the spec (the relay, docs/api-decisions.md §13): the caller's device (its Ed25519 and X25519 public keys) makes a room and owns it. ${DEVICE_SIGNED} The room counts against the API key's room limit (429 beyond it).`,
+  },
+  'GET /relay/rooms/:room': {
+    tag: RELAY,
+    summary: "A relay room's head and devices",
+    extension: `Extension beyond the spec: the newest message's sequence number and hash, the oldest message still kept, and the devices that joined (public keys, times, removed or not). ${DEVICE_SIGNED} For a current member only (403 otherwise). The devices listed are what the service saw join: desks trust only the owner's signed roster inside the messages.`,
+  },
+  'POST /relay/rooms/:room/invitations': {
+    tag: RELAY,
+    summary: 'Leave an invitation for a co-signer or approver',
+    extension: `Extension beyond the spec: the owner leaves an invitation under the hash of its code, sealed with a key from the code (the service can neither read nor answer it). ${DEVICE_SIGNED} Owner only; at most 20 open per room; expires after expires_in_hours (default 72).`,
+  },
+  'GET /relay/invitations/:id': {
+    tag: RELAY,
+    summary: 'Fetch an invitation by the hash of its code',
+    extension: 'Extension beyond the spec: the sealed invitation and its room. Unknown, used and expired invitations get the same 404.',
+  },
+  'POST /relay/invitations/:id/join': {
+    tag: RELAY,
+    summary: "Join an invitation's room",
+    extension: `Extension beyond the spec: the invitee's device enters the room (once: the invitation is then used). ${DEVICE_SIGNED} The owner admits it to the roster only after checking, inside a sealed message, a proof keyed by the code and the binding to a wallet key or a compared code.`,
+  },
+  'DELETE /relay/rooms/:room/members/:device': {
+    tag: RELAY,
+    summary: 'Remove a device from a relay room',
+    extension: `Extension beyond the spec: the owner removes a device; from then on the service refuses its reads and messages (403), and desks count nothing it sends after the owner's new roster. ${DEVICE_SIGNED}`,
+  },
+  'POST /relay/rooms/:room/messages': {
+    tag: RELAY,
+    summary: 'Send a sealed message as the room\'s next',
+    extension:
+      "Extension beyond the spec: a sealed and signed envelope (shared/relay/envelope.ts), base64. Taken only when its sender is a current member, its signature verifies with that member's key, it is numbered head_seq + 1 and names the head's hash; otherwise 400 (malformed or altered), 403 (not a member) or 409 (the room moved on: read and send again). 413 above the size limit, 429 when the room keeps its most messages. Kept for relay.messageTtlDays (default 30) days.",
+  },
+  'GET /relay/rooms/:room/messages': {
+    tag: RELAY,
+    summary: "A relay room's messages after a sequence number (long poll)",
+    extension: `Extension beyond the spec: messages numbered after \`after\`, oldest first; with wait (at most 30 s) the answer waits for one when there is none yet, on the same port (several instances over PostgreSQL: a message through another instance is seen within a second). oldest_seq says when the messages after \`after\` expired. ${DEVICE_SIGNED}`,
   },
   'POST /transaction/create/:coin': {
     tag: TX,

@@ -415,6 +415,56 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('watch_wallets').addColumn('scan_number', 'integer', (c) => c.notNull().defaultTo(0)).execute();
       },
     },
+    // The relay (docs/api-decisions.md §13, docs/relay-threat-model.md): rooms, the devices in
+    // them, invitations by the hash of their code, and sealed messages. No name, amount, address
+    // or script has a column here: the envelopes are ciphertext.
+    '0011_relay': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('relay_rooms')
+          .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
+          .addColumn('owner_device', 'varchar(32)', (c) => c.notNull())
+          .addColumn('api_key', 'varchar(32)', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('head_seq', 'bigint', (c) => c.notNull())
+          .addColumn('head_hash', sql.raw(blob), (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('relay_rooms_key').on('relay_rooms').columns(['api_key']).execute();
+        await db.schema
+          .createTable('relay_devices')
+          .addColumn('room', 'varchar(32)', (c) => c.notNull())
+          .addColumn('device', 'varchar(32)', (c) => c.notNull())
+          .addColumn('sign_key', sql.raw(blob), (c) => c.notNull())
+          .addColumn('box_key', sql.raw(blob), (c) => c.notNull())
+          .addColumn('joined_at', 'bigint', (c) => c.notNull())
+          .addColumn('removed_at', 'bigint')
+          .addPrimaryKeyConstraint('relay_devices_pk', ['room', 'device'])
+          .execute();
+        await db.schema
+          .createTable('relay_invitations')
+          .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
+          .addColumn('room', 'varchar(32)', (c) => c.notNull())
+          .addColumn('sealed', sql.raw(blob), (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .addColumn('used_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('relay_invitations_room').on('relay_invitations').columns(['room']).execute();
+        await clustered(
+          dialect,
+          db.schema
+            .createTable('relay_messages')
+            .addColumn('room', 'varchar(32)', (c) => c.notNull())
+            .addColumn('seq', 'bigint', (c) => c.notNull())
+            .addColumn('sender', 'varchar(32)', (c) => c.notNull())
+            .addColumn('created_at', 'bigint', (c) => c.notNull())
+            .addColumn('expires_at', 'bigint', (c) => c.notNull())
+            .addColumn('envelope', sql.raw(blob), (c) => c.notNull())
+            .addPrimaryKeyConstraint('relay_messages_pk', ['room', 'seq']),
+        ).execute();
+        await db.schema.createIndex('relay_messages_expiry').on('relay_messages').columns(['expires_at']).execute();
+      },
+    },
   };
 }
 

@@ -195,6 +195,41 @@ export interface MigrationTable {
   name: string;
 }
 
+/** The relay (migration 0009): rooms, their devices, invitations and sealed messages; times in unix ms. */
+export interface RelayRoomTable {
+  id: string;
+  owner_device: string;
+  /** The API key that made the room ('' without keys): counts against its room limit. */
+  api_key: string;
+  created_at: Int;
+  head_seq: Int;
+  head_hash: Uint8Array;
+}
+export interface RelayDeviceTable {
+  room: string;
+  device: string;
+  sign_key: Uint8Array;
+  box_key: Uint8Array;
+  joined_at: Int;
+  removed_at: Int | null;
+}
+export interface RelayInvitationTable {
+  id: string;
+  room: string;
+  sealed: Uint8Array;
+  created_at: Int;
+  expires_at: Int;
+  used_at: Int | null;
+}
+export interface RelayMessageTable {
+  room: string;
+  seq: Int;
+  sender: string;
+  created_at: Int;
+  expires_at: Int;
+  envelope: Uint8Array;
+}
+
 export interface Database {
   api_keys: ApiKeyTable;
   chain_blocks: BlockTable;
@@ -215,4 +250,8 @@ export interface Database {
   watch_scripts: WatchScriptTable;
   watch_generations: WatchGenerationTable;
   index_locations: IndexLocationTable;
+  relay_rooms: RelayRoomTable;
+  relay_devices: RelayDeviceTable;
+  relay_invitations: RelayInvitationTable;
+  relay_messages: RelayMessageTable;
 }

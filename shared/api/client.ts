@@ -109,7 +109,12 @@ export class ApiClient {
     this.doFetch = options.fetch ?? fetch;
   }
 
-  private async request<S extends z.ZodType>(schema: S, method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<z.output<S>> {
+  private request<S extends z.ZodType>(schema: S, method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<z.output<S>> {
+    return this.send(schema, method, path, body);
+  }
+
+  /** One request with headers of the caller's (the relay's device signature, shared/api/relay-client.ts). */
+  async send<S extends z.ZodType>(schema: S, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}, timeoutMs?: number): Promise<z.output<S>> {
     let res: Response;
     try {
       res = await this.doFetch(`${this.base}${path}`, {
@@ -119,9 +124,10 @@ export class ApiClient {
           ...(this.options.apiKey ? { 'x-api-key': this.options.apiKey } : {}),
           ...(this.options.acceptProvisional ? { [ACCEPT_PROVISIONAL_HEADER]: '1' } : {}),
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
         },
         ...(body !== undefined ? { body: stringifyApiJson(body) } : {}),
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 60_000),
+        signal: AbortSignal.timeout(timeoutMs ?? this.options.timeoutMs ?? 60_000),
       });
     } catch (err) {
       throw new ApiClientError(0, `the service at ${this.base} cannot be reached: ${unreachableWhy(err, this.options.timeoutMs ?? 60_000)}`);

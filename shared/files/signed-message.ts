@@ -44,3 +44,12 @@ export function verifyMessage(message: string, signature: string, publicKey: Uin
   const key = compressed ? recovered : ecc.pointCompress(recovered, true);
   return equalBytes(key, publicKey) ? { ok: true } : { ok: false, why: 'it was made by another key' };
 }
+
+/** Signs `message` in the same format with a private key whose public key is compressed (a software co-signer). */
+export function signMessage(message: string, privateKey: Uint8Array): string {
+  const { signature, recoveryId } = ecc.signRecoverable(messageHash(message), privateKey);
+  const out = new Uint8Array(65);
+  out[0] = 27 + 4 + recoveryId;
+  out.set(signature, 1);
+  return base64.encode(out);
+}

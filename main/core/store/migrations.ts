@@ -233,4 +233,69 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE payments ADD COLUMN dropped_final INTEGER NOT NULL DEFAULT 0 CHECK (dropped_final IN (0, 1));
   `,
+  // 14: the relay (issue 35; main/core/relay): the rooms this desk is in (its verified view of each,
+  // as JSON), the invitations it made (the key derived from each code, to check a join's proof), joins
+  // waiting for a compared code, the inbox of what arrived, approvals of payments, and each wallet's
+  // approval rule. The device's own secret is not here: it lives in a SecretStore.
+  `
+  CREATE TABLE relay_rooms (
+    room TEXT PRIMARY KEY,
+    wallet_id TEXT REFERENCES wallets(id),
+    wallet_name TEXT NOT NULL,
+    role TEXT NOT NULL CHECK (role IN ('owner','cosigner','approver')),
+    view TEXT NOT NULL,
+    stuck TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE relay_invitations (
+    id TEXT PRIMARY KEY,
+    room TEXT NOT NULL REFERENCES relay_rooms(room),
+    key BLOB NOT NULL,
+    role TEXT NOT NULL CHECK (role IN ('cosigner','approver')),
+    name TEXT NOT NULL,
+    xpub TEXT,
+    created_at TEXT NOT NULL,
+    used_by TEXT
+  );
+  CREATE TABLE relay_pending_joins (
+    room TEXT NOT NULL REFERENCES relay_rooms(room),
+    device TEXT NOT NULL,
+    sign_key TEXT NOT NULL,
+    box_key TEXT NOT NULL,
+    invitation TEXT NOT NULL,
+    name TEXT NOT NULL,
+    comparison TEXT NOT NULL,
+    received_at TEXT NOT NULL,
+    PRIMARY KEY (room, device)
+  );
+  CREATE TABLE relay_inbox (
+    room TEXT NOT NULL REFERENCES relay_rooms(room),
+    seq INTEGER NOT NULL,
+    sender TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    payment_id TEXT,
+    body TEXT,
+    status TEXT NOT NULL CHECK (status IN ('waiting','imported','refused','noted','done')),
+    message TEXT NOT NULL,
+    received_at TEXT NOT NULL,
+    PRIMARY KEY (room, seq)
+  );
+  CREATE TABLE payment_approvals (
+    payment_id TEXT NOT NULL REFERENCES payments(id),
+    device TEXT NOT NULL,
+    approver TEXT NOT NULL,
+    binding TEXT NOT NULL,
+    decision TEXT NOT NULL CHECK (decision IN ('approve','decline')),
+    request_hash TEXT NOT NULL,
+    reason TEXT,
+    at TEXT NOT NULL,
+    PRIMARY KEY (payment_id, device)
+  );
+  CREATE TABLE wallet_approval_rules (
+    wallet_id TEXT PRIMARY KEY REFERENCES wallets(id),
+    approvals INTEGER NOT NULL CHECK (approvals >= 0),
+    limit_amount TEXT,
+    period TEXT CHECK (period IS NULL OR period IN ('day','week','month'))
+  );
+  `,
 ];

@@ -7,6 +7,7 @@ import { AccountStore } from './account-store.ts';
 import { LedgerRegistrations } from './registrations.ts';
 import { AuditLog, type AuditAbout, type AuditEntry } from './audit-log.ts';
 import { LabelStore } from './labels.ts';
+import { RelayStore } from './relay-store.ts';
 import { MIGRATIONS } from './migrations.ts';
 
 export type PaymentState = 'awaiting_signatures' | 'ready' | 'broadcast' | 'confirmed' | 'cancelled' | 'failed';
@@ -204,6 +205,8 @@ export class CoordinatorStore {
   readonly auditTrail: AuditLog;
   /** Labels on a wallet's addresses, transactions, outputs, xpubs and payments (labels.ts). */
   readonly labels: LabelStore;
+  /** The relay's rooms, inbox, approvals and approval rules (relay-store.ts), on this same connection. */
+  readonly relay: RelayStore;
 
   constructor(path: string) {
     this.db = new Database(path);
@@ -216,6 +219,7 @@ export class CoordinatorStore {
     this.ledger = new LedgerRegistrations(this.db);
     this.auditTrail = new AuditLog(this.db);
     this.labels = new LabelStore(this.db);
+    this.relay = new RelayStore(this.db);
   }
 
   private migrate(): void {

@@ -88,6 +88,8 @@ export function PaymentDetailScreen({ id }: { id: string }) {
   };
   const [reason, setReason] = useState('');
   const p = payment.data;
+  const approvals = useLoad(() => call('relay.approvals', { payment_id: id }), [id], 5_000);
+  const [relayed, setRelayed] = useState<string | null>(null);
 
   const act = async (what: string, f: () => Promise<unknown>) => {
     setError(null);
@@ -106,6 +108,12 @@ export function PaymentDetailScreen({ id }: { id: string }) {
     act('export', async () => {
       const f = await call('payments.exportRequest', { payment_id: id });
       download(f.file_name, f.text);
+    });
+  const relayRequest = () =>
+    act('relay', async () => {
+      const sent = await call('relay.sendRequest', { payment_id: id });
+      setRelayed(sent.to === 'approvers' ? `Sent to the approvers first (${sent.approvals}).` : 'Sent to the co-signers and approvers by relay.');
+      approvals.reload();
     });
   const exportPsbt = () =>
     act('export', async () => {
@@ -206,6 +214,17 @@ export function PaymentDetailScreen({ id }: { id: string }) {
                 Export signing request
               </button>{' '}
               <span className="muted">and give the file to the co-signers (they sign it in co-signer mode or on their own device).</span>
+            </li>
+            <li>
+              Or through the relay, to the wallet's room:{' '}
+              <button type="button" onClick={() => void relayRequest()} disabled={busy !== null} data-testid="relay-request">
+                Send by relay
+              </button>{' '}
+              <span className="muted" data-testid="relay-approvals">
+                Approvals: {approvals.data?.words ?? '…'}
+                {approvals.data?.entries.map((e) => ` · ${e.approver} ${e.decision === 'approve' ? 'approved' : 'declined'} at ${e.at}${e.binding === 'code' ? ' (verified by code)' : ''}`).join('')}
+              </span>
+              {relayed && <span data-testid="relay-sent"> {relayed}</span>}
             </li>
             <li>
               Co-signers on Sparrow, Electrum, Caravan or a Coldcard:{' '}

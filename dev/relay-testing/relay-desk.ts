@@ -1,0 +1,35 @@
+// A co-signer's or approver's desk for the relay's browser test: its own store and device key, the
+// bridge and the web-mode server, talking to the treasurer's service (no node, no service of its
+// own: a co-signer anywhere reaches the organisation's service).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ServiceConnection } from '../../main/core/chains/connection.ts';
+import { MemorySecretStore } from '../../main/core/secrets.ts';
+import { memoryAccountSecrets } from '../../main/core/accounts/keys.ts';
+import { openStore, type CoordinatorStore } from '../../main/core/store/store.ts';
+import { createHandlers } from '../../main/bridge/handlers.ts';
+import { startWebServer, type WebServer } from '../../main/web/server.ts';
+
+export interface RelayDesk {
+  store: CoordinatorStore;
+  web: WebServer;
+  dispose(): Promise<void>;
+}
+
+export async function startRelayDesk(options: { rendererDir: string; serviceUrl: string; actor: string }): Promise<RelayDesk> {
+  const dir = mkdtempSync(join(tmpdir(), `countersign-${options.actor}-`));
+  const store = openStore(join(dir, 'desk.sqlite'));
+  const connection = new ServiceConnection({ store, secrets: new MemorySecretStore(), embeddedUrl: options.serviceUrl, actor: options.actor });
+  const handlers = createHandlers({ store, connection, actor: options.actor, accountSecrets: memoryAccountSecrets(), relaySecrets: new MemorySecretStore() });
+  const web = await startWebServer({ handlers, rendererDir: options.rendererDir, report: () => undefined });
+  return {
+    store,
+    web,
+    dispose: async () => {
+      await web.close();
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

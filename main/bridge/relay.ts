@@ -1,0 +1,104 @@
+// The relay.* channels over main/core/relay: thin, each validates (in the contract) and calls one
+// use case. The device key comes from the desk's SecretStore; the relay client from the service
+// connection the desk uses now (embedded or remote).
+import { RelayClient } from '../../shared/api/relay-client.ts';
+import type { ServiceConnection } from '../core/chains/connection.ts';
+import { CoordinatorError } from '../core/errors.ts';
+import { confirmJoin, inviteToWallet, joinByCode, paymentApprovals, relayApproval, relayDecline, relayDevice, relaySignatures, relaySigningRequest, syncRelay, type RelayDeps } from '../core/relay/relay.ts';
+import type { SecretStore } from '../core/secrets.ts';
+import { signRequest, softwareKeyFrom } from '../core/software-signer.ts';
+import type { CoreDeps } from '../core/wallets/wallets.ts';
+import type { RelayStatusView } from './contract.ts';
+import type { Handlers } from './dispatch.ts';
+
+export interface RelayBridgeDeps {
+  core: CoreDeps;
+  connection: ServiceConnection;
+  /** Where the device's relay secret is kept (safeStorage on Electron). */
+  secrets: SecretStore;
+}
+
+type RelayChannels = Extract<keyof Handlers, `relay.${string}`>;
+
+export function createRelayHandlers(deps: RelayBridgeDeps): Pick<Handlers, RelayChannels> {
+  let device: RelayDeps['device'] | null = null;
+  const relayDeps = (): RelayDeps => {
+    device ??= relayDevice(deps.secrets);
+    return { ...deps.core, relay: new RelayClient(deps.connection.api), device };
+  };
+  const store = deps.core.store;
+  // One relay operation at a time: the badge and the screen both sync, and two syncs of one view
+  // would act twice on the same messages (a join admitted, then refused as already used).
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = queue.then(work, work);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  const status = (): RelayStatusView => {
+    const d = relayDeps();
+    const rooms = store.relay.rooms();
+    const walletOf = new Map(rooms.map((r) => [r.room, r.walletName]));
+    return {
+      device: d.device.public.id,
+      rooms: rooms.map((r) => ({
+        room: r.room,
+        wallet: r.walletName,
+        wallet_id: r.walletId,
+        role: r.role,
+        members: Object.values(r.view.roster).map((m) => ({ name: m.name, role: m.role, binding: m.binding })),
+        stuck: r.stuck,
+      })),
+      pending_joins: store.relay.pendingJoins().map((j) => ({ room: j.room, device: j.device, name: j.name, comparison: j.comparison })),
+      waiting: store.relay.inbox('waiting').map((i) => ({ room: i.room, seq: i.seq, wallet: walletOf.get(i.room) ?? '', payment_id: i.paymentId, sender: i.sender, message: i.message })),
+      recent: store.relay
+        .inbox()
+        .filter((i) => i.status !== 'waiting')
+        .slice(-20)
+        .reverse()
+        .map((i) => ({ room: i.room, seq: i.seq, kind: i.kind, status: i.status, message: i.message, received_at: i.receivedAt })),
+    };
+  };
+
+  return {
+    'relay.status': async () => status(),
+    'relay.invite': async (input) => serial(() => inviteToWallet(relayDeps(), input.wallet_id, input.role === 'cosigner' ? { role: 'cosigner', position: input.position } : { role: 'approver', name: input.name })),
+    'relay.join': async ({ code, name, secret, passphrase }) => serial(() => joinByCode(relayDeps(), code, name, secret ? softwareKeyFrom(secret, passphrase) : undefined)),
+    'relay.confirmJoin': async ({ room, device: joining, same }) => {
+      await serial(() => confirmJoin(relayDeps(), room, joining, same));
+      return status();
+    },
+    'relay.sync': async ({ wait }) => serial(() => syncRelay(relayDeps(), wait ?? 0)),
+    'relay.sendRequest': async ({ payment_id }) => {
+      const sent = await serial(() => relaySigningRequest(relayDeps(), payment_id));
+      return { to: sent.to, approvals: sent.approvals.words };
+    },
+    'relay.sign': async ({ room, payment_id, secret, passphrase }) => {
+      const item = store.relay.inbox('waiting').find((i) => i.room === room && i.paymentId === payment_id && i.kind === 'signing-request');
+      if (!item?.body) throw new CoordinatorError('not_found', `no signing request for payment ${payment_id} waits here`);
+      // The same signer as a request file in co-signer mode: it checks the request offline first.
+      const signed = signRequest(item.body, softwareKeyFrom(secret, passphrase));
+      await serial(() => relaySignatures(relayDeps(), room, payment_id, signed.file));
+      return { signer: signed.signer };
+    },
+    'relay.decline': async ({ room, payment_id, reason }) => {
+      await serial(() => relayDecline(relayDeps(), room, payment_id, reason));
+      return status();
+    },
+    'relay.approve': async ({ room, payment_id, decision, reason }) => {
+      await serial(() => relayApproval(relayDeps(), room, payment_id, decision, reason));
+      return status();
+    },
+    'relay.approvals': async ({ payment_id }) => {
+      const a = paymentApprovals(relayDeps(), payment_id);
+      return { ...a, entries: store.relay.approvals(payment_id).map((e) => ({ approver: e.approver, binding: e.binding, decision: e.decision, reason: e.reason, at: e.at })) };
+    },
+    'relay.setRule': async ({ wallet_id, approvals, limit, period }) => {
+      const rule = { approvals, limit: limit === null ? null : BigInt(limit), period };
+      store.relay.setRule(wallet_id, rule);
+      store.audit(deps.core.actor, 'relay.rule', `approval rule: ${approvals} approval(s)${limit !== null && period ? ` above ${limit} per ${period}` : ' for every payment'}`, null, { walletId: wallet_id });
+      return { approvals, limit, period };
+    },
+  };
+}

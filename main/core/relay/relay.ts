@@ -1,0 +1,296 @@
+// The desk's side of the relay (issue 35): its device key, a room per wallet, invitations, joins,
+// and the inbox. Every payload that arrives goes through the function the desk's file import uses
+// (importPaymentFiles) or the one a co-signer's desk opens a request file with
+// (openSigningRequest): the relay adds convenience, not trust. Files keep working beside it.
+import type { RelayClient } from '../../../shared/api/relay-client.ts';
+import { fromBase64 } from '../../../shared/api/relay-client.ts';
+import { bytesToHex, hexToBytes, parseXpub } from '../../../shared/coins/index.ts';
+import { chainParams, isCoinName } from '../../../shared/coins/coin-table.ts';
+import { signMessage, verifyMessage } from '../../../shared/files/signed-message.ts';
+import { paymentHash } from '../../../shared/files/signing-files.ts';
+import type { RelayContent, RosterMember } from '../../../shared/relay/content.ts';
+import { type DeviceKeys, type DevicePublic, deviceKeys, newDeviceSecret } from '../../../shared/relay/device.ts';
+import { bindingMessage, comparisonCode, invitationFromCode, joinProof, joinProofHolds, newInvitation, openInvitation, sealInvitation } from '../../../shared/relay/invitation.ts';
+import { memberDevice, newRoomView, type RoomView, type Step } from '../../../shared/relay/room.ts';
+import { sendToRoom, syncRoom } from '../../../shared/relay/session.ts';
+import { CoordinatorError } from '../errors.ts';
+import { importPaymentFiles } from '../payments/files.ts';
+import { openSigningRequest, writeSigningRequest } from '../payments/signing-request.ts';
+import type { SecretStore } from '../secrets.ts';
+import { cosignerPrivateKey, type SoftwareKey } from '../software-signer.ts';
+import type { RelayRoomRow } from '../store/relay-store.ts';
+import { requireWallet, walletParams, type CoreDeps } from '../wallets/wallets.ts';
+import { approvalNeeded, approvalState, periodStart, type ApprovalState } from './approvals.ts';
+
+export interface RelayDeps extends CoreDeps {
+  relay: RelayClient;
+  device: DeviceKeys;
+  now?: () => Date;
+}
+
+const nowOf = (deps: Pick<RelayDeps, 'now'>) => (deps.now ? deps.now() : new Date());
+const stamp = (deps: Pick<RelayDeps, 'now'>) => nowOf(deps).toISOString();
+
+/** The desk's device key: made once and kept in its SecretStore (safeStorage on Electron), as hex. */
+export function relayDevice(secrets: SecretStore): DeviceKeys {
+  const kept = secrets.load();
+  if (kept && /^[0-9a-f]{64}$/.test(kept)) return deviceKeys(hexToBytes(kept));
+  const secret = newDeviceSecret();
+  secrets.save(bytesToHex(secret));
+  return deviceKeys(secret);
+}
+
+const me = (keys: DeviceKeys, name: string, role: RosterMember['role'], binding: RosterMember['binding']): RosterMember => ({ sign: bytesToHex(keys.public.sign), box: bytesToHex(keys.public.box), role, binding, name });
+
+/** The treasurer's room for a wallet: made on first use, with a roster of the treasurer alone. */
+export async function openWalletRoom(deps: RelayDeps, walletId: string, treasurer = 'Treasurer'): Promise<RelayRoomRow> {
+  const existing = deps.store.relay.ownedRoom(walletId);
+  if (existing) return existing;
+  const w = requireWallet(deps, walletId);
+  const { room } = await deps.relay.createRoom(deps.device);
+  const owner = me(deps.device, treasurer, 'owner', 'owner');
+  const sent = await sendToRoom(deps.relay, newRoomView(room, owner), deps.device, { kind: 'roster', wallet: w.name, members: [owner] });
+  deps.store.relay.addRoom({ room, walletId, walletName: w.name, role: 'owner', view: sent.view, createdAt: stamp(deps) });
+  deps.store.audit(deps.actor, 'relay.room', `wallet ${w.name}: relay room ${room} opened`, null, { walletId });
+  return deps.store.relay.room(room)!;
+}
+
+/** An invitation to the wallet's room, for co-signer `position` or a named approver: the code to pass on out of band. */
+export async function inviteToWallet(deps: RelayDeps, walletId: string, who: { role: 'cosigner'; position: number } | { role: 'approver'; name: string }): Promise<{ code: string; name: string }> {
+  const room = await openWalletRoom(deps, walletId);
+  const w = requireWallet(deps, walletId);
+  const cosigner = who.role === 'cosigner' ? deps.store.cosigners(walletId).find((c) => c.position === who.position) : undefined;
+  if (who.role === 'cosigner' && !cosigner) throw new CoordinatorError('not_found', `wallet ${w.name} has no co-signer ${who.position + 1}`);
+  const name = cosigner ? cosigner.name : (who as { name: string }).name;
+  const inv = newInvitation();
+  const o = room.view.owner;
+  const sealed = sealInvitation(inv, {
+    room: room.room,
+    owner: { sign: o.sign, box: o.box },
+    role: who.role,
+    wallet: w.name,
+    coin: w.coin,
+    network: w.network,
+    ...(cosigner ? { xpub: cosigner.xpub, path: cosigner.derivationPath } : {}),
+  });
+  await deps.relay.invite(deps.device, room.room, inv.id, sealed);
+  deps.store.relay.addInvitation({ id: inv.id, room: room.room, key: inv.key, role: who.role, name, xpub: cosigner?.xpub ?? null, createdAt: stamp(deps) });
+  deps.store.audit(deps.actor, 'relay.invite', `wallet ${w.name}: ${name} invited to the relay as ${who.role === 'cosigner' ? 'co-signer' : 'approver'}`, null, { walletId, ...(cosigner ? { cosigner: cosigner.name } : {}) });
+  return { code: inv.code, name };
+}
+
+/**
+ * A co-signer's or approver's desk joins by the code it was given. With the co-signer's software
+ * key, the key signs the device (bound by key); without, both screens compare `comparison`.
+ */
+export async function joinByCode(deps: Pick<RelayDeps, 'store' | 'relay' | 'device' | 'now' | 'actor'>, code: string, name: string, key?: SoftwareKey): Promise<{ room: string; wallet: string; role: 'cosigner' | 'approver'; comparison: string; binding: 'key' | 'code' }> {
+  const secret = invitationFromCode(code);
+  const found = await deps.relay.invitation(secret.id);
+  const opened = openInvitation(secret, fromBase64(found.sealed));
+  if (opened.room !== found.room) throw new CoordinatorError('tampered', 'the invitation names another room than the service says: refused');
+  let binding: RelayContent & { kind: 'join' } extends { binding: infer B } ? B : never = { kind: 'code' };
+  if (key && opened.xpub) {
+    if (!isCoinName(opened.coin)) throw new CoordinatorError('malformed', `the invitation is for coin ${opened.coin}, which this desk does not know`);
+    const params = chainParams(opened.coin, (opened.network ?? 'mainnet') as Parameters<typeof chainParams>[1]);
+    const priv = cosignerPrivateKey(params, key, opened.xpub, opened.path ?? 'm');
+    binding = { kind: 'key', xpub: opened.xpub, signature: signMessage(bindingMessage(opened.room, deps.device.public), priv) };
+  }
+  await deps.relay.join(deps.device, secret.id);
+  const owner: RosterMember = { sign: opened.owner.sign, box: opened.owner.box, role: 'owner', binding: 'owner', name: 'Treasurer' };
+  const synced = await syncRoom(deps.relay, newRoomView(opened.room, owner), deps.device);
+  const sent = await sendToRoom(deps.relay, synced.view, deps.device, { join: { kind: 'join', invitation: secret.id, proof: bytesToHex(joinProof(secret, opened.room, deps.device.public)), name, binding } });
+  deps.store.relay.addRoom({ room: opened.room, walletId: null, walletName: opened.wallet, role: opened.role, view: sent.view, createdAt: new Date().toISOString() });
+  deps.store.audit(deps.actor, 'relay.join', `joined the relay room of wallet ${opened.wallet} as ${opened.role === 'cosigner' ? 'co-signer' : 'approver'} (${binding.kind === 'key' ? 'bound by key' : 'to be verified by code'})`);
+  return { room: opened.room, wallet: opened.wallet, role: opened.role, comparison: comparisonCode(opened.room, opened.ownerDevice, deps.device.public), binding: binding.kind };
+}
+
+async function sendAndKeep(deps: RelayDeps, room: RelayRoomRow, content: RelayContent, to?: (m: RosterMember) => boolean): Promise<RoomView> {
+  const sent = await sendToRoom(deps.relay, room.view, deps.device, content, () => nowOf(deps).getTime(), to);
+  // The view first: what the steps do (an admission) sends from it.
+  deps.store.relay.saveView(room.room, sent.view, sent.stuck?.message ?? null);
+  await handleSteps(deps, room, sent.steps.slice(0, -1));
+  return sent.view;
+}
+
+async function admit(deps: RelayDeps, room: RelayRoomRow, member: RosterMember): Promise<void> {
+  const current = deps.store.relay.room(room.room)!;
+  const members = [...Object.values(current.view.roster).filter((m) => m.sign !== member.sign), member];
+  await sendAndKeep(deps, current, { kind: 'roster', wallet: current.walletName, members });
+  deps.store.audit(deps.actor, 'relay.admit', `${member.name} admitted to the relay room of wallet ${current.walletName} as ${member.role === 'cosigner' ? 'co-signer' : 'approver'}, ${member.binding === 'key' ? "bound by the co-signer's key" : 'verified by code'}`, null, { ...(current.walletId ? { walletId: current.walletId } : {}) });
+}
+
+/** The treasurer confirms (or not) that both screens showed the same code for a waiting join. */
+export async function confirmJoin(deps: RelayDeps, roomId: string, device: string, same: boolean): Promise<void> {
+  const pending = deps.store.relay.pendingJoins().find((j) => j.room === roomId && j.device === device);
+  if (!pending) throw new CoordinatorError('not_found', 'no join waits for a code comparison from that device');
+  const room = deps.store.relay.room(roomId)!;
+  deps.store.relay.dropPendingJoin(roomId, device);
+  if (!same) {
+    await deps.relay.remove(deps.device, roomId, device);
+    deps.store.audit(deps.actor, 'relay.refuse', `${pending.name}'s join refused: the codes differed`);
+    return;
+  }
+  const inv = deps.store.relay.invitation(pending.invitation)!;
+  await admit(deps, room, { sign: pending.signKey, box: pending.boxKey, role: inv.role, binding: 'code', name: inv.name, ...(inv.xpub ? { xpub: inv.xpub } : {}) });
+}
+
+export interface RelayReport {
+  /** Results of the payloads this sync imported or refused, in words. */
+  messages: string[];
+  stuck: string[];
+}
+
+function spentInPeriod(deps: RelayDeps, walletId: string, paymentId: string, since: Date): bigint {
+  return deps.store
+    .payments(walletId)
+    .filter((p) => p.id !== paymentId && p.kind === 'payment' && p.state !== 'cancelled' && p.state !== 'failed' && p.droppedBy === null && new Date(p.createdAt) >= since)
+    .reduce((sum, p) => sum + p.amount, 0n);
+}
+
+/** Whether a payment needs approvals before its co-signers are asked, and how far they are. */
+export function paymentApprovals(deps: Pick<RelayDeps, 'store' | 'now'>, paymentId: string): ApprovalState {
+  const p = deps.store.payment(paymentId);
+  if (!p) throw new CoordinatorError('not_found', `no payment ${paymentId}`);
+  const rule = deps.store.relay.rule(p.walletId);
+  const since = rule?.period ? periodStart(rule.period, nowOf(deps)) : new Date(0);
+  const needed = approvalNeeded(rule, p.amount, rule?.period ? spentInPeriod(deps as RelayDeps, p.walletId, p.id, since) : 0n);
+  return approvalState(rule, needed, deps.store.relay.approvals(paymentId), paymentHash(p.unsignedTx));
+}
+
+/**
+ * Sends the payment's signing request through the wallet's room: to the approvers while the
+ * wallet's rule wants approvals, to everyone once they are in.
+ */
+export async function relaySigningRequest(deps: RelayDeps, paymentId: string): Promise<{ to: 'approvers' | 'everyone'; approvals: ApprovalState }> {
+  const p = deps.store.payment(paymentId);
+  if (!p) throw new CoordinatorError('not_found', `no payment ${paymentId}`);
+  const room = deps.store.relay.ownedRoom(p.walletId);
+  if (!room) throw new CoordinatorError('not_found', 'this wallet has no relay room yet: invite its co-signers first');
+  const approvals = paymentApprovals(deps, paymentId);
+  const text = await writeSigningRequest(deps, paymentId);
+  const to = approvals.clear ? 'everyone' : 'approvers';
+  await sendAndKeep(deps, room, { kind: 'signing-request', payment: paymentId, text }, to === 'approvers' ? (m) => m.role === 'approver' : undefined);
+  deps.store.audit(deps.actor, 'relay.request', `payment ${paymentId}: signing request sent by relay to ${to === 'approvers' ? 'the approvers' : 'the co-signers and approvers'}`, 'relay', { paymentId, walletId: p.walletId });
+  return { to, approvals };
+}
+
+/** A co-signer's desk sends its signature file (made from a request it opened) back through the room. */
+export async function relaySignatures(deps: RelayDeps, roomId: string, paymentId: string, signatureFile: string): Promise<void> {
+  const room = deps.store.relay.room(roomId);
+  if (!room) throw new CoordinatorError('not_found', `this desk is in no relay room ${roomId}`);
+  await sendAndKeep(deps, room, { kind: 'signatures', payment: paymentId, text: signatureFile });
+  markDone(deps, roomId, paymentId, 'signed and sent back by relay');
+}
+
+export async function relayDecline(deps: RelayDeps, roomId: string, paymentId: string, reason: string): Promise<void> {
+  const room = deps.store.relay.room(roomId);
+  if (!room) throw new CoordinatorError('not_found', `this desk is in no relay room ${roomId}`);
+  await sendAndKeep(deps, room, { kind: 'declined', payment: paymentId, reason });
+  markDone(deps, roomId, paymentId, `declined: ${reason}`);
+}
+
+/** An approver's decision on a request it received, naming the payment hash of the request it checked. */
+export async function relayApproval(deps: RelayDeps, roomId: string, paymentId: string, decision: 'approve' | 'decline', reason?: string): Promise<void> {
+  const room = deps.store.relay.room(roomId);
+  if (!room || room.role !== 'approver') throw new CoordinatorError('not_found', 'this desk is no approver in that room');
+  const item = deps.store.relay.inbox().find((i) => i.room === roomId && i.paymentId === paymentId && i.kind === 'signing-request');
+  if (!item?.body) throw new CoordinatorError('not_found', `no signing request for payment ${paymentId} arrived here`);
+  const opened = openSigningRequest(item.body);
+  await sendAndKeep(deps, room, { kind: 'approval', payment: paymentId, request: opened.request.payment_hash, decision, ...(reason ? { reason } : {}) });
+  markDone(deps, roomId, paymentId, decision === 'approve' ? 'approved' : `declined${reason ? `: ${reason}` : ''}`);
+}
+
+function markDone(deps: Pick<RelayDeps, 'store'>, roomId: string, paymentId: string, message: string): void {
+  for (const i of deps.store.relay.inbox('waiting')) if (i.room === roomId && i.paymentId === paymentId) deps.store.relay.setInboxStatus(roomId, i.seq, 'done', message);
+}
+
+/** Reads every room's new messages and acts on them. `wait`: seconds of long poll on the first room. */
+export async function syncRelay(deps: RelayDeps, wait = 0): Promise<RelayReport> {
+  const report: RelayReport = { messages: [], stuck: [] };
+  for (const [i, room] of deps.store.relay.rooms().entries()) {
+    const synced = await syncRoom(deps.relay, room.view, deps.device, i === 0 ? wait : 0);
+    // The view first: what the steps do (an admission) sends from it.
+    deps.store.relay.saveView(room.room, synced.view, synced.stuck?.message ?? null);
+    report.messages.push(...(await handleSteps(deps, room, synced.steps)));
+    if (synced.stuck) report.stuck.push(`${room.walletName}: ${synced.stuck.message}`);
+  }
+  return report;
+}
+
+async function handleSteps(deps: RelayDeps, room: RelayRoomRow, steps: readonly Step[]): Promise<string[]> {
+  const words: string[] = [];
+  const at = stamp(deps);
+  const inbox = (seq: bigint, sender: string, kind: string, paymentId: string | null, body: string | null, status: 'waiting' | 'imported' | 'refused' | 'noted', message: string) => {
+    deps.store.relay.addInbox({ room: room.room, seq: Number(seq), sender, kind, paymentId, body, status, message, receivedAt: at });
+    words.push(message);
+  };
+  for (const step of steps) {
+    const o = step.outcome;
+    if (o.kind === 'passed') continue;
+    if (o.kind === 'refused') {
+      inbox(step.seq, '', 'refused', null, null, 'refused', `relay message ${step.seq}: ${o.refusal.message}`);
+      continue;
+    }
+    if (o.kind === 'join') {
+      words.push(...(await handleJoin(deps, room, o.candidate, o.content)));
+      continue;
+    }
+    const c = o.content;
+    const from = o.sender.name;
+    const source = `relay: ${from}, message ${step.seq}`;
+    if (c.kind === 'signatures' || c.kind === 'psbt') {
+      if (room.role !== 'owner') continue;
+      // The same function as the desk's file import: the relay adds convenience, not trust.
+      const [result] = importPaymentFiles(deps, [{ name: source, text: c.kind === 'psbt' ? c.base64 : c.text }]);
+      inbox(step.seq, from, c.kind, result!.paymentId ?? c.payment, null, result!.status === 'refused' ? 'refused' : 'imported', result!.message);
+    } else if (c.kind === 'signing-request') {
+      if (room.role === 'owner') continue;
+      // The same offline checks as a request file, before it is listed as waiting.
+      try {
+        const opened = openSigningRequest(c.text);
+        inbox(step.seq, from, c.kind, opened.request.request_id, c.text, 'waiting', `${room.walletName}: a signing request waits for you`);
+      } catch (err) {
+        inbox(step.seq, from, c.kind, c.payment, null, 'refused', `${source}: the signing request was refused: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    } else if (c.kind === 'declined') {
+      if (room.role !== 'owner') continue;
+      inbox(step.seq, from, c.kind, c.payment, null, 'noted', `${from} declined payment ${c.payment}: ${c.reason}`);
+      deps.store.audit(deps.actor, 'relay.declined', `payment ${c.payment}: ${from} declined to sign: ${c.reason}`, source, { paymentId: c.payment });
+    } else if (c.kind === 'approval') {
+      if (room.role !== 'owner') continue;
+      const p = deps.store.payment(c.payment);
+      if (!p || p.walletId !== room.walletId) {
+        inbox(step.seq, from, c.kind, c.payment, null, 'refused', `${source}: an approval of payment ${c.payment}, which is no payment of this wallet`);
+      } else if (paymentHash(p.unsignedTx) !== c.request) {
+        inbox(step.seq, from, c.kind, c.payment, null, 'refused', `${source}: the approval names another transaction than payment ${c.payment}'s: not counted`);
+      } else {
+        deps.store.relay.putApproval({ paymentId: p.id, device: o.sender.id, approver: from, binding: o.sender.binding, decision: c.decision, requestHash: c.request, reason: c.reason ?? null, at });
+        const detail = `payment ${p.id}: ${c.decision === 'approve' ? 'approved' : 'declined'} by ${from}${o.sender.binding === 'code' ? ' (verified by code)' : ''}${c.reason ? `: ${c.reason}` : ''}`;
+        deps.store.audit(deps.actor, c.decision === 'approve' ? 'relay.approval' : 'relay.approval_declined', detail, source, { paymentId: p.id, walletId: p.walletId });
+        inbox(step.seq, from, c.kind, p.id, null, 'noted', detail);
+      }
+    }
+  }
+  return words;
+}
+
+async function handleJoin(deps: RelayDeps, room: RelayRoomRow, candidate: DevicePublic, content: Extract<RelayContent, { kind: 'join' }>): Promise<string[]> {
+  const inv = deps.store.relay.invitation(content.invitation);
+  if (!inv || inv.room !== room.room || (inv.usedBy !== null && inv.usedBy !== candidate.id) || !joinProofHolds(inv, room.room, candidate, hexToBytes(content.proof))) {
+    await deps.relay.remove(deps.device, room.room, candidate.id).catch(() => undefined);
+    return [`a device asked to join the room of ${room.walletName} without a valid invitation proof: removed`];
+  }
+  deps.store.relay.useInvitation(inv.id, candidate.id);
+  const member = { sign: bytesToHex(candidate.sign), box: bytesToHex(candidate.box), role: inv.role, name: inv.name, ...(inv.xpub ? { xpub: inv.xpub } : {}) };
+  if (content.binding.kind === 'key') {
+    const w = room.walletId ? requireWallet(deps, room.walletId) : null;
+    const ok = w !== null && inv.xpub !== null && content.binding.xpub === inv.xpub && verifyMessage(bindingMessage(room.room, candidate), content.binding.signature, parseXpub(walletParams(w), inv.xpub).publicKey).ok;
+    if (ok) {
+      await admit(deps, room, { ...member, binding: 'key' });
+      return [`${inv.name} joined the room of ${room.walletName}, bound by the co-signer's key`];
+    }
+  }
+  const owner = memberDevice(room.view.owner);
+  deps.store.relay.addPendingJoin({ room: room.room, device: candidate.id, signKey: member.sign, boxKey: member.box, invitation: inv.id, name: inv.name, comparison: comparisonCode(room.room, owner, candidate) }, stamp(deps));
+  return [`${inv.name} asks to join the room of ${room.walletName}: compare the code on both screens`];
+}

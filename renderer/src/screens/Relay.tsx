@@ -1,0 +1,230 @@
+// The relay (issue 35): what waits for you (signing requests to sign or approve), joins whose code
+// to compare, joining a room by code, inviting co-signers and approvers, the rooms and what arrived.
+// The desk reads new messages every few seconds; each payload goes through the same checks as a file.
+import { useEffect, useRef, useState } from 'react';
+import type { RelayStatusView } from '../../../main/bridge/contract.ts';
+import { call } from '../bridge.ts';
+import { Alert, Card, Loading, useAction, useLoad } from '../ui.tsx';
+
+const POLL_MS = 3_000;
+
+/** Reads the relay and answers its status; an OS notification (Electron: the system's) when more waits than before. */
+export function useRelay(): { status: RelayStatusView | null; error: string | null; reload: () => void } {
+  const loaded = useLoad(
+    async () => {
+      await call('relay.sync', {});
+      return call('relay.status', {});
+    },
+    [],
+    POLL_MS,
+  );
+  const seen = useRef(0);
+  const waiting = loaded.data?.waiting.length ?? 0;
+  useEffect(() => {
+    if (waiting > seen.current && typeof Notification !== 'undefined' && Notification.permission === 'granted') {
+      new Notification('Countersign', { body: `${waiting} signing request${waiting === 1 ? '' : 's'} waiting for you` });
+    }
+    seen.current = waiting;
+  }, [waiting]);
+  return { status: loaded.data, error: loaded.error, reload: loaded.reload };
+}
+
+function Waiting({ status, reload }: { status: RelayStatusView; reload: () => void }) {
+  const act = useAction();
+  const [secret, setSecret] = useState('');
+  const [reason, setReason] = useState('');
+  const role = (room: string) => status.rooms.find((r) => r.room === room)?.role;
+  return (
+    <Card title={`Waiting for you (${status.waiting.length})`}>
+      {act.error && <Alert>{act.error}</Alert>}
+      {status.waiting.length === 0 ? (
+        <p className="muted" data-testid="relay-nothing-waiting">Nothing waits for you.</p>
+      ) : (
+        <ul className="plain" data-testid="relay-waiting">
+          {status.waiting.map((w) => (
+            <li key={`${w.room}-${w.seq}`} data-testid={`relay-waiting-${w.payment_id ?? w.seq}`}>
+              <strong>{w.wallet}</strong>: payment {w.payment_id} from {w.sender} — {w.message}
+              {role(w.room) === 'cosigner' ? (
+                <div className="row">
+                  <input type="password" placeholder="extended private key or recovery words" value={secret} onChange={(e) => setSecret(e.target.value)} data-testid="relay-sign-secret" aria-label="Your key" />
+                  <button type="button" disabled={act.busy || !secret} data-testid="relay-sign" onClick={() => void act.run(async () => (await call('relay.sign', { room: w.room, payment_id: w.payment_id!, secret }), setSecret(''), reload()))}>
+                    Sign and send back
+                  </button>
+                </div>
+              ) : (
+                <div className="row">
+                  <button type="button" disabled={act.busy} data-testid="relay-approve" onClick={() => void act.run(async () => (await call('relay.approve', { room: w.room, payment_id: w.payment_id!, decision: 'approve' }), reload()))}>
+                    Approve
+                  </button>
+                </div>
+              )}
+              <div className="row">
+                <input placeholder="why you decline" value={reason} onChange={(e) => setReason(e.target.value)} data-testid="relay-decline-reason" aria-label="Reason" />
+                <button type="button" disabled={act.busy || !reason} data-testid="relay-decline" onClick={() => void act.run(async () => (await call('relay.decline', { room: w.room, payment_id: w.payment_id!, reason }), setReason(''), reload()))}>
+                  Decline
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+function Join({ reload }: { reload: () => void }) {
+  const act = useAction();
+  const [code, setCode] = useState('');
+  const [name, setName] = useState('');
+  const [secret, setSecret] = useState('');
+  const [joined, setJoined] = useState<{ wallet: string; comparison: string; binding: 'key' | 'code' } | null>(null);
+  return (
+    <Card title="Join a wallet's room">
+      <p className="muted">Type the invitation code the treasurer gave you. A co-signer with a software key may give it to bind this desk by key; otherwise you compare a code with the treasurer.</p>
+      <div className="row">
+        <input placeholder="invitation code" value={code} onChange={(e) => setCode(e.target.value)} data-testid="relay-join-code" aria-label="Invitation code" />
+        <input placeholder="your name" value={name} onChange={(e) => setName(e.target.value)} data-testid="relay-join-name" aria-label="Your name" />
+        <input type="password" placeholder="your key (optional)" value={secret} onChange={(e) => setSecret(e.target.value)} data-testid="relay-join-secret" aria-label="Your key (optional)" />
+        <button
+          type="button"
+          disabled={act.busy || !code || !name}
+          data-testid="relay-join"
+          onClick={() => void act.run(async () => (setJoined(await call('relay.join', { code, name, ...(secret ? { secret } : {}) })), setSecret(''), reload()))}
+        >
+          Join
+        </button>
+      </div>
+      {act.error && <Alert>{act.error}</Alert>}
+      {joined && (
+        <Alert kind="success">
+          Joined the room of {joined.wallet}.{' '}
+          {joined.binding === 'key' ? 'Your key vouched for this desk.' : <>Read this code to the treasurer: <strong data-testid="relay-comparison">{joined.comparison}</strong></>}
+        </Alert>
+      )}
+    </Card>
+  );
+}
+
+function Invite({ reload }: { reload: () => void }) {
+  const wallets = useLoad(() => call('wallets.list', {}), []);
+  const act = useAction();
+  const [walletId, setWalletId] = useState('');
+  const [who, setWho] = useState('0');
+  const [approver, setApprover] = useState('');
+  const [made, setMade] = useState<{ code: string; name: string } | null>(null);
+  const wallet = wallets.data?.find((w) => w.id === walletId) ?? wallets.data?.[0];
+  const invite = () =>
+    act.run(async () => {
+      if (!wallet) return;
+      setMade(await call('relay.invite', who === 'approver' ? { role: 'approver', wallet_id: wallet.id, name: approver } : { role: 'cosigner', wallet_id: wallet.id, position: Number(who) }));
+      reload();
+    });
+  if (!wallets.data?.length) return null;
+  return (
+    <Card title="Invite a co-signer or an approver">
+      <div className="row">
+        <select value={wallet?.id ?? ''} onChange={(e) => setWalletId(e.target.value)} data-testid="relay-invite-wallet" aria-label="Wallet">
+          {wallets.data.map((w) => (
+            <option key={w.id} value={w.id}>
+              {w.name}
+            </option>
+          ))}
+        </select>
+        <select value={who} onChange={(e) => setWho(e.target.value)} data-testid="relay-invite-who" aria-label="Who">
+          {wallet?.cosigners.map((c, i) => (
+            <option key={i} value={String(i)}>
+              co-signer {c.name}
+            </option>
+          ))}
+          <option value="approver">an approver</option>
+        </select>
+        {who === 'approver' && <input placeholder="approver's name" value={approver} onChange={(e) => setApprover(e.target.value)} data-testid="relay-invite-approver" aria-label="Approver's name" />}
+        <button type="button" disabled={act.busy || (who === 'approver' && !approver)} onClick={() => void invite()} data-testid="relay-invite">
+          Make an invitation
+        </button>
+      </div>
+      {act.error && <Alert>{act.error}</Alert>}
+      {made && (
+        <Alert kind="success">
+          Give {made.name} this code, out of band (in person, by phone): <strong data-testid="relay-invitation-code">{made.code}</strong>
+        </Alert>
+      )}
+    </Card>
+  );
+}
+
+function PendingJoins({ status, reload }: { status: RelayStatusView; reload: () => void }) {
+  const act = useAction();
+  if (status.pending_joins.length === 0) return null;
+  return (
+    <Card title="Joins to confirm">
+      {act.error && <Alert>{act.error}</Alert>}
+      <ul className="plain">
+        {status.pending_joins.map((j) => (
+          <li key={j.device} data-testid={`relay-pending-${j.name}`}>
+            {j.name} asks to join. Their screen must show <strong data-testid={`relay-pending-code-${j.name}`}>{j.comparison}</strong>.{' '}
+            <button type="button" disabled={act.busy} data-testid={`relay-codes-match-${j.name}`} onClick={() => void act.run(async () => (await call('relay.confirmJoin', { room: j.room, device: j.device, same: true }), reload()))}>
+              The codes match
+            </button>{' '}
+            <button type="button" disabled={act.busy} onClick={() => void act.run(async () => (await call('relay.confirmJoin', { room: j.room, device: j.device, same: false }), reload()))}>
+              They differ
+            </button>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+export function Relay() {
+  const { status, error, reload } = useRelay();
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Relay</h1>
+          <p className="muted">Signing requests and signatures through your organisation's service, end-to-end encrypted. Everything that arrives is checked as a file would be; files still work.</p>
+        </div>
+        {typeof Notification !== 'undefined' && Notification.permission === 'default' && (
+          <button type="button" onClick={() => void Notification.requestPermission()}>
+            Notify me
+          </button>
+        )}
+      </div>
+      {error && <Alert>{error}</Alert>}
+      {!status ? (
+        <Loading what="the relay" />
+      ) : (
+        <>
+          <Waiting status={status} reload={reload} />
+          <PendingJoins status={status} reload={reload} />
+          <Invite reload={reload} />
+          <Join reload={reload} />
+          <Card title="Rooms">
+            {status.rooms.length === 0 ? (
+              <p className="muted">This desk is in no room yet.</p>
+            ) : (
+              <ul className="plain" data-testid="relay-rooms">
+                {status.rooms.map((r) => (
+                  <li key={r.room}>
+                    <strong>{r.wallet}</strong> ({r.role}): {r.members.map((m) => `${m.name}${m.binding === 'code' ? ' (verified by code)' : m.binding === 'key' ? ' (bound by key)' : ''}`).join(', ')}
+                    {r.stuck && <Alert>{r.stuck}</Alert>}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+          <Card title="What arrived">
+            <ul className="plain" data-testid="relay-recent">
+              {status.recent.map((e) => (
+                <li key={`${e.room}-${e.seq}`} className={e.status === 'refused' ? 'error' : undefined}>
+                  {e.message}
+                </li>
+              ))}
+            </ul>
+          </Card>
+        </>
+      )}
+    </>
+  );
+}
