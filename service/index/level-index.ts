@@ -24,6 +24,7 @@ import { addFound, type FoundOutputs, planRows, type RowPlan, type SpentLookup, 
 import { freeScriptKey, otherScriptKeys, scriptKeyOf } from './script-keys.ts';
 import { firstTxNumAbove, heightOfTxNum, txidPrefix } from './txnum.ts';
 import { YoungOutputs } from './young-outputs.ts';
+import { mergeSorted, type SortedRead } from './unspent-page.ts';
 
 type Db = ClassicLevel<Buffer, Buffer>;
 
@@ -548,19 +549,32 @@ export class LevelIndex {
     return page.map((r, i) => ({ ...r, txid: txids[i]!, time: timeOf.get(heightOfTxNum(r.txnum))! }));
   }
 
-  /** Outputs of these scripts that no confirmed tx spends, oldest first. */
-  async unspent(scripts: readonly Uint8Array[], snapshot?: LevelSnapshot): Promise<LevelUnspentRow[]> {
+  /**
+   * Up to `limit` outputs of these scripts that no confirmed tx spends, after `after` (txnum, vout;
+   * null: from the first), oldest first: each script's outputs are one key range, read by an
+   * iterator cut at the cursor and the limit, and merged (unspent-page.ts).
+   */
+  async unspent(scripts: readonly Uint8Array[], page: { after: { txnum: number; vout: number } | null; limit: number }, snapshot?: LevelSnapshot): Promise<LevelUnspentRow[]> {
     const distinct = [...new Map(scripts.map((s) => [keyOfBlob(s), Buffer.from(s)])).entries()];
     const balances = await this.balances(distinct.map(([, s]) => s), snapshot);
-    const rows: Omit<LevelUnspentRow, 'txid'>[] = [];
+    type Row = Omit<LevelUnspentRow, 'txid'>;
+    const sources: SortedRead<Row>[] = [];
     for (const [k, script] of distinct) {
       const skey = balances.get(k)?.key;
       if (!skey) continue;
-      for await (const [uk, v] of this.db.iterator({ ...rangeOf(unspentKey(skey, 0, 0).subarray(0, 1 + skey.length)), ...at(snapshot) })) {
-        rows.push({ script, txnum: uk.readUIntBE(1 + skey.length, 6), vout: uk.readUInt32BE(7 + skey.length), amount: v.readBigInt64BE(0) });
-      }
+      const prefix = unspentKey(skey, 0, 0).subarray(0, 1 + skey.length);
+      sources.push(async (last, n) => {
+        const from = last ?? page.after;
+        const range = from ? { gt: unspentKey(skey, from.txnum, from.vout), lt: rangeOf(prefix).lt } : rangeOf(prefix);
+        const rows: Row[] = [];
+        for await (const [uk, v] of this.db.iterator({ ...range, limit: n, ...at(snapshot) })) {
+          rows.push({ script, txnum: uk.readUIntBE(1 + skey.length, 6), vout: uk.readUInt32BE(7 + skey.length), amount: v.readBigInt64BE(0) });
+        }
+        return rows;
+      });
     }
-    rows.sort((a, b) => a.txnum - b.txnum || a.vout - b.vout);
+    if (sources.length === 0) return [];
+    const rows = await mergeSorted(sources, (a, b) => a.txnum - b.txnum || a.vout - b.vout, page.limit);
     const txids = await this.db.getMany(rows.map((r) => txidKey(r.txnum)), at(snapshot));
     return rows.map((r, i) => ({ ...r, txid: txids[i]! }));
   }

@@ -35,6 +35,9 @@ import {
 /** The request header by which a client takes answers from an index still catching up. */
 export const ACCEPT_PROVISIONAL_HEADER = 'x-countersign-accept-provisional';
 
+/** The response header by which a cut answer of unspent outputs gives the next page's cursor (docs/api-decisions.md, section 6). */
+export const NEXT_CURSOR_HEADER = 'x-countersign-next-cursor';
+
 export class ApiClientError extends Error {
   constructor(
     readonly status: number,

@@ -7,7 +7,7 @@ import { decodeTx, txidHex } from '../../../shared/coins/tx.ts';
 import type { Store } from '../../store/database.ts';
 import { UtxoIndexStore } from '../../index/utxo-index.ts';
 import { ApiError, UpstreamFailure } from '../../errors.ts';
-import { type BackendStatus, feeRateWithFloor, type IndexFreshness, type MempoolConflict, type Outpoint, outpointKey, type UpstreamFeeEstimates, type UtxoBackend } from '../backend.ts';
+import { type BackendStatus, feeRateWithFloor, type IndexFreshness, type MempoolConflict, type Outpoint, outpointKey, type UnspentPageRequest, type UpstreamFeeEstimates, type UtxoBackend } from '../backend.ts';
 import { decodeVerifiedTx } from '../upstream-utxo.ts';
 import { UtxoIndexer } from './indexer.ts';
 import { WatchScan } from './watch-scan.ts';
@@ -128,11 +128,12 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
     return this.index.history(scripts, limit, offset);
   }
 
-  async unspent(scripts: readonly Uint8Array[]) {
+  async unspent(scripts: readonly Uint8Array[], page: UnspentPageRequest) {
     await this.checkWatched(scripts);
-    const rows = await this.index.unspent(scripts);
-    if (this.spends.size === 0) return rows;
-    return rows.filter((r) => !this.spends.isSpent(outpointKey(r.txid, r.vout)));
+    const read = await this.index.unspent(scripts, page);
+    if (this.spends.size === 0) return read;
+    // the cursor stays the index's: a page thinned by our broadcasts still ends where it was cut
+    return { rows: read.rows.filter((r) => !this.spends.isSpent(outpointKey(r.txid, r.vout))), next: read.next };
   }
 
   /** After an index pass: our broadcasts the index now holds need no exclusion of their own. */
