@@ -2,6 +2,8 @@
 // queries per second against a bare fastify route, on a freshly built litecoind regtest chain.
 // `npm run bench -- --scale`: the cost curve on a mainnet-shaped chain instead (scale.ts).
 // `npm run bench -- --hostile [--full] [--kinds ...]`: the hostile-service bench of issue 31 instead (hostile.ts).
+// `npm run bench -- --utxo-pages [--outputs 400000] [--requests 1000] [--stores ...]`: issue 33's address of
+// 400,000 unspent outputs, the service under its heap cap (utxo-pages.ts).
 // Prints figures with their workload and machine; exits 0 even when a target is missed.
 import type { FetchForm } from './fetch-blocks.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -300,6 +302,12 @@ async function scaleMain(options: BenchOptions): Promise<void> {
   if (process.env.COUNTERSIGN_BENCH_KEEP === '1') console.log(`keeping the work folder ${work}`);
   else cleanups.push(() => rm(work, { recursive: true, force: true }));
   await runScaleBench(options, { work, pgUrl: PG_URL, pgProblem: await postgresReachable(), onCleanup: (fn) => cleanups.push(fn), dropSchema });
+}
+
+// `--utxo-pages`: issue 33's address of 400,000 unspent outputs under the heap cap (utxo-pages.ts), its own options.
+if (process.argv.includes('--utxo-pages')) {
+  const { runUtxoPagesBench } = await import('./utxo-pages.ts');
+  process.exit(await runUtxoPagesBench(process.argv.slice(2)));
 }
 
 // `--hostile`: the hostile-service bench instead (hostile.ts), its own options.

@@ -5,6 +5,7 @@ import { BadCursor, type ScriptBalance, type UnspentPage, type UnspentPageReques
 import { badRequest } from '../errors.ts';
 import { addressOfScript, parseAddressList } from './address-list.ts';
 import { human, usd } from './amounts.ts';
+import { pageReads } from './read-slots.ts';
 import type { UsdRate } from './service-context.ts';
 
 export interface TokenQuery {
@@ -54,7 +55,7 @@ export async function addressHistory(backend: UtxoBackend, addresses: string, qu
   refuseToken(query, backend.params.coin);
   const queried = parseAddressList(backend, addresses);
   const addressOf = addressOfScript(queried);
-  const [page, tip] = await Promise.all([backend.history(queried.map((q) => q.script), query.limit, query.offset), backend.indexedHeight()]);
+  const [page, tip] = await Promise.all([pageReads.run(() => backend.history(queried.map((q) => q.script), query.limit, query.offset)), backend.indexedHeight()]);
   return {
     total_txs: page.total,
     txs: page.rows.map((r) => {
@@ -86,7 +87,7 @@ export async function unspentOutputsWithDepth(backend: UtxoBackend, addresses: s
 export async function unspentOutputs(backend: UtxoBackend, addresses: string, page: UnspentPageRequest): Promise<UnspentPage> {
   const queried = parseAddressList(backend, addresses);
   try {
-    return await backend.unspent(queried.map((q) => q.script), page);
+    return await pageReads.run(() => backend.unspent(queried.map((q) => q.script), page));
   } catch (err) {
     if (err instanceof BadCursor) throw badRequest(err.message);
     throw err;

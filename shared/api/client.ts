@@ -162,8 +162,9 @@ export class ApiClient {
     return this.request(PriceHistory, 'GET', `/prices/history/${coin}${queryString({ at: at.join(',') })}`);
   }
 
-  utxos(coin: string, addresses: readonly string[]) {
-    return this.request(Utxos, 'GET', `/address/utxos/${coin}/${addresses.map(encodeURIComponent).join(',')}`);
+  /** One page of the addresses' unspent outputs: next_cursor, when present, is the `cursor` of the next (docs/api-decisions.md, section 6). */
+  utxos(coin: string, addresses: readonly string[], page: { limit?: number; cursor?: string } = {}) {
+    return this.request(Utxos, 'GET', `/address/utxos/${coin}/${addresses.map(encodeURIComponent).join(',')}${queryString(page)}`);
   }
 
   toNetworkAddresses(keys: ExtendedKeysInput) {
