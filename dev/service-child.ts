@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -87,21 +88,37 @@ export async function untilAnswers(url: string, path: string, timeoutMs = 180_00
   }
 }
 
-/** Fires `count` GETs of `path` at once; counts the answers by status (0: no answer) and their bytes. */
-export async function fireAtOnce(url: string, path: string, count: number): Promise<{ statuses: Record<number, number>; bytes: number; ms: number }> {
+/**
+ * Fires `count` GETs of `path` at once, each on a connection of its own closed after its answer (a
+ * kept-alive socket the server times out while idle would fail the next burst on the client's
+ * side); counts the answers by status (0: no answer, its reasons in `errors`) and their bytes.
+ */
+export async function fireAtOnce(url: string, path: string, count: number): Promise<{ statuses: Record<number, number>; errors: Record<string, number>; bytes: number; ms: number }> {
   const started = performance.now();
   const statuses: Record<number, number> = {};
+  const errors: Record<string, number> = {};
   let bytes = 0;
+  const one = () =>
+    new Promise<number>((resolve, reject) => {
+      const req = httpGet(`${url}${path}`, { agent: false, timeout: 300_000 }, (res) => {
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      });
+      req.on('timeout', () => req.destroy(new Error('no answer within 300 s')));
+      req.on('error', reject);
+    });
   await Promise.all(
     Array.from({ length: count }, async () => {
       try {
-        const res = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(300_000) });
-        bytes += (await res.arrayBuffer()).byteLength;
-        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-      } catch {
+        const status = await one();
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      } catch (err) {
         statuses[0] = (statuses[0] ?? 0) + 1;
+        const why = err instanceof Error ? err.message : String(err);
+        errors[why] = (errors[why] ?? 0) + 1;
       }
     }),
   );
-  return { statuses, bytes, ms: Math.round(performance.now() - started) };
+  return { statuses, errors, bytes, ms: Math.round(performance.now() - started) };
 }

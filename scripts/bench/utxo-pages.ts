@@ -113,7 +113,7 @@ export async function runUtxoPagesBench(argv: readonly string[]): Promise<number
         console.log(`indexed ${height + 1} blocks in ${seconds(indexMs)}; RSS after indexing ${indexed.rssMb} MiB`);
         console.log(`plain request: ${first.status}, ${firstPage.utxos.length} outputs, next_cursor ${firstPage.next_cursor ? 'given' : 'absent'}, ${(first.body.length / 1024).toFixed(0)} KiB in ${firstMs.toFixed(0)} ms`);
         console.log(`every page: ${all.n.toLocaleString('en-US')} outputs in ${all.pages} pages, ${seconds(allMs)} (${(allMs / all.pages).toFixed(1)} ms a page)`);
-        console.log(`${o.requests.toLocaleString('en-US')} requests at once: ${JSON.stringify(burst.statuses)} in ${seconds(burstMs)}, ${(burst.bytes / 2 ** 20).toFixed(0)} MiB answered; 100 x 100 addresses at once: ${JSON.stringify(among.statuses)}`);
+        console.log(`${o.requests.toLocaleString('en-US')} requests at once: ${JSON.stringify(burst.statuses)} in ${seconds(burstMs)}, ${(burst.bytes / 2 ** 20).toFixed(0)} MiB answered; 100 x 100 addresses at once: ${JSON.stringify(among.statuses)}${Object.keys({ ...burst.errors, ...among.errors }).length ? ` (failures: ${JSON.stringify({ ...burst.errors, ...among.errors })})` : ''}`);
         console.log(`multi_sig/create over the address: ${create.status}`);
         console.log(`service RSS: ${after.rssMb} MiB now, peak ${after.peakMb} MiB; up: ${up ? 'yes' : 'NO'}`);
         const ok = up && first.status === 200 && all.n === o.outputs && burst.statuses[200] === o.requests && among.statuses[200] === 100 && create.status === 200;
