@@ -143,6 +143,12 @@ export interface UtxoBackend {
   history(scripts: readonly Uint8Array[], limit: number, offset: number): Promise<{ total: number; rows: HistoryRow[] }>;
   /** A page of the scripts' unspent outputs: confirmed oldest first, then the mempool's. */
   unspent(scripts: readonly Uint8Array[], page: UnspentPageRequest): Promise<UnspentPage>;
+  /**
+   * Those of `outpoints` that are unspent outputs of `scripts` (mempool ones included, spent ones
+   * not), by outpointKey, each looked up by its key. Absent: the backend pages through the scripts'
+   * outputs instead (use-cases/unspent-pages.ts findUnspent).
+   */
+  unspentAt?(scripts: readonly Uint8Array[], outpoints: readonly Outpoint[]): Promise<Map<string, UnspentRow>>;
   /** Amount and script of known outputs by outpoint (the amount-committing digests need them). */
   outputs(outpoints: readonly Outpoint[]): Promise<Map<string, { script: Uint8Array; amount: bigint }>>;
   /** A transaction's bytes by txid (PSBT and hardware signers need whole previous transactions); null when unknown. */

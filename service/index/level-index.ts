@@ -579,6 +579,22 @@ export class LevelIndex {
     return rows.map((r, i) => ({ ...r, txid: txids[i]! }));
   }
 
+  /**
+   * Those of these outputs (tx number, vout) that no confirmed tx spends, with their script and
+   * amount: each output's row, then whether its U key is there (a spend deletes it).
+   */
+  async unspentAt(wanted: readonly { txnum: number; vout: number }[], snapshot?: LevelSnapshot): Promise<{ txnum: number; vout: number; script: Buffer; amount: bigint }[]> {
+    const keys = new Set(wanted.map((w) => `${w.txnum}:${w.vout}`));
+    const outs = (await this.outputsOf(wanted.map((w) => w.txnum), snapshot)).filter((o) => keys.has(`${o.txnum}:${o.vout}`));
+    const balances = await this.balances(outs.map((o) => o.script), snapshot);
+    const held = outs.flatMap((o) => {
+      const b = balances.get(keyOfBlob(o.script));
+      return b ? [{ o, key: unspentKey(b.key, o.txnum, o.vout) }] : [];
+    });
+    const found = await this.db.getMany(held.map((h) => h.key), at(snapshot));
+    return held.filter((_, i) => found[i] !== undefined).map((h) => h.o);
+  }
+
   /** The tx number of each txid the index holds, by keyOfBlob(txid); of a txid confirmed twice (BIP30), the later. */
   async confirmedTxNumbers(txids: readonly Buffer[], snapshot?: LevelSnapshot): Promise<Map<string, number>> {
     const all = await this.txNumbers(txids, snapshot);

@@ -88,6 +88,8 @@ function reference(blocks: readonly IndexedBlock[]) {
       return unspent.filter((o) => wanted.has(o.script)).map((o) => [o.txid, o.vout, o.script, o.amount, o.height]);
     },
     balance: (s: Uint8Array) => history.filter((r) => r.script === hex(s)).reduce((sum, r) => sum + r.delta, 0n),
+    /** Every output ever made (spent or not), as outpoints. */
+    outpoints: () => [...outputs.values()].map((o) => ({ txid: o.txid, vout: o.vout })),
   };
 }
 
@@ -107,6 +109,11 @@ async function expectAgrees(index: UtxoIndexStore, blocks: readonly IndexedBlock
     for (const [limit, offset] of PAGES) expect(await pageOf(index, scripts, limit, offset), `${scripts.map(hex).join(',')} ${limit}@${offset}`).toEqual(ref.page(scripts, limit, offset));
     expect(await unspentOf(index, scripts)).toEqual(ref.unspent(scripts));
   }
+  // named outputs looked up by key (coin control): every output ever made, spent ones among them, and one that never was
+  const named = [...ref.outpoints(), { txid: txid(999_999), vout: 0 }];
+  const found = [...(await index.unspentAt(named)).values()].map((u) => [u.txid, u.vout, hex(u.script), u.amount, u.height]);
+  const byPlace = (x: unknown[], y: unknown[]) => Number(x[4]) - Number(y[4]) || String(x[0]).localeCompare(String(y[0])) || Number(x[1]) - Number(y[1]);
+  expect(found.sort(byPlace)).toEqual(ref.unspent([A, B, C, NOBODY]).sort(byPlace));
   expect((await index.balances([A, B, C])).map((b) => b.confirmed)).toEqual([ref.balance(A), ref.balance(B), ref.balance(C)]);
 }
 

@@ -86,6 +86,8 @@ export function levelIndexOf(store: Store, chain: string): Promise<LevelIndex> |
 interface ConfirmedReader {
   balanceRows(scripts: readonly Uint8Array[]): Promise<Map<string, { confirmed: bigint; txCount: number; key: Buffer }>>;
   unspent(scripts: readonly Uint8Array[], page: { after: UnspentKey | null; limit: number }): ReturnType<UtxoIndexStore['confirmedUnspent']>;
+  /** Those of these confirmed outputs that no confirmed tx spends. */
+  unspentAt(outpoints: readonly Outpoint[]): Promise<UnspentRow[]>;
   page(counts: ReadonlyMap<string, { rows: number; key: Buffer }>, limit: number, skip: number): ReturnType<UtxoIndexStore['confirmedPage']>;
   /** Those of these txids (of mempool rows read before) that the index holds as confirmed: their mempool rows are skipped. */
   holds(txids: Iterable<string>): Promise<Set<string>>;
@@ -566,6 +568,7 @@ export class UtxoIndexStore {
     return {
       balanceRows: (scripts) => this.balanceRows(scripts, snapshot),
       unspent: (scripts, page) => this.confirmedUnspent(scripts, page, snapshot),
+      unspentAt: (outpoints) => this.confirmedUnspentAt(outpoints, snapshot),
       page: (counts, limit, skip) => this.confirmedPage(counts, limit, skip, snapshot),
       holds: async (txids) => {
         const distinct = [...new Set(txids)];
@@ -732,6 +735,64 @@ export class UtxoIndexStore {
         return { rows, next };
       },
     );
+  }
+
+  /**
+   * Those of `outpoints` that are unspent outputs (confirmed or in the mempool, not spent by either),
+   * by outpointKey: each looked up by its key, whatever its address holds besides (coin control
+   * names a few outputs of an address that may have hundreds of thousands).
+   */
+  async unspentAt(outpoints: readonly Outpoint[]): Promise<Map<string, UnspentRow>> {
+    const wanted = new Set(outpoints.map((o) => key(o.txid, o.vout)));
+    const txids = [...new Set(outpoints.map((o) => o.txid))].sort();
+    const c = this.chain;
+    return this.consistently(
+      async () => {
+        const pending: UnspentRow[] = [];
+        const spends: { k: string; spender: string }[] = [];
+        for (const part of chunks(txids, LOOKUP)) {
+          const outs = await this.store.db.selectFrom('mempool_outputs').select(['txid', 'vout', 'script', 'amount']).where('chain', '=', c).where('txid', 'in', part).orderBy('txid').orderBy('vout').execute();
+          for (const r of outs) if (wanted.has(key(r.txid, toNumber(r.vout)))) pending.push({ txid: r.txid, vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount), height: null });
+          const spent = await this.store.db.selectFrom('mempool_spends').select(['txid', 'vout', 'spent_txid']).where('chain', '=', c).where('txid', 'in', part).orderBy('txid').orderBy('vout').execute();
+          for (const r of spent) if (wanted.has(key(r.txid, toNumber(r.vout)))) spends.push({ k: key(r.txid, toNumber(r.vout)), spender: r.spent_txid });
+        }
+        return { pending, spends };
+      },
+      async ({ pending, spends }, confirmed) => {
+        const rows = await confirmed.unspentAt(outpoints);
+        const skip = await confirmed.holds([...pending.map((r) => r.txid), ...spends.map((s) => s.spender)]);
+        const spentInMempool = new Set(spends.filter((s) => !skip.has(s.spender)).map((s) => s.k));
+        const out = new Map<string, UnspentRow>();
+        for (const r of [...rows, ...pending.filter((r) => !skip.has(r.txid))]) if (!spentInMempool.has(key(r.txid, r.vout))) out.set(key(r.txid, r.vout), r);
+        return out;
+      },
+    );
+  }
+
+  /** Those of these outpoints whose confirmed output no confirmed tx spends. */
+  private async confirmedUnspentAt(outpoints: readonly Outpoint[], snapshot?: LevelSnapshot): Promise<UnspentRow[]> {
+    const wanted = new Set(outpoints.map((o) => key(o.txid, o.vout)));
+    const out: UnspentRow[] = [];
+    for (const part of chunks([...new Set(outpoints.map((o) => o.txid))], LOOKUP)) {
+      const byNumber = await this.confirmedTxNumbers(this.store.db, part, snapshot);
+      const txidOf = new Map([...byNumber].map(([txid, n]) => [n, txid]));
+      const asked = outpoints.flatMap((o) => (byNumber.has(o.txid) && wanted.has(key(o.txid, o.vout)) ? [{ txnum: byNumber.get(o.txid)!, vout: o.vout }] : []));
+      if (asked.length === 0) continue;
+      const level = this.level;
+      const rows = level
+        ? await (await level).unspentAt(asked, snapshot)
+        : (await this.store.db.selectFrom('chain_outputs').select(['txnum', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txnum', 'in', [...txidOf.keys()]).where('spent_txnum', 'is', null).execute()).map((r) => ({
+            txnum: toNumber(r.txnum),
+            vout: toNumber(r.vout),
+            script: r.script,
+            amount: toBigInt(r.amount),
+          }));
+      for (const r of rows) {
+        const txid = txidOf.get(r.txnum)!;
+        if (wanted.has(key(txid, r.vout))) out.push({ txid, vout: r.vout, script: bytes(r.script), amount: r.amount, height: heightOfTxNum(r.txnum) });
+      }
+    }
+    return out;
   }
 
   /** Those of `scripts` with any history, confirmed or in the mempool, by hex. */

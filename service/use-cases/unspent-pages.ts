@@ -46,12 +46,14 @@ export async function selectionCandidates(backend: UtxoBackend, sources: readonl
 
 /**
  * Those of `outpoints` that are unspent outputs of `scripts` (mempool ones included, spent ones
- * not), by outpointKey: the pages are read until every outpoint is found or the last page is.
+ * not), by outpointKey: looked up by key where the backend can (its own index), else its pages are
+ * read until every outpoint is found or the last page is.
  */
 export async function findUnspent(backend: UtxoBackend, scripts: readonly Uint8Array[], outpoints: readonly Outpoint[]): Promise<Map<string, UnspentRow>> {
   const wanted = new Set(outpoints.map((o) => outpointKey(o.txid, o.vout)));
   const found = new Map<string, UnspentRow>();
   if (wanted.size === 0 || scripts.length === 0) return found;
+  if (backend.unspentAt) return backend.unspentAt(scripts, outpoints);
   let after: string | null = null;
   do {
     const page = await backend.unspent(scripts, { limit: UNSPENT_PAGE_MAX, after });

@@ -136,6 +136,15 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
     return { rows: read.rows.filter((r) => !this.spends.isSpent(outpointKey(r.txid, r.vout))), next: read.next };
   }
 
+  async unspentAt(scripts: readonly Uint8Array[], outpoints: readonly Outpoint[]) {
+    await this.checkWatched(scripts);
+    const ours = new Set(scripts.map(bytesToHex));
+    const found = await this.index.unspentAt(outpoints);
+    // only the scripts asked about (and allowed to this key, in watch mode): never another's output
+    for (const [k, r] of found) if (!ours.has(bytesToHex(r.script)) || this.spends.isSpent(k)) found.delete(k);
+    return found;
+  }
+
   /** After an index pass: our broadcasts the index now holds need no exclusion of their own. */
   private async settleSpends(pass: number): Promise<void> {
     const txids = this.spends.settleable(pass);
