@@ -91,13 +91,15 @@ export async function runUtxoPagesBench(argv: readonly string[]): Promise<number
           let n = 0;
           let pages = 0;
           let cursor: string | undefined;
+          let newest: Utxos['utxos'][number] | undefined;
           do {
             const page = parseApiJson((await get(`/address/utxos/litecoin/${address}${cursor ? `?cursor=${cursor}` : ''}`)).body) as Utxos;
             n += page.utxos.length;
             pages++;
+            newest = page.utxos.at(-1) ?? newest;
             cursor = page.next_cursor;
           } while (cursor !== undefined);
-          return { n, pages };
+          return { n, pages, newest };
         });
         const [burst, burstMs] = await timed(() => fireAtOnce(s.url, `/address/utxos/litecoin/${address}`, o.requests));
         const [among] = await timed(() => fireAtOnce(s.url, `/address/utxos/litecoin/${hundred}`, 100));
@@ -107,6 +109,16 @@ export async function runUtxoPagesBench(argv: readonly string[]): Promise<number
           body: JSON.stringify({ number_of_required_signatures: 2, redeem_scripts: [{ public_keys: cosigners.map((k) => Buffer.from(k).toString('hex')) }], to: address, amount: Number(50n * EACH) }),
         });
         await create.arrayBuffer();
+        // coin control naming the newest output: looked up by its key, not by paging to it
+        const [named, namedMs] = await timed(async () => {
+          const res = await fetch(`${s.url}/multi_sig/create/litecoin`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ number_of_required_signatures: 2, redeem_scripts: [{ public_keys: cosigners.map((k) => Buffer.from(k).toString('hex')) }], outputs: [{ to: address, amount: Number(EACH / 2n) }], fee_rate: 1, inputs: [`${all.newest!.txid}:${all.newest!.vout}`] }),
+          });
+          await res.arrayBuffer();
+          return res.status;
+        });
         const after = s.memory();
         const up = s.alive() && (await fetch(`${s.url}/healthz`).then((r) => r.status).catch(() => 0)) === 200;
         console.log(`\n== ${kind} ==`);
@@ -114,9 +126,9 @@ export async function runUtxoPagesBench(argv: readonly string[]): Promise<number
         console.log(`plain request: ${first.status}, ${firstPage.utxos.length} outputs, next_cursor ${firstPage.next_cursor ? 'given' : 'absent'}, ${(first.body.length / 1024).toFixed(0)} KiB in ${firstMs.toFixed(0)} ms`);
         console.log(`every page: ${all.n.toLocaleString('en-US')} outputs in ${all.pages} pages, ${seconds(allMs)} (${(allMs / all.pages).toFixed(1)} ms a page)`);
         console.log(`${o.requests.toLocaleString('en-US')} requests at once: ${JSON.stringify(burst.statuses)} in ${seconds(burstMs)}, ${(burst.bytes / 2 ** 20).toFixed(0)} MiB answered; 100 x 100 addresses at once: ${JSON.stringify(among.statuses)}${Object.keys({ ...burst.errors, ...among.errors }).length ? ` (failures: ${JSON.stringify({ ...burst.errors, ...among.errors })})` : ''}`);
-        console.log(`multi_sig/create over the address: ${create.status}`);
+        console.log(`multi_sig/create over the address: ${create.status}; with inputs naming its newest output: ${named} in ${namedMs.toFixed(0)} ms`);
         console.log(`service RSS: ${after.rssMb} MiB now, peak ${after.peakMb} MiB; up: ${up ? 'yes' : 'NO'}`);
-        const ok = up && first.status === 200 && all.n === o.outputs && burst.statuses[200] === o.requests && among.statuses[200] === 100 && create.status === 200;
+        const ok = up && first.status === 200 && all.n === o.outputs && burst.statuses[200] === o.requests && among.statuses[200] === 100 && create.status === 200 && named === 200;
         if (!ok) {
           failed = true;
           console.log(`FAILED on ${kind}:\n${s.output().slice(-3000)}`);
