@@ -109,12 +109,12 @@ export async function runUtxoPagesBench(argv: readonly string[]): Promise<number
           body: JSON.stringify({ number_of_required_signatures: 2, redeem_scripts: [{ public_keys: cosigners.map((k) => Buffer.from(k).toString('hex')) }], to: address, amount: Number(50n * EACH) }),
         });
         await create.arrayBuffer();
-        // coin control naming the newest output: looked up by its key, not by paging to it
+        // coin control naming the newest output (paying 0.8 of it: above the dust limit): looked up by its key, not by paging to it
         const [named, namedMs] = await timed(async () => {
           const res = await fetch(`${s.url}/multi_sig/create/litecoin`, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ number_of_required_signatures: 2, redeem_scripts: [{ public_keys: cosigners.map((k) => Buffer.from(k).toString('hex')) }], outputs: [{ to: address, amount: Number(EACH / 2n) }], fee_rate: 1, inputs: [`${all.newest!.txid}:${all.newest!.vout}`] }),
+            body: JSON.stringify({ number_of_required_signatures: 2, redeem_scripts: [{ public_keys: cosigners.map((k) => Buffer.from(k).toString('hex')) }], outputs: [{ to: address, amount: Number((EACH * 4n) / 5n) }], fee_rate: 1, inputs: [`${all.newest!.txid}:${all.newest!.vout}`] }),
           });
           await res.arrayBuffer();
           return res.status;
