@@ -71,7 +71,7 @@ export function apiWith(real: CoordinatorApi, replaced: Partial<CoordinatorApi>)
   const bound: CoordinatorApi = {
     toNetworkAddresses: (k) => real.toNetworkAddresses(k),
     history: (c, a, p) => real.history(c, a, p),
-    utxos: (c, a) => real.utxos(c, a),
+    utxos: (c, a, p) => real.utxos(c, a, p),
     createMultisig: (c, b) => real.createMultisig(c, b),
     signAndSendMultisig: (c, b) => real.signAndSendMultisig(c, b),
     rawTransaction: (c, t) => real.rawTransaction(c, t),

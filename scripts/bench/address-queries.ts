@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { openStore, type StoreConfig } from '../../service/store/database.ts';
 import { type IndexedBlock, type IndexedTx, UtxoIndexStore } from '../../service/index/utxo-index.ts';
+import { UNSPENT_PAGE_MAX } from '../../service/chains/backend.ts';
 import { machineLine } from './machine.ts';
 
 const PG_URL = process.env.COUNTERSIGN_BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
@@ -100,14 +101,14 @@ async function measure(label: string, config: StoreConfig, blocks: readonly Inde
     const rows: Record<string, { balance: number; history: number; unspent: number; total: number }> = {};
     for (const [name, script, entries] of [['10', SMALL, 10], ['10,000', BIG, 10_000]] as const) {
       const page = await index.history([script], PAGE, 0);
-      const unspent = await index.unspent([script]);
+      const unspent = (await index.unspent([script], { limit: UNSPENT_PAGE_MAX })).rows;
       if (page.total !== entries || unspent.length !== UNSPENT_LEFT || page.rows.length !== Math.min(PAGE, entries)) {
         throw new Error(`${label}: address of ${name} entries answers total ${page.total}, ${page.rows.length} rows, ${unspent.length} unspent`);
       }
       rows[name] = {
         balance: await median(rounds, () => index.balances([script])),
         history: await median(rounds, () => index.history([script], PAGE, 0)),
-        unspent: await median(rounds, () => index.unspent([script])),
+        unspent: await median(rounds, () => index.unspent([script], { limit: UNSPENT_PAGE_MAX })),
         total: page.total,
       };
     }

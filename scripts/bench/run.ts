@@ -3,6 +3,8 @@
 // `npm run bench -- --scale`: the cost curve on a mainnet-shaped chain instead (scale.ts).
 // `npm run bench -- --hostile [--full] [--kinds ...]`: the hostile-service bench of issue 31 instead (hostile.ts).
 // `npm run bench -- --relay [--stores sqlite,postgres] [--rooms 100] [--messages 1000]`: the relay under load (relay.ts).
+// `npm run bench -- --utxo-pages [--outputs 400000] [--requests 1000] [--stores ...]`: issue 33's address of
+// 400,000 unspent outputs, the service under its heap cap (utxo-pages.ts).
 // Prints figures with their workload and machine; exits 0 even when a target is missed.
 import type { FetchForm } from './fetch-blocks.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -308,6 +310,12 @@ if (process.argv.includes('--relay')) {
   const { runRelayBench } = await import('./relay.ts');
   process.exit(await runRelayBench(process.argv.slice(2)));
 }
+// `--utxo-pages`: issue 33's address of 400,000 unspent outputs under the heap cap (utxo-pages.ts), its own options.
+if (process.argv.includes('--utxo-pages')) {
+  const { runUtxoPagesBench } = await import('./utxo-pages.ts');
+  process.exit(await runUtxoPagesBench(process.argv.slice(2)));
+}
+
 // `--hostile`: the hostile-service bench instead (hostile.ts), its own options.
 if (process.argv.includes('--hostile')) {
   const { runHostileBench } = await import('./hostile.ts');

@@ -1,5 +1,6 @@
 // What the use cases need from a chain, whatever serves it: a node + our own index, Blockbook or
 // an Electrum server.
+import { UTXOS_PAGE_MAX } from '../../shared/api/schemas.ts';
 import type { ChainParams } from '../../shared/coins/coin-table.ts';
 import type { WrongChain } from '../errors.ts';
 import type { WalletWatch } from './utxo/watch.ts';
@@ -35,6 +36,47 @@ export interface UnspentRow {
   amount: bigint;
   /** null while in the mempool */
   height: number | null;
+}
+
+/**
+ * Which page of unspent outputs to read: at most `limit` rows after `after`, a cursor an earlier
+ * page gave (null or absent: from the start). No answer lists every output of an address: one
+ * address may hold hundreds of thousands (docs/api-decisions.md, section 6).
+ */
+export interface UnspentPageRequest {
+  limit: number;
+  after?: string | null | undefined;
+}
+
+export interface UnspentPage {
+  rows: UnspentRow[];
+  /** Where the next page starts; null when this page is the last. */
+  next: string | null;
+}
+
+/** The most outputs one page holds, and the plain request's page (the spec's form has no paging). */
+export const UNSPENT_PAGE_MAX = UTXOS_PAGE_MAX;
+
+/** A cursor no page of this service gave: the route answers it with a 400. */
+export class BadCursor extends Error {
+  constructor(readonly text: string) {
+    super(`cursor ${text.length > 80 ? `${text.slice(0, 80)}… (${text.length} characters)` : JSON.stringify(text)} is not one a page of unspent outputs gave: send the next_cursor of the previous page, or none for the first page`);
+  }
+}
+
+/**
+ * A page of a list an upstream gave whole (Electrum's listunspent, Blockbook's utxo): the upstream
+ * bounds its own answer, the page bounds ours. Its cursor is "o<rows before it>".
+ */
+export function pageOfList<T>(rows: readonly T[], page: { limit: number; after?: string | null | undefined }): { rows: T[]; next: string | null } {
+  let from = 0;
+  if (page.after) {
+    const m = /^o(\d{1,9})$/.exec(page.after);
+    if (!m) throw new BadCursor(page.after);
+    from = Number(m[1]);
+  }
+  const end = from + page.limit;
+  return { rows: rows.slice(from, end), next: rows.length > end ? `o${end}` : null };
 }
 
 /** An output's script and amount (outputs()). */
@@ -114,7 +156,14 @@ export interface UtxoBackend {
   /** Balances of scriptPubKeys, in the order given. */
   balances(scripts: readonly Uint8Array[]): Promise<ScriptBalance[]>;
   history(scripts: readonly Uint8Array[], limit: number, offset: number): Promise<{ total: number; rows: HistoryRow[] }>;
-  unspent(scripts: readonly Uint8Array[]): Promise<UnspentRow[]>;
+  /** A page of the scripts' unspent outputs: confirmed oldest first, then the mempool's. */
+  unspent(scripts: readonly Uint8Array[], page: UnspentPageRequest): Promise<UnspentPage>;
+  /**
+   * Those of `outpoints` that are unspent outputs of `scripts` (mempool ones included, spent ones
+   * not), by outpointKey, each looked up by its key. Absent: the backend pages through the scripts'
+   * outputs instead (use-cases/unspent-pages.ts findUnspent).
+   */
+  unspentAt?(scripts: readonly Uint8Array[], outpoints: readonly Outpoint[]): Promise<Map<string, UnspentRow>>;
   /** Amount and script of known outputs by outpoint (the amount-committing digests need them). */
   outputs(outpoints: readonly Outpoint[]): Promise<Map<string, { script: Uint8Array; amount: bigint }>>;
   /** A transaction's bytes by txid (PSBT and hardware signers need whole previous transactions); null when unknown. */

@@ -71,6 +71,8 @@ const RELAY = 'Relay';
 const DEVICE_SIGNED = 'The request carries X-Relay-Device (the device id), X-Relay-Time (unix ms, within 5 minutes of the service\'s clock) and X-Relay-Signature (Ed25519 over "METHOD path\\ntime" under the relay\'s label, by the device\'s key; 401 otherwise).';
 
 const tokenNote = 'For an ERC20 token on ethereum pass both contract_id and decimal_places.';
+const utxosPagingNote =
+  'Extension beyond the spec: an answer holds at most limit outputs (default and most 1000), confirmed oldest first, then the mempool\'s. When more follow, the response header X-Countersign-Next-Cursor carries the cursor to send as the query parameter cursor for the next page';
 const pagingNote = 'Extension beyond the spec: the query parameters limit (default 50, at most 1000) and offset page through total_txs entries.';
 
 const SHARED_OPERATIONS: Record<string, OperationDoc> = {
@@ -90,7 +92,7 @@ const V2_OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Transaction history of addresses (3)',
     description: `One entry per (transaction, queried address) with the net amount, newest first. ${tokenNote} ${pagingNote} Each entry's txid is an extension too.`,
   },
-  'GET /address/utxos/:coin/:addresses': { tag: ADDRESS, summary: 'Unspent outputs of addresses (4)' },
+  'GET /address/utxos/:coin/:addresses': { tag: ADDRESS, summary: 'Unspent outputs of addresses (4)', description: `${utxosPagingNote}, and the body the same as next_cursor (absent when the list is complete).` },
   'POST /address/to_network_addresses': { tag: ADDRESS, summary: 'Extended public keys to single- or multi-signature addresses (5)' },
   'POST /transaction/sign_and_send/:coin': { tag: TX, summary: 'Verify signatures, assemble and broadcast (7)' },
   'POST /multi_sig/sign_and_send/:coin': { tag: MULTISIG, summary: 'Verify M signatures per input, assemble and broadcast (10)' },
@@ -223,7 +225,7 @@ const V1_OPERATIONS: Record<string, OperationDoc> = {
     summary: 'Transaction history of addresses, v1 entries (3)',
     description: `One entry per transaction with blockheight, time, total_in, total_out, fees, vins and vouts, newest first; UTXO coins only (ethereum history is v2's). ${pagingNote} Each entry's txid is an extension too.`,
   },
-  'GET /address/utxo/:coin/:addresses': { tag: ADDRESS, summary: 'Unspent outputs of addresses, as a bare array (4)' },
+  'GET /address/utxo/:coin/:addresses': { tag: ADDRESS, summary: 'Unspent outputs of addresses, as a bare array (4)', description: `${utxosPagingNote} (a bare array has no room for a field).` },
   'POST /transaction/create/:coin': { tag: TX, summary: 'Build a payment from public keys (6)', description: 'fee_amount is a string of digits; the response has no total_input_value.' },
   'POST /transaction/sign_and_send/:coin': {
     tag: TX,

@@ -5,6 +5,7 @@
 // After every step, balances, unspent outputs, history pages and the tip must be the same.
 // A failure names its seed; replay it with COUNTERSIGN_INDEX_SEED=<seed> (several: 1,2,3).
 import { afterEach, describe, expect, it } from 'vitest';
+import { allUnspent } from '../test/all-unspent.ts';
 import { openTestStore, type TestStore } from '../store/test-stores.ts';
 import { type IndexedBlock, type IndexedTx, UtxoIndexStore } from './utxo-index.ts';
 
@@ -133,7 +134,7 @@ describe('the LevelDB full index and the SQLite one, over seeded random chains',
         fmt({
           tip: await index.tip(),
           balances: await index.balances(SCRIPTS),
-          unspent: await index.unspent(SCRIPTS),
+          unspent: await allUnspent(index, SCRIPTS),
           history: await index.history(SCRIPTS, 10_000, 0),
           page: await index.history(SCRIPTS.slice(0, 3), 7, offset),
           used: [...(await index.usedScripts(SCRIPTS))].sort(),

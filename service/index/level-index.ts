@@ -35,6 +35,7 @@ import { scriptKeyOf } from './script-keys.ts';
 import { Summaries, type Summary, type Funding } from './level-summaries.ts';
 import { heightOfTxNum, txNumOf, firstTxNumAbove } from './txnum.ts';
 import { DEFAULT_INDEX_CACHES, type IndexCaches } from './cache-budget.ts';
+import { mergeSorted, type SortedRead } from './unspent-page.ts';
 
 type Db = ClassicLevel<Buffer, Buffer>;
 
@@ -498,7 +499,12 @@ export class LevelIndex {
     for await (const [k, v] of this.db.iterator({ ...fundingRange(skey, from), snapshot })) {
       rows.push({ txnum: k.readUIntBE(9, 6), vout: k.readUInt32BE(15), ...fundingOfValue(v), txid: Buffer.alloc(0) });
     }
-    if (rows.length === 0) return rows;
+    return this.withTxids(script, rows, snapshot);
+  }
+
+  /** Funding rows read under a script's key, with their txids: those of another script under the same key dropped. */
+  private async withTxids(script: Buffer, rows: readonly Funding[], snapshot: LevelSnapshot): Promise<Funding[]> {
+    if (rows.length === 0) return [];
     const numbers = [...new Set(rows.map((r) => r.txnum))];
     const values = await this.db.getMany(numbers.map(txidKey), { snapshot });
     const txs = new Map(numbers.map((n, i) => [n, values[i] ? txRowOf(values[i]) : undefined]));
@@ -583,14 +589,70 @@ export class LevelIndex {
     });
   }
 
-  /** Outputs of these scripts that no confirmed tx spends, oldest first. */
-  async unspent(scripts: readonly Uint8Array[], snapshot?: LevelSnapshot): Promise<LevelUnspentRow[]> {
+  /**
+   * Up to `limit` outputs of these scripts that no confirmed tx spends, after `after` (txnum, vout;
+   * null: from the first), oldest first. Read from the funding rows after the cursor a chunk at a
+   * time, each chunk's spends looked up (settle), and the scripts merged (unspent-page.ts): a page
+   * costs its own rows and the spent ones between them, never the address's whole summary (a
+   * script with 400,000 outputs would not fit the summaries' budget, nor the heap).
+   */
+  async unspent(scripts: readonly Uint8Array[], page: { after: { txnum: number; vout: number } | null; limit: number }, snapshot?: LevelSnapshot): Promise<LevelUnspentRow[]> {
     return this.within(snapshot, async (s) => {
-      const rows: LevelUnspentRow[] = [];
-      for (const { script, summary } of (await this.summariesOf(scripts, s)).values()) {
-        for (const u of summary.unspent) rows.push({ script, txnum: u.txnum, vout: u.vout, amount: u.amount, txid: u.txid });
+      const distinct = [...new Map(scripts.map((x) => [keyOfBlob(x), Buffer.from(x)])).values()];
+      const sources: SortedRead<LevelUnspentRow>[] = distinct.map((script) => (last, n) => this.unspentRun(script, last ?? page.after, n, s));
+      if (sources.length === 0) return [];
+      return mergeSorted(sources, (a, b) => a.txnum - b.txnum || a.vout - b.vout, page.limit);
+    });
+  }
+
+  /** Up to `n` of one script's unspent outputs after `after`, oldest first. */
+  private async unspentRun(script: Buffer, after: { txnum: number; vout: number } | null, n: number, snapshot: LevelSnapshot): Promise<LevelUnspentRow[]> {
+    const skey = scriptKeyOf(script);
+    const end = fundingRange(skey).lt;
+    const out: LevelUnspentRow[] = [];
+    let from = after;
+    const chunk = Math.max(64, n);
+    while (out.length < n) {
+      const range = from ? { gt: fundingKey(skey, from.txnum, from.vout), lt: end } : fundingRange(skey);
+      const read: Funding[] = [];
+      for await (const [k, v] of this.db.iterator({ ...range, limit: chunk, snapshot })) {
+        read.push({ txnum: k.readUIntBE(9, 6), vout: k.readUInt32BE(15), ...fundingOfValue(v), txid: Buffer.alloc(0) });
       }
-      return rows.sort((a, b) => a.txnum - b.txnum || a.vout - b.vout);
+      if (read.length === 0) break;
+      from = read[read.length - 1]!;
+      const own = await this.withTxids(script, read, snapshot);
+      const settled = await this.settle(own, snapshot);
+      own.forEach((o, i) => {
+        if (settled[i]!.spent === null && !settled[i]!.dropped && out.length < n) out.push({ script, txnum: o.txnum, vout: o.vout, amount: o.amount, txid: o.txid });
+      });
+      if (read.length < chunk) break;
+    }
+    return out;
+  }
+  }
+
+  /**
+   * Those of these outputs (tx number, vout) that no confirmed tx spends, with their script and
+   * amount: each output's T and F rows, then its spends (settle), whatever its address holds besides.
+   */
+  async unspentAt(wanted: readonly { txnum: number; vout: number }[], snapshot?: LevelSnapshot): Promise<{ txnum: number; vout: number; script: Buffer; amount: bigint }[]> {
+    return this.within(snapshot, async (s) => {
+      const keys = new Set(wanted.map((w) => `${w.txnum}:${w.vout}`));
+      const numbers = [...new Set(wanted.map((w) => w.txnum))];
+      const values = await this.db.getMany(numbers.map(txidKey), { snapshot: s });
+      const outs = numbers.flatMap((txnum, i) => {
+        const v = values[i];
+        if (!v) return [];
+        const tx = txRowOf(v);
+        return tx.outputs.filter((o) => keys.has(`${txnum}:${o.vout}`)).map((o) => ({ txnum, vout: o.vout, script: Buffer.from(o.script), txid: Buffer.from(tx.txid) }));
+      });
+      const funding = await this.db.getMany(
+        outs.map((o) => fundingKey(scriptKeyOf(o.script), o.txnum, o.vout)),
+        { snapshot: s },
+      );
+      const held = outs.flatMap((o, i) => (funding[i] ? [{ ...o, ...fundingOfValue(funding[i]) }] : []));
+      const settled = await this.settle(held, s);
+      return held.filter((_, i) => settled[i]!.spent === null && !settled[i]!.dropped).map(({ txnum, vout, script, amount }) => ({ txnum, vout, script, amount }));
     });
   }
 

@@ -36,20 +36,26 @@ export function confirmedHistoryQuery(db: Db, chain: string, keys: readonly Uint
   return keys.length > 1 ? joined.orderBy('h.skey') : joined;
 }
 
-/** Confirmed outputs of `scripts` not spent by a confirmed tx, oldest first: the partial index
- * chain_outputs_unspent holds exactly these, in this order for one script. */
-export function confirmedUnspentQuery(db: Db, chain: string, scripts: readonly Uint8Array[], dialect: 'sqlite' | 'postgres') {
+/**
+ * Up to `limit` confirmed outputs of `script` not spent by a confirmed tx, after `after` (its
+ * (txnum, vout); null: from the first), oldest first: a range read of the partial index
+ * chain_outputs_unspent, which holds exactly these in this order, cut by the key and the LIMIT at
+ * the store (keyset paging: a page costs its rows, not the outputs before it).
+ */
+export function confirmedUnspentQuery(db: Db, chain: string, script: Uint8Array, dialect: 'sqlite' | 'postgres', page: { after: UnspentKey | null; limit: number }) {
   // Without statistics SQLite prices the narrow table's primary key (chain, txnum, vout) below
   // the partial index and would scan every output of the chain: it is named for SQLite.
   const outputs = dialect === 'sqlite' ? sql<Database['chain_outputs']>`chain_outputs`.as<'o'>(sql`o indexed by chain_outputs_unspent`) : ('chain_outputs as o' as const);
-  const base = db
+  let q = db
     .selectFrom(outputs)
     .innerJoin('chain_txids as t', (j) => j.onRef('t.chain', '=', 'o.chain').onRef('t.txnum', '=', 'o.txnum'))
     .select(['o.txnum', 'o.vout', 'o.script', 'o.amount', 't.txid'])
     .where('o.chain', '=', chain)
-    .where('o.spent_txnum', 'is', null);
-  if (scripts.length === 1) return base.where('o.script', '=', scripts[0]!).orderBy('o.txnum').orderBy('o.vout');
-  return base.where('o.script', 'in', scripts).orderBy('o.txnum').orderBy('o.vout');
+    .where('o.spent_txnum', 'is', null)
+    .where('o.script', '=', script);
+  // A row value compares as the index orders: both stores read it as a range of the index.
+  if (page.after) q = q.where(sql<boolean>`(o.txnum, o.vout) > (${page.after.txnum}, ${page.after.vout})`);
+  return q.orderBy('o.txnum').orderBy('o.vout').limit(page.limit);
 }
 
 /** History rows as the page order compares them: newest tx first (height, then position), then txid, script. */

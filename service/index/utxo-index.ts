@@ -7,14 +7,15 @@ import { sql } from 'kysely';
 import type { Store } from '../store/database.ts';
 import { toBigInt, toNumber } from '../store/database.ts';
 import type { Database } from '../store/schema.ts';
-import type { HistoryRow, Outpoint, OutputInfo, ScriptBalance, UnspentRow } from '../chains/backend.ts';
+import { BadCursor, type HistoryRow, type Outpoint, type OutputInfo, type ScriptBalance, type UnspentPage, type UnspentPageRequest, type UnspentRow } from '../chains/backend.ts';
 import { outpointKey } from '../chains/backend.ts';
 import { asBuffer, encodedOf, hexOf, type IndexedBlock, type IndexedTx, keyOfBlob, txidBlob, txidHexOf } from './blocks.ts';
 import { applyBlocksPostgres, lookupSpentPostgres } from './pg-apply.ts';
 import { type FoundOutputs, planRows, type RowPlan, spentLookup } from './row-plan.ts';
 import { applyEncodedBlocksSqlite, lookupSpentSqlite } from './sqlite-apply.ts';
 import { SqliteIndexWriter } from './sqlite-index-writer.ts';
-import { confirmedHistoryQuery, confirmedUnspentQuery, pageOrder, unspentOrder } from './queries.ts';
+import { confirmedHistoryQuery, confirmedUnspentQuery, pageOrder, type UnspentKey, unspentOrder } from './queries.ts';
+import { cursorText, mergeSorted, parseCursor, type SortedRead, type UnspentCursor } from './unspent-page.ts';
 import { Lru } from '../lru.ts';
 import { scriptKeyOf } from './script-keys.ts';
 import { firstTxNumAbove, heightOfTxNum, txidPrefix } from './txnum.ts';
@@ -92,7 +93,9 @@ export function levelIndexOf(store: Store, chain: string): Promise<LevelIndex> |
  */
 interface ConfirmedReader {
   balanceRows(scripts: readonly Uint8Array[]): Promise<Map<string, { confirmed: bigint; txCount: number; key: Buffer }>>;
-  unspent(scripts: readonly Uint8Array[]): Promise<UnspentRow[]>;
+  unspent(scripts: readonly Uint8Array[], page: { after: UnspentKey | null; limit: number }): ReturnType<UtxoIndexStore['confirmedUnspent']>;
+  /** Those of these confirmed outputs that no confirmed tx spends. */
+  unspentAt(outpoints: readonly Outpoint[]): Promise<UnspentRow[]>;
   page(counts: ReadonlyMap<string, { rows: number; key: Buffer }>, limit: number, skip: number): ReturnType<UtxoIndexStore['confirmedPage']>;
   /** Those of these txids (of mempool rows read before) that the index holds as confirmed: their mempool rows are skipped. */
   holds(txids: Iterable<string>): Promise<Set<string>>;
@@ -639,7 +642,8 @@ export class UtxoIndexStore {
   private confirmedReader(snapshot?: LevelSnapshot): ConfirmedReader {
     return {
       balanceRows: (scripts) => this.balanceRows(scripts, snapshot),
-      unspent: (scripts) => this.confirmedUnspent(scripts, snapshot),
+      unspent: (scripts, page) => this.confirmedUnspent(scripts, page, snapshot),
+      unspentAt: (outpoints) => this.confirmedUnspentAt(outpoints, snapshot),
       page: (counts, limit, skip) => this.confirmedPage(counts, limit, skip, snapshot),
       holds: async (txids) => {
         const distinct = [...new Set(txids)];
@@ -755,22 +759,34 @@ export class UtxoIndexStore {
       .map((x) => x.r);
   }
 
-  /** Outputs not spent by any confirmed or mempool transaction: oldest first, mempool last. */
-  async unspent(scripts: readonly Uint8Array[]): Promise<UnspentRow[]> {
+  /**
+   * A page of the outputs not spent by any confirmed or mempool transaction: oldest first, mempool
+   * last. Both parts are read by key after the cursor and cut at limit + 1 rows at the store (the
+   * extra row says whether there is more), so a page costs its own rows whatever the address holds.
+   */
+  async unspent(scripts: readonly Uint8Array[], page: UnspentPageRequest): Promise<UnspentPage> {
     const list = scripts.map(blob);
     const c = this.chain;
+    const cursor = page.after ? parseCursor(page.after) : null;
+    if (page.after && !cursor) throw new BadCursor(page.after);
+    const inMempool = cursor !== null && !cursor.confirmed;
+    const limit = page.limit;
     return this.consistently(
       async () => {
-        const pending = await this.store.db
+        let q = this.store.db
           .selectFrom('mempool_outputs as o')
           .innerJoin('chain_mempool as m', (j) => j.onRef('m.chain', '=', 'o.chain').onRef('m.txid', '=', 'o.txid'))
-          .select(['o.txid', 'o.vout', 'o.script', 'o.amount'])
+          .select(['o.txid', 'o.vout', 'o.script', 'o.amount', 'm.first_seen'])
           .where('o.chain', '=', c)
-          .where('o.script', 'in', list)
-          .orderBy('m.first_seen')
-          .orderBy('o.txid')
-          .orderBy('o.vout')
-          .execute();
+          .where('o.script', 'in', list);
+        if (cursor && !cursor.confirmed) q = q.where(sql<boolean>`(m.first_seen, o.txid, o.vout) > (${cursor.firstSeen}, ${cursor.txid}, ${cursor.vout})`);
+        const pending = (await q.orderBy('m.first_seen').orderBy('o.txid').orderBy('o.vout').limit(limit + 1).execute()).map((r) => ({
+          txid: r.txid,
+          vout: toNumber(r.vout),
+          script: bytes(r.script),
+          amount: toBigInt(r.amount),
+          firstSeen: toNumber(r.first_seen),
+        }));
         // A mempool tx spending one of these scripts' outputs has a history row on its script.
         const spenders = [...new Set((await this.mempoolHistory(list)).map((r) => r.txid))];
         const spends: { txid: string; vout: number; spentTxid: string }[] = [];
@@ -781,15 +797,77 @@ export class UtxoIndexStore {
         return { pending, spends };
       },
       async ({ pending, spends }, confirmed) => {
-        const confirmedRows = await confirmed.unspent(list);
-        const skip = await confirmed.holds([...pending.map((r) => r.txid), ...spends.map((s) => s.spentTxid)]);
+        const confirmedRows = inMempool ? [] : await confirmed.unspent(list, { after: cursor?.confirmed ? cursor : null, limit: limit + 1 });
+        const read: { row: UnspentRow; at: UnspentCursor }[] = [
+          ...confirmedRows.map(({ txnum, ...r }) => ({ row: { ...r, height: heightOfTxNum(txnum) }, at: { confirmed: true as const, txnum, vout: r.vout } })),
+          ...pending.map(({ firstSeen, ...r }) => ({ row: { ...r, height: null }, at: { confirmed: false as const, firstSeen, txid: r.txid, vout: r.vout } })),
+        ];
+        const kept = read.slice(0, limit);
+        const next = read.length > limit ? cursorText(kept[kept.length - 1]!.at) : null;
+        const skip = await confirmed.holds([...kept.filter((r) => r.row.height === null).map((r) => r.row.txid), ...spends.map((s) => s.spentTxid)]);
         const spentInMempool = new Set(spends.filter((s) => !skip.has(s.spentTxid)).map((s) => key(s.txid, s.vout)));
-        return [
-          ...confirmedRows,
-          ...pending.filter((r) => !skip.has(r.txid)).map((r) => ({ txid: r.txid, vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount), height: null })),
-        ].filter((r) => !spentInMempool.has(key(r.txid, r.vout)));
+        const rows = kept.map((r) => r.row).filter((r) => !(r.height === null && skip.has(r.txid)) && !spentInMempool.has(key(r.txid, r.vout)));
+        return { rows, next };
       },
     );
+  }
+
+  /**
+   * Those of `outpoints` that are unspent outputs (confirmed or in the mempool, not spent by either),
+   * by outpointKey: each looked up by its key, whatever its address holds besides (coin control
+   * names a few outputs of an address that may have hundreds of thousands).
+   */
+  async unspentAt(outpoints: readonly Outpoint[]): Promise<Map<string, UnspentRow>> {
+    const wanted = new Set(outpoints.map((o) => key(o.txid, o.vout)));
+    const txids = [...new Set(outpoints.map((o) => o.txid))].sort();
+    const c = this.chain;
+    return this.consistently(
+      async () => {
+        const pending: UnspentRow[] = [];
+        const spends: { k: string; spender: string }[] = [];
+        for (const part of chunks(txids, LOOKUP)) {
+          const outs = await this.store.db.selectFrom('mempool_outputs').select(['txid', 'vout', 'script', 'amount']).where('chain', '=', c).where('txid', 'in', part).orderBy('txid').orderBy('vout').execute();
+          for (const r of outs) if (wanted.has(key(r.txid, toNumber(r.vout)))) pending.push({ txid: r.txid, vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount), height: null });
+          const spent = await this.store.db.selectFrom('mempool_spends').select(['txid', 'vout', 'spent_txid']).where('chain', '=', c).where('txid', 'in', part).orderBy('txid').orderBy('vout').execute();
+          for (const r of spent) if (wanted.has(key(r.txid, toNumber(r.vout)))) spends.push({ k: key(r.txid, toNumber(r.vout)), spender: r.spent_txid });
+        }
+        return { pending, spends };
+      },
+      async ({ pending, spends }, confirmed) => {
+        const rows = await confirmed.unspentAt(outpoints);
+        const skip = await confirmed.holds([...pending.map((r) => r.txid), ...spends.map((s) => s.spender)]);
+        const spentInMempool = new Set(spends.filter((s) => !skip.has(s.spender)).map((s) => s.k));
+        const out = new Map<string, UnspentRow>();
+        for (const r of [...rows, ...pending.filter((r) => !skip.has(r.txid))]) if (!spentInMempool.has(key(r.txid, r.vout))) out.set(key(r.txid, r.vout), r);
+        return out;
+      },
+    );
+  }
+
+  /** Those of these outpoints whose confirmed output no confirmed tx spends. */
+  private async confirmedUnspentAt(outpoints: readonly Outpoint[], snapshot?: LevelSnapshot): Promise<UnspentRow[]> {
+    const wanted = new Set(outpoints.map((o) => key(o.txid, o.vout)));
+    const out: UnspentRow[] = [];
+    for (const part of chunks([...new Set(outpoints.map((o) => o.txid))], LOOKUP)) {
+      const byNumber = await this.confirmedTxNumbers(this.store.db, part, snapshot);
+      const txidOf = new Map([...byNumber].map(([txid, n]) => [n, txid]));
+      const asked = outpoints.flatMap((o) => (byNumber.has(o.txid) && wanted.has(key(o.txid, o.vout)) ? [{ txnum: byNumber.get(o.txid)!, vout: o.vout }] : []));
+      if (asked.length === 0) continue;
+      const level = this.level;
+      const rows = level
+        ? await (await level).unspentAt(asked, snapshot)
+        : (await this.store.db.selectFrom('chain_outputs').select(['txnum', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txnum', 'in', [...txidOf.keys()]).where('spent_txnum', 'is', null).execute()).map((r) => ({
+            txnum: toNumber(r.txnum),
+            vout: toNumber(r.vout),
+            script: r.script,
+            amount: toBigInt(r.amount),
+          }));
+      for (const r of rows) {
+        const txid = txidOf.get(r.txnum)!;
+        if (wanted.has(key(txid, r.vout))) out.push({ txid, vout: r.vout, script: bytes(r.script), amount: r.amount, height: heightOfTxNum(r.txnum) });
+      }
+    }
+    return out;
   }
 
   /** Those of `scripts` with any history, confirmed or in the mempool, by hex. */
@@ -806,23 +884,33 @@ export class UtxoIndexStore {
     );
   }
 
-  /** Outputs of the scripts that no confirmed tx spends, through the partial index of unspent outputs. */
-  async confirmedUnspent(scripts: readonly Uint8Array[], snapshot?: LevelSnapshot): Promise<UnspentRow[]> {
+  /**
+   * Up to `limit` outputs of the scripts that no confirmed tx spends, after `after`, oldest first:
+   * each script's are a range of the partial index of unspent outputs (LevelDB: of its U keys), cut
+   * at the cursor and the limit, and the scripts' reads merged (unspent-page.ts).
+   */
+  async confirmedUnspent(scripts: readonly Uint8Array[], page: { after: UnspentKey | null; limit: number }, snapshot?: LevelSnapshot): Promise<(Omit<UnspentRow, 'height'> & { txnum: number })[]> {
     const level = this.level;
     if (level) {
-      const rows = await (await level).unspent(scripts, snapshot);
-      return rows.map((r) => ({ txid: txidHexOf(r.txid), vout: r.vout, script: bytes(r.script), amount: r.amount, height: heightOfTxNum(r.txnum) }));
+      const rows = await (await level).unspent(scripts, page, snapshot);
+      return rows.map((r) => ({ txid: txidHexOf(r.txid), vout: r.vout, script: bytes(r.script), amount: r.amount, txnum: r.txnum }));
     }
-    const list = scripts.map(blob);
-    // SQLite has no statistics (the service never runs ANALYZE), and for an IN list of scripts its
-    // planner prefers the primary key's chain prefix (every output of the chain) to the partial
-    // index: it is asked one script at a time, and the answers merged.
-    const distinct = [...new Map(list.map((s) => [hexOf(s), s])).values()];
-    const groups = distinct.length === 0 ? [] : this.store.dialect === 'sqlite' ? distinct.map((s) => [s]) : [distinct];
-    const read = await Promise.all(groups.map((g) => confirmedUnspentQuery(this.store.db, this.chain, g, this.store.dialect).execute()));
-    const rows = read.flat().map((r) => ({ txid: txidHexOf(r.txid), vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount), txnum: toNumber(r.txnum) }));
-    if (groups.length > 1) rows.sort(unspentOrder);
-    return rows.map(({ txnum, ...r }) => ({ ...r, height: heightOfTxNum(txnum) }));
+    // One script a query: SQLite has no statistics (the service never runs ANALYZE), and for an IN
+    // list its planner prefers the primary key's chain prefix (every output of the chain) to the
+    // partial index; one script's rows are a range of that index in page order in both stores.
+    const distinct = [...new Map(scripts.map((s) => [hexOf(s), blob(s)])).values()];
+    const sources = distinct.map(
+      (script): SortedRead<Omit<UnspentRow, 'height'> & { txnum: number }> =>
+        async (last, n) =>
+          (await confirmedUnspentQuery(this.store.db, this.chain, script, this.store.dialect, { after: last ?? page.after, limit: n }).execute()).map((r) => ({
+            txid: txidHexOf(r.txid),
+            vout: toNumber(r.vout),
+            script: bytes(r.script),
+            amount: toBigInt(r.amount),
+            txnum: toNumber(r.txnum),
+          })),
+    );
+    return sources.length === 0 ? [] : mergeSorted(sources, unspentOrder, page.limit);
   }
 
   /** Height of the block that confirmed this tx, or null when the index has no row of it. */

@@ -1,9 +1,11 @@
 // Endpoints 1-4 for the UTXO coins: balances (with their USD value), history and unspent outputs
 // of addresses, from the coin's backend. The ethereum side is evm-address-queries.ts.
-import type { ScriptBalance, UnspentRow, UtxoBackend } from '../chains/backend.ts';
+import { BadCursor, type ScriptBalance, type UnspentPage, type UnspentPageRequest, type UnspentRow, type UtxoBackend } from '../chains/backend.ts';
+
 import { badRequest } from '../errors.ts';
 import { addressOfScript, parseAddressList } from './address-list.ts';
 import { human, usd } from './amounts.ts';
+import { pageReads } from './read-slots.ts';
 import type { UsdRate } from './service-context.ts';
 
 export interface TokenQuery {
@@ -53,7 +55,7 @@ export async function addressHistory(backend: UtxoBackend, addresses: string, qu
   refuseToken(query, backend.params.coin);
   const queried = parseAddressList(backend, addresses);
   const addressOf = addressOfScript(queried);
-  const [page, tip] = await Promise.all([backend.history(queried.map((q) => q.script), query.limit, query.offset), backend.indexedHeight()]);
+  const [page, tip] = await Promise.all([pageReads.run(() => backend.history(queried.map((q) => q.script), query.limit, query.offset)), backend.indexedHeight()]);
   return {
     total_txs: page.total,
     txs: page.rows.map((r) => {
@@ -75,13 +77,19 @@ export async function addressHistory(backend: UtxoBackend, addresses: string, qu
 /** Confirmations of a transaction at `height` (null: unconfirmed) when the index is at `tip`. Pure. */
 export const confirmationsAt = (height: number | null, tip: number | null): number => (height === null || tip === null ? 0 : Math.max(0, tip - height + 1));
 
-/** Endpoint 4 with its extension: each output's height and its confirmations at the indexed tip. */
-export async function unspentOutputsWithDepth(backend: UtxoBackend, addresses: string): Promise<(UnspentRow & { confirmations: number })[]> {
-  const [rows, tip] = await Promise.all([unspentOutputs(backend, addresses), backend.indexedHeight()]);
-  return rows.map((r) => ({ ...r, confirmations: confirmationsAt(r.height, tip) }));
+/** Endpoint 4 with its extension: a page of the outputs, each with its height and its confirmations at the indexed tip. */
+export async function unspentOutputsWithDepth(backend: UtxoBackend, addresses: string, page: UnspentPageRequest): Promise<{ rows: (UnspentRow & { confirmations: number })[]; next: string | null }> {
+  const [read, tip] = await Promise.all([unspentOutputs(backend, addresses, page), backend.indexedHeight()]);
+  return { rows: read.rows.map((r) => ({ ...r, confirmations: confirmationsAt(r.height, tip) })), next: read.next };
 }
 
-export async function unspentOutputs(backend: UtxoBackend, addresses: string): Promise<UnspentRow[]> {
+/** A page of the addresses' unspent outputs (never all of them: docs/api-decisions.md, section 6); a cursor no page gave is a 400. */
+export async function unspentOutputs(backend: UtxoBackend, addresses: string, page: UnspentPageRequest): Promise<UnspentPage> {
   const queried = parseAddressList(backend, addresses);
-  return backend.unspent(queried.map((q) => q.script));
+  try {
+    return await pageReads.run(() => backend.unspent(queried.map((q) => q.script), page));
+  } catch (err) {
+    if (err instanceof BadCursor) throw badRequest(err.message);
+    throw err;
+  }
 }

@@ -4,14 +4,15 @@
 import { addressToScript } from '../../shared/coins/address.ts';
 import { hash160 } from '../../shared/coins/hash.ts';
 import { parsePublicKeyHex } from '../../shared/coins/keys.ts';
-import { buildPayment, type HashToSign, multisigSource, type PaymentSource, SEQUENCE_REPLACEABLE, type SpendableOutput } from '../../shared/coins/payment.ts';
+import { buildPayment, type HashToSign, multisigSource, type PaymentSource, SEQUENCE_REPLACEABLE } from '../../shared/coins/payment.ts';
 import { CoinError } from '../../shared/coins/errors.ts';
 import { multisigScripts, type MultisigScriptType } from '../../shared/coins/multisig-script.ts';
 import { p2pkhScript } from '../../shared/coins/script.ts';
 import { encodeTx } from '../../shared/coins/tx.ts';
 import type { MempoolConflict, Outpoint, UtxoBackend } from '../chains/backend.ts';
 import { badRequest } from '../errors.ts';
-import { confirmedOnly, controlledInputs } from './coin-control.ts';
+import { controlledInputs } from './coin-control.ts';
+import { SELECTION_CANDIDATES, selectionCandidates } from './unspent-pages.ts';
 import type { MiniscriptPath } from '../../shared/coins/miniscript-spend.ts';
 
 /** What a miniscript input states beside its amount: the miniscript, the path, the nSequence and when the path opens. */
@@ -26,20 +27,18 @@ export interface MiniscriptInputStatement {
 }
 import { checkReplacementFees, signalsReplacements } from './replacement.ts';
 
-export async function spendable(backend: UtxoBackend, scriptPubKey: Uint8Array): Promise<SpendableOutput[]> {
-  const rows = await backend.unspent([scriptPubKey]);
-  return rows.map((r) => ({ txid: r.txid, vout: r.vout, amount: r.amount, scriptPubKey: r.script }));
-}
-
-/** P2PKH sources of the comma-separated public keys in `from` (hex), each with its unspent outputs. */
-export async function singleSigSources(backend: UtxoBackend, from: string): Promise<PaymentSource[]> {
+/**
+ * P2PKH sources of the comma-separated public keys in `from` (hex). Their outputs are read when the
+ * payment is built (buildUnsignedPayment): a bounded set for coin selection, or the ones named.
+ */
+export function singleSigSources(from: string): PaymentSource[] {
   const keys = from.split(',').map((k) => k.trim()).filter((k) => k.length > 0);
   if (keys.length === 0) throw badRequest('from must list at least one public key (hex, comma-separated)');
   const sources: PaymentSource[] = [];
   for (const [i, hex] of keys.entries()) {
     const publicKey = parsePublicKeyHex(hex, keys.length > 1 ? `from[${i}]` : 'from');
     const scriptPubKey = p2pkhScript(hash160(publicKey));
-    sources.push({ scriptCode: scriptPubKey, publicKeys: [publicKey], required: 1, scriptPubKey, unspent: await spendable(backend, scriptPubKey) });
+    sources.push({ scriptCode: scriptPubKey, publicKeys: [publicKey], required: 1, scriptPubKey, unspent: [] });
   }
   return sources;
 }
@@ -56,7 +55,7 @@ export interface RedeemScriptEntry {
  * P2SH with the keys in the order given (no BIP67, docs/api-decisions.md), as always. A segwit
  * type on a coin without segwit is a 400 naming the coin.
  */
-export async function multisigSources(backend: UtxoBackend, required: number | undefined, redeemScripts: readonly RedeemScriptEntry[]): Promise<PaymentSource[]> {
+export function multisigSources(params: UtxoBackend['params'], required: number | undefined, redeemScripts: readonly RedeemScriptEntry[]): PaymentSource[] {
   const sources: PaymentSource[] = [];
   if (required === undefined) throw badRequest('number_of_required_signatures is required for M-of-N redeem scripts (public_keys)');
   for (const [i, rs] of redeemScripts.entries()) {
@@ -65,13 +64,12 @@ export async function multisigSources(backend: UtxoBackend, required: number | u
     if (required > keys.length) throw badRequest(`redeem_scripts[${i}]: ${required} signatures required but only ${keys.length} public keys given`);
     let scripts;
     try {
-      scripts = multisigScripts(backend.params, required, keys, { scriptType: rs.script_type ?? 'p2sh', sortKeys: rs.sort_keys === true });
+      scripts = multisigScripts(params, required, keys, { scriptType: rs.script_type ?? 'p2sh', sortKeys: rs.sort_keys === true });
     } catch (err) {
       if (err instanceof CoinError) throw badRequest(`redeem_scripts[${i}]: ${err.message}`);
       throw err;
     }
-    const unspent = await spendable(backend, scripts.scriptPubKey);
-    sources.push(multisigSource(scripts.multisigScript, scripts.scriptPubKey, unspent, rs.script_type ?? 'p2sh'));
+    sources.push(multisigSource(scripts.multisigScript, scripts.scriptPubKey, [], rs.script_type ?? 'p2sh'));
   }
   return sources;
 }
@@ -141,12 +139,15 @@ export async function buildUnsignedPayment(backend: UtxoBackend, sources: Paymen
       ? { outputs: terms.outputs.map((o, i) => ({ script: addressToScript(params, o.to, `outputs[${i}].to`), amount: o.amount })) }
       : { to: { script: addressToScript(params, terms.to!, 'to'), amount: terms.amount! } };
   let conflicts: MempoolConflict[] = [];
+  let leftOut = false;
   if (terms.inputs !== undefined) {
     const controlled = await controlledInputs(backend, sources, terms.inputs, terms.allow_unconfirmed !== false);
     sources = controlled.sources;
     conflicts = controlled.conflicts;
-  } else if (terms.allow_unconfirmed === false) {
-    sources = await confirmedOnly(backend, sources);
+  } else {
+    const candidates = await selectionCandidates(backend, sources, terms.allow_unconfirmed === false);
+    sources = candidates.sources;
+    leftOut = candidates.leftOut;
   }
   const operatorFee =
     terms.fee_address !== undefined && terms.fee_amount !== undefined
@@ -155,7 +156,7 @@ export async function buildUnsignedPayment(backend: UtxoBackend, sources: Paymen
   const feePerKb = terms.miners_fee === undefined && terms.fee_rate === undefined ? await backend.feePerKb() : 0n;
   // Zcash transactions carry the branch id of the block they are for.
   const height = ((await backend.indexedHeight()) ?? 0) + 1;
-  const built = buildPayment({
+  const built = withinCandidates(leftOut, () => buildPayment({
     params,
     sources,
     ...recipients,
@@ -167,7 +168,7 @@ export async function buildUnsignedPayment(backend: UtxoBackend, sources: Paymen
     ...(terms.inputs !== undefined ? { spendAll: true } : {}),
     ...(terms.replaceable === true ? { sequence: SEQUENCE_REPLACEABLE } : {}),
     ...(options.version !== undefined ? { version: options.version } : {}),
-  });
+  }));
   // Checked on the fee about to be built (signatures at their largest, so the rate is not overstated).
   checkReplacementFees(backend.params, built.minersFee, built.estimatedVsize, conflicts);
   return {
@@ -187,4 +188,17 @@ export async function buildUnsignedPayment(backend: UtxoBackend, sources: Paymen
       scriptPubKey: s.scriptPubKey,
     })),
   };
+}
+
+/** A shortfall when coin selection's candidates were cut says so, and what to do instead. */
+function withinCandidates<T>(leftOut: boolean, build: () => T): T {
+  try {
+    return build();
+  } catch (err) {
+    if (!leftOut || !(err instanceof CoinError) || !err.message.startsWith('insufficient funds')) throw err;
+    throw new CoinError(
+      `${err.message}: coin selection draws from the first ${SELECTION_CANDIDATES.toLocaleString('en-US')} unspent outputs of the sources (in the order given, each oldest first) and these addresses hold more; a payment needing more inputs would be too large to relay. Name the outputs to spend (inputs), or consolidate the small ones first`,
+      err.field,
+    );
+  }
 }

@@ -5,19 +5,13 @@ import type { PaymentSource } from '../../shared/coins/payment.ts';
 import { type MempoolConflict, type Outpoint, outpointKey, type UtxoBackend } from '../chains/backend.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import { checkReplaceable, distinctConflicts } from './replacement.ts';
+import { findUnspent } from './unspent-pages.ts';
 
 export interface ControlledInputs {
   /** The sources with exactly the outputs given, grouped by source in the sources' order. */
   sources: PaymentSource[];
   /** Mempool transactions these inputs would replace. */
   conflicts: MempoolConflict[];
-}
-
-/** Only confirmed outputs (allow_unconfirmed: false without inputs): the selection draws from them alone. */
-export async function confirmedOnly(backend: UtxoBackend, sources: PaymentSource[]): Promise<PaymentSource[]> {
-  const rows = await backend.unspent(sources.map((s) => s.scriptPubKey));
-  const confirmed = new Set(rows.filter((r) => r.height !== null).map((r) => outpointKey(r.txid, r.vout)));
-  return sources.map((s) => ({ ...s, unspent: s.unspent.filter((u) => confirmed.has(outpointKey(u.txid, u.vout))) }));
 }
 
 export async function controlledInputs(backend: UtxoBackend, sources: PaymentSource[], inputs: readonly Outpoint[], allowUnconfirmed: boolean): Promise<ControlledInputs> {
@@ -28,7 +22,7 @@ export async function controlledInputs(backend: UtxoBackend, sources: PaymentSou
     if (first !== undefined) throw badRequest(`inputs[${i}]: ${o.txid}:${o.vout} is listed twice (also inputs[${first}])`);
     seen.set(k, i);
   });
-  const rows = new Map((await backend.unspent(sources.map((s) => s.scriptPubKey))).map((r) => [outpointKey(r.txid, r.vout), r]));
+  const rows = await findUnspent(backend, sources.map((s) => s.scriptPubKey), inputs);
   const known = await backend.outputs(inputs);
   const notUnspent = inputs.filter((o) => !rows.has(outpointKey(o.txid, o.vout)) && known.has(outpointKey(o.txid, o.vout)));
   const spenders = notUnspent.length > 0 && backend.mempoolSpenders ? await backend.mempoolSpenders(notUnspent) : new Map<string, MempoolConflict>();

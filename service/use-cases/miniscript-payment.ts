@@ -18,7 +18,8 @@ import { checkDescriptorChecksum } from '../../shared/files/descriptor-checksum.
 import { FileFormatError } from '../../shared/files/errors.ts';
 import { outpointKey, type UtxoBackend } from '../chains/backend.ts';
 import { ApiError, badRequest } from '../errors.ts';
-import { buildUnsignedPayment, type MiniscriptInputStatement, type PaymentTerms, spendable, type UnsignedPayment } from './build-payment.ts';
+import { buildUnsignedPayment, type MiniscriptInputStatement, type PaymentTerms, type UnsignedPayment } from './build-payment.ts';
+import { findUnspent } from './unspent-pages.ts';
 
 /** The miniscript fields of a redeem_scripts entry (extension). */
 export interface MiniscriptEntry {
@@ -92,7 +93,7 @@ export function miniscriptVault(params: UtxoBackend['params'], e: MiniscriptEntr
 }
 
 /** The payment sources of the miniscript entries, each spending its coins on its chosen path. */
-export async function miniscriptSources(backend: UtxoBackend, vaults: readonly MiniscriptVault[]): Promise<PaymentSource[]> {
+export function miniscriptSources(vaults: readonly MiniscriptVault[]): PaymentSource[] {
   const sources: PaymentSource[] = [];
   for (const v of vaults) {
     sources.push({
@@ -101,7 +102,7 @@ export async function miniscriptSources(backend: UtxoBackend, vaults: readonly M
       publicKeys: v.path.keys.map((k) => hexToBytes(k)),
       required: v.path.signatures,
       scriptPubKey: v.scriptPubKey,
-      unspent: await spendable(backend, v.scriptPubKey),
+      unspent: [],
       spendForm: { unsignedWitness: unsignedMiniscriptInput(v.compiled, v.path.index).witness, witnessSize: v.path.largestWitness, sequence: v.sequence },
     });
   }
@@ -115,7 +116,7 @@ export function opensAt(height: number | null, path: MiniscriptPath): number | n
 
 /** Each input's statement, in order; the heights are the index's. */
 export async function miniscriptStatements(backend: UtxoBackend, inputs: readonly { txid: string; vout: number; scriptPubKey: Uint8Array }[], vaults: readonly MiniscriptVault[]): Promise<MiniscriptInputStatement[]> {
-  const rows = new Map((await backend.unspent(vaults.map((v) => v.scriptPubKey))).map((r) => [outpointKey(r.txid, r.vout), r]));
+  const rows = await findUnspent(backend, vaults.map((v) => v.scriptPubKey), inputs);
   return inputs.map((input) => {
     const vault = vaults.find((v) => equalBytes(v.scriptPubKey, input.scriptPubKey))!;
     const height = rows.get(outpointKey(input.txid, input.vout))?.height ?? null;
@@ -158,7 +159,7 @@ export async function assembleMiniscriptInputs(backend: UtxoBackend, unsigned: B
 async function checkDepths(backend: UtxoBackend, outpoints: readonly { txid: string; vout: number }[], spends: readonly MiniscriptInputSpend[]): Promise<void> {
   const timelocked = spends.map((s, i) => ({ s, i, path: s.paths[s.path]! })).filter((x) => x.path.older !== null);
   if (timelocked.length === 0) return;
-  const rows = new Map((await backend.unspent(timelocked.map((x) => x.s.scriptPubKey!))).map((r) => [outpointKey(r.txid, r.vout), r]));
+  const rows = await findUnspent(backend, timelocked.map((x) => x.s.scriptPubKey!), timelocked.map((x) => outpoints[x.i]!));
   const tip = await backend.indexedHeight();
   for (const { i, path } of timelocked) {
     const o = outpoints[i]!;
@@ -188,7 +189,7 @@ export async function buildMiniscriptPayment(backend: UtxoBackend, entries: read
   });
   if (terms.number_of_required_signatures !== undefined) throw badRequest('number_of_required_signatures is for M-of-N redeem scripts; a miniscript vault\'s path says how many sign');
   const vaults = entries.map((e, i) => miniscriptVault(backend.params, e, i, terms.replaceable === true));
-  const built = await buildUnsignedPayment(backend, await miniscriptSources(backend, vaults), terms, { version: RELATIVE_LOCK_TX_VERSION });
+  const built = await buildUnsignedPayment(backend, miniscriptSources(vaults), terms, { version: RELATIVE_LOCK_TX_VERSION });
   const statements = await miniscriptStatements(backend, built.inputs, vaults);
   return { ...built, inputs: built.inputs.map((input, i) => ({ ...input, miniscript: statements[i]! })) };
 }

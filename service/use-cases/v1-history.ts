@@ -9,6 +9,7 @@ import { type HistoryRow, outpointKey, type UtxoBackend } from '../chains/backen
 import { ApiError } from '../errors.ts';
 import { parseAddressList } from './address-list.ts';
 import { refuseToken, type TokenQuery } from './address-queries.ts';
+import { pageReads } from './read-slots.ts';
 
 const COINBASE_TXID = '00'.repeat(32);
 
@@ -71,6 +72,9 @@ async function v1Entries(backend: UtxoBackend, rows: readonly HistoryRow[]): Pro
 export async function v1History(backend: UtxoBackend, addresses: string, query: TokenQuery & { limit: number; offset: number }) {
   refuseToken(query, backend.params.coin);
   const queried = parseAddressList(backend, addresses);
-  const page = await backend.history(queried.map((q) => q.script), query.limit, query.offset);
-  return { total_txs: page.total, txs: await v1Entries(backend, page.rows) };
+  // the entries (every input and output of each transaction) are built inside the slot too: they are the page's bulk
+  return pageReads.run(async () => {
+    const page = await backend.history(queried.map((q) => q.script), query.limit, query.offset);
+    return { total_txs: page.total, txs: await v1Entries(backend, page.rows) };
+  });
 }

@@ -35,6 +35,9 @@ import {
 /** The request header by which a client takes answers from an index still catching up. */
 export const ACCEPT_PROVISIONAL_HEADER = 'x-countersign-accept-provisional';
 
+/** The response header by which a cut answer of unspent outputs gives the next page's cursor (docs/api-decisions.md, section 6). */
+export const NEXT_CURSOR_HEADER = 'x-countersign-next-cursor';
+
 export class ApiClientError extends Error {
   constructor(
     readonly status: number,
@@ -165,8 +168,9 @@ export class ApiClient {
     return this.request(PriceHistory, 'GET', `/prices/history/${coin}${queryString({ at: at.join(',') })}`);
   }
 
-  utxos(coin: string, addresses: readonly string[]) {
-    return this.request(Utxos, 'GET', `/address/utxos/${coin}/${addresses.map(encodeURIComponent).join(',')}`);
+  /** One page of the addresses' unspent outputs: next_cursor, when present, is the `cursor` of the next (docs/api-decisions.md, section 6). */
+  utxos(coin: string, addresses: readonly string[], page: { limit?: number; cursor?: string } = {}) {
+    return this.request(Utxos, 'GET', `/address/utxos/${coin}/${addresses.map(encodeURIComponent).join(',')}${queryString(page)}`);
   }
 
   toNetworkAddresses(keys: ExtendedKeysInput) {

@@ -53,7 +53,15 @@ export const Utxo = SpecUtxo.extend({
   confirmations: index.describe("Extension beyond the spec: the transaction's confirmations at the service's indexed tip (0 while unconfirmed).").meta({ 'x-countersign-extension': true }),
 });
 export type Utxo = z.infer<typeof Utxo>;
-export const Utxos = z.object({ utxos: z.array(Utxo) });
+export const Utxos = z.object({
+  utxos: z.array(Utxo),
+  // Extension: a page of a longer list (docs/api-decisions.md, section 6); absent when the list is whole.
+  next_cursor: z
+    .string()
+    .optional()
+    .describe('Extension beyond the spec: present only when more unspent outputs follow this page; send it as cursor for the next page. Absent: the list is complete.')
+    .meta({ 'x-countersign-extension': true }),
+});
 export type Utxos = z.infer<typeof Utxos>;
 
 export const NetworkAddress = z.object({ network_address: z.string(), coin: z.string() });
@@ -287,6 +295,21 @@ export const HistoryQuery = TokenQuery.extend({
   // Extension: paging (docs/api-decisions.md).
   limit: z.coerce.number().int().min(1).max(1000).default(50).describe('Extension beyond the spec: entries per page.').meta({ 'x-countersign-extension': true }),
   offset: z.coerce.number().int().min(0).default(0).describe('Extension beyond the spec: entries to skip, newest first.').meta({ 'x-countersign-extension': true }),
+});
+
+/** The most unspent outputs one answer holds (service/index/unspent-page.ts UNSPENT_PAGE_MAX). */
+export const UTXOS_PAGE_MAX = 1000;
+
+export const UtxosQuery = z.object({
+  // Extension: paging (docs/api-decisions.md, section 6). Without it, the first page.
+  limit: z.coerce.number().int().min(1).max(UTXOS_PAGE_MAX).default(UTXOS_PAGE_MAX).describe(`Extension beyond the spec: unspent outputs per page (default and most ${UTXOS_PAGE_MAX}).`).meta({ 'x-countersign-extension': true }),
+  cursor: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Extension beyond the spec: where the page starts, the next_cursor (or X-Countersign-Next-Cursor header) of the previous page; absent for the first page.')
+    .meta({ 'x-countersign-extension': true }),
 });
 
 export const ExtendedKey = z.object({ xpub: z.string().min(1), path: z.string().default('m') });

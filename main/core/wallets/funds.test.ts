@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClientError } from '../../../shared/api/client.ts';
 import { openStore, type CoordinatorStore } from '../store/store.ts';
-import { walletFundsOnceIndexed, type FundsDeps } from './funds.ts';
+import { utxosOf, walletFundsOnceIndexed, type FundsDeps } from './funds.ts';
 
 const open: { dir: string; store: CoordinatorStore }[] = [];
 afterEach(() => {
@@ -37,5 +37,44 @@ describe('walletFundsOnceIndexed', () => {
   it('is null while the service answers 503 for a lagging index, and throws any other failure', async () => {
     expect(await walletFundsOnceIndexed(deps(() => Promise.reject(new ApiClientError(503, 'the index is 900 blocks behind'))), 'w1')).toBeNull();
     await expect(walletFundsOnceIndexed(deps(() => Promise.reject(new ApiClientError(500, 'boom'))), 'w1')).rejects.toThrow('boom');
+  });
+});
+
+describe('utxosOf', () => {
+  // A service whose answers are cut in pages (issue 33): every output of every batch is read.
+  const utxo = (n: number) => ({ txid: n.toString(16).padStart(64, '0'), vout: 0, amount: BigInt(n), script_pub_key: '', height: 1, confirmations: 1 });
+  const paged = (perAddress: number, pageSize: number) => {
+    const asked: { addresses: number; cursor: string | undefined }[] = [];
+    const api = {
+      utxos: async (_coin: string, addresses: readonly string[], page: { cursor?: string } = {}) => {
+        asked.push({ addresses: addresses.length, cursor: page.cursor });
+        const all = addresses.flatMap((a) => Array.from({ length: perAddress }, (_, i) => utxo(Number(a) * 1000 + i)));
+        const from = page.cursor === undefined ? 0 : Number(page.cursor.slice(1));
+        const next = from + pageSize < all.length ? `o${from + pageSize}` : undefined;
+        return { utxos: all.slice(from, from + pageSize), ...(next ? { next_cursor: next } : {}) };
+      },
+    };
+    return { api, asked };
+  };
+
+  it('follows next_cursor to the last page of each batch of 200 addresses', async () => {
+    const { api, asked } = paged(7, 1000);
+    const addresses = Array.from({ length: 450 }, (_, i) => String(i + 1));
+    const got = await utxosOf(api, 'litecoin', addresses);
+    expect(got).toHaveLength(450 * 7);
+    expect(new Set(got.map((u) => u.txid)).size).toBe(450 * 7);
+    // 200 addresses x 7 = 1,400 outputs: two pages; the last batch of 50 (350 outputs): one
+    expect(asked).toEqual([
+      { addresses: 200, cursor: undefined },
+      { addresses: 200, cursor: 'o1000' },
+      { addresses: 200, cursor: undefined },
+      { addresses: 200, cursor: 'o1000' },
+      { addresses: 50, cursor: undefined },
+    ]);
+  });
+
+  it('refuses a service whose pages go round in a circle, in words', async () => {
+    const api = { utxos: async () => ({ utxos: [utxo(1)], next_cursor: 'c1.0' }) };
+    await expect(utxosOf(api, 'litecoin', ['a'])).rejects.toThrow(/gave the unspent outputs' page cursor c1\.0 twice/);
   });
 });

@@ -25,11 +25,24 @@ export function chunks<T>(items: readonly T[], size = MAX_ADDRESSES): T[][] {
 
 /**
  * The unspent outputs of `addresses`, asked in batches of at most 200: the one way the desk asks
- * the service for a wallet's outputs.
+ * the service for a wallet's outputs. The service answers a page at a time (at most 1,000 outputs:
+ * an address may hold hundreds of thousands), so each batch is read page by page to the last: a
+ * payment must see every coin of the wallet.
  */
 export async function utxosOf(api: Pick<ApiClient, 'utxos'>, coin: string, addresses: readonly string[]): Promise<Utxo[]> {
   const out: Utxo[] = [];
-  for (const batch of chunks(addresses)) out.push(...(await api.utxos(coin, batch)).utxos);
+  for (const batch of chunks(addresses)) {
+    let cursor: string | undefined;
+    const seen = new Set<string>();
+    do {
+      const page = await api.utxos(coin, batch, cursor === undefined ? {} : { cursor });
+      out.push(...page.utxos);
+      cursor = page.next_cursor;
+      // a service that hands back a cursor it gave before would be read for ever
+      if (cursor !== undefined && seen.has(cursor)) throw new ApiClientError(0, `the service gave the unspent outputs' page cursor ${cursor} twice: its pages go round in a circle`);
+      if (cursor !== undefined) seen.add(cursor);
+    } while (cursor !== undefined);
+  }
   return out;
 }
 

@@ -9,7 +9,7 @@ import { txidHex, decodeTx } from '../../../shared/coins/tx.ts';
 import { z } from 'zod';
 import { ApiError, UpstreamFailure, type WrongChain } from '../../errors.ts';
 import { ChainGuard } from '../chain-guard.ts';
-import type { HistoryRow, Outpoint, ScriptBalance, UnspentRow } from '../backend.ts';
+import { type HistoryRow, type Outpoint, pageOfList, type ScriptBalance, type UnspentPage, type UnspentPageRequest, type UnspentRow } from '../backend.ts';
 import { type BackendStatus, type FeeRates, feeRateWithFloor, type UpstreamFeeEstimates, type UtxoBackend } from '../backend.ts';
 import { coinsToUnits } from '../utxo/rpc-client.ts';
 import { classifyRefusal, decodeVerifiedTx, mapLimited, mergeHistory, VerifiedTxCache } from '../upstream-utxo.ts';
@@ -151,7 +151,7 @@ export class BlockbookUtxoBackend implements UtxoBackend {
     return hex;
   }
 
-  async unspent(scripts: readonly Uint8Array[]): Promise<UnspentRow[]> {
+  async unspent(scripts: readonly Uint8Array[], page: UnspentPageRequest): Promise<UnspentPage> {
     const lists = await mapLimited(scripts, PARALLEL, async (script) => {
       const address = this.addressOf(script);
       if (address === null) return [];
@@ -161,7 +161,7 @@ export class BlockbookUtxoBackend implements UtxoBackend {
     });
     const rows = lists.flat();
     const key = (r: UnspentRow) => r.height ?? Number.MAX_SAFE_INTEGER;
-    return rows.sort((a, b) => key(a) - key(b));
+    return pageOfList(rows.sort((a, b) => key(a) - key(b)), page);
   }
 
   outputs(outpoints: readonly Outpoint[]) {

@@ -9,7 +9,8 @@ import { decodeTx, txidHex } from '../../../shared/coins/tx.ts';
 import { ApiError, UpstreamFailure, type WrongChain } from '../../errors.ts';
 import { ChainGuard } from '../chain-guard.ts';
 import { Lru } from '../../lru.ts';
-import type { HistoryRow, Outpoint, ScriptBalance, UnspentRow } from '../backend.ts';
+import { type HistoryRow, type Outpoint, pageOfList, type ScriptBalance, type UnspentPage, type UnspentPageRequest, type UnspentRow } from '../backend.ts';
+
 import { type BackendStatus, type FeeRates, feeRateWithFloor, type UpstreamFeeEstimates, type UtxoBackend } from '../backend.ts';
 import { classifyRefusal, mergeHistory, VerifiedTxCache } from '../upstream-utxo.ts';
 import { coinsToUnits } from '../utxo/rpc-client.ts';
@@ -179,7 +180,7 @@ export class ElectrumBackend implements UtxoBackend {
     return time;
   }
 
-  async unspent(scripts: readonly Uint8Array[]): Promise<UnspentRow[]> {
+  async unspent(scripts: readonly Uint8Array[], page: UnspentPageRequest): Promise<UnspentPage> {
     const lists = await Promise.all(
       scripts.map(async (script) => {
         const utxos = await this.client.request('blockchain.scripthash.listunspent', [scripthash(script)], z.array(Unspent));
@@ -188,7 +189,7 @@ export class ElectrumBackend implements UtxoBackend {
     );
     // ours: oldest first, mempool last
     const key = (r: UnspentRow) => r.height ?? Number.MAX_SAFE_INTEGER;
-    return lists.flat().sort((a, b) => key(a) - key(b));
+    return pageOfList(lists.flat().sort((a, b) => key(a) - key(b)), page);
   }
 
   outputs(outpoints: readonly Outpoint[]) {

@@ -9,7 +9,7 @@ import { UtxoIndexStore } from '../../index/utxo-index.ts';
 import { ApiError, IndexLagging, UpstreamFailure, type WrongChain } from '../../errors.ts';
 import { ChainGuard } from '../chain-guard.ts';
 import { nodeWho, readNodeChain } from './node-chain.ts';
-import { type BackendStatus, feeRateWithFloor, type IndexFreshness, type MempoolConflict, type Outpoint, outpointKey, type ProvisionalGate, type UpstreamFeeEstimates, type UtxoBackend } from '../backend.ts';
+import { type BackendStatus, feeRateWithFloor, type IndexFreshness, type MempoolConflict, type Outpoint, outpointKey, type ProvisionalGate, type UnspentPageRequest, type UpstreamFeeEstimates, type UtxoBackend } from '../backend.ts';
 import { decodeVerifiedTx } from '../upstream-utxo.ts';
 import { UtxoIndexer } from './indexer.ts';
 import { WatchScan } from './watch-scan.ts';
@@ -168,10 +168,19 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
     return (await this.indexFor(scripts)).history(scripts, limit, offset);
   }
 
-  async unspent(scripts: readonly Uint8Array[]) {
-    const rows = await (await this.indexFor(scripts)).unspent(scripts);
-    if (this.spends.size === 0) return rows;
-    return rows.filter((r) => !this.spends.isSpent(outpointKey(r.txid, r.vout)));
+  async unspent(scripts: readonly Uint8Array[], page: UnspentPageRequest) {
+    const read = await (await this.indexFor(scripts)).unspent(scripts, page);
+    if (this.spends.size === 0) return read;
+    // the cursor stays the index's: a page thinned by our broadcasts still ends where it was cut
+    return { rows: read.rows.filter((r) => !this.spends.isSpent(outpointKey(r.txid, r.vout))), next: read.next };
+  }
+
+  async unspentAt(scripts: readonly Uint8Array[], outpoints: readonly Outpoint[]) {
+    const ours = new Set(scripts.map(bytesToHex));
+    const found = await (await this.indexFor(scripts)).unspentAt(outpoints);
+    // only the scripts asked about (and allowed to this key, in watch mode): never another's output
+    for (const [k, r] of found) if (!ours.has(bytesToHex(r.script)) || this.spends.isSpent(k)) found.delete(k);
+    return found;
   }
 
   /** After an index pass: our broadcasts the index now holds need no exclusion of their own. */

@@ -10,6 +10,7 @@
 // words. A miniscript vault (whose descriptor Litecoin Core 0.21 cannot read) paid on both sides of
 // the prune height is watched the same way: its scripts are asked as raw().
 import pino from 'pino';
+import { allUnspent } from '../../test/all-unspent.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillBlockFile, prunableNode, pruneAll } from '../../../dev/chains/pruned-chain.ts';
 import type { RegtestNode } from '../../../dev/chains/litecoind.ts';
@@ -115,7 +116,7 @@ describe.each(STORE_KINDS)('watch mode on a pruned node, %s', (kind) => {
   });
 
   const scripts = () => backend.watch!.list.scripts();
-  const ourUnspent = async () => new Set((await backend.unspent(scripts())).map((u) => `${u.txid}:${u.vout}:${u.amount}:${u.height}`));
+  const ourUnspent = async () => new Set((await allUnspent(backend, scripts())).map((u) => `${u.txid}:${u.vout}:${u.amount}:${u.height}`));
   const ourBalance = async () => (await backend.balances(scripts())).reduce((t, b) => t + b.confirmed, 0n);
 
   it('takes the outputs below the prune height from scantxoutset, reads only the held blocks, and states the history limit', async () => {
@@ -212,7 +213,7 @@ it('outputs below the prune height that changed since they were taken are taken 
     const { index, watch } = await syncedVaultWatch(store, rpc, log);
     expect(lines.join('')).toContain('unspent outputs below the prune height changed, taking them again');
     expect((await watch.status('', 'vault'))!.state).toBe('ready');
-    const ours = new Set((await index.unspent(watch.list.scripts())).map((u) => `${u.txid}:${u.vout}:${u.amount}:${u.height}`));
+    const ours = new Set((await allUnspent(index, watch.list.scripts())).map((u) => `${u.txid}:${u.vout}:${u.amount}:${u.height}`));
     expect(ours).toEqual((await nodeUnspent()).set);
   } finally {
     rpc.close();
@@ -251,7 +252,7 @@ describe('a faulty scantxoutset answer on a pruned node', () => {
       expect(status.error).toMatch(words);
       expect(status.error).toContain(`below block ${pruneHeight}`);
       expect(await index.tip()).toBeNull();
-      expect(await index.unspent(watch.list.scripts())).toEqual([]);
+      expect(await allUnspent(index, watch.list.scripts())).toEqual([]);
     } finally {
       rpc.close();
       await store.dispose();
@@ -303,7 +304,7 @@ it('a miniscript vault on the pruned node: its outputs below the prune height fr
     await indexer.sync();
     const tip = await node.rpc.call<number>('getblockcount');
     expect(await watch.status('', 'miniscript')).toMatchObject({ state: 'ready', pruned: true, history_from: pruneHeight, scanned_height: tip });
-    const ours = await index.unspent(miniscriptPaid.map((p) => p.script));
+    const ours = await allUnspent(index, miniscriptPaid.map((p) => p.script));
     expect(ours).toHaveLength(miniscriptPaid.length);
     expect(ours.filter((u) => u.height !== null && u.height < pruneHeight)).toHaveLength(miniscriptPaid.filter((p) => p.below).length);
     const scan = await node.rpc.call<{ unspents: { txid: string; vout: number; height: number }[] }>('scantxoutset', ['start', miniscriptPaid.map((p) => `raw(${bytesToHex(p.script)})`)]);

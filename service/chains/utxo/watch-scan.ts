@@ -14,6 +14,8 @@ import { coinsToUnits, type RpcClient, RpcError } from './rpc-client.ts';
 import type { ReadBlock } from './verbose-block.ts';
 import { fetchBlock } from './block-reading.ts';
 import { deriveScripts, type Shown, type WalletWatch, type WatchedWallet, WatchList, type WatchRegistration, type WatchStatus, windowEnd } from './watch.ts';
+import { UNSPENT_PAGE_MAX } from '../backend.ts';
+import { heightOfTxNum } from '../../index/txnum.ts';
 
 /** An unspent output of a watched wallet as the node's UTXO set gives it. */
 interface NodeOutput {
@@ -448,12 +450,26 @@ export class WatchScan implements WatchScope, WalletWatch {
     }
     if (scan === null || scan.height !== height) return undefined; // busy, or the node moved on
     const node = new Map(scan.outputs.map((u) => [`${u.txid}:${u.vout}`, u]));
-    const ours = new Map((await this.index.confirmedUnspent(scripts)).map((u) => [`${u.txid}:${u.vout}`, u]));
-    const missing = [...node.keys()].filter((k) => ours.get(k)?.amount !== node.get(k)!.amount);
-    const extra = [...ours.keys()].filter((k) => !node.has(k));
+    // ours a page at a time: only what the node's set already holds, and the extras, stay in memory
+    const matched = new Set<string>();
+    const extraHeights = new Map<string, number>();
+    let after: { txnum: number; vout: number } | null = null;
+    for (;;) {
+      const page = await this.index.confirmedUnspent(scripts, { after, limit: UNSPENT_PAGE_MAX });
+      for (const u of page) {
+        const k = `${u.txid}:${u.vout}`;
+        const n = node.get(k);
+        if (!n) extraHeights.set(k, heightOfTxNum(u.txnum));
+        else if (n.amount === u.amount) matched.add(k);
+      }
+      if (page.length < UNSPENT_PAGE_MAX) break;
+      after = page[page.length - 1]!;
+    }
+    const missing = [...node.keys()].filter((k) => !matched.has(k));
+    const extra = [...extraHeights.keys()];
     if (missing.length === 0 && extra.length === 0) return null;
     const held = this.pruneHeight;
-    const below = (k: string): boolean => held !== null && (node.get(k)?.height ?? ours.get(k)?.height ?? held) < held;
+    const below = (k: string): boolean => held !== null && (node.get(k)?.height ?? extraHeights.get(k) ?? held) < held;
     if (held !== null && missing.concat(extra).every(below) && this.retakenAt !== height) {
       // Below the first held block the index holds the node's UTXO set as it was when taken: an
       // output of it spent since, by a block now reorganised away, is unspent again on the node.

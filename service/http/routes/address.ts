@@ -2,12 +2,13 @@
 // evm-address-queries.ts for ethereum).
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AddressesParams, AddressParams, Balance, Balances, History, HistoryQuery, TokenQuery, Utxos } from '../../../shared/api/schemas.ts';
+import { AddressesParams, AddressParams, Balance, Balances, History, HistoryQuery, TokenQuery, Utxos, UtxosQuery } from '../../../shared/api/schemas.ts';
 import { isEvmCoin } from '../../../shared/coins/coin-table.ts';
 import { addressBalance, addressBalances, addressHistory, unspentOutputsWithDepth } from '../../use-cases/address-queries.ts';
 import { evmBalance, evmBalances, evmHistory } from '../../use-cases/evm-address-queries.ts';
 import { evmBackendFor, type ServiceContext, utxoBackendAs } from '../../use-cases/service-context.ts';
 import { utxoDepthBody } from '../bodies.ts';
+import { NEXT_CURSOR_HEADER } from '../../../shared/api/client.ts';
 
 export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
   return async (fastify) => {
@@ -28,9 +29,12 @@ export function addressRoutes(ctx: ServiceContext): FastifyPluginAsync {
       return addressHistory(utxoBackendAs(ctx, req.params.coin, req.apiKeyId, req.indexGate), req.params.addresses, req.query);
     });
 
-    app.get('/address/utxos/:coin/:addresses', { schema: { params: AddressesParams, response: { 200: Utxos } } }, async (req) => {
-      const rows = await unspentOutputsWithDepth(utxoBackendAs(ctx, req.params.coin, req.apiKeyId, req.indexGate), req.params.addresses);
-      return { utxos: utxoDepthBody(rows) };
+    // A page (docs/api-decisions.md, section 6): a cut answer says so in next_cursor and the header.
+    app.get('/address/utxos/:coin/:addresses', { schema: { params: AddressesParams, querystring: UtxosQuery, response: { 200: Utxos } } }, async (req, reply) => {
+      const page = await unspentOutputsWithDepth(utxoBackendAs(ctx, req.params.coin, req.apiKeyId, req.indexGate), req.params.addresses, { limit: req.query.limit, after: req.query.cursor });
+      if (page.next === null) return { utxos: utxoDepthBody(page.rows) };
+      void reply.header(NEXT_CURSOR_HEADER, page.next);
+      return { utxos: utxoDepthBody(page.rows), next_cursor: page.next };
     });
   };
 }

@@ -17,7 +17,7 @@ export function multisigRoutes(ctx: ServiceContext): FastifyPluginAsync {
     app.post('/multi_sig/create/:coin', { schema: { params: CoinParams, body: MultiSigPayment, response: { 200: MultisigHashesToSign } } }, async (req) => {
       const backend = utxoBackendAs(ctx, req.params.coin, req.apiKeyId, req.indexGate);
       if (req.body.redeem_scripts.some(isMiniscriptEntry)) return hashesToSignBody(await buildMiniscriptPayment(backend, req.body.redeem_scripts, req.body), true);
-      const sources = await multisigSources(backend, req.body.number_of_required_signatures, req.body.redeem_scripts);
+      const sources = multisigSources(backend.params, req.body.number_of_required_signatures, req.body.redeem_scripts);
       const extended = req.body.redeem_scripts.some((rs) => rs.script_type !== undefined || rs.sort_keys !== undefined);
       return hashesToSignBody(await buildUnsignedPayment(backend, sources, req.body), extended);
     });

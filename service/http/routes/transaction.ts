@@ -20,7 +20,7 @@ export function transactionRoutes(ctx: ServiceContext): FastifyPluginAsync {
       { schema: { params: CoinParams, querystring: CreateTransactionQueryV2, body: CreateTransactionBody, response: { 200: HashesToSign } } },
       async (req) => {
         const backend = utxoBackendAs(ctx, req.params.coin, req.apiKeyId, req.indexGate);
-        const sources = await singleSigSources(backend, req.query.from);
+        const sources = singleSigSources(req.query.from);
         return hashesToSignBody(await buildUnsignedPayment(backend, sources, { ...req.query, ...req.body }));
       },
     );

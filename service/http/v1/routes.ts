@@ -3,7 +3,7 @@
 // own routes.
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AddressesParams, AddressParams, CoinParams, HistoryQuery, SendRawQuery, SendStatus, Signatures, TokenQuery } from '../../../shared/api/schemas.ts';
+import { AddressesParams, AddressParams, CoinParams, HistoryQuery, SendRawQuery, SendStatus, Signatures, TokenQuery, UtxosQuery } from '../../../shared/api/schemas.ts';
 import { isEvmCoin } from '../../../shared/coins/coin-table.ts';
 import {
   BalancesV1,
@@ -23,6 +23,7 @@ import { sendRaw, signAndSend } from '../../use-cases/sign-and-send.ts';
 import { v1History } from '../../use-cases/v1-history.ts';
 import { hashesToSignBody, sentBody, utxoBody } from '../bodies.ts';
 import { badRequest } from '../errors.ts';
+import { NEXT_CURSOR_HEADER } from '../../../shared/api/client.ts';
 import { ethereumRoutes } from '../routes/ethereum.ts';
 
 /** v1's integer usd_balance: whole dollars. */
@@ -64,13 +65,16 @@ export function v1Routes(ctx: ServiceContext): FastifyPluginAsync {
       return v1History(utxoBackendAs(ctx, req.params.coin, req.apiKeyId, req.indexGate), req.params.addresses, req.query);
     });
 
-    app.get('/address/utxo/:coin/:addresses', { schema: { params: AddressesParams, response: { 200: UtxosV1 } } }, async (req) => {
-      return utxoBody(await unspentOutputs(utxoBackendAs(ctx, req.params.coin, req.apiKeyId, req.indexGate), req.params.addresses));
+    // A bare array has no room for a field: a cut answer says so in the header alone.
+    app.get('/address/utxo/:coin/:addresses', { schema: { params: AddressesParams, querystring: UtxosQuery, response: { 200: UtxosV1 } } }, async (req, reply) => {
+      const page = await unspentOutputs(utxoBackendAs(ctx, req.params.coin, req.apiKeyId, req.indexGate), req.params.addresses, { limit: req.query.limit, after: req.query.cursor });
+      if (page.next !== null) void reply.header(NEXT_CURSOR_HEADER, page.next);
+      return utxoBody(page.rows);
     });
 
     app.post('/transaction/create/:coin', { schema: { params: CoinParams, querystring: CreateTransactionQueryV1, response: { 200: HashesToSignV1 } } }, async (req) => {
       const backend = utxoBackendAs(ctx, req.params.coin, req.apiKeyId, req.indexGate);
-      const { tx, hashes } = hashesToSignBody(await buildUnsignedPayment(backend, await singleSigSources(backend, req.query.from), req.query));
+      const { tx, hashes } = hashesToSignBody(await buildUnsignedPayment(backend, singleSigSources(req.query.from), req.query));
       return { tx, hashes };
     });
 
