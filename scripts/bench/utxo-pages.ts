@@ -103,6 +103,9 @@ export async function runUtxoPagesBench(argv: readonly string[]): Promise<number
         });
         const [burst, burstMs] = await timed(() => fireAtOnce(s.url, `/address/utxos/litecoin/${address}`, o.requests));
         const [among] = await timed(() => fireAtOnce(s.url, `/address/utxos/litecoin/${hundred}`, 100));
+        // the address's other answers, 100 at once each: bounded as well (a balance, a history page)
+        const [balances, balancesMs] = await timed(() => fireAtOnce(s.url, `/address/balance/litecoin/${address}`, 100));
+        const [histories, historiesMs] = await timed(() => fireAtOnce(s.url, `/address/history/litecoin/${address}`, 100));
         const create = await fetch(`${s.url}/multi_sig/create/litecoin`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
@@ -126,9 +129,10 @@ export async function runUtxoPagesBench(argv: readonly string[]): Promise<number
         console.log(`plain request: ${first.status}, ${firstPage.utxos.length} outputs, next_cursor ${firstPage.next_cursor ? 'given' : 'absent'}, ${(first.body.length / 1024).toFixed(0)} KiB in ${firstMs.toFixed(0)} ms`);
         console.log(`every page: ${all.n.toLocaleString('en-US')} outputs in ${all.pages} pages, ${seconds(allMs)} (${(allMs / all.pages).toFixed(1)} ms a page)`);
         console.log(`${o.requests.toLocaleString('en-US')} requests at once: ${JSON.stringify(burst.statuses)} in ${seconds(burstMs)}, ${(burst.bytes / 2 ** 20).toFixed(0)} MiB answered; 100 x 100 addresses at once: ${JSON.stringify(among.statuses)}${Object.keys({ ...burst.errors, ...among.errors }).length ? ` (failures: ${JSON.stringify({ ...burst.errors, ...among.errors })})` : ''}`);
+        console.log(`100 balances at once: ${JSON.stringify(balances.statuses)} in ${seconds(balancesMs)}; 100 history pages at once: ${JSON.stringify(histories.statuses)} in ${seconds(historiesMs)}`);
         console.log(`multi_sig/create over the address: ${create.status}; with inputs naming its newest output: ${named} in ${namedMs.toFixed(0)} ms`);
         console.log(`service RSS: ${after.rssMb} MiB now, peak ${after.peakMb} MiB; up: ${up ? 'yes' : 'NO'}`);
-        const ok = up && first.status === 200 && all.n === o.outputs && burst.statuses[200] === o.requests && among.statuses[200] === 100 && create.status === 200 && named === 200;
+        const ok = up && first.status === 200 && all.n === o.outputs && burst.statuses[200] === o.requests && among.statuses[200] === 100 && balances.statuses[200] === 100 && histories.statuses[200] === 100 && create.status === 200 && named === 200;
         if (!ok) {
           failed = true;
           console.log(`FAILED on ${kind}:\n${s.output().slice(-3000)}`);

@@ -188,6 +188,16 @@ const examples: Record<string, () => Promise<Example>> = {
   'v2 GET /watch/{coin}/{wallet_id}': async () => ({ path: { coin: 'litecoin', wallet_id: 'vault' }, status: 409 }),
   'v2 POST /watch/{coin}/{wallet_id}/rescan': async () => ({ path: { coin: 'litecoin', wallet_id: 'vault' }, body: { from_height: 1 }, status: 409 }),
   'v2 POST /watch/{coin}/{wallet_id}/window': async () => ({ path: { coin: 'litecoin', wallet_id: 'vault' }, body: { shown: { receive: 25, change: -1 } }, status: 409 }),
+  // The relay (docs/api-decisions.md §13): every call is signed by a device key; unsigned, or aimed at
+  // a room or invitation that is not there, each is refused as documented (relay.test.ts runs whole exchanges).
+  'v2 POST /relay/rooms': async () => ({ body: { sign_key: 'aa'.repeat(32), box_key: 'bb'.repeat(32) }, status: 401 }),
+  'v2 GET /relay/rooms/{room}': async () => ({ path: { room: '0'.repeat(32) }, status: 404 }),
+  'v2 POST /relay/rooms/{room}/invitations': async () => ({ path: { room: '0'.repeat(32) }, body: { id: '0'.repeat(64), sealed: 'AAAA', expires_in_hours: 72 }, status: 404 }),
+  'v2 GET /relay/invitations/{id}': async () => ({ path: { id: '0'.repeat(64) }, status: 404 }),
+  'v2 POST /relay/invitations/{id}/join': async () => ({ path: { id: '0'.repeat(64) }, body: { sign_key: 'aa'.repeat(32), box_key: 'bb'.repeat(32) }, status: 401 }),
+  'v2 DELETE /relay/rooms/{room}/members/{device}': async () => ({ path: { room: '0'.repeat(32), device: '1'.repeat(32) }, status: 404 }),
+  'v2 POST /relay/rooms/{room}/messages': async () => ({ path: { room: '0'.repeat(32) }, body: { envelope: 'AAAA' }, status: 400 }),
+  'v2 GET /relay/rooms/{room}/messages': async () => ({ path: { room: '0'.repeat(32) }, status: 404 }),
   'v2 GET /status': async () => ({}),
   'v2 GET /healthz': async () => ({}),
   'v2 GET /readyz': async () => ({}),
@@ -277,7 +287,7 @@ describe('the documents', () => {
 
   it('mark the extensions beyond the spec', () => {
     const marked = operations.filter((op) => (docs[op.revision].paths[op.path]![op.method.toLowerCase()] as Json)['x-countersign-extension'] === true).map(keyOf);
-    const extensions = ['v2 GET /blocks/{coin}/height_at/{unix_time}', 'v2 GET /erc20/token/{contract}', 'v2 GET /fee_estimates/{coin}', 'v2 GET /healthz', 'v2 GET /prices/history/{coin}', 'v2 GET /readyz', 'v2 GET /status', 'v2 GET /transaction/raw/{coin}/{txid}', 'v2 GET /watch/{coin}/{wallet_id}', 'v2 POST /watch/{coin}/{wallet_id}/rescan', 'v2 POST /watch/{coin}/{wallet_id}/window', 'v2 PUT /watch/{coin}/{wallet_id}'];
+    const extensions = ['v2 GET /blocks/{coin}/height_at/{unix_time}', 'v2 GET /erc20/token/{contract}', 'v2 GET /fee_estimates/{coin}', 'v2 GET /healthz', 'v2 GET /prices/history/{coin}', 'v2 GET /readyz', 'v2 GET /status', 'v2 GET /transaction/raw/{coin}/{txid}', 'v2 GET /watch/{coin}/{wallet_id}', 'v2 POST /watch/{coin}/{wallet_id}/rescan', 'v2 POST /watch/{coin}/{wallet_id}/window', 'v2 PUT /watch/{coin}/{wallet_id}', 'v2 POST /relay/rooms', 'v2 GET /relay/rooms/{room}', 'v2 POST /relay/rooms/{room}/invitations', 'v2 GET /relay/invitations/{id}', 'v2 POST /relay/invitations/{id}/join', 'v2 DELETE /relay/rooms/{room}/members/{device}', 'v2 POST /relay/rooms/{room}/messages', 'v2 GET /relay/rooms/{room}/messages'].sort();
     expect(marked.sort()).toEqual(extensions.filter((k) => operations.some((op) => keyOf(op) === k)));
     expect(marked).toContain('v2 GET /status');
   });

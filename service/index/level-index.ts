@@ -629,7 +629,6 @@ export class LevelIndex {
     }
     return out;
   }
-  }
 
   /**
    * Those of these outputs (tx number, vout) that no confirmed tx spends, with their script and
