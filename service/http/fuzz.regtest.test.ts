@@ -30,7 +30,7 @@ type Fields = Record<string, Kind>;
 interface Spec {
   path?: Fields;
   query?: Fields;
-  body?: 'signatures' | 'multisig' | 'network' | 'treasury' | 'watch' | 'rescan' | 'window';
+  body?: 'signatures' | 'multisig' | 'network' | 'treasury' | 'watch' | 'rescan' | 'window' | 'relay-keys' | 'invitation' | 'envelope';
 }
 
 const tokenQuery: Fields = { contract_id: 'contract', decimal_places: 'smallint' };
@@ -60,6 +60,14 @@ const SPECS: Record<string, Spec> = {
   'GET /watch/{coin}/{wallet_id}': { path: { coin: 'coin', wallet_id: 'hex' } },
   'POST /watch/{coin}/{wallet_id}/rescan': { path: { coin: 'coin', wallet_id: 'hex' }, body: 'rescan' },
   'POST /watch/{coin}/{wallet_id}/window': { path: { coin: 'coin', wallet_id: 'hex' }, body: 'window' },
+  'POST /relay/rooms': { body: 'relay-keys' },
+  'GET /relay/rooms/{room}': { path: { room: 'hex' } },
+  'POST /relay/rooms/{room}/invitations': { path: { room: 'hex' }, body: 'invitation' },
+  'GET /relay/invitations/{id}': { path: { id: 'hex' } },
+  'POST /relay/invitations/{id}/join': { path: { id: 'hex' }, body: 'relay-keys' },
+  'DELETE /relay/rooms/{room}/members/{device}': { path: { room: 'hex', device: 'hex' } },
+  'POST /relay/rooms/{room}/messages': { path: { room: 'hex' }, body: 'envelope' },
+  'GET /relay/rooms/{room}/messages': { path: { room: 'hex' }, query: { after: 'smallint', wait: 'smallint', limit: 'smallint' } },
   'GET /prices/history/{coin}': { path: { coin: 'coin' }, query: { at: 'units' } },
   'GET /status': {},
   'GET /healthz': {},
@@ -197,6 +205,12 @@ function body(random: Random, kind: Spec['body']): unknown {
   } else if (kind === 'window') {
     const index = () => (random.chance(0.8) ? random.pick([-2, -1, 0, 19, 100_000, 100_001, 2 ** 31, 1.5]) : wrongType(random));
     out = { shown: random.chance(0.9) ? { receive: index(), change: index() } : wrongType(random) };
+  } else if (kind === 'relay-keys') {
+    out = { sign_key: anyOf('hex'), box_key: anyOf('hex') };
+  } else if (kind === 'invitation') {
+    out = { id: anyOf('hex'), sealed: random.chance(0.8) ? random.pick(['', 'AAAA', '!!', 'A'.repeat(20_000)]) : wrongType(random), expires_in_hours: random.chance(0.8) ? random.pick([0, 1, 72, -1, 1e9, 1.5]) : wrongType(random) };
+  } else if (kind === 'envelope') {
+    out = { envelope: random.chance(0.8) ? random.pick(['', 'AAAA', '!!', 'A'.repeat(4_000)]) : wrongType(random) };
   } else if (kind === 'rescan') {
     out = { from_height: random.chance(0.8) ? random.pick([0, 1, 200, -1, 2 ** 32, 1.5]) : wrongType(random) };
   } else {
@@ -211,7 +225,7 @@ function body(random: Random, kind: Spec['body']): unknown {
 }
 
 interface Operation {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   prefix: '' | '/v1';
   path: string;
   spec: Spec;
