@@ -85,6 +85,8 @@ export async function runUtxoPagesBench(argv: readonly string[]): Promise<number
           const res = await fetch(`${s.url}${path}`);
           return { status: res.status, body: await res.text() };
         };
+        const step = (what: string) => console.log(`  ${kind}: ${what} (service ${s.alive() ? 'up' : 'DOWN'}, RSS ${s.memory().rssMb} MiB)`);
+        step('indexed; first page');
         const [first, firstMs] = await timed(() => get(`/address/utxos/litecoin/${address}`));
         const firstPage = parseApiJson(first.body) as Utxos;
         const [all, allMs] = await timed(async () => {
@@ -101,10 +103,13 @@ export async function runUtxoPagesBench(argv: readonly string[]): Promise<number
           } while (cursor !== undefined);
           return { n, pages, newest };
         });
+        step('every page read; 1,000 at once');
         const [burst, burstMs] = await timed(() => fireAtOnce(s.url, `/address/utxos/litecoin/${address}`, o.requests));
         const [among] = await timed(() => fireAtOnce(s.url, `/address/utxos/litecoin/${hundred}`, 100));
         // the address's other answers, 100 at once each: bounded as well (a balance, a history page)
+        step('100 balances at once');
         const [balances, balancesMs] = await timed(() => fireAtOnce(s.url, `/address/balance/litecoin/${address}`, 100));
+        step('100 history pages at once');
         const [histories, historiesMs] = await timed(() => fireAtOnce(s.url, `/address/history/litecoin/${address}`, 100));
         const create = await fetch(`${s.url}/multi_sig/create/litecoin`, {
           method: 'POST',

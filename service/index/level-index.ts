@@ -292,6 +292,8 @@ export class LevelIndex {
   rollbacks = 0;
   /** Per-script answers as of a block, refreshed at query time (level-summaries.ts). */
   private readonly summaries: Summaries;
+  /** Summaries being built, by script and tip (summaryOf). */
+  private readonly building = new Map<string, Promise<Summary>>();
 
   private constructor(
     private readonly db: Db,
@@ -480,6 +482,17 @@ export class LevelIndex {
     const cached = this.summaries.get(k);
     if (tip === null) return Summaries.empty(-1, '');
     if (cached && cached.height === tip.height && cached.hash === tip.hash) return cached;
+    // Requests for one script at one tip share one build: a hot address's summary (too large for
+    // the budget, say) is worked out once for all the requests waiting on it, not once each.
+    const id = `${k}@${tip.height}:${tip.hash}`;
+    const building = this.building.get(id);
+    if (building) return building;
+    const built = this.buildSummary(k, script, tip, cached, snapshot).finally(() => this.building.delete(id));
+    this.building.set(id, built);
+    return built;
+  }
+
+  private async buildSummary(k: string, script: Buffer, tip: { height: number; hash: string }, cached: Summary | undefined, snapshot: LevelSnapshot): Promise<Summary> {
     let base: Summary | undefined;
     if (cached && cached.height < tip.height) {
       const v = await this.db.get(blockKey(cached.height), at(snapshot));
@@ -503,16 +516,23 @@ export class LevelIndex {
   }
 
   /** Funding rows read under a script's key, with their txids: those of another script under the same key dropped. */
-  private async withTxids(script: Buffer, rows: readonly Funding[], snapshot: LevelSnapshot): Promise<Funding[]> {
+  private async withTxids(script: Buffer, rows: Funding[], snapshot: LevelSnapshot): Promise<Funding[]> {
     if (rows.length === 0) return [];
     const numbers = [...new Set(rows.map((r) => r.txnum))];
     const values = await this.db.getMany(numbers.map(txidKey), { snapshot });
-    const txs = new Map(numbers.map((n, i) => [n, values[i] ? txRowOf(values[i]) : undefined]));
-    return rows.flatMap((r) => {
+    // one txid buffer and one vout map a tx, shared by its outputs' rows: an address paid 3,000
+    // times by one tx holds one copy, not 3,000
+    const txs = new Map(
+      numbers.map((n, i) => {
+        const tx = values[i] ? txRowOf(values[i]) : undefined;
+        return [n, tx && { txid: Buffer.from(tx.txid), scripts: new Map(tx.outputs.map((o) => [o.vout, o.script])) }] as const;
+      }),
+    );
+    return rows.filter((r) => {
       const tx = txs.get(r.txnum);
-      const output = tx?.outputs.find((o) => o.vout === r.vout);
-      if (!tx || !output?.script.equals(script)) return []; // another script's row under the same key
-      return [{ ...r, txid: Buffer.from(tx.txid) }];
+      if (!tx || !tx.scripts.get(r.vout)?.equals(script)) return false; // another script's row under the same key
+      r.txid = tx.txid;
+      return true;
     });
   }
 

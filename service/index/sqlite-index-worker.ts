@@ -5,9 +5,10 @@ import BetterSqlite3 from 'better-sqlite3';
 import { applyEncodedBlocksSqlite } from './sqlite-apply.ts';
 import { YoungOutputs } from './young-outputs.ts';
 import type { ApplyRequest, ApplyResult, WriterMessage } from './sqlite-index-writer.ts';
-import type { IndexCaches } from './cache-budget.ts';
+import { DEFAULT_INDEX_CACHES, type IndexCaches } from './cache-budget.ts';
 
-const { path, caches } = workerData as { path: string; caches: IndexCaches };
+// caches absent (a writer started without a budget): the defaults
+const { path, caches = DEFAULT_INDEX_CACHES } = workerData as { path: string; caches?: IndexCaches };
 const db = new BetterSqlite3(path);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
