@@ -10,6 +10,21 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (message: string) => new ApiError(400, message);
+
+/**
+ * An address whose balance or history the LevelDB index would have to hold whole in memory (its
+ * per-script summary) beyond what the service's heap allows: refused in words, 422, rather than
+ * running the heap out for every key's requests (docs/api-decisions.md, section 6). Its unspent
+ * outputs are still served, in pages.
+ */
+export class AddressTooLarge extends ApiError {
+  constructor(readonly rows: number) {
+    super(
+      422,
+      `this address has more than ${rows.toLocaleString('en-US')} outputs: its balance and history are more than this service's LevelDB index works out in memory; its unspent outputs are served in pages (GET /address/utxos with cursor), or ask an operator to serve it from SQLite or PostgreSQL`,
+    );
+  }
+}
 export const notFound = (message: string) => new ApiError(404, message);
 
 /**

@@ -14,13 +14,17 @@ export interface IndexCaches {
   youngOutputs: number;
   /** LevelDB's per-script answers refreshed at query time (level-summaries.ts). */
   levelSummaryBytes: number;
+  /** The most outputs a LevelDB summary is worked out for (held whole meanwhile, ~256 bytes each); more: AddressTooLarge. */
+  summaryMaxRows: number;
 }
 
-export const DEFAULT_INDEX_CACHES: IndexCaches = { levelBlockCacheBytes: 16 << 20, levelWriteBufferBytes: 64 << 20, sqliteWriterCacheKib: 32 << 10, youngOutputs: 200_000, levelSummaryBytes: 32 << 20 };
+export const DEFAULT_INDEX_CACHES: IndexCaches = { levelBlockCacheBytes: 16 << 20, levelWriteBufferBytes: 64 << 20, sqliteWriterCacheKib: 32 << 10, youngOutputs: 200_000, levelSummaryBytes: 32 << 20, summaryMaxRows: 100_000 };
 
 /** Heap per young output (young-outputs.ts): the budget's share divided by this is how many are kept. */
 const YOUNG_OUTPUT_BYTES = 150;
 const MIB = 1 << 20;
+/** Heap per output while a LevelDB summary is worked out (its row, its history entry, its spend). */
+const SUMMARY_ROW_BYTES = 256;
 
 /**
  * `cacheMb` MiB: LevelDB gets half as block cache and an eighth per memtable (a quarter for the
@@ -36,5 +40,6 @@ export function indexCaches(cacheMb: number | undefined): IndexCaches {
     sqliteWriterCacheKib: Math.floor((bytes * 3) / 4 / 1024),
     youngOutputs: Math.max(1_000, Math.floor(bytes / 4 / YOUNG_OUTPUT_BYTES)),
     levelSummaryBytes: Math.floor(bytes / 4),
+    summaryMaxRows: Math.floor(bytes / 4 / SUMMARY_ROW_BYTES),
   };
 }

@@ -35,6 +35,7 @@ import { scriptKeyOf } from './script-keys.ts';
 import { Summaries, type Summary, type Funding } from './level-summaries.ts';
 import { heightOfTxNum, txNumOf, firstTxNumAbove } from './txnum.ts';
 import { DEFAULT_INDEX_CACHES, type IndexCaches } from './cache-budget.ts';
+import { AddressTooLarge } from '../errors.ts';
 import { mergeSorted, type SortedRead } from './unspent-page.ts';
 
 type Db = ClassicLevel<Buffer, Buffer>;
@@ -298,6 +299,7 @@ export class LevelIndex {
   private constructor(
     private readonly db: Db,
     summaryBytes: number,
+    private readonly summaryMaxRows: number,
   ) {
     this.summaries = new Summaries(summaryBytes);
   }
@@ -329,7 +331,7 @@ export class LevelIndex {
       await db.close();
       throw new Error(`the LevelDB index in ${folder} is in layout ${version.readUInt32BE(0)}, which this service does not read (it writes layout ${LAYOUT_VERSION}): move the folder away to index again`);
     }
-    const index = new LevelIndex(db, caches.levelSummaryBytes);
+    const index = new LevelIndex(db, caches.levelSummaryBytes, caches.summaryMaxRows);
     index.top = await index.tipIn();
     return index;
   }
@@ -499,6 +501,11 @@ export class LevelIndex {
       if (v && hashOf(v) === cached.hash) base = cached;
     }
     const from = base ? firstTxNumAbove(base.height) : 0;
+    // A summary is held whole while it is worked out: count first, and refuse one the heap cannot hold.
+    const max = this.summaryMaxRows;
+    let rows = base?.unspent.length ?? 0;
+    if (rows <= max) for await (const _ of this.db.keys({ ...fundingRange(scriptKeyOf(script), from), limit: max + 1 - rows, snapshot })) rows++;
+    if (rows > max) throw new AddressTooLarge(max);
     const funded = await this.fundingOf(script, from, snapshot);
     const next = Summaries.advance(base, tip.height, tip.hash, funded, await this.settle([...(base?.unspent ?? []), ...funded], snapshot));
     this.summaries.set(k, next);

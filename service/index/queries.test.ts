@@ -9,6 +9,7 @@ import { type IndexedBlock, type IndexedTx, levelIndexOf, UtxoIndexStore } from 
 import { confirmedHistoryQuery, confirmedUnspentQuery } from './queries.ts';
 import { scriptKeyOf } from './script-keys.ts';
 import type { Store } from '../store/database.ts';
+import { AddressTooLarge } from '../errors.ts';
 
 const txid = (n: number) => n.toString(16).padStart(64, '0');
 const script = (byte: number, length = 25) => Uint8Array.from({ length }, (_, i) => (i < 3 ? i : byte));
@@ -140,6 +141,16 @@ describe.each(INDEX_STORE_KINDS)('address queries on %s', (kind: StoreKind) => {
     index = new UtxoIndexStore(t.store, 'litecoin');
   });
   afterEach(async () => t.dispose());
+
+  it.runIf(kind === 'level')('refuses in words the balance and history of an address with more outputs than a summary may hold, and still pages its unspent outputs', async () => {
+    t.store.indexCaches = { ...t.store.indexCaches, summaryMaxRows: 50 };
+    const blocks = chainOf(60);
+    await index.applyBlocks(blocks, new Set());
+    const ref = reference(blocks);
+    await expect(index.balances([A])).rejects.toThrow(/this address has more than 50 outputs: its balance and history are more than this service's LevelDB index works out in memory/);
+    await expect(index.history([A], 10, 0)).rejects.toBeInstanceOf(AddressTooLarge);
+    expect(await unspentOf(index, [A])).toEqual(ref.unspent([A]));
+  });
 
   it('pages an address with many entries as a plain recomputation from the blocks does', async () => {
     const blocks = chainOf(240); // A: ~530 history rows; B ~370; C ~320
