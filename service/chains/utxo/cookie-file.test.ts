@@ -3,9 +3,9 @@
 // missing one still asks whether the node runs with that datadir. The unreadable file is real:
 // tests run as root, who reads anything, so the reading runs in a child process as nobody.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cookieProblem, readCookieFile } from './cookie-file.ts';
@@ -28,9 +28,31 @@ client.close();
 process.stdout.write(JSON.stringify({ probe, call }));
 `;
 
+/**
+ * Runs `read` with every folder from `/` down to `path` open to others' passage (o+x), as it was
+ * after: CI's clone sits in a 0700 temporary folder nobody may not enter, and the child as nobody
+ * loads the checkout's code and its Node from there.
+ */
+function withPassage<T>(path: string, read: () => T): T {
+  const opened: { dir: string; mode: number }[] = [];
+  for (let d = path; ; d = dirname(d)) {
+    const mode = statSync(d).mode & 0o7777;
+    if ((mode & 0o001) === 0) {
+      chmodSync(d, mode | 0o001);
+      opened.push({ dir: d, mode });
+    }
+    if (dirname(d) === d) break;
+  }
+  try {
+    return read();
+  } finally {
+    for (const { dir: d, mode } of opened) chmodSync(d, mode);
+  }
+}
+
 function readAsNobody(path: string): { probe: { ok: boolean; field?: string; message?: string }; call: { kind: string; message: string } | null } {
   if (process.getuid?.() !== 0) throw new Error('this test reads the cookie as nobody from a child process, which needs root (tests run as root)');
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', READ_BOTH, path], { cwd: root, uid: NOBODY, gid: NOBODY, encoding: 'utf8', timeout: 60_000 });
+  const r = withPassage(root, () => withPassage(dirname(process.execPath), () => spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', READ_BOTH, path], { cwd: root, uid: NOBODY, gid: NOBODY, encoding: 'utf8', timeout: 60_000 })));
   if (r.status !== 0) throw new Error(`the child as nobody failed (${r.status}): ${r.stderr}`);
   return JSON.parse(r.stdout) as ReturnType<typeof readAsNobody>;
 }
