@@ -8,18 +8,19 @@
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { BIP32Factory } from 'bip32';
-import { networks, payments, type Network } from 'bitcoinjs-lib';
+import { payments } from 'bitcoinjs-lib';
 import type { Page } from 'playwright-core';
 import * as ecc from 'tiny-secp256k1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
 import { startBareDesk, type BareDesk } from '../dev/bare-desk.ts';
 import { buildRenderer, openBrowser, type BrowserSession } from './browser.ts';
+import { jsNetwork } from '../dev/desk-testing/keys.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
 const bip32 = BIP32Factory(ecc);
-const network: Network = { ...networks.regtest, bech32: params.bech32Hrp!, bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: params.p2pkhVersion[0]!, scriptHash: params.p2shVersion[0]!, wif: params.wifVersion };
+const network = jsNetwork(params);
 const PATH = "m/48'/1'/0'/2'";
 const signers = ['Ann', 'Ben', 'Cat'].map((name, i) => {
   const root = bip32.fromSeed(Buffer.alloc(32, i + 41), network);

@@ -6,13 +6,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIP32Factory } from 'bip32';
-import { Psbt, networks, type Network } from 'bitcoinjs-lib';
+import { Psbt } from 'bitcoinjs-lib';
 import type { Page } from 'playwright-core';
 import * as ecc from 'tiny-secp256k1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
 import { formatMultisigDescriptor } from '../shared/files/descriptor.ts';
-import { testCosigner } from '../dev/desk-testing/keys.ts';
+import { jsNetwork, testCosigner } from '../dev/desk-testing/keys.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 
@@ -20,7 +20,7 @@ const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
 const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
 const bip32 = BIP32Factory(ecc);
-const network: Network = { ...networks.regtest, bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: params.p2pkhVersion[0]!, scriptHash: params.p2shVersion[0]!, wif: params.wifVersion };
+const network = jsNetwork(params);
 
 let session: DeskInBrowser;
 let desk: DevDesk;

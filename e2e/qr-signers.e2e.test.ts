@@ -10,7 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIP32Factory } from 'bip32';
-import { Psbt, networks, type Network } from 'bitcoinjs-lib';
+import { Psbt } from 'bitcoinjs-lib';
 import { chromium, type Page } from 'playwright-core';
 import * as ecc from 'tiny-secp256k1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ import { readQrFrames } from '../shared/qr/read.ts';
 import { parseXpubLike } from '../shared/files/xpub-bytes.ts';
 import { CryptoAccount, CryptoCoinInfo, CryptoCoinInfoNetwork, CryptoCoinInfoType, CryptoHDKey, CryptoKeypath, CryptoOutput, PathComponent, ScriptExpressions } from '@keystonehq/bc-ur-registry';
 import { psbtFrames, registrationFrames } from '../shared/qr/show.ts';
-import { testCosigner } from '../dev/desk-testing/keys.ts';
+import { jsNetwork, testCosigner } from '../dev/desk-testing/keys.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, openDeskInBrowser, type DeskInBrowser } from './browser.ts';
 import { decodeScreenshot, fakeCameraArgs, writeQrVideo } from './qr-camera.ts';
@@ -30,7 +30,7 @@ const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
 const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
 const bip32 = BIP32Factory(ecc);
-const network: Network = { ...networks.regtest, bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: params.p2pkhVersion[0]!, scriptHash: params.p2shVersion[0]!, wif: params.wifVersion };
+const network = jsNetwork(params);
 
 let session: DeskInBrowser;
 let desk: DevDesk;

@@ -9,19 +9,20 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIP32Factory, type BIP32Interface } from 'bip32';
-import { Psbt, networks, payments, type Network } from 'bitcoinjs-lib';
+import { Psbt, payments } from 'bitcoinjs-lib';
 import type { Page } from 'playwright-core';
 import * as ecc from 'tiny-secp256k1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressToScript, chainParams } from '../shared/coins/index.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
 import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
+import { jsNetwork } from '../dev/desk-testing/keys.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
 const bip32 = BIP32Factory(ecc);
 // The other wallet's view of the chain: litecoin regtest's prefixes (it never sees the node).
-const network: Network = { ...networks.regtest, bech32: params.bech32Hrp!, bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: params.p2pkhVersion[0]!, scriptHash: params.p2shVersion[0]!, wif: params.wifVersion };
+const network = jsNetwork(params);
 const PATH = "m/48'/1'/0'/2'"; // BIP48 P2WSH account of a test network
 
 /** The other wallet's three co-signers: masters from fixed seeds, an account key each. */

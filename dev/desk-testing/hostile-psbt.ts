@@ -4,19 +4,15 @@
 // it changed by each of its parts (txMutations), or the entry left out. Walked from the PSBT itself,
 // so an entry type the desk starts writing is covered without a list to keep.
 import { BIP32Factory } from 'bip32';
-import { Psbt as JsPsbt, networks, type Network } from 'bitcoinjs-lib';
+import { Psbt as JsPsbt } from 'bitcoinjs-lib';
 import * as ecc from 'tiny-secp256k1';
 import { bytesToHex, hexToBytes, type ChainParams } from '../../shared/coins/index.ts';
 import { decodePsbt, encodePsbt, GLOBAL, INPUT, OUTPUT, type Psbt, type PsbtEntry } from '../../shared/files/psbt.ts';
 import { base64 } from '@scure/base';
 import { txHexLike, txMutations, txOfHex, type MutationOptions } from './hostile-mutations.ts';
+import { jsNetwork } from './keys.ts';
 
 const bip32 = BIP32Factory(ecc);
-
-/** bitcoinjs-lib's view of a chain: the prefixes only (it never sees a node). */
-export function jsNetwork(params: ChainParams): Network {
-  return { ...networks.regtest, bech32: params.bech32Hrp ?? 'rltc', bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: params.p2pkhVersion[0]!, scriptHash: params.p2shVersion[0]!, wif: params.wifVersion };
-}
 
 /** The PSBT signed by the co-signer whose master key is `masterXprv`, found through the PSBT's key origins. */
 export function signPsbt(params: ChainParams, psbt: string, masterXprv: string): string {

@@ -3,6 +3,7 @@
 import { BIP32Factory } from 'bip32';
 import * as ecc from 'tiny-secp256k1';
 import { entropyToMnemonic, mnemonicToSeedSync } from 'bip39';
+import { networks, type Network } from 'bitcoinjs-lib';
 import { chainParams, sha256, type ChainParams } from '../../shared/coins/index.ts';
 import type { NewRecoveryVault } from '../../main/core/vaults/vaults.ts';
 
@@ -61,4 +62,9 @@ export function treasuryVault(name = 'Treasury vault'): NewRecoveryVault {
     primary: { threshold: 2, cosigners: ['alice', 'bob', 'carol'].map(co) },
     recovery: [{ threshold: 1, cosigners: ['dave', 'erin'].map(co), after: { blocks: 144 } }],
   };
+}
+
+/** bitcoinjs-lib's view of a chain: the prefixes only (it never sees a node). */
+export function jsNetwork(params: ChainParams): Network {
+  return { ...networks.regtest, bech32: params.bech32Hrp ?? 'rltc', bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: params.p2pkhVersion[0]!, scriptHash: params.p2shVersion[0]!, wif: params.wifVersion };
 }

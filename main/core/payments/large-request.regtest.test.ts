@@ -8,7 +8,7 @@
 // A P2WSH wallet: 500 P2SH multisig inputs (~297 bytes each) would pass the 100,000-vbyte
 // standard transaction limit, 500 P2WSH ones (~105 vbytes) do not.
 import { BIP32Factory } from 'bip32';
-import { Psbt, networks, type Network } from 'bitcoinjs-lib';
+import { Psbt } from 'bitcoinjs-lib';
 import * as ecc from 'tiny-secp256k1';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ import { MAX_FILE_BYTES } from '../../../shared/api/file-limits.ts';
 import { parseApiJson } from '../../../shared/api/json.ts';
 import { bytesToHex, chainParams, decodeTx, hexToBytes } from '../../../shared/coins/index.ts';
 import type { SigningRequestV1, SigningRequestV2 } from '../../../shared/files/signing-files.ts';
-import { testCosigner } from '../../../dev/desk-testing/keys.ts';
+import { jsNetwork, testCosigner } from '../../../dev/desk-testing/keys.ts';
 import { startRegtestDesk, type RegtestDesk } from '../../../dev/desk-testing/regtest.ts';
 import { createHandlers } from '../../bridge/handlers.ts';
 import { startWebServer, type WebServer } from '../../web/server.ts';
@@ -33,7 +33,7 @@ const params = chainParams('litecoin', 'regtest');
 const INPUTS = 500;
 const SOURCES = 10;
 const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
-const network: Network = { ...networks.regtest, bech32: params.bech32Hrp ?? 'rltc', bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: params.p2pkhVersion[0]!, scriptHash: params.p2shVersion[0]!, wif: params.wifVersion };
+const network = jsNetwork(params);
 
 let desk: RegtestDesk;
 let store: CoordinatorStore;

@@ -3,7 +3,7 @@
 // completes a payment on litecoind -regtest; every refusal says why and stores nothing. The wallet
 // itself is created from a set-up file, and exported set-up files read back to the same wallet.
 import { BIP32Factory } from 'bip32';
-import { Psbt, networks, type Network } from 'bitcoinjs-lib';
+import { Psbt } from 'bitcoinjs-lib';
 import * as ecc from 'tiny-secp256k1';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +21,7 @@ import { proposePayment } from './propose.ts';
 import { refreshConfirmations, submitPayment } from './submit.ts';
 import { cancelPayment, progress } from './payments.ts';
 import { openStore, type CoordinatorStore } from '../store/store.ts';
-import { testCosigner } from '../../../dev/desk-testing/keys.ts';
+import { jsNetwork, testCosigner } from '../../../dev/desk-testing/keys.ts';
 import { startRegtestDesk, type RegtestDesk } from '../../../dev/desk-testing/regtest.ts';
 import { nextReceiveAddress } from '../wallets/wallets.ts';
 import type { BirthdayDeps } from '../wallets/birthday.ts';
@@ -32,7 +32,7 @@ const COIN = 100_000_000n;
 const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
 const dave = testCosigner('dave');
 // bitcoinjs-lib needs the chain's prefixes; it never sees the node.
-const network: Network = { ...networks.regtest, bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: params.p2pkhVersion[0]!, scriptHash: params.p2shVersion[0]!, wif: params.wifVersion };
+const network = jsNetwork(params);
 const master = (c: typeof alice) => bip32.fromBase58(c.masterXprv, network);
 
 let desk: RegtestDesk;

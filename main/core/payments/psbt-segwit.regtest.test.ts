@@ -6,7 +6,7 @@
 // transaction is refused in words; a nested wallet's PSBT carries its redeem script too; the
 // wallet's set-up files read back to the same wallet, and a P2SH PSBT is built as it always was.
 import { BIP32Factory } from 'bip32';
-import { Psbt, networks, type Network } from 'bitcoinjs-lib';
+import { Psbt } from 'bitcoinjs-lib';
 import * as ecc from 'tiny-secp256k1';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ import { writeSigningRequest } from './signing-request.ts';
 import { signRequest } from '../software-signer.ts';
 import { openStore, type CoordinatorStore } from '../store/store.ts';
 import { refreshConfirmations, submitPayment } from './submit.ts';
-import { testCosigner } from '../../../dev/desk-testing/keys.ts';
+import { jsNetwork, testCosigner } from '../../../dev/desk-testing/keys.ts';
 import { startRegtestDesk, type RegtestDesk } from '../../../dev/desk-testing/regtest.ts';
 import { exportWalletSetup, importWalletSetup, readWalletSetup } from '../wallets/setup-files.ts';
 import { createWallet, nextReceiveAddress } from '../wallets/wallets.ts';
@@ -38,7 +38,7 @@ const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
 const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
 // bitcoinjs-lib needs the chain's prefixes; it never sees the node.
-const network: Network = { ...networks.regtest, bech32: params.bech32Hrp ?? 'rltc', bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: params.p2pkhVersion[0]!, scriptHash: params.p2shVersion[0]!, wif: params.wifVersion };
+const network = jsNetwork(params);
 const master = (c: typeof alice) => bip32.fromBase58(c.masterXprv, network);
 const regtest = { coin: 'litecoin', network: 'regtest' } as const;
 

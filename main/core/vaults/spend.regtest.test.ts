@@ -8,7 +8,7 @@
 // signature, a tampered request, a service answer with another nSequence or another witness
 // script, a bump of a recovery-path spend.
 import { BIP32Factory } from 'bip32';
-import { Psbt, networks, type Network } from 'bitcoinjs-lib';
+import { Psbt } from 'bitcoinjs-lib';
 import * as ecc from 'tiny-secp256k1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plural } from '../../../shared/api/words.ts';
@@ -18,7 +18,7 @@ import { compileWshMiniscript, miniscriptPaths } from '../../../shared/coins/min
 import type { BitcoinTx } from '../../../shared/coins/tx.ts';
 import { vaultInputSpend } from '../../../shared/coins/vault-spend.ts';
 import { SIGNATURE_FORMAT } from '../../../shared/files/signing-files.ts';
-import { testCosigner, type TestCosigner } from '../../../dev/desk-testing/keys.ts';
+import { jsNetwork, testCosigner, type TestCosigner } from '../../../dev/desk-testing/keys.ts';
 import { apiWith, fundWalletCoin, signAndSend, startVaultDesk, type RegtestDesk, type WalletDesk } from '../../../dev/desk-testing/regtest.ts';
 import type { CoordinatorApi } from '../api.ts';
 import { importPaymentFiles } from '../payments/files.ts';
@@ -38,7 +38,7 @@ const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
 const bip32 = BIP32Factory(ecc);
 // bitcoinjs-lib (an independent PSBT signer, playing Sparrow) needs the chain's prefixes; it never sees the node.
-const network: Network = { ...networks.regtest, bech32: params.bech32Hrp ?? 'rltc', bip32: { public: params.xpubVersions[0]!, private: params.xprvVersions[0]! }, pubKeyHash: params.p2pkhVersion[0]!, scriptHash: params.p2shVersion[0]!, wif: params.wifVersion };
+const network = jsNetwork(params);
 const [alice, bob, carol, dave, erin] = ['alice', 'bob', 'carol', 'dave', 'erin'].map((n) => testCosigner(n)) as [TestCosigner, TestCosigner, TestCosigner, TestCosigner, TestCosigner];
 
 let fixture: WalletDesk;
