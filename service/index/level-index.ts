@@ -163,6 +163,11 @@ const fundingRange = (skey: Uint8Array, fromTxnum = 0) => {
   return { gte: k, lt: all.lt };
 };
 
+/** A funding row as read (F key, value), its txid still to be filled from its T row (withTxids). */
+function fundingRowOf(k: Buffer, v: Buffer): Funding {
+  return { txnum: k.readUIntBE(9, 6), vout: k.readUInt32BE(15), ...fundingOfValue(v), txid: Buffer.alloc(0) };
+}
+
 function hashOf(blockValue: Buffer): string {
   return blockValue.toString('utf8', 4);
 }
@@ -517,7 +522,7 @@ export class LevelIndex {
     const skey = scriptKeyOf(script);
     const rows: Funding[] = [];
     for await (const [k, v] of this.db.iterator({ ...fundingRange(skey, from), snapshot })) {
-      rows.push({ txnum: k.readUIntBE(9, 6), vout: k.readUInt32BE(15), ...fundingOfValue(v), txid: Buffer.alloc(0) });
+      rows.push(fundingRowOf(k, v));
     }
     return this.withTxids(script, rows, snapshot);
   }
@@ -643,7 +648,7 @@ export class LevelIndex {
       const range = from ? { gt: fundingKey(skey, from.txnum, from.vout), lt: end } : fundingRange(skey);
       const read: Funding[] = [];
       for await (const [k, v] of this.db.iterator({ ...range, limit: chunk, snapshot })) {
-        read.push({ txnum: k.readUIntBE(9, 6), vout: k.readUInt32BE(15), ...fundingOfValue(v), txid: Buffer.alloc(0) });
+        read.push(fundingRowOf(k, v));
       }
       if (read.length === 0) break;
       from = read[read.length - 1]!;
