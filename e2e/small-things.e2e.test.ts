@@ -249,12 +249,13 @@ describe('words and small things', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.url()).toContain('#/payments');
     await page.locator('main h1').first().waitFor();
-    const focus = await page.evaluate(() => {
+    // The URL changes on hashchange, before React's effect moves focus: wait for the move itself.
+    const focus = () => page.evaluate(() => {
       const { document, getComputedStyle } = globalThis as unknown as { document: { activeElement: { id: string; closest(s: string): unknown } | null }; getComputedStyle(e: unknown): { outlineStyle: string } };
       const el = document.activeElement!;
       return { inMain: el.closest('main') !== null, outline: getComputedStyle(el).outlineStyle };
     });
-    expect(focus).toEqual({ inMain: true, outline: 'none' });
+    await expect.poll(focus).toEqual({ inMain: true, outline: 'none' });
     await shot('08-after-navigation');
   });
 });
