@@ -8,7 +8,7 @@ import { exportBooks } from '../books.ts';
 import type { CoordinatorStore, PaymentRow } from '../store/store.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
 import { apiWith, type RegtestDesk, signAndSend as signSubmit, startWalletDesk, type WalletDesk } from '../../../dev/desk-testing/regtest.ts';
-import { walletFunds, walletUnspent } from '../wallets/funds.ts';
+import { walletFunds, walletHistory, walletUnspent } from '../wallets/funds.ts';
 import { ensureAddresses } from '../wallets/wallets.ts';
 import { proposePayment } from './propose.ts';
 import { proposeBump } from './replace.ts';
@@ -87,5 +87,20 @@ describe(`a wallet that used ${USED} addresses`, () => {
     // The funding transaction (one row, however many addresses it paid) and the bump.
     expect(lines.length).toBe(3);
     expect(text).toContain('10');
+  });
+
+  it('lists every deposit when 200 addresses hold more than one page of history (1,000 entries)', async () => {
+    // Five more node payments to the first 200 receive addresses: 1,200 entries in the desk's first
+    // batch of 200 addresses, so the first funding's entries there sit on a second page.
+    const first = store.addresses(walletId).filter((a) => !a.change).slice(0, 200);
+    const again: string[] = [];
+    for (let i = 0; i < 5; i++) again.push(await desk.node.walletRpc.call<string>('sendmany', ['', Object.fromEntries(first.map((a) => [a.address, 0.001]))]));
+    await desk.mine(1);
+    await desk.synced();
+    const history = await walletHistory(deps, walletId);
+    for (const txid of again) expect(history.find((t) => t.txid === txid)?.amount).toBe(200n * (EACH / 10n));
+    // The first funding paid all 1,000 addresses: every one of its entries is counted.
+    const funding = history.filter((t) => t.amount === BigInt(USED) * EACH);
+    expect(funding).toHaveLength(1);
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClientError } from '../../../shared/api/client.ts';
 import { openStore, type CoordinatorStore } from '../store/store.ts';
-import { utxosOf, walletFundsOnceIndexed, type FundsDeps } from './funds.ts';
+import { historyOf, utxosOf, walletFundsOnceIndexed, type FundsDeps } from './funds.ts';
 
 const open: { dir: string; store: CoordinatorStore }[] = [];
 afterEach(() => {
@@ -76,5 +76,46 @@ describe('utxosOf', () => {
   it('refuses a service whose pages go round in a circle, in words', async () => {
     const api = { utxos: async () => ({ utxos: [utxo(1)], next_cursor: 'c1.0' }) };
     await expect(utxosOf(api, 'litecoin', ['a'])).rejects.toThrow(/gave the unspent outputs' page cursor c1\.0 twice/);
+  });
+});
+
+describe('historyOf', () => {
+  const entry = (n: number, address: string) => ({ confirmations: 1, time: 1_700_000_000 + n, is_deposit: true, address, amount: BigInt(n), human_amount: n / 1e8, txid: n.toString(16).padStart(64, '0') });
+
+  it('reads every page of a batch to total_txs, not only the first 1,000 entries', async () => {
+    const asked: { addresses: number; offset: number | undefined }[] = [];
+    const api = {
+      history: async (_coin: string, addresses: readonly string[], page: { limit?: number; offset?: number } = {}) => {
+        asked.push({ addresses: addresses.length, offset: page.offset });
+        const all = addresses.flatMap((a) => Array.from({ length: 7 }, (_, i) => entry(Number(a) * 1000 + i, a)));
+        const from = page.offset ?? 0;
+        return { total_txs: all.length, txs: all.slice(from, from + (page.limit ?? 50)) };
+      },
+    };
+    const got = await historyOf(api, 'litecoin', Array.from({ length: 450 }, (_, i) => String(i + 1)));
+    expect(got).toHaveLength(450 * 7);
+    expect(asked).toEqual([
+      { addresses: 200, offset: 0 },
+      { addresses: 200, offset: 1000 },
+      { addresses: 200, offset: 0 },
+      { addresses: 200, offset: 1000 },
+      { addresses: 50, offset: 0 },
+    ]);
+  });
+
+  it('keeps an entry once when a new transaction pushes it onto the next page', async () => {
+    // 1,500 entries, newest first; a new one arrives after the first page is read.
+    let entries = Array.from({ length: 1500 }, (_, i) => entry(1500 - i, 'a'));
+    const api = {
+      history: async (_coin: string, _addresses: readonly string[], page: { limit?: number; offset?: number } = {}) => {
+        const from = page.offset ?? 0;
+        const answer = { total_txs: entries.length, txs: entries.slice(from, from + (page.limit ?? 50)) };
+        if (from === 0) entries = [entry(1501, 'a'), ...entries];
+        return answer;
+      },
+    };
+    const got = await historyOf(api, 'litecoin', ['a']);
+    expect(got).toHaveLength(1500);
+    expect(new Set(got.map((t) => t.txid)).size).toBe(1500);
   });
 });

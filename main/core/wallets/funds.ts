@@ -46,10 +46,32 @@ export async function utxosOf(api: Pick<ApiClient, 'utxos'>, coin: string, addre
   return out;
 }
 
-/** The history entries of `addresses`, asked in batches of at most 200 (`limit` per batch). */
-export async function historyOf(api: Pick<ApiClient, 'history'>, coin: string, addresses: readonly string[], page: { limit?: number } = { limit: 1000 }): Promise<HistoryTx[]> {
+/** History entries the desk asks for a page (the service's largest). */
+const HISTORY_PAGE = 1000;
+
+/**
+ * Every history entry of `addresses`, asked in batches of at most 200 and read page by page
+ * (`offset`) to the service's `total_txs`: 200 busy addresses easily hold more than one page, and a
+ * treasurer's history, books and payment follow-up must not lose the older ones. Newest first, a
+ * transaction arriving between two pages pushes an entry onto the next page again: entries are
+ * kept once. A page shorter than asked is the last (the total may shrink in a reorganisation).
+ */
+export async function historyOf(api: Pick<ApiClient, 'history'>, coin: string, addresses: readonly string[]): Promise<HistoryTx[]> {
   const out: HistoryTx[] = [];
-  for (const batch of chunks(addresses)) out.push(...(await api.history(coin, batch, page)).txs);
+  for (const batch of chunks(addresses)) {
+    const seen = new Set<string>();
+    for (let offset = 0; ; ) {
+      const page = await api.history(coin, batch, { limit: HISTORY_PAGE, offset });
+      for (const t of page.txs) {
+        const key = `${t.txid ?? `${t.time}`}:${t.address}:${t.is_deposit}:${t.amount}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push(t);
+      }
+      offset += page.txs.length;
+      if (page.txs.length < HISTORY_PAGE || offset >= page.total_txs) break;
+    }
+  }
   return out;
 }
 
