@@ -13,7 +13,6 @@ import { addressToScript, bytesToHex, chainParams, decodeTx, encodeTx, signDer }
 import { bsmsKeyLine } from '../../../shared/files/bsms.ts';
 import { formatMultisigDescriptor } from '../../../shared/files/descriptor.ts';
 import { GLOBAL, INPUT, encodePsbt, psbtFromBase64, psbtToBase64 } from '../../../shared/files/psbt.ts';
-import type { CoordinatorApi } from '../api.ts';
 import { importPaymentFiles } from './files.ts';
 import { exportPsbt, importPsbtFile } from './psbt-exchange.ts';
 import { exportWalletSetup, importWalletSetup, readWalletSetup } from '../wallets/setup-files.ts';
@@ -22,7 +21,7 @@ import { refreshConfirmations, submitPayment } from './submit.ts';
 import { cancelPayment, progress } from './payments.ts';
 import { openStore, type CoordinatorStore } from '../store/store.ts';
 import { jsNetwork, testCosigner } from '../../../dev/desk-testing/keys.ts';
-import { startRegtestDesk, type RegtestDesk } from '../../../dev/desk-testing/regtest.ts';
+import { apiWith, startRegtestDesk, type RegtestDesk } from '../../../dev/desk-testing/regtest.ts';
 import { nextReceiveAddress } from '../wallets/wallets.ts';
 import type { BirthdayDeps } from '../wallets/birthday.ts';
 
@@ -211,25 +210,14 @@ describe('PSBT refusals (nothing stored)', () => {
   it('refuses to export a PSBT when the service hands over a different previous transaction', async () => {
     const p = await propose();
     const real = desk.api;
-    const lying: CoordinatorApi = {
-      toNetworkAddresses: (k) => real.toNetworkAddresses(k),
-      history: (c, a, o) => real.history(c, a, o),
-      utxos: (c, a, p) => real.utxos(c, a, p),
-      createMultisig: (c, b) => real.createMultisig(c, b),
-      signAndSendMultisig: (c, b) => real.signAndSendMultisig(c, b),
-      tokenInfo: (c) => real.tokenInfo(c),
-      feeEstimates: (c) => real.feeEstimates(c),
-      status: () => real.status(),
-      watchStatus: (c, id) => real.watchStatus(c, id),
-      watchWindow: (c, id, shown) => real.watchWindow(c, id, shown),
-      priceHistory: (c, at) => real.priceHistory(c, at),
+    const lying = apiWith(real, {
       rawTransaction: async (c, txid) => {
         const raw = await real.rawTransaction(c, txid);
         const tx = decodeTx(Buffer.from(raw.hex, 'hex'));
         tx.locktime += 1;
         return { ...raw, hex: bytesToHex(encodeTx(tx)) };
       },
-    };
+    });
     await expect(exportPsbt({ ...deps, api: lying }, p.id)).rejects.toThrow(/the service answered previous transaction [0-9a-f]{64} with another transaction \(it hashes to [0-9a-f]{64}\)/);
     cancelPayment(deps, p.id, 'proof only');
     await expect(exportPsbt(deps, p.id)).rejects.toThrow(/is cancelled: it needs no more signatures/);
