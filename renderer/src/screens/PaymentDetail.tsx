@@ -112,7 +112,7 @@ export function PaymentDetailScreen({ id }: { id: string }) {
   const relayRequest = () =>
     act('relay', async () => {
       const sent = await call('relay.sendRequest', { payment_id: id });
-      setRelayed(sent.to === 'approvers' ? `Sent to the approvers first (${sent.approvals}).` : 'Sent to the co-signers and approvers by relay.');
+      setRelayed(sent.to === 'approvers' ? `Sent to the approvers first (${sent.approvals}); the co-signers are asked once it is approved.` : sent.to === 'cosigners' ? 'Approved: sent to the co-signers by relay.' : 'Sent to the co-signers and approvers by relay.');
       approvals.reload();
     });
   const exportPsbt = () =>
@@ -194,6 +194,20 @@ export function PaymentDetailScreen({ id }: { id: string }) {
             <dd>{when(p.created_at)}</dd>
             <dt>Payment hash</dt>
             <dd className="mono small">{p.payment_hash}</dd>
+            {approvals.data && (approvals.data.needed > 0 || approvals.data.entries.length > 0) && (
+              <>
+                <dt>Approvals</dt>
+                <dd data-testid="payment-approvals">
+                  {approvals.data.words}
+                  {approvals.data.entries.map((e) => (
+                    <div key={`${e.approver}-${e.at}`} className="small muted">
+                      {e.approver} {e.decision === 'approve' ? 'approved' : 'declined'} {when(e.at)}, signed by their device{e.binding === 'code' ? ' (verified by code)' : e.binding === 'key' ? ' (bound by key)' : ''}
+                      {e.reason ? `: ${e.reason}` : ''}
+                    </div>
+                  ))}
+                </dd>
+              </>
+            )}
             {p.txid && (
               <>
                 <dt>Transaction</dt>
@@ -222,7 +236,6 @@ export function PaymentDetailScreen({ id }: { id: string }) {
               </button>{' '}
               <span className="muted" data-testid="relay-approvals">
                 Approvals: {approvals.data?.words ?? '…'}
-                {approvals.data?.entries.map((e) => ` · ${e.approver} ${e.decision === 'approve' ? 'approved' : 'declined'} at ${e.at}${e.binding === 'code' ? ' (verified by code)' : ''}`).join('')}
               </span>
               {relayed && <span data-testid="relay-sent"> {relayed}</span>}
             </li>
