@@ -1118,7 +1118,7 @@ export interface RelayStatusView {
   rooms: { room: string; wallet: string; wallet_id: string | null; role: 'owner' | 'cosigner' | 'approver'; members: { device: string; name: string; role: string; binding: 'owner' | 'key' | 'code'; me: boolean }[]; stuck: string | null }[];
   pending_joins: { room: string; device: string; name: string; comparison: string }[];
   /** Signing requests waiting for this desk's co-signer or approver: the badge counts them. */
-  waiting: { room: string; seq: number; wallet: string; payment_id: string | null; sender: string; message: string }[];
+  waiting: { room: string; seq: number; wallet: string; payment_id: string | null; sender: string; message: string; pays: string | null }[];
   /** The newest relay events (imports, refusals in words, declines, approvals). */
   recent: { room: string; seq: number; kind: string; status: string; message: string; received_at: string }[];
   /** What this desk sent, newest first: delivered once the service took it (it numbered it); `seen_by`: members who have sent a message after it, which the room's chain proves they took. */

@@ -8,7 +8,10 @@ import { confirmJoin, inviteToWallet, joinByCode, paymentApprovals, relayApprova
 import type { SecretStore } from '../core/secrets.ts';
 import { signRequest, softwareKeyFrom } from '../core/software-signer.ts';
 import type { CoreDeps } from '../core/wallets/wallets.ts';
+import { openSigningRequest } from '../core/payments/signing-request.ts';
 import type { RelayStatusView } from './contract.ts';
+import { amountText } from './units.ts';
+import { openedRequestView } from './views.ts';
 import type { Handlers } from './dispatch.ts';
 
 export interface RelayBridgeDeps {
@@ -19,6 +22,18 @@ export interface RelayBridgeDeps {
 }
 
 type RelayChannels = Extract<keyof Handlers, `relay.${string}`>;
+
+/** What a waiting request pays, in words, from the request as checked offline (the inbox took only requests that pass). */
+function requestWords(body: string | null): string | null {
+  if (!body) return null;
+  try {
+    const v = openedRequestView(openSigningRequest(body));
+    const paid = v.outputs.filter((o) => o.purpose !== 'change').map((o) => `${amountText(o.amount, v.unit)} to ${o.address}`);
+    return `pays ${paid.join(', ')}; ${amountText(v.leaving.amount, v.unit)} leaves the wallet with the miners' fee`;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
 
 export function createRelayHandlers(deps: RelayBridgeDeps): Pick<Handlers, RelayChannels> {
   let keys: RelayDeps['keys'] | null = null;
@@ -51,7 +66,7 @@ export function createRelayHandlers(deps: RelayBridgeDeps): Pick<Handlers, Relay
         stuck: r.stuck,
       })),
       pending_joins: store.relay.pendingJoins().map((j) => ({ room: j.room, device: j.device, name: j.name, comparison: j.comparison })),
-      waiting: store.relay.inbox('waiting').map((i) => ({ room: i.room, seq: i.seq, wallet: walletOf.get(i.room) ?? '', payment_id: i.paymentId, sender: i.sender, message: i.message })),
+      waiting: store.relay.inbox('waiting').map((i) => ({ room: i.room, seq: i.seq, wallet: walletOf.get(i.room) ?? '', payment_id: i.paymentId, sender: i.sender, message: i.message, pays: requestWords(i.body) })),
       recent: store.relay
         .inbox()
         .filter((i) => i.status !== 'waiting')

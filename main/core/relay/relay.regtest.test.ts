@@ -191,5 +191,7 @@ describe('co-signers anywhere', () => {
     const lateStep = acceptMessage(now, composeMessage(now, dana.keys.desk, { kind: 'approval', payment: p.id, request: '00'.repeat(32), decision: 'approve' }, BigInt(Date.now())), treasurer.keys.desk);
     expect(lateStep.outcome.kind === 'refused' && lateStep.outcome.refusal.message).toBe(`message ${lateStep.seq} is from Dana (CFO)'s device, removed from this room at message ${removed.atSeq}: nothing from it counts`);
     expect(paymentApprovals(treasurer, p.id)).toMatchObject({ clear: false, approved: [] });
+    // her desk says so in words, and its other rooms (none here) would still be read
+    expect((await syncRelay(dana)).stuck).toEqual(["Treasury: the service refuses this desk's device in the room of Treasury: the treasurer removed it or rotated its key; ask them for a new invitation if that is a mistake"]);
   }, 120_000);
 });

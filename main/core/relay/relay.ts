@@ -2,6 +2,7 @@
 // and the inbox. Every payload that arrives goes through the function the desk's file import uses
 // (importPaymentFiles) or the one a co-signer's desk opens a request file with
 // (openSigningRequest): the relay adds convenience, not trust. Files keep working beside it.
+import { ApiClientError } from '../../../shared/api/client.ts';
 import type { RelayClient } from '../../../shared/api/relay-client.ts';
 import { fromBase64 } from '../../../shared/api/relay-client.ts';
 import { bytesToHex, hexToBytes, parseXpub } from '../../../shared/coins/index.ts';
@@ -277,7 +278,19 @@ function markDone(deps: Pick<RelayDeps, 'store'>, roomId: string, paymentId: str
 export async function syncRelay(deps: RelayDeps, wait = 0): Promise<RelayReport> {
   const report: RelayReport = { messages: [], stuck: [] };
   for (const [i, room] of deps.store.relay.rooms().entries()) {
-    const synced = await syncRoom(deps.relay, room.view, deviceIn(deps, room.room), i === 0 ? wait : 0);
+    let synced: Awaited<ReturnType<typeof syncRoom>>;
+    try {
+      synced = await syncRoom(deps.relay, room.view, deviceIn(deps, room.room), i === 0 ? wait : 0);
+    } catch (err) {
+      // One room the desk cannot read (removed from it, or the service down) holds up no other room.
+      const words =
+        err instanceof ApiClientError && err.status === 403
+          ? `the service refuses this desk's device in the room of ${room.walletName}: the treasurer removed it or rotated its key; ask them for a new invitation if that is a mistake`
+          : `the relay could not be read: ${err instanceof Error ? err.message : String(err)}`;
+      deps.store.relay.saveView(room.room, room.view, words);
+      report.stuck.push(`${room.walletName}: ${words}`);
+      continue;
+    }
     // The view first: what the steps do (an admission) sends from it.
     deps.store.relay.saveView(room.room, synced.view, synced.stuck?.message ?? null);
     report.messages.push(...(await handleSteps(deps, room, synced.steps)));

@@ -89,7 +89,7 @@ export function PaymentDetailScreen({ id }: { id: string }) {
   const [reason, setReason] = useState('');
   const p = payment.data;
   const approvals = useLoad(() => call('relay.approvals', { payment_id: id }), [id], 5_000);
-  const [relayed, setRelayed] = useState<string | null>(null);
+  const [relayed, setRelayed] = useState<{ to: 'approvers' | 'cosigners' | 'everyone'; approvals: string } | null>(null);
 
   const act = async (what: string, f: () => Promise<unknown>) => {
     setError(null);
@@ -112,7 +112,7 @@ export function PaymentDetailScreen({ id }: { id: string }) {
   const relayRequest = () =>
     act('relay', async () => {
       const sent = await call('relay.sendRequest', { payment_id: id });
-      setRelayed(sent.to === 'approvers' ? `Sent to the approvers first (${sent.approvals}); the co-signers are asked once it is approved.` : sent.to === 'cosigners' ? 'Approved: sent to the co-signers by relay.' : 'Sent to the co-signers and approvers by relay.');
+      setRelayed(sent);
       approvals.reload();
     });
   const exportPsbt = () =>
@@ -237,7 +237,18 @@ export function PaymentDetailScreen({ id }: { id: string }) {
               <span className="muted" data-testid="relay-approvals">
                 Approvals: {approvals.data?.words ?? '…'}
               </span>
-              {relayed && <span data-testid="relay-sent"> {relayed}</span>}
+              {relayed && (
+                <span data-testid="relay-sent">
+                  {' '}
+                  {relayed.to === 'approvers'
+                    ? approvals.data?.clear
+                      ? 'Approved: the desk sent the request on to the co-signers by relay.'
+                      : `Sent to the approvers first (${relayed.approvals}).`
+                    : relayed.to === 'cosigners'
+                      ? 'Approved: sent to the co-signers by relay.'
+                      : 'Sent to the co-signers and approvers by relay.'}
+                </span>
+              )}
             </li>
             <li>
               Co-signers on Sparrow, Electrum, Caravan or a Coldcard:{' '}
