@@ -100,7 +100,7 @@ async function signByRelay(i: number, xprv: string, shot: string): Promise<void>
   await p.getByTestId('relay-nothing-waiting').waitFor({ timeout: 30_000 });
 }
 
-describe('three desks, one service, co-signers anywhere', () => {
+describe('four desks (a treasurer, two co-signers, an approver), one service, co-signers anywhere', () => {
   it('invites, joins by key and by code, and collects two signatures by relay', async () => {
     await page.goto(treasurer.desk.web.openUrl);
     await page.getByText('No wallets yet').waitFor();

@@ -249,14 +249,14 @@ export async function relaySignatures(deps: RelayDeps, roomId: string, paymentId
   const room = deps.store.relay.room(roomId);
   if (!room) throw new CoordinatorError('not_found', `this desk is in no relay room ${roomId}`);
   await sendAndKeep(deps, room, { kind: 'signatures', payment: paymentId, text: signatureFile });
-  markDone(deps, roomId, paymentId, 'signed and sent back by relay');
+  markDone(deps, roomId, paymentId, `payment ${paymentId}: you signed it and sent the signatures back by relay`);
 }
 
 export async function relayDecline(deps: RelayDeps, roomId: string, paymentId: string, reason: string): Promise<void> {
   const room = deps.store.relay.room(roomId);
   if (!room) throw new CoordinatorError('not_found', `this desk is in no relay room ${roomId}`);
   await sendAndKeep(deps, room, { kind: 'declined', payment: paymentId, reason });
-  markDone(deps, roomId, paymentId, `declined: ${reason}`);
+  markDone(deps, roomId, paymentId, `payment ${paymentId}: you declined it: ${reason}`);
 }
 
 /** An approver's decision on a request it received, naming the payment hash of the request it checked. */
@@ -267,7 +267,7 @@ export async function relayApproval(deps: RelayDeps, roomId: string, paymentId: 
   if (!item?.body) throw new CoordinatorError('not_found', `no signing request for payment ${paymentId} arrived here`);
   const opened = openSigningRequest(item.body);
   await sendAndKeep(deps, room, { kind: 'approval', payment: paymentId, request: opened.request.payment_hash, decision, ...(reason ? { reason } : {}) });
-  markDone(deps, roomId, paymentId, decision === 'approve' ? 'approved' : `declined${reason ? `: ${reason}` : ''}`);
+  markDone(deps, roomId, paymentId, decision === 'approve' ? `payment ${paymentId}: you approved it, signed by this desk's device` : `payment ${paymentId}: you declined to approve it${reason ? `: ${reason}` : ''}`);
 }
 
 function markDone(deps: Pick<RelayDeps, 'store'>, roomId: string, paymentId: string, message: string): void {

@@ -50,7 +50,7 @@ export function WalletApprovals({ w }: { w: WalletDetail }) {
           </label>
           {form.when === 'above' && (
             <>
-              <TextField label={`Limit (${w.unit.ticker})`} value={form.limit} onChange={(limit) => set({ limit })} inputMode="decimal" placeholder="e.g. 1.5" data-testid="rule-limit" error={mistake?.field === 'limit' ? mistake.error : null} errorTestId="rule-limit-error" />
+              <TextField label={`Limit in ${w.unit.ticker}`} value={form.limit} onChange={(limit) => set({ limit })} inputMode="decimal" placeholder="e.g. 1.5" data-testid="rule-limit" error={mistake?.field === 'limit' ? mistake.error : null} errorTestId="rule-limit-error" />
               <label>
                 spent per
                 <select value={form.period} onChange={(e) => set({ period: e.target.value as RuleForm['period'] })} data-testid="rule-period">
