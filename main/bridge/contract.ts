@@ -294,13 +294,17 @@ export const inputs = {
     z.object({ role: z.literal('cosigner'), wallet_id: id, position: z.number().int().min(0).max(14) }).strict(),
     z.object({ role: z.literal('approver'), wallet_id: id, name: z.string().trim().min(1, 'name the approver').max(80) }).strict(),
   ]),
-  'relay.join': z.object({
-    code: z.string().trim().min(1, 'type the invitation code').max(60),
-    name: z.string().trim().min(1, 'say your name').max(80),
-    // A co-signer's software key signs the device's binding, used for this call only and dropped.
-    secret: z.string().trim().max(400).optional(),
-    passphrase: z.string().max(200).optional(),
-  }),
+  'relay.join': z
+    .object({
+      code: z.string().trim().min(1, 'type the invitation code').max(60),
+      name: z.string().trim().min(1, 'say your name').max(80),
+      // A co-signer's software key signs the device's binding, used for this call only and dropped.
+      secret: z.string().trim().max(400).optional(),
+      passphrase: z.string().max(200).optional(),
+      // Or the co-signer's Ledger signs it (the Bitcoin app's message signing, at the co-signer's path).
+      ledger: z.boolean().optional(),
+    })
+    .refine((j) => !(j.ledger && j.secret), { message: 'bind with your key or with your Ledger, not both', path: ['secret'] }),
   'relay.confirmJoin': z.object({ room: z.string().regex(/^[0-9a-f]{32}$/), device: z.string().regex(/^[0-9a-f]{32}$/), same: z.boolean() }).strict(),
   'relay.sync': z.object({ wait: z.number().int().min(0).max(25).optional() }).strict(),
   'relay.sendRequest': z.object({ payment_id: id }).strict(),

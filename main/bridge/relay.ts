@@ -4,7 +4,8 @@
 import { RelayClient } from '../../shared/api/relay-client.ts';
 import type { ServiceConnection } from '../core/chains/connection.ts';
 import { CoordinatorError } from '../core/errors.ts';
-import { confirmJoin, inviteToWallet, joinByCode, paymentApprovals, relayApproval, relayDecline, relayKeys, relaySignatures, relaySigningRequest, removeMember, rotateMember, setApprovalRule, syncRelay, type RelayDeps } from '../core/relay/relay.ts';
+import type { LedgerConnector } from '../core/ledger/transport.ts';
+import { confirmJoin, inviteToWallet, joinByCode, ledgerBinding, softwareBinding, paymentApprovals, relayApproval, relayDecline, relayKeys, relaySignatures, relaySigningRequest, removeMember, rotateMember, setApprovalRule, syncRelay, type RelayDeps } from '../core/relay/relay.ts';
 import type { SecretStore } from '../core/secrets.ts';
 import { signRequest, softwareKeyFrom } from '../core/software-signer.ts';
 import type { CoreDeps } from '../core/wallets/wallets.ts';
@@ -19,6 +20,8 @@ export interface RelayBridgeDeps {
   connection: ServiceConnection;
   /** Where the device's relay secret is kept (safeStorage on Electron). */
   secrets: SecretStore;
+  /** A co-signer's Ledger, to sign the binding of this desk's device key. */
+  ledger: LedgerConnector;
 }
 
 type RelayChannels = Extract<keyof Handlers, `relay.${string}`>;
@@ -80,7 +83,8 @@ export function createRelayHandlers(deps: RelayBridgeDeps): Pick<Handlers, Relay
   return {
     'relay.status': async () => status(),
     'relay.invite': async (input) => serial(() => inviteToWallet(relayDeps(), input.wallet_id, input.role === 'cosigner' ? { role: 'cosigner', position: input.position } : { role: 'approver', name: input.name })),
-    'relay.join': async ({ code, name, secret, passphrase }) => serial(() => joinByCode(relayDeps(), code, name, secret ? softwareKeyFrom(secret, passphrase) : undefined)),
+    'relay.join': async ({ code, name, secret, passphrase, ledger }) =>
+      serial(() => joinByCode(relayDeps(), code, name, ledger ? ledgerBinding(deps.ledger) : secret ? softwareBinding(softwareKeyFrom(secret, passphrase)) : undefined)),
     'relay.confirmJoin': async ({ room, device: joining, same }) => {
       await serial(() => confirmJoin(relayDeps(), room, joining, same));
       return status();

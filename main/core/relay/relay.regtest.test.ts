@@ -14,6 +14,7 @@ import { acceptMessage, composeMessage } from '../../../shared/relay/room.ts';
 import { sendToRoom } from '../../../shared/relay/session.ts';
 import { testCosigner } from '../../../dev/desk-testing/keys.ts';
 import { fundWallet, startWalletDesk, type WalletDesk } from '../../../dev/desk-testing/regtest.ts';
+import { appAndVersion, replay, Session } from '../../../dev/ledger-testing/apdu.ts';
 import { importPaymentFiles } from '../payments/files.ts';
 import { progress } from '../payments/payments.ts';
 import { proposePayment } from '../payments/propose.ts';
@@ -22,7 +23,7 @@ import { signRequest } from '../software-signer.ts';
 import { openStore, type CoordinatorStore } from '../store/store.ts';
 import { MemorySecretStore } from '../secrets.ts';
 import { RelayKeyring } from './keyring.ts';
-import { confirmJoin, inviteToWallet, joinByCode, paymentApprovals, relayApproval, relayDecline, relayKeys, relaySignatures, relaySigningRequest, removeMember, rotateMember, setApprovalRule, syncRelay, type RelayDeps } from './relay.ts';
+import { confirmJoin, inviteToWallet, joinByCode, paymentApprovals, relayApproval, relayDecline, relayKeys, relaySignatures, relaySigningRequest, ledgerBinding, removeMember, rotateMember, setApprovalRule, softwareBinding, syncRelay, type RelayDeps } from './relay.ts';
 
 const COIN = 100_000_000n;
 const [alice, bob] = [testCosigner('alice'), testCosigner('bob')];
@@ -72,7 +73,12 @@ describe('co-signers anywhere', () => {
 
   it('invitations: alice bound by her key, bob and the approver by a compared code', async () => {
     const a = await inviteToWallet(treasurer, wd.walletId, { role: 'cosigner', position: 0 });
-    const joinedA = await joinByCode(aliceDesk, a.code, 'alice', { xprv: alice.accountXprv });
+    // alice's Ledger runs the Litecoin app, whose message format the desk does not check: refused before anything is sent
+    const litecoinApp = replay(appAndVersion(new Session(), 'Litecoin', '2.4.1'));
+    await expect(joinByCode(aliceDesk, a.code, 'alice', ledgerBinding(litecoinApp.connector))).rejects.toThrow("the Litecoin app 2.4.1 signs messages in its own coin's format, which the desk does not check");
+    litecoinApp.done();
+    expect(aliceDesk.store.relay.rooms()).toEqual([]);
+    const joinedA = await joinByCode(aliceDesk, a.code, 'alice', softwareBinding({ xprv: alice.accountXprv }));
     expect(joinedA.binding).toBe('key');
     const b = await inviteToWallet(treasurer, wd.walletId, { role: 'cosigner', position: 1 });
     const joinedB = await joinByCode(bobDesk, b.code, 'bob');

@@ -6,7 +6,7 @@ import { ApiClientError } from '../../../shared/api/client.ts';
 import type { RelayClient } from '../../../shared/api/relay-client.ts';
 import { fromBase64 } from '../../../shared/api/relay-client.ts';
 import { bytesToHex, hexToBytes, parseXpub } from '../../../shared/coins/index.ts';
-import { chainParams, isCoinName } from '../../../shared/coins/coin-table.ts';
+import { chainParams, isCoinName, isUtxoCoin, type CoinName, type NetworkName, type UtxoCoinName } from '../../../shared/coins/coin-table.ts';
 import { signMessage, verifyMessage } from '../../../shared/files/signed-message.ts';
 import { paymentHash } from '../../../shared/files/signing-files.ts';
 import type { RelayContent, RosterMember } from '../../../shared/relay/content.ts';
@@ -15,6 +15,8 @@ import { bindingMessage, comparisonCode, invitationFromCode, joinProof, joinProo
 import { memberDevice, newRoomView, type RoomView, type Step } from '../../../shared/relay/room.ts';
 import { sendToRoom, syncRoom } from '../../../shared/relay/session.ts';
 import { CoordinatorError } from '../errors.ts';
+import { signMessageOnLedger } from '../ledger/message.ts';
+import type { LedgerConnector } from '../ledger/transport.ts';
 import { importPaymentFiles } from '../payments/files.ts';
 import { openSigningRequest, writeSigningRequest } from '../payments/signing-request.ts';
 import type { SecretStore } from '../secrets.ts';
@@ -127,7 +129,22 @@ export async function rotateMember(deps: RelayDeps, roomId: string, device: stri
  * A co-signer's or approver's desk joins by the code it was given. With the co-signer's software
  * key, the key signs the device (bound by key); without, both screens compare `comparison`.
  */
-export async function joinByCode(deps: Pick<RelayDeps, 'store' | 'relay' | 'keys' | 'now' | 'actor'>, code: string, name: string, key?: SoftwareKey): Promise<{ room: string; wallet: string; role: 'cosigner' | 'approver'; comparison: string; binding: 'key' | 'code' }> {
+/** Signs the relay's binding message with the co-signer's key in the wallet (the xpub's key, at `path` below the device's master key). */
+export type BindingSigner = (invited: { coin: CoinName; network: NetworkName; xpub: string; path: string }, message: string) => Promise<string>;
+
+/** The co-signer's software key (used for this call and dropped) signs the binding. */
+export const softwareBinding =
+  (key: SoftwareKey): BindingSigner =>
+  async (inv, message) =>
+    signMessage(message, cosignerPrivateKey(chainParams(inv.coin as UtxoCoinName, inv.network), key, inv.xpub, inv.path));
+
+/** The co-signer's Ledger signs the binding at the co-signer's path (the Bitcoin app's message signing). */
+export const ledgerBinding =
+  (connector: LedgerConnector): BindingSigner =>
+  (inv, message) =>
+    signMessageOnLedger(connector, inv.coin, inv.network, inv.path, message);
+
+export async function joinByCode(deps: Pick<RelayDeps, 'store' | 'relay' | 'keys' | 'now' | 'actor'>, code: string, name: string, signer?: BindingSigner): Promise<{ room: string; wallet: string; role: 'cosigner' | 'approver'; comparison: string; binding: 'key' | 'code' }> {
   const secret = invitationFromCode(code);
   const found = await deps.relay.invitation(secret.id);
   const opened = openInvitation(secret, fromBase64(found.sealed));
@@ -138,11 +155,15 @@ export async function joinByCode(deps: Pick<RelayDeps, 'store' | 'relay' | 'keys
   const fresh = already ? deps.keys.fresh(opened.room) : null;
   const device = fresh ? fresh.keys : deps.keys.forRoom(opened.room);
   let binding: RelayContent & { kind: 'join' } extends { binding: infer B } ? B : never = { kind: 'code' };
-  if (key && opened.xpub) {
-    if (!isCoinName(opened.coin)) throw new CoordinatorError('malformed', `the invitation is for coin ${opened.coin}, which this desk does not know`);
-    const params = chainParams(opened.coin, (opened.network ?? 'mainnet') as Parameters<typeof chainParams>[1]);
-    const priv = cosignerPrivateKey(params, key, opened.xpub, opened.path ?? 'm');
-    binding = { kind: 'key', xpub: opened.xpub, signature: signMessage(bindingMessage(opened.room, device.public), priv) };
+  if (signer && opened.xpub) {
+    if (!isCoinName(opened.coin) || !isUtxoCoin(opened.coin)) throw new CoordinatorError('malformed', `the invitation is for coin ${opened.coin}, which this desk does not know`);
+    const network = (opened.network ?? 'mainnet') as NetworkName;
+    const message = bindingMessage(opened.room, device.public);
+    const signature = await signer({ coin: opened.coin, network, xpub: opened.xpub, path: opened.path ?? 'm' }, message);
+    // Checked here as the treasurer's desk will: a key that is not the co-signer's is named now, not refused silently there.
+    const check = verifyMessage(message, signature, parseXpub(chainParams(opened.coin, network), opened.xpub).publicKey);
+    if (!check.ok) throw new CoordinatorError('foreign', `the binding was not signed by the co-signer's key the invitation names (${check.why}): use the device that holds that key, or join without it and compare the code`);
+    binding = { kind: 'key', xpub: opened.xpub, signature };
   }
   await deps.relay.join(device, secret.id);
   const owner: RosterMember = { sign: opened.owner.sign, box: opened.owner.box, role: 'owner', binding: 'owner', name: 'Treasurer' };

@@ -116,19 +116,26 @@ function Join({ reload }: { reload: () => void }) {
   const [code, setCode] = useState('');
   const [name, setName] = useState('');
   const [secret, setSecret] = useState('');
+  const [ledger, setLedger] = useState(false);
   const [joined, setJoined] = useState<{ wallet: string; comparison: string; binding: 'key' | 'code' } | null>(null);
   return (
     <Card title="Join a wallet's room">
-      <p className="muted">Type the invitation code the treasurer gave you. A co-signer with a software key may give it to bind this desk by key; otherwise you compare a code with the treasurer.</p>
+      <p className="muted">
+        Type the invitation code the treasurer gave you. A co-signer may bind this desk by key: give your software key, or sign on your Ledger (the Bitcoin app 2.1 or later, at your key's path); otherwise you compare a code with the treasurer.
+      </p>
       <div className="row">
         <input placeholder="invitation code" value={code} onChange={(e) => setCode(e.target.value)} data-testid="relay-join-code" aria-label="Invitation code" />
         <input placeholder="your name" value={name} onChange={(e) => setName(e.target.value)} data-testid="relay-join-name" aria-label="Your name" />
-        <input type="password" placeholder="your key (optional)" value={secret} onChange={(e) => setSecret(e.target.value)} data-testid="relay-join-secret" aria-label="Your key (optional)" />
+        <input type="password" placeholder="your key (optional)" value={secret} disabled={ledger} onChange={(e) => setSecret(e.target.value)} data-testid="relay-join-secret" aria-label="Your key (optional)" />
+        <label className="inline">
+          <input type="checkbox" checked={ledger} onChange={(e) => (setLedger(e.target.checked), setSecret(''))} data-testid="relay-join-ledger" />
+          sign on my Ledger
+        </label>
         <button
           type="button"
           disabled={act.busy || !code || !name}
           data-testid="relay-join"
-          onClick={() => void act.run(async () => (setJoined(await call('relay.join', { code, name, ...(secret ? { secret } : {}) })), setSecret(''), reload()))}
+          onClick={() => void act.run(async () => (setJoined(await call('relay.join', { code, name, ...(ledger ? { ledger: true } : secret ? { secret } : {}) })), setSecret(''), reload()))}
         >
           Join
         </button>
