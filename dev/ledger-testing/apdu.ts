@@ -233,6 +233,26 @@ export function signPsbt(
   return s.x(pending, OK);
 }
 
+/**
+ * SIGN_MESSAGE (INS 0x10): the path, the message's length and the Merkle root of its 64-byte chunks;
+ * the device reads each chunk (its leaf's proof, then its preimage), the person approves, and it
+ * answers the 65-byte compact signature.
+ */
+export function signMessage(s: Session, steps: readonly number[], message: Uint8Array, signature: Uint8Array): Session {
+  const chunks: Uint8Array[] = [];
+  for (let i = 0; i < message.length; i += 64) chunks.push(message.subarray(i, i + 64));
+  const leaves = chunks.map((c) => leafHash(c));
+  const root = merkleRoot(leaves);
+  let pending = e1(0x10, hex(u8(steps.length), ...steps.map(u32be), varint(message.length), root));
+  chunks.forEach((c, i) => {
+    const path = merkleProof(leaves, i);
+    s.x(pending, interrupted(u8(0x41), root, varint(chunks.length), varint(i)));
+    s.x(cont(leaves[i]!, u8(path.length), u8(path.length), ...path), interrupted(u8(0x40), u8(0), leaves[i]!));
+    pending = cont(askPreimage(concatBytes(u8(0), c)));
+  });
+  return s.x(pending, hex(signature, OK));
+}
+
 // ---- app-bitcoin legacy protocol (btc.asc) ---------------------------------------------------------
 
 /** GET WALLET PUBLIC KEY: uncompressed key, address, chain code. */

@@ -294,13 +294,17 @@ export const inputs = {
     z.object({ role: z.literal('cosigner'), wallet_id: id, position: z.number().int().min(0).max(14) }).strict(),
     z.object({ role: z.literal('approver'), wallet_id: id, name: z.string().trim().min(1, 'name the approver').max(80) }).strict(),
   ]),
-  'relay.join': z.object({
-    code: z.string().trim().min(1, 'type the invitation code').max(60),
-    name: z.string().trim().min(1, 'say your name').max(80),
-    // A co-signer's software key signs the device's binding, used for this call only and dropped.
-    secret: z.string().trim().max(400).optional(),
-    passphrase: z.string().max(200).optional(),
-  }),
+  'relay.join': z
+    .object({
+      code: z.string().trim().min(1, 'type the invitation code').max(60),
+      name: z.string().trim().min(1, 'say your name').max(80),
+      // A co-signer's software key signs the device's binding, used for this call only and dropped.
+      secret: z.string().trim().max(400).optional(),
+      passphrase: z.string().max(200).optional(),
+      // Or the co-signer's Ledger signs it (the Bitcoin app's message signing, at the co-signer's path).
+      ledger: z.boolean().optional(),
+    })
+    .refine((j) => !(j.ledger && j.secret), { message: 'bind with your key or with your Ledger, not both', path: ['secret'] }),
   'relay.confirmJoin': z.object({ room: z.string().regex(/^[0-9a-f]{32}$/), device: z.string().regex(/^[0-9a-f]{32}$/), same: z.boolean() }).strict(),
   'relay.sync': z.object({ wait: z.number().int().min(0).max(25).optional() }).strict(),
   'relay.sendRequest': z.object({ payment_id: id }).strict(),
@@ -308,9 +312,14 @@ export const inputs = {
   'relay.decline': z.object({ room: z.string().regex(/^[0-9a-f]{32}$/), payment_id: id, reason: z.string().trim().min(1, 'say why').max(500) }).strict(),
   'relay.approve': z.object({ room: z.string().regex(/^[0-9a-f]{32}$/), payment_id: id, decision: z.enum(['approve', 'decline']), reason: z.string().trim().max(500).optional() }).strict(),
   'relay.approvals': z.object({ payment_id: id }).strict(),
+  'relay.rule': z.object({ wallet_id: id }).strict(),
   'relay.setRule': z
     .object({ wallet_id: id, approvals: z.number().int().min(0).max(15), limit: z.string().trim().regex(/^\d{1,30}$/, 'the limit is a whole number of the smallest unit').nullable(), period: z.enum(['day', 'week', 'month']).nullable() })
-    .strict(),
+    .strict()
+    .refine((r) => (r.limit === null) === (r.period === null), { message: 'a spending limit needs its period (day, week or month), and a period its limit', path: ['limit'] }),
+  // Only the room's owner (the treasurer) removes a member or rotates a member's device key.
+  'relay.removeMember': z.object({ room: z.string().regex(/^[0-9a-f]{32}$/, 'room: 32 hex digits'), device: z.string().regex(/^[0-9a-f]{32}$/, 'device: 32 hex digits') }).strict(),
+  'relay.rotateMember': z.object({ room: z.string().regex(/^[0-9a-f]{32}$/, 'room: 32 hex digits'), device: z.string().regex(/^[0-9a-f]{32}$/, 'device: 32 hex digits') }).strict(),
   'cosigner.open': z.object({ text: FileText }),
   // The key (an xprv or a BIP39 mnemonic) is used for this one call and dropped: it is never
   // stored, logged or echoed.
@@ -1110,12 +1119,14 @@ export interface BooksPoint {
 /** The relay as this desk sees it: its rooms and members, joins waiting for a code, and what waits for the person at it. */
 export interface RelayStatusView {
   device: string;
-  rooms: { room: string; wallet: string; wallet_id: string | null; role: 'owner' | 'cosigner' | 'approver'; members: { name: string; role: string; binding: 'owner' | 'key' | 'code' }[]; stuck: string | null }[];
+  rooms: { room: string; wallet: string; wallet_id: string | null; role: 'owner' | 'cosigner' | 'approver'; members: { device: string; name: string; role: string; binding: 'owner' | 'key' | 'code'; me: boolean }[]; stuck: string | null }[];
   pending_joins: { room: string; device: string; name: string; comparison: string }[];
   /** Signing requests waiting for this desk's co-signer or approver: the badge counts them. */
-  waiting: { room: string; seq: number; wallet: string; payment_id: string | null; sender: string; message: string }[];
+  waiting: { room: string; seq: number; wallet: string; payment_id: string | null; sender: string; message: string; pays: string | null }[];
   /** The newest relay events (imports, refusals in words, declines, approvals). */
   recent: { room: string; seq: number; kind: string; status: string; message: string; received_at: string }[];
+  /** What this desk sent, newest first: delivered once the service took it (it numbered it); `seen_by`: members who have sent a message after it, which the room's chain proves they took. */
+  sent: { room: string; seq: number; wallet: string; kind: string; payment_id: string | null; to: string[]; seen_by: string[]; sent_at: string }[];
 }
 
 export interface RelayApprovalsRule {
@@ -1185,12 +1196,15 @@ export interface Outputs {
   'relay.join': { room: string; wallet: string; role: 'cosigner' | 'approver'; comparison: string; binding: 'key' | 'code' };
   'relay.confirmJoin': RelayStatusView;
   'relay.sync': { messages: string[]; stuck: string[] };
-  'relay.sendRequest': { to: 'approvers' | 'everyone'; approvals: string };
+  'relay.sendRequest': { to: 'approvers' | 'cosigners' | 'everyone'; approvals: string };
   'relay.sign': { signer: string };
   'relay.decline': RelayStatusView;
   'relay.approve': RelayStatusView;
   'relay.approvals': RelayApprovalsView;
+  'relay.rule': RelayApprovalsRule | null;
   'relay.setRule': RelayApprovalsRule;
+  'relay.removeMember': RelayStatusView;
+  'relay.rotateMember': { code: string; name: string };
   'cosigner.open': OpenedRequestView;
   'cosigner.sign': SignedFile;
   'ledger.devices': LedgerDevices;

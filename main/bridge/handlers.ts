@@ -118,7 +118,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
   return {
     ...accounts,
     ...createAuditHandlers(store),
-    ...createRelayHandlers({ core, connection, secrets: deps.relaySecrets ?? new MemorySecretStore() }),
+    ...createRelayHandlers({ core, connection, secrets: deps.relaySecrets ?? new MemorySecretStore(), ledger }),
     ...createLabelHandlers({ store, api, actor: deps.actor }),
     ...createVaultHandlers({ ...core, api }, (w) => walletSummary(core, w)),
     ...createReplacementHandlers(core),

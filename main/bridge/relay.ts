@@ -4,11 +4,15 @@
 import { RelayClient } from '../../shared/api/relay-client.ts';
 import type { ServiceConnection } from '../core/chains/connection.ts';
 import { CoordinatorError } from '../core/errors.ts';
-import { confirmJoin, inviteToWallet, joinByCode, paymentApprovals, relayApproval, relayDecline, relayDevice, relaySignatures, relaySigningRequest, syncRelay, type RelayDeps } from '../core/relay/relay.ts';
+import type { LedgerConnector } from '../core/ledger/transport.ts';
+import { confirmJoin, inviteToWallet, joinByCode, ledgerBinding, softwareBinding, paymentApprovals, relayApproval, relayDecline, relayKeys, relaySignatures, relaySigningRequest, removeMember, rotateMember, setApprovalRule, syncRelay, type RelayDeps } from '../core/relay/relay.ts';
 import type { SecretStore } from '../core/secrets.ts';
 import { signRequest, softwareKeyFrom } from '../core/software-signer.ts';
 import type { CoreDeps } from '../core/wallets/wallets.ts';
+import { openSigningRequest } from '../core/payments/signing-request.ts';
 import type { RelayStatusView } from './contract.ts';
+import { amountText } from './units.ts';
+import { openedRequestView } from './views.ts';
 import type { Handlers } from './dispatch.ts';
 
 export interface RelayBridgeDeps {
@@ -16,15 +20,29 @@ export interface RelayBridgeDeps {
   connection: ServiceConnection;
   /** Where the device's relay secret is kept (safeStorage on Electron). */
   secrets: SecretStore;
+  /** A co-signer's Ledger, to sign the binding of this desk's device key. */
+  ledger: LedgerConnector;
 }
 
 type RelayChannels = Extract<keyof Handlers, `relay.${string}`>;
 
+/** What a waiting request pays, in words, from the request as checked offline (the inbox took only requests that pass). */
+function requestWords(body: string | null): string | null {
+  if (!body) return null;
+  try {
+    const v = openedRequestView(openSigningRequest(body));
+    const paid = v.outputs.filter((o) => o.purpose !== 'change').map((o) => `${amountText(o.amount, v.unit)} to ${o.address}`);
+    return `pays ${paid.join(', ')}; ${amountText(v.leaving.amount, v.unit)} leaves the wallet with the miners' fee`;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
 export function createRelayHandlers(deps: RelayBridgeDeps): Pick<Handlers, RelayChannels> {
-  let device: RelayDeps['device'] | null = null;
+  let keys: RelayDeps['keys'] | null = null;
   const relayDeps = (): RelayDeps => {
-    device ??= relayDevice(deps.secrets);
-    return { ...deps.core, relay: new RelayClient(deps.connection.api), device };
+    keys ??= relayKeys(deps.secrets);
+    return { ...deps.core, relay: new RelayClient(deps.connection.api), keys };
   };
   const store = deps.core.store;
   // One relay operation at a time: the badge and the screen both sync, and two syncs of one view
@@ -41,30 +59,32 @@ export function createRelayHandlers(deps: RelayBridgeDeps): Pick<Handlers, Relay
     const rooms = store.relay.rooms();
     const walletOf = new Map(rooms.map((r) => [r.room, r.walletName]));
     return {
-      device: d.device.public.id,
+      device: d.keys.desk.public.id,
       rooms: rooms.map((r) => ({
         room: r.room,
         wallet: r.walletName,
         wallet_id: r.walletId,
         role: r.role,
-        members: Object.values(r.view.roster).map((m) => ({ name: m.name, role: m.role, binding: m.binding })),
+        members: Object.entries(r.view.roster).map(([device, m]) => ({ device, name: m.name, role: m.role, binding: m.binding, me: device === d.keys.forRoom(r.room).public.id })),
         stuck: r.stuck,
       })),
       pending_joins: store.relay.pendingJoins().map((j) => ({ room: j.room, device: j.device, name: j.name, comparison: j.comparison })),
-      waiting: store.relay.inbox('waiting').map((i) => ({ room: i.room, seq: i.seq, wallet: walletOf.get(i.room) ?? '', payment_id: i.paymentId, sender: i.sender, message: i.message })),
+      waiting: store.relay.inbox('waiting').map((i) => ({ room: i.room, seq: i.seq, wallet: walletOf.get(i.room) ?? '', payment_id: i.paymentId, sender: i.sender, message: i.message, pays: requestWords(i.body) })),
       recent: store.relay
         .inbox()
         .filter((i) => i.status !== 'waiting')
         .slice(-20)
         .reverse()
         .map((i) => ({ room: i.room, seq: i.seq, kind: i.kind, status: i.status, message: i.message, received_at: i.receivedAt })),
+      sent: store.relay.outbox(30).map((o) => ({ room: o.room, seq: o.seq, wallet: walletOf.get(o.room) ?? '', kind: o.kind, payment_id: o.paymentId, to: o.recipients, seen_by: o.seenBy, sent_at: o.sentAt })),
     };
   };
 
   return {
     'relay.status': async () => status(),
     'relay.invite': async (input) => serial(() => inviteToWallet(relayDeps(), input.wallet_id, input.role === 'cosigner' ? { role: 'cosigner', position: input.position } : { role: 'approver', name: input.name })),
-    'relay.join': async ({ code, name, secret, passphrase }) => serial(() => joinByCode(relayDeps(), code, name, secret ? softwareKeyFrom(secret, passphrase) : undefined)),
+    'relay.join': async ({ code, name, secret, passphrase, ledger }) =>
+      serial(() => joinByCode(relayDeps(), code, name, ledger ? ledgerBinding(deps.ledger) : secret ? softwareBinding(softwareKeyFrom(secret, passphrase)) : undefined)),
     'relay.confirmJoin': async ({ room, device: joining, same }) => {
       await serial(() => confirmJoin(relayDeps(), room, joining, same));
       return status();
@@ -94,11 +114,18 @@ export function createRelayHandlers(deps: RelayBridgeDeps): Pick<Handlers, Relay
       const a = paymentApprovals(relayDeps(), payment_id);
       return { ...a, entries: store.relay.approvals(payment_id).map((e) => ({ approver: e.approver, binding: e.binding, decision: e.decision, reason: e.reason, at: e.at })) };
     },
+    'relay.rule': async ({ wallet_id }) => {
+      const rule = store.relay.rule(wallet_id);
+      return rule ? { approvals: rule.approvals, limit: rule.limit === null ? null : rule.limit.toString(), period: rule.period } : null;
+    },
     'relay.setRule': async ({ wallet_id, approvals, limit, period }) => {
-      const rule = { approvals, limit: limit === null ? null : BigInt(limit), period };
-      store.relay.setRule(wallet_id, rule);
-      store.audit(deps.core.actor, 'relay.rule', `approval rule: ${approvals} approval(s)${limit !== null && period ? ` above ${limit} per ${period}` : ' for every payment'}`, null, { walletId: wallet_id });
+      setApprovalRule(deps.core, wallet_id, { approvals, limit: limit === null ? null : BigInt(limit), period });
       return { approvals, limit, period };
     },
+    'relay.removeMember': async ({ room, device: member }) => {
+      await serial(() => removeMember(relayDeps(), room, member));
+      return status();
+    },
+    'relay.rotateMember': async ({ room, device: member }) => serial(() => rotateMember(relayDeps(), room, member)),
   };
 }

@@ -2,42 +2,46 @@
 // and the inbox. Every payload that arrives goes through the function the desk's file import uses
 // (importPaymentFiles) or the one a co-signer's desk opens a request file with
 // (openSigningRequest): the relay adds convenience, not trust. Files keep working beside it.
+import { ApiClientError } from '../../../shared/api/client.ts';
 import type { RelayClient } from '../../../shared/api/relay-client.ts';
 import { fromBase64 } from '../../../shared/api/relay-client.ts';
 import { bytesToHex, hexToBytes, parseXpub } from '../../../shared/coins/index.ts';
-import { chainParams, isCoinName } from '../../../shared/coins/coin-table.ts';
+import { chainParams, isCoinName, isUtxoCoin, type CoinName, type NetworkName, type UtxoCoinName } from '../../../shared/coins/coin-table.ts';
 import { signMessage, verifyMessage } from '../../../shared/files/signed-message.ts';
 import { paymentHash } from '../../../shared/files/signing-files.ts';
 import type { RelayContent, RosterMember } from '../../../shared/relay/content.ts';
-import { type DeviceKeys, type DevicePublic, deviceKeys, newDeviceSecret } from '../../../shared/relay/device.ts';
+import type { DeviceKeys, DevicePublic } from '../../../shared/relay/device.ts';
 import { bindingMessage, comparisonCode, invitationFromCode, joinProof, joinProofHolds, newInvitation, openInvitation, sealInvitation } from '../../../shared/relay/invitation.ts';
 import { memberDevice, newRoomView, type RoomView, type Step } from '../../../shared/relay/room.ts';
 import { sendToRoom, syncRoom } from '../../../shared/relay/session.ts';
 import { CoordinatorError } from '../errors.ts';
+import { signMessageOnLedger } from '../ledger/message.ts';
+import type { LedgerConnector } from '../ledger/transport.ts';
 import { importPaymentFiles } from '../payments/files.ts';
 import { openSigningRequest, writeSigningRequest } from '../payments/signing-request.ts';
 import type { SecretStore } from '../secrets.ts';
 import { cosignerPrivateKey, type SoftwareKey } from '../software-signer.ts';
-import type { RelayRoomRow } from '../store/relay-store.ts';
+import type { ApprovalRule, RelayRoomRow } from '../store/relay-store.ts';
+import { coinAmount } from '../units.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets/wallets.ts';
 import { approvalNeeded, approvalState, periodStart, type ApprovalState } from './approvals.ts';
+import { RelayKeyring } from './keyring.ts';
 
 export interface RelayDeps extends CoreDeps {
   relay: RelayClient;
-  device: DeviceKeys;
+  keys: RelayKeyring;
   now?: () => Date;
 }
+
+/** The device key this desk uses in a room (its own key, unless its key there was rotated). */
+const deviceIn = (deps: Pick<RelayDeps, 'keys'>, room: string): DeviceKeys => deps.keys.forRoom(room);
 
 const nowOf = (deps: Pick<RelayDeps, 'now'>) => (deps.now ? deps.now() : new Date());
 const stamp = (deps: Pick<RelayDeps, 'now'>) => nowOf(deps).toISOString();
 
-/** The desk's device key: made once and kept in its SecretStore (safeStorage on Electron), as hex. */
-export function relayDevice(secrets: SecretStore): DeviceKeys {
-  const kept = secrets.load();
-  if (kept && /^[0-9a-f]{64}$/.test(kept)) return deviceKeys(hexToBytes(kept));
-  const secret = newDeviceSecret();
-  secrets.save(bytesToHex(secret));
-  return deviceKeys(secret);
+/** The desk's device keys: made once and kept in its SecretStore (safeStorage on Electron). */
+export function relayKeys(secrets: SecretStore): RelayKeyring {
+  return new RelayKeyring(secrets);
 }
 
 const me = (keys: DeviceKeys, name: string, role: RosterMember['role'], binding: RosterMember['binding']): RosterMember => ({ sign: bytesToHex(keys.public.sign), box: bytesToHex(keys.public.box), role, binding, name });
@@ -47,9 +51,10 @@ export async function openWalletRoom(deps: RelayDeps, walletId: string, treasure
   const existing = deps.store.relay.ownedRoom(walletId);
   if (existing) return existing;
   const w = requireWallet(deps, walletId);
-  const { room } = await deps.relay.createRoom(deps.device);
-  const owner = me(deps.device, treasurer, 'owner', 'owner');
-  const sent = await sendToRoom(deps.relay, newRoomView(room, owner), deps.device, { kind: 'roster', wallet: w.name, members: [owner] });
+  const device = deps.keys.desk;
+  const { room } = await deps.relay.createRoom(device);
+  const owner = me(device, treasurer, 'owner', 'owner');
+  const sent = await sendToRoom(deps.relay, newRoomView(room, owner), device, { kind: 'roster', wallet: w.name, members: [owner] });
   deps.store.relay.addRoom({ room, walletId, walletName: w.name, role: 'owner', view: sent.view, createdAt: stamp(deps) });
   deps.store.audit(deps.actor, 'relay.room', `wallet ${w.name}: relay room ${room} opened`, null, { walletId });
   return deps.store.relay.room(room)!;
@@ -61,7 +66,12 @@ export async function inviteToWallet(deps: RelayDeps, walletId: string, who: { r
   const w = requireWallet(deps, walletId);
   const cosigner = who.role === 'cosigner' ? deps.store.cosigners(walletId).find((c) => c.position === who.position) : undefined;
   if (who.role === 'cosigner' && !cosigner) throw new CoordinatorError('not_found', `wallet ${w.name} has no co-signer ${who.position + 1}`);
-  const name = cosigner ? cosigner.name : (who as { name: string }).name;
+  return invite(deps, room, { role: who.role, name: cosigner ? cosigner.name : (who as { name: string }).name, cosigner });
+}
+
+async function invite(deps: RelayDeps, room: RelayRoomRow, who: { role: 'cosigner' | 'approver'; name: string; cosigner: { name: string; xpub: string; derivationPath: string } | undefined; replaces?: { device: string; name: string } }): Promise<{ code: string; name: string }> {
+  const w = requireWallet(deps, room.walletId!);
+  const { cosigner, name } = who;
   const inv = newInvitation();
   const o = room.view.owner;
   const sealed = sealInvitation(inv, {
@@ -73,50 +83,126 @@ export async function inviteToWallet(deps: RelayDeps, walletId: string, who: { r
     network: w.network,
     ...(cosigner ? { xpub: cosigner.xpub, path: cosigner.derivationPath } : {}),
   });
-  await deps.relay.invite(deps.device, room.room, inv.id, sealed);
-  deps.store.relay.addInvitation({ id: inv.id, room: room.room, key: inv.key, role: who.role, name, xpub: cosigner?.xpub ?? null, createdAt: stamp(deps) });
-  deps.store.audit(deps.actor, 'relay.invite', `wallet ${w.name}: ${name} invited to the relay as ${who.role === 'cosigner' ? 'co-signer' : 'approver'}`, null, { walletId, ...(cosigner ? { cosigner: cosigner.name } : {}) });
+  await deps.relay.invite(deviceIn(deps, room.room), room.room, inv.id, sealed);
+  deps.store.relay.addInvitation({ id: inv.id, room: room.room, key: inv.key, role: who.role, name, xpub: cosigner?.xpub ?? null, replaces: who.replaces?.device ?? null, createdAt: stamp(deps) });
+  const as = who.role === 'cosigner' ? 'co-signer' : 'approver';
+  const words = who.replaces ? `${name} invited to join the relay again with a new device key (as ${as}); the old device is removed once the new one is admitted` : `${name} invited to the relay as ${as}`;
+  deps.store.audit(deps.actor, who.replaces ? 'relay.rotate' : 'relay.invite', `wallet ${w.name}: ${words}`, null, { walletId: w.id, ...(cosigner ? { cosigner: cosigner.name } : {}) });
   return { code: inv.code, name };
+}
+
+/** The member of a room this desk owns, or why not. */
+function ownedMember(deps: RelayDeps, roomId: string, device: string): { room: RelayRoomRow; member: RosterMember } {
+  const room = deps.store.relay.room(roomId);
+  if (!room || room.role !== 'owner' || !room.walletId) throw new CoordinatorError('not_found', 'this desk owns no such relay room: only the treasurer who made it removes members or rotates their keys');
+  const member = room.view.roster[device];
+  if (!member) throw new CoordinatorError('not_found', `no member of the room of ${room.walletName} has device ${device}`);
+  if (member.role === 'owner') throw new CoordinatorError('refused', "the room's owner cannot be removed or rotated: a new owner makes a new room");
+  return { room, member };
+}
+
+/**
+ * Removes a member's device: a roster without it (nothing is sealed to it from then on, and the
+ * desks count nothing it sends), then the service refuses its reads and posts.
+ */
+export async function removeMember(deps: RelayDeps, roomId: string, device: string): Promise<{ name: string; atSeq: number }> {
+  const { room, member } = ownedMember(deps, roomId, device);
+  const members = Object.entries(room.view.roster).filter(([id]) => id !== device).map(([, m]) => m);
+  const view = await sendAndKeep(deps, room, { kind: 'roster', wallet: room.walletName, members });
+  await deps.relay.remove(deviceIn(deps, roomId), roomId, device);
+  deps.store.audit(deps.actor, 'relay.remove', `${member.name} removed from the relay room of wallet ${room.walletName} at message ${view.lastSeq}: nothing from that device counts any more`, null, { walletId: room.walletId!, ...(member.role === 'cosigner' ? { cosigner: member.name } : {}) });
+  return { name: member.name, atSeq: Number(view.lastSeq) };
+}
+
+/**
+ * Rotates a member's device key: an invitation for the same person, role and wallet key; when their
+ * new device is admitted (by key or by a compared code), the old one is removed.
+ */
+export async function rotateMember(deps: RelayDeps, roomId: string, device: string): Promise<{ code: string; name: string }> {
+  const { room, member } = ownedMember(deps, roomId, device);
+  const cosigner = member.role === 'cosigner' ? deps.store.cosigners(room.walletId!).find((c) => c.xpub === member.xpub) : undefined;
+  if (member.role === 'cosigner' && !cosigner) throw new CoordinatorError('not_found', `${member.name}'s key is no longer one of wallet ${room.walletName}'s co-signers`);
+  return invite(deps, room, { role: member.role === 'approver' ? 'approver' : 'cosigner', name: member.name, cosigner, replaces: { device, name: member.name } });
 }
 
 /**
  * A co-signer's or approver's desk joins by the code it was given. With the co-signer's software
  * key, the key signs the device (bound by key); without, both screens compare `comparison`.
  */
-export async function joinByCode(deps: Pick<RelayDeps, 'store' | 'relay' | 'device' | 'now' | 'actor'>, code: string, name: string, key?: SoftwareKey): Promise<{ room: string; wallet: string; role: 'cosigner' | 'approver'; comparison: string; binding: 'key' | 'code' }> {
+/** Signs the relay's binding message with the co-signer's key in the wallet (the xpub's key, at `path` below the device's master key). */
+export type BindingSigner = (invited: { coin: CoinName; network: NetworkName; xpub: string; path: string }, message: string) => Promise<string>;
+
+/** The co-signer's software key (used for this call and dropped) signs the binding. */
+export const softwareBinding =
+  (key: SoftwareKey): BindingSigner =>
+  async (inv, message) =>
+    signMessage(message, cosignerPrivateKey(chainParams(inv.coin as UtxoCoinName, inv.network), key, inv.xpub, inv.path));
+
+/** The co-signer's Ledger signs the binding at the co-signer's path (the Bitcoin app's message signing). */
+export const ledgerBinding =
+  (connector: LedgerConnector): BindingSigner =>
+  (inv, message) =>
+    signMessageOnLedger(connector, inv.coin, inv.network, inv.path, message);
+
+export async function joinByCode(deps: Pick<RelayDeps, 'store' | 'relay' | 'keys' | 'now' | 'actor'>, code: string, name: string, signer?: BindingSigner): Promise<{ room: string; wallet: string; role: 'cosigner' | 'approver'; comparison: string; binding: 'key' | 'code' }> {
   const secret = invitationFromCode(code);
   const found = await deps.relay.invitation(secret.id);
   const opened = openInvitation(secret, fromBase64(found.sealed));
   if (opened.room !== found.room) throw new CoordinatorError('tampered', 'the invitation names another room than the service says: refused');
+  // A desk already in the room joins again with a new key (the treasurer rotated its key there).
+  const already = deps.store.relay.room(opened.room);
+  if (already?.role === 'owner') throw new CoordinatorError('refused', 'this desk owns that room: an invitation to it is for someone else');
+  const fresh = already ? deps.keys.fresh(opened.room) : null;
+  const device = fresh ? fresh.keys : deps.keys.forRoom(opened.room);
   let binding: RelayContent & { kind: 'join' } extends { binding: infer B } ? B : never = { kind: 'code' };
-  if (key && opened.xpub) {
-    if (!isCoinName(opened.coin)) throw new CoordinatorError('malformed', `the invitation is for coin ${opened.coin}, which this desk does not know`);
-    const params = chainParams(opened.coin, (opened.network ?? 'mainnet') as Parameters<typeof chainParams>[1]);
-    const priv = cosignerPrivateKey(params, key, opened.xpub, opened.path ?? 'm');
-    binding = { kind: 'key', xpub: opened.xpub, signature: signMessage(bindingMessage(opened.room, deps.device.public), priv) };
+  if (signer && opened.xpub) {
+    if (!isCoinName(opened.coin) || !isUtxoCoin(opened.coin)) throw new CoordinatorError('malformed', `the invitation is for coin ${opened.coin}, which this desk does not know`);
+    const network = (opened.network ?? 'mainnet') as NetworkName;
+    const message = bindingMessage(opened.room, device.public);
+    const signature = await signer({ coin: opened.coin, network, xpub: opened.xpub, path: opened.path ?? 'm' }, message);
+    // Checked here as the treasurer's desk will: a key that is not the co-signer's is named now, not refused silently there.
+    const check = verifyMessage(message, signature, parseXpub(chainParams(opened.coin, network), opened.xpub).publicKey);
+    if (!check.ok) throw new CoordinatorError('foreign', `the binding was not signed by the co-signer's key the invitation names (${check.why}): use the device that holds that key, or join without it and compare the code`);
+    binding = { kind: 'key', xpub: opened.xpub, signature };
   }
-  await deps.relay.join(deps.device, secret.id);
+  await deps.relay.join(device, secret.id);
   const owner: RosterMember = { sign: opened.owner.sign, box: opened.owner.box, role: 'owner', binding: 'owner', name: 'Treasurer' };
-  const synced = await syncRoom(deps.relay, newRoomView(opened.room, owner), deps.device);
-  const sent = await sendToRoom(deps.relay, synced.view, deps.device, { join: { kind: 'join', invitation: secret.id, proof: bytesToHex(joinProof(secret, opened.room, deps.device.public)), name, binding } });
-  deps.store.relay.addRoom({ room: opened.room, walletId: null, walletName: opened.wallet, role: opened.role, view: sent.view, createdAt: new Date().toISOString() });
-  deps.store.audit(deps.actor, 'relay.join', `joined the relay room of wallet ${opened.wallet} as ${opened.role === 'cosigner' ? 'co-signer' : 'approver'} (${binding.kind === 'key' ? 'bound by key' : 'to be verified by code'})`);
-  return { room: opened.room, wallet: opened.wallet, role: opened.role, comparison: comparisonCode(opened.room, opened.ownerDevice, deps.device.public), binding: binding.kind };
+  const synced = await syncRoom(deps.relay, newRoomView(opened.room, owner), device);
+  const sent = await sendToRoom(deps.relay, synced.view, device, { join: { kind: 'join', invitation: secret.id, proof: bytesToHex(joinProof(secret, opened.room, device.public)), name, binding } }, () => nowOf(deps).getTime());
+  fresh?.keep();
+  if (already) deps.store.relay.saveView(opened.room, sent.view, null);
+  else deps.store.relay.addRoom({ room: opened.room, walletId: null, walletName: opened.wallet, role: opened.role, view: sent.view, createdAt: stamp(deps) });
+  deps.store.relay.addOutbox({ room: opened.room, seq: Number(sent.view.lastSeq), kind: 'join', paymentId: null, recipients: ['Treasurer'], sentAt: stamp(deps) });
+  const how = binding.kind === 'key' ? 'bound by key' : 'to be verified by code';
+  deps.store.audit(deps.actor, 'relay.join', already ? `joined the relay room of wallet ${opened.wallet} again with a new device key (${how})` : `joined the relay room of wallet ${opened.wallet} as ${opened.role === 'cosigner' ? 'co-signer' : 'approver'} (${how})`);
+  return { room: opened.room, wallet: opened.wallet, role: opened.role, comparison: comparisonCode(opened.room, opened.ownerDevice, device.public), binding: binding.kind };
 }
 
-async function sendAndKeep(deps: RelayDeps, room: RelayRoomRow, content: RelayContent, to?: (m: RosterMember) => boolean): Promise<RoomView> {
-  const sent = await sendToRoom(deps.relay, room.view, deps.device, content, () => nowOf(deps).getTime(), to);
+async function sendAndKeep(deps: RelayDeps, room: RelayRoomRow, content: RelayContent, to: (m: RosterMember) => boolean = () => true): Promise<RoomView> {
+  const device = deviceIn(deps, room.room);
+  const sent = await sendToRoom(deps.relay, room.view, device, content, () => nowOf(deps).getTime(), to);
   // The view first: what the steps do (an admission) sends from it.
   deps.store.relay.saveView(room.room, sent.view, sent.stuck?.message ?? null);
+  // The members it was sealed to (as composeMessage picks them: a new roster goes to the members it adds too).
+  const members = content.kind === 'roster' ? [...Object.values(room.view.roster), ...content.members] : Object.values(sent.view.roster);
+  const recipients = [...new Set(members.filter((m) => m.sign !== bytesToHex(device.public.sign) && to(m)).map((m) => m.name))];
+  deps.store.relay.addOutbox({ room: room.room, seq: Number(sent.view.lastSeq), kind: content.kind, paymentId: 'payment' in content ? content.payment : null, recipients, sentAt: stamp(deps) });
   await handleSteps(deps, room, sent.steps.slice(0, -1));
   return sent.view;
 }
 
-async function admit(deps: RelayDeps, room: RelayRoomRow, member: RosterMember): Promise<void> {
+/** Admits a member in a new roster; `replaces`: the device of theirs it takes the place of (a rotated key), dropped in the same roster and removed on the service. */
+async function admit(deps: RelayDeps, room: RelayRoomRow, member: RosterMember, replaces: string | null): Promise<void> {
   const current = deps.store.relay.room(room.room)!;
-  const members = [...Object.values(current.view.roster).filter((m) => m.sign !== member.sign), member];
-  await sendAndKeep(deps, current, { kind: 'roster', wallet: current.walletName, members });
-  deps.store.audit(deps.actor, 'relay.admit', `${member.name} admitted to the relay room of wallet ${current.walletName} as ${member.role === 'cosigner' ? 'co-signer' : 'approver'}, ${member.binding === 'key' ? "bound by the co-signer's key" : 'verified by code'}`, null, { ...(current.walletId ? { walletId: current.walletId } : {}) });
+  const members = [...Object.entries(current.view.roster).filter(([id, m]) => m.sign !== member.sign && id !== replaces).map(([, m]) => m), member];
+  const view = await sendAndKeep(deps, current, { kind: 'roster', wallet: current.walletName, members });
+  const how = `${member.binding === 'key' ? "bound by the co-signer's key" : 'verified by code'}`;
+  const old = replaces ? current.view.roster[replaces] : undefined;
+  if (replaces) await deps.relay.remove(deviceIn(deps, room.room), room.room, replaces).catch(() => undefined);
+  const detail = old
+    ? `${member.name}'s key rotated in the relay room of wallet ${current.walletName}: the new device admitted, ${how}; the old device removed at message ${view.lastSeq}, nothing from it counts any more`
+    : `${member.name} admitted to the relay room of wallet ${current.walletName} as ${member.role === 'cosigner' ? 'co-signer' : 'approver'}, ${how}`;
+  deps.store.audit(deps.actor, old ? 'relay.rotated' : 'relay.admit', detail, null, { ...(current.walletId ? { walletId: current.walletId } : {}) });
 }
 
 /** The treasurer confirms (or not) that both screens showed the same code for a waiting join. */
@@ -126,12 +212,12 @@ export async function confirmJoin(deps: RelayDeps, roomId: string, device: strin
   const room = deps.store.relay.room(roomId)!;
   deps.store.relay.dropPendingJoin(roomId, device);
   if (!same) {
-    await deps.relay.remove(deps.device, roomId, device);
+    await deps.relay.remove(deviceIn(deps, roomId), roomId, device);
     deps.store.audit(deps.actor, 'relay.refuse', `${pending.name}'s join refused: the codes differed`);
     return;
   }
   const inv = deps.store.relay.invitation(pending.invitation)!;
-  await admit(deps, room, { sign: pending.signKey, box: pending.boxKey, role: inv.role, binding: 'code', name: inv.name, ...(inv.xpub ? { xpub: inv.xpub } : {}) });
+  await admit(deps, room, { sign: pending.signKey, box: pending.boxKey, role: inv.role, binding: 'code', name: inv.name, ...(inv.xpub ? { xpub: inv.xpub } : {}) }, inv.replaces);
 }
 
 export interface RelayReport {
@@ -159,18 +245,23 @@ export function paymentApprovals(deps: Pick<RelayDeps, 'store' | 'now'>, payment
 
 /**
  * Sends the payment's signing request through the wallet's room: to the approvers while the
- * wallet's rule wants approvals, to everyone once they are in.
+ * wallet's rule wants approvals, to the co-signers once they are in (the approvers have decided),
+ * and to everyone when the payment needs no approval.
  */
-export async function relaySigningRequest(deps: RelayDeps, paymentId: string): Promise<{ to: 'approvers' | 'everyone'; approvals: ApprovalState }> {
+export async function relaySigningRequest(deps: RelayDeps, paymentId: string): Promise<{ to: 'approvers' | 'cosigners' | 'everyone'; approvals: ApprovalState }> {
   const p = deps.store.payment(paymentId);
   if (!p) throw new CoordinatorError('not_found', `no payment ${paymentId}`);
   const room = deps.store.relay.ownedRoom(p.walletId);
   if (!room) throw new CoordinatorError('not_found', 'this wallet has no relay room yet: invite its co-signers first');
   const approvals = paymentApprovals(deps, paymentId);
   const text = await writeSigningRequest(deps, paymentId);
-  const to = approvals.clear ? 'everyone' : 'approvers';
-  await sendAndKeep(deps, room, { kind: 'signing-request', payment: paymentId, text }, to === 'approvers' ? (m) => m.role === 'approver' : undefined);
-  deps.store.audit(deps.actor, 'relay.request', `payment ${paymentId}: signing request sent by relay to ${to === 'approvers' ? 'the approvers' : 'the co-signers and approvers'}`, 'relay', { paymentId, walletId: p.walletId });
+  const to = !approvals.clear ? 'approvers' : approvals.needed > 0 ? 'cosigners' : 'everyone';
+  if (to === 'approvers' && !Object.values(room.view.roster).some((m) => m.role === 'approver')) {
+    throw new CoordinatorError('refused', `this payment needs ${approvals.needed} approval${approvals.needed === 1 ? '' : 's'} before its co-signers are asked, and no approver is in the wallet's room yet: invite one on the Relay page`);
+  }
+  await sendAndKeep(deps, room, { kind: 'signing-request', payment: paymentId, text }, to === 'everyone' ? undefined : (m) => m.role === to.slice(0, -1));
+  const whom = { approvers: 'the approvers', cosigners: 'the co-signers', everyone: 'the co-signers and approvers' }[to];
+  deps.store.audit(deps.actor, 'relay.request', `payment ${paymentId}: signing request sent by relay to ${whom}`, 'relay', { paymentId, walletId: p.walletId });
   return { to, approvals };
 }
 
@@ -179,14 +270,14 @@ export async function relaySignatures(deps: RelayDeps, roomId: string, paymentId
   const room = deps.store.relay.room(roomId);
   if (!room) throw new CoordinatorError('not_found', `this desk is in no relay room ${roomId}`);
   await sendAndKeep(deps, room, { kind: 'signatures', payment: paymentId, text: signatureFile });
-  markDone(deps, roomId, paymentId, 'signed and sent back by relay');
+  markDone(deps, roomId, paymentId, `payment ${paymentId}: you signed it and sent the signatures back by relay`);
 }
 
 export async function relayDecline(deps: RelayDeps, roomId: string, paymentId: string, reason: string): Promise<void> {
   const room = deps.store.relay.room(roomId);
   if (!room) throw new CoordinatorError('not_found', `this desk is in no relay room ${roomId}`);
   await sendAndKeep(deps, room, { kind: 'declined', payment: paymentId, reason });
-  markDone(deps, roomId, paymentId, `declined: ${reason}`);
+  markDone(deps, roomId, paymentId, `payment ${paymentId}: you declined it: ${reason}`);
 }
 
 /** An approver's decision on a request it received, naming the payment hash of the request it checked. */
@@ -197,7 +288,7 @@ export async function relayApproval(deps: RelayDeps, roomId: string, paymentId: 
   if (!item?.body) throw new CoordinatorError('not_found', `no signing request for payment ${paymentId} arrived here`);
   const opened = openSigningRequest(item.body);
   await sendAndKeep(deps, room, { kind: 'approval', payment: paymentId, request: opened.request.payment_hash, decision, ...(reason ? { reason } : {}) });
-  markDone(deps, roomId, paymentId, decision === 'approve' ? 'approved' : `declined${reason ? `: ${reason}` : ''}`);
+  markDone(deps, roomId, paymentId, decision === 'approve' ? `payment ${paymentId}: you approved it, signed by this desk's device` : `payment ${paymentId}: you declined to approve it${reason ? `: ${reason}` : ''}`);
 }
 
 function markDone(deps: Pick<RelayDeps, 'store'>, roomId: string, paymentId: string, message: string): void {
@@ -208,7 +299,19 @@ function markDone(deps: Pick<RelayDeps, 'store'>, roomId: string, paymentId: str
 export async function syncRelay(deps: RelayDeps, wait = 0): Promise<RelayReport> {
   const report: RelayReport = { messages: [], stuck: [] };
   for (const [i, room] of deps.store.relay.rooms().entries()) {
-    const synced = await syncRoom(deps.relay, room.view, deps.device, i === 0 ? wait : 0);
+    let synced: Awaited<ReturnType<typeof syncRoom>>;
+    try {
+      synced = await syncRoom(deps.relay, room.view, deviceIn(deps, room.room), i === 0 ? wait : 0);
+    } catch (err) {
+      // One room the desk cannot read (removed from it, or the service down) holds up no other room.
+      const words =
+        err instanceof ApiClientError && err.status === 403
+          ? `the service refuses this desk's device in the room of ${room.walletName}: the treasurer removed it or rotated its key; ask them for a new invitation if that is a mistake`
+          : `the relay could not be read: ${err instanceof Error ? err.message : String(err)}`;
+      deps.store.relay.saveView(room.room, room.view, words);
+      report.stuck.push(`${room.walletName}: ${words}`);
+      continue;
+    }
     // The view first: what the steps do (an admission) sends from it.
     deps.store.relay.saveView(room.room, synced.view, synced.stuck?.message ?? null);
     report.messages.push(...(await handleSteps(deps, room, synced.steps)));
@@ -238,6 +341,8 @@ async function handleSteps(deps: RelayDeps, room: RelayRoomRow, steps: readonly 
     const c = o.content;
     const from = o.sender.name;
     const source = `relay: ${from}, message ${step.seq}`;
+    // A member's message names the hash of the one before it: it took every earlier message, ours too.
+    if (o.sender.id !== deviceIn(deps, room.room).public.id) deps.store.relay.markSeen(room.room, from, Number(step.seq));
     if (c.kind === 'signatures' || c.kind === 'psbt') {
       if (room.role !== 'owner') continue;
       // The same function as the desk's file import: the relay adds convenience, not trust.
@@ -268,16 +373,43 @@ async function handleSteps(deps: RelayDeps, room: RelayRoomRow, steps: readonly 
         const detail = `payment ${p.id}: ${c.decision === 'approve' ? 'approved' : 'declined'} by ${from}${o.sender.binding === 'code' ? ' (verified by code)' : ''}${c.reason ? `: ${c.reason}` : ''}`;
         deps.store.audit(deps.actor, c.decision === 'approve' ? 'relay.approval' : 'relay.approval_declined', detail, source, { paymentId: p.id, walletId: p.walletId });
         inbox(step.seq, from, c.kind, p.id, null, 'noted', detail);
+        if (c.decision === 'approve') words.push(...(await askCosignersOnceApproved(deps, room, p.id)));
       }
     }
   }
   return words;
 }
 
+/** Once the approvals a payment needs are in, its request goes on to the co-signers: they are asked only then. */
+async function askCosignersOnceApproved(deps: RelayDeps, room: RelayRoomRow, paymentId: string): Promise<string[]> {
+  const current = deps.store.relay.room(room.room)!;
+  const cosigners = new Set(Object.values(current.view.roster).filter((m) => m.role === 'cosigner').map((m) => m.name));
+  const requests = deps.store.relay.outbox(1_000).filter((o) => o.room === room.room && o.paymentId === paymentId && o.kind === 'signing-request');
+  if (requests.length === 0 || requests.some((o) => o.recipients.some((n) => cosigners.has(n))) || !paymentApprovals(deps, paymentId).clear) return [];
+  try {
+    await relaySigningRequest(deps, paymentId);
+    return [`payment ${paymentId}: approved; its signing request went on to the co-signers by relay`];
+  } catch (err) {
+    return [`payment ${paymentId}: approved, but its signing request could not go on to the co-signers: ${err instanceof Error ? err.message : String(err)}`];
+  }
+}
+
+/** A wallet's approval rule, set by the treasurer: `approvals` approvals for every payment, or only above `limit` per `period`. */
+export function setApprovalRule(deps: Pick<RelayDeps, 'store' | 'actor'>, walletId: string, rule: ApprovalRule): ApprovalRule {
+  const w = requireWallet(deps, walletId);
+  if ((rule.limit === null) !== (rule.period === null)) throw new CoordinatorError('malformed', 'a spending limit needs its period (day, week or month), and a period its limit', { field: 'limit' });
+  if (rule.limit !== null && rule.limit <= 0n) throw new CoordinatorError('malformed', 'the spending limit is more than zero', { field: 'limit' });
+  deps.store.relay.setRule(walletId, rule);
+  const words =
+    rule.approvals === 0 ? 'no approval needed' : `${rule.approvals} approval${rule.approvals === 1 ? '' : 's'} ${rule.limit !== null ? `above ${coinAmount(walletParams(w), rule.limit)} spent per ${rule.period}` : 'for every payment'}`;
+  deps.store.audit(deps.actor, 'relay.rule', `wallet ${w.name}: approval rule set: ${words}`, null, { walletId });
+  return rule;
+}
+
 async function handleJoin(deps: RelayDeps, room: RelayRoomRow, candidate: DevicePublic, content: Extract<RelayContent, { kind: 'join' }>): Promise<string[]> {
   const inv = deps.store.relay.invitation(content.invitation);
   if (!inv || inv.room !== room.room || (inv.usedBy !== null && inv.usedBy !== candidate.id) || !joinProofHolds(inv, room.room, candidate, hexToBytes(content.proof))) {
-    await deps.relay.remove(deps.device, room.room, candidate.id).catch(() => undefined);
+    await deps.relay.remove(deviceIn(deps, room.room), room.room, candidate.id).catch(() => undefined);
     return [`a device asked to join the room of ${room.walletName} without a valid invitation proof: removed`];
   }
   deps.store.relay.useInvitation(inv.id, candidate.id);
@@ -286,8 +418,8 @@ async function handleJoin(deps: RelayDeps, room: RelayRoomRow, candidate: Device
     const w = room.walletId ? requireWallet(deps, room.walletId) : null;
     const ok = w !== null && inv.xpub !== null && content.binding.xpub === inv.xpub && verifyMessage(bindingMessage(room.room, candidate), content.binding.signature, parseXpub(walletParams(w), inv.xpub).publicKey).ok;
     if (ok) {
-      await admit(deps, room, { ...member, binding: 'key' });
-      return [`${inv.name} joined the room of ${room.walletName}, bound by the co-signer's key`];
+      await admit(deps, room, { ...member, binding: 'key' }, inv.replaces);
+      return [`${inv.name} joined the room of ${room.walletName}${inv.replaces ? ' with a new device key' : ''}, bound by the co-signer's key`];
     }
   }
   const owner = memberDevice(room.view.owner);

@@ -298,4 +298,25 @@ export const MIGRATIONS: readonly string[] = [
     period TEXT CHECK (period IS NULL OR period IN ('day','week','month'))
   );
   `,
+  // 15: reserved. Another branch's migration takes this number; the merger puts it here. Empty,
+  // so a desk made on this branch moves past it and takes 16 in the same order as everyone.
+  '',
+  // 16: the relay's sent messages and key rotation (issue 35). `relay_outbox`: what this desk sent
+  // in each room (kind, payment, to whom, when) and which members have since sent a message after
+  // it, which the room's hash chain proves they received (`seen_by`, JSON names). An invitation's
+  // `replaces`: the device the invited member's new device takes the place of (a rotated key),
+  // removed from the room when the new one is admitted.
+  `
+  CREATE TABLE relay_outbox (
+    room TEXT NOT NULL REFERENCES relay_rooms(room),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    payment_id TEXT,
+    recipients TEXT NOT NULL,
+    seen_by TEXT NOT NULL DEFAULT '[]',
+    sent_at TEXT NOT NULL,
+    PRIMARY KEY (room, seq)
+  );
+  ALTER TABLE relay_invitations ADD COLUMN replaces TEXT;
+  `,
 ];

@@ -1,6 +1,7 @@
-// The relay's tables of the desk's SQLite store (migration 14; main/core/relay): rooms with this
-// desk's verified view of each, invitations made, joins waiting for a compared code, the inbox,
-// approvals of payments and each wallet's approval rule. Shares the CoordinatorStore's connection.
+// The relay's tables of the desk's SQLite store (migrations 14 and 16; main/core/relay): rooms with
+// this desk's verified view of each, invitations made, joins waiting for a compared code, the inbox,
+// what this desk sent, approvals of payments and each wallet's approval rule. Shares the
+// CoordinatorStore's connection.
 import type Database from 'better-sqlite3';
 import type { RoomView } from '../../../shared/relay/room.ts';
 import type { RosterMember } from '../../../shared/relay/content.ts';
@@ -28,6 +29,30 @@ export interface InboxRow {
   status: InboxStatus;
   message: string;
   receivedAt: string;
+}
+
+export interface OutboxRow {
+  room: string;
+  seq: number;
+  kind: string;
+  paymentId: string | null;
+  /** The members' names it was sealed to (this desk left out). */
+  recipients: string[];
+  /** Members who have sent a message after it: the room's chain proves they took it. */
+  seenBy: string[];
+  sentAt: string;
+}
+
+export interface InvitationRow {
+  id: string;
+  room: string;
+  key: Uint8Array;
+  role: 'cosigner' | 'approver';
+  name: string;
+  xpub: string | null;
+  usedBy: string | null;
+  /** The device the invited member's new device replaces (a rotated key), or null. */
+  replaces: string | null;
 }
 
 export interface ApprovalRow {
@@ -101,15 +126,15 @@ export class RelayStore {
     this.db.prepare('UPDATE relay_rooms SET view = ?, stuck = ? WHERE room = ?').run(viewToJson(view), stuck, id);
   }
 
-  addInvitation(i: { id: string; room: string; key: Uint8Array; role: 'cosigner' | 'approver'; name: string; xpub: string | null; createdAt: string }): void {
-    this.db.prepare('INSERT INTO relay_invitations (id, room, key, role, name, xpub, created_at, used_by) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)').run(i.id, i.room, i.key, i.role, i.name, i.xpub, i.createdAt);
+  addInvitation(i: Omit<InvitationRow, 'usedBy' | 'replaces'> & { replaces?: string | null; createdAt: string }): void {
+    this.db.prepare('INSERT INTO relay_invitations (id, room, key, role, name, xpub, created_at, used_by, replaces) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?)').run(i.id, i.room, i.key, i.role, i.name, i.xpub, i.createdAt, i.replaces ?? null);
   }
 
-  invitation(id: string): { id: string; room: string; key: Uint8Array; role: 'cosigner' | 'approver'; name: string; xpub: string | null; usedBy: string | null } | null {
-    const r = this.db.prepare('SELECT id, room, key, role, name, xpub, used_by FROM relay_invitations WHERE id = ?').get(id) as
-      | { id: string; room: string; key: Buffer; role: 'cosigner' | 'approver'; name: string; xpub: string | null; used_by: string | null }
+  invitation(id: string): InvitationRow | null {
+    const r = this.db.prepare('SELECT id, room, key, role, name, xpub, used_by, replaces FROM relay_invitations WHERE id = ?').get(id) as
+      | { id: string; room: string; key: Buffer; role: 'cosigner' | 'approver'; name: string; xpub: string | null; used_by: string | null; replaces: string | null }
       | undefined;
-    return r ? { id: r.id, room: r.room, key: new Uint8Array(r.key), role: r.role, name: r.name, xpub: r.xpub, usedBy: r.used_by } : null;
+    return r ? { id: r.id, room: r.room, key: new Uint8Array(r.key), role: r.role, name: r.name, xpub: r.xpub, usedBy: r.used_by, replaces: r.replaces } : null;
   }
 
   useInvitation(id: string, device: string): void {
@@ -161,6 +186,27 @@ export class RelayStore {
 
   setInboxStatus(roomId: string, seq: number, status: InboxStatus, message: string): void {
     this.db.prepare('UPDATE relay_inbox SET status = ?, message = ? WHERE room = ? AND seq = ?').run(status, message, roomId, seq);
+  }
+
+  addOutbox(o: Omit<OutboxRow, 'seenBy'>): void {
+    this.db.prepare('INSERT OR IGNORE INTO relay_outbox (room, seq, kind, payment_id, recipients, seen_by, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(o.room, o.seq, o.kind, o.paymentId, JSON.stringify(o.recipients), '[]', o.sentAt);
+  }
+
+  /** What this desk sent, newest first. */
+  outbox(limit = 50): OutboxRow[] {
+    const rows = this.db.prepare('SELECT * FROM relay_outbox ORDER BY sent_at DESC, seq DESC LIMIT ?').all(limit) as { room: string; seq: number; kind: string; payment_id: string | null; recipients: string; seen_by: string; sent_at: string }[];
+    return rows.map((r) => ({ room: r.room, seq: r.seq, kind: r.kind, paymentId: r.payment_id, recipients: JSON.parse(r.recipients) as string[], seenBy: JSON.parse(r.seen_by) as string[], sentAt: r.sent_at }));
+  }
+
+  /** `member` sent message `seq` of the room: it took every message before it, so each one this desk sent is seen by it. */
+  markSeen(roomId: string, member: string, seq: number): void {
+    const rows = this.db.prepare('SELECT seq, recipients, seen_by FROM relay_outbox WHERE room = ? AND seq < ?').all(roomId, seq) as { seq: number; recipients: string; seen_by: string }[];
+    const update = this.db.prepare('UPDATE relay_outbox SET seen_by = ? WHERE room = ? AND seq = ?');
+    for (const r of rows) {
+      const seen = JSON.parse(r.seen_by) as string[];
+      if (!(JSON.parse(r.recipients) as string[]).includes(member) || seen.includes(member)) continue;
+      update.run(JSON.stringify([...seen, member]), roomId, r.seq);
+    }
   }
 
   /** An approver's newest decision on a payment replaces its earlier one. */

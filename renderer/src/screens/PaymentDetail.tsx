@@ -89,7 +89,7 @@ export function PaymentDetailScreen({ id }: { id: string }) {
   const [reason, setReason] = useState('');
   const p = payment.data;
   const approvals = useLoad(() => call('relay.approvals', { payment_id: id }), [id], 5_000);
-  const [relayed, setRelayed] = useState<string | null>(null);
+  const [relayed, setRelayed] = useState<{ to: 'approvers' | 'cosigners' | 'everyone'; approvals: string } | null>(null);
 
   const act = async (what: string, f: () => Promise<unknown>) => {
     setError(null);
@@ -112,7 +112,7 @@ export function PaymentDetailScreen({ id }: { id: string }) {
   const relayRequest = () =>
     act('relay', async () => {
       const sent = await call('relay.sendRequest', { payment_id: id });
-      setRelayed(sent.to === 'approvers' ? `Sent to the approvers first (${sent.approvals}).` : 'Sent to the co-signers and approvers by relay.');
+      setRelayed(sent);
       approvals.reload();
     });
   const exportPsbt = () =>
@@ -194,6 +194,20 @@ export function PaymentDetailScreen({ id }: { id: string }) {
             <dd>{when(p.created_at)}</dd>
             <dt>Payment hash</dt>
             <dd className="mono small">{p.payment_hash}</dd>
+            {approvals.data && (approvals.data.needed > 0 || approvals.data.entries.length > 0) && (
+              <>
+                <dt>Approvals</dt>
+                <dd data-testid="payment-approvals">
+                  {approvals.data.words}
+                  {approvals.data.entries.map((e) => (
+                    <div key={`${e.approver}-${e.at}`} className="small muted">
+                      {e.approver} {e.decision === 'approve' ? 'approved' : 'declined'} {when(e.at)}, signed by their device{e.binding === 'code' ? ' (verified by code)' : e.binding === 'key' ? ' (bound by key)' : ''}
+                      {e.reason ? `: ${e.reason}` : ''}
+                    </div>
+                  ))}
+                </dd>
+              </>
+            )}
             {p.txid && (
               <>
                 <dt>Transaction</dt>
@@ -222,9 +236,19 @@ export function PaymentDetailScreen({ id }: { id: string }) {
               </button>{' '}
               <span className="muted" data-testid="relay-approvals">
                 Approvals: {approvals.data?.words ?? '…'}
-                {approvals.data?.entries.map((e) => ` · ${e.approver} ${e.decision === 'approve' ? 'approved' : 'declined'} at ${e.at}${e.binding === 'code' ? ' (verified by code)' : ''}`).join('')}
               </span>
-              {relayed && <span data-testid="relay-sent"> {relayed}</span>}
+              {relayed && (
+                <span data-testid="relay-sent">
+                  {' '}
+                  {relayed.to === 'approvers'
+                    ? approvals.data?.clear
+                      ? 'Approved: the desk sent the request on to the co-signers by relay.'
+                      : `Sent to the approvers first (${relayed.approvals}).`
+                    : relayed.to === 'cosigners'
+                      ? 'Approved: sent to the co-signers by relay.'
+                      : 'Sent to the co-signers and approvers by relay.'}
+                </span>
+              )}
             </li>
             <li>
               Co-signers on Sparrow, Electrum, Caravan or a Coldcard:{' '}

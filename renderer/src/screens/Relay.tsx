@@ -1,9 +1,11 @@
-// The relay (issue 35): what waits for you (signing requests to sign or approve), joins whose code
-// to compare, joining a room by code, inviting co-signers and approvers, the rooms and what arrived.
+// The relay (issue 35): what waits for you (signing requests to sign or approve) beside what this
+// desk sent, joins whose code to compare, joining a room by code, inviting co-signers and approvers,
+// the rooms (the treasurer removes a member or rotates a member's key there) and what arrived.
 // The desk reads new messages every few seconds; each payload goes through the same checks as a file.
 import { useEffect, useRef, useState } from 'react';
 import type { RelayStatusView } from '../../../main/bridge/contract.ts';
 import { call } from '../bridge.ts';
+import { when } from '../format.ts';
 import { Alert, Card, Loading, useAction, useLoad } from '../ui.tsx';
 
 const POLL_MS = 3_000;
@@ -44,6 +46,7 @@ function Waiting({ status, reload }: { status: RelayStatusView; reload: () => vo
           {status.waiting.map((w) => (
             <li key={`${w.room}-${w.seq}`} data-testid={`relay-waiting-${w.payment_id ?? w.seq}`}>
               <strong>{w.wallet}</strong>: payment {w.payment_id} from {w.sender} — {w.message}
+              {w.pays && <div data-testid="relay-waiting-pays">It {w.pays}.</div>}
               {role(w.room) === 'cosigner' ? (
                 <div className="row">
                   <input type="password" placeholder="extended private key or recovery words" value={secret} onChange={(e) => setSecret(e.target.value)} data-testid="relay-sign-secret" aria-label="Your key" />
@@ -72,24 +75,67 @@ function Waiting({ status, reload }: { status: RelayStatusView; reload: () => vo
   );
 }
 
+const KIND_WORDS: Record<string, string> = {
+  'signing-request': 'Signing request',
+  signatures: 'Signatures',
+  psbt: 'Signed PSBT',
+  declined: 'Declined',
+  approval: 'Approval',
+  roster: 'Member list',
+  join: 'Request to join',
+};
+
+/** What this desk sent: delivered once the service numbered it; seen by a member once that member sent a message after it. */
+function Sent({ status }: { status: RelayStatusView }) {
+  return (
+    <Card title="Sent">
+      {status.sent.length === 0 ? (
+        <p className="muted">This desk has sent nothing yet.</p>
+      ) : (
+        <ul className="plain" data-testid="relay-sent-list">
+          {status.sent.map((m) => {
+            const waiting = m.to.filter((n) => !m.seen_by.includes(n));
+            return (
+              <li key={`${m.room}-${m.seq}`} data-testid={`relay-sent-${m.kind}`}>
+                <strong>{KIND_WORDS[m.kind] ?? m.kind}</strong>
+                {m.payment_id ? ` for payment ${m.payment_id}` : ''} in {m.wallet}, {when(m.sent_at)}, to {m.to.length ? m.to.join(', ') : 'this desk only'}: delivered (message {m.seq})
+                {m.seen_by.length > 0 && `; seen by ${m.seen_by.join(', ')}`}
+                {waiting.length > 0 && m.seen_by.length > 0 && `; not yet known to be seen by ${waiting.join(', ')}`}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <p className="muted small">A member has seen a message once they send one after it: each message names the one before it.</p>
+    </Card>
+  );
+}
+
 function Join({ reload }: { reload: () => void }) {
   const act = useAction();
   const [code, setCode] = useState('');
   const [name, setName] = useState('');
   const [secret, setSecret] = useState('');
+  const [ledger, setLedger] = useState(false);
   const [joined, setJoined] = useState<{ wallet: string; comparison: string; binding: 'key' | 'code' } | null>(null);
   return (
     <Card title="Join a wallet's room">
-      <p className="muted">Type the invitation code the treasurer gave you. A co-signer with a software key may give it to bind this desk by key; otherwise you compare a code with the treasurer.</p>
+      <p className="muted">
+        Type the invitation code the treasurer gave you. A co-signer may bind this desk by key: give your software key, or sign on your Ledger (the Bitcoin app 2.1 or later, at your key's path); otherwise you compare a code with the treasurer.
+      </p>
       <div className="row">
         <input placeholder="invitation code" value={code} onChange={(e) => setCode(e.target.value)} data-testid="relay-join-code" aria-label="Invitation code" />
         <input placeholder="your name" value={name} onChange={(e) => setName(e.target.value)} data-testid="relay-join-name" aria-label="Your name" />
-        <input type="password" placeholder="your key (optional)" value={secret} onChange={(e) => setSecret(e.target.value)} data-testid="relay-join-secret" aria-label="Your key (optional)" />
+        <input type="password" placeholder="your key (optional)" value={secret} disabled={ledger} onChange={(e) => setSecret(e.target.value)} data-testid="relay-join-secret" aria-label="Your key (optional)" />
+        <label className="inline">
+          <input type="checkbox" checked={ledger} onChange={(e) => (setLedger(e.target.checked), setSecret(''))} data-testid="relay-join-ledger" />
+          sign on my Ledger
+        </label>
         <button
           type="button"
           disabled={act.busy || !code || !name}
           data-testid="relay-join"
-          onClick={() => void act.run(async () => (setJoined(await call('relay.join', { code, name, ...(secret ? { secret } : {}) })), setSecret(''), reload()))}
+          onClick={() => void act.run(async () => (setJoined(await call('relay.join', { code, name, ...(ledger ? { ledger: true } : secret ? { secret } : {}) })), setSecret(''), reload()))}
         >
           Join
         </button>
@@ -176,6 +222,83 @@ function PendingJoins({ status, reload }: { status: RelayStatusView; reload: () 
   );
 }
 
+/** Which change to a member the treasurer is about to confirm. */
+type MemberChange = { room: string; device: string; name: string; wallet: string; what: 'remove' | 'rotate' };
+
+function Rooms({ status, reload }: { status: RelayStatusView; reload: () => void }) {
+  const act = useAction();
+  const [asking, setAsking] = useState<MemberChange | null>(null);
+  const [done, setDone] = useState<{ words: string; code?: string } | null>(null);
+  const confirm = (c: MemberChange) =>
+    void act.run(async () => {
+      if (c.what === 'remove') {
+        await call('relay.removeMember', { room: c.room, device: c.device });
+        setDone({ words: `${c.name} was removed from the room of ${c.wallet}: nothing their device sends counts any more, and it reads nothing new.` });
+      } else {
+        const made = await call('relay.rotateMember', { room: c.room, device: c.device });
+        setDone({ words: `Give ${made.name} this code, out of band, to join again with a new device key; their old device is removed once the new one is admitted:`, code: made.code });
+      }
+      setAsking(null);
+      reload();
+    });
+  return (
+    <Card title="Rooms">
+      {status.rooms.length === 0 ? (
+        <p className="muted">This desk is in no room yet.</p>
+      ) : (
+        <ul className="plain" data-testid="relay-rooms">
+          {status.rooms.map((r) => (
+            <li key={r.room}>
+              <strong>{r.wallet}</strong> ({r.role}): {r.members.map((m) => `${m.name}${m.binding === 'code' ? ' (verified by code)' : m.binding === 'key' ? ' (bound by key)' : ''}`).join(', ')}
+              {r.role === 'owner' && (
+                <ul className="plain small" data-testid="relay-members">
+                  {r.members
+                    .filter((m) => m.role !== 'owner')
+                    .map((m) => (
+                      <li key={m.device} data-testid={`relay-member-${m.name}`}>
+                        {m.name} ({m.role === 'cosigner' ? 'co-signer' : 'approver'}){' '}
+                        <button type="button" className="link" disabled={act.busy} data-testid={`relay-rotate-${m.name}`} onClick={() => (setDone(null), setAsking({ room: r.room, device: m.device, name: m.name, wallet: r.wallet, what: 'rotate' }))}>
+                          Rotate key…
+                        </button>{' '}
+                        <button type="button" className="link danger" disabled={act.busy} data-testid={`relay-remove-${m.name}`} onClick={() => (setDone(null), setAsking({ room: r.room, device: m.device, name: m.name, wallet: r.wallet, what: 'remove' }))}>
+                          Remove…
+                        </button>
+                      </li>
+                    ))}
+                </ul>
+              )}
+              {r.stuck && <Alert>{r.stuck}</Alert>}
+            </li>
+          ))}
+        </ul>
+      )}
+      {asking && (
+        <div className="card" role="alertdialog" aria-label={asking.what === 'remove' ? `Remove ${asking.name}` : `Rotate ${asking.name}'s key`} data-testid="relay-member-confirm">
+          <p>
+            {asking.what === 'remove'
+              ? `Remove ${asking.name}'s device from the room of ${asking.wallet}? Nothing is sealed to it any more, and nothing it sends counts. Files still work for them.`
+              : `Rotate ${asking.name}'s key in the room of ${asking.wallet}? You get a new invitation for ${asking.name}; when they join with it (their key vouches, or you compare a code), their old device is removed.`}
+          </p>
+          <div className="form-actions">
+            <button type="button" className={asking.what === 'remove' ? 'danger' : 'primary'} disabled={act.busy} data-testid="relay-member-confirm-yes" onClick={() => confirm(asking)}>
+              {asking.what === 'remove' ? `Remove ${asking.name}` : 'Make the new invitation'}
+            </button>
+            <button type="button" onClick={() => setAsking(null)}>
+              Keep as it is
+            </button>
+          </div>
+        </div>
+      )}
+      {act.error && <Alert>{act.error}</Alert>}
+      {done && (
+        <Alert kind="success">
+          <span data-testid="relay-member-done">{done.words}</span> {done.code && <strong data-testid="relay-rotation-code">{done.code}</strong>}
+        </Alert>
+      )}
+    </Card>
+  );
+}
+
 export function Relay() {
   const { status, error, reload } = useRelay();
   return (
@@ -196,24 +319,14 @@ export function Relay() {
         <Loading what="the relay" />
       ) : (
         <>
-          <Waiting status={status} reload={reload} />
+          <div className="grid-2">
+            <Waiting status={status} reload={reload} />
+            <Sent status={status} />
+          </div>
           <PendingJoins status={status} reload={reload} />
           <Invite reload={reload} />
           <Join reload={reload} />
-          <Card title="Rooms">
-            {status.rooms.length === 0 ? (
-              <p className="muted">This desk is in no room yet.</p>
-            ) : (
-              <ul className="plain" data-testid="relay-rooms">
-                {status.rooms.map((r) => (
-                  <li key={r.room}>
-                    <strong>{r.wallet}</strong> ({r.role}): {r.members.map((m) => `${m.name}${m.binding === 'code' ? ' (verified by code)' : m.binding === 'key' ? ' (bound by key)' : ''}`).join(', ')}
-                    {r.stuck && <Alert>{r.stuck}</Alert>}
-                  </li>
-                ))}
-              </ul>
-            )}
-          </Card>
+          <Rooms status={status} reload={reload} />
           <Card title="What arrived">
             <ul className="plain" data-testid="relay-recent">
               {status.recent.map((e) => (

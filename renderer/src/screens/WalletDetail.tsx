@@ -18,6 +18,7 @@ import { DeviceSelect, QrShowDialog } from '../components/QrDialogs.tsx';
 import { type SignerDevice } from '../../../shared/api/signer-devices.ts';
 import { VaultPaths, VaultWarning } from './VaultPaths.tsx';
 import { WalletLabelsFile } from './WalletLabelsFile.tsx';
+import { WalletApprovals } from './WalletApprovals.tsx';
 
 /** Each payment as a treasurer recognises it: whom it pays, how much, and where it stands; the whole row opens it. */
 const SCRIPT_LABEL = { p2wsh: 'native segwit (P2WSH)', 'p2sh-p2wsh': 'nested segwit (P2SH-P2WSH)', p2sh: 'legacy P2SH' } as const;
@@ -327,6 +328,7 @@ export function WalletDetailScreen({ id }: { id: string }) {
         </Card>
         <CosignersCard w={w} />
       </div>
+      <WalletApprovals w={w} />
       {w.vault && <VaultPaths walletId={w.id} name={w.name} vault={vault} />}
       <WalletBooks w={w} />
       {labels.error && <Alert>{labels.error}</Alert>}
