@@ -1126,7 +1126,7 @@ export interface RelayStatusView {
   /** The newest relay events (imports, refusals in words, declines, approvals). */
   recent: { room: string; seq: number; kind: string; status: string; message: string; received_at: string }[];
   /** What this desk sent, newest first: delivered once the service took it (it numbered it); `seen_by`: members who have sent a message after it, which the room's chain proves they took. */
-  sent: { room: string; seq: number; wallet: string; kind: string; payment_id: string | null; to: string[]; seen_by: string[]; sent_at: string }[];
+  sent: { room: string; seq: number; wallet: string; kind: string; payment_id: string | null; /** The payment in words ("payment of 1.25 LTC to …"), its id where this desk does not hold it. */ payment: string | null; to: string[]; seen_by: string[]; sent_at: string }[];
 }
 
 export interface RelayApprovalsRule {

@@ -10,6 +10,7 @@ import type { SecretStore } from '../core/secrets.ts';
 import { signRequest, softwareKeyFrom } from '../core/software-signer.ts';
 import type { CoreDeps } from '../core/wallets/wallets.ts';
 import { openSigningRequest } from '../core/payments/signing-request.ts';
+import { paymentNames } from '../core/payments/words.ts';
 import type { RelayStatusView } from './contract.ts';
 import { amountText } from './units.ts';
 import { openedRequestView } from './views.ts';
@@ -76,7 +77,7 @@ export function createRelayHandlers(deps: RelayBridgeDeps): Pick<Handlers, Relay
         .slice(-20)
         .reverse()
         .map((i) => ({ room: i.room, seq: i.seq, kind: i.kind, status: i.status, message: i.message, received_at: i.receivedAt })),
-      sent: store.relay.outbox(30).map((o) => ({ room: o.room, seq: o.seq, wallet: walletOf.get(o.room) ?? '', kind: o.kind, payment_id: o.paymentId, to: o.recipients, seen_by: o.seenBy, sent_at: o.sentAt })),
+      sent: store.relay.outbox(30).map((o) => ({ room: o.room, seq: o.seq, wallet: walletOf.get(o.room) ?? '', kind: o.kind, payment_id: o.paymentId, payment: o.paymentId ? paymentNames({ store }, [o.paymentId]) : null, to: o.recipients, seen_by: o.seenBy, sent_at: o.sentAt })),
     };
   };
 

@@ -18,6 +18,7 @@ import { appAndVersion, replay, Session } from '../../../dev/ledger-testing/apdu
 import { importPaymentFiles } from '../payments/files.ts';
 import { progress } from '../payments/payments.ts';
 import { proposePayment } from '../payments/propose.ts';
+import { paymentName } from '../payments/words.ts';
 import { refreshConfirmations, submitPayment } from '../payments/submit.ts';
 import { signRequest } from '../software-signer.ts';
 import { openStore, type CoordinatorStore } from '../store/store.ts';
@@ -114,9 +115,9 @@ describe('co-signers anywhere', () => {
     expect(forDana.map((i) => [i.paymentId, i.message])).toEqual([[p.id, 'Treasury: a signing request waits for you']]);
     await relayApproval(dana, forDana[0]!.room, p.id, 'approve');
     // the approval reaches the treasurer's desk, which asks the co-signers at once
-    expect((await syncRelay(treasurer)).messages).toContain(`payment ${p.id}: approved; its signing request went on to the co-signers by relay`);
+    expect((await syncRelay(treasurer)).messages).toContain(`${paymentName(treasurer, p)}: approved; its signing request went on to the co-signers by relay`);
     expect(paymentApprovals(treasurer, p.id)).toMatchObject({ clear: true, words: 'approved by Dana (CFO) (verified by code)' });
-    expect(treasurer.store.auditTrail.all().map((e) => `${e.action}: ${e.detail}`)).toContain(`relay.approval: payment ${p.id}: approved by Dana (CFO) (verified by code)`);
+    expect(treasurer.store.auditTrail.all().map((e) => `${e.action}: ${e.detail}`)).toContain(`relay.approval: ${paymentName(treasurer, p)}: approved by Dana (CFO) (verified by code)`);
     // what the treasurer sent: the request to Dana alone, which she has seen (she answered after it), then to the co-signers
     const requests = treasurer.store.relay.outbox().filter((o) => o.kind === 'signing-request' && o.paymentId === p.id).reverse();
     expect(requests.map((o) => [o.recipients, o.seenBy])).toEqual([
@@ -176,7 +177,7 @@ describe('co-signers anywhere', () => {
     expect((await syncRelay(bobDesk)).stuck).toEqual([]);
     const paid = wd.store.payments(wd.walletId)[0]!;
     await relayDecline(bobDesk, room.room, paid.id, 'testing my new key');
-    expect((await syncRelay(treasurer)).messages).toContain(`bob declined payment ${paid.id}: testing my new key`);
+    expect((await syncRelay(treasurer)).messages).toContain(`bob declined the ${paymentName(treasurer, paid)}: testing my new key`);
 
     // the old key: the service refuses it in words, and had a hostile relay taken it, the desk would count nothing from it
     await expect(sendToRoom(bobDesk.relay, oldBobView, oldBob, { kind: 'declined', payment: paid.id, reason: 'old key' })).rejects.toThrow('this device is not a member of the room (never admitted, or removed)');

@@ -19,6 +19,7 @@ import { signMessageOnLedger } from '../ledger/message.ts';
 import type { LedgerConnector } from '../ledger/transport.ts';
 import { importPaymentFiles } from '../payments/files.ts';
 import { openSigningRequest, writeSigningRequest } from '../payments/signing-request.ts';
+import { paymentName, paymentNames } from '../payments/words.ts';
 import type { SecretStore } from '../secrets.ts';
 import { cosignerPrivateKey, type SoftwareKey } from '../software-signer.ts';
 import type { ApprovalRule, RelayRoomRow } from '../store/relay-store.ts';
@@ -261,7 +262,7 @@ export async function relaySigningRequest(deps: RelayDeps, paymentId: string): P
   }
   await sendAndKeep(deps, room, { kind: 'signing-request', payment: paymentId, text }, to === 'everyone' ? undefined : (m) => m.role === to.slice(0, -1));
   const whom = { approvers: 'the approvers', cosigners: 'the co-signers', everyone: 'the co-signers and approvers' }[to];
-  deps.store.audit(deps.actor, 'relay.request', `payment ${paymentId}: signing request sent by relay to ${whom}`, 'relay', { paymentId, walletId: p.walletId });
+  deps.store.audit(deps.actor, 'relay.request', `${paymentNames(deps, [paymentId])}: signing request sent by relay to ${whom}`, 'relay', { paymentId, walletId: p.walletId });
   return { to, approvals };
 }
 
@@ -359,18 +360,18 @@ async function handleSteps(deps: RelayDeps, room: RelayRoomRow, steps: readonly 
       }
     } else if (c.kind === 'declined') {
       if (room.role !== 'owner') continue;
-      inbox(step.seq, from, c.kind, c.payment, null, 'noted', `${from} declined payment ${c.payment}: ${c.reason}`);
-      deps.store.audit(deps.actor, 'relay.declined', `payment ${c.payment}: ${from} declined to sign: ${c.reason}`, source, { paymentId: c.payment });
+      inbox(step.seq, from, c.kind, c.payment, null, 'noted', `${from} declined the ${paymentNames(deps, [c.payment])}: ${c.reason}`);
+      deps.store.audit(deps.actor, 'relay.declined', `${paymentNames(deps, [c.payment])}: ${from} declined to sign: ${c.reason}`, source, { paymentId: c.payment });
     } else if (c.kind === 'approval') {
       if (room.role !== 'owner') continue;
       const p = deps.store.payment(c.payment);
       if (!p || p.walletId !== room.walletId) {
         inbox(step.seq, from, c.kind, c.payment, null, 'refused', `${source}: an approval of payment ${c.payment}, which is no payment of this wallet`);
       } else if (paymentHash(p.unsignedTx) !== c.request) {
-        inbox(step.seq, from, c.kind, c.payment, null, 'refused', `${source}: the approval names another transaction than payment ${c.payment}'s: not counted`);
+        inbox(step.seq, from, c.kind, c.payment, null, 'refused', `${source}: the approval names another transaction than the ${paymentName(deps, p)}: not counted`);
       } else {
         deps.store.relay.putApproval({ paymentId: p.id, device: o.sender.id, approver: from, binding: o.sender.binding, decision: c.decision, requestHash: c.request, reason: c.reason ?? null, at });
-        const detail = `payment ${p.id}: ${c.decision === 'approve' ? 'approved' : 'declined'} by ${from}${o.sender.binding === 'code' ? ' (verified by code)' : ''}${c.reason ? `: ${c.reason}` : ''}`;
+        const detail = `${paymentName(deps, p)}: ${c.decision === 'approve' ? 'approved' : 'declined'} by ${from}${o.sender.binding === 'code' ? ' (verified by code)' : ''}${c.reason ? `: ${c.reason}` : ''}`;
         deps.store.audit(deps.actor, c.decision === 'approve' ? 'relay.approval' : 'relay.approval_declined', detail, source, { paymentId: p.id, walletId: p.walletId });
         inbox(step.seq, from, c.kind, p.id, null, 'noted', detail);
         if (c.decision === 'approve') words.push(...(await askCosignersOnceApproved(deps, room, p.id)));
@@ -388,9 +389,9 @@ async function askCosignersOnceApproved(deps: RelayDeps, room: RelayRoomRow, pay
   if (requests.length === 0 || requests.some((o) => o.recipients.some((n) => cosigners.has(n))) || !paymentApprovals(deps, paymentId).clear) return [];
   try {
     await relaySigningRequest(deps, paymentId);
-    return [`payment ${paymentId}: approved; its signing request went on to the co-signers by relay`];
+    return [`${paymentNames(deps, [paymentId])}: approved; its signing request went on to the co-signers by relay`];
   } catch (err) {
-    return [`payment ${paymentId}: approved, but its signing request could not go on to the co-signers: ${err instanceof Error ? err.message : String(err)}`];
+    return [`${paymentNames(deps, [paymentId])}: approved, but its signing request could not go on to the co-signers: ${err instanceof Error ? err.message : String(err)}`];
   }
 }
 

@@ -98,7 +98,7 @@ function Sent({ status }: { status: RelayStatusView }) {
             return (
               <li key={`${m.room}-${m.seq}`} data-testid={`relay-sent-${m.kind}`}>
                 <strong>{KIND_WORDS[m.kind] ?? m.kind}</strong>
-                {m.payment_id ? ` for payment ${m.payment_id}` : ''} in {m.wallet}, {when(m.sent_at)}, to {m.to.length ? m.to.join(', ') : 'this desk only'}: delivered (message {m.seq})
+                {m.payment ? ` for the ${m.payment}` : ''} in {m.wallet}, {when(m.sent_at)}, to {m.to.length ? m.to.join(', ') : 'this desk only'}: delivered (message {m.seq})
                 {m.seen_by.length > 0 && `; seen by ${m.seen_by.join(', ')}`}
                 {waiting.length > 0 && m.seen_by.length > 0 && `; not yet known to be seen by ${waiting.join(', ')}`}
               </li>
