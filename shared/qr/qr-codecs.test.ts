@@ -284,6 +284,7 @@ describe('keys as text', () => {
   it('"[fingerprint/path]xpub" (SeedSigner, Sparrow), with h or \' steps', () => {
     const xpub = 'xpub6EC9f7mLFJQoRQ6qiTvWQeeYsgtki6fBzSUgWgUtAujEMtAfJSAn3AVS4KrLHRV2hNX77YwNkg4azUzuSwhNGtcq4r2J8bLGMDkrQYHvoed';
     const p = done([`[37B5EED4/48h/0h/0h/2h]${xpub}`]);
+    // A plain key says no device: none is preset.
     expect(p).toEqual({ kind: 'keys', keys: [{ xpub, fingerprint: '37b5eed4', derivationPath: "m/48'/0'/0'/2'" }], format: 'text' });
   });
 
@@ -292,7 +293,8 @@ describe('keys as text', () => {
     const other = 'xpub6EC9f7mLFJQoPaqDJ72Zbv67JWzmpXvCYQSecER9GzkYy5eWLsVLbHnxoAZ8NnnsrjhMLduJo9dG6fNQkmMFL3Qedj2kf5bEy5tptHPApNf';
     const json = JSON.stringify({ xfp: '37B5EED4', account: '0', p2wsh_deriv: "m/48'/0'/0'/2'", p2wsh: xpub, p2sh_p2wsh_deriv: "m/48'/0'/0'/1'", p2sh_p2wsh: other });
     const p = done(bbqrFrames(new TextEncoder().encode(json), 'J', 'high'));
-    expect(keyForScript(p, 'wsh')).toMatchObject({ xpub, derivationPath: "m/48'/0'/0'/2'" });
+    // Its form names the device: the co-signer's is preset to Coldcard (the treasurer may change it).
+    expect(keyForScript(p, 'wsh')).toMatchObject({ xpub, derivationPath: "m/48'/0'/0'/2'", device: 'coldcard' });
     expect(keyForScript(p, 'sh(wsh)')).toMatchObject({ xpub: other });
     expect(keyForScript(p, null)).toMatch(/choose the wallet's script type/);
   });

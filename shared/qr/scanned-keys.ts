@@ -7,6 +7,7 @@
  * out as xpub (or tpub) with its origin, for the same co-signer fields a typed key fills.
  */
 import { CryptoHDKey, CryptoOutput, extend, type DataItem } from '@keystonehq/bc-ur-registry';
+import type { SignerDevice } from '../api/signer-devices.ts';
 import { bytesToHex, encodeXpub } from '../coins/index.ts';
 import { parseBsmsKeyRecord } from '../files/bsms.ts';
 import { formatDerivationPath, HARDENED, normalizeDerivationPath } from '../files/derivation-path.ts';
@@ -21,6 +22,8 @@ export interface ScannedKey {
   derivationPath: string;
   /** The script the exporter meant the key for, when it says ("wsh", "sh(wsh)", "sh", "wpkh"...). */
   script?: string;
+  /** The kind of signer whose export this is, when its form says (Coldcard's multisig key file). */
+  device?: SignerDevice;
 }
 
 const XPUB_VERSION = { main: 0x0488b21e, test: 0x043587cf } as const;
@@ -201,7 +204,7 @@ function coldcardKeys(json: Record<string, unknown>): ScannedKey[] {
     const xpub = json[field];
     const deriv = json[`${field}_deriv`];
     if (typeof xpub !== 'string' || typeof deriv !== 'string') return [];
-    return [{ xpub: xpubOrRefuse(xpub), fingerprint: xfp, derivationPath: normalizeDerivationPath(deriv), script }];
+    return [{ xpub: xpubOrRefuse(xpub), fingerprint: xfp, derivationPath: normalizeDerivationPath(deriv), script, device: 'coldcard' as const }];
   });
 }
 

@@ -298,4 +298,11 @@ export const MIGRATIONS: readonly string[] = [
     period TEXT CHECK (period IS NULL OR period IN ('day','week','month'))
   );
   `,
+  // 15: each co-signer's kind of air-gapped signer (issue 34; shared/api/signer-devices.ts), so the QR
+  // dialogs open on the code it reads (BBQr where every known device is a Coldcard, UR otherwise) and
+  // on its registration. NULL: not said. The list is SIGNER_DEVICES when this was written (store.test.ts
+  // holds the two equal): a new kind of device needs a migration of its own.
+  `
+  ALTER TABLE cosigners ADD COLUMN device TEXT CHECK (device IS NULL OR device IN ('coldcard','keystone','passport','jade','seedsigner','krux','other'));
+  `,
 ];

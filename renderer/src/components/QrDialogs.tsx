@@ -45,11 +45,28 @@ function DialogFrame(props: { title: string; onClose: () => void; testId: string
 }
 
 /** Which kind of air-gapped signer the frames are for (it picks the code). */
-export function DeviceSelect({ device, onChange }: { device: SignerDevice; onChange: (d: SignerDevice) => void }) {
+export function DeviceSelect({ device, onChange, label = "The signer's device", testId = 'qr-device' }: { device: SignerDevice; onChange: (d: SignerDevice) => void; label?: string; testId?: string }) {
   return (
     <label>
-      The signer&apos;s device{' '}
-      <select value={device} onChange={(e) => onChange(e.target.value as SignerDevice)} data-testid="qr-device">
+      {label}{' '}
+      <select value={device} onChange={(e) => onChange(e.target.value as SignerDevice)} data-testid={testId}>
+        {SIGNER_DEVICES.map((d) => (
+          <option key={d} value={d}>
+            {SIGNER_DEVICE_NAMES[d]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** A co-signer's kind of air-gapped signer, or not said (''): stored so the QR dialogs open on its code. */
+export function CosignerDeviceSelect({ device, onChange, label, testId, disabled }: { device: SignerDevice | null; onChange: (d: SignerDevice | null) => void; label: string; testId: string; disabled?: boolean }) {
+  return (
+    <label>
+      {label}
+      <select value={device ?? ''} onChange={(e) => onChange(e.target.value === '' ? null : (e.target.value as SignerDevice))} disabled={disabled} data-testid={testId}>
+        <option value="">Not said (file, Ledger…)</option>
         {SIGNER_DEVICES.map((d) => (
           <option key={d} value={d}>
             {SIGNER_DEVICE_NAMES[d]}
@@ -148,6 +165,11 @@ export function QrShowDialog(props: {
               {view.bytes !== undefined && ` · ${view.bytes.toLocaleString()} bytes`}
               {view.short && ' · without previous transactions (the signer reads amounts from the witness UTXOs)'}
             </p>
+            {view.preferred_why && (
+              <p className="muted small" data-testid="qr-preselected">
+                Preselected {view.preferred_why}.
+              </p>
+            )}
             <div className="form-actions">
               <button type="button" onClick={() => setPlaying((p) => !p)} data-testid="qr-play">
                 {playing ? 'Pause' : 'Play'}
