@@ -3,11 +3,10 @@
 // desk (the bridge's qr.* channels); this page only draws them and hands back what the camera saw.
 import { useEffect, useRef, useState } from 'react';
 import QRCode from 'qrcode';
-import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
-import wasmUrl from 'zxing-wasm/reader/zxing_reader.wasm?url';
 import type { QrFramesView, QrReadView } from '../../../main/bridge/contract.ts';
 import { SIGNER_DEVICES, SIGNER_DEVICE_NAMES, type SignerDevice } from '../../../shared/api/signer-devices.ts';
 import { call } from '../bridge.ts';
+import type { readQrText as ReadQrText } from './qr-decoder.ts';
 import { Alert, message } from '../ui.tsx';
 
 export type Density = 'high' | 'low';
@@ -184,13 +183,9 @@ export function QrShowDialog(props: {
   );
 }
 
-let zxingReady = false;
-/** The decoder's WebAssembly comes from the desk's own files (the CSP allows nothing else). */
-function zxing(): void {
-  if (zxingReady) return;
-  prepareZXingModule({ overrides: { locateFile: (path: string, prefix: string) => (path.endsWith('.wasm') ? wasmUrl : prefix + path) } });
-  zxingReady = true;
-}
+/** The decoder (qr-decoder.ts, with its WebAssembly inside): loaded when a scan dialog first opens. */
+let decoder: Promise<{ readQrText: typeof ReadQrText }> | null = null;
+const qrDecoder = () => (decoder ??= import('./qr-decoder.ts'));
 
 type Finished = Extract<QrReadView, { state: 'psbt' | 'key' }>;
 
@@ -215,7 +210,7 @@ export function QrScanDialog(props: { title: string; expect: 'psbt' | 'key'; scr
     const frames: string[] = [];
     const seen = new Set<string>();
     let asking = false;
-    zxing();
+    const decoding = qrDecoder();
     const grab = document.createElement('canvas');
     const tick = async () => {
       const v = video.current;
@@ -227,8 +222,7 @@ export function QrScanDialog(props: { title: string; expect: 'psbt' | 'key'; scr
       g.drawImage(v, 0, 0);
       asking = true;
       try {
-        const [hit] = await readBarcodes(g.getImageData(0, 0, grab.width, grab.height), { formats: ['QRCode'], maxNumberOfSymbols: 1, tryHarder: true });
-        const text = hit?.text;
+        const text = await (await decoding).readQrText(g.getImageData(0, 0, grab.width, grab.height));
         if (!text || seen.has(text)) return;
         seen.add(text);
         frames.push(text);
