@@ -174,9 +174,9 @@ describe('air-gapped co-signers by QR, in Chromium with a camera', () => {
     await page.evaluate((id) => ((globalThis as unknown as { location: { hash: string } }).location.hash = `#/wallets/${id}`), walletId);
     await expect.poll(() => page.getByTestId('cosigner-device-2').inputValue()).toBe('');
     await page.getByTestId('cosigner-device-2').selectOption('coldcard');
-    await shot('cosigner-devices');
     await page.reload();
     await expect.poll(() => page.getByTestId('cosigner-device-2').inputValue(), { timeout: 30_000 }).toBe('coldcard');
+    await shot('cosigner-devices');
     await page.evaluate((route) => ((globalThis as unknown as { location: { hash: string } }).location.hash = route), paymentRoute);
     await page.getByTestId('show-psbt-qr').click();
     await expect.poll(() => page.getByTestId('qr-format-bbqr').isChecked()).toBe(true);
@@ -240,6 +240,15 @@ describe('air-gapped co-signers by QR, in Chromium with a camera', () => {
     await shot('register-keystone');
     const registration = readQrFrames(await readShownFrames());
     expect(registration.state === 'done' && registration.payload).toMatchObject({ kind: 'registration', format: 'ur:bytes', text: expect.stringMatching(/Policy: 2 of 3[\s\S]*Format: P2WSH/) });
+    // A SeedSigner takes the descriptor as text by default, or ur:crypto-output when asked.
+    await page.getByTestId('qr-device').selectOption('seedsigner');
+    await expect.poll(() => page.getByTestId('qr-status').textContent()).toMatch(/descriptor as text/);
+    expect(await page.getByTestId('qr-code-text').isChecked()).toBe(true);
+    await page.getByTestId('qr-code-crypto-output').check();
+    await expect.poll(() => page.getByTestId('qr-status').textContent()).toMatch(/ur:crypto-output/);
+    await shot('register-seedsigner-crypto-output');
+    const output = readQrFrames(await readShownFrames());
+    expect(output.state === 'done' && output.payload).toMatchObject({ kind: 'registration', format: 'ur:crypto-output', text: expect.stringMatching(/^wsh\(sortedmulti\(2,\[[0-9a-f]{8}\/45'\/0'\]tpub[^,]+\/0\/\*,/) });
     await page.getByTestId('qr-close').click();
 
     // A new payment to scan against.

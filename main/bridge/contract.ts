@@ -276,7 +276,9 @@ export const inputs = {
     })
     .strict(),
   // The wallet as a device registers it (so it shows change as change and refuses foreign inputs).
-  'qr.registration': z.object({ wallet_id: id, device: SignerDeviceIn, density: z.enum(['high', 'low']) }).strict(),
+  // `code`: for the devices that read descriptors (SeedSigner, Krux, another), an M-of-N wallet as
+  // its text (the default) or as ur:crypto-output.
+  'qr.registration': z.object({ wallet_id: id, device: SignerDeviceIn, density: z.enum(['high', 'low']), code: z.enum(['text', 'crypto-output']).optional() }).strict(),
   // The frames the camera has read so far, in order (repeats allowed): progress, or what they hold.
   // `script`: the wallet's script ("wsh", "sh(wsh)", "sh"), to pick one key of a signer's export.
   'qr.read': z

@@ -337,7 +337,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       return { format: q.format, frames: q.frames, density: q.density, short: q.short, bytes: q.bytes, preferred: q.preferred, preferred_why: q.preferredWhy, ...(format || !devices ? {} : { devices }) };
     },
 
-    'qr.registration': async ({ wallet_id, device, density }) => ({ ...registrationQr(core, wallet_id, device, density), density }),
+    'qr.registration': async ({ wallet_id, device, density, code }) => ({ ...registrationQr(core, wallet_id, device, density, code), density }),
 
     'qr.read': async ({ frames, expect, script, payment_id }) => {
       const r = readScan(frames, expect, script ?? null);

@@ -2,16 +2,19 @@
 // bc-ur "Wolf" fountain vectors, coinkite/BBQr test_data), round trips of real PSBTs at every
 // density and in both codes with frames lost and repeated, and frames that are not ours refused.
 import { BIP32Factory, type BIP32Interface } from 'bip32';
-import { Transaction, payments } from 'bitcoinjs-lib';
+import { Transaction, networks, payments } from 'bitcoinjs-lib';
 import * as ecc from 'tiny-secp256k1';
 import { describe, expect, it } from 'vitest';
 import { base64 } from '@scure/base';
 import { UR, UREncoder } from '@ngraveio/bc-ur';
 import xoshiro from '@ngraveio/bc-ur/dist/xoshiro.js';
-import { CryptoHDKey, CryptoKeypath, PathComponent, CryptoCoinInfo, CryptoCoinInfoNetwork, CryptoCoinInfoType } from '@keystonehq/bc-ur-registry';
+import { CryptoHDKey, CryptoKeypath, CryptoOutput, PathComponent, CryptoCoinInfo, CryptoCoinInfoNetwork, CryptoCoinInfoType } from '@keystonehq/bc-ur-registry';
 import { bytesToHex, chainParams, decodeTx, hexToBytes, multisigScripts, sha256 } from '../coins/index.ts';
 import { compileVaultMiniscript, miniscriptWitnessScript } from '../coins/miniscript.ts';
+import { formatMultisigDescriptor, parseMultisigDescriptor } from '../files/descriptor.ts';
 import { decodePsbt, encodePsbt, withoutNonWitnessUtxos } from '../files/psbt.ts';
+import { parseXpubLike } from '../files/xpub-bytes.ts';
+import { multisigCryptoOutput } from './crypto-output.ts';
 import { buildMultisigPsbt, type KeyDerivation } from '../files/psbt-multisig.ts';
 import { assembleBbqr, bbqrFrames } from './bbqr.ts';
 import { keyForScript, readQrFrames, type QrPayload } from './read.ts';
@@ -271,6 +274,41 @@ describe('registrations', () => {
         expect(p.kind === 'registration' && p.text).toBe(['seedsigner', 'krux'].includes(device) ? descriptor : coldcardText.trim());
       }
     }
+  });
+
+  it('SeedSigner and Krux may instead get ur:crypto-output: it reads back, through the desk and the registry alike, as the same wallet on 0/*', () => {
+    for (const script of ['p2wsh', 'p2sh-p2wsh', 'p2sh'] as const) {
+      for (const sortKeys of [true, false]) {
+        const keys = ['alice', 'bob', 'carol'].map((n) => {
+          const account = bip32.fromSeed(sha256(new TextEncoder().encode(`crypto-output ${n}`)), networks.testnet).derivePath("m/48'/1'/0'/2'");
+          const fingerprint = bytesToHex(bip32.fromSeed(sha256(new TextEncoder().encode(`crypto-output ${n}`)), networks.testnet).fingerprint);
+          return { xpub: account.neutered().toBase58(), fingerprint, derivationPath: "m/48'/1'/0'/2'" };
+        });
+        const text = formatMultisigDescriptor(2, keys, '/<0;1>/*', true, { scriptType: script, sortKeys });
+        for (const density of ['high', 'low'] as QrDensity[]) {
+          const r = registrationFrames({ kind: 'multisig', coldcardText: '', descriptor: text }, 'seedsigner', density, 'crypto-output');
+          expect(r.ok && r.format).toBe('ur:crypto-output');
+          const p = done(r.ok ? r.frames : []);
+          expect(p.kind === 'registration' && p.format).toBe('ur:crypto-output');
+          // The desk's reader gives the descriptor back: the same keys, origins, threshold and script, on the receive branch.
+          const back = parseMultisigDescriptor(p.kind === 'registration' ? p.text : '');
+          const sent = parseMultisigDescriptor(text);
+          expect({ ...back, branches: '/<0;1>/*', checksummed: false }).toEqual({ ...sent, checksummed: false });
+          expect(back.branches).toBe('/0/*');
+        }
+        // The registry's decoder, as an oracle: the same expressions, threshold and key material.
+        const o = CryptoOutput.fromCBOR(Buffer.from(multisigCryptoOutput(text)));
+        expect(o.getScriptExpressions().map((e) => e.getExpression())).toEqual([...{ p2wsh: ['wsh'], 'p2sh-p2wsh': ['sh', 'wsh'], p2sh: ['sh'] }[script], sortKeys ? 'sortedmulti' : 'multi']);
+        const multi = o.getMultiKey();
+        expect(multi.getThreshold()).toBe(2);
+        expect(multi.getKeys().map((k) => [bytesToHex((k as CryptoHDKey).getOrigin().getSourceFingerprint()), (k as CryptoHDKey).getOrigin().getPath(), bytesToHex((k as CryptoHDKey).getKey())])).toEqual(
+          keys.map((k) => [k.fingerprint, "48'/1'/0'/2'", bytesToHex(parseXpubLike(k.xpub).publicKey)]),
+        );
+      }
+    }
+    // Text stays the default; a miniscript vault is never written as crypto-output (it has no such form).
+    expect(registrationFrames({ kind: 'multisig', coldcardText, descriptor }, 'krux', 'high')).toMatchObject({ ok: true, format: 'descriptor as text' });
+    expect(registrationFrames({ kind: 'miniscript', descriptor: 'wsh(or_d(...))' }, 'krux', 'high', 'crypto-output')).toMatchObject({ ok: true, format: 'descriptor as text' });
   });
 
   it('a vault is refused in words by devices that register multisig only', () => {

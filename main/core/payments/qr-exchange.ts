@@ -8,7 +8,7 @@ import { FileFormatError } from '../../../shared/files/errors.ts';
 import { decodePsbt, encodePsbt, findEntry, INPUT, withoutNonWitnessUtxos, withoutWitness, type DecodedPsbt } from '../../../shared/files/psbt.ts';
 import { keyForScript, payloadWhat, readQrFrames } from '../../../shared/qr/read.ts';
 import { SIGNER_DEVICE_NAMES, type SignerDevice } from '../../../shared/api/signer-devices.ts';
-import { preferredPsbtFormat, psbtFrames, registrationFrames, type QrFormat } from '../../../shared/qr/show.ts';
+import { preferredPsbtFormat, psbtFrames, registrationFrames, type DescriptorCode, type QrFormat } from '../../../shared/qr/show.ts';
 import type { QrDensity } from '../../../shared/qr/ur.ts';
 import type { ScannedKey } from '../../../shared/qr/scanned-keys.ts';
 import { CoordinatorError } from '../errors.ts';
@@ -92,12 +92,12 @@ export async function psbtQr(deps: CoreDeps, paymentId: string, o: { format?: Qr
   return { format, density: o.density, frames: psbtFrames(bytes, format, o.density), short, bytes: bytes.length, preferred, preferredWhy };
 }
 
-/** The wallet as `device` registers it, or the device's refusal in words. */
-export function registrationQr(deps: CoreDeps, walletId: string, device: SignerDevice, density: QrDensity): { format: string; frames: string[] } {
+/** The wallet as `device` registers it (`code`: text or crypto-output, for the devices that read descriptors), or the device's refusal in words. */
+export function registrationQr(deps: CoreDeps, walletId: string, device: SignerDevice, density: QrDensity, code: DescriptorCode = 'text'): { format: string; frames: string[] } {
   const w = requireWallet(deps, walletId);
   const r = w.vaultTemplate
     ? registrationFrames({ kind: 'miniscript', descriptor: exportVault(deps, walletId, 'descriptor').trim() }, device, density)
-    : registrationFrames({ kind: 'multisig', coldcardText: coldcardTextOr(deps, walletId, device), descriptor: exportWalletSetup(deps, walletId, 'descriptor').text.trim() }, device, density);
+    : registrationFrames({ kind: 'multisig', coldcardText: coldcardTextOr(deps, walletId, device), descriptor: exportWalletSetup(deps, walletId, 'descriptor').text.trim() }, device, density, code);
   if (!r.ok) throw new CoordinatorError('unsupported', r.refusal);
   return { format: r.format, frames: r.frames };
 }

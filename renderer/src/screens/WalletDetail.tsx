@@ -188,7 +188,11 @@ function RegisterByQr({ walletId, cosigners }: { walletId: string; cosigners: Co
   const said = cosigners.find((c) => c.device);
   const [chosen, setChosen] = useState<SignerDevice | null>(null);
   const device: SignerDevice = chosen ?? said?.device ?? 'keystone';
-  const load = useCallback((o: { density: 'high' | 'low' }) => call('qr.registration', { wallet_id: walletId, device, density: o.density }), [walletId, device]);
+  // The devices that read descriptors take its text (the default) or ur:crypto-output.
+  const readsDescriptors = device === 'seedsigner' || device === 'krux' || device === 'other';
+  const [code, setCode] = useState<'text' | 'crypto-output'>('text');
+  const shownCode = readsDescriptors ? code : 'text';
+  const load = useCallback((o: { density: 'high' | 'low' }) => call('qr.registration', { wallet_id: walletId, device, density: o.density, code: shownCode }), [walletId, device, shownCode]);
   return (
     <p>
       <button type="button" onClick={() => setOpen(true)} data-testid="register-qr">
@@ -198,6 +202,17 @@ function RegisterByQr({ walletId, cosigners }: { walletId: string; cosigners: Co
       {open && (
         <QrShowDialog title="Register the wallet on the signer" about="On the signer, choose to import a multisig wallet by QR, then hold it to this screen." load={load} formats={false} onClose={() => setOpen(false)}>
           <DeviceSelect device={device} onChange={setChosen} />
+          {readsDescriptors && (
+            <fieldset>
+              <legend>Code</legend>
+              <label>
+                <input type="radio" name="qr-registration-code" checked={code === 'text'} onChange={() => setCode('text')} data-testid="qr-code-text" /> The descriptor as text (what {SIGNER_DEVICE_NAMES[device]} reads first)
+              </label>
+              <label>
+                <input type="radio" name="qr-registration-code" checked={code === 'crypto-output'} onChange={() => setCode('crypto-output')} data-testid="qr-code-crypto-output" /> ur:crypto-output (receive branch 0/*)
+              </label>
+            </fieldset>
+          )}
           {chosen === null && said?.device && (
             <p className="muted small" data-testid="qr-device-preselected">
               Preselected: {said.name}&apos;s {SIGNER_DEVICE_NAMES[said.device]}, as said under Co-signers.
