@@ -43,29 +43,20 @@ function DialogFrame(props: { title: string; onClose: () => void; testId: string
   );
 }
 
-/** Which kind of air-gapped signer the frames are for (it picks the code). */
-export function DeviceSelect({ device, onChange, label = "The signer's device", testId = 'qr-device' }: { device: SignerDevice; onChange: (d: SignerDevice) => void; label?: string; testId?: string }) {
+/**
+ * A kind of air-gapped signer: the one the frames are for (it picks the code), or a co-signer's,
+ * stored so the QR dialogs open on its code; `notSaid` offers "not said" (null) as well.
+ */
+export function DeviceSelect(props: { device: SignerDevice | null; label: string; testId: string; disabled?: boolean } & ({ notSaid: true; onChange: (d: SignerDevice | null) => void } | { notSaid?: false; onChange: (d: SignerDevice) => void })) {
+  const change = (value: string) => {
+    if (props.notSaid) props.onChange(value === '' ? null : (value as SignerDevice));
+    else props.onChange(value as SignerDevice);
+  };
   return (
     <label>
-      {label}{' '}
-      <select value={device} onChange={(e) => onChange(e.target.value as SignerDevice)} data-testid={testId}>
-        {SIGNER_DEVICES.map((d) => (
-          <option key={d} value={d}>
-            {SIGNER_DEVICE_NAMES[d]}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
-
-/** A co-signer's kind of air-gapped signer, or not said (''): stored so the QR dialogs open on its code. */
-export function CosignerDeviceSelect({ device, onChange, label, testId, disabled }: { device: SignerDevice | null; onChange: (d: SignerDevice | null) => void; label: string; testId: string; disabled?: boolean }) {
-  return (
-    <label>
-      {label}
-      <select value={device ?? ''} onChange={(e) => onChange(e.target.value === '' ? null : (e.target.value as SignerDevice))} disabled={disabled} data-testid={testId}>
-        <option value="">Not said (file, Ledger…)</option>
+      {props.label}
+      <select value={props.device ?? ''} onChange={(e) => change(e.target.value)} disabled={props.disabled} data-testid={props.testId}>
+        {props.notSaid && <option value="">Not said (file, Ledger…)</option>}
         {SIGNER_DEVICES.map((d) => (
           <option key={d} value={d}>
             {SIGNER_DEVICE_NAMES[d]}

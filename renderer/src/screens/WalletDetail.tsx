@@ -14,7 +14,7 @@ import { amount, payee, shortId, when } from '../format.ts';
 import { NotFinalNotice, ProvisionalBadge, ProvisionalNotice, ScanNotice, scanWords, useDeskRevision, useSync } from '../sync.tsx';
 import { Alert, Amount, Card, Loading, PageHead, StateBadge, download, message, useAction, useLoad } from '../ui.tsx';
 import { WalletBooks } from './WalletBooks.tsx';
-import { CosignerDeviceSelect, DeviceSelect, QrShowDialog } from '../components/QrDialogs.tsx';
+import { DeviceSelect, QrShowDialog } from '../components/QrDialogs.tsx';
 import { SIGNER_DEVICE_NAMES, type SignerDevice } from '../../../shared/api/signer-devices.ts';
 import { VaultPaths, VaultWarning } from './VaultPaths.tsx';
 import { WalletLabelsFile } from './WalletLabelsFile.tsx';
@@ -201,7 +201,7 @@ function RegisterByQr({ walletId, cosigners }: { walletId: string; cosigners: Co
       <span className="muted small">so the device shows change as change and refuses inputs that are not this wallet&apos;s.</span>
       {open && (
         <QrShowDialog title="Register the wallet on the signer" about="On the signer, choose to import a multisig wallet by QR, then hold it to this screen." load={load} formats={false} onClose={() => setOpen(false)}>
-          <DeviceSelect device={device} onChange={setChosen} />
+          <DeviceSelect label="The signer's device" device={device} onChange={setChosen} testId="qr-device" />
           {readsDescriptors && (
             <fieldset>
               <legend>Code</legend>
@@ -384,7 +384,8 @@ function CosignersCard({ w }: { w: WalletDetail }) {
               <strong>{c.name}</strong> <span className="muted small" data-testid="cosigner-path">{c.derivation_path === 'm' ? 'path unknown (the key was added without one)' : c.derivation_path}</span>
               <div className="mono small muted">{shortId(c.xpub)}</div>
             </div>
-            <CosignerDeviceSelect
+            <DeviceSelect
+              notSaid
               label="Air-gapped signer (QR)"
               device={c.device ?? null}
               onChange={(d) => void setDevice(position, d)}
