@@ -56,7 +56,7 @@ export function DeviceSelect(props: { device: SignerDevice | null; label: string
     <label>
       {props.label}
       <select value={props.device ?? ''} onChange={(e) => change(e.target.value)} disabled={props.disabled} data-testid={props.testId}>
-        {props.notSaid && <option value="">Not said (file, Ledger…)</option>}
+        {props.notSaid && <option value="">Not said</option>}
         {SIGNER_DEVICES.map((d) => (
           <option key={d} value={d}>
             {SIGNER_DEVICE_NAMES[d]}
@@ -176,7 +176,12 @@ export function QrShowDialog(props: {
 
 /** The decoder (qr-decoder.ts, with its WebAssembly inside): loaded when a scan dialog first opens. */
 let decoder: Promise<{ readQrText: typeof ReadQrText }> | null = null;
-const qrDecoder = () => (decoder ??= import('./qr-decoder.ts'));
+// A chunk that failed to load is asked for again by the next scan, not remembered as failed.
+const qrDecoder = () =>
+  (decoder ??= import('./qr-decoder.ts').catch((e: unknown) => {
+    decoder = null;
+    throw new Error(`the QR decoder did not load (${message(e)}): import the signer's file instead`);
+  }));
 
 type Finished = Extract<QrReadView, { state: 'psbt' | 'key' }>;
 
@@ -201,7 +206,9 @@ export function QrScanDialog(props: { title: string; expect: 'psbt' | 'key'; scr
     const frames: string[] = [];
     const seen = new Set<string>();
     let asking = false;
+    // Loaded while the camera starts; a failure is shown by the first frame that needs it.
     const decoding = qrDecoder();
+    decoding.catch(() => undefined);
     const grab = document.createElement('canvas');
     const tick = async () => {
       const v = video.current;

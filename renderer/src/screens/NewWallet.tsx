@@ -355,7 +355,7 @@ export function NewWallet() {
                 <TextField label="Extended public key (xpub)" value={r.xpub} onChange={(xpub) => set(i, { xpub })} required spellCheck={false} className="mono" data-testid={`cosigner-xpub-${i}`} />
                 <TextField label="Fingerprint" value={r.fingerprint} onChange={(fingerprint) => set(i, { fingerprint })} placeholder="optional: d34db33f" className="mono" />
                 <TextField label="Path" value={r.path} onChange={(path) => set(i, { path })} placeholder={`optional: ${pathHint}`} className="mono" data-testid={`cosigner-path-${i}`} />
-                {!withRecovery && <DeviceSelect notSaid label="Air-gapped signer (QR)" device={r.device} onChange={(device) => set(i, { device })} testId={`cosigner-device-${i}`} />}
+                {!withRecovery && <DeviceSelect notSaid label="QR signer" device={r.device} onChange={(device) => set(i, { device })} testId={`cosigner-device-${i}`} />}
               </div>
               {ledgerCoin && (
                 <button type="button" className="link" onClick={() => void readFromLedger(i)} disabled={reading !== null} aria-label={`Read co-signer ${i + 1}'s key from a Ledger`} data-testid={`cosigner-ledger-${i}`}>

@@ -194,7 +194,7 @@ function RegisterByQr({ walletId, cosigners }: { walletId: string; cosigners: Co
   const shownCode = readsDescriptors ? code : 'text';
   const load = useCallback((o: { density: 'high' | 'low' }) => call('qr.registration', { wallet_id: walletId, device, density: o.density, code: shownCode }), [walletId, device, shownCode]);
   return (
-    <p>
+    <div className="register-qr">
       <button type="button" onClick={() => setOpen(true)} data-testid="register-qr">
         Register on a QR signer…
       </button>{' '}
@@ -203,15 +203,17 @@ function RegisterByQr({ walletId, cosigners }: { walletId: string; cosigners: Co
         <QrShowDialog title="Register the wallet on the signer" about="On the signer, choose to import a multisig wallet by QR, then hold it to this screen." load={load} formats={false} onClose={() => setOpen(false)}>
           <DeviceSelect label="The signer's device" device={device} onChange={setChosen} testId="qr-device" />
           {readsDescriptors && (
-            <fieldset>
-              <legend>Code</legend>
-              <label>
-                <input type="radio" name="qr-registration-code" checked={code === 'text'} onChange={() => setCode('text')} data-testid="qr-code-text" /> The descriptor as text (what {SIGNER_DEVICE_NAMES[device]} reads first)
-              </label>
-              <label>
-                <input type="radio" name="qr-registration-code" checked={code === 'crypto-output'} onChange={() => setCode('crypto-output')} data-testid="qr-code-crypto-output" /> ur:crypto-output (receive branch 0/*)
-              </label>
-            </fieldset>
+            <div className="qr-controls">
+              <fieldset>
+                <legend>Code</legend>
+                <label>
+                  <input type="radio" name="qr-registration-code" checked={code === 'text'} onChange={() => setCode('text')} data-testid="qr-code-text" /> The descriptor as text (what {SIGNER_DEVICE_NAMES[device]} reads first)
+                </label>
+                <label>
+                  <input type="radio" name="qr-registration-code" checked={code === 'crypto-output'} onChange={() => setCode('crypto-output')} data-testid="qr-code-crypto-output" /> ur:crypto-output (receive branch 0/*)
+                </label>
+              </fieldset>
+            </div>
           )}
           {chosen === null && said?.device && (
             <p className="muted small" data-testid="qr-device-preselected">
@@ -220,7 +222,7 @@ function RegisterByQr({ walletId, cosigners }: { walletId: string; cosigners: Co
           )}
         </QrShowDialog>
       )}
-    </p>
+    </div>
   );
 }
 
@@ -395,7 +397,7 @@ function CosignersCard({ w }: { w: WalletDetail }) {
           </li>
         ))}
       </ol>
-      <p className="muted small">The QR dialogs open on the code each device reads: BBQr where every co-signer still to sign uses a Coldcard, UR otherwise.</p>
+      <p className="muted small">The QR dialogs open on the code each device reads: BBQr where every co-signer still to sign uses a Coldcard, UR otherwise. Leave &quot;Not said&quot; for a co-signer who signs by file or on a Ledger.</p>
       {error && <Alert>{error}</Alert>}
     </Card>
   );
