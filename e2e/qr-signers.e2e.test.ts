@@ -6,9 +6,12 @@
 // at low density with frames missing and repeated (the fountain code finishes), the second as BBQr.
 // The desk reads both through its camera path, checks them like PSBT files, submits and confirms.
 // A video of the wallet's registration, where a signed PSBT is expected, is refused in words.
+// Each co-signer's device is stored: with none said the PSBT dialog opens on UR; once carol's is a
+// Coldcard (set on the wallet's page) it opens on BBQr, and the registration dialog on her Coldcard.
 // Screenshots of the QR and scan dialogs at both densities go to e2e/artifacts/qr-*.png.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { BIP32Factory } from 'bip32';
 import { Psbt } from 'bitcoinjs-lib';
 import { chromium, type Page } from 'playwright-core';
@@ -153,8 +156,10 @@ describe('air-gapped co-signers by QR, in Chromium with a camera', () => {
     // What the QR shows: the export without previous transactions (segwit: the witness UTXOs carry the amounts).
     shownPsbt = encodePsbt(withoutNonWitnessUtxos(decodePsbt(exported))!);
 
+    // No co-signer's device is said yet: the dialog opens on UR, and says why.
     await page.getByTestId('show-psbt-qr').click();
-    await page.getByTestId('qr-device').selectOption('keystone');
+    await expect.poll(() => page.getByTestId('qr-format-ur').isChecked()).toBe(true);
+    await expect.poll(() => page.getByTestId('qr-preselected').textContent()).toBe("Preselected UR: no device is set for the co-signers still to sign (say each one's on the wallet's page).");
     for (const density of ['high', 'low'] as const) {
       await page.getByTestId(`qr-density-${density}`).check();
       await expect.poll(() => page.getByTestId('qr-status').textContent()).toMatch(/UR crypto-psbt/);
@@ -163,9 +168,22 @@ describe('air-gapped co-signers by QR, in Chromium with a camera', () => {
       const read = readQrFrames(texts);
       expect(read.state === 'done' && read.payload.kind === 'psbt' && bytesToHex(read.payload.bytes)).toBe(bytesToHex(shownPsbt));
     }
-    // A Coldcard: BBQr is preselected, and the PSBT is shown whole (with its previous transactions), as Coldcards ask.
-    await page.getByTestId('qr-device').selectOption('coldcard');
+    await page.getByTestId('qr-close').click();
+    // Carol's signer is a Coldcard, said on the wallet's page (stored: the dialog asks no more). The
+    // dialog now opens on BBQr, and shows the PSBT whole (with its previous transactions), as Coldcards ask.
+    await page.evaluate((id) => ((globalThis as unknown as { location: { hash: string } }).location.hash = `#/wallets/${id}`), walletId);
+    await expect.poll(() => page.getByTestId('cosigner-device-2').inputValue()).toBe('');
+    await page.getByTestId('cosigner-device-2').selectOption('coldcard');
+    await page.reload();
+    await expect.poll(() => page.getByTestId('cosigner-device-2').inputValue(), { timeout: 30_000 }).toBe('coldcard');
+    await shot('cosigner-devices');
+    await page.evaluate((route) => ((globalThis as unknown as { location: { hash: string } }).location.hash = route), paymentRoute);
+    await page.getByTestId('show-psbt-qr').click();
     await expect.poll(() => page.getByTestId('qr-format-bbqr').isChecked()).toBe(true);
+    // The descriptor named no one: the desk calls carol "Key 3 (her fingerprint)".
+    await expect.poll(() => page.getByTestId('qr-preselected').textContent()).toBe(`Preselected BBQr: every co-signer still to sign whose device is set uses a Coldcard (Key 3 (${carol.fingerprint}): Coldcard).`);
+    // Both codes are still offered.
+    expect(await page.getByTestId('qr-format-ur').isEnabled()).toBe(true);
     const whole = new Uint8Array(exported);
     for (const density of ['high', 'low'] as const) {
       await page.getByTestId(`qr-density-${density}`).check();
@@ -213,11 +231,24 @@ describe('air-gapped co-signers by QR, in Chromium with a camera', () => {
     // The wallet registered on a Keystone: ur:bytes of its Coldcard-format file, read back whole.
     await page.evaluate((id) => ((globalThis as unknown as { location: { hash: string } }).location.hash = `#/wallets/${id}`), walletId);
     await page.getByTestId('register-qr').click();
+    // Preselected from the device stored for carol; every device is still offered.
+    expect(await page.getByTestId('qr-device').inputValue()).toBe('coldcard');
+    expect(await page.getByTestId('qr-device-preselected').textContent()).toBe(`Preselected: Key 3 (${carol.fingerprint})'s Coldcard, as said under Co-signers.`);
+    await expect.poll(() => page.getByTestId('qr-status').textContent()).toMatch(/BBQr U \(Coldcard multisig file\)/);
     await page.getByTestId('qr-device').selectOption('keystone');
     await expect.poll(() => page.getByTestId('qr-status').textContent()).toMatch(/ur:bytes/);
     await shot('register-keystone');
     const registration = readQrFrames(await readShownFrames());
     expect(registration.state === 'done' && registration.payload).toMatchObject({ kind: 'registration', format: 'ur:bytes', text: expect.stringMatching(/Policy: 2 of 3[\s\S]*Format: P2WSH/) });
+    // A SeedSigner takes the descriptor as text by default, or ur:crypto-output when asked.
+    await page.getByTestId('qr-device').selectOption('seedsigner');
+    await expect.poll(() => page.getByTestId('qr-status').textContent()).toMatch(/descriptor as text/);
+    expect(await page.getByTestId('qr-code-text').isChecked()).toBe(true);
+    await page.getByTestId('qr-code-crypto-output').check();
+    await expect.poll(() => page.getByTestId('qr-status').textContent()).toMatch(/ur:crypto-output/);
+    await shot('register-seedsigner-crypto-output');
+    const output = readQrFrames(await readShownFrames());
+    expect(output.state === 'done' && output.payload).toMatchObject({ kind: 'registration', format: 'ur:crypto-output', text: expect.stringMatching(/^wsh\(sortedmulti\(2,\[[0-9a-f]{8}\/45'\/0'\]tpub[^,]+\/0\/\*,/) });
     await page.getByTestId('qr-close').click();
 
     // A new payment to scan against.
@@ -266,7 +297,83 @@ describe('air-gapped co-signers by QR, in Chromium with a camera', () => {
       await cam.getByTestId('cosigner-scan-0').click();
       await expect.poll(() => cam.getByTestId('cosigner-xpub-0').inputValue(), { timeout: 30_000 }).toBe(alice.xpub);
       expect(await cam.getByTestId('cosigner-path-0').inputValue()).toBe("m/45'/0'");
+      // A UR account does not say which device made it: the co-signer's device stays not said.
+      expect(await cam.getByTestId('cosigner-device-0').inputValue()).toBe('');
       await cam.screenshot({ path: join(ARTIFACTS, 'qr-key-scanned.png'), fullPage: true });
     });
+    // A Coldcard's multisig key export (its JSON, one plain QR) presets the co-signer's device to Coldcard.
+    const coldcardJson = JSON.stringify({ xfp: bob.fingerprint.toUpperCase(), account: '0', p2wsh_deriv: bob.derivationPath, p2wsh: bob.xpub });
+    const video2 = join(work, 'bob-coldcard-json.y4m');
+    writeQrVideo(video2, [coldcardJson]);
+    await withCamera(video2, 'scan-key-coldcard', async (cam) => {
+      await cam.evaluate(() => ((globalThis as unknown as { location: { hash: string } }).location.hash = '#/wallets/new'));
+      await cam.getByTestId('cosigner-scan-1').click();
+      await expect.poll(() => cam.getByTestId('cosigner-xpub-1').inputValue(), { timeout: 30_000 }).toBe(bob.xpub);
+      expect(await cam.getByTestId('cosigner-device-1').inputValue()).toBe('coldcard');
+      await cam.screenshot({ path: join(ARTIFACTS, 'qr-key-scanned-coldcard.png'), fullPage: true });
+    });
+  }, 180_000);
+
+  it('the built renderer opened from file://, as the packaged desk loads it, reads a QR through its decoder and fetches nothing', async () => {
+    const dir = session.browser.rendererDir;
+    // The decoder's WebAssembly rides in its lazily loaded chunk: the build has no .wasm file that
+    // anything could fetch, and the main bundle carries none of it.
+    const assets = readdirSync(join(dir, 'assets'));
+    expect(assets.filter((f) => f.endsWith('.wasm'))).toEqual([]);
+    expect(assets.filter((f) => /^qr-decoder-.*\.js$/.test(f))).toHaveLength(1);
+    for (const f of assets.filter((a) => /^index-.*\.js$/.test(a))) expect(readFileSync(join(dir, 'assets', f), 'utf8')).not.toContain('data:application/wasm');
+
+    const video = join(work, 'file-url-key.y4m');
+    writeQrVideo(video, [`[${alice.fingerprint}/45h/0h]${alice.xpub}`]);
+    // Electron lets its file:// page load the bundle's module scripts; plain Chromium needs this flag
+    // for that. It would let fetch and XHR read files too, so every fetch and XHR is recorded, and none may happen.
+    const context = await chromium.launchPersistentContext(join(work, 'camera-file-url'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1280, height: 900 },
+      args: [...CHROMIUM_ARGS, ...fakeCameraArgs(video), '--allow-file-access-from-files'],
+    });
+    const errors: string[] = [];
+    try {
+      const cam = context.pages()[0] ?? (await context.newPage());
+      cam.setDefaultTimeout(30_000);
+      cam.on('pageerror', (e) => errors.push(e.message));
+      // The bridge as Electron's preload gives it (one invoke function), carried to the desk's bridge by the test.
+      await cam.exposeFunction('countersignInvoke', async (channel: string, input: unknown) => {
+        const res = await fetch(`${desk.web.url}/bridge/${channel}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${desk.web.token}` }, body: JSON.stringify(input ?? {}) });
+        return res.text();
+      });
+      await cam.addInitScript(() => {
+        const w = globalThis as unknown as {
+          fetched: string[];
+          fetch: (...a: unknown[]) => Promise<unknown>;
+          countersignInvoke: (c: string, i: unknown) => Promise<string>;
+          countersign: unknown;
+          XMLHttpRequest: { prototype: { open: (...a: unknown[]) => void } };
+        };
+        w.fetched = [];
+        const realFetch = w.fetch.bind(w);
+        w.fetch = (...a: unknown[]) => (w.fetched.push(`fetch ${String(a[0])}`), realFetch(...a));
+        const open = w.XMLHttpRequest.prototype.open;
+        w.XMLHttpRequest.prototype.open = function (this: unknown, ...a: unknown[]) {
+          w.fetched.push(`xhr ${String(a[1])}`);
+          open.apply(this, a);
+        };
+        w.countersign = { invoke: async (channel: string, input: unknown) => JSON.parse(await w.countersignInvoke(channel, input)) as unknown };
+      });
+      await cam.goto(`${pathToFileURL(join(dir, 'index.html')).href}#/wallets/new`);
+      expect(cam.url()).toMatch(/^file:\/\/\//);
+      await cam.getByTestId('cosigner-scan-0').click();
+      await expect.poll(() => cam.getByTestId('cosigner-xpub-0').inputValue(), { timeout: 30_000 }).toBe(alice.xpub);
+      expect(await cam.getByTestId('cosigner-path-0').inputValue()).toBe("m/45'/0'");
+      expect(await cam.evaluate(() => (globalThis as unknown as { fetched: string[] }).fetched)).toEqual([]);
+      expect(errors).toEqual([]);
+      await cam.screenshot({ path: join(ARTIFACTS, 'qr-file-url-key-scanned.png'), fullPage: true });
+    } catch (err) {
+      await context.pages()[0]?.screenshot({ path: join(ARTIFACTS, 'qr-file-url-failed.png'), fullPage: true });
+      throw new Error(`${err instanceof Error ? err.message : String(err)}; page errors: ${errors.join(' | ') || 'none'}`, { cause: err });
+    } finally {
+      await context.close();
+    }
   }, 120_000);
 });

@@ -13,6 +13,7 @@ export const CHANNELS = [
   'wallets.list',
   'wallets.create',
   'wallets.get',
+  'wallets.setCosignerDevice',
   'wallets.receiveAddress',
   'wallets.history',
   'wallets.unspent',

@@ -12,7 +12,7 @@ import { UnitsIn } from '../../shared/api/amounts.ts';
 import { fileTooLarge, filesTooLarge, MAX_FILE_TEXT, MAX_PICKED_TEXT } from '../../shared/api/file-limits.ts';
 import { LEDGER_UTXO_COIN_NAMES, NETWORK_NAMES, UTXO_COIN_NAMES } from '../../shared/coins/coin-table.ts';
 import { MULTISIG_SCRIPT_TYPES } from '../../shared/coins/multisig-script.ts';
-import { SIGNER_DEVICES, type SignerDevice } from '../../shared/api/signer-devices.ts';
+import { SIGNER_DEVICE_NAMES, SIGNER_DEVICES, type SignerDevice } from '../../shared/api/signer-devices.ts';
 import { ChainChoice } from '../core/chains/choice.ts';
 import type { ChainScan } from '../core/chains/watch-progress.ts';
 import type { Channel } from './channels.ts';
@@ -63,6 +63,11 @@ const PickedFiles = (none: string, most: number) =>
     .refine((files) => files.reduce((s, f) => s + f.text.length, 0) <= MAX_PICKED_TEXT, filesTooLarge());
 
 
+/** A co-signer's kind of air-gapped signer, refused in words when it is not one the desk knows. */
+const SignerDeviceIn = z.enum(SIGNER_DEVICES, {
+  error: () => `the signer's device is one of ${SIGNER_DEVICES.map((d) => SIGNER_DEVICE_NAMES[d]).join(', ')}`,
+});
+
 const CosignerIn = z.object({
   name: z.string().trim().min(1, 'every co-signer needs a name').max(80),
   xpub: z.string().trim().min(1, 'every co-signer needs an xpub').max(200),
@@ -109,13 +114,16 @@ export const inputs = {
     coin: z.enum(UTXO_COIN_NAMES),
     network: z.enum(NETWORK_NAMES),
     m: z.number().int().min(1).max(15),
-    cosigners: z.array(CosignerIn).min(1).max(15),
+    /** `device`: the co-signer's kind of air-gapped signer, when the treasurer says (the QR dialogs open on its code). */
+    cosigners: z.array(CosignerIn.extend({ device: SignerDeviceIn.optional() })).min(1).max(15),
     /** Optional: p2sh when absent (the desk's original wallets); segwit types only where the coin has segwit. */
     script_type: z.enum(MULTISIG_SCRIPT_TYPES).optional(),
     /** Optional: BIP67 key order; absent: the co-signers' order. */
     sort_keys: z.boolean().optional(),
   }),
   'wallets.get': z.object({ wallet_id: id }),
+  // A co-signer's kind of air-gapped signer (null: not said), stored so the QR dialogs open on its code.
+  'wallets.setCosignerDevice': z.object({ wallet_id: id, position: z.number().int().min(0).max(14), device: SignerDeviceIn.nullable() }).strict(),
   'wallets.receiveAddress': z.object({ wallet_id: id }),
   'wallets.history': z.object({ wallet_id: id, limit: z.number().int().min(1).max(1000).default(50), offset: z.number().int().min(0).default(0) }),
   'wallets.unspent': z.object({ wallet_id: id }),
@@ -262,12 +270,15 @@ export const inputs = {
       payment_id: id,
       format: z.enum(['ur', 'bbqr']).optional(),
       density: z.enum(['high', 'low']),
-      devices: z.array(z.enum(SIGNER_DEVICES)).max(20).optional(),
+      /** Absent: the stored devices of the co-signers still to sign. */
+      devices: z.array(SignerDeviceIn).max(20).optional(),
       short: z.boolean().optional(),
     })
     .strict(),
   // The wallet as a device registers it (so it shows change as change and refuses foreign inputs).
-  'qr.registration': z.object({ wallet_id: id, device: z.enum(SIGNER_DEVICES), density: z.enum(['high', 'low']) }).strict(),
+  // `code`: for the devices that read descriptors (SeedSigner, Krux, another), an M-of-N wallet as
+  // its text (the default) or as ur:crypto-output.
+  'qr.registration': z.object({ wallet_id: id, device: SignerDeviceIn, density: z.enum(['high', 'low']), code: z.enum(['text', 'crypto-output']).optional() }).strict(),
   // The frames the camera has read so far, in order (repeats allowed): progress, or what they hold.
   // `script`: the wallet's script ("wsh", "sh(wsh)", "sh"), to pick one key of a signer's export.
   'qr.read': z
@@ -549,6 +560,8 @@ export interface CosignerView {
   xpub: string;
   fingerprint: string;
   derivation_path: string;
+  /** The co-signer's kind of air-gapped signer; null: not said. Absent in a set-up file's draft. */
+  device?: SignerDevice | null;
 }
 
 export interface WalletSummary {
@@ -821,6 +834,9 @@ export interface QrFramesView {
   bytes?: number;
   /** A PSBT's format chosen from these devices (absent: asked for). */
   devices?: SignerDevice[];
+  /** A PSBT: the format the desk preselects from the co-signers' devices, and why in words. */
+  preferred?: 'ur' | 'bbqr';
+  preferred_why?: string;
 }
 
 export type QrReadView =
@@ -828,7 +844,8 @@ export type QrReadView =
   | { state: 'refused'; message: string }
   /** A PSBT read whole: pass it to payments.importSignatures as a file (every check of a PSBT file applies). */
   | { state: 'psbt'; name: string; text: string; note: string | null }
-  | { state: 'key'; format: string; key: { xpub: string; fingerprint: string; derivation_path: string; script: string | null } };
+  /** `device`: the kind of signer the export names (a Coldcard's key file), to preset the co-signer's; null: it does not say. */
+  | { state: 'key'; format: string; key: { xpub: string; fingerprint: string; derivation_path: string; script: string | null; device: SignerDevice | null } };
 
 export interface ExportedFile {
   file_name: string;
@@ -1159,6 +1176,7 @@ export interface Outputs {
   'wallets.list': WalletSummary[];
   'wallets.create': WalletSummary;
   'wallets.get': WalletDetail;
+  'wallets.setCosignerDevice': CosignerView;
   'wallets.receiveAddress': ReceiveAddress;
   'wallets.history': WalletHistory;
   'wallets.unspent': UnspentOutput[];

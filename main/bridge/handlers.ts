@@ -38,6 +38,7 @@ import { nextReceiveAddress, requireWallet, walletParams, type CoreDeps } from '
 import { createAccountHandlers } from './accounts.ts';
 import { createChainHandlers, type ChainBridgeDeps } from './chains.ts';
 import { createWalletWithBirthday, requestRescan, walletWatch } from '../core/wallets/birthday.ts';
+import { setCosignerDevice } from '../core/wallets/signer-devices.ts';
 import { createAuditHandlers } from './audit.ts';
 import { createRelayHandlers } from './relay.ts';
 import { MemorySecretStore, type SecretStore } from '../core/secrets.ts';
@@ -52,7 +53,7 @@ import { coinViews } from './coins.ts';
 import type { Handlers } from './dispatch.ts';
 import { draftRefusalWords } from './refusals.ts';
 import { unitOf } from './units.ts';
-import { importResultView, openedRequestView, paymentDetail, paymentSummary, receiveAddressView, settingsView, setupDraftView, walletSummary } from './views.ts';
+import { cosignerView, importResultView, openedRequestView, paymentDetail, paymentSummary, receiveAddressView, settingsView, setupDraftView, walletSummary } from './views.ts';
 
 export interface BridgeDeps {
   store: CoordinatorStore;
@@ -156,6 +157,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
           xpub: c.xpub,
           ...(c.fingerprint ? { fingerprint: c.fingerprint } : {}),
           ...(c.derivation_path ? { derivationPath: c.derivation_path } : {}),
+          ...(c.device ? { device: c.device } : {}),
         })),
         ...(input.script_type !== undefined ? { scriptType: input.script_type } : {}),
         ...(input.sort_keys !== undefined ? { sortKeys: input.sort_keys } : {}),
@@ -170,6 +172,8 @@ export function createHandlers(deps: BridgeDeps): Handlers {
       scans.forget(wallet_id);
       return { wallet_id, from_height: r.fromHeight, requested_at: r.requestedAt, message: `a rescan of "${w.name}" from block ${r.fromHeight} is recorded; a watching service reads its blocks again from there` };
     },
+
+    'wallets.setCosignerDevice': async ({ wallet_id, position, device }) => cosignerView(setCosignerDevice(core, wallet_id, position, device)),
 
     'wallets.get': async ({ wallet_id }) => {
       const w = requireWallet(core, wallet_id);
@@ -329,11 +333,11 @@ export function createHandlers(deps: BridgeDeps): Handlers {
     'payments.importSignatures': async ({ files }) => importPaymentFiles(core, files).map(importResultView),
 
     'qr.psbtFrames': async ({ payment_id, format, density, devices, short }) => {
-      const q = await psbtQr(core, payment_id, { ...(format ? { format } : {}), density, devices: devices ?? [], ...(short !== undefined ? { short } : {}) });
-      return { format: q.format, frames: q.frames, density: q.density, short: q.short, bytes: q.bytes, ...(format ? {} : { devices: devices ?? [] }) };
+      const q = await psbtQr(core, payment_id, { ...(format ? { format } : {}), density, ...(devices ? { devices } : {}), ...(short !== undefined ? { short } : {}) });
+      return { format: q.format, frames: q.frames, density: q.density, short: q.short, bytes: q.bytes, preferred: q.preferred, preferred_why: q.preferredWhy, ...(format || !devices ? {} : { devices }) };
     },
 
-    'qr.registration': async ({ wallet_id, device, density }) => ({ ...registrationQr(core, wallet_id, device, density), density }),
+    'qr.registration': async ({ wallet_id, device, density, code }) => ({ ...registrationQr(core, wallet_id, device, density, code), density }),
 
     'qr.read': async ({ frames, expect, script, payment_id }) => {
       const r = readScan(frames, expect, script ?? null);
@@ -342,7 +346,7 @@ export function createHandlers(deps: BridgeDeps): Handlers {
         return { ...r, text: base64.encode(whole) };
       }
       if (r.state !== 'key') return r;
-      return { state: 'key', format: r.format, key: { xpub: r.key.xpub, fingerprint: r.key.fingerprint, derivation_path: r.key.derivationPath, script: r.key.script ?? null } };
+      return { state: 'key', format: r.format, key: { xpub: r.key.xpub, fingerprint: r.key.fingerprint, derivation_path: r.key.derivationPath, script: r.key.script ?? null, device: r.key.device ?? null } };
     },
 
     'payments.submit': async ({ payment_id }) => {

@@ -1,6 +1,7 @@
 // The renderer window's security rules (CSP for both transports, Electron webPreferences) as pure data and predicates (no electron import),
 // unit-tested in plain Node: only the packaged renderer may load, nothing may navigate or open.
-// 'wasm-unsafe-eval' lets the page compile its own QR decoder (zxing-wasm, served from 'self'); eval stays refused.
+// 'wasm-unsafe-eval' lets the page compile its own QR decoder (zxing-wasm, whose bytes ride in one of the page's own
+// script chunks, so nothing is fetched: renderer/src/components/qr-decoder.ts); eval stays refused.
 export const CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**

@@ -11,11 +11,11 @@ import type { ServiceConnection } from '../core/chains/connection.ts';
 import { progress, requirePayment } from '../core/payments/payments.ts';
 import { vaultPaymentInputs } from '../core/payments/vault-inputs.ts';
 import type { FileResult } from '../core/payments/signature-import.ts';
-import type { AddressRow, PaymentRow, WalletRow } from '../core/store/store.ts';
+import type { AddressRow, CosignerRow, PaymentRow, WalletRow } from '../core/store/store.ts';
 import type { SetupRead } from '../core/wallets/setup-files.ts';
 import { vaultWords } from '../core/vaults/vaults.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../core/wallets/wallets.ts';
-import type { ImportResult, OpenedRequestView, OutputView, PaymentDetail, PaymentSummary, ReceiveAddress, ServiceSettings, SetupDraft, WalletSummary } from './contract.ts';
+import type { CosignerView, ImportResult, OpenedRequestView, OutputView, PaymentDetail, PaymentSummary, ReceiveAddress, ServiceSettings, SetupDraft, WalletSummary } from './contract.ts';
 import { explainPayment } from './explain.ts';
 import { cpfpParentOf, replacementView } from './replacement-view.ts';
 import { paymentSigningPath, requestSigningPath, signatureCount } from './signing-path.ts';
@@ -37,6 +37,8 @@ export const settingsView = (connection: ServiceConnection, embeddedStartedHere:
   notice: connection.notice,
 });
 
+export const cosignerView = (c: CosignerRow): CosignerView => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivation_path: c.derivationPath, device: c.device ?? null });
+
 export function walletSummary(deps: StoreDeps, w: WalletRow): WalletSummary {
   const cosigners = deps.store.cosigners(w.id);
   return {
@@ -46,7 +48,7 @@ export function walletSummary(deps: StoreDeps, w: WalletRow): WalletSummary {
     network: w.network,
     m: w.m,
     n: cosigners.length,
-    cosigners: cosigners.map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint, derivation_path: c.derivationPath })),
+    cosigners: cosigners.map(cosignerView),
     created_at: w.createdAt,
     unit: unitOf(w.coin, w.network, walletParams(w).decimals),
     script_type: w.scriptType,

@@ -1,7 +1,7 @@
 // Vite bundles CSS imported for its side effect.
 declare module '*.css';
-// Vite gives an asset's URL for `?url` (the QR decoder's WebAssembly, served with the page).
-declare module '*?url' {
+// Vite gives a file as a base64 data URL for `?url&inline` (the QR decoder's WebAssembly, inside its lazily loaded chunk).
+declare module '*?url&inline' {
   const url: string;
   export default url;
 }

@@ -4,7 +4,7 @@
 // bridge channel is registered, the window is secure and loads the built renderer, and the bridge
 // answers our page and refuses another; every web contents gets the app-wide guards.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,6 +74,18 @@ describe('npm start: the desktop build', () => {
     const preload = readFileSync(join(out, 'preload', 'preload.cjs'), 'utf8');
     // The sandbox allows require('electron') only.
     expect([...preload.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1])).toEqual(['electron']);
+  });
+
+  it("carries the QR decoder's WebAssembly inside its lazily loaded chunk: no .wasm file for the file:// page to fetch", () => {
+    const assets = readdirSync(join(out, 'renderer', 'assets'));
+    expect(assets.filter((f) => f.endsWith('.wasm'))).toEqual([]);
+    const decoder = assets.filter((f) => /^qr-decoder-.*\.js$/.test(f));
+    expect(decoder).toHaveLength(1);
+    expect(readFileSync(join(out, 'renderer', 'assets', decoder[0]!), 'utf8')).toContain('data:application/wasm;base64,AGFzbQ');
+    // The main bundle imports it on demand and carries none of it.
+    const main = assets.filter((f) => /^index-.*\.js$/.test(f)).map((f) => readFileSync(join(out, 'renderer', 'assets', f), 'utf8'));
+    expect(main.some((js) => js.includes(`./${decoder[0]!}`))).toBe(true);
+    expect(main.some((js) => js.includes('data:application/wasm'))).toBe(false);
   });
 
   it('the bundled index writer thread loads beside main.mjs (with the chunk it shares with it) and opens its SQLite file', async () => {

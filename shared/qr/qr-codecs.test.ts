@@ -2,16 +2,19 @@
 // bc-ur "Wolf" fountain vectors, coinkite/BBQr test_data), round trips of real PSBTs at every
 // density and in both codes with frames lost and repeated, and frames that are not ours refused.
 import { BIP32Factory, type BIP32Interface } from 'bip32';
-import { Transaction, payments } from 'bitcoinjs-lib';
+import { Transaction, networks, payments } from 'bitcoinjs-lib';
 import * as ecc from 'tiny-secp256k1';
 import { describe, expect, it } from 'vitest';
 import { base64 } from '@scure/base';
 import { UR, UREncoder } from '@ngraveio/bc-ur';
 import xoshiro from '@ngraveio/bc-ur/dist/xoshiro.js';
-import { CryptoHDKey, CryptoKeypath, PathComponent, CryptoCoinInfo, CryptoCoinInfoNetwork, CryptoCoinInfoType } from '@keystonehq/bc-ur-registry';
+import { CryptoHDKey, CryptoKeypath, CryptoOutput, PathComponent, CryptoCoinInfo, CryptoCoinInfoNetwork, CryptoCoinInfoType } from '@keystonehq/bc-ur-registry';
 import { bytesToHex, chainParams, decodeTx, hexToBytes, multisigScripts, sha256 } from '../coins/index.ts';
 import { compileVaultMiniscript, miniscriptWitnessScript } from '../coins/miniscript.ts';
+import { formatMultisigDescriptor, parseMultisigDescriptor } from '../files/descriptor.ts';
 import { decodePsbt, encodePsbt, withoutNonWitnessUtxos } from '../files/psbt.ts';
+import { parseXpubLike } from '../files/xpub-bytes.ts';
+import { multisigCryptoOutput } from './crypto-output.ts';
 import { buildMultisigPsbt, type KeyDerivation } from '../files/psbt-multisig.ts';
 import { assembleBbqr, bbqrFrames } from './bbqr.ts';
 import { keyForScript, readQrFrames, type QrPayload } from './read.ts';
@@ -273,6 +276,41 @@ describe('registrations', () => {
     }
   });
 
+  it('SeedSigner and Krux may instead get ur:crypto-output: it reads back, through the desk and the registry alike, as the same wallet on 0/*', () => {
+    for (const script of ['p2wsh', 'p2sh-p2wsh', 'p2sh'] as const) {
+      for (const sortKeys of [true, false]) {
+        const keys = ['alice', 'bob', 'carol'].map((n) => {
+          const account = bip32.fromSeed(sha256(new TextEncoder().encode(`crypto-output ${n}`)), networks.testnet).derivePath("m/48'/1'/0'/2'");
+          const fingerprint = bytesToHex(bip32.fromSeed(sha256(new TextEncoder().encode(`crypto-output ${n}`)), networks.testnet).fingerprint);
+          return { xpub: account.neutered().toBase58(), fingerprint, derivationPath: "m/48'/1'/0'/2'" };
+        });
+        const text = formatMultisigDescriptor(2, keys, '/<0;1>/*', true, { scriptType: script, sortKeys });
+        for (const density of ['high', 'low'] as QrDensity[]) {
+          const r = registrationFrames({ kind: 'multisig', coldcardText: '', descriptor: text }, 'seedsigner', density, 'crypto-output');
+          expect(r.ok && r.format).toBe('ur:crypto-output');
+          const p = done(r.ok ? r.frames : []);
+          expect(p.kind === 'registration' && p.format).toBe('ur:crypto-output');
+          // The desk's reader gives the descriptor back: the same keys, origins, threshold and script, on the receive branch.
+          const back = parseMultisigDescriptor(p.kind === 'registration' ? p.text : '');
+          const sent = parseMultisigDescriptor(text);
+          expect({ ...back, branches: '/<0;1>/*', checksummed: false }).toEqual({ ...sent, checksummed: false });
+          expect(back.branches).toBe('/0/*');
+        }
+        // The registry's decoder, as an oracle: the same expressions, threshold and key material.
+        const o = CryptoOutput.fromCBOR(Buffer.from(multisigCryptoOutput(text)));
+        expect(o.getScriptExpressions().map((e) => e.getExpression())).toEqual([...{ p2wsh: ['wsh'], 'p2sh-p2wsh': ['sh', 'wsh'], p2sh: ['sh'] }[script], sortKeys ? 'sortedmulti' : 'multi']);
+        const multi = o.getMultiKey();
+        expect(multi.getThreshold()).toBe(2);
+        expect(multi.getKeys().map((k) => [bytesToHex((k as CryptoHDKey).getOrigin().getSourceFingerprint()), (k as CryptoHDKey).getOrigin().getPath(), bytesToHex((k as CryptoHDKey).getKey())])).toEqual(
+          keys.map((k) => [k.fingerprint, "48'/1'/0'/2'", bytesToHex(parseXpubLike(k.xpub).publicKey)]),
+        );
+      }
+    }
+    // Text stays the default; a miniscript vault is never written as crypto-output (it has no such form).
+    expect(registrationFrames({ kind: 'multisig', coldcardText, descriptor }, 'krux', 'high')).toMatchObject({ ok: true, format: 'descriptor as text' });
+    expect(registrationFrames({ kind: 'miniscript', descriptor: 'wsh(or_d(...))' }, 'krux', 'high', 'crypto-output')).toMatchObject({ ok: true, format: 'descriptor as text' });
+  });
+
   it('a vault is refused in words by devices that register multisig only', () => {
     const r = registrationFrames({ kind: 'miniscript', descriptor: 'wsh(or_d(...))' }, 'keystone', 'high');
     expect(r).toMatchObject({ ok: false, refusal: expect.stringMatching(/Keystone registers M-of-N multisig wallets only/) });
@@ -284,6 +322,7 @@ describe('keys as text', () => {
   it('"[fingerprint/path]xpub" (SeedSigner, Sparrow), with h or \' steps', () => {
     const xpub = 'xpub6EC9f7mLFJQoRQ6qiTvWQeeYsgtki6fBzSUgWgUtAujEMtAfJSAn3AVS4KrLHRV2hNX77YwNkg4azUzuSwhNGtcq4r2J8bLGMDkrQYHvoed';
     const p = done([`[37B5EED4/48h/0h/0h/2h]${xpub}`]);
+    // A plain key says no device: none is preset.
     expect(p).toEqual({ kind: 'keys', keys: [{ xpub, fingerprint: '37b5eed4', derivationPath: "m/48'/0'/0'/2'" }], format: 'text' });
   });
 
@@ -292,7 +331,8 @@ describe('keys as text', () => {
     const other = 'xpub6EC9f7mLFJQoPaqDJ72Zbv67JWzmpXvCYQSecER9GzkYy5eWLsVLbHnxoAZ8NnnsrjhMLduJo9dG6fNQkmMFL3Qedj2kf5bEy5tptHPApNf';
     const json = JSON.stringify({ xfp: '37B5EED4', account: '0', p2wsh_deriv: "m/48'/0'/0'/2'", p2wsh: xpub, p2sh_p2wsh_deriv: "m/48'/0'/0'/1'", p2sh_p2wsh: other });
     const p = done(bbqrFrames(new TextEncoder().encode(json), 'J', 'high'));
-    expect(keyForScript(p, 'wsh')).toMatchObject({ xpub, derivationPath: "m/48'/0'/0'/2'" });
+    // Its form names the device: the co-signer's is preset to Coldcard (the treasurer may change it).
+    expect(keyForScript(p, 'wsh')).toMatchObject({ xpub, derivationPath: "m/48'/0'/0'/2'", device: 'coldcard' });
     expect(keyForScript(p, 'sh(wsh)')).toMatchObject({ xpub: other });
     expect(keyForScript(p, null)).toMatch(/choose the wallet's script type/);
   });

@@ -6,7 +6,8 @@
  * ("[fingerprint/path]xpub", alone or inside a descriptor) and BSMS key records. Every key comes
  * out as xpub (or tpub) with its origin, for the same co-signer fields a typed key fills.
  */
-import { CryptoHDKey, CryptoOutput, extend, type DataItem } from '@keystonehq/bc-ur-registry';
+import { CryptoHDKey, CryptoOutput, extend, MultiKey, type CryptoECKey, type DataItem } from '@keystonehq/bc-ur-registry';
+import type { SignerDevice } from '../api/signer-devices.ts';
 import { bytesToHex, encodeXpub } from '../coins/index.ts';
 import { parseBsmsKeyRecord } from '../files/bsms.ts';
 import { formatDerivationPath, HARDENED, normalizeDerivationPath } from '../files/derivation-path.ts';
@@ -21,6 +22,8 @@ export interface ScannedKey {
   derivationPath: string;
   /** The script the exporter meant the key for, when it says ("wsh", "sh(wsh)", "sh", "wpkh"...). */
   script?: string;
+  /** The kind of signer whose export this is, when its form says (Coldcard's multisig key file). */
+  device?: SignerDevice;
 }
 
 const XPUB_VERSION = { main: 0x0488b21e, test: 0x043587cf } as const;
@@ -176,9 +179,29 @@ function childrenPath(k: DataItem): string {
   return out.join('/');
 }
 
+/**
+ * A crypto-output's key as descriptor text: "[fingerprint/path]xpub/children" for an hdkey with its
+ * origin (tpub when its use-info says testnet, where the registry's own text writes xpub and drops the
+ * brackets), the registry's text otherwise (EC keys, hdkeys without an origin).
+ */
+function outputKeyText(k: CryptoHDKey | CryptoECKey): string {
+  if (!(k instanceof CryptoHDKey) || !k.getOrigin()?.getSourceFingerprint()) return k.getOutputDescriptorContent();
+  const key = hdkeyToKey(k);
+  const children = k.getChildren()?.getPath();
+  return `[${key.fingerprint}${key.derivationPath.slice(1)}]${key.xpub}${children ? `/${children}` : ''}`;
+}
+
+/** A BCR-2020-010 crypto-output as descriptor text: its script expressions around its key or keys. */
+function output2020Text(o: CryptoOutput): string {
+  const names = o.getScriptExpressions().map((e) => e.getExpression());
+  const key = o.getCryptoKey();
+  const inner = key instanceof MultiKey ? `${key.getThreshold()},${key.getKeys().map(outputKeyText).join(',')}` : outputKeyText(key);
+  return names.reduceRight((text, name) => `${name}(${text})`, inner);
+}
+
 /** The descriptor text of a crypto-output or output-descriptor, keys written out. */
 export function descriptorOfUr(type: string, cbor: Uint8Array): string | null {
-  if (type === 'crypto-output') return CryptoOutput.fromCBOR(Buffer.from(cbor)).toString();
+  if (type === 'crypto-output') return output2020Text(CryptoOutput.fromCBOR(Buffer.from(cbor)));
   if (type !== 'output-descriptor') return null;
   const { source, keys, raw } = outputDescriptor2023(decode(cbor));
   return source.replace(/@(\d+)/g, (_, n: string) => {
@@ -201,7 +224,7 @@ function coldcardKeys(json: Record<string, unknown>): ScannedKey[] {
     const xpub = json[field];
     const deriv = json[`${field}_deriv`];
     if (typeof xpub !== 'string' || typeof deriv !== 'string') return [];
-    return [{ xpub: xpubOrRefuse(xpub), fingerprint: xfp, derivationPath: normalizeDerivationPath(deriv), script }];
+    return [{ xpub: xpubOrRefuse(xpub), fingerprint: xfp, derivationPath: normalizeDerivationPath(deriv), script, device: 'coldcard' as const }];
   });
 }
 

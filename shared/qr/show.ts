@@ -2,13 +2,15 @@
  * What the desk shows a signer by QR, chosen by the signer's kind of device: a PSBT (UR
  * crypto-psbt, or BBQr P where every key is a Coldcard's), and a wallet's registration so the
  * device shows change as change and refuses foreign inputs: Coldcard-format text as ur:bytes
- * (Keystone, Passport, Jade) or BBQr U (Coldcard Q), the descriptor as text (SeedSigner, Krux).
+ * (Keystone, Passport, Jade) or BBQr U (Coldcard Q), the descriptor as text (SeedSigner, Krux), or
+ * for them, when asked, ur:crypto-output (crypto-output.ts).
  * A miniscript vault is registered by its descriptor where the device takes one (Coldcard, Krux)
  * and refused in words where it does not.
  */
 import { SIGNER_DEVICE_NAMES, type SignerDevice } from '../api/signer-devices.ts';
 import { bbqrFrames, textBbqrFrames } from './bbqr.ts';
-import { psbtUrFrames, textUrFrames, type QrDensity } from './ur.ts';
+import { multisigCryptoOutput } from './crypto-output.ts';
+import { psbtUrFrames, textUrFrames, urFrames, type QrDensity } from './ur.ts';
 
 export type QrFormat = 'ur' | 'bbqr';
 
@@ -32,7 +34,10 @@ function textFrames(text: string, density: QrDensity): { format: string; frames:
   return text.length <= limit ? { format: 'descriptor as text', frames: [text] } : { format: 'BBQr U (descriptor as text)', frames: textBbqrFrames(text, 'U', density) };
 }
 
-export function registrationFrames(reg: Registration, device: SignerDevice, density: QrDensity): RegistrationFrames {
+/** How a device that reads descriptors is shown an M-of-N wallet: its text (the default), or ur:crypto-output. */
+export type DescriptorCode = 'text' | 'crypto-output';
+
+export function registrationFrames(reg: Registration, device: SignerDevice, density: QrDensity, code: DescriptorCode = 'text'): RegistrationFrames {
   const name = SIGNER_DEVICE_NAMES[device];
   if (reg.kind === 'miniscript') {
     if (device === 'coldcard') return { ok: true, format: 'BBQr U (descriptor)', frames: textBbqrFrames(reg.descriptor, 'U', density) };
@@ -49,6 +54,7 @@ export function registrationFrames(reg: Registration, device: SignerDevice, dens
     case 'seedsigner':
     case 'krux':
     case 'other':
+      if (code === 'crypto-output') return { ok: true, format: 'ur:crypto-output', frames: urFrames('crypto-output', multisigCryptoOutput(reg.descriptor), density) };
       return { ok: true, ...textFrames(reg.descriptor, density) };
   }
 }

@@ -7,8 +7,8 @@ import { bytesToHex } from '../../../shared/coins/index.ts';
 import { FileFormatError } from '../../../shared/files/errors.ts';
 import { decodePsbt, encodePsbt, findEntry, INPUT, withoutNonWitnessUtxos, withoutWitness, type DecodedPsbt } from '../../../shared/files/psbt.ts';
 import { keyForScript, payloadWhat, readQrFrames } from '../../../shared/qr/read.ts';
-import type { SignerDevice } from '../../../shared/api/signer-devices.ts';
-import { preferredPsbtFormat, psbtFrames, registrationFrames, type QrFormat } from '../../../shared/qr/show.ts';
+import { SIGNER_DEVICE_NAMES, type SignerDevice } from '../../../shared/api/signer-devices.ts';
+import { preferredPsbtFormat, psbtFrames, registrationFrames, type DescriptorCode, type QrFormat } from '../../../shared/qr/show.ts';
 import type { QrDensity } from '../../../shared/qr/ur.ts';
 import type { ScannedKey } from '../../../shared/qr/scanned-keys.ts';
 import { CoordinatorError } from '../errors.ts';
@@ -17,7 +17,8 @@ import { exportWalletSetup } from '../wallets/setup-files.ts';
 import { requireWallet, walletParams, type CoreDeps } from '../wallets/wallets.ts';
 import { PreviousTransactions } from './previous-transactions.ts';
 import { exportPsbt } from './psbt-exchange.ts';
-import { requirePayment } from './payments.ts';
+import { progress, requirePayment } from './payments.ts';
+import { vaultPaymentInputs } from './vault-inputs.ts';
 
 export interface PsbtQr {
   format: QrFormat;
@@ -26,37 +27,77 @@ export interface PsbtQr {
   /** True when the previous transactions were left out (every input has its witness UTXO). */
   short: boolean;
   bytes: number;
+  /** The format the desk preselects, from the co-signers' devices (whether or not another was asked for). */
+  preferred: QrFormat;
+  /** Why it preselects that one, in words. */
+  preferredWhy: string;
+}
+
+/** A co-signer still to sign a payment, with the device the treasurer said it uses. */
+export interface SignerToSign {
+  name: string;
+  device: SignerDevice;
+}
+
+/**
+ * The stored devices of the co-signers still to sign the payment: on its path for a vault, and not
+ * yet signed on every input. Co-signers whose device is not said are left out.
+ */
+export function devicesToSign(deps: Pick<CoreDeps, 'store'>, paymentId: string): SignerToSign[] {
+  const p = requirePayment(deps, paymentId);
+  const w = requireWallet(deps, p.walletId);
+  const vault = vaultPaymentInputs(deps, w, p);
+  const onPath = vault === null ? null : new Set(vault.flatMap((v) => v.spend.pathKeys.map((k) => k.key)));
+  const { inputs } = progress(deps, paymentId);
+  return deps.store.cosigners(w.id).flatMap((c, position) => {
+    if (!c.device || (onPath !== null && !onPath.has(position))) return [];
+    const done = inputs.length > 0 && inputs.every((i) => i.signers.includes(c.name));
+    return done ? [] : [{ name: c.name, device: c.device }];
+  });
+}
+
+/** Why the dialog opens on `format`, from the devices of the co-signers still to sign. */
+export function chosenFormatWords(signers: readonly SignerToSign[], format: QrFormat): string {
+  if (signers.length === 0) return "UR: no device is set for the co-signers still to sign (say each one's on the wallet's page)";
+  const list = signers.map((s) => `${s.name}: ${SIGNER_DEVICE_NAMES[s.device]}`).join(', ');
+  return format === 'bbqr' ? `BBQr: every co-signer still to sign whose device is set uses a Coldcard (${list})` : `UR: not every co-signer still to sign uses a Coldcard (${list})`;
 }
 
 /**
  * The payment's PSBT as frames. The format is the one asked for, else BBQr where every signer is a
- * Coldcard and UR otherwise. `short` (by default, unless a signer is a Coldcard, which asks for
- * them): a segwit PSBT without its previous transactions, for signers that take amounts from
- * witness UTXOs; never for a vault. What comes back gets them again (restorePreviousTransactions).
+ * Coldcard and UR otherwise; the signers are `devices` when given, else the stored devices of the
+ * co-signers still to sign (devicesToSign). `short` (by default, unless a signer is a Coldcard,
+ * which asks for them): a segwit PSBT without its previous transactions, for signers that take
+ * amounts from witness UTXOs; never for a vault. What comes back gets them again
+ * (restorePreviousTransactions).
  */
-export async function psbtQr(deps: CoreDeps, paymentId: string, o: { format?: QrFormat; density: QrDensity; devices: readonly SignerDevice[]; short?: boolean }): Promise<PsbtQr> {
+export async function psbtQr(deps: CoreDeps, paymentId: string, o: { format?: QrFormat; density: QrDensity; devices?: readonly SignerDevice[]; short?: boolean }): Promise<PsbtQr> {
   const p = requirePayment(deps, paymentId);
   const vault = requireWallet(deps, p.walletId).vaultTemplate !== null;
+  const stored = o.devices === undefined ? devicesToSign(deps, paymentId) : null;
+  const devices = o.devices ?? stored!.map((s) => s.device);
   const { base64: text } = await exportPsbt(deps, paymentId);
   let bytes = base64.decode(text);
   let short = false;
-  if ((o.short ?? !o.devices.includes('coldcard')) && !vault) {
+  if ((o.short ?? !devices.includes('coldcard')) && !vault) {
     const shortened = withoutNonWitnessUtxos(decodePsbt(bytes));
     if (shortened) {
       bytes = encodePsbt(shortened);
       short = true;
     }
   }
-  const format = o.format ?? preferredPsbtFormat(o.devices);
-  return { format, density: o.density, frames: psbtFrames(bytes, format, o.density), short, bytes: bytes.length };
+  const preferred = preferredPsbtFormat(devices);
+  const format = o.format ?? preferred;
+  const preferredWhy = stored ? chosenFormatWords(stored, preferred) : `${preferred === 'bbqr' ? 'BBQr' : 'UR'}: for ${devices.map((d) => SIGNER_DEVICE_NAMES[d]).join(', ') || 'no device in particular'}`;
+  return { format, density: o.density, frames: psbtFrames(bytes, format, o.density), short, bytes: bytes.length, preferred, preferredWhy };
 }
 
-/** The wallet as `device` registers it, or the device's refusal in words. */
-export function registrationQr(deps: CoreDeps, walletId: string, device: SignerDevice, density: QrDensity): { format: string; frames: string[] } {
+/** The wallet as `device` registers it (`code`: text or crypto-output, for the devices that read descriptors), or the device's refusal in words. */
+export function registrationQr(deps: CoreDeps, walletId: string, device: SignerDevice, density: QrDensity, code: DescriptorCode = 'text'): { format: string; frames: string[] } {
   const w = requireWallet(deps, walletId);
   const r = w.vaultTemplate
     ? registrationFrames({ kind: 'miniscript', descriptor: exportVault(deps, walletId, 'descriptor').trim() }, device, density)
-    : registrationFrames({ kind: 'multisig', coldcardText: coldcardTextOr(deps, walletId, device), descriptor: exportWalletSetup(deps, walletId, 'descriptor').text.trim() }, device, density);
+    : registrationFrames({ kind: 'multisig', coldcardText: coldcardTextOr(deps, walletId, device), descriptor: exportWalletSetup(deps, walletId, 'descriptor').text.trim() }, device, density, code);
   if (!r.ok) throw new CoordinatorError('unsupported', r.refusal);
   return { format: r.format, frames: r.frames };
 }

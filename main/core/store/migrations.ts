@@ -298,9 +298,13 @@ export const MIGRATIONS: readonly string[] = [
     period TEXT CHECK (period IS NULL OR period IN ('day','week','month'))
   );
   `,
-  // 15: reserved. Another branch's migration takes this number; the merger puts it here. Empty,
-  // so a desk made on this branch moves past it and takes 16 in the same order as everyone.
-  '',
+  // 15: each co-signer's kind of air-gapped signer (issue 34; shared/api/signer-devices.ts), so the QR
+  // dialogs open on the code it reads (BBQr where every known device is a Coldcard, UR otherwise) and
+  // on its registration. NULL: not said. The list is SIGNER_DEVICES when this was written (store.test.ts
+  // holds the two equal): a new kind of device needs a migration of its own.
+  `
+  ALTER TABLE cosigners ADD COLUMN device TEXT CHECK (device IS NULL OR device IN ('coldcard','keystone','passport','jade','seedsigner','krux','other'));
+  `,
   // 16: the relay's sent messages and key rotation (issue 35). `relay_outbox`: what this desk sent
   // in each room (kind, payment, to whom, when) and which members have since sent a message after
   // it, which the room's hash chain proves they received (`seen_by`, JSON names). An invitation's

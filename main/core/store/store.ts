@@ -3,6 +3,7 @@
 import Database from 'better-sqlite3';
 import type { CoinName, NetworkName } from '../../../shared/coins/index.ts';
 import type { MultisigScriptType } from '../../../shared/coins/multisig-script.ts';
+import type { SignerDevice } from '../../../shared/api/signer-devices.ts';
 import { AccountStore } from './account-store.ts';
 import { LedgerRegistrations } from './registrations.ts';
 import { AuditLog, type AuditAbout, type AuditEntry } from './audit-log.ts';
@@ -59,6 +60,8 @@ export interface CosignerRow {
   fingerprint: string;
   /** Path from the master key to the xpub, e.g. m/45'/0'. Informational: we derive below the xpub. */
   derivationPath: string;
+  /** The co-signer's kind of air-gapped signer (migration 15), for the QR dialogs; null or absent: not said. */
+  device?: SignerDevice | null;
 }
 
 export interface AddressRow {
@@ -248,8 +251,8 @@ export class CoordinatorStore {
       this.db
         .prepare('INSERT INTO wallets (id, coin, network, name, m, created_at, script_type, sort_keys, birthday_height, birthday_source, kind, vault_template) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
         .run(w.id, w.coin, w.network, w.name, w.m, w.createdAt, w.scriptType ?? 'p2sh', w.sortKeys === true ? 1 : 0, w.birthdayHeight ?? null, w.birthdaySource ?? null, w.vaultTemplate ? 'miniscript' : 'multisig', w.vaultTemplate ?? null);
-      const ins = this.db.prepare('INSERT INTO cosigners (wallet_id, position, name, xpub, fingerprint, derivation_path) VALUES (?, ?, ?, ?, ?, ?)');
-      for (const c of cosigners) ins.run(w.id, c.position, c.name, c.xpub, c.fingerprint, c.derivationPath);
+      const ins = this.db.prepare('INSERT INTO cosigners (wallet_id, position, name, xpub, fingerprint, derivation_path, device) VALUES (?, ?, ?, ?, ?, ?, ?)');
+      for (const c of cosigners) ins.run(w.id, c.position, c.name, c.xpub, c.fingerprint, c.derivationPath, c.device ?? null);
     });
   }
 
@@ -299,8 +302,14 @@ export class CoordinatorStore {
       xpub: string;
       fingerprint: string;
       derivation_path: string;
+      device: SignerDevice | null;
     }[];
-    return rows.map((r) => ({ position: r.position, name: r.name, xpub: r.xpub, fingerprint: r.fingerprint, derivationPath: r.derivation_path }));
+    return rows.map((r) => ({ position: r.position, name: r.name, xpub: r.xpub, fingerprint: r.fingerprint, derivationPath: r.derivation_path, device: r.device }));
+  }
+
+  /** Sets (or with null, forgets) one co-signer's device; false when the wallet has no co-signer at that position. */
+  setCosignerDevice(walletId: string, position: number, device: SignerDevice | null): boolean {
+    return this.db.prepare('UPDATE cosigners SET device = ? WHERE wallet_id = ? AND position = ?').run(device, walletId, position).changes === 1;
   }
 
   insertAddresses(walletId: string, rows: readonly AddressRow[]): void {

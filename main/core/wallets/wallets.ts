@@ -22,6 +22,7 @@ import { refuseExistingWallet } from './identity.ts';
 import { walletAddress, type WalletAddress, type WalletScript } from './script.ts';
 import { watchScanComplete } from './figures-final.ts';
 import type { WatchStatus } from '../../../shared/api/schemas.ts';
+import type { SignerDevice } from '../../../shared/api/signer-devices.ts';
 
 export const GAP_LIMIT = 20;
 
@@ -32,6 +33,8 @@ export interface CosignerInput {
   fingerprint?: string;
   /** Path from the master key to this xpub, e.g. m/48'/2'/0'. */
   derivationPath?: string;
+  /** The co-signer's kind of air-gapped signer, when the treasurer says (the QR dialogs open on its code). */
+  device?: SignerDevice;
 }
 
 export interface NewWallet {
@@ -117,7 +120,7 @@ export async function createWallet(deps: CoreDeps, input: NewWallet): Promise<Wa
     throw new CoordinatorError('bad_wallet', `co-signer ${b!.name}'s xpub is already in this wallet (${a!.name}'s key${a!.xpub.trim() === b!.xpub.trim() ? '' : ', written in another encoding'}): each co-signer needs an own key`);
   }
   const cosigners: CosignerRow[] = input.cosigners.map((c, position) => {
-    return { position, name: c.name, xpub: c.xpub.trim(), fingerprint: c.fingerprint ?? '00000000', derivationPath: c.derivationPath ?? 'm' };
+    return { position, name: c.name, xpub: c.xpub.trim(), fingerprint: c.fingerprint ?? '00000000', derivationPath: c.derivationPath ?? 'm', device: c.device ?? null };
   });
   const xpubs = cosigners.map((c) => c.xpub);
   const script: WalletScript = { m: input.m, scriptType: input.scriptType ?? 'p2sh', sortKeys: input.sortKeys === true };

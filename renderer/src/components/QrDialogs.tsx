@@ -3,11 +3,10 @@
 // desk (the bridge's qr.* channels); this page only draws them and hands back what the camera saw.
 import { useEffect, useRef, useState } from 'react';
 import QRCode from 'qrcode';
-import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
-import wasmUrl from 'zxing-wasm/reader/zxing_reader.wasm?url';
 import type { QrFramesView, QrReadView } from '../../../main/bridge/contract.ts';
 import { SIGNER_DEVICES, SIGNER_DEVICE_NAMES, type SignerDevice } from '../../../shared/api/signer-devices.ts';
 import { call } from '../bridge.ts';
+import type { readQrText as ReadQrText } from './qr-decoder.ts';
 import { Alert, message } from '../ui.tsx';
 
 export type Density = 'high' | 'low';
@@ -44,12 +43,20 @@ function DialogFrame(props: { title: string; onClose: () => void; testId: string
   );
 }
 
-/** Which kind of air-gapped signer the frames are for (it picks the code). */
-export function DeviceSelect({ device, onChange }: { device: SignerDevice; onChange: (d: SignerDevice) => void }) {
+/**
+ * A kind of air-gapped signer: the one the frames are for (it picks the code), or a co-signer's,
+ * stored so the QR dialogs open on its code; `notSaid` offers "not said" (null) as well.
+ */
+export function DeviceSelect(props: { device: SignerDevice | null; label: string; testId: string; disabled?: boolean } & ({ notSaid: true; onChange: (d: SignerDevice | null) => void } | { notSaid?: false; onChange: (d: SignerDevice) => void })) {
+  const change = (value: string) => {
+    if (props.notSaid) props.onChange(value === '' ? null : (value as SignerDevice));
+    else props.onChange(value as SignerDevice);
+  };
   return (
     <label>
-      The signer&apos;s device{' '}
-      <select value={device} onChange={(e) => onChange(e.target.value as SignerDevice)} data-testid="qr-device">
+      {props.label}
+      <select value={props.device ?? ''} onChange={(e) => change(e.target.value)} disabled={props.disabled} data-testid={props.testId}>
+        {props.notSaid && <option value="">Not said</option>}
         {SIGNER_DEVICES.map((d) => (
           <option key={d} value={d}>
             {SIGNER_DEVICE_NAMES[d]}
@@ -148,6 +155,11 @@ export function QrShowDialog(props: {
               {view.bytes !== undefined && ` · ${view.bytes.toLocaleString()} bytes`}
               {view.short && ' · without previous transactions (the signer reads amounts from the witness UTXOs)'}
             </p>
+            {view.preferred_why && (
+              <p className="muted small" data-testid="qr-preselected">
+                Preselected {view.preferred_why}.
+              </p>
+            )}
             <div className="form-actions">
               <button type="button" onClick={() => setPlaying((p) => !p)} data-testid="qr-play">
                 {playing ? 'Pause' : 'Play'}
@@ -162,13 +174,14 @@ export function QrShowDialog(props: {
   );
 }
 
-let zxingReady = false;
-/** The decoder's WebAssembly comes from the desk's own files (the CSP allows nothing else). */
-function zxing(): void {
-  if (zxingReady) return;
-  prepareZXingModule({ overrides: { locateFile: (path: string, prefix: string) => (path.endsWith('.wasm') ? wasmUrl : prefix + path) } });
-  zxingReady = true;
-}
+/** The decoder (qr-decoder.ts, with its WebAssembly inside): loaded when a scan dialog first opens. */
+let decoder: Promise<{ readQrText: typeof ReadQrText }> | null = null;
+// A chunk that failed to load is asked for again by the next scan, not remembered as failed.
+const qrDecoder = () =>
+  (decoder ??= import('./qr-decoder.ts').catch((e: unknown) => {
+    decoder = null;
+    throw new Error(`the QR decoder did not load (${message(e)}): import the signer's file instead`);
+  }));
 
 type Finished = Extract<QrReadView, { state: 'psbt' | 'key' }>;
 
@@ -193,7 +206,9 @@ export function QrScanDialog(props: { title: string; expect: 'psbt' | 'key'; scr
     const frames: string[] = [];
     const seen = new Set<string>();
     let asking = false;
-    zxing();
+    // Loaded while the camera starts; a failure is shown by the first frame that needs it.
+    const decoding = qrDecoder();
+    decoding.catch(() => undefined);
     const grab = document.createElement('canvas');
     const tick = async () => {
       const v = video.current;
@@ -205,8 +220,7 @@ export function QrScanDialog(props: { title: string; expect: 'psbt' | 'key'; scr
       g.drawImage(v, 0, 0);
       asking = true;
       try {
-        const [hit] = await readBarcodes(g.getImageData(0, 0, grab.width, grab.height), { formats: ['QRCode'], maxNumberOfSymbols: 1, tryHarder: true });
-        const text = hit?.text;
+        const text = await (await decoding).readQrText(g.getImageData(0, 0, grab.width, grab.height));
         if (!text || seen.has(text)) return;
         seen.add(text);
         frames.push(text);

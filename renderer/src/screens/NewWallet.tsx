@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { go, href } from '../navigation.ts';
 import type { BridgeInput } from '../../../main/bridge/contract.ts';
-import { QrScanDialog } from '../components/QrDialogs.tsx';
+import { DeviceSelect, QrScanDialog } from '../components/QrDialogs.tsx';
+import type { SignerDevice } from '../../../shared/api/signer-devices.ts';
 import { call } from '../bridge.ts';
 import { ConnectChainFirst, useServedChains } from '../components/ChainGate.tsx';
 import { SubmitActions, TextField } from '../components/form.tsx';
@@ -13,9 +14,11 @@ interface Row {
   xpub: string;
   fingerprint: string;
   path: string;
+  /** The co-signer's air-gapped signer, when said (the QR dialogs open on its code). */
+  device: SignerDevice | null;
 }
 
-const emptyRow = (): Row => ({ name: '', xpub: '', fingerprint: '', path: '' });
+const emptyRow = (): Row => ({ name: '', xpub: '', fingerprint: '', path: '', device: null });
 const NETWORKS = ['regtest', 'testnet', 'mainnet'] as const;
 /** The coins a wallet can be made for and those a Ledger reads xpubs for: the bridge's enumerations. */
 type WalletCoin = BridgeInput<'wallets.create'>['coin'];
@@ -86,7 +89,7 @@ export function NewWallet() {
       if (walletCoins.some((c) => c.coin === d.coin)) setCoin(d.coin as WalletCoin);
       if ((NETWORKS as readonly string[]).includes(d.network)) setNetwork(d.network as (typeof NETWORKS)[number]);
       setM(d.m);
-      setRows(d.cosigners.map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint === '00000000' ? '' : c.fingerprint, path: c.derivation_path === 'm' ? '' : c.derivation_path })));
+      setRows(d.cosigners.map((c) => ({ name: c.name, xpub: c.xpub, fingerprint: c.fingerprint === '00000000' ? '' : c.fingerprint, path: c.derivation_path === 'm' ? '' : c.derivation_path, device: null })));
       // The file's address type and key order (a different choice would be another wallet).
       setChosenType(d.script_type);
       setChosenSort(d.sort_keys);
@@ -170,6 +173,7 @@ export function NewWallet() {
           xpub: r.xpub,
           ...(r.fingerprint.trim() ? { fingerprint: r.fingerprint.trim().toLowerCase() } : {}),
           ...(r.path.trim() ? { derivation_path: r.path.trim() } : {}),
+          ...(r.device ? { device: r.device } : {}),
         })),
         script_type: scriptType,
         sort_keys: sortKeys,
@@ -351,6 +355,7 @@ export function NewWallet() {
                 <TextField label="Extended public key (xpub)" value={r.xpub} onChange={(xpub) => set(i, { xpub })} required spellCheck={false} className="mono" data-testid={`cosigner-xpub-${i}`} />
                 <TextField label="Fingerprint" value={r.fingerprint} onChange={(fingerprint) => set(i, { fingerprint })} placeholder="optional: d34db33f" className="mono" />
                 <TextField label="Path" value={r.path} onChange={(path) => set(i, { path })} placeholder={`optional: ${pathHint}`} className="mono" data-testid={`cosigner-path-${i}`} />
+                {!withRecovery && <DeviceSelect notSaid label="QR signer" device={r.device} onChange={(device) => set(i, { device })} testId={`cosigner-device-${i}`} />}
               </div>
               {ledgerCoin && (
                 <button type="button" className="link" onClick={() => void readFromLedger(i)} disabled={reading !== null} aria-label={`Read co-signer ${i + 1}'s key from a Ledger`} data-testid={`cosigner-ledger-${i}`}>
@@ -372,7 +377,8 @@ export function NewWallet() {
             expect="key"
             script={scriptOfType}
             onDone={(r) => {
-              if (r.state === 'key') set(scanning, { xpub: r.key.xpub, fingerprint: r.key.fingerprint, path: r.key.derivation_path });
+              // A device's own export (a Coldcard's key file) presets the co-signer's device; the treasurer can change it.
+              if (r.state === 'key') set(scanning, { xpub: r.key.xpub, fingerprint: r.key.fingerprint, path: r.key.derivation_path, ...(r.key.device ? { device: r.key.device } : {}) });
               setScanning(null);
             }}
             onClose={() => setScanning(null)}

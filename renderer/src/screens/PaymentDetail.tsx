@@ -6,8 +6,7 @@ import { InlineLabel } from '../components/InlineLabel.tsx';
 import { amount, payee, usd, when } from '../format.ts';
 import { ReplacementLinks, StuckPayment } from '../components/StuckPayment.tsx';
 import { Alert, Amount, Card, FileDrop, Loading, PaysTable, StateBadge, download, message, useLoad, type PickedFile } from '../ui.tsx';
-import { DeviceSelect, QrScanDialog, QrShowDialog } from '../components/QrDialogs.tsx';
-import { type SignerDevice } from '../../../shared/api/signer-devices.ts';
+import { QrScanDialog, QrShowDialog } from '../components/QrDialogs.tsx';
 
 
 function Signatures({ p }: { p: PaymentDetail }) {
@@ -74,10 +73,10 @@ export function PaymentDetailScreen({ id }: { id: string }) {
   const [results, setResults] = useState<ImportResult[] | null>(null);
   const [cancelling, setCancelling] = useState(false);
   const [qr, setQr] = useState<'show' | 'scan' | null>(null);
-  const [device, setDevice] = useState<SignerDevice>('other');
+  // The format is preselected from the devices stored for the co-signers still to sign (the wallet's page says them).
   const loadPsbtFrames = useCallback(
-    (o: { density: 'high' | 'low'; format?: 'ur' | 'bbqr' }) => call('qr.psbtFrames', { payment_id: id, density: o.density, devices: [device], ...(o.format ? { format: o.format } : {}) }),
-    [id, device],
+    (o: { density: 'high' | 'low'; format?: 'ur' | 'bbqr' }) => call('qr.psbtFrames', { payment_id: id, density: o.density, ...(o.format ? { format: o.format } : {}) }),
+    [id],
   );
   // A signed PSBT read by the camera goes through the one import of PSBT files: nothing new is trusted.
   const scanned = (r: { state: 'psbt' | 'key'; name?: string; text?: string }) => {
@@ -285,13 +284,11 @@ export function PaymentDetailScreen({ id }: { id: string }) {
       {qr === 'show' && (
         <QrShowDialog
           title="Show the PSBT to the signer"
-          about="The signer's camera reads the frames in any order; a frame it misses comes round again. The format follows the signer's device: change it here if the signer asks for the other."
+          about="The signer's camera reads the frames in any order; a frame it misses comes round again. The code follows the co-signers' devices, as said on the wallet's page: change it here if the signer asks for the other."
           load={loadPsbtFrames}
           formats
           onClose={() => setQr(null)}
-        >
-          <DeviceSelect device={device} onChange={setDevice} />
-        </QrShowDialog>
+        />
       )}
       {qr === 'scan' && <QrScanDialog title="Scan the signed PSBT" expect="psbt" paymentId={id} onDone={scanned} onClose={() => setQr(null)} />}
       <div className="form-actions">

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { PaymentSummary, Unit, UnspentOutput, WalletDetail } from '../../../main/bridge/contract.ts';
+import type { CosignerView, PaymentSummary, Unit, UnspentOutput, WalletDetail } from '../../../main/bridge/contract.ts';
 import { href } from '../navigation.ts';
 import { call } from '../bridge.ts';
 import { CopyButton } from '../components/CopyButton.tsx';
@@ -15,7 +15,7 @@ import { NotFinalNotice, ProvisionalBadge, ProvisionalNotice, ScanNotice, scanWo
 import { Alert, Amount, Card, Loading, PageHead, StateBadge, download, message, useAction, useLoad } from '../ui.tsx';
 import { WalletBooks } from './WalletBooks.tsx';
 import { DeviceSelect, QrShowDialog } from '../components/QrDialogs.tsx';
-import { type SignerDevice } from '../../../shared/api/signer-devices.ts';
+import { SIGNER_DEVICE_NAMES, type SignerDevice } from '../../../shared/api/signer-devices.ts';
 import { VaultPaths, VaultWarning } from './VaultPaths.tsx';
 import { WalletLabelsFile } from './WalletLabelsFile.tsx';
 import { WalletApprovals } from './WalletApprovals.tsx';
@@ -137,7 +137,7 @@ const SETUP_FORMATS = [
 const pathUnknown = (w: WalletDetail): string[] => w.cosigners.filter((c) => c.derivation_path === 'm').map((c) => c.name);
 
 /** The wallet as other multisig wallets import it (keys in this wallet's order). */
-function ExportSetup({ walletId, coin, sortKeys, noPath }: { walletId: string; coin: string; sortKeys: boolean; noPath: string[] }) {
+function ExportSetup({ walletId, coin, sortKeys, noPath, cosigners }: { walletId: string; coin: string; sortKeys: boolean; noPath: string[]; cosigners: CosignerView[] }) {
   const [error, setError] = useState<string | null>(null);
   // Caravan is offered for the coins whose row says Caravan reads them (Bitcoin only).
   const coins = useLoad(() => call('coins.list', {}), []);
@@ -177,28 +177,53 @@ function ExportSetup({ walletId, coin, sortKeys, noPath }: { walletId: string; c
         })}
       </ul>
       {error && <Alert>{error}</Alert>}
-      <RegisterByQr walletId={walletId} />
+      <RegisterByQr walletId={walletId} cosigners={cosigners} />
     </Card>
   );
 }
 
 /** The wallet registered on an air-gapped signer by QR, in the code its device reads (issue 34). */
-function RegisterByQr({ walletId }: { walletId: string }) {
+function RegisterByQr({ walletId, cosigners }: { walletId: string; cosigners: CosignerView[] }) {
   const [open, setOpen] = useState(false);
-  const [device, setDevice] = useState<SignerDevice>('keystone');
-  const load = useCallback((o: { density: 'high' | 'low' }) => call('qr.registration', { wallet_id: walletId, device, density: o.density }), [walletId, device]);
+  // Preselected: the first co-signer's device that is said; every device is still offered.
+  const said = cosigners.find((c) => c.device);
+  const [chosen, setChosen] = useState<SignerDevice | null>(null);
+  const device: SignerDevice = chosen ?? said?.device ?? 'keystone';
+  // The devices that read descriptors take its text (the default) or ur:crypto-output.
+  const readsDescriptors = device === 'seedsigner' || device === 'krux' || device === 'other';
+  const [code, setCode] = useState<'text' | 'crypto-output'>('text');
+  const shownCode = readsDescriptors ? code : 'text';
+  const load = useCallback((o: { density: 'high' | 'low' }) => call('qr.registration', { wallet_id: walletId, device, density: o.density, code: shownCode }), [walletId, device, shownCode]);
   return (
-    <p>
+    <div className="register-qr">
       <button type="button" onClick={() => setOpen(true)} data-testid="register-qr">
         Register on a QR signer…
       </button>{' '}
       <span className="muted small">so the device shows change as change and refuses inputs that are not this wallet&apos;s.</span>
       {open && (
         <QrShowDialog title="Register the wallet on the signer" about="On the signer, choose to import a multisig wallet by QR, then hold it to this screen." load={load} formats={false} onClose={() => setOpen(false)}>
-          <DeviceSelect device={device} onChange={setDevice} />
+          <DeviceSelect label="The signer's device" device={device} onChange={setChosen} testId="qr-device" />
+          {readsDescriptors && (
+            <div className="qr-controls">
+              <fieldset>
+                <legend>Code</legend>
+                <label>
+                  <input type="radio" name="qr-registration-code" checked={code === 'text'} onChange={() => setCode('text')} data-testid="qr-code-text" /> The descriptor as text (what {SIGNER_DEVICE_NAMES[device]} reads first)
+                </label>
+                <label>
+                  <input type="radio" name="qr-registration-code" checked={code === 'crypto-output'} onChange={() => setCode('crypto-output')} data-testid="qr-code-crypto-output" /> ur:crypto-output (receive branch 0/*)
+                </label>
+              </fieldset>
+            </div>
+          )}
+          {chosen === null && said?.device && (
+            <p className="muted small" data-testid="qr-device-preselected">
+              Preselected: {said.name}&apos;s {SIGNER_DEVICE_NAMES[said.device]}, as said under Co-signers.
+            </p>
+          )}
         </QrShowDialog>
       )}
-    </p>
+    </div>
   );
 }
 
@@ -333,23 +358,49 @@ export function WalletDetailScreen({ id }: { id: string }) {
       <WalletBooks w={w} />
       {labels.error && <Alert>{labels.error}</Alert>}
       <WalletLabelsFile walletId={w.id} onImported={labels.reload} />
-      {!w.vault && <ExportSetup walletId={w.id} coin={w.coin} sortKeys={w.sort_keys} noPath={pathUnknown(w)} />}
+      {!w.vault && <ExportSetup walletId={w.id} coin={w.coin} sortKeys={w.sort_keys} noPath={pathUnknown(w)} cosigners={w.cosigners} />}
       <RescanAction wallet={w} />
     </>
   );
 }
 
 function CosignersCard({ w }: { w: WalletDetail }) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<number | null>(null);
+  // Stored at once (and audited): the page reloads with the desk's revision.
+  const setDevice = async (position: number, device: SignerDevice | null) => {
+    setError(null);
+    setBusy(position);
+    try {
+      await call('wallets.setCosignerDevice', { wallet_id: w.id, position, device });
+    } catch (err) {
+      setError(message(err));
+    } finally {
+      setBusy(null);
+    }
+  };
   return (
     <Card title={w.vault ? 'Keys (each path says which sign)' : 'Co-signers'}>
       <ol className="plain">
-        {w.cosigners.map((c) => (
-          <li key={c.xpub}>
-            <strong>{c.name}</strong> <span className="muted small" data-testid="cosigner-path">{c.derivation_path === 'm' ? 'path unknown (the key was added without one)' : c.derivation_path}</span>
-            <div className="mono small muted">{shortId(c.xpub)}</div>
+        {w.cosigners.map((c, position) => (
+          <li key={c.xpub} className="cosigner-line">
+            <div>
+              <strong>{c.name}</strong> <span className="muted small" data-testid="cosigner-path">{c.derivation_path === 'm' ? 'path unknown (the key was added without one)' : c.derivation_path}</span>
+              <div className="mono small muted">{shortId(c.xpub)}</div>
+            </div>
+            <DeviceSelect
+              notSaid
+              label="Air-gapped signer (QR)"
+              device={c.device ?? null}
+              onChange={(d) => void setDevice(position, d)}
+              disabled={busy !== null}
+              testId={`cosigner-device-${position}`}
+            />
           </li>
         ))}
       </ol>
+      <p className="muted small">The QR dialogs open on the code each device reads: BBQr where every co-signer still to sign uses a Coldcard, UR otherwise. Leave &quot;Not said&quot; for a co-signer who signs by file or on a Ledger.</p>
+      {error && <Alert>{error}</Alert>}
     </Card>
   );
 }
@@ -372,7 +423,7 @@ function UnservedWallet({ w }: { w: WalletDetail }) {
         <a href={href.settings}>Settings</a>, or go back to <a href={href.wallets}>Wallets</a>.
       </div>
       <CosignersCard w={w} />
-      <ExportSetup walletId={w.id} coin={w.coin} sortKeys={w.sort_keys} noPath={pathUnknown(w)} />
+      <ExportSetup walletId={w.id} coin={w.coin} sortKeys={w.sort_keys} noPath={pathUnknown(w)} cosigners={w.cosigners} />
     </>
   );
 }
