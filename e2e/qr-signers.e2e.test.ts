@@ -32,6 +32,8 @@ import { decodeScreenshot, fakeCameraArgs, writeQrVideo } from './qr-camera.ts';
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
 const [alice, bob, carol] = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
+/** The descriptor names no one: the desk calls each key "Key n (its fingerprint)". */
+const keyName = (c: typeof alice, i: number) => `Key ${i + 1} (${c.fingerprint})`;
 const bip32 = BIP32Factory(ecc);
 const network = jsNetwork(params);
 
@@ -170,18 +172,28 @@ describe('air-gapped co-signers by QR, in Chromium with a camera', () => {
     }
     await page.getByTestId('qr-close').click();
     // Carol's signer is a Coldcard, said on the wallet's page (stored: the dialog asks no more). The
-    // dialog now opens on BBQr, and shows the PSBT whole (with its previous transactions), as Coldcards ask.
-    await page.evaluate((id) => ((globalThis as unknown as { location: { hash: string } }).location.hash = `#/wallets/${id}`), walletId);
-    await expect.poll(() => page.getByTestId('cosigner-device-2').inputValue()).toBe('');
-    await page.getByTestId('cosigner-device-2').selectOption('coldcard');
-    await page.reload();
-    await expect.poll(() => page.getByTestId('cosigner-device-2').inputValue(), { timeout: 30_000 }).toBe('coldcard');
+    // others are not said, and may not read BBQr: the dialog still opens on UR, and says why.
+    const devicesSaid = async (said: readonly (string | null)[]) => {
+      await page.evaluate((id) => ((globalThis as unknown as { location: { hash: string } }).location.hash = `#/wallets/${id}`), walletId);
+      for (const [i, device] of said.entries()) if (device) await page.getByTestId(`cosigner-device-${i}`).selectOption(device);
+      await page.reload();
+      for (const [i, device] of said.entries()) await expect.poll(() => page.getByTestId(`cosigner-device-${i}`).inputValue(), { timeout: 30_000 }).toBe(device ?? '');
+    };
+    await devicesSaid([null, null, 'coldcard']);
+    await page.evaluate((route) => ((globalThis as unknown as { location: { hash: string } }).location.hash = route), paymentRoute);
+    await page.getByTestId('show-psbt-qr').click();
+    await expect.poll(() => page.getByTestId('qr-preselected').textContent()).toBe(`Preselected UR: not every co-signer still to sign is said to use a Coldcard (${keyName(alice, 0)}: not said, ${keyName(bob, 1)}: not said, ${keyName(carol, 2)}: Coldcard).`);
+    expect(await page.getByTestId('qr-format-ur').isChecked()).toBe(true);
+    await page.getByTestId('qr-close').click();
+    // Every co-signer's signer a Coldcard: the dialog opens on BBQr, and shows the PSBT whole (with
+    // its previous transactions), as Coldcards ask.
+    await devicesSaid(['coldcard', 'coldcard', 'coldcard']);
     await shot('cosigner-devices');
     await page.evaluate((route) => ((globalThis as unknown as { location: { hash: string } }).location.hash = route), paymentRoute);
     await page.getByTestId('show-psbt-qr').click();
     await expect.poll(() => page.getByTestId('qr-format-bbqr').isChecked()).toBe(true);
-    // The descriptor named no one: the desk calls carol "Key 3 (her fingerprint)".
-    await expect.poll(() => page.getByTestId('qr-preselected').textContent()).toBe(`Preselected BBQr: every co-signer still to sign whose device is set uses a Coldcard (Key 3 (${carol.fingerprint}): Coldcard).`);
+    // The descriptor named no one: the desk calls each key "Key n (its fingerprint)".
+    await expect.poll(() => page.getByTestId('qr-preselected').textContent()).toBe(`Preselected BBQr: every co-signer still to sign uses a Coldcard (${keyName(alice, 0)}: Coldcard, ${keyName(bob, 1)}: Coldcard, ${keyName(carol, 2)}: Coldcard).`);
     // Both codes are still offered.
     expect(await page.getByTestId('qr-format-ur').isEnabled()).toBe(true);
     const whole = new Uint8Array(exported);
@@ -233,7 +245,7 @@ describe('air-gapped co-signers by QR, in Chromium with a camera', () => {
     await page.getByTestId('register-qr').click();
     // Preselected from the device stored for carol; every device is still offered.
     expect(await page.getByTestId('qr-device').inputValue()).toBe('coldcard');
-    expect(await page.getByTestId('qr-device-preselected').textContent()).toBe(`Preselected: Key 3 (${carol.fingerprint})'s Coldcard, as said under Co-signers.`);
+    expect(await page.getByTestId('qr-device-preselected').textContent()).toBe(`Preselected: ${keyName(alice, 0)}'s Coldcard, as said under Co-signers.`);
     await expect.poll(() => page.getByTestId('qr-status').textContent()).toMatch(/BBQr U \(Coldcard multisig file\)/);
     await page.getByTestId('qr-device').selectOption('keystone');
     await expect.poll(() => page.getByTestId('qr-status').textContent()).toMatch(/ur:bytes/);

@@ -94,16 +94,23 @@ describe("a co-signer's device", () => {
   it("preselects the PSBT's code from the stored devices of the co-signers still to sign", async () => {
     const store = seeded(tempDb());
     const handlers = bridgeOn(store);
-    // Bob's Keystone: UR.
-    expect(devicesToSign({ store }, 'p1')).toEqual([{ name: 'bob', device: 'keystone' }]);
-    expect(chosenFormatWords(devicesToSign({ store }, 'p1'), preferredPsbtFormat(['keystone']))).toBe('UR: not every co-signer still to sign uses a Coldcard (bob: Keystone)');
-    // Carol's Coldcard, bob's device forgotten: every device said is a Coldcard, BBQr.
+    // Bob's Keystone, the others not said: UR.
+    expect(devicesToSign({ store }, 'p1')).toEqual([
+      { name: 'alice', device: null },
+      { name: 'bob', device: 'keystone' },
+      { name: 'carol', device: null },
+    ]);
+    expect(chosenFormatWords(devicesToSign({ store }, 'p1'), 'ur')).toBe('UR: not every co-signer still to sign is said to use a Coldcard (alice: not said, bob: Keystone, carol: not said)');
+    // Carol's Coldcard, bob's forgotten: alice's device is not said, and may not read BBQr: still UR.
     await dispatch(handlers, 'wallets.setCosignerDevice', { wallet_id: 'w1', position: 2, device: 'coldcard' });
     await dispatch(handlers, 'wallets.setCosignerDevice', { wallet_id: 'w1', position: 1, device: null });
+    expect(preferredPsbtFormat(devicesToSign({ store }, 'p1').map((s) => s.device))).toBe('ur');
+    // Every one a Coldcard: BBQr.
+    for (const position of [0, 1]) await dispatch(handlers, 'wallets.setCosignerDevice', { wallet_id: 'w1', position, device: 'coldcard' });
     const signers = devicesToSign({ store }, 'p1');
     expect(preferredPsbtFormat(signers.map((s) => s.device))).toBe('bbqr');
-    expect(chosenFormatWords(signers, 'bbqr')).toBe('BBQr: every co-signer still to sign whose device is set uses a Coldcard (carol: Coldcard)');
-    await dispatch(handlers, 'wallets.setCosignerDevice', { wallet_id: 'w1', position: 2, device: null });
+    expect(chosenFormatWords(signers, 'bbqr')).toBe('BBQr: every co-signer still to sign uses a Coldcard (alice: Coldcard, bob: Coldcard, carol: Coldcard)');
+    for (const position of [0, 1, 2]) await dispatch(handlers, 'wallets.setCosignerDevice', { wallet_id: 'w1', position, device: null });
     expect(chosenFormatWords(devicesToSign({ store }, 'p1'), 'ur')).toMatch(/^UR: no device is set/);
     store.close();
   });

@@ -14,8 +14,11 @@ import { psbtUrFrames, textUrFrames, urFrames, type QrDensity } from './ur.ts';
 
 export type QrFormat = 'ur' | 'bbqr';
 
-/** BBQr where every signer is a Coldcard (Coldcard reads UR too, but BBQr is its own and denser), UR otherwise. */
-export function preferredPsbtFormat(devices: readonly SignerDevice[]): QrFormat {
+/**
+ * BBQr where every signer is a Coldcard (Coldcard reads UR too, but BBQr is its own and denser), UR
+ * otherwise. A signer whose device is not said (null) counts against BBQr: UR is what most devices read.
+ */
+export function preferredPsbtFormat(devices: readonly (SignerDevice | null)[]): QrFormat {
   return devices.length > 0 && devices.every((d) => d === 'coldcard') ? 'bbqr' : 'ur';
 }
 

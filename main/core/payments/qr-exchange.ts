@@ -33,15 +33,15 @@ export interface PsbtQr {
   preferredWhy: string;
 }
 
-/** A co-signer still to sign a payment, with the device the treasurer said it uses. */
+/** A co-signer still to sign a payment, with the device the treasurer said it uses (null: not said). */
 export interface SignerToSign {
   name: string;
-  device: SignerDevice;
+  device: SignerDevice | null;
 }
 
 /**
- * The stored devices of the co-signers still to sign the payment: on its path for a vault, and not
- * yet signed on every input. Co-signers whose device is not said are left out.
+ * The co-signers still to sign the payment, with their stored devices (null: not said): on its path
+ * for a vault, and not yet signed on every input.
  */
 export function devicesToSign(deps: Pick<CoreDeps, 'store'>, paymentId: string): SignerToSign[] {
   const p = requirePayment(deps, paymentId);
@@ -50,17 +50,17 @@ export function devicesToSign(deps: Pick<CoreDeps, 'store'>, paymentId: string):
   const onPath = vault === null ? null : new Set(vault.flatMap((v) => v.spend.pathKeys.map((k) => k.key)));
   const { inputs } = progress(deps, paymentId);
   return deps.store.cosigners(w.id).flatMap((c, position) => {
-    if (!c.device || (onPath !== null && !onPath.has(position))) return [];
+    if (onPath !== null && !onPath.has(position)) return [];
     const done = inputs.length > 0 && inputs.every((i) => i.signers.includes(c.name));
-    return done ? [] : [{ name: c.name, device: c.device }];
+    return done ? [] : [{ name: c.name, device: c.device ?? null }];
   });
 }
 
 /** Why the dialog opens on `format`, from the devices of the co-signers still to sign. */
 export function chosenFormatWords(signers: readonly SignerToSign[], format: QrFormat): string {
-  if (signers.length === 0) return "UR: no device is set for the co-signers still to sign (say each one's on the wallet's page)";
-  const list = signers.map((s) => `${s.name}: ${SIGNER_DEVICE_NAMES[s.device]}`).join(', ');
-  return format === 'bbqr' ? `BBQr: every co-signer still to sign whose device is set uses a Coldcard (${list})` : `UR: not every co-signer still to sign uses a Coldcard (${list})`;
+  if (signers.every((s) => s.device === null)) return "UR: no device is set for the co-signers still to sign (say each one's on the wallet's page)";
+  const list = signers.map((s) => `${s.name}: ${s.device === null ? 'not said' : SIGNER_DEVICE_NAMES[s.device]}`).join(', ');
+  return format === 'bbqr' ? `BBQr: every co-signer still to sign uses a Coldcard (${list})` : `UR: not every co-signer still to sign is said to use a Coldcard (${list})`;
 }
 
 /**
@@ -75,7 +75,7 @@ export async function psbtQr(deps: CoreDeps, paymentId: string, o: { format?: Qr
   const p = requirePayment(deps, paymentId);
   const vault = requireWallet(deps, p.walletId).vaultTemplate !== null;
   const stored = o.devices === undefined ? devicesToSign(deps, paymentId) : null;
-  const devices = o.devices ?? stored!.map((s) => s.device);
+  const devices: readonly (SignerDevice | null)[] = o.devices ?? stored!.map((s) => s.device);
   const { base64: text } = await exportPsbt(deps, paymentId);
   let bytes = base64.decode(text);
   let short = false;
@@ -88,7 +88,7 @@ export async function psbtQr(deps: CoreDeps, paymentId: string, o: { format?: Qr
   }
   const preferred = preferredPsbtFormat(devices);
   const format = o.format ?? preferred;
-  const preferredWhy = stored ? chosenFormatWords(stored, preferred) : `${preferred === 'bbqr' ? 'BBQr' : 'UR'}: for ${devices.map((d) => SIGNER_DEVICE_NAMES[d]).join(', ') || 'no device in particular'}`;
+  const preferredWhy = stored ? chosenFormatWords(stored, preferred) : `${preferred === 'bbqr' ? 'BBQr' : 'UR'}: for ${devices.map((d) => (d === null ? 'a device not said' : SIGNER_DEVICE_NAMES[d])).join(', ') || 'no device in particular'}`;
   return { format, density: o.density, frames: psbtFrames(bytes, format, o.density), short, bytes: bytes.length, preferred, preferredWhy };
 }
 
