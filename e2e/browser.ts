@@ -1,12 +1,13 @@
-// What every browser test needs: its own renderer build (so parallel files never race on one
-// output folder), Debian's Chromium with the flags this closed network wants, screenshots under
-// e2e/artifacts/ and downloads saved to a folder. A missing Chromium fails the test, naming it.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// What every browser test needs: the run's renderer build (one per vitest run, which every file
+// reads and none writes: e2e/renderer-once.ts), Debian's Chromium with the flags this closed
+// network wants, screenshots under e2e/artifacts/ and downloads saved to a folder. A missing
+// Chromium fails the test, naming it.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { startDevDesk, type DevDesk, type DevDeskOptions } from '../dev/dev-desk.ts';
 import { signRequest } from '../main/core/software-signer.ts';
 
@@ -19,7 +20,7 @@ export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--
 export interface BrowserSession {
   page: Page;
   context: BrowserContext;
-  /** The renderer built for this session, to serve from the desk. */
+  /** The run's renderer build, to serve from the desk (shared by every file: never written to). */
   rendererDir: string;
   /** A folder of this session's own, removed at close: downloads and files to upload. */
   work: string;
@@ -30,14 +31,29 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
-/** Builds the renderer into a fresh folder; the browser starts with `openBrowser`. */
+/**
+ * The run's renderer build (made by the first file that asks) and a fresh work folder for this
+ * session; the browser starts with `openBrowser`.
+ */
 export async function buildRenderer(): Promise<{ rendererDir: string; work: string }> {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's package (apt-get install chromium); the e2e tests never download a browser`);
   mkdirSync(ARTIFACTS, { recursive: true });
-  const work = mkdtempSync(join(tmpdir(), 'countersign-e2e-'));
-  const rendererDir = join(work, 'renderer');
-  await build({ configFile: join(ROOT, 'renderer/vite.config.ts'), logLevel: 'warn', build: { outDir: rendererDir, emptyOutDir: true } });
-  return { rendererDir, work };
+  const runDir = inject('rendererRunDir');
+  const rendererDir = join(runDir, 'renderer');
+  if (!existsSync(join(rendererDir, 'index.html'))) {
+    // Two files may build at once: each builds into a folder of its own and renames it into place;
+    // the rename of the one that comes second fails (the folder is there and not empty) and it
+    // uses the first one's, so no file ever serves a half-written build.
+    const mine = mkdtempSync(join(runDir, 'build-'));
+    await build({ configFile: join(ROOT, 'renderer/vite.config.ts'), logLevel: 'warn', build: { outDir: mine, emptyOutDir: true } });
+    try {
+      renameSync(mine, rendererDir);
+    } catch (err) {
+      if (!existsSync(join(rendererDir, 'index.html'))) throw err;
+      rmSync(mine, { recursive: true, force: true });
+    }
+  }
+  return { rendererDir, work: mkdtempSync(join(tmpdir(), 'countersign-e2e-')) };
 }
 
 export async function openBrowser(built: { rendererDir: string; work: string }, screenshotPrefix = ''): Promise<BrowserSession> {

@@ -474,10 +474,22 @@ function migrations(dialect: Dialect): Record<string, Migration> {
 export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect, schema?: string, upTo?: string): Promise<void> {
   const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations(dialect)) };
   const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
+    const failed = results?.find((r) => r.status === 'Error');
+    if (!error && !failed) return;
     const reason = error instanceof Error ? error.message : String(error ?? '');
+    if (!failed && attempt < 5 && otherSchemaDropped(reason, schema)) continue;
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
   }
+}
+
+/**
+ * Kysely's check for its migration tables reads every schema of the database by name
+ * (has_schema_privilege): one that another store drops meanwhile fails that read, before any
+ * migration ran. Seen with test files and services sharing one PostgreSQL; asking again is safe.
+ */
+function otherSchemaDropped(reason: string, ours: string | undefined): boolean {
+  const named = /^schema "([^"]+)" does not exist$/.exec(reason)?.[1];
+  return named !== undefined && named !== ours;
 }

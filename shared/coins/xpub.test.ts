@@ -54,6 +54,20 @@ describe('BIP32 test vectors 1-4 (public derivation)', () => {
     expect(encodeXpub(deriveXpubPath(parseXpub(BTC, from.xpub), '2/1000000000'))).toBe(to.xpub);
     expect(bytesToHex(derivePublicKey(BTC, from.xpub, 'm/2/1000000000'))).toBe(bytesToHex(parseXpub(BTC, to.xpub).publicKey));
   });
+
+  test('a child derived again (kept from the first time) is the same, and changing the bytes given out changes no later answer', () => {
+    const v1 = bip32.valid[0];
+    const [from, to] = [v1?.chains[3], v1?.chains[4]];
+    if (!from || !to) throw new Error('fixture');
+    const parent = parseXpub(BTC, from.xpub);
+    const first = deriveXpubChild(parent, 2);
+    first.publicKey.fill(0);
+    first.chainCode.fill(0);
+    expect(encodeXpub(deriveXpubChild(parent, 2))).toBe(to.xpub);
+    // Another parent with the same key but another chain code has other children.
+    const other = { ...parent, chainCode: parent.chainCode.map((b) => b ^ 1) };
+    expect(encodeXpub(deriveXpubChild(other, 2))).not.toBe(to.xpub);
+  });
 });
 
 describe('BIP32 test vector 5: invalid extended keys are refused', () => {

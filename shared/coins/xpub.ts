@@ -82,12 +82,30 @@ export function encodeXpub(key: ExtendedPublicKey): string {
   return base58checkEncode(data.subarray(0, 1), data.subarray(1));
 }
 
+// Children derived lately, by parent and index: a wallet's addresses derive the same branch key
+// (".../0", ".../1") for every address, and a payment re-derives each input's keys at each check;
+// each derivation is a curve multiplication. Bounded: the oldest goes first.
+const CHILD_CACHE_SIZE = 4096;
+const children = new Map<string, ExtendedPublicKey>();
+
 /** CKDpub: the non-hardened child `index` of `parent`. */
 export function deriveXpubChild(parent: ExtendedPublicKey, index: number): ExtendedPublicKey {
   if (!Number.isInteger(index) || index < 0 || index >= HARDENED) {
     throw new CoinError(`child index ${index} is not a non-hardened index (0 to ${HARDENED - 1})`);
   }
   if (parent.depth >= 255) throw new CoinError('cannot derive below depth 255');
+  const id = `${parent.version} ${parent.depth} ${bytesToHex(parent.chainCode)} ${bytesToHex(parent.publicKey)} ${index}`;
+  let child = children.get(id);
+  if (child === undefined) {
+    child = ckdPub(parent, index);
+    if (children.size >= CHILD_CACHE_SIZE) children.delete(children.keys().next().value!);
+    children.set(id, child);
+  }
+  // Copies of the bytes: a caller that changed them would otherwise change the cached key.
+  return { ...child, chainCode: child.chainCode.slice(), publicKey: child.publicKey.slice() };
+}
+
+function ckdPub(parent: ExtendedPublicKey, index: number): ExtendedPublicKey {
   const data = new Uint8Array(37);
   data.set(parent.publicKey, 0);
   new DataView(data.buffer).setUint32(33, index);
