@@ -10,6 +10,7 @@ import { build } from 'vite';
 import { expect, inject } from 'vitest';
 import { startDevDesk, type DevDesk, type DevDeskOptions } from '../dev/dev-desk.ts';
 import { signRequest } from '../main/core/software-signer.ts';
+import { addressToScript, chainParams } from '../shared/coins/index.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const ROOT = join(import.meta.dirname, '..');
@@ -131,4 +132,33 @@ export async function collectAndSubmit(browser: BrowserSession, tag: string, key
   await page.getByTestId('submit').click();
   await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('broadcast');
   return (await page.getByTestId('txid').textContent())!.trim();
+}
+
+/**
+ * On the open wallet screen: the node pays its receive address `units` of litecoin (regtest) in a
+ * mined block, and the screen shows the balance `shown` ("2.00 LTC (regtest)"); the address paid.
+ */
+export async function fundShownWallet(page: Page, desk: DevDesk, units: bigint, shown: string): Promise<string> {
+  const address = (await page.getByTestId('receive-address').textContent())!.trim();
+  await desk.node.fundScript(addressToScript(chainParams('litecoin', 'regtest'), address), units);
+  await desk.node.mine(1);
+  await desk.synced();
+  await expect.poll(() => page.getByTestId('balance').first().textContent(), { timeout: 30_000 }).toBe(shown);
+  return address;
+}
+
+/**
+ * From the open wallet screen: a payment of `amount` (as typed) to a new address of the node, at
+ * the default fee rate or a fixed `fee`, proposed until it awaits signatures on its own screen.
+ */
+export async function proposeOnScreen(page: Page, desk: DevDesk, o: { amount: string; fee?: string }): Promise<void> {
+  await page.getByTestId('propose-link').click();
+  await page.getByTestId('pay-to').fill(await desk.node.newAddress('legacy'));
+  await page.getByTestId('pay-amount').fill(o.amount);
+  if (o.fee !== undefined) {
+    await page.getByTestId('fee-mode-fixed').check();
+    await page.getByTestId('pay-fee').fill(o.fee);
+  }
+  await page.getByTestId('propose').click();
+  await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('awaiting_signatures');
 }

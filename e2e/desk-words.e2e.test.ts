@@ -8,16 +8,14 @@ import { join } from 'node:path';
 import * as bitcoin from 'bitcoinjs-lib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressToScript, chainParams } from '../shared/coins/index.ts';
 import { descriptorChecksum } from '../shared/files/descriptor-checksum.ts';
 import { formatMultisigDescriptor } from '../shared/files/descriptor.ts';
 import { usbConnector } from '../main/core/ledger/transport.ts';
 import { testCosigner } from '../dev/desk-testing/keys.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
-import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
+import { fundShownWallet, openDeskInBrowser, proposeOnScreen, type DeskInBrowser } from './browser.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
 const cosigners = [testCosigner('alice'), testCosigner('bob'), testCosigner('carol')];
 // Words only: none of what Node, a parser or a stack says.
@@ -126,16 +124,8 @@ describe('words, not developer text, in Chromium', () => {
       await page.getByTestId(`cosigner-path-${i}`).fill(c.derivationPath);
     }
     await page.getByTestId('create-wallet').click();
-    const address = (await page.getByTestId('receive-address').textContent())!.trim();
-    await desk.node.fundScript(addressToScript(params, address), 2n * COIN);
-    await desk.node.mine(1);
-    await desk.synced();
-    await expect.poll(() => page.getByTestId('balance').textContent(), { timeout: 30_000 }).toBe('2.00 LTC (regtest)');
-    await page.getByTestId('propose-link').click();
-    await page.getByTestId('pay-to').fill(await desk.node.newAddress('legacy'));
-    await page.getByTestId('pay-amount').fill('0.5');
-    await page.getByTestId('propose').click();
-    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('awaiting_signatures');
+    await fundShownWallet(page, desk, 2n * COIN, '2.00 LTC (regtest)');
+    await proposeOnScreen(page, desk, { amount: '0.5' });
 
     const bsms = readFileSync(join(ROOT, 'shared/files/fixtures/bsms-p2wsh-2of3.bsms'), 'utf8');
     const request = JSON.stringify({ format: 'countersign-signing-request', version: 1, request_id: 'x' });

@@ -10,11 +10,11 @@ import { Psbt } from 'bitcoinjs-lib';
 import type { Page } from 'playwright-core';
 import * as ecc from 'tiny-secp256k1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressToScript, chainParams } from '../shared/coins/index.ts';
+import { chainParams } from '../shared/coins/index.ts';
 import { formatMultisigDescriptor } from '../shared/files/descriptor.ts';
 import { jsNetwork, testCosigner } from '../dev/desk-testing/keys.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
-import { openDeskInBrowser, type DeskInBrowser } from './browser.ts';
+import { fundShownWallet, openDeskInBrowser, proposeOnScreen, type DeskInBrowser } from './browser.ts';
 
 const params = chainParams('litecoin', 'regtest');
 const COIN = 100_000_000n;
@@ -52,25 +52,14 @@ describe('PSBT co-signers and set-up files, in Chromium', () => {
     expect(await page.getByTestId('cosigner-path-0').inputValue()).toBe(alice.derivationPath);
     await shot('interop-01-import-setup');
     await page.getByTestId('create-wallet').click();
-    const address = (await page.getByTestId('receive-address').textContent())!.trim();
-
-    await desk.node.fundScript(addressToScript(params, address), 2n * COIN);
-    await desk.node.mine(1);
-    await desk.synced();
-    await expect.poll(() => page.getByTestId('balance').textContent(), { timeout: 30_000 }).toBe('2.00 LTC (regtest)');
+    await fundShownWallet(page, desk, 2n * COIN, '2.00 LTC (regtest)');
     const bsms = await download(() => page.getByTestId('export-setup-bsms').click(), 'treasury.bsms');
     expect(readFileSync(bsms, 'utf8')).toMatch(/^BSMS 1\.0\nsh\(multi\(2,\[/);
     expect(await page.getByTestId('export-setup-caravan').count()).toBe(0); // Caravan is Bitcoin-only
     await shot('interop-02-wallet-exports');
 
     // Propose, then hand the co-signers a PSBT.
-    await page.getByTestId('propose-link').click();
-    await page.getByTestId('pay-to').fill(await desk.node.newAddress('legacy'));
-    await page.getByTestId('pay-amount').fill('0.5');
-    await page.getByTestId('fee-mode-fixed').check(); // a fixed fee rather than the default rate preset
-    await page.getByTestId('pay-fee').fill('0.0002');
-    await page.getByTestId('propose').click();
-    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('awaiting_signatures');
+    await proposeOnScreen(page, desk, { amount: '0.5', fee: '0.0002' }); // a fixed fee rather than the default rate preset
     const exported = readFileSync(await download(() => page.getByTestId('export-psbt').click(), 'payment.psbt'));
     expect([...exported.subarray(0, 5)]).toEqual([0x70, 0x73, 0x62, 0x74, 0xff]); // a binary PSBT file
     await shot('interop-03-payment-psbt');

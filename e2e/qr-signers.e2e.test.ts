@@ -17,7 +17,7 @@ import { Psbt } from 'bitcoinjs-lib';
 import { chromium, type Page } from 'playwright-core';
 import * as ecc from 'tiny-secp256k1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressToScript, bytesToHex, chainParams } from '../shared/coins/index.ts';
+import { bytesToHex, chainParams } from '../shared/coins/index.ts';
 import { formatMultisigDescriptor } from '../shared/files/descriptor.ts';
 import { decodePsbt, encodePsbt, withoutNonWitnessUtxos } from '../shared/files/psbt.ts';
 import { readQrFrames } from '../shared/qr/read.ts';
@@ -26,7 +26,7 @@ import { CryptoAccount, CryptoCoinInfo, CryptoCoinInfoNetwork, CryptoCoinInfoTyp
 import { psbtFrames, registrationFrames } from '../shared/qr/show.ts';
 import { jsNetwork, testCosigner } from '../dev/desk-testing/keys.ts';
 import type { DevDesk } from '../dev/dev-desk.ts';
-import { ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, openDeskInBrowser, type DeskInBrowser } from './browser.ts';
+import { ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, fundShownWallet, openDeskInBrowser, proposeOnScreen, type DeskInBrowser } from './browser.ts';
 import { decodeScreenshot, fakeCameraArgs, writeQrVideo } from './qr-camera.ts';
 
 const params = chainParams('litecoin', 'regtest');
@@ -139,20 +139,9 @@ describe('air-gapped co-signers by QR, in Chromium with a camera', () => {
     await page.getByTestId('import-setup').setInputFiles(descriptor);
     await expect.poll(() => page.getByTestId('setup-notes').textContent()).toMatch(/2 of 3/);
     await page.getByTestId('create-wallet').click();
-    const address = (await page.getByTestId('receive-address').textContent())!.trim();
+    await fundShownWallet(page, desk, 2n * COIN, '2.00 LTC (regtest)');
     walletId = decodeURIComponent(/#\/wallets\/([^/]+)/.exec(page.url())![1]!);
-    await desk.node.fundScript(addressToScript(params, address), 2n * COIN);
-    await desk.node.mine(1);
-    await desk.synced();
-    await expect.poll(() => page.getByTestId('balance').textContent(), { timeout: 30_000 }).toBe('2.00 LTC (regtest)');
-
-    await page.getByTestId('propose-link').click();
-    await page.getByTestId('pay-to').fill(await desk.node.newAddress('legacy'));
-    await page.getByTestId('pay-amount').fill('0.5');
-    await page.getByTestId('fee-mode-fixed').check();
-    await page.getByTestId('pay-fee').fill('0.0002');
-    await page.getByTestId('propose').click();
-    await expect.poll(() => page.getByTestId('payment-state').getAttribute('data-state'), { timeout: 30_000 }).toBe('awaiting_signatures');
+    await proposeOnScreen(page, desk, { amount: '0.5', fee: '0.0002' });
     paymentRoute = new URL(page.url()).hash;
     exported = new Uint8Array(readFileSync(await session.browser.download(() => page.getByTestId('export-psbt').click(), 'payment.psbt')));
     // What the QR shows: the export without previous transactions (segwit: the witness UTXOs carry the amounts).
@@ -175,7 +164,12 @@ describe('air-gapped co-signers by QR, in Chromium with a camera', () => {
     // others are not said, and may not read BBQr: the dialog still opens on UR, and says why.
     const devicesSaid = async (said: readonly (string | null)[]) => {
       await page.evaluate((id) => ((globalThis as unknown as { location: { hash: string } }).location.hash = `#/wallets/${id}`), walletId);
-      for (const [i, device] of said.entries()) if (device) await page.getByTestId(`cosigner-device-${i}`).selectOption(device);
+      // Each one stored by the desk before the next is chosen (and before the reload, which would cut the call short).
+      for (const [i, device] of said.entries()) {
+        if (!device) continue;
+        await page.getByTestId(`cosigner-device-${i}`).selectOption(device);
+        await expect.poll(() => desk.store.cosigners(walletId)[i]?.device, { timeout: 30_000 }).toBe(device);
+      }
       await page.reload();
       for (const [i, device] of said.entries()) await expect.poll(() => page.getByTestId(`cosigner-device-${i}`).inputValue(), { timeout: 30_000 }).toBe(device ?? '');
     };
