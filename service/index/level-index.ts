@@ -27,16 +27,19 @@
 // - Numbers: tx numbers 6 bytes, heights and vouts 4, big-endian so keys sort as numbers; amounts
 //   as few big-endian bytes as they need (8, signed, outside 0..2^48); vouts and script lengths in
 //   T rows as LEB128.
-import { hash } from 'node:crypto';
 import { rename } from 'node:fs/promises';
 import type { ClassicLevel, Snapshot } from 'classic-level';
-import { BlockReader, type EncodedBlock, keyOfBlob } from './blocks.ts';
+import { type EncodedBlock, keyOfBlob } from './blocks.ts';
 import { scriptKeyOf } from './script-keys.ts';
 import { Summaries, type Summary, type Funding } from './level-summaries.ts';
-import { heightOfTxNum, txNumOf, firstTxNumAbove } from './txnum.ts';
+import { heightOfTxNum, firstTxNumAbove } from './txnum.ts';
+import { HASH_CHECK, HASH_KEY, key, putRows, readLeb, streamRows, TAG, txidHash, type Writes } from './level-rows.ts';
 import { DEFAULT_INDEX_CACHES, type IndexCaches } from './cache-budget.ts';
 import { AddressTooLarge } from '../errors.ts';
 import { mergeSorted, type SortedRead } from './unspent-page.ts';
+
+/** The layout this code writes; a folder without this version row is an older layout's, rebuilt. */
+export const LAYOUT_VERSION = 2;
 
 type Db = ClassicLevel<Buffer, Buffer>;
 
@@ -44,20 +47,6 @@ type Db = ClassicLevel<Buffer, Buffer>;
 export type LevelSnapshot = Snapshot;
 
 const at = (snapshot: LevelSnapshot | undefined) => (snapshot ? { snapshot } : {});
-
-const TAG = { version: 0x56, block: 0x42, txid: 0x54, txidKey: 0x4b, funding: 0x46, spending: 0x53 } as const;
-type Tag = (typeof TAG)[keyof typeof TAG];
-
-/** The layout this code writes; a folder without this version row is an older layout's, rebuilt. */
-export const LAYOUT_VERSION = 2;
-const HASH_KEY = 8;
-const HASH_CHECK = 4;
-
-function key(tag: Tag, length: number): Buffer {
-  const k = Buffer.allocUnsafe(1 + length);
-  k[0] = tag;
-  return k;
-}
 
 const blockKey = (height: number) => {
   const k = key(TAG.block, 4);
@@ -76,26 +65,6 @@ export interface TxRow {
   outputs: { vout: number; script: Buffer }[];
 }
 
-function readLeb(b: Buffer, at: number): [number, number] {
-  let v = 0;
-  let scale = 1;
-  for (;;) {
-    const byte = b[at++]!;
-    v += (byte & 0x7f) * scale;
-    if (byte < 0x80) return [v, at];
-    scale *= 128;
-  }
-}
-
-function writeLeb(b: Buffer, at: number, v: number): number {
-  while (v >= 0x80) {
-    b[at++] = (v % 128) | 0x80;
-    v = Math.floor(v / 128);
-  }
-  b[at++] = v;
-  return at;
-}
-
 export function txRowOf(value: Buffer): TxRow {
   const length = value[0]!;
   const txid = value.subarray(1, 1 + length);
@@ -109,22 +78,6 @@ export function txRowOf(value: Buffer): TxRow {
   return { txid, outputs };
 }
 
-const SMALL_AMOUNT = 2n ** 48n;
-
-/** An F row's value into `out` (at least 9 bytes): the flag, then the amount in as few bytes as it needs. */
-function fundingValue(out: Buffer, coinbase: boolean, amount: bigint): Buffer {
-  out[0] = coinbase ? 1 : 0;
-  if (amount < 0n || amount >= SMALL_AMOUNT) {
-    out.writeBigInt64BE(amount, 1);
-    return out.subarray(0, 9);
-  }
-  const n = Number(amount);
-  let bytes = 0;
-  for (let rest = n; rest > 0; rest = Math.floor(rest / 256)) bytes++;
-  if (bytes > 0) out.writeUIntBE(n, 1, bytes);
-  return out.subarray(0, 1 + bytes);
-}
-
 export function fundingOfValue(value: Buffer): { coinbase: boolean; amount: bigint } {
   const bytes = value.length - 1;
   const amount = bytes === 8 ? value.readBigInt64BE(1) : bytes === 0 ? 0n : BigInt(value.readUIntBE(1, bytes));
@@ -133,11 +86,6 @@ export function fundingOfValue(value: Buffer): { coinbase: boolean; amount: bigi
 
 /** The txid of a T row's value, without reading its outputs. */
 const txidOfRow = (value: Buffer): Buffer => value.subarray(1, 1 + value[0]!);
-
-/** SHA-256 of a txid's bytes: K and S rows key by it. */
-export function txidHash(txid: Uint8Array): Buffer {
-  return hash('sha256', txid, 'buffer');
-}
 
 /** All K rows of a txid hash: its candidates' tx numbers are the keys' last 6 bytes. */
 const txidKeyRange = (h: Uint8Array) => rangeOf(Buffer.concat([Buffer.of(TAG.txidKey), h.subarray(0, HASH_KEY)]));
@@ -205,89 +153,6 @@ export interface LevelUnspentRow {
   vout: number;
   txid: Buffer;
   amount: bigint;
-}
-
-/** Where a batch's rows go: a native write batch, which copies each key and value as it is given. */
-interface Writes {
-  put(key: Buffer, value: Buffer): unknown;
-  del(key: Buffer): unknown;
-}
-
-/**
- * Rows of blocks, streamed to `out` as they are read from the blocks' encoding: no object per row.
- * Keys and values are written into scratch buffers reused row after row (the native batch copies
- * them), so a batch of 100,000 rows allocates almost nothing. `put` false: the same keys deleted.
- */
-export function streamRows(blocks: readonly EncodedBlock[], out: Writes, put: boolean): void {
-  const tKey = key(TAG.txid, 6);
-  const kKey = key(TAG.txidKey, HASH_KEY + 6);
-  const fKey = key(TAG.funding, 8 + 10);
-  const fValue = Buffer.allocUnsafe(9);
-  const sKey = key(TAG.spending, HASH_KEY + 10);
-  const empty = Buffer.alloc(0);
-  let tValue = Buffer.allocUnsafe(1 << 16);
-  const spentIn = new Map<string, number>();
-  for (const block of blocks) {
-    const r = new BlockReader(block.bytes);
-    const count = r.u32();
-    for (let position = 0; position < count; position++) {
-      const txnum = txNumOf(block.height, position);
-      const txid = r.txidBlob();
-      if (txid.length > 255) throw new Error(`txid ${txid.toString('hex')} of block ${block.height} is longer than 255 bytes`);
-      tKey.writeUIntBE(txnum, 1, 6);
-      kKey.set(txidHash(txid).subarray(0, HASH_KEY), 1);
-      kKey.writeUIntBE(txnum, 1 + HASH_KEY, 6);
-      if (put) out.put(kKey, empty);
-      else {
-        out.del(tKey);
-        out.del(kKey);
-      }
-      const inputs = r.u32();
-      for (let n = inputs; n > 0; n--) {
-        const spent = r.txidBlob();
-        const vout = r.f64();
-        const h = txidHash(spent);
-        if (put) {
-          // a spend of an output twice within the batch: the blocks alone show it
-          const outpoint = `${keyOfBlob(spent)}:${vout}`;
-          const earlier = spentIn.get(outpoint);
-          if (earlier !== undefined) throw new Error(`${spent.toString('hex')}:${vout} is spent twice, in blocks ${earlier} and ${block.height}`);
-          spentIn.set(outpoint, block.height);
-        }
-        sKey.set(h.subarray(0, HASH_KEY), 1);
-        sKey.writeUInt32BE(vout, 1 + HASH_KEY);
-        sKey.writeUIntBE(txnum, 5 + HASH_KEY, 6);
-        if (put) out.put(sKey, h.subarray(HASH_KEY, HASH_KEY + HASH_CHECK));
-        else out.del(sKey);
-      }
-      // the T row: the txid, then the outputs as they are read
-      tValue[0] = txid.length;
-      txid.copy(tValue, 1);
-      let at = 1 + txid.length;
-      for (let n = r.u32(); n > 0; n--) {
-        const script = r.script();
-        const vout = r.f64();
-        const amount = r.amount();
-        fKey.set(scriptKeyOf(script), 1);
-        fKey.writeUIntBE(txnum, 9, 6);
-        fKey.writeUInt32BE(vout, 15);
-        if (!put) {
-          out.del(fKey);
-          continue;
-        }
-        if (tValue.length < at + 20 + script.length) {
-          const bigger = Buffer.allocUnsafe(2 * (at + 20 + script.length));
-          tValue.copy(bigger, 0, 0, at);
-          tValue = bigger;
-        }
-        at = writeLeb(tValue, writeLeb(tValue, at, vout), script.length);
-        script.copy(tValue, at);
-        at += script.length;
-        out.put(fKey, fundingValue(fValue, inputs === 0, amount));
-      }
-      if (put) out.put(tKey, tValue.subarray(0, at));
-    }
-  }
 }
 
 export class LevelIndex {
@@ -397,7 +262,9 @@ export class LevelIndex {
       const expected = this.top === null ? first.height : this.top.height + 1;
       if (first.height !== expected) throw new Error(`block ${first.height} does not follow the index's tip ${this.top?.height ?? 'none'}`);
       await this.written((writes) => {
-        streamRows(blocks, writes, true);
+        // rows a parse thread made are copied in as they are; others are made here
+        if (blocks.every((b) => b.levelRows !== undefined)) putRows(blocks as (EncodedBlock & { levelRows: Uint8Array })[], writes);
+        else streamRows(blocks, writes, true);
         this.blockRows(blocks, writes, true);
       });
       const last = blocks[blocks.length - 1]!;
