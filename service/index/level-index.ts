@@ -4,11 +4,11 @@
 // at query time, from its funding rows minus those the spending rows name (a bounded per-script
 // summary keeps hot addresses fast: summaries.ts). Rows, one LevelDB folder per chain:
 //
-//   V                             -> layout version (2)
+//   V                             -> layout version (3)
 //   B height                      -> time, block hash (as the node gave it): the tip is the last
-//   T txnum                       -> txid, then its outputs: vout, script (every tx)
+//   T txnum                       -> txid, then its outputs: vout gap and script form, script hash (every tx)
 //   K txid hash, txnum            -> (none)                               (txid -> tx number)
-//   F script key, txnum, vout     -> 1 when the tx has no inputs, amount (funding)
+//   F script key, txnum, vout     -> amount * 2 + 1 when the tx has no inputs (funding)
 //   S txid hash, vout, txnum      -> 4 more bytes of the txid hash       (spending: the spent outpoint, then the spender)
 //
 // - Script keys are 8 bytes of the script's SHA-256 (script-keys.ts). Two scripts may share one:
@@ -24,22 +24,23 @@
 // - Indexing trusts the node's validation: a spend of an output spent in an earlier batch is not
 //   caught here (that needs a read); one spent twice within a batch is.
 // - Rollback plans the undone blocks' rows again from their content and deletes exactly those.
-// - Numbers: tx numbers 6 bytes, heights and vouts 4, big-endian so keys sort as numbers; amounts
-//   as few big-endian bytes as they need (8, signed, outside 0..2^48); vouts and script lengths in
-//   T rows as LEB128.
+// - Numbers: tx numbers 6 bytes, heights 4, big-endian so keys sort as numbers; vouts in keys as an
+//   ordered varint (1 byte below 128); amounts as LEB128 (9 bytes outside 0..2^52); a T row's
+//   outputs as a head byte (the vouts skipped, the script's form) and the standard scripts' hash
+//   alone (level-rows.ts). Layout 3; layout 2 wrote 4-byte vouts, flag bytes and whole scripts.
 import { rename } from 'node:fs/promises';
 import type { ClassicLevel, Snapshot } from 'classic-level';
 import { type EncodedBlock, keyOfBlob } from './blocks.ts';
 import { scriptKeyOf } from './script-keys.ts';
 import { Summaries, type Summary, type Funding } from './level-summaries.ts';
 import { heightOfTxNum, firstTxNumAbove } from './txnum.ts';
-import { HASH_CHECK, HASH_KEY, key, putRows, readLeb, streamRows, TAG, txidHash, type Writes } from './level-rows.ts';
+import { fundingKey, fundingKeyParts, fundingOfValue, HASH_CHECK, HASH_KEY, key, putRows, spendingPrefix, streamRows, TAG, txidHash, txRowOf, type Writes } from './level-rows.ts';
 import { DEFAULT_INDEX_CACHES, type IndexCaches } from './cache-budget.ts';
 import { AddressTooLarge } from '../errors.ts';
 import { mergeSorted, type SortedRead } from './unspent-page.ts';
 
 /** The layout this code writes; a folder without this version row is an older layout's, rebuilt. */
-export const LAYOUT_VERSION = 2;
+export const LAYOUT_VERSION = 3;
 
 type Db = ClassicLevel<Buffer, Buffer>;
 
@@ -59,31 +60,6 @@ const txidKey = (txnum: number) => {
   return k;
 };
 
-/** A T row's value: u8 txid length, the txid, then each output as LEB128 vout, LEB128 script length, script. */
-export interface TxRow {
-  txid: Buffer;
-  outputs: { vout: number; script: Buffer }[];
-}
-
-export function txRowOf(value: Buffer): TxRow {
-  const length = value[0]!;
-  const txid = value.subarray(1, 1 + length);
-  const outputs: TxRow['outputs'] = [];
-  for (let at = 1 + length; at < value.length; ) {
-    const [vout, next] = readLeb(value, at);
-    const [scriptLength, start] = readLeb(value, next);
-    outputs.push({ vout, script: value.subarray(start, start + scriptLength) });
-    at = start + scriptLength;
-  }
-  return { txid, outputs };
-}
-
-export function fundingOfValue(value: Buffer): { coinbase: boolean; amount: bigint } {
-  const bytes = value.length - 1;
-  const amount = bytes === 8 ? value.readBigInt64BE(1) : bytes === 0 ? 0n : BigInt(value.readUIntBE(1, bytes));
-  return { coinbase: value[0] === 1, amount };
-}
-
 /** The txid of a T row's value, without reading its outputs. */
 const txidOfRow = (value: Buffer): Buffer => value.subarray(1, 1 + value[0]!);
 
@@ -91,17 +67,8 @@ const txidOfRow = (value: Buffer): Buffer => value.subarray(1, 1 + value[0]!);
 const txidKeyRange = (h: Uint8Array) => rangeOf(Buffer.concat([Buffer.of(TAG.txidKey), h.subarray(0, HASH_KEY)]));
 /** All S rows of an outpoint (txid hash, vout): its spenders' tx numbers are the keys' last 6 bytes. */
 function spendingRange(h: Uint8Array, vout: number): { gte: Buffer; lt: Buffer } {
-  const k = key(TAG.spending, HASH_KEY + 4);
-  k.set(h.subarray(0, HASH_KEY), 1);
-  k.writeUInt32BE(vout, 1 + HASH_KEY);
-  return rangeOf(k);
-}
-function fundingKey(skey: Uint8Array, txnum: number, vout: number): Buffer {
-  const k = key(TAG.funding, skey.length + 10);
-  k.set(skey, 1);
-  k.writeUIntBE(txnum, 1 + skey.length, 6);
-  k.writeUInt32BE(vout, 7 + skey.length);
-  return k;
+  const k = Buffer.allocUnsafe(1 + HASH_KEY + 5);
+  return rangeOf(k.subarray(0, spendingPrefix(h, vout, k)));
 }
 const fundingRange = (skey: Uint8Array, fromTxnum = 0) => {
   const k = key(TAG.funding, skey.length + 6);
@@ -113,7 +80,7 @@ const fundingRange = (skey: Uint8Array, fromTxnum = 0) => {
 
 /** A funding row as read (F key, value), its txid still to be filled from its T row (withTxids). */
 function fundingRowOf(k: Buffer, v: Buffer): Funding {
-  return { txnum: k.readUIntBE(9, 6), vout: k.readUInt32BE(15), ...fundingOfValue(v), txid: Buffer.alloc(0) };
+  return { ...fundingKeyParts(k), ...fundingOfValue(v), txid: Buffer.alloc(0) };
 }
 
 function hashOf(blockValue: Buffer): string {
@@ -184,22 +151,27 @@ export class LevelIndex {
     const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
     let db = await LevelIndex.openDb(folder, caches);
     const version = await db.get(Buffer.of(TAG.version));
-    if (version === undefined) {
+    const found = version === undefined ? null : version.readUInt32BE(0);
+    if (found !== null && found > LAYOUT_VERSION) {
+      await db.close();
+      throw new Error(`the LevelDB index in ${folder} is in layout ${found}, which this service does not read (it writes layout ${LAYOUT_VERSION}): move the folder away to index again`);
+    }
+    if (found !== LAYOUT_VERSION) {
+      // an older layout (1 had no version row), or an empty folder
       let any = false;
       for await (const _ of db.keys({ limit: 1 })) any = true;
       if (any) {
         await db.close();
-        const aside = `${folder}.layout-1-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+        const old = found ?? 1;
+        const aside = `${folder}.layout-${old}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
         await rename(folder, aside);
-        log(`the LevelDB index in ${folder} is in an older layout (no version row): moved it to ${aside} and indexing this chain again from block 0 in layout ${LAYOUT_VERSION}; delete ${aside} once the new index has caught up`);
+        const which = found === null ? 'an older layout (no version row)' : `layout ${found}, an older layout`;
+        log(`the LevelDB index in ${folder} is in ${which}: moved it to ${aside} and indexing this chain again from block 0 in layout ${LAYOUT_VERSION}; delete ${aside} once the new index has caught up`);
         db = await LevelIndex.openDb(folder, caches);
       }
       const v = Buffer.allocUnsafe(4);
       v.writeUInt32BE(LAYOUT_VERSION);
       await db.put(Buffer.of(TAG.version), v);
-    } else if (version.readUInt32BE(0) !== LAYOUT_VERSION) {
-      await db.close();
-      throw new Error(`the LevelDB index in ${folder} is in layout ${version.readUInt32BE(0)}, which this service does not read (it writes layout ${LAYOUT_VERSION}): move the folder away to index again`);
     }
     const index = new LevelIndex(db, caches.levelSummaryBytes, caches.summaryMaxRows);
     index.top = await index.tipIn();
