@@ -32,7 +32,7 @@ import { rename } from 'node:fs/promises';
 import type { ClassicLevel, Snapshot } from 'classic-level';
 import { type EncodedBlock, keyOfBlob } from './blocks.ts';
 import { scriptKeyOf } from './script-keys.ts';
-import { Summaries, type Summary, type Funding } from './level-summaries.ts';
+import { OUTPUT_HASH_BYTES, Summaries, SummaryBuilder, type Funding, type Output, type Settled, type Summary } from './level-summaries.ts';
 import { heightOfTxNum, firstTxNumAbove } from './txnum.ts';
 import { fundingKey, fundingKeyParts, fundingOfValue, HASH_CHECK, HASH_KEY, key, putRows, spendingPrefix, streamRows, TAG, txidHash, txRowOf, type Writes } from './level-rows.ts';
 import { DEFAULT_INDEX_CACHES, type IndexCaches } from './cache-budget.ts';
@@ -77,6 +77,12 @@ const fundingRange = (skey: Uint8Array, fromTxnum = 0) => {
   const all = rangeOf(k.subarray(0, 1 + skey.length));
   return { gte: k, lt: all.lt };
 };
+
+/** Rows a summary is worked out from at a time: its reads' objects stay a chunk's. */
+const SUMMARY_CHUNK = 4096;
+
+/** An output with its txid, as the spending check takes it. */
+const withHash = <T extends { txid: Buffer }>(o: T): T & { hash: Buffer } => ({ ...o, hash: txidHash(o.txid) });
 
 /** A funding row as read (F key, value), its txid still to be filled from its T row (withTxids). */
 function fundingRowOf(k: Buffer, v: Buffer): Funding {
@@ -345,25 +351,36 @@ export class LevelIndex {
       if (v && hashOf(v) === cached.hash) base = cached;
     }
     const from = base ? firstTxNumAbove(base.height) : 0;
-    // A summary is held whole while it is worked out: count first, and refuse one the heap cannot hold.
+    const skey = scriptKeyOf(script);
+    // A summary is held whole once worked out: count first, and refuse one the heap cannot hold.
     const max = this.summaryMaxRows;
     let rows = base?.unspent.length ?? 0;
-    if (rows <= max) for await (const _ of this.db.keys({ ...fundingRange(scriptKeyOf(script), from), limit: max + 1 - rows, snapshot })) rows++;
+    if (rows <= max) for await (const _ of this.db.keys({ ...fundingRange(skey, from), limit: max + 1 - rows, snapshot })) rows++;
     if (rows > max) throw new AddressTooLarge(max);
-    const funded = await this.fundingOf(script, from, snapshot);
-    const next = Summaries.advance(base, tip.height, tip.hash, funded, await this.settle([...(base?.unspent ?? []), ...funded], snapshot));
+    // Worked out a chunk of rows at a time into columns (level-summaries.ts): base's unspent
+    // outputs settled again, then the funding rows above base's block, each checked and settled.
+    const built = new SummaryBuilder(base);
+    const held = base?.unspent;
+    for (let i = 0; held && i < held.length; i += SUMMARY_CHUNK) {
+      const part = Array.from({ length: Math.min(SUMMARY_CHUNK, held.length - i) }, (_, j) => i + j);
+      const settled = await this.settle(part.map((n) => ({ txnum: held.txnums[n]!, vout: held.vouts[n]!, coinbase: held.coinbase[n] === 1, hash: held.hashes.subarray(n * OUTPUT_HASH_BYTES, (n + 1) * OUTPUT_HASH_BYTES) })), snapshot);
+      part.forEach((n, j) => built.settleBase(n, settled[j]!));
+    }
+    let chunk: Funding[] = [];
+    const flush = async () => {
+      const own = (await this.withTxids(script, chunk, snapshot)).map((f) => ({ ...f, hash: txidHash(f.txid) }));
+      const settled = await this.settle(own, snapshot);
+      own.forEach((o, j) => built.fund(o, settled[j]!));
+      chunk = [];
+    };
+    for await (const [fk, v] of this.db.iterator({ ...fundingRange(skey, from), snapshot })) {
+      chunk.push(fundingRowOf(fk, v));
+      if (chunk.length === SUMMARY_CHUNK) await flush();
+    }
+    if (chunk.length > 0) await flush();
+    const next = built.finish(tip.height, tip.hash);
     this.summaries.set(k, next);
     return next;
-  }
-
-  /** The script's funding rows from tx number `from` up, each checked against its output in the T row (a key another script shares), with its txid. */
-  private async fundingOf(script: Buffer, from: number, snapshot: LevelSnapshot): Promise<Funding[]> {
-    const skey = scriptKeyOf(script);
-    const rows: Funding[] = [];
-    for await (const [k, v] of this.db.iterator({ ...fundingRange(skey, from), snapshot })) {
-      rows.push(fundingRowOf(k, v));
-    }
-    return this.withTxids(script, rows, snapshot);
   }
 
   /** Funding rows read under a script's key, with their txids: those of another script under the same key dropped. */
@@ -391,8 +408,8 @@ export class LevelIndex {
    * For each output, the tx number of the tx that spends it (null: none), and whether a later tx
    * with the same txid (BIP30, a tx without inputs) overwrote it unspent, as the node forgets it.
    */
-  private async settle(outputs: readonly Funding[], snapshot: LevelSnapshot): Promise<{ spent: number | null; dropped: boolean }[]> {
-    const out: { spent: number | null; dropped: boolean }[] = [];
+  private async settle(outputs: readonly Output[], snapshot: LevelSnapshot): Promise<Settled[]> {
+    const out: Settled[] = [];
     const PARALLEL = 64;
     for (let i = 0; i < outputs.length; i += PARALLEL) {
       const part = outputs.slice(i, i + PARALLEL);
@@ -401,12 +418,11 @@ export class LevelIndex {
     return out;
   }
 
-  private async settleOne(o: Funding, snapshot: LevelSnapshot): Promise<{ spent: number | null; dropped: boolean }> {
-    const h = txidHash(o.txid);
-    const check = h.subarray(HASH_KEY, HASH_KEY + HASH_CHECK);
+  private async settleOne(o: Output, snapshot: LevelSnapshot): Promise<Settled> {
+    const check = o.hash.subarray(HASH_KEY, HASH_KEY + HASH_CHECK);
     // a repeated txid's spends after its repeat are the repeat's
-    const until = o.coinbase ? await this.repeatOf(o, h, snapshot) : null;
-    for await (const [k, v] of this.db.iterator({ ...spendingRange(h, o.vout), snapshot })) {
+    const until = o.coinbase ? await this.repeatOf(o, snapshot) : null;
+    for await (const [k, v] of this.db.iterator({ ...spendingRange(o.hash, o.vout), snapshot })) {
       const spender = k.readUIntBE(k.length - 6, 6);
       if (spender > o.txnum && (until === null || spender < until) && v.equals(check)) return { spent: spender, dropped: false };
     }
@@ -414,15 +430,17 @@ export class LevelIndex {
   }
 
   /** The first later tx number with the same txid as `o`'s tx (BIP30), or null. */
-  private async repeatOf(o: Funding, h: Buffer, snapshot: LevelSnapshot): Promise<number | null> {
+  private async repeatOf(o: Output, snapshot: LevelSnapshot): Promise<number | null> {
     const later: number[] = [];
-    for await (const k of this.db.keys({ ...txidKeyRange(h), snapshot })) {
+    for await (const k of this.db.keys({ ...txidKeyRange(o.hash), snapshot })) {
       const n = k.readUIntBE(k.length - 6, 6);
       if (n > o.txnum) later.push(n);
     }
     if (later.length === 0) return null;
-    const txids = await this.db.getMany(later.map(txidKey), { snapshot });
-    const same = later.filter((_, i) => txids[i] !== undefined && txidOfRow(txids[i]).equals(o.txid));
+    // nearly never here: o's own txid, then the candidates'
+    const [own, ...txids] = await this.db.getMany([o.txnum, ...later].map(txidKey), { snapshot });
+    if (own === undefined) return null;
+    const same = later.filter((_, i) => txids[i] !== undefined && txidOfRow(txids[i]).equals(txidOfRow(own)));
     return same.length > 0 ? Math.min(...same) : null;
   }
 
@@ -450,7 +468,10 @@ export class LevelIndex {
       );
       const rows: { script: Buffer; txnum: number; delta: bigint }[] = [];
       // each summary's history is newest first: its first `reach` rows are all a page can take
-      for (const { script, summary } of summaries.values()) for (const r of summary.history.slice(0, reach)) rows.push({ script, txnum: r.txnum, delta: r.delta });
+      for (const { script, summary } of summaries.values()) {
+        const { txnums, deltas } = summary.history;
+        for (let i = 0; i < Math.min(reach, summary.history.length); i++) rows.push({ script, txnum: txnums[i]!, delta: deltas[i]! });
+      }
       const page = rows.sort((a, b) => b.txnum - a.txnum || Buffer.compare(a.script, b.script)).slice(skip, reach);
       const txids = await this.db.getMany(page.map((r) => txidKey(r.txnum)), { snapshot: s });
       const heights = [...new Set(page.map((r) => heightOfTxNum(r.txnum)))];
@@ -492,7 +513,7 @@ export class LevelIndex {
       if (read.length === 0) break;
       from = read[read.length - 1]!;
       const own = await this.withTxids(script, read, snapshot);
-      const settled = await this.settle(own, snapshot);
+      const settled = await this.settle(own.map(withHash), snapshot);
       own.forEach((o, i) => {
         if (settled[i]!.spent === null && !settled[i]!.dropped && out.length < n) out.push({ script, txnum: o.txnum, vout: o.vout, amount: o.amount, txid: o.txid });
       });
@@ -521,7 +542,7 @@ export class LevelIndex {
         { snapshot: s },
       );
       const held = outs.flatMap((o, i) => (funding[i] ? [{ ...o, ...fundingOfValue(funding[i]) }] : []));
-      const settled = await this.settle(held, s);
+      const settled = await this.settle(held.map(withHash), s);
       return held.filter((_, i) => settled[i]!.spent === null && !settled[i]!.dropped).map(({ txnum, vout, script, amount }) => ({ txnum, vout, script, amount }));
     });
   }
