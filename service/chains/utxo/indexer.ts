@@ -7,7 +7,7 @@ import { type RpcClient, RpcError, UpstreamError } from './rpc-client.ts';
 import { PollLoop } from '../poll-loop.ts';
 import { BatchPipeline } from './batch-pipeline.ts';
 import { readVerboseTx, type ReadBlock } from './verbose-block.ts';
-import { fetchBlock as fetchNodeBlock, type BlockForm } from './block-reading.ts';
+import { blockFormOf, fetchBlock as fetchNodeBlock, rawBlockCodec, type BlockForm } from './block-reading.ts';
 import { BlockParsePool } from './block-parse-pool.ts';
 import type { IndexedTx } from '../../index/blocks.ts';
 import { z } from 'zod';
@@ -105,6 +105,9 @@ export const BATCH_BYTES = 4 * 1024 * 1024;
 const HEADER_BYTES = 80;
 // Transactions of verbose JSON being fetched at once (at least two blocks).
 const READ_AHEAD_TXS = 5_000;
+// Raw blocks on parse threads: a block's hex is a fraction of its verbose JSON, and each thread
+// needs a block of its own besides the one being written, so more are read ahead.
+const READ_AHEAD_RAW_TXS = 15_000;
 // A catch-up of this many blocks or more is told at info (its start, progress, its end); a pass of
 // fewer, a new block or two, only at debug.
 const CATCH_UP_BLOCKS = 100;
@@ -347,7 +350,8 @@ export class UtxoIndexer {
     // A verbose block of mainnet size is several MB of JSON while it arrives: fewer in flight when
     // blocks are large, judged by the last one read.
     let lastBlockTxs = 1;
-    const inFlight = (): number => Math.max(2, Math.min(this.prefetch, Math.floor(READ_AHEAD_TXS / lastBlockTxs)));
+    const readAhead = parse && (this.o.blockForm ?? blockFormOf(params)) === 'raw' && rawBlockCodec(params) ? READ_AHEAD_RAW_TXS : READ_AHEAD_TXS;
+    const inFlight = (): number => Math.max(2, Math.min(this.prefetch, Math.floor(readAhead / lastBlockTxs)));
     const refill = async () => {
       while (queue.length < inFlight() && nextHeight <= to) {
         if (hashes.length === 0) {
