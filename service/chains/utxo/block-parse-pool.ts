@@ -6,12 +6,13 @@ import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { BlockCodecChoice } from '../../../shared/coins/block.ts';
-import { readBlockOf, type RawBlockParts } from './raw-block.ts';
+import { bytesOfHex, readBlockOf, type RawBlockParts } from './raw-block.ts';
 import { MalformedNodeAnswer, type ReadBlock } from './verbose-block.ts';
 
 export interface ParseRequest {
   id: number;
-  hex: unknown;
+  /** The serialized block (bytesOfHex), in an ArrayBuffer of its own: transferred, not copied. */
+  raw: Uint8Array;
   hash: string;
   height: number;
   codec: BlockCodecChoice;
@@ -26,15 +27,23 @@ export type ParseAnswer =
 /** The codec could not read the block (a transaction form it does not know): read it as verbose JSON instead. */
 export const CODEC_GAP = Symbol('codec gap');
 
-// From source the worker is TypeScript, loaded through tsx (its imports reach modules Node's own
-// type stripping does not load); in the desktop app's bundle (electron.vite.config.ts) it is the
-// JavaScript file beside this code.
+// From source the worker is TypeScript: Node's own type stripping loads it (its imports use
+// erasable syntax only), where the tsx loader would add a hooks thread and its caches to every
+// parse thread (older Nodes fall back to it). In the desktop app's bundle (electron.vite.config.ts)
+// it is the JavaScript file beside this code.
 const fromSource = import.meta.url.endsWith('.ts');
 const workerUrl = new URL(fromSource ? './block-parse-worker.ts' : './block-parse-worker.mjs', import.meta.url);
-const workerExecArgv = (): string[] => (fromSource ? ['--import', createRequire(import.meta.url).resolve('tsx')] : []);
+const nodeStripsTypes = (process.features as { typescript?: string | false }).typescript === 'strip';
+const workerExecArgv = (): string[] => (fromSource && !nodeStripsTypes ? ['--import', createRequire(import.meta.url).resolve('tsx')] : []);
 
-/** One thread a core, at most 8: the main thread's share (the node's answers, the writes) is small beside the parsing. */
-export const defaultParseThreads = (): number => Math.max(1, Math.min(8, availableParallelism()));
+/**
+ * One thread a core but one, at least one and at most 8: the main thread (the node's answers, the
+ * writes) keeps a core busy itself. On 2 cores a second parse thread was no faster and cost ~90 MB.
+ */
+export const defaultParseThreads = (): number => Math.max(1, Math.min(8, availableParallelism() - 1));
+
+/** Each parse thread's young generation, MB. */
+const PARSE_YOUNG_MB = 8;
 
 interface Thread {
   worker: Worker;
@@ -51,12 +60,16 @@ export class BlockParsePool {
 
   /** The block read from its raw hex on a parse thread, or CODEC_GAP. In the order asked, whatever thread takes it. */
   async parse(hex: unknown, hash: string, height: number, codec: BlockCodecChoice, levelRows: boolean): Promise<ReadBlock | typeof CODEC_GAP> {
+    // hex to bytes here (native, fast; a bad answer refused in words), so the thread is handed
+    // the bytes' buffer, not a copy of a string twice their size
+    const bytes = bytesOfHex(hex, `block ${height} (${hash})`);
+    const raw = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length ? bytes : Uint8Array.prototype.slice.call(bytes);
     const thread = this.leastBusy();
     const id = this.nextId++;
     const answer = await new Promise<ParseAnswer>((resolve, reject) => {
       thread.pending.set(id, { resolve, reject });
       thread.worker.ref();
-      thread.worker.postMessage({ id, hex, hash, height, codec, levelRows } satisfies ParseRequest);
+      thread.worker.postMessage({ id, raw, hash, height, codec, levelRows } satisfies ParseRequest, [raw.buffer as ArrayBuffer]);
     });
     if (answer.ok) return readBlockOf(answer.parts, answer.levelRows);
     if (answer.kind === 'gap') return CODEC_GAP;
@@ -77,7 +90,11 @@ export class BlockParsePool {
   }
 
   private start(slot: number): Thread {
-    const worker = new Worker(workerUrl, { execArgv: workerExecArgv() });
+    const worker = new Worker(workerUrl, {
+      execArgv: workerExecArgv(),
+      // a block's objects die young: a small young generation keeps each thread's heap from ballooning
+      resourceLimits: { maxYoungGenerationSizeMb: PARSE_YOUNG_MB },
+    });
     const thread: Thread = { worker, pending: new Map() };
     worker.unref(); // an idle parse thread keeps no process alive
     worker.on('message', (answer: ParseAnswer) => {

@@ -22,7 +22,7 @@ export const NATIVE_HASHING: BlockHashing = {
 };
 
 /** The raw block's bytes; the hex must be whole (Buffer.from stops quietly at a bad digit). */
-function bytesOfHex(hex: unknown, where: string): Buffer {
+export function bytesOfHex(hex: unknown, where: string): Buffer {
   if (typeof hex !== 'string') throw new MalformedNodeAnswer(`${where}: getblock <hash> 0 did not answer a hex string`);
   const bytes = Buffer.from(hex, 'hex');
   if (bytes.length * 2 !== hex.length) throw new MalformedNodeAnswer(`${where}: getblock <hash> 0 answered text that is not hex`);
@@ -47,8 +47,11 @@ export interface RawBlockParts {
  * codec's CoinError (block-reading.ts then reads that block's verbose JSON instead).
  */
 export function encodeRawBlock(hex: unknown, hash: string, height: number, chain: BlockCodecChoice): RawBlockParts {
-  const where = `block ${height} (${hash})`;
-  const raw = bytesOfHex(hex, where);
+  return encodeRawBlockBytes(bytesOfHex(hex, `block ${height} (${hash})`), hash, height, chain);
+}
+
+/** The same from the block's bytes (bytesOfHex): a parse thread is handed those, not the hex. */
+export function encodeRawBlockBytes(raw: Uint8Array, hash: string, height: number, chain: BlockCodecChoice): RawBlockParts {
   const block = decodeBitcoinBlock(raw, chain, NATIVE_HASHING);
   const e = encoder;
   e.reset();
