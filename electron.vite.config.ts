@@ -36,7 +36,7 @@ export default defineConfig({
       // Dependencies are external by default; the optional USB transport (a native module) too.
       externalizeDeps: { include: ['@ledgerhq/hw-transport-node-hid'] },
       rolldownOptions: {
-        input: { main: at('main/electron/main.ts'), 'sqlite-index-worker': at('service/index/sqlite-index-worker.ts') },
+        input: { main: at('main/electron/main.ts'), 'sqlite-index-worker': at('service/index/sqlite-index-worker.ts'), 'block-parse-worker': at('service/chains/utxo/block-parse-worker.ts') },
         output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
       },
     },

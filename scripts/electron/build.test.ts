@@ -70,7 +70,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('npm start: the desktop build', () => {
   it('writes the main bundle, its writer thread, the sandboxed preload and the renderer', () => {
-    for (const file of ['main/main.mjs', 'main/sqlite-index-worker.mjs', 'preload/preload.cjs', 'renderer/index.html']) expect(existsSync(join(out, file)), file).toBe(true);
+    for (const file of ['main/main.mjs', 'main/sqlite-index-worker.mjs', 'main/block-parse-worker.mjs', 'preload/preload.cjs', 'renderer/index.html']) expect(existsSync(join(out, file)), file).toBe(true);
     const preload = readFileSync(join(out, 'preload', 'preload.cjs'), 'utf8');
     // The sandbox allows require('electron') only.
     expect([...preload.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1])).toEqual(['electron']);

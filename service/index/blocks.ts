@@ -56,6 +56,8 @@ export interface EncodedBlock {
   hash: string;
   time: number;
   bytes: Uint8Array;
+  /** The LevelDB index's rows of this block, made on a parse thread (level-rows.ts): its writer then only copies them in. */
+  levelRows?: Uint8Array;
 }
 
 const CANONICAL_TXID = /^[0-9a-f]{64}$/;
@@ -274,17 +276,23 @@ export class EncodedTx implements IndexedTx {
   #inputs: Outpoint[] | undefined;
   #outputs: IndexedOutput[] | undefined;
 
-  readonly txid: string;
+  #txid: string | undefined;
   private readonly bytes: Uint8Array;
   /** Where the tx starts in `bytes` (at its txid). */
   private readonly offset: number;
 
   // Plain fields, not parameter properties: the writer thread loads this file with Node's own
-  // type stripping, which only erases types.
-  constructor(txid: string, bytes: Uint8Array, offset: number) {
-    this.txid = txid;
+  // type stripping, which only erases types. `txid` undefined: read from the bytes on first use (a
+  // block parsed on a worker thread comes back as bytes; most of its txids are never asked for).
+  constructor(txid: string | undefined, bytes: Uint8Array, offset: number) {
+    this.#txid = txid;
     this.bytes = bytes;
     this.offset = offset;
+  }
+
+  get txid(): string {
+    this.#txid ??= new BlockReader(this.bytes, this.offset).txidText();
+    return this.#txid;
   }
 
   get inputs(): Outpoint[] {
@@ -313,11 +321,12 @@ export class EncodedTx implements IndexedTx {
   }
 }
 
-// Blocks read by the indexer carry their encoding (their txs are EncodedTx views of it).
-const encodings = new WeakMap<IndexedBlock, { txs: readonly IndexedTx[]; bytes: Uint8Array }>();
+// Blocks read by the indexer carry their encoding (their txs are EncodedTx views of it), and, when
+// a parse thread made them, the LevelDB index's rows of the block (level-rows.ts).
+const encodings = new WeakMap<IndexedBlock, { txs: readonly IndexedTx[]; bytes: Uint8Array; rows: Uint8Array | undefined }>();
 
-export function rememberEncoding(block: IndexedBlock, bytes: Uint8Array): void {
-  encodings.set(block, { txs: block.txs, bytes });
+export function rememberEncoding(block: IndexedBlock, bytes: Uint8Array, rows?: Uint8Array): void {
+  encodings.set(block, { txs: block.txs, bytes, rows });
 }
 
 const plainEncoder = new BlockEncoder();
@@ -328,6 +337,7 @@ export function encodedOf(block: IndexedBlock): EncodedBlock {
   let bytes: Uint8Array;
   if (known && known.txs === block.txs) {
     bytes = known.bytes;
+    if (known.rows) return { height: block.height, hash: block.hash, time: block.time, bytes, levelRows: known.rows };
   } else {
     const e = plainEncoder;
     e.reset();

@@ -4,11 +4,11 @@
 // at query time, from its funding rows minus those the spending rows name (a bounded per-script
 // summary keeps hot addresses fast: summaries.ts). Rows, one LevelDB folder per chain:
 //
-//   V                             -> layout version (2)
+//   V                             -> layout version (3)
 //   B height                      -> time, block hash (as the node gave it): the tip is the last
-//   T txnum                       -> txid, then its outputs: vout, script (every tx)
+//   T txnum                       -> txid, then its outputs: vout gap and script form, script hash (every tx)
 //   K txid hash, txnum            -> (none)                               (txid -> tx number)
-//   F script key, txnum, vout     -> 1 when the tx has no inputs, amount (funding)
+//   F script key, txnum, vout     -> amount * 2 + 1 when the tx has no inputs (funding)
 //   S txid hash, vout, txnum      -> 4 more bytes of the txid hash       (spending: the spent outpoint, then the spender)
 //
 // - Script keys are 8 bytes of the script's SHA-256 (script-keys.ts). Two scripts may share one:
@@ -24,19 +24,23 @@
 // - Indexing trusts the node's validation: a spend of an output spent in an earlier batch is not
 //   caught here (that needs a read); one spent twice within a batch is.
 // - Rollback plans the undone blocks' rows again from their content and deletes exactly those.
-// - Numbers: tx numbers 6 bytes, heights and vouts 4, big-endian so keys sort as numbers; amounts
-//   as few big-endian bytes as they need (8, signed, outside 0..2^48); vouts and script lengths in
-//   T rows as LEB128.
-import { hash } from 'node:crypto';
+// - Numbers: tx numbers 6 bytes, heights 4, big-endian so keys sort as numbers; vouts in keys as an
+//   ordered varint (1 byte below 128); amounts as LEB128 (9 bytes outside 0..2^52); a T row's
+//   outputs as a head byte (the vouts skipped, the script's form) and the standard scripts' hash
+//   alone (level-rows.ts). Layout 3; layout 2 wrote 4-byte vouts, flag bytes and whole scripts.
 import { rename } from 'node:fs/promises';
 import type { ClassicLevel, Snapshot } from 'classic-level';
-import { BlockReader, type EncodedBlock, keyOfBlob } from './blocks.ts';
+import { type EncodedBlock, keyOfBlob } from './blocks.ts';
 import { scriptKeyOf } from './script-keys.ts';
-import { Summaries, type Summary, type Funding } from './level-summaries.ts';
-import { heightOfTxNum, txNumOf, firstTxNumAbove } from './txnum.ts';
+import { OUTPUT_HASH_BYTES, Summaries, SummaryBuilder, type Funding, type Output, type Settled, type Summary } from './level-summaries.ts';
+import { heightOfTxNum, firstTxNumAbove } from './txnum.ts';
+import { fundingKey, fundingKeyParts, fundingOfValue, HASH_CHECK, HASH_KEY, key, putRows, spendingPrefix, streamRows, TAG, txidHash, txRowOf, type Writes } from './level-rows.ts';
 import { DEFAULT_INDEX_CACHES, type IndexCaches } from './cache-budget.ts';
 import { AddressTooLarge } from '../errors.ts';
 import { mergeSorted, type SortedRead } from './unspent-page.ts';
+
+/** The layout this code writes; a folder without this version row is an older layout's, rebuilt. */
+export const LAYOUT_VERSION = 3;
 
 type Db = ClassicLevel<Buffer, Buffer>;
 
@@ -44,20 +48,6 @@ type Db = ClassicLevel<Buffer, Buffer>;
 export type LevelSnapshot = Snapshot;
 
 const at = (snapshot: LevelSnapshot | undefined) => (snapshot ? { snapshot } : {});
-
-const TAG = { version: 0x56, block: 0x42, txid: 0x54, txidKey: 0x4b, funding: 0x46, spending: 0x53 } as const;
-type Tag = (typeof TAG)[keyof typeof TAG];
-
-/** The layout this code writes; a folder without this version row is an older layout's, rebuilt. */
-export const LAYOUT_VERSION = 2;
-const HASH_KEY = 8;
-const HASH_CHECK = 4;
-
-function key(tag: Tag, length: number): Buffer {
-  const k = Buffer.allocUnsafe(1 + length);
-  k[0] = tag;
-  return k;
-}
 
 const blockKey = (height: number) => {
   const k = key(TAG.block, 4);
@@ -70,90 +60,15 @@ const txidKey = (txnum: number) => {
   return k;
 };
 
-/** A T row's value: u8 txid length, the txid, then each output as LEB128 vout, LEB128 script length, script. */
-export interface TxRow {
-  txid: Buffer;
-  outputs: { vout: number; script: Buffer }[];
-}
-
-function readLeb(b: Buffer, at: number): [number, number] {
-  let v = 0;
-  let scale = 1;
-  for (;;) {
-    const byte = b[at++]!;
-    v += (byte & 0x7f) * scale;
-    if (byte < 0x80) return [v, at];
-    scale *= 128;
-  }
-}
-
-function writeLeb(b: Buffer, at: number, v: number): number {
-  while (v >= 0x80) {
-    b[at++] = (v % 128) | 0x80;
-    v = Math.floor(v / 128);
-  }
-  b[at++] = v;
-  return at;
-}
-
-export function txRowOf(value: Buffer): TxRow {
-  const length = value[0]!;
-  const txid = value.subarray(1, 1 + length);
-  const outputs: TxRow['outputs'] = [];
-  for (let at = 1 + length; at < value.length; ) {
-    const [vout, next] = readLeb(value, at);
-    const [scriptLength, start] = readLeb(value, next);
-    outputs.push({ vout, script: value.subarray(start, start + scriptLength) });
-    at = start + scriptLength;
-  }
-  return { txid, outputs };
-}
-
-const SMALL_AMOUNT = 2n ** 48n;
-
-/** An F row's value into `out` (at least 9 bytes): the flag, then the amount in as few bytes as it needs. */
-function fundingValue(out: Buffer, coinbase: boolean, amount: bigint): Buffer {
-  out[0] = coinbase ? 1 : 0;
-  if (amount < 0n || amount >= SMALL_AMOUNT) {
-    out.writeBigInt64BE(amount, 1);
-    return out.subarray(0, 9);
-  }
-  const n = Number(amount);
-  let bytes = 0;
-  for (let rest = n; rest > 0; rest = Math.floor(rest / 256)) bytes++;
-  if (bytes > 0) out.writeUIntBE(n, 1, bytes);
-  return out.subarray(0, 1 + bytes);
-}
-
-export function fundingOfValue(value: Buffer): { coinbase: boolean; amount: bigint } {
-  const bytes = value.length - 1;
-  const amount = bytes === 8 ? value.readBigInt64BE(1) : bytes === 0 ? 0n : BigInt(value.readUIntBE(1, bytes));
-  return { coinbase: value[0] === 1, amount };
-}
-
 /** The txid of a T row's value, without reading its outputs. */
 const txidOfRow = (value: Buffer): Buffer => value.subarray(1, 1 + value[0]!);
-
-/** SHA-256 of a txid's bytes: K and S rows key by it. */
-export function txidHash(txid: Uint8Array): Buffer {
-  return hash('sha256', txid, 'buffer');
-}
 
 /** All K rows of a txid hash: its candidates' tx numbers are the keys' last 6 bytes. */
 const txidKeyRange = (h: Uint8Array) => rangeOf(Buffer.concat([Buffer.of(TAG.txidKey), h.subarray(0, HASH_KEY)]));
 /** All S rows of an outpoint (txid hash, vout): its spenders' tx numbers are the keys' last 6 bytes. */
 function spendingRange(h: Uint8Array, vout: number): { gte: Buffer; lt: Buffer } {
-  const k = key(TAG.spending, HASH_KEY + 4);
-  k.set(h.subarray(0, HASH_KEY), 1);
-  k.writeUInt32BE(vout, 1 + HASH_KEY);
-  return rangeOf(k);
-}
-function fundingKey(skey: Uint8Array, txnum: number, vout: number): Buffer {
-  const k = key(TAG.funding, skey.length + 10);
-  k.set(skey, 1);
-  k.writeUIntBE(txnum, 1 + skey.length, 6);
-  k.writeUInt32BE(vout, 7 + skey.length);
-  return k;
+  const k = Buffer.allocUnsafe(1 + HASH_KEY + 5);
+  return rangeOf(k.subarray(0, spendingPrefix(h, vout, k)));
 }
 const fundingRange = (skey: Uint8Array, fromTxnum = 0) => {
   const k = key(TAG.funding, skey.length + 6);
@@ -163,9 +78,15 @@ const fundingRange = (skey: Uint8Array, fromTxnum = 0) => {
   return { gte: k, lt: all.lt };
 };
 
+/** Rows a summary is worked out from at a time: its reads' objects stay a chunk's. */
+const SUMMARY_CHUNK = 4096;
+
+/** An output with its txid, as the spending check takes it. */
+const withHash = <T extends { txid: Buffer }>(o: T): T & { hash: Buffer } => ({ ...o, hash: txidHash(o.txid) });
+
 /** A funding row as read (F key, value), its txid still to be filled from its T row (withTxids). */
 function fundingRowOf(k: Buffer, v: Buffer): Funding {
-  return { txnum: k.readUIntBE(9, 6), vout: k.readUInt32BE(15), ...fundingOfValue(v), txid: Buffer.alloc(0) };
+  return { ...fundingKeyParts(k), ...fundingOfValue(v), txid: Buffer.alloc(0) };
 }
 
 function hashOf(blockValue: Buffer): string {
@@ -207,89 +128,6 @@ export interface LevelUnspentRow {
   amount: bigint;
 }
 
-/** Where a batch's rows go: a native write batch, which copies each key and value as it is given. */
-interface Writes {
-  put(key: Buffer, value: Buffer): unknown;
-  del(key: Buffer): unknown;
-}
-
-/**
- * Rows of blocks, streamed to `out` as they are read from the blocks' encoding: no object per row.
- * Keys and values are written into scratch buffers reused row after row (the native batch copies
- * them), so a batch of 100,000 rows allocates almost nothing. `put` false: the same keys deleted.
- */
-export function streamRows(blocks: readonly EncodedBlock[], out: Writes, put: boolean): void {
-  const tKey = key(TAG.txid, 6);
-  const kKey = key(TAG.txidKey, HASH_KEY + 6);
-  const fKey = key(TAG.funding, 8 + 10);
-  const fValue = Buffer.allocUnsafe(9);
-  const sKey = key(TAG.spending, HASH_KEY + 10);
-  const empty = Buffer.alloc(0);
-  let tValue = Buffer.allocUnsafe(1 << 16);
-  const spentIn = new Map<string, number>();
-  for (const block of blocks) {
-    const r = new BlockReader(block.bytes);
-    const count = r.u32();
-    for (let position = 0; position < count; position++) {
-      const txnum = txNumOf(block.height, position);
-      const txid = r.txidBlob();
-      if (txid.length > 255) throw new Error(`txid ${txid.toString('hex')} of block ${block.height} is longer than 255 bytes`);
-      tKey.writeUIntBE(txnum, 1, 6);
-      kKey.set(txidHash(txid).subarray(0, HASH_KEY), 1);
-      kKey.writeUIntBE(txnum, 1 + HASH_KEY, 6);
-      if (put) out.put(kKey, empty);
-      else {
-        out.del(tKey);
-        out.del(kKey);
-      }
-      const inputs = r.u32();
-      for (let n = inputs; n > 0; n--) {
-        const spent = r.txidBlob();
-        const vout = r.f64();
-        const h = txidHash(spent);
-        if (put) {
-          // a spend of an output twice within the batch: the blocks alone show it
-          const outpoint = `${keyOfBlob(spent)}:${vout}`;
-          const earlier = spentIn.get(outpoint);
-          if (earlier !== undefined) throw new Error(`${spent.toString('hex')}:${vout} is spent twice, in blocks ${earlier} and ${block.height}`);
-          spentIn.set(outpoint, block.height);
-        }
-        sKey.set(h.subarray(0, HASH_KEY), 1);
-        sKey.writeUInt32BE(vout, 1 + HASH_KEY);
-        sKey.writeUIntBE(txnum, 5 + HASH_KEY, 6);
-        if (put) out.put(sKey, h.subarray(HASH_KEY, HASH_KEY + HASH_CHECK));
-        else out.del(sKey);
-      }
-      // the T row: the txid, then the outputs as they are read
-      tValue[0] = txid.length;
-      txid.copy(tValue, 1);
-      let at = 1 + txid.length;
-      for (let n = r.u32(); n > 0; n--) {
-        const script = r.script();
-        const vout = r.f64();
-        const amount = r.amount();
-        fKey.set(scriptKeyOf(script), 1);
-        fKey.writeUIntBE(txnum, 9, 6);
-        fKey.writeUInt32BE(vout, 15);
-        if (!put) {
-          out.del(fKey);
-          continue;
-        }
-        if (tValue.length < at + 20 + script.length) {
-          const bigger = Buffer.allocUnsafe(2 * (at + 20 + script.length));
-          tValue.copy(bigger, 0, 0, at);
-          tValue = bigger;
-        }
-        at = writeLeb(tValue, writeLeb(tValue, at, vout), script.length);
-        script.copy(tValue, at);
-        at += script.length;
-        out.put(fKey, fundingValue(fValue, inputs === 0, amount));
-      }
-      if (put) out.put(tKey, tValue.subarray(0, at));
-    }
-  }
-}
-
 export class LevelIndex {
   private top: { height: number; hash: string } | null = null;
   /** One write or rollback at a time, in order. */
@@ -319,22 +157,27 @@ export class LevelIndex {
     const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
     let db = await LevelIndex.openDb(folder, caches);
     const version = await db.get(Buffer.of(TAG.version));
-    if (version === undefined) {
+    const found = version === undefined ? null : version.readUInt32BE(0);
+    if (found !== null && found > LAYOUT_VERSION) {
+      await db.close();
+      throw new Error(`the LevelDB index in ${folder} is in layout ${found}, which this service does not read (it writes layout ${LAYOUT_VERSION}): move the folder away to index again`);
+    }
+    if (found !== LAYOUT_VERSION) {
+      // an older layout (1 had no version row), or an empty folder
       let any = false;
       for await (const _ of db.keys({ limit: 1 })) any = true;
       if (any) {
         await db.close();
-        const aside = `${folder}.layout-1-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+        const old = found ?? 1;
+        const aside = `${folder}.layout-${old}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
         await rename(folder, aside);
-        log(`the LevelDB index in ${folder} is in an older layout (no version row): moved it to ${aside} and indexing this chain again from block 0 in layout ${LAYOUT_VERSION}; delete ${aside} once the new index has caught up`);
+        const which = found === null ? 'an older layout (no version row)' : `layout ${found}, an older layout`;
+        log(`the LevelDB index in ${folder} is in ${which}: moved it to ${aside} and indexing this chain again from block 0 in layout ${LAYOUT_VERSION}; delete ${aside} once the new index has caught up`);
         db = await LevelIndex.openDb(folder, caches);
       }
       const v = Buffer.allocUnsafe(4);
       v.writeUInt32BE(LAYOUT_VERSION);
       await db.put(Buffer.of(TAG.version), v);
-    } else if (version.readUInt32BE(0) !== LAYOUT_VERSION) {
-      await db.close();
-      throw new Error(`the LevelDB index in ${folder} is in layout ${version.readUInt32BE(0)}, which this service does not read (it writes layout ${LAYOUT_VERSION}): move the folder away to index again`);
     }
     const index = new LevelIndex(db, caches.levelSummaryBytes, caches.summaryMaxRows);
     index.top = await index.tipIn();
@@ -397,7 +240,9 @@ export class LevelIndex {
       const expected = this.top === null ? first.height : this.top.height + 1;
       if (first.height !== expected) throw new Error(`block ${first.height} does not follow the index's tip ${this.top?.height ?? 'none'}`);
       await this.written((writes) => {
-        streamRows(blocks, writes, true);
+        // rows a parse thread made are copied in as they are; others are made here
+        if (blocks.every((b) => b.levelRows !== undefined)) putRows(blocks as (EncodedBlock & { levelRows: Uint8Array })[], writes);
+        else streamRows(blocks, writes, true);
         this.blockRows(blocks, writes, true);
       });
       const last = blocks[blocks.length - 1]!;
@@ -506,25 +351,36 @@ export class LevelIndex {
       if (v && hashOf(v) === cached.hash) base = cached;
     }
     const from = base ? firstTxNumAbove(base.height) : 0;
-    // A summary is held whole while it is worked out: count first, and refuse one the heap cannot hold.
+    const skey = scriptKeyOf(script);
+    // A summary is held whole once worked out: count first, and refuse one the heap cannot hold.
     const max = this.summaryMaxRows;
     let rows = base?.unspent.length ?? 0;
-    if (rows <= max) for await (const _ of this.db.keys({ ...fundingRange(scriptKeyOf(script), from), limit: max + 1 - rows, snapshot })) rows++;
+    if (rows <= max) for await (const _ of this.db.keys({ ...fundingRange(skey, from), limit: max + 1 - rows, snapshot })) rows++;
     if (rows > max) throw new AddressTooLarge(max);
-    const funded = await this.fundingOf(script, from, snapshot);
-    const next = Summaries.advance(base, tip.height, tip.hash, funded, await this.settle([...(base?.unspent ?? []), ...funded], snapshot));
+    // Worked out a chunk of rows at a time into columns (level-summaries.ts): base's unspent
+    // outputs settled again, then the funding rows above base's block, each checked and settled.
+    const built = new SummaryBuilder(base);
+    const held = base?.unspent;
+    for (let i = 0; held && i < held.length; i += SUMMARY_CHUNK) {
+      const part = Array.from({ length: Math.min(SUMMARY_CHUNK, held.length - i) }, (_, j) => i + j);
+      const settled = await this.settle(part.map((n) => ({ txnum: held.txnums[n]!, vout: held.vouts[n]!, coinbase: held.coinbase[n] === 1, hash: held.hashes.subarray(n * OUTPUT_HASH_BYTES, (n + 1) * OUTPUT_HASH_BYTES) })), snapshot);
+      part.forEach((n, j) => built.settleBase(n, settled[j]!));
+    }
+    let chunk: Funding[] = [];
+    const flush = async () => {
+      const own = (await this.withTxids(script, chunk, snapshot)).map((f) => ({ ...f, hash: txidHash(f.txid) }));
+      const settled = await this.settle(own, snapshot);
+      own.forEach((o, j) => built.fund(o, settled[j]!));
+      chunk = [];
+    };
+    for await (const [fk, v] of this.db.iterator({ ...fundingRange(skey, from), snapshot })) {
+      chunk.push(fundingRowOf(fk, v));
+      if (chunk.length === SUMMARY_CHUNK) await flush();
+    }
+    if (chunk.length > 0) await flush();
+    const next = built.finish(tip.height, tip.hash);
     this.summaries.set(k, next);
     return next;
-  }
-
-  /** The script's funding rows from tx number `from` up, each checked against its output in the T row (a key another script shares), with its txid. */
-  private async fundingOf(script: Buffer, from: number, snapshot: LevelSnapshot): Promise<Funding[]> {
-    const skey = scriptKeyOf(script);
-    const rows: Funding[] = [];
-    for await (const [k, v] of this.db.iterator({ ...fundingRange(skey, from), snapshot })) {
-      rows.push(fundingRowOf(k, v));
-    }
-    return this.withTxids(script, rows, snapshot);
   }
 
   /** Funding rows read under a script's key, with their txids: those of another script under the same key dropped. */
@@ -552,8 +408,8 @@ export class LevelIndex {
    * For each output, the tx number of the tx that spends it (null: none), and whether a later tx
    * with the same txid (BIP30, a tx without inputs) overwrote it unspent, as the node forgets it.
    */
-  private async settle(outputs: readonly Funding[], snapshot: LevelSnapshot): Promise<{ spent: number | null; dropped: boolean }[]> {
-    const out: { spent: number | null; dropped: boolean }[] = [];
+  private async settle(outputs: readonly Output[], snapshot: LevelSnapshot): Promise<Settled[]> {
+    const out: Settled[] = [];
     const PARALLEL = 64;
     for (let i = 0; i < outputs.length; i += PARALLEL) {
       const part = outputs.slice(i, i + PARALLEL);
@@ -562,12 +418,11 @@ export class LevelIndex {
     return out;
   }
 
-  private async settleOne(o: Funding, snapshot: LevelSnapshot): Promise<{ spent: number | null; dropped: boolean }> {
-    const h = txidHash(o.txid);
-    const check = h.subarray(HASH_KEY, HASH_KEY + HASH_CHECK);
+  private async settleOne(o: Output, snapshot: LevelSnapshot): Promise<Settled> {
+    const check = o.hash.subarray(HASH_KEY, HASH_KEY + HASH_CHECK);
     // a repeated txid's spends after its repeat are the repeat's
-    const until = o.coinbase ? await this.repeatOf(o, h, snapshot) : null;
-    for await (const [k, v] of this.db.iterator({ ...spendingRange(h, o.vout), snapshot })) {
+    const until = o.coinbase ? await this.repeatOf(o, snapshot) : null;
+    for await (const [k, v] of this.db.iterator({ ...spendingRange(o.hash, o.vout), snapshot })) {
       const spender = k.readUIntBE(k.length - 6, 6);
       if (spender > o.txnum && (until === null || spender < until) && v.equals(check)) return { spent: spender, dropped: false };
     }
@@ -575,15 +430,17 @@ export class LevelIndex {
   }
 
   /** The first later tx number with the same txid as `o`'s tx (BIP30), or null. */
-  private async repeatOf(o: Funding, h: Buffer, snapshot: LevelSnapshot): Promise<number | null> {
+  private async repeatOf(o: Output, snapshot: LevelSnapshot): Promise<number | null> {
     const later: number[] = [];
-    for await (const k of this.db.keys({ ...txidKeyRange(h), snapshot })) {
+    for await (const k of this.db.keys({ ...txidKeyRange(o.hash), snapshot })) {
       const n = k.readUIntBE(k.length - 6, 6);
       if (n > o.txnum) later.push(n);
     }
     if (later.length === 0) return null;
-    const txids = await this.db.getMany(later.map(txidKey), { snapshot });
-    const same = later.filter((_, i) => txids[i] !== undefined && txidOfRow(txids[i]).equals(o.txid));
+    // nearly never here: o's own txid, then the candidates'
+    const [own, ...txids] = await this.db.getMany([o.txnum, ...later].map(txidKey), { snapshot });
+    if (own === undefined) return null;
+    const same = later.filter((_, i) => txids[i] !== undefined && txidOfRow(txids[i]).equals(txidOfRow(own)));
     return same.length > 0 ? Math.min(...same) : null;
   }
 
@@ -611,7 +468,10 @@ export class LevelIndex {
       );
       const rows: { script: Buffer; txnum: number; delta: bigint }[] = [];
       // each summary's history is newest first: its first `reach` rows are all a page can take
-      for (const { script, summary } of summaries.values()) for (const r of summary.history.slice(0, reach)) rows.push({ script, txnum: r.txnum, delta: r.delta });
+      for (const { script, summary } of summaries.values()) {
+        const { txnums, deltas } = summary.history;
+        for (let i = 0; i < Math.min(reach, summary.history.length); i++) rows.push({ script, txnum: txnums[i]!, delta: deltas[i]! });
+      }
       const page = rows.sort((a, b) => b.txnum - a.txnum || Buffer.compare(a.script, b.script)).slice(skip, reach);
       const txids = await this.db.getMany(page.map((r) => txidKey(r.txnum)), { snapshot: s });
       const heights = [...new Set(page.map((r) => heightOfTxNum(r.txnum)))];
@@ -653,7 +513,7 @@ export class LevelIndex {
       if (read.length === 0) break;
       from = read[read.length - 1]!;
       const own = await this.withTxids(script, read, snapshot);
-      const settled = await this.settle(own, snapshot);
+      const settled = await this.settle(own.map(withHash), snapshot);
       own.forEach((o, i) => {
         if (settled[i]!.spent === null && !settled[i]!.dropped && out.length < n) out.push({ script, txnum: o.txnum, vout: o.vout, amount: o.amount, txid: o.txid });
       });
@@ -682,7 +542,7 @@ export class LevelIndex {
         { snapshot: s },
       );
       const held = outs.flatMap((o, i) => (funding[i] ? [{ ...o, ...fundingOfValue(funding[i]) }] : []));
-      const settled = await this.settle(held, s);
+      const settled = await this.settle(held.map(withHash), s);
       return held.filter((_, i) => settled[i]!.spent === null && !settled[i]!.dropped).map(({ txnum, vout, script, amount }) => ({ txnum, vout, script, amount }));
     });
   }

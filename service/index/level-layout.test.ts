@@ -54,6 +54,26 @@ describe('the LevelDB index layout', () => {
     expect(lines).toHaveLength(1);
   });
 
+  it('moves a folder of layout 2 (whole scripts in T rows, 4-byte vouts) aside too, naming it', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'level-layout-'));
+    const folder = join(dir, 'litecoin');
+    await raw(folder, [
+      [Buffer.of(0x56), Buffer.from([0, 0, 0, 2])],
+      [Buffer.from([0x42, 0, 0, 0, 7]), Buffer.concat([Buffer.from([0, 0, 0, 9]), Buffer.from('ab'.repeat(32))])],
+    ]);
+    const lines: string[] = [];
+    const index = await LevelIndex.open(folder, { log: (line) => lines.push(line) });
+    try {
+      expect(index.tip()).toBeNull();
+      expect(await index.entries()).toEqual([['56', LAYOUT_VERSION.toString(16).padStart(8, '0')]]);
+    } finally {
+      await index.close();
+    }
+    const aside = (await readdir(dir)).filter((name) => name.startsWith('litecoin.layout-2-'));
+    expect(aside).toHaveLength(1);
+    expect(lines).toEqual([`the LevelDB index in ${folder} is in layout 2, an older layout: moved it to ${join(dir, aside[0]!)} and indexing this chain again from block 0 in layout ${LAYOUT_VERSION}; delete ${join(dir, aside[0]!)} once the new index has caught up`]);
+  });
+
   it('refuses, in words, a layout version it does not read', async () => {
     dir = await mkdtemp(join(tmpdir(), 'level-layout-'));
     const folder = join(dir, 'litecoin');

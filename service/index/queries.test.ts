@@ -8,6 +8,7 @@ import { INDEX_STORE_KINDS, openTestStore, type StoreKind, type TestStore } from
 import { type IndexedBlock, type IndexedTx, levelIndexOf, UtxoIndexStore } from './utxo-index.ts';
 import { confirmedHistoryQuery, confirmedUnspentQuery } from './queries.ts';
 import { scriptKeyOf } from './script-keys.ts';
+import { fundingKey, fundingValue, writeTxOutput } from './level-rows.ts';
 import type { Store } from '../store/database.ts';
 import { AddressTooLarge } from '../errors.ts';
 
@@ -352,16 +353,18 @@ describe('address queries on level: a script whose key another script holds', ()
     const STRANGER = script(0xee);
     const key = scriptKeyOf(A);
     // A funding row under A's key, of a script standing for one whose key collides with A's, and
-    // its tx row, written as the LevelDB index writes them (level-index.ts: F key txnum vout ->
-    // flag, amount; T txnum -> txid, then vout, script length, script)
+    // its tx row, written with the LevelDB index's own encodings (level-rows.ts: F script key,
+    // txnum, vout -> amount and flag; T txnum -> txid, then each output)
     const level = await levelIndexOf(t.store, 'litecoin')!;
     const raw = (level as unknown as { db: { put(k: Buffer, v: Buffer): Promise<void> } }).db;
-    const amount = Buffer.alloc(8);
-    amount.writeBigInt64BE(999n);
-    const at = Buffer.alloc(10); // tx number 0 (height 0, before the chain), vout 0
-    await raw.put(Buffer.concat([Buffer.of(0x46), key, at]), Buffer.concat([Buffer.of(1), amount]));
-    await raw.put(Buffer.concat([Buffer.of(0x54), at.subarray(0, 6)]), Buffer.concat([Buffer.of(32), Buffer.alloc(32, 0xee), Buffer.of(0, STRANGER.length), STRANGER]));
-    const isPlanted = (k: string) => k === `46${hex(key)}${hex(at)}` || k === `54${hex(at.subarray(0, 6))}`;
+    const fKey = fundingKey(key, 0, 0); // tx number 0 (height 0, before the chain), vout 0
+    const tKey = Buffer.concat([Buffer.of(0x54), Buffer.alloc(6)]);
+    await raw.put(fKey, Buffer.from(fundingValue(Buffer.alloc(9), true, 999n)));
+    const tRow = Buffer.alloc(128);
+    tRow[0] = 32;
+    tRow.fill(0xee, 1, 33);
+    await raw.put(tKey, tRow.subarray(0, writeTxOutput(tRow, 33, 0, Buffer.from(STRANGER))));
+    const isPlanted = (k: string) => k === hex(fKey) || k === hex(tKey);
     const planted = (await level.entries()).filter(([k]) => isPlanted(k));
     expect(planted).toHaveLength(2);
 

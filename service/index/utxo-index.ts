@@ -217,6 +217,11 @@ export class UtxoIndexStore {
     return writerOf(this.store)?.warmUp() ?? Promise.resolve();
   }
 
+  /** This chain's confirmed rows are in the LevelDB index: the indexer's parse threads make its rows (level-rows.ts). */
+  writesLevelRows(): boolean {
+    return !this.options.watch && this.store.levelIndexDir !== undefined;
+  }
+
   /** After a long catch-up: the LevelDB index merges its sorted runs (the SQL stores have nothing to do). */
   async compactAfterCatchUp(): Promise<void> {
     const level = this.level;
@@ -226,7 +231,8 @@ export class UtxoIndexStore {
   /** Applies consecutive blocks in one transaction. Mempool entries of their txs are dropped. */
   async applyBlocks(blocks: readonly IndexedBlock[], mempoolTxids: ReadonlySet<string>): Promise<void> {
     if (blocks.length === 0) return;
-    const confirmed = blocks.flatMap((b) => b.txs.map((t) => t.txid)).filter((id) => mempoolTxids.has(id));
+    // (an empty mempool, as in an initial sync, asks no txid: a parse thread's block reads each from its bytes when asked)
+    const confirmed = mempoolTxids.size === 0 ? [] : blocks.flatMap((b) => b.txs.map((t) => t.txid)).filter((id) => mempoolTxids.has(id));
     const { sqlite, pgPool } = this.store;
     const level = this.level;
     const writer = level ? undefined : writerOf(this.store);

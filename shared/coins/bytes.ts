@@ -108,11 +108,14 @@ export function encodeCompactSize(n: number | bigint): Uint8Array {
 export class ByteReader {
   private offset = 0;
   private readonly view: DataView;
+  private readonly bytes: Uint8Array;
+  private readonly what: string;
 
-  constructor(
-    private readonly bytes: Uint8Array,
-    private readonly what = 'data',
-  ) {
+  // Plain fields, not parameter properties: the indexer's parse threads load this file with
+  // Node's own type stripping, which only erases types.
+  constructor(bytes: Uint8Array, what = 'data') {
+    this.bytes = bytes;
+    this.what = what;
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 

@@ -4,12 +4,14 @@
  * the service can map it to a 400 without parsing the message.
  */
 export class CoinError extends Error {
-  constructor(
-    message: string,
-    readonly field?: string,
-  ) {
+  readonly field: string | undefined;
+
+  // A plain field, not a parameter property: the indexer's parse threads load this file with
+  // Node's own type stripping, which only erases types.
+  constructor(message: string, field?: string) {
     super(message);
     this.name = 'CoinError';
+    this.field = field;
   }
 }
 

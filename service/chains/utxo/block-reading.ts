@@ -8,6 +8,7 @@ import type { BlockCodecChoice } from '../../../shared/coins/block.ts';
 import type { RpcClient } from './rpc-client.ts';
 import { isCodecGap, readRawBlock } from './raw-block.ts';
 import { readVerboseBlock, type ReadBlock } from './verbose-block.ts';
+import { CODEC_GAP, type BlockParsePool } from './block-parse-pool.ts';
 
 export type BlockForm = 'raw' | 'verbose';
 
@@ -21,16 +22,27 @@ export function blockFormOf(params: ChainParams): BlockForm {
   return rawBlockCodec(params) ? 'raw' : 'verbose';
 }
 
+/** Raw blocks decoded on parse threads; `levelRows`: with the LevelDB index's rows of each. */
+export interface ParseOn {
+  pool: BlockParsePool;
+  levelRows: boolean;
+}
+
 /**
  * The block `hash` at `height`, read the coin's way (`form` overrides it: tests and the bench
  * compare the two). A raw block the codec cannot read (a transaction form it does not know, such
  * as an MWEB transaction among a Litecoin block's own) is read again as verbose JSON, so a gap in
  * the codec slows one block rather than stopping the index.
  */
-export async function fetchBlock(rpc: RpcClient, params: ChainParams, hash: string, height: number, form: BlockForm = blockFormOf(params)): Promise<ReadBlock> {
+export async function fetchBlock(rpc: RpcClient, params: ChainParams, hash: string, height: number, form: BlockForm = blockFormOf(params), parse?: ParseOn): Promise<ReadBlock> {
   const codec = rawBlockCodec(params);
   if (form === 'raw' && codec) {
     const hex = await rpc.call<unknown>('getblock', [hash, 0]);
+    if (parse) {
+      const read = await parse.pool.parse(hex, hash, height, codec, parse.levelRows);
+      if (read !== CODEC_GAP) return read;
+      return readVerboseBlock(await rpc.call<unknown>('getblock', [hash, 2]), params.decimals);
+    }
     try {
       return readRawBlock(hex, hash, height, codec);
     } catch (err) {

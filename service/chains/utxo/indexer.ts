@@ -7,7 +7,8 @@ import { type RpcClient, RpcError, UpstreamError } from './rpc-client.ts';
 import { PollLoop } from '../poll-loop.ts';
 import { BatchPipeline } from './batch-pipeline.ts';
 import { readVerboseTx, type ReadBlock } from './verbose-block.ts';
-import { fetchBlock as fetchNodeBlock, type BlockForm } from './block-reading.ts';
+import { blockFormOf, fetchBlock as fetchNodeBlock, rawBlockCodec, type BlockForm } from './block-reading.ts';
+import { BlockParsePool } from './block-parse-pool.ts';
 import type { IndexedTx } from '../../index/blocks.ts';
 import { z } from 'zod';
 import { catchUpProgress, spokenDuration, type CatchUpSample } from './catch-up-progress.ts';
@@ -33,6 +34,8 @@ export interface IndexerOptions {
   batchBytes?: number;
   /** Overrides the coin table's choice of raw or verbose blocks (the bench compares the two). */
   blockForm?: BlockForm;
+  /** Threads that decode raw blocks (block-parse-pool.ts; default one a core); 0: the main thread decodes them. */
+  parseThreads?: number;
   /**
    * Asks the node which chain it follows and throws when it is not the coin's (chain-guard.ts):
    * before every pass, so a node restarted or swapped between two passes is never read, and
@@ -102,6 +105,9 @@ export const BATCH_BYTES = 4 * 1024 * 1024;
 const HEADER_BYTES = 80;
 // Transactions of verbose JSON being fetched at once (at least two blocks).
 const READ_AHEAD_TXS = 5_000;
+// Raw blocks on parse threads: a block's hex is a fraction of its verbose JSON, and each thread
+// needs a block of its own besides the one being written, so more are read ahead.
+const READ_AHEAD_RAW_TXS = 15_000;
 // A catch-up of this many blocks or more is told at info (its start, progress, its end); a pass of
 // fewer, a new block or two, only at debug.
 const CATCH_UP_BLOCKS = 100;
@@ -111,6 +117,8 @@ export class UtxoIndexer {
   private readonly prefetch: number;
   private readonly loop: PollLoop;
   private mempool: Set<string> | null = null;
+  /** Raw blocks of the full index are decoded here, started on the first block (not in watch mode). */
+  private parsePool: BlockParsePool | null = null;
   private progress: Omit<IndexerProgress, 'error'> = { tipHeight: null, indexedHeight: null, mempoolTxs: 0 };
   private stopped = false;
   private passes = 0;
@@ -154,6 +162,8 @@ export class UtxoIndexer {
   async stop(): Promise<void> {
     this.stopped = true; // also ends a catch-up in progress between blocks
     await this.loop.stop();
+    await this.parsePool?.close();
+    this.parsePool = null;
   }
 
   /** A full pass that starts after this call: the index then reflects the node as of now. */
@@ -330,15 +340,18 @@ export class UtxoIndexer {
     // Each answer is read into the compact form as soon as it arrives, so only a few raw JSON
     // blocks exist at once whatever the chain's length.
     const watch = this.o.watch;
+    const threads = this.o.parseThreads;
+    const parse = watch || threads === 0 ? undefined : { pool: (this.parsePool ??= new BlockParsePool(threads)), levelRows: index.writesLevelRows() };
     const fetchBlock = (hash: string, height: number): Promise<ReadBlock> =>
-      watch ? watch.readBlock(hash, height) : fetchNodeBlock(rpc, params, hash, height, this.o.blockForm);
+      watch ? watch.readBlock(hash, height) : fetchNodeBlock(rpc, params, hash, height, this.o.blockForm, parse);
     const queue: Promise<ReadBlock>[] = [];
     let nextHeight = from;
     let hashes: string[] = [];
     // A verbose block of mainnet size is several MB of JSON while it arrives: fewer in flight when
     // blocks are large, judged by the last one read.
     let lastBlockTxs = 1;
-    const inFlight = (): number => Math.max(2, Math.min(this.prefetch, Math.floor(READ_AHEAD_TXS / lastBlockTxs)));
+    const readAhead = parse && (this.o.blockForm ?? blockFormOf(params)) === 'raw' && rawBlockCodec(params) ? READ_AHEAD_RAW_TXS : READ_AHEAD_TXS;
+    const inFlight = (): number => Math.max(2, Math.min(this.prefetch, Math.floor(readAhead / lastBlockTxs)));
     const refill = async () => {
       while (queue.length < inFlight() && nextHeight <= to) {
         if (hashes.length === 0) {
@@ -364,7 +377,7 @@ export class UtxoIndexer {
     const write = async (blocks: ReadBlock[]): Promise<void> => {
       await this.testKnobs.beforeBatchWrite?.();
       await index.applyBlocks(blocks, mempool);
-      for (const b of blocks) for (const t of b.txs) mempool.delete(t.txid);
+      if (mempool.size > 0) for (const b of blocks) for (const t of b.txs) mempool.delete(t.txid); // (a txid is read from its block's bytes when asked)
       this.progress.indexedHeight = blocks[blocks.length - 1]!.height;
       for (const b of blocks) txs += b.txs.length;
     };

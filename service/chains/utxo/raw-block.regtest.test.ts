@@ -14,6 +14,8 @@ import { encodedOf } from '../../index/blocks.ts';
 import { fetchBlock, rawBlockCodec } from './block-reading.ts';
 import { readRawBlock } from './raw-block.ts';
 import type { ReadBlock } from './verbose-block.ts';
+import { BlockParsePool } from './block-parse-pool.ts';
+import { RowBuffer, streamRows } from '../../index/level-rows.ts';
 
 const params = chainParams('litecoin', 'regtest');
 
@@ -26,17 +28,36 @@ const plain = (b: ReadBlock) => ({
   txs: b.txs.map((t) => ({ txid: t.txid, inputs: t.inputs, outputs: t.outputs.map((o) => ({ ...o, script: Buffer.from(o.script).toString('hex') })) })),
 });
 
-/** Compares every block of the node's chain read both ways; returns the blocks read raw. */
+/** The LevelDB rows of a block made on this thread, as a parse thread hands them over. */
+function rowsHere(block: ReadBlock): Buffer {
+  const rows = new RowBuffer();
+  streamRows([encodedOf(block)], rows, true);
+  return Buffer.from(rows.finish());
+}
+
+/**
+ * Compares every block of the node's chain read three ways (raw here, raw on a parse thread with
+ * its LevelDB rows, verbose JSON); returns the blocks read raw.
+ */
 async function compareChain(node: RegtestNode, chain: ChainParams = params): Promise<ReadBlock[]> {
   const tip = await node.rpc.call<number>('getblockcount');
   const read: ReadBlock[] = [];
-  for (let height = 0; height <= tip; height++) {
-    const hash = await node.rpc.call<string>('getblockhash', [height]);
-    const raw = readRawBlock(await node.rpc.call<string>('getblock', [hash, 0]), hash, height, rawBlockCodec(chain)!);
-    const verbose = await fetchBlock(node.rpc, chain, hash, height, 'verbose');
-    expect(plain(raw)).toEqual(plain(verbose));
-    expect(Buffer.from(encodedOf(raw).bytes).equals(Buffer.from(encodedOf(verbose).bytes))).toBe(true);
-    read.push(raw);
+  const pool = new BlockParsePool(2);
+  try {
+    for (let height = 0; height <= tip; height++) {
+      const hash = await node.rpc.call<string>('getblockhash', [height]);
+      const raw = readRawBlock(await node.rpc.call<string>('getblock', [hash, 0]), hash, height, rawBlockCodec(chain)!);
+      const verbose = await fetchBlock(node.rpc, chain, hash, height, 'verbose');
+      const parsed = await fetchBlock(node.rpc, chain, hash, height, 'raw', { pool, levelRows: true });
+      expect(plain(raw)).toEqual(plain(verbose));
+      expect(plain(parsed)).toEqual(plain(verbose));
+      expect(Buffer.from(encodedOf(raw).bytes).equals(Buffer.from(encodedOf(verbose).bytes))).toBe(true);
+      expect(Buffer.from(encodedOf(parsed).bytes).equals(Buffer.from(encodedOf(verbose).bytes))).toBe(true);
+      expect(Buffer.from(encodedOf(parsed).levelRows!).equals(rowsHere(raw))).toBe(true);
+      read.push(raw);
+    }
+  } finally {
+    await pool.close();
   }
   return read;
 }
@@ -125,5 +146,16 @@ describe('raw blocks of an MWEB chain', () => {
     expect(() => readRawBlock(hex, tip.hash, tip.height, rawBlockCodec(noMweb)!)).toThrow(/unknown serialization flag 0x8/);
     const fellBack = await fetchBlock(node.rpc, noMweb, tip.hash, tip.height, 'raw');
     expect(plain(fellBack)).toEqual(plain(tip));
+    // the same through a parse thread: the codec's refusal comes back, the block is read as verbose JSON
+    const pool = new BlockParsePool(1);
+    try {
+      const threadFellBack = await fetchBlock(node.rpc, noMweb, tip.hash, tip.height, 'raw', { pool, levelRows: true });
+      expect(plain(threadFellBack)).toEqual(plain(tip));
+      expect(encodedOf(threadFellBack).levelRows).toBeUndefined(); // its rows are made by the writer
+      // a node answer that is not hex is refused in words, from the thread as here
+      await expect(pool.parse('abzz', 'h', 1, rawBlockCodec(params)!, true)).rejects.toThrow(/answered text that is not hex/);
+    } finally {
+      await pool.close();
+    }
   }, 240_000);
 });

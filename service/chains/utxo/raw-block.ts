@@ -22,27 +22,43 @@ export const NATIVE_HASHING: BlockHashing = {
 };
 
 /** The raw block's bytes; the hex must be whole (Buffer.from stops quietly at a bad digit). */
-function bytesOfHex(hex: unknown, where: string): Buffer {
+export function bytesOfHex(hex: unknown, where: string): Buffer {
   if (typeof hex !== 'string') throw new MalformedNodeAnswer(`${where}: getblock <hash> 0 did not answer a hex string`);
   const bytes = Buffer.from(hex, 'hex');
   if (bytes.length * 2 !== hex.length) throw new MalformedNodeAnswer(`${where}: getblock <hash> 0 answered text that is not hex`);
   return bytes;
 }
 
+/** A raw block in the index's compact form (index/blocks.ts): plain bytes and numbers, which a parse thread hands back whole. */
+export interface RawBlockParts {
+  hash: string;
+  height: number;
+  previousHash: string | null;
+  time: number;
+  /** The serialized block's size. */
+  size: number;
+  /** The encoding, and where each tx starts in it. */
+  bytes: Uint8Array;
+  offsets: Uint32Array;
+}
+
 /**
- * The block `hash` at `height` from its raw hex. A block the codec cannot read throws the codec's
- * CoinError (block-reading.ts then reads that block's verbose JSON instead).
+ * The block `hash` at `height` from its raw hex, encoded. A block the codec cannot read throws the
+ * codec's CoinError (block-reading.ts then reads that block's verbose JSON instead).
  */
-export function readRawBlock(hex: unknown, hash: string, height: number, chain: BlockCodecChoice): ReadBlock {
-  const where = `block ${height} (${hash})`;
-  const raw = bytesOfHex(hex, where);
+export function encodeRawBlock(hex: unknown, hash: string, height: number, chain: BlockCodecChoice): RawBlockParts {
+  return encodeRawBlockBytes(bytesOfHex(hex, `block ${height} (${hash})`), hash, height, chain);
+}
+
+/** The same from the block's bytes (bytesOfHex): a parse thread is handed those, not the hex. */
+export function encodeRawBlockBytes(raw: Uint8Array, hash: string, height: number, chain: BlockCodecChoice): RawBlockParts {
   const block = decodeBitcoinBlock(raw, chain, NATIVE_HASHING);
   const e = encoder;
   e.reset();
   e.u32(block.txs.length);
-  const offsets: number[] = [];
-  for (const { tx, txid } of block.txs) {
-    offsets.push(e.pos);
+  const offsets = new Uint32Array(block.txs.length);
+  block.txs.forEach(({ tx, txid }, i) => {
+    offsets[i] = e.pos;
     e.txid(txid);
     // A coinbase's one input spends nothing (Bitcoin Core's IsCoinBase; verbose JSON marks it `coinbase`).
     const first = tx.inputs[0];
@@ -67,13 +83,26 @@ export function readRawBlock(hex: unknown, hash: string, height: number, chain: 
       outputs++;
     });
     e.patchU32(outputCountAt, outputs);
-  }
-  const bytes = e.finish();
-  const txs: IndexedTx[] = block.txs.map((t, i) => new EncodedTx(t.txid, bytes, offsets[i]!));
+  });
   const previousHash = block.header.previousHash === NULL_HASH ? null : block.header.previousHash;
-  const read: ReadBlock = { hash, height, previousHash, time: block.header.time, txs, size: raw.length };
-  rememberEncoding(read, bytes);
+  return { hash, height, previousHash, time: block.header.time, size: raw.length, bytes: e.finish(), offsets };
+}
+
+/** The ReadBlock of an encoded raw block; `levelRows`: its LevelDB rows, when a parse thread made them. Txids are read from the bytes when asked. */
+export function readBlockOf(parts: RawBlockParts, levelRows?: Uint8Array): ReadBlock {
+  const { bytes, offsets } = parts;
+  const txs: IndexedTx[] = Array.from(offsets, (offset) => new EncodedTx(undefined, bytes, offset));
+  const read: ReadBlock = { hash: parts.hash, height: parts.height, previousHash: parts.previousHash, time: parts.time, txs, size: parts.size };
+  rememberEncoding(read, bytes, levelRows);
   return read;
+}
+
+/**
+ * The block `hash` at `height` from its raw hex. A block the codec cannot read throws the codec's
+ * CoinError (block-reading.ts then reads that block's verbose JSON instead).
+ */
+export function readRawBlock(hex: unknown, hash: string, height: number, chain: BlockCodecChoice): ReadBlock {
+  return readBlockOf(encodeRawBlock(hex, hash, height, chain));
 }
 
 export function isCodecGap(err: unknown): err is CoinError {

@@ -1,0 +1,340 @@
+// The LevelDB index's rows of a block (layout in level-index.ts), worked out from the block's
+// encoding alone: no read of the store. A pure module: the indexer's parse threads
+// (chains/utxo/block-parse-worker.ts) make a block's rows next to its decoding, as one buffer, and
+// the writer copies them into its write batch in height order; a rollback makes the same rows
+// again to delete them.
+import { hash } from 'node:crypto';
+import { BlockReader, type EncodedBlock, keyOfBlob } from './blocks.ts';
+import { scriptKeyOf } from './script-keys.ts';
+import { txNumOf } from './txnum.ts';
+
+export const TAG = { version: 0x56, block: 0x42, txid: 0x54, txidKey: 0x4b, funding: 0x46, spending: 0x53 } as const;
+export type Tag = (typeof TAG)[keyof typeof TAG];
+
+/** Bytes of a txid's hash in K and S keys, and the bytes more an S row's value checks. */
+export const HASH_KEY = 8;
+export const HASH_CHECK = 4;
+
+export function key(tag: Tag, length: number): Buffer {
+  const k = Buffer.allocUnsafe(1 + length);
+  k[0] = tag;
+  return k;
+}
+
+export function readLeb(b: Buffer, at: number): [number, number] {
+  let v = 0;
+  let scale = 1;
+  for (;;) {
+    const byte = b[at++]!;
+    v += (byte & 0x7f) * scale;
+    if (byte < 0x80) return [v, at];
+    scale *= 128;
+  }
+}
+
+export function writeLeb(b: Buffer, at: number, v: number): number {
+  while (v >= 0x80) {
+    b[at++] = (v % 128) | 0x80;
+    v = Math.floor(v / 128);
+  }
+  b[at++] = v;
+  return at;
+}
+
+// ---- the rows' encodings (layout 3) -----------------------------------------------------------
+
+/**
+ * Vouts in keys: a prefix-free varint whose bytes sort as the numbers do (a range of one vout's
+ * keys holds no other's): 1 byte below 2^7, 2 below 2^14, 3 below 2^21, 4 below 2^28, else 5.
+ */
+export function writeOrderedVarint(b: Buffer, at: number, v: number): number {
+  if (v < 0x80) {
+    b[at] = v;
+    return at + 1;
+  }
+  if (v < 0x4000) {
+    b.writeUInt16BE(0x8000 | v, at);
+    return at + 2;
+  }
+  if (v < 0x200000) {
+    b[at] = 0xc0 | (v >>> 16);
+    b.writeUInt16BE(v & 0xffff, at + 1);
+    return at + 3;
+  }
+  if (v < 0x10000000) {
+    b.writeUInt32BE((0xe0000000 | v) >>> 0, at);
+    return at + 4;
+  }
+  b[at] = 0xf0;
+  b.writeUInt32BE(v, at + 1);
+  return at + 5;
+}
+
+export function readOrderedVarint(b: Buffer, at: number): [number, number] {
+  const first = b[at]!;
+  if (first < 0x80) return [first, at + 1];
+  if (first < 0xc0) return [b.readUInt16BE(at) & 0x3fff, at + 2];
+  if (first < 0xe0) return [((first & 0x1f) << 16) | b.readUInt16BE(at + 1), at + 3];
+  if (first < 0xf0) return [b.readUInt32BE(at) & 0x0fffffff, at + 4];
+  return [b.readUInt32BE(at + 1), at + 5];
+}
+
+/** Below this, an amount is a LEB128 of amount * 2 + coinbase flag (at most 8 bytes); from it (or negative), 9 bytes. */
+const SMALL_AMOUNT = 2n ** 52n;
+
+/** An F row's value into `out` (at least 9 bytes): LEB128 of amount * 2 + (1 when the tx has no inputs); 9 bytes (flag, i64) outside 0..2^52. */
+export function fundingValue(out: Buffer, coinbase: boolean, amount: bigint): Buffer {
+  if (amount < 0n || amount >= SMALL_AMOUNT) {
+    out[0] = coinbase ? 1 : 0;
+    out.writeBigInt64BE(amount, 1);
+    return out.subarray(0, 9);
+  }
+  return out.subarray(0, writeLeb(out, 0, Number(amount) * 2 + (coinbase ? 1 : 0)));
+}
+
+export function fundingOfValue(value: Buffer): { coinbase: boolean; amount: bigint } {
+  if (value.length === 9) return { coinbase: value[0] === 1, amount: value.readBigInt64BE(1) };
+  const [n] = readLeb(value, 0);
+  return { coinbase: n % 2 === 1, amount: BigInt(Math.floor(n / 2)) };
+}
+
+// A T row's output: a head byte, gap * 8 + form (gap: vouts skipped since the last output kept, below
+// 31), or 0xf8 + form and then the gap as LEB128; then the script in its form. The standard
+// scripts (all an address index keeps) are their hash alone, as Bitcoin Core compresses its coins.
+const FORMS: readonly { prefix: readonly number[]; hash: number; suffix: readonly number[] }[] = [
+  { prefix: [0x76, 0xa9, 0x14], hash: 20, suffix: [0x88, 0xac] }, // P2PKH
+  { prefix: [0xa9, 0x14], hash: 20, suffix: [0x87] }, // P2SH
+  { prefix: [0x00, 0x14], hash: 20, suffix: [] }, // P2WPKH
+  { prefix: [0x00, 0x20], hash: 32, suffix: [] }, // P2WSH
+  { prefix: [0x51, 0x20], hash: 32, suffix: [] }, // P2TR
+];
+/** Any other script: its length as LEB128, then its bytes. */
+const OTHER_FORM = FORMS.length;
+
+function formOf(script: Uint8Array): number {
+  for (let f = 0; f < FORMS.length; f++) {
+    const { prefix, hash, suffix } = FORMS[f]!;
+    if (script.length !== prefix.length + hash + suffix.length) continue;
+    let same = true;
+    for (let i = 0; i < prefix.length && same; i++) same = script[i] === prefix[i];
+    for (let i = 0; i < suffix.length && same; i++) same = script[prefix.length + hash + i] === suffix[i];
+    if (same) return f;
+  }
+  return OTHER_FORM;
+}
+
+/** Writes an output into a T row at `at` (room for 16 + the script's length); returns the end. */
+export function writeTxOutput(b: Buffer, at: number, gap: number, script: Buffer): number {
+  const form = formOf(script);
+  if (gap < 31) b[at++] = gap * 8 + form;
+  else at = writeLeb(b, (b[at] = 0xf8 + form, at + 1), gap);
+  if (form === OTHER_FORM) {
+    at = writeLeb(b, at, script.length);
+    return at + script.copy(b, at);
+  }
+  const { prefix, hash } = FORMS[form]!;
+  return at + script.copy(b, at, prefix.length, prefix.length + hash);
+}
+
+/** A T row's value: u8 txid length, the txid, then each output kept (writeTxOutput). */
+export interface TxRow {
+  txid: Buffer;
+  outputs: { vout: number; script: Buffer }[];
+}
+
+export function txRowOf(value: Buffer): TxRow {
+  const length = value[0]!;
+  const txid = value.subarray(1, 1 + length);
+  const outputs: TxRow['outputs'] = [];
+  let vout = -1;
+  for (let at = 1 + length; at < value.length; ) {
+    const head = value[at++]!;
+    let gap = head >> 3;
+    const form = head & 7;
+    if (head >= 0xf8) [gap, at] = readLeb(value, at);
+    vout += gap + 1;
+    if (form === OTHER_FORM) {
+      const [scriptLength, start] = readLeb(value, at);
+      outputs.push({ vout, script: value.subarray(start, start + scriptLength) });
+      at = start + scriptLength;
+      continue;
+    }
+    const { prefix, hash, suffix } = FORMS[form]!;
+    const script = Buffer.allocUnsafe(prefix.length + hash + suffix.length);
+    script.set(prefix, 0);
+    value.copy(script, prefix.length, at, at + hash);
+    script.set(suffix, prefix.length + hash);
+    outputs.push({ vout, script });
+    at += hash;
+  }
+  return { txid, outputs };
+}
+
+/** An F key: script key, tx number (6 bytes), vout (ordered varint); written into `k` (room for 20 bytes) or a new buffer. */
+export function fundingKey(skey: Uint8Array, txnum: number, vout: number, k = Buffer.allocUnsafe(1 + skey.length + 11)): Buffer {
+  k[0] = TAG.funding;
+  k.set(skey, 1);
+  k.writeUIntBE(txnum, 1 + skey.length, 6);
+  return k.subarray(0, writeOrderedVarint(k, 7 + skey.length, vout));
+}
+
+/** An F key's tx number and vout (keys of 8-byte script keys). */
+export function fundingKeyParts(k: Buffer): { txnum: number; vout: number } {
+  return { txnum: k.readUIntBE(9, 6), vout: readOrderedVarint(k, 15)[0] };
+}
+
+/** An S key without its spender: the spent outpoint's txid hash (8 bytes) and vout; written into `k` (room for 20 bytes) or a new buffer, returns its end. */
+export function spendingPrefix(h: Uint8Array, vout: number, k: Buffer): number {
+  k[0] = TAG.spending;
+  k.set(h.subarray(0, HASH_KEY), 1);
+  return writeOrderedVarint(k, 1 + HASH_KEY, vout);
+}
+
+/** SHA-256 of a txid's bytes: K and S rows key by it. */
+export function txidHash(txid: Uint8Array): Buffer {
+  return hash('sha256', txid, 'buffer');
+}
+
+/** Where a batch's rows go: a native write batch, which copies each key and value as it is given. */
+export interface Writes {
+  put(key: Buffer, value: Buffer): unknown;
+  del(key: Buffer): unknown;
+}
+
+/**
+ * Rows of blocks, streamed to `out` as they are read from the blocks' encoding: no object per row.
+ * Keys and values are written into scratch buffers reused row after row (the writes copy them),
+ * so a batch of 100,000 rows allocates almost nothing. `put` false: the same keys deleted.
+ */
+export function streamRows(blocks: readonly EncodedBlock[], out: Writes, put: boolean): void {
+  const tKey = key(TAG.txid, 6);
+  const kKey = key(TAG.txidKey, HASH_KEY + 6);
+  const fKey = Buffer.allocUnsafe(1 + 8 + 11);
+  const fValue = Buffer.allocUnsafe(9);
+  const sKey = Buffer.allocUnsafe(1 + HASH_KEY + 11);
+  const empty = Buffer.alloc(0);
+  let tValue = Buffer.allocUnsafe(1 << 16);
+  const spentIn = new Map<string, number>();
+  for (const block of blocks) {
+    const r = new BlockReader(block.bytes);
+    const count = r.u32();
+    for (let position = 0; position < count; position++) {
+      const txnum = txNumOf(block.height, position);
+      const txid = r.txidBlob();
+      if (txid.length > 255) throw new Error(`txid ${txid.toString('hex')} of block ${block.height} is longer than 255 bytes`);
+      tKey.writeUIntBE(txnum, 1, 6);
+      kKey.set(txidHash(txid).subarray(0, HASH_KEY), 1);
+      kKey.writeUIntBE(txnum, 1 + HASH_KEY, 6);
+      if (put) out.put(kKey, empty);
+      else {
+        out.del(tKey);
+        out.del(kKey);
+      }
+      const inputs = r.u32();
+      for (let n = inputs; n > 0; n--) {
+        const spent = r.txidBlob();
+        const vout = r.f64();
+        const h = txidHash(spent);
+        if (put) {
+          // a spend of an output twice within these blocks: the blocks alone show it
+          const outpoint = `${keyOfBlob(spent)}:${vout}`;
+          const earlier = spentIn.get(outpoint);
+          if (earlier !== undefined) throw new Error(`${spent.toString('hex')}:${vout} is spent twice, in blocks ${earlier} and ${block.height}`);
+          spentIn.set(outpoint, block.height);
+        }
+        const sEnd = spendingPrefix(h, vout, sKey);
+        sKey.writeUIntBE(txnum, sEnd, 6);
+        const s = sKey.subarray(0, sEnd + 6);
+        if (put) out.put(s, h.subarray(HASH_KEY, HASH_KEY + HASH_CHECK));
+        else out.del(s);
+      }
+      // the T row: the txid, then the outputs as they are read
+      tValue[0] = txid.length;
+      txid.copy(tValue, 1);
+      let at = 1 + txid.length;
+      let last = -1;
+      for (let n = r.u32(); n > 0; n--) {
+        const script = r.script();
+        const vout = r.f64();
+        const amount = r.amount();
+        const f = fundingKey(scriptKeyOf(script), txnum, vout, fKey);
+        if (!put) {
+          out.del(f);
+          continue;
+        }
+        if (tValue.length < at + 20 + script.length) {
+          const bigger = Buffer.allocUnsafe(2 * (at + 20 + script.length));
+          tValue.copy(bigger, 0, 0, at);
+          tValue = bigger;
+        }
+        at = writeTxOutput(tValue, at, vout - last - 1, script);
+        last = vout;
+        out.put(f, fundingValue(fValue, inputs === 0, amount));
+      }
+      if (put) out.put(tKey, tValue.subarray(0, at));
+    }
+  }
+}
+
+/**
+ * Rows collected into one buffer (a parse thread's answer, transferred, not copied): each row is
+ * a u8 key length, the key, a u32 (LE) value length, the value.
+ */
+export class RowBuffer implements Writes {
+  private buf = Buffer.allocUnsafeSlow(1 << 20);
+  private pos = 0;
+
+  put(k: Buffer, v: Buffer): void {
+    const need = this.pos + 5 + k.length + v.length;
+    if (need > this.buf.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(2 * this.buf.length, need));
+      this.buf.copy(bigger, 0, 0, this.pos);
+      this.buf = bigger;
+    }
+    this.buf[this.pos] = k.length;
+    k.copy(this.buf, this.pos + 1);
+    this.pos += 1 + k.length;
+    this.buf.writeUInt32LE(v.length, this.pos);
+    v.copy(this.buf, this.pos + 4);
+    this.pos += 4 + v.length;
+  }
+
+  del(): void {
+    throw new Error('a row buffer holds rows to put only');
+  }
+
+  /** The rows, at their exact size, in an ArrayBuffer of their own (to transfer). */
+  finish(): Uint8Array {
+    const out = new Uint8Array(this.pos);
+    out.set(this.buf.subarray(0, this.pos));
+    this.pos = 0;
+    return out;
+  }
+}
+
+/**
+ * Puts the rows of `blocks` (each made on a parse thread) into `out`, in order. Each block's own
+ * rows were checked for an output spent twice; across the blocks the S rows say it (the spent
+ * outpoint's 96 bits of hash and its vout): on a repeat the blocks are read again to name it.
+ */
+export function putRows(blocks: readonly (EncodedBlock & { levelRows: Uint8Array })[], out: Writes): void {
+  const spent = blocks.length > 1 ? new Set<string>() : null;
+  for (const block of blocks) {
+    const b = Buffer.from(block.levelRows.buffer, block.levelRows.byteOffset, block.levelRows.byteLength);
+    const own = spent ? new Set<string>() : null;
+    for (let at = 0; at < b.length; ) {
+      const keyEnd = at + 1 + b[at]!;
+      const k = b.subarray(at + 1, keyEnd);
+      const valueEnd = keyEnd + 4 + b.readUInt32LE(keyEnd);
+      const v = b.subarray(keyEnd + 4, valueEnd);
+      if (spent && own && k[0] === TAG.spending) {
+        const outpoint = k.toString('latin1', 1, k.length - 6) + v.toString('latin1');
+        if (spent.has(outpoint)) streamRows(blocks, { put: () => undefined, del: () => undefined }, true); // throws, naming the outpoint
+        own.add(outpoint);
+      }
+      out.put(k, v);
+      at = valueEnd;
+    }
+    if (spent && own) for (const o of own) spent.add(o);
+  }
+}
