@@ -14,6 +14,10 @@ import { CHANNELS, ipcName } from '../../main/bridge/channels.ts';
 import { CSP, DEV_CSP } from '../../main/bridge/security.ts';
 import { EXPLORER_SETTING } from '../../main/core/chains/explorer-settings.ts';
 import { openStore } from '../../main/core/store/store.ts';
+import { hexToBytes } from '../../shared/coins/index.ts';
+import type { ParseAnswer, ParseRequest } from '../../service/chains/utxo/block-parse-pool.ts';
+import { encodeRawBlockBytes } from '../../service/chains/utxo/raw-block.ts';
+import { RowBuffer, streamRows } from '../../service/index/level-rows.ts';
 
 const REPO_ROOT = join(import.meta.dirname, '../..');
 
@@ -100,6 +104,45 @@ describe('npm start: the desktop build', () => {
     } finally {
       await worker.terminate();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the bundled block parse thread loads beside main.mjs and makes, from real blocks, the bytes and rows the source makes', async () => {
+    // BIP158's test blocks (Bitcoin testnet3, segwit ones among them), parsed by the bundled thread as
+    // the packaged desk's embedded service would, against the same functions run from source here.
+    const vectors = JSON.parse(readFileSync(join(REPO_ROOT, 'shared/coins/fixtures/vectors/bip158-blockfilters.json'), 'utf8')) as unknown[][];
+    const blocks = vectors.filter((r) => r.length > 1).map((r) => ({ height: r[0] as number, hash: r[1] as string, hex: r[2] as string }));
+    const codec = { segwit: true, rawBlocks: 'bitcoin' } as const;
+    const worker = new Worker(join(out, 'main', 'block-parse-worker.mjs'));
+    const ask = (request: ParseRequest) =>
+      new Promise<ParseAnswer>((resolve, reject) => {
+        const fail = (err: Error) => reject(err);
+        worker.once('error', fail);
+        worker.once('message', (answer: ParseAnswer) => {
+          worker.off('error', fail);
+          resolve(answer);
+        });
+        worker.postMessage(request);
+      });
+    try {
+      expect(blocks.length).toBeGreaterThan(5);
+      for (const b of blocks) {
+        const answer = await ask({ id: b.height, raw: hexToBytes(b.hex), hash: b.hash, height: b.height, codec, levelRows: true });
+        const parts = encodeRawBlockBytes(hexToBytes(b.hex), b.hash, b.height, codec);
+        const rows = new RowBuffer();
+        streamRows([{ height: parts.height, hash: parts.hash, time: parts.time, bytes: parts.bytes }], rows, true);
+        expect(answer.ok, `block ${b.height}`).toBe(true);
+        if (!answer.ok) continue;
+        expect(Buffer.from(answer.parts.bytes).equals(Buffer.from(parts.bytes)), `block ${b.height}'s bytes`).toBe(true);
+        expect([...answer.parts.offsets]).toEqual([...parts.offsets]);
+        expect(Buffer.from(answer.levelRows!).equals(Buffer.from(rows.finish())), `block ${b.height}'s rows`).toBe(true);
+      }
+      // A block that is not one is refused in words, and the thread goes on.
+      const bad = await ask({ id: 0, raw: new Uint8Array([1, 2, 3]), hash: '00'.repeat(32), height: 7, codec, levelRows: true });
+      expect(bad.ok).toBe(false);
+      expect(bad.ok ? '' : bad.message).toMatch(/\w+ \w+/);
+    } finally {
+      await worker.terminate();
     }
   });
 
