@@ -98,6 +98,13 @@ export interface DeskInBrowser {
 export async function openDeskInBrowser(options: Omit<DevDeskOptions, 'rendererDir'> = {}, screenshotPrefix = ''): Promise<DeskInBrowser> {
   const built = await buildRenderer();
   const desk = await startDevDesk({ ...options, rendererDir: built.rendererDir });
+  // The service's first catch-up done before the test acts (a test of a slow index watches it happen).
+  if (!options.slowIndexer) {
+    await desk.synced().catch(async (err: unknown) => {
+      await desk.dispose();
+      throw err;
+    });
+  }
   const browser = await openBrowser(built, screenshotPrefix);
   return {
     desk,

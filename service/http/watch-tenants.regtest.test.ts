@@ -99,6 +99,8 @@ beforeAll(async () => {
     const s = await status(keyA, 'a');
     return s.state === 'ready' && s.scanned_height === tip;
   });
+  // and the service ready as a whole: dash's full index has caught up too (the tests say /readyz stays 200)
+  await until('the service ready', async () => (await t.service.app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200);
 }, 180_000);
 
 afterAll(async () => {

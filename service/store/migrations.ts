@@ -479,8 +479,12 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect, sch
     const failed = results?.find((r) => r.status === 'Error');
     if (!error && !failed) return;
     const reason = error instanceof Error ? error.message : String(error ?? '');
-    if (!failed && attempt < 5 && otherSchemaDropped(reason, schema)) continue;
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+    if (!failed && attempt < 20 && otherSchemaDropped(reason, schema)) {
+      // a moment apart, so a neighbour dropping its schemas does not land on every look again
+      await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40));
+      continue;
+    }
+    throw new Error(`database migration${failed ? ` ${failed.migrationName}` : ''} failed: ${reason}`);
   }
 }
 
