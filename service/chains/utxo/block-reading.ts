@@ -38,16 +38,18 @@ export async function fetchBlock(rpc: RpcClient, params: ChainParams, hash: stri
   const codec = rawBlockCodec(params);
   if (form === 'raw' && codec) {
     const hex = await rpc.call<unknown>('getblock', [hash, 0]);
-    if (parse) {
-      const read = await parse.pool.parse(hex, hash, height, codec, parse.levelRows);
-      if (read !== CODEC_GAP) return read;
-      return readVerboseBlock(await rpc.call<unknown>('getblock', [hash, 2]), params.decimals);
-    }
-    try {
-      return readRawBlock(hex, hash, height, codec);
-    } catch (err) {
-      if (!isCodecGap(err)) throw err;
-    }
+    const read = parse ? await parse.pool.parse(hex, hash, height, codec, parse.levelRows) : readRawHere(hex, hash, height, codec);
+    if (read !== CODEC_GAP) return read;
   }
   return readVerboseBlock(await rpc.call<unknown>('getblock', [hash, 2]), params.decimals);
+}
+
+/** The raw block read on this thread, or CODEC_GAP as a parse thread answers it. */
+function readRawHere(hex: unknown, hash: string, height: number, codec: BlockCodecChoice): ReadBlock | typeof CODEC_GAP {
+  try {
+    return readRawBlock(hex, hash, height, codec);
+  } catch (err) {
+    if (isCodecGap(err)) return CODEC_GAP;
+    throw err;
+  }
 }
