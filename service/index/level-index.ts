@@ -32,7 +32,7 @@ import { rename } from 'node:fs/promises';
 import type { ClassicLevel, Snapshot } from 'classic-level';
 import { type EncodedBlock, keyOfBlob } from './blocks.ts';
 import { scriptKeyOf } from './script-keys.ts';
-import { OUTPUT_HASH_BYTES, Summaries, SummaryBuilder, type Funding, type Output, type Settled, type Summary } from './level-summaries.ts';
+import { OUTPUT_HASH_BYTES, Summaries, SummaryBuilder, type Funding, type Output, type Settled, type Summary, type UnspentColumns } from './level-summaries.ts';
 import { heightOfTxNum, firstTxNumAbove } from './txnum.ts';
 import { fundingKey, fundingKeyParts, fundingOfValue, HASH_CHECK, HASH_KEY, key, putRows, spendingPrefix, streamRows, TAG, txidHash, txRowOf, type Writes } from './level-rows.ts';
 import { DEFAULT_INDEX_CACHES, type IndexCaches } from './cache-budget.ts';
@@ -43,6 +43,9 @@ import { mergeSorted, type SortedRead } from './unspent-page.ts';
 export const LAYOUT_VERSION = 3;
 
 type Db = ClassicLevel<Buffer, Buffer>;
+
+/** The most scripts remembered as too large for a summary (a guard: there are few). */
+const TOO_LARGE_HELD = 10_000;
 
 /** One state of the index, for the reads of one query (read()). */
 export type LevelSnapshot = Snapshot;
@@ -138,6 +141,8 @@ export class LevelIndex {
   private readonly summaries: Summaries;
   /** Summaries being built, by script and tip (summaryOf). */
   private readonly building = new Map<string, Promise<Summary>>();
+  /** Scripts found to have more outputs than a summary may hold (their unspent pages stream), until a rollback. */
+  private readonly tooLarge = new Set<string>();
 
   private constructor(
     private readonly db: Db,
@@ -286,6 +291,7 @@ export class LevelIndex {
     return this.serial(async () => {
       this.rollbacks++;
       this.summaries.clear();
+      this.tooLarge.clear();
       await first();
       if (undone.length === 0) return;
       if (undone[0]!.height !== height + 1 || undone[undone.length - 1]!.height !== this.top?.height) throw new Error(`a rollback to ${height} needs every block from ${height + 1} to the tip`);
@@ -497,8 +503,14 @@ export class LevelIndex {
     });
   }
 
-  /** Up to `n` of one script's unspent outputs after `after`, oldest first. */
+  /**
+   * Up to `n` of one script's unspent outputs after `after`, oldest first: from its summary's
+   * unspent columns when the script fits the summaries' bound (the page then costs the page and a
+   * refresh costs the unspent outputs, not the spent ones between them), else from its funding rows.
+   */
   private async unspentRun(script: Buffer, after: { txnum: number; vout: number } | null, n: number, snapshot: LevelSnapshot): Promise<LevelUnspentRow[]> {
+    const summary = await this.pagingSummary(script, snapshot);
+    if (summary) return this.unspentOfSummary(script, summary.unspent, after, n, snapshot);
     const skey = scriptKeyOf(script);
     const end = fundingRange(skey).lt;
     const out: LevelUnspentRow[] = [];
@@ -518,6 +530,44 @@ export class LevelIndex {
         if (settled[i]!.spent === null && !settled[i]!.dropped && out.length < n) out.push({ script, txnum: o.txnum, vout: o.vout, amount: o.amount, txid: o.txid });
       });
       if (read.length < chunk) break;
+    }
+    return out;
+  }
+
+  /** The script's summary at the snapshot's tip, or null when the script has more outputs than a summary may hold. */
+  private async pagingSummary(script: Buffer, snapshot: LevelSnapshot): Promise<Summary | null> {
+    const k = keyOfBlob(script);
+    if (this.tooLarge.has(k)) return null;
+    try {
+      return await this.summaryOf(k, script, await this.tipIn(snapshot), snapshot);
+    } catch (err) {
+      if (!(err instanceof AddressTooLarge)) throw err;
+      // Outputs are only added until a rollback: remembered, so its next page does not count them again.
+      if (this.tooLarge.size >= TOO_LARGE_HELD) this.tooLarge.clear();
+      this.tooLarge.add(k);
+      return null;
+    }
+  }
+
+  /** Up to `n` of a summary's unspent outputs after `after`, with their txids from the T rows. */
+  private async unspentOfSummary(script: Buffer, u: UnspentColumns, after: { txnum: number; vout: number } | null, n: number, snapshot: LevelSnapshot): Promise<LevelUnspentRow[]> {
+    // the columns are in (txnum, vout) order: the first one after the cursor, by bisection
+    let lo = 0;
+    let hi = u.length;
+    while (after && lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (u.txnums[mid]! < after.txnum || (u.txnums[mid] === after.txnum && u.vouts[mid]! <= after.vout)) lo = mid + 1;
+      else hi = mid;
+    }
+    const end = Math.min(u.length, lo + n);
+    const numbers = [...new Set(Array.from(u.txnums.subarray(lo, end)))];
+    const values = await this.db.getMany(numbers.map(txidKey), { snapshot });
+    const txidOf = new Map(numbers.map((t, i) => [t, values[i]]));
+    const out: LevelUnspentRow[] = [];
+    for (let i = lo; i < end; i++) {
+      const row = txidOf.get(u.txnums[i]!);
+      if (!row) throw new Error(`the index has no tx row for tx number ${u.txnums[i]} that a summary holds unspent`);
+      out.push({ script, txnum: u.txnums[i]!, vout: u.vouts[i]!, amount: u.amounts[i]!, txid: Buffer.from(txidOfRow(row)) });
     }
     return out;
   }

@@ -408,4 +408,23 @@ describe('address queries on level, an address beyond a summary', () => {
     await expect(index.history([A], 10, 0)).rejects.toBeInstanceOf(AddressTooLarge);
     expect(await unspentOf(index, [A])).toEqual(ref.unspent([A]));
   });
+
+  it('pages the unspent outputs of scripts in summaries and of one beyond them alike, in one list, through a rollback', async () => {
+    const blocks = chainOf(60);
+    const outputsOf = (s: Uint8Array) => blocks.flatMap((b) => b.txs.flatMap((tx) => tx.outputs)).filter((o) => hex(o.script) === hex(s)).length;
+    // the script with the more outputs goes beyond the bound: its page is read from its funding
+    // rows; the other's from its summary's columns
+    const [small, large] = [A, B].sort((x, y) => outputsOf(x) - outputsOf(y)) as [Uint8Array, Uint8Array];
+    expect(outputsOf(small)).toBeLessThan(outputsOf(large));
+    t.store.indexCaches = { ...t.store.indexCaches, summaryMaxRows: outputsOf(large) - 1 };
+    await index.applyBlocks(blocks, new Set());
+    await expect(index.balances([large])).rejects.toBeInstanceOf(AddressTooLarge);
+    expect((await index.balances([small]))[0]!.confirmed).toBe(reference(blocks).balance(small));
+    for (const scripts of [[A, B], [small], [B, A, C]]) expect(await unspentOf(index, scripts)).toEqual(reference(blocks).unspent(scripts));
+    const byHash = new Map(blocks.map((b) => [b.hash, b]));
+    await index.rollbackTo(40, async (hash) => byHash.get(hash) ?? null); // keeps heights 1 to 40
+    expect(await unspentOf(index, [A, B, C])).toEqual(reference(blocks.slice(0, 40)).unspent([A, B, C]));
+    await index.applyBlocks(blocks.slice(40), new Set());
+    expect(await unspentOf(index, [A, B, C])).toEqual(reference(blocks).unspent([A, B, C]));
+  });
 });
