@@ -61,6 +61,7 @@ export const CHANNELS = [
   'relay.setRule',
   'relay.removeMember',
   'relay.rotateMember',
+  'relay.newKey',
   'cosigner.open',
   'cosigner.sign',
   'ledger.devices',

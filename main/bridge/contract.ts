@@ -331,6 +331,8 @@ export const inputs = {
   // Only the room's owner (the treasurer) removes a member or rotates a member's device key.
   'relay.removeMember': z.object({ room: z.string().regex(/^[0-9a-f]{32}$/, 'room: 32 hex digits'), device: z.string().regex(/^[0-9a-f]{32}$/, 'device: 32 hex digits') }).strict(),
   'relay.rotateMember': z.object({ room: z.string().regex(/^[0-9a-f]{32}$/, 'room: 32 hex digits'), device: z.string().regex(/^[0-9a-f]{32}$/, 'device: 32 hex digits') }).strict(),
+  // Only in place of a stored relay key that cannot be read (it is kept aside first).
+  'relay.newKey': none,
   'cosigner.open': z.object({ text: FileText }),
   // The key (an xprv or a BIP39 mnemonic) is used for this one call and dropped: it is never
   // stored, logged or echoed.
@@ -1135,7 +1137,10 @@ export interface BooksPoint {
 
 /** The relay as this desk sees it: its rooms and members, joins waiting for a code, and what waits for the person at it. */
 export interface RelayStatusView {
-  device: string;
+  /** This desk's device id; null while its relay key cannot be read (`key_problem` says why). */
+  device: string | null;
+  /** Why the relay key stored on this computer cannot be used, in words; null when it can. */
+  key_problem: RelayKeyProblemView | null;
   rooms: { room: string; wallet: string; wallet_id: string | null; role: 'owner' | 'cosigner' | 'approver'; members: { device: string; name: string; role: string; binding: 'owner' | 'key' | 'code'; me: boolean }[]; stuck: string | null }[];
   pending_joins: { room: string; device: string; name: string; comparison: string }[];
   /** Signing requests waiting for this desk's co-signer or approver: the badge counts them. */
@@ -1144,6 +1149,23 @@ export interface RelayStatusView {
   recent: { room: string; seq: number; kind: string; status: string; message: string; received_at: string }[];
   /** What this desk sent, newest first: delivered once the service took it (it numbered it); `seen_by`: members who have sent a message after it, which the room's chain proves they took. */
   sent: { room: string; seq: number; wallet: string; kind: string; payment_id: string | null; /** The payment in words ("payment of 1.25 LTC to …"), its id where this desk does not hold it. */ payment: string | null; to: string[]; seen_by: string[]; sent_at: string }[];
+}
+
+/** The relay key stored on this computer cannot be read: what happened, what it means, what the treasurer can do. */
+export interface RelayKeyProblemView {
+  what: string;
+  means: string;
+  choices: string[];
+}
+
+/** What "Make a new relay key" did: `replaced` false when the stored key read again (nothing was replaced). */
+export interface RelayNewKeyView {
+  replaced: boolean;
+  device: string;
+  /** Where the unreadable value was kept aside, in words; null when nothing was stored any more. */
+  set_aside: string | null;
+  /** Each room it concerns and what to do there, in words. */
+  rooms: string[];
 }
 
 export interface RelayApprovalsRule {
@@ -1223,6 +1245,7 @@ export interface Outputs {
   'relay.setRule': RelayApprovalsRule;
   'relay.removeMember': RelayStatusView;
   'relay.rotateMember': { code: string; name: string };
+  'relay.newKey': RelayNewKeyView;
   'cosigner.open': OpenedRequestView;
   'cosigner.sign': SignedFile;
   'ledger.devices': LedgerDevices;

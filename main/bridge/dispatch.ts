@@ -4,6 +4,7 @@ import { ZodError } from 'zod';
 import { ApiClientError } from '../../shared/api/client.ts';
 import { CoinError } from '../../shared/coins/errors.ts';
 import { FileFormatError, PaymentCheckError } from '../../shared/files/errors.ts';
+import { RelayRefusal } from '../../shared/relay/errors.ts';
 import { CoordinatorError } from '../core/errors.ts';
 import { BatchRefusedError, rowRefusalWords } from '../core/payments/batch.ts';
 import { DraftRefusedError } from '../core/payments/draft.ts';
@@ -32,6 +33,8 @@ function failureOf(err: unknown, report: (err: unknown) => void): BridgeFailure 
   if (err instanceof CoinError) return { code: 'bad_input', message: err.message, ...(err.field ? { field: err.field } : {}) };
   if (err instanceof FileFormatError) return { code: 'malformed', message: err.message };
   if (err instanceof PaymentCheckError) return { code: err.code, message: err.message };
+  // The relay's own refusals (a mistyped invitation code, an invitation that does not open) are words too.
+  if (err instanceof RelayRefusal) return { code: 'relay_refused', message: err.message };
   if (err instanceof ApiClientError) {
     // 4xx: the service refused what was asked, and says why; otherwise it failed or did not answer.
     if (err.status >= 400 && err.status < 500) return { code: 'service_refused', message: `the service refused: ${err.message}` };

@@ -41,7 +41,7 @@ import { createWalletWithBirthday, requestRescan, walletWatch } from '../core/wa
 import { setCosignerDevice } from '../core/wallets/signer-devices.ts';
 import { createAuditHandlers } from './audit.ts';
 import { createRelayHandlers } from './relay.ts';
-import { MemorySecretStore, type SecretStore } from '../core/secrets.ts';
+import { MemorySecretStore, type ExaminedSecretStore } from '../core/secrets.ts';
 import { createLabelHandlers } from './labels.ts';
 import { createVaultHandlers } from './vaults.ts';
 import { createReplacementHandlers } from './replacements.ts';
@@ -72,7 +72,7 @@ export interface BridgeDeps {
   /** The treasurer's own nodes; default: the nodes connected in Settings (`chains`), none without them. */
   ownNode?: OwnNode;
   /** Where the desk's relay device secret is kept (safeStorage on Electron); default: this process's memory. */
-  relaySecrets?: SecretStore;
+  relaySecrets?: ExaminedSecretStore;
 }
 
 export function createHandlers(deps: BridgeDeps): Handlers {

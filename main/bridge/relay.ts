@@ -5,8 +5,8 @@ import { RelayClient } from '../../shared/api/relay-client.ts';
 import type { ServiceConnection } from '../core/chains/connection.ts';
 import { CoordinatorError } from '../core/errors.ts';
 import type { LedgerConnector } from '../core/ledger/transport.ts';
-import { confirmJoin, inviteToWallet, joinByCode, ledgerBinding, softwareBinding, paymentApprovals, relayApproval, relayDecline, relayKeys, relaySignatures, relaySigningRequest, removeMember, rotateMember, setApprovalRule, syncRelay, type RelayDeps } from '../core/relay/relay.ts';
-import type { SecretStore } from '../core/secrets.ts';
+import { confirmJoin, inviteToWallet, joinByCode, ledgerBinding, softwareBinding, paymentApprovals, relayApproval, relayDecline, relayKeys, relaySignatures, relaySigningRequest, removeMember, replaceRelayKey, rotateMember, setApprovalRule, syncRelay, type RelayDeps } from '../core/relay/relay.ts';
+import type { ExaminedSecretStore } from '../core/secrets.ts';
 import { signRequest, softwareKeyFrom } from '../core/software-signer.ts';
 import type { CoreDeps } from '../core/wallets/wallets.ts';
 import { openSigningRequest } from '../core/payments/signing-request.ts';
@@ -20,7 +20,7 @@ export interface RelayBridgeDeps {
   core: CoreDeps;
   connection: ServiceConnection;
   /** Where the device's relay secret is kept (safeStorage on Electron). */
-  secrets: SecretStore;
+  secrets: ExaminedSecretStore;
   /** A co-signer's Ledger, to sign the binding of this desk's device key. */
   ledger: LedgerConnector;
 }
@@ -41,9 +41,11 @@ function requestWords(body: string | null): string | null {
 
 export function createRelayHandlers(deps: RelayBridgeDeps): Pick<Handlers, RelayChannels> {
   let keys: RelayDeps['keys'] | null = null;
+  const keyring = (): RelayDeps['keys'] => (keys ??= relayKeys(deps.secrets));
+  /** What a relay operation needs; it refuses first, in words, while the relay key cannot be read. */
   const relayDeps = (): RelayDeps => {
-    keys ??= relayKeys(deps.secrets);
-    return { ...deps.core, relay: new RelayClient(deps.connection.api), keys };
+    keyring().requireReadable();
+    return { ...deps.core, relay: new RelayClient(deps.connection.api), keys: keyring() };
   };
   const store = deps.core.store;
   // One relay operation at a time: the badge and the screen both sync, and two syncs of one view
@@ -56,17 +58,21 @@ export function createRelayHandlers(deps: RelayBridgeDeps): Pick<Handlers, Relay
   };
 
   const status = (): RelayStatusView => {
-    const d = relayDeps();
+    const k = keyring();
+    // A key that cannot be read is a state the screen shows (what, why, the choices), not a failure.
+    const problem = k.problem;
+    const mine = (room: string): string | null => (problem ? null : k.forRoom(room).public.id);
     const rooms = store.relay.rooms();
     const walletOf = new Map(rooms.map((r) => [r.room, r.walletName]));
     return {
-      device: d.keys.desk.public.id,
+      device: problem ? null : k.desk.public.id,
+      key_problem: problem ? { what: problem.what, means: problem.means, choices: [...problem.choices] } : null,
       rooms: rooms.map((r) => ({
         room: r.room,
         wallet: r.walletName,
         wallet_id: r.walletId,
         role: r.role,
-        members: Object.entries(r.view.roster).map(([device, m]) => ({ device, name: m.name, role: m.role, binding: m.binding, me: device === d.keys.forRoom(r.room).public.id })),
+        members: Object.entries(r.view.roster).map(([device, m]) => ({ device, name: m.name, role: m.role, binding: m.binding, me: device === mine(r.room) })),
         stuck: r.stuck,
       })),
       pending_joins: store.relay.pendingJoins().map((j) => ({ room: j.room, device: j.device, name: j.name, comparison: j.comparison })),
@@ -98,9 +104,10 @@ export function createRelayHandlers(deps: RelayBridgeDeps): Pick<Handlers, Relay
     'relay.sign': async ({ room, payment_id, secret, passphrase }) => {
       const item = store.relay.inbox('waiting').find((i) => i.room === room && i.paymentId === payment_id && i.kind === 'signing-request');
       if (!item?.body) throw new CoordinatorError('not_found', `no signing request for payment ${payment_id} waits here`);
+      const d = relayDeps(); // before the key is typed in to sign: a relay key that cannot be read refuses first
       // The same signer as a request file in co-signer mode: it checks the request offline first.
       const signed = signRequest(item.body, softwareKeyFrom(secret, passphrase));
-      await serial(() => relaySignatures(relayDeps(), room, payment_id, signed.file));
+      await serial(() => relaySignatures(d, room, payment_id, signed.file));
       return { signer: signed.signer };
     },
     'relay.decline': async ({ room, payment_id, reason }) => {
@@ -112,7 +119,8 @@ export function createRelayHandlers(deps: RelayBridgeDeps): Pick<Handlers, Relay
       return status();
     },
     'relay.approvals': async ({ payment_id }) => {
-      const a = paymentApprovals(relayDeps(), payment_id);
+      // The store's approvals only: a payment's page reads them whether or not the relay key can be read.
+      const a = paymentApprovals(deps.core, payment_id);
       return { ...a, entries: store.relay.approvals(payment_id).map((e) => ({ approver: e.approver, binding: e.binding, decision: e.decision, reason: e.reason, at: e.at })) };
     },
     'relay.rule': async ({ wallet_id }) => {
@@ -128,5 +136,10 @@ export function createRelayHandlers(deps: RelayBridgeDeps): Pick<Handlers, Relay
       return status();
     },
     'relay.rotateMember': async ({ room, device: member }) => serial(() => rotateMember(relayDeps(), room, member)),
+    'relay.newKey': async () =>
+      serial(async () => {
+        const made = replaceRelayKey({ ...deps.core, keys: keyring() });
+        return { replaced: made.replaced, device: made.device, set_aside: made.setAside, rooms: made.rooms };
+      }),
   };
 }

@@ -31,11 +31,42 @@ export function safeStorageProblem(encryptionAvailable: boolean, backend: string
 
 export const refuseStorage = (problem: string): CoordinatorError => new CoordinatorError('key_storage_refused', problem);
 
+/**
+ * What a store holds, told apart. `load()` answers null both when nothing was ever kept and when a
+ * kept value cannot be read (the API key is then typed again); a secret that cannot be typed again
+ * (the relay's device key) needs to know which.
+ */
+export type StoredSecret = { kind: 'none' } | { kind: 'text'; text: string } | { kind: 'unreadable'; why: string };
+
+/** A store that tells "nothing kept" from "kept but unreadable", and can keep an unreadable value aside before it is replaced. */
+export interface ExaminedSecretStore extends SecretStore {
+  /** What is kept, never throwing for a value it cannot read: `why` says, in words, what stands in the way. */
+  read(): StoredSecret;
+  /**
+   * Keeps a copy of what is stored now, as stored (still encrypted), where save() does not write,
+   * and says where in words; null when nothing is stored. Never overwrites an earlier copy.
+   */
+  setAside(): string | null;
+}
+
+/**
+ * Why a kept value cannot be decrypted now, pure so it is tested without Electron: without encrypted
+ * storage (a locked or absent keyring) or on 'basic_text' (no keyring running), what the keychain
+ * encrypted cannot be read back.
+ */
+export function safeStorageReadProblem(encryptionAvailable: boolean, backend: string | null): string | null {
+  if (!encryptionAvailable) return "the operating system's encrypted storage is not available to the desk now (the system keyring may be locked, not running, or changed)";
+  if (backend === 'basic_text') return 'no system keyring is running (GNOME Keyring or KWallet), and only it can decrypt the stored value';
+  return null;
+}
+
 /** Web mode: the key lives in this process only and is gone when it stops. */
-export class MemorySecretStore implements SecretStore {
+export class MemorySecretStore implements ExaminedSecretStore {
   readonly description: string = 'web mode keeps the API key in the memory of this desk process only: it is gone when the desk stops, and you type it again';
   readonly persistent = false;
   private key: string | null = null;
+  /** Values set aside before they were replaced, oldest first. */
+  readonly asides: string[] = [];
 
   problem(): string | null {
     return null;
@@ -47,6 +78,16 @@ export class MemorySecretStore implements SecretStore {
 
   load(): string | null {
     return this.key;
+  }
+
+  read(): StoredSecret {
+    return this.key === null ? { kind: 'none' } : { kind: 'text', text: this.key };
+  }
+
+  setAside(): string | null {
+    if (this.key === null) return null;
+    this.asides.push(this.key);
+    return `copy ${this.asides.length} in this desk process's memory (web mode keeps nothing once the desk stops)`;
   }
 
   clear(): void {

@@ -1,12 +1,14 @@
 // A secret at rest in Electron (the service's API key, a software Ether key): encrypted by
 // safeStorage (OS keychain) in a file of its own under userData. Refuses to store when
 // safeStorage has no real encryption (see safeStorageProblem).
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { safeStorage } from 'electron';
-import { refuseStorage, safeStorageProblem, type SecretStore } from '../core/secrets.ts';
+import { refuseStorage, safeStorageProblem, safeStorageReadProblem, type ExaminedSecretStore, type StoredSecret } from '../core/secrets.ts';
 
-export class SafeSecretStore implements SecretStore {
+const because = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+export class SafeSecretStore implements ExaminedSecretStore {
   readonly description = "the desk encrypts it with the operating system's keychain (Electron safeStorage) and never shows it again";
   readonly persistent = true;
 
@@ -33,6 +35,32 @@ export class SafeSecretStore implements SecretStore {
       // Another user's or machine's keychain: the treasurer enters the key again.
       return null;
     }
+  }
+
+  read(): StoredSecret {
+    if (!existsSync(this.file)) return { kind: 'none' };
+    const backend = process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : null;
+    const problem = safeStorageReadProblem(safeStorage.isEncryptionAvailable(), backend);
+    if (problem) return { kind: 'unreadable', why: problem };
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(this.file);
+    } catch (err) {
+      return { kind: 'unreadable', why: `the file ${this.file} could not be read (${because(err)})` };
+    }
+    try {
+      return { kind: 'text', text: safeStorage.decryptString(bytes) };
+    } catch (err) {
+      return { kind: 'unreadable', why: `the system keyring could not decrypt ${this.file}: the keyring was changed or reset since it was written, or the file came from another user or computer, or it is damaged (${because(err)})` };
+    }
+  }
+
+  setAside(): string | null {
+    if (!existsSync(this.file)) return null;
+    // A name of its own per moment, and COPYFILE_EXCL: an earlier copy is never overwritten.
+    const aside = `${this.file.replace(/\.bin$/, '')}.unreadable-${new Date().toISOString().replace(/[:.]/g, '-')}.bin`;
+    copyFileSync(this.file, aside, constants.COPYFILE_EXCL);
+    return aside;
   }
 
   clear(): void {

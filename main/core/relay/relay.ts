@@ -20,7 +20,7 @@ import type { LedgerConnector } from '../ledger/transport.ts';
 import { importPaymentFiles } from '../payments/files.ts';
 import { openSigningRequest, writeSigningRequest } from '../payments/signing-request.ts';
 import { paymentName, paymentNames } from '../payments/words.ts';
-import type { SecretStore } from '../secrets.ts';
+import type { ExaminedSecretStore } from '../secrets.ts';
 import { cosignerPrivateKey, type SoftwareKey } from '../software-signer.ts';
 import type { ApprovalRule, RelayRoomRow } from '../store/relay-store.ts';
 import { coinAmount } from '../units.ts';
@@ -40,9 +40,41 @@ const deviceIn = (deps: Pick<RelayDeps, 'keys'>, room: string): DeviceKeys => de
 const nowOf = (deps: Pick<RelayDeps, 'now'>) => (deps.now ? deps.now() : new Date());
 const stamp = (deps: Pick<RelayDeps, 'now'>) => nowOf(deps).toISOString();
 
-/** The desk's device keys: made once and kept in its SecretStore (safeStorage on Electron). */
-export function relayKeys(secrets: SecretStore): RelayKeyring {
+/** The desk's device keys: made once and kept in its SecretStore (safeStorage on Electron); never remade over a kept value it cannot read. */
+export function relayKeys(secrets: ExaminedSecretStore): RelayKeyring {
   return new RelayKeyring(secrets);
+}
+
+/** What a room this desk joined says once the desk has a new relay key, until it joins again. */
+const rejoinWords = (wallet: string): string => `the room of ${wallet} knows this desk by its old relay key: ask its treasurer to remove this desk's old device and invite it again (Rotate key gives the invitation)`;
+
+/** A room this desk made with a relay key it no longer has: closed, so the wallet gets a new room. */
+const closedRoom = (r: RelayRoomRow): boolean => r.role === 'owner' && r.walletId === null;
+
+/**
+ * The treasurer's explicit choice when the stored relay key cannot be read: the stored value kept
+ * aside, a new key, and each room told what it means (the rooms know this desk by its old key).
+ */
+export function replaceRelayKey(deps: Pick<RelayDeps, 'store' | 'keys' | 'actor'>): { replaced: boolean; device: string; setAside: string | null; rooms: string[] } {
+  const done = deps.keys.replaceUnreadable();
+  const device = deps.keys.desk.public.id;
+  if (!done.replaced) return { replaced: false, device, setAside: null, rooms: [] };
+  const rooms: string[] = [];
+  for (const r of deps.store.relay.rooms()) {
+    if (closedRoom(r)) continue;
+    if (r.role === 'owner') {
+      const words = `this desk made the room of ${r.walletName} with its old relay key, which it no longer has, and only that key changes the room's members: the room is closed to this desk; inviting to ${r.walletName} makes it a new room, and every member joins that one`;
+      deps.store.relay.closeOwnedRoom(r.room, words);
+      rooms.push(`${r.walletName}: ${words}`);
+    } else {
+      const words = rejoinWords(r.walletName);
+      deps.store.relay.saveView(r.room, r.view, words);
+      rooms.push(`${r.walletName}: ${words}`);
+    }
+  }
+  const aside = done.setAside ? ` (the unreadable value is kept aside: ${done.setAside})` : '';
+  deps.store.audit(deps.actor, 'relay.new_key', `the relay key stored on this computer could not be read, and a new one was made on request${aside}; device ${device}${rooms.length ? `; ${rooms.join('; ')}` : ''}`);
+  return { replaced: true, device, setAside: done.setAside, rooms };
 }
 
 const me = (keys: DeviceKeys, name: string, role: RosterMember['role'], binding: RosterMember['binding']): RosterMember => ({ sign: bytesToHex(keys.public.sign), box: bytesToHex(keys.public.box), role, binding, name });
@@ -146,6 +178,8 @@ export const ledgerBinding =
     signMessageOnLedger(connector, inv.coin, inv.network, inv.path, message);
 
 export async function joinByCode(deps: Pick<RelayDeps, 'store' | 'relay' | 'keys' | 'now' | 'actor'>, code: string, name: string, signer?: BindingSigner): Promise<{ room: string; wallet: string; role: 'cosigner' | 'approver'; comparison: string; binding: 'key' | 'code' }> {
+  // The key first: a desk that cannot read its relay key says so before it reads the code.
+  deps.keys.requireReadable();
   const secret = invitationFromCode(code);
   const found = await deps.relay.invitation(secret.id);
   const opened = openInvitation(secret, fromBase64(found.sealed));
@@ -299,14 +333,20 @@ function markDone(deps: Pick<RelayDeps, 'store'>, roomId: string, paymentId: str
 /** Reads every room's new messages and acts on them. `wait`: seconds of long poll on the first room. */
 export async function syncRelay(deps: RelayDeps, wait = 0): Promise<RelayReport> {
   const report: RelayReport = { messages: [], stuck: [] };
-  for (const [i, room] of deps.store.relay.rooms().entries()) {
+  // A key that cannot be read refuses here in words, before any room is marked stuck for it.
+  deps.keys.requireReadable();
+  for (const [i, room] of deps.store.relay.rooms().filter((r) => !closedRoom(r)).entries()) {
     let synced: Awaited<ReturnType<typeof syncRoom>>;
     try {
       synced = await syncRoom(deps.relay, room.view, deviceIn(deps, room.room), i === 0 ? wait : 0);
     } catch (err) {
       // One room the desk cannot read (removed from it, or the service down) holds up no other room.
+      const refused = err instanceof ApiClientError && err.status === 403;
+      // After a new relay key the service refuses it until the desk joins again: the words keep saying why.
       const words =
-        err instanceof ApiClientError && err.status === 403
+        refused && room.stuck === rejoinWords(room.walletName)
+          ? room.stuck
+          : refused
           ? `the service refuses this desk's device in the room of ${room.walletName}: the treasurer removed it or rotated its key; ask them for a new invitation if that is a mistake`
           : `the relay could not be read: ${err instanceof Error ? err.message : String(err)}`;
       deps.store.relay.saveView(room.room, room.view, words);

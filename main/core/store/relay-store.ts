@@ -122,6 +122,17 @@ export class RelayStore {
     return r ? room(r) : null;
   }
 
+  /**
+   * A room this desk owned with a relay key it no longer has: no longer the wallet's room (inviting
+   * makes the wallet a new one), its joins dropped (only the old key could admit them), `stuck` saying why.
+   */
+  closeOwnedRoom(id: string, stuck: string): void {
+    this.db.transaction(() => {
+      this.db.prepare("UPDATE relay_rooms SET wallet_id = NULL, stuck = ? WHERE room = ? AND role = 'owner'").run(stuck, id);
+      this.db.prepare('DELETE FROM relay_pending_joins WHERE room = ?').run(id);
+    })();
+  }
+
   saveView(id: string, view: RoomView, stuck: string | null): void {
     this.db.prepare('UPDATE relay_rooms SET view = ?, stuck = ? WHERE room = ?').run(viewToJson(view), stuck, id);
   }

@@ -3,8 +3,8 @@
 // the rooms (the treasurer removes a member or rotates a member's key there) and what arrived.
 // The desk reads new messages every few seconds; each payload goes through the same checks as a file.
 import { useEffect, useRef, useState } from 'react';
-import type { RelayStatusView } from '../../../main/bridge/contract.ts';
-import { call } from '../bridge.ts';
+import type { RelayKeyProblemView, RelayNewKeyView, RelayStatusView } from '../../../main/bridge/contract.ts';
+import { BridgeCallError, call } from '../bridge.ts';
 import { when } from '../format.ts';
 import { Alert, Card, Loading, useAction, useLoad } from '../ui.tsx';
 
@@ -14,7 +14,12 @@ const POLL_MS = 3_000;
 export function useRelay(): { status: RelayStatusView | null; error: string | null; reload: () => void } {
   const loaded = useLoad(
     async () => {
-      await call('relay.sync', {});
+      try {
+        await call('relay.sync', {});
+      } catch (err) {
+        // A relay key that cannot be read: the status says what, why and the choices.
+        if (!(err instanceof BridgeCallError && err.code === 'relay_key_unreadable')) throw err;
+      }
       return call('relay.status', {});
     },
     [],
@@ -250,7 +255,8 @@ function Rooms({ status, reload }: { status: RelayStatusView; reload: () => void
           {status.rooms.map((r) => (
             <li key={r.room}>
               <strong>{r.wallet}</strong> ({r.role}): {r.members.map((m) => `${m.name}${m.binding === 'code' ? ' (verified by code)' : m.binding === 'key' ? ' (bound by key)' : ''}`).join(', ')}
-              {r.role === 'owner' && (
+              {/* A room this desk made with a relay key it no longer has (no wallet any more) takes no changes. */}
+              {r.role === 'owner' && r.wallet_id !== null && (
                 <ul className="plain small" data-testid="relay-members">
                   {r.members
                     .filter((m) => m.role !== 'owner')
@@ -299,8 +305,87 @@ function Rooms({ status, reload }: { status: RelayStatusView; reload: () => void
   );
 }
 
+/** The relay key stored on this computer cannot be read: what happened, what it means, and the treasurer's choices. */
+function KeyProblem({ problem, status, made }: { problem: RelayKeyProblemView; status: RelayStatusView; made: (m: RelayNewKeyView) => void }) {
+  const act = useAction();
+  const [asking, setAsking] = useState(false);
+  return (
+    <Card title="The relay key cannot be read">
+      <div data-testid="relay-key-problem">
+        <Alert>
+          <span data-testid="relay-key-what">{problem.what}</span>
+        </Alert>
+        <p data-testid="relay-key-means">{problem.means}</p>
+        {status.rooms.length > 0 && <p className="muted">Rooms this desk is in: {status.rooms.map((r) => `${r.wallet} (${r.role === 'owner' ? 'made here' : r.role === 'cosigner' ? 'co-signer' : 'approver'})`).join(', ')}.</p>}
+        <ul data-testid="relay-key-choices">
+          {problem.choices.map((c) => (
+            <li key={c}>{c}</li>
+          ))}
+        </ul>
+        {!asking ? (
+          <button type="button" className="danger" disabled={act.busy} data-testid="relay-new-key" onClick={() => setAsking(true)}>
+            Make a new relay key…
+          </button>
+        ) : (
+          <div className="card" role="alertdialog" aria-label="Make a new relay key" data-testid="relay-new-key-confirm">
+            <p>Make a new relay key for this desk? The unreadable value is kept aside, not deleted. Every room must take this desk again: its treasurer removes the old device and invites this desk again, and the rooms this desk made are closed to it.</p>
+            <div className="form-actions">
+              <button
+                type="button"
+                className="danger"
+                disabled={act.busy}
+                data-testid="relay-new-key-yes"
+                onClick={() =>
+                  void act.run(async () => {
+                    setAsking(false);
+                    made(await call('relay.newKey', {}));
+                  })
+                }
+              >
+                Make a new relay key
+              </button>
+              <button type="button" onClick={() => setAsking(false)}>
+                Keep as it is
+              </button>
+            </div>
+          </div>
+        )}
+        {act.error && <Alert>{act.error}</Alert>}
+      </div>
+    </Card>
+  );
+}
+
+function NewKeyMade({ made, dismiss }: { made: RelayNewKeyView; dismiss: () => void }) {
+  return (
+    <Alert kind={made.replaced ? 'success' : 'info'}>
+      <div data-testid="relay-new-key-done">
+        {made.replaced ? (
+          <>
+            <p>This desk has a new relay key (device {made.device}).{made.set_aside ? ` The unreadable value is kept aside: ${made.set_aside}.` : ''}</p>
+            {made.rooms.length > 0 && (
+              <ul>
+                {made.rooms.map((r) => (
+                  <li key={r}>{r}</li>
+                ))}
+              </ul>
+            )}
+          </>
+        ) : (
+          <p>The stored relay key reads again: nothing was replaced.</p>
+        )}
+        <button type="button" className="link" onClick={dismiss}>
+          Close
+        </button>
+      </div>
+    </Alert>
+  );
+}
+
 export function Relay() {
   const { status, error, reload } = useRelay();
+  /** What "Make a new relay key" did, kept on screen until closed. */
+  const [made, setMade] = useState<RelayNewKeyView | null>(null);
   return (
     <>
       <div className="page-head">
@@ -315,8 +400,11 @@ export function Relay() {
         )}
       </div>
       {error && <Alert>{error}</Alert>}
+      {made && <NewKeyMade made={made} dismiss={() => setMade(null)} />}
       {!status ? (
         <Loading what="the relay" />
+      ) : status.key_problem ? (
+        <KeyProblem problem={status.key_problem} status={status} made={(m) => (setMade(m), reload())} />
       ) : (
         <>
           <div className="grid-2">
