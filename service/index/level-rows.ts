@@ -334,7 +334,7 @@ const SCRATCH_VALUE = 16;
 /**
  * Puts the rows of `blocks` (each made from its raw bytes, level-raw-rows.ts, or by streamRows)
  * into `out`, in order. Each block's own rows were checked for an output spent twice; across the
- * blocks the S rows say it: a number a spend (52 bits of the spent outpoint's hash and vout) is
+ * blocks the S rows say it: a number a spend (53 bits of the spent outpoint's hash and vout) is
  * looked up, and when two meet the blocks are read again to tell a double spend (named in
  * streamRows' words) from two outpoints that only share the number.
  */

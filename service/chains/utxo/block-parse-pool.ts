@@ -35,7 +35,9 @@ export const CODEC_GAP = Symbol('codec gap');
 const fromSource = import.meta.url.endsWith('.ts');
 const workerUrl = new URL(fromSource ? './block-parse-worker.ts' : './block-parse-worker.mjs', import.meta.url);
 const nodeStripsTypes = (process.features as { typescript?: string | false }).typescript === 'strip';
-const workerExecArgv = (): string[] => (fromSource && !nodeStripsTypes ? ['--import', createRequire(import.meta.url).resolve('tsx')] : []);
+// A profiled process (the bench's --cpu-prof) profiles its parse threads too, a file each.
+const profiling = process.execArgv.filter((a) => a === '--cpu-prof' || a.startsWith('--cpu-prof-'));
+const workerExecArgv = (): string[] => [...(fromSource && !nodeStripsTypes ? ['--import', createRequire(import.meta.url).resolve('tsx')] : []), ...profiling];
 
 /**
  * One thread a core but one, at least one and at most 8: the main thread (the node's answers, the
