@@ -14,6 +14,7 @@
 //   amount: u8 0 + i64 | u8 1 + u32 length + decimal ASCII (outside the i64 range)
 // Vouts are f64 because the readers accept any safe integer.
 import type { Outpoint } from '../chains/backend.ts';
+import type { BlockCodecChoice } from '../../shared/coins/block.ts';
 
 export interface IndexedOutput {
   vout: number;
@@ -56,8 +57,19 @@ export interface EncodedBlock {
   hash: string;
   time: number;
   bytes: Uint8Array;
-  /** The LevelDB index's rows of this block, made on a parse thread (level-rows.ts): its writer then only copies them in. */
+  /** The LevelDB index's rows of this block, made from its raw bytes (level-raw-rows.ts): its writer then only copies them in. */
   levelRows?: Uint8Array;
+  /**
+   * The raw block those rows were made from, when it was read for the LevelDB index: `bytes` is
+   * then empty (no compact encoding was made), and a double spend across a batch is named from these.
+   */
+  raw?: RawBlock;
+}
+
+/** A raw block (`getblock <hash> 0`) and the codec choice it reads with. */
+export interface RawBlock {
+  bytes: Uint8Array;
+  chain: BlockCodecChoice;
 }
 
 const CANONICAL_TXID = /^[0-9a-f]{64}$/;
@@ -323,10 +335,10 @@ export class EncodedTx implements IndexedTx {
 
 // Blocks read by the indexer carry their encoding (their txs are EncodedTx views of it), and, when
 // a parse thread made them, the LevelDB index's rows of the block (level-rows.ts).
-const encodings = new WeakMap<IndexedBlock, { txs: readonly IndexedTx[]; bytes: Uint8Array; rows: Uint8Array | undefined }>();
+const encodings = new WeakMap<IndexedBlock, { txs: readonly IndexedTx[]; bytes: Uint8Array; rows: Uint8Array | undefined; raw: RawBlock | undefined }>();
 
-export function rememberEncoding(block: IndexedBlock, bytes: Uint8Array, rows?: Uint8Array): void {
-  encodings.set(block, { txs: block.txs, bytes, rows });
+export function rememberEncoding(block: IndexedBlock, bytes: Uint8Array, rows?: Uint8Array, raw?: RawBlock): void {
+  encodings.set(block, { txs: block.txs, bytes, rows, raw });
 }
 
 const plainEncoder = new BlockEncoder();
@@ -337,7 +349,7 @@ export function encodedOf(block: IndexedBlock): EncodedBlock {
   let bytes: Uint8Array;
   if (known && known.txs === block.txs) {
     bytes = known.bytes;
-    if (known.rows) return { height: block.height, hash: block.hash, time: block.time, bytes, levelRows: known.rows };
+    if (known.rows) return { height: block.height, hash: block.hash, time: block.time, bytes, levelRows: known.rows, ...(known.raw ? { raw: known.raw } : {}) };
   } else {
     const e = plainEncoder;
     e.reset();

@@ -34,7 +34,7 @@ import { type EncodedBlock, keyOfBlob } from './blocks.ts';
 import { scriptKeyOf } from './script-keys.ts';
 import { OUTPUT_HASH_BYTES, Summaries, SummaryBuilder, type Funding, type Output, type Settled, type Summary, type UnspentColumns } from './level-summaries.ts';
 import { heightOfTxNum, firstTxNumAbove } from './txnum.ts';
-import { fundingKey, fundingKeyParts, fundingOfValue, HASH_CHECK, HASH_KEY, key, putRows, spendingPrefix, streamRows, TAG, txidHash, txRowOf, type Writes } from './level-rows.ts';
+import { fundingKey, fundingKeyParts, fundingOfValue, HASH_CHECK, HASH_KEY, key, putRows, RowBuffer, spendingPrefix, streamRows, TAG, txidHash, txRowOf, type Writes } from './level-rows.ts';
 import { DEFAULT_INDEX_CACHES, type IndexCaches } from './cache-budget.ts';
 import { AddressTooLarge } from '../errors.ts';
 import { mergeSorted, type SortedRead } from './unspent-page.ts';
@@ -106,6 +106,37 @@ function rangeOf(prefix: Buffer): { gte: Buffer; lt: Buffer } {
     }
   }
   throw new Error('no key range above an all-0xff prefix');
+}
+
+/** A block with its rows: those made from its raw bytes, or made here from its encoding (a block read as verbose JSON). */
+function withRows(b: EncodedBlock): EncodedBlock & { levelRows: Uint8Array } {
+  if (b.levelRows) return b as EncodedBlock & { levelRows: Uint8Array };
+  const rows = new RowBuffer();
+  streamRows([b], rows, true);
+  return { ...b, levelRows: rows.finish() };
+}
+
+/** Deletes the keys of a block's rows (RowBuffer's layout). */
+function deleteRows(rows: Uint8Array, writes: Writes): void {
+  const b = Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength);
+  for (let at = 0; at < b.length; ) {
+    const keyEnd = at + 1 + b[at]!;
+    writes.del(b.subarray(at + 1, keyEnd));
+    at = keyEnd + 4 + b.readUInt32LE(keyEnd);
+  }
+}
+
+/**
+ * The rows of a batch put through classic-level's own `_put` (its binding's batch_put): the
+ * public put of abstract-level builds an op object and checks encodings for each row, a third of
+ * the time a row costs (a keyEncoding and valueEncoding of 'buffer', no sublevel and no hooks
+ * here, so it adds nothing). Any other batch keeps its put.
+ */
+function directPuts(batch: Writes): Writes {
+  const own = (batch as Writes & { _put?: unknown })._put;
+  if (typeof own !== 'function') return batch;
+  const put = own as (this: Writes, key: Buffer, value: Buffer) => void;
+  return { put: (k, v) => put.call(batch, k, v), del: (k) => batch.del(k) };
 }
 
 export interface LevelBalance {
@@ -245,10 +276,11 @@ export class LevelIndex {
       const expected = this.top === null ? first.height : this.top.height + 1;
       if (first.height !== expected) throw new Error(`block ${first.height} does not follow the index's tip ${this.top?.height ?? 'none'}`);
       await this.written((writes) => {
-        // rows a parse thread made are copied in as they are; others are made here
-        if (blocks.every((b) => b.levelRows !== undefined)) putRows(blocks as (EncodedBlock & { levelRows: Uint8Array })[], writes);
-        else streamRows(blocks, writes, true);
-        this.blockRows(blocks, writes, true);
+        // rows made from a raw block (level-raw-rows.ts) are copied in as they are; others are made here
+        if (blocks.every((b) => b.levelRows === undefined)) streamRows(blocks, writes, true);
+        else putRows(blocks.map(withRows), directPuts(writes));
+        this.blockRows(blocks, writes, true); // through the batch's own put: its row count is never 0
+
       });
       const last = blocks[blocks.length - 1]!;
       this.top = { height: last.height, hash: last.hash };
@@ -296,7 +328,10 @@ export class LevelIndex {
       if (undone.length === 0) return;
       if (undone[0]!.height !== height + 1 || undone[undone.length - 1]!.height !== this.top?.height) throw new Error(`a rollback to ${height} needs every block from ${height + 1} to the tip`);
       await this.written((writes) => {
-        streamRows(undone, writes, false);
+        for (const b of undone) {
+          if (b.levelRows && b.raw) deleteRows(b.levelRows, writes); // read for this index: no compact encoding
+          else streamRows([b], writes, false);
+        }
         this.blockRows(undone, writes, false);
       });
       this.top = await this.tipIn();

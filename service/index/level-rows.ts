@@ -7,6 +7,7 @@ import { hash } from 'node:crypto';
 import { BlockReader, type EncodedBlock, keyOfBlob } from './blocks.ts';
 import { scriptKeyOf } from './script-keys.ts';
 import { txNumOf } from './txnum.ts';
+import { RawRowReader } from './level-raw-rows.ts';
 
 export const TAG = { version: 0x56, block: 0x42, txid: 0x54, txidKey: 0x4b, funding: 0x46, spending: 0x53 } as const;
 export type Tag = (typeof TAG)[keyof typeof TAG];
@@ -111,29 +112,42 @@ const FORMS: readonly { prefix: readonly number[]; hash: number; suffix: readonl
 /** Any other script: its length as LEB128, then its bytes. */
 const OTHER_FORM = FORMS.length;
 
-function formOf(script: Uint8Array): number {
+/** The form of the script at s[start, start + length): one of FORMS, or OTHER_FORM. */
+function formAt(s: Uint8Array, start: number, length: number): number {
   for (let f = 0; f < FORMS.length; f++) {
     const { prefix, hash, suffix } = FORMS[f]!;
-    if (script.length !== prefix.length + hash + suffix.length) continue;
+    if (length !== prefix.length + hash + suffix.length) continue;
     let same = true;
-    for (let i = 0; i < prefix.length && same; i++) same = script[i] === prefix[i];
-    for (let i = 0; i < suffix.length && same; i++) same = script[prefix.length + hash + i] === suffix[i];
+    for (let i = 0; i < prefix.length && same; i++) same = s[start + i] === prefix[i];
+    for (let i = 0; i < suffix.length && same; i++) same = s[start + prefix.length + hash + i] === suffix[i];
     if (same) return f;
   }
   return OTHER_FORM;
 }
 
+/** The standard (address-bearing) scripts, all an address index keeps: those with a compressed form. */
+export function isKeptScript(s: Uint8Array, start: number, length: number): boolean {
+  return formAt(s, start, length) !== OTHER_FORM;
+}
+
 /** Writes an output into a T row at `at` (room for 16 + the script's length); returns the end. */
 export function writeTxOutput(b: Buffer, at: number, gap: number, script: Buffer): number {
-  const form = formOf(script);
+  return writeTxOutputAt(b, at, gap, script, 0, script.length);
+}
+
+/** The same for the script at s[start, start + length) (a raw block's bytes: no view of it made). */
+export function writeTxOutputAt(b: Buffer, at: number, gap: number, s: Uint8Array, start: number, length: number): number {
+  const form = formAt(s, start, length);
   if (gap < 31) b[at++] = gap * 8 + form;
   else at = writeLeb(b, (b[at] = 0xf8 + form, at + 1), gap);
   if (form === OTHER_FORM) {
-    at = writeLeb(b, at, script.length);
-    return at + script.copy(b, at);
+    at = writeLeb(b, at, length);
+    b.set(s.subarray(start, start + length), at);
+    return at + length;
   }
   const { prefix, hash } = FORMS[form]!;
-  return at + script.copy(b, at, prefix.length, prefix.length + hash);
+  for (let i = 0; i < hash; i++) b[at + i] = s[start + prefix.length + i]!;
+  return at + hash;
 }
 
 /** A T row's value: u8 txid length, the txid, then each output kept (writeTxOutput). */
@@ -206,7 +220,7 @@ export interface Writes {
  * Keys and values are written into scratch buffers reused row after row (the writes copy them),
  * so a batch of 100,000 rows allocates almost nothing. `put` false: the same keys deleted.
  */
-export function streamRows(blocks: readonly EncodedBlock[], out: Writes, put: boolean): void {
+export function streamRows(blocks: readonly EncodedBlock[], out: Writes, put: boolean, spentIn = new Map<string, number>()): void {
   const tKey = key(TAG.txid, 6);
   const kKey = key(TAG.txidKey, HASH_KEY + 6);
   const fKey = Buffer.allocUnsafe(1 + 8 + 11);
@@ -214,7 +228,6 @@ export function streamRows(blocks: readonly EncodedBlock[], out: Writes, put: bo
   const sKey = Buffer.allocUnsafe(1 + HASH_KEY + 11);
   const empty = Buffer.alloc(0);
   let tValue = Buffer.allocUnsafe(1 << 16);
-  const spentIn = new Map<string, number>();
   for (const block of blocks) {
     const r = new BlockReader(block.bytes);
     const count = r.u32();
@@ -312,29 +325,56 @@ export class RowBuffer implements Writes {
   }
 }
 
+/** Rows are copied into these (one a length, reused) before they go to the batch, which copies them: no view a row. */
+const keyScratch: Buffer[] = [];
+const valueScratch: Buffer[] = [];
+/** Values longer than this (T rows) go as views of the row buffer. */
+const SCRATCH_VALUE = 16;
+
 /**
- * Puts the rows of `blocks` (each made on a parse thread) into `out`, in order. Each block's own
- * rows were checked for an output spent twice; across the blocks the S rows say it (the spent
- * outpoint's 96 bits of hash and its vout): on a repeat the blocks are read again to name it.
+ * Puts the rows of `blocks` (each made from its raw bytes, level-raw-rows.ts, or by streamRows)
+ * into `out`, in order. Each block's own rows were checked for an output spent twice; across the
+ * blocks the S rows say it: a number a spend (53 bits of the spent outpoint's hash and vout) is
+ * looked up, and when two meet the blocks are read again to tell a double spend (named in
+ * streamRows' words) from two outpoints that only share the number.
  */
 export function putRows(blocks: readonly (EncodedBlock & { levelRows: Uint8Array })[], out: Writes): void {
-  const spent = blocks.length > 1 ? new Set<string>() : null;
+  const spent = blocks.length > 1 ? new Set<number>() : null;
   for (const block of blocks) {
     const b = Buffer.from(block.levelRows.buffer, block.levelRows.byteOffset, block.levelRows.byteLength);
-    const own = spent ? new Set<string>() : null;
     for (let at = 0; at < b.length; ) {
-      const keyEnd = at + 1 + b[at]!;
-      const k = b.subarray(at + 1, keyEnd);
-      const valueEnd = keyEnd + 4 + b.readUInt32LE(keyEnd);
-      const v = b.subarray(keyEnd + 4, valueEnd);
-      if (spent && own && k[0] === TAG.spending) {
-        const outpoint = k.toString('latin1', 1, k.length - 6) + v.toString('latin1');
-        if (spent.has(outpoint)) streamRows(blocks, { put: () => undefined, del: () => undefined }, true); // throws, naming the outpoint
-        own.add(outpoint);
+      const keyLength = b[at]!;
+      const keyAt = at + 1;
+      const keyEnd = keyAt + keyLength;
+      const valueLength = b.readUInt32LE(keyEnd);
+      const valueAt = keyEnd + 4;
+      if (spent && b[keyAt] === TAG.spending) {
+        const first = b[keyAt + 1 + HASH_KEY]!;
+        const vout = first < 0x80 ? first : readOrderedVarint(b, keyAt + 1 + HASH_KEY)[0];
+        const fingerprint = ((b.readUInt32LE(keyAt + 1) ^ vout) >>> 0) * 0x200000 + (b.readUInt32LE(keyAt + 5) & 0x1fffff);
+        if (spent.has(fingerprint)) nameDoubleSpend(blocks); // throws when it is one
+        spent.add(fingerprint);
       }
+      const k = (keyScratch[keyLength] ??= Buffer.allocUnsafeSlow(keyLength));
+      for (let i = 0; i < keyLength; i++) k[i] = b[keyAt + i]!;
+      let v: Buffer;
+      if (valueLength <= SCRATCH_VALUE) {
+        v = valueScratch[valueLength] ??= Buffer.allocUnsafeSlow(valueLength);
+        for (let i = 0; i < valueLength; i++) v[i] = b[valueAt + i]!;
+      } else v = b.subarray(valueAt, valueAt + valueLength);
       out.put(k, v);
-      at = valueEnd;
+      at = valueAt + valueLength;
     }
-    if (spent && own) for (const o of own) spent.add(o);
+  }
+}
+
+/** Reads the blocks' spends again, by outpoint: throws on the first spent twice, in streamRows' words. */
+function nameDoubleSpend(blocks: readonly EncodedBlock[]): void {
+  const seen = new Map<string, number>();
+  const reader = new RawRowReader();
+  const ignore: Writes = { put: () => undefined, del: () => undefined };
+  for (const block of blocks) {
+    if (block.raw) reader.read(block.raw.bytes, block.height, block.raw.chain, seen);
+    else streamRows([block], ignore, true, seen);
   }
 }

@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { BlockCodecChoice } from '../../../shared/coins/block.ts';
-import { bytesOfHex, readBlockOf, type RawBlockParts } from './raw-block.ts';
+import { bytesOfHex, readBlockOf, readBlockOfRows, type RawBlockParts, type RawRowsParts } from './raw-block.ts';
 import { MalformedNodeAnswer, type ReadBlock } from './verbose-block.ts';
 
 export interface ParseRequest {
@@ -16,12 +16,13 @@ export interface ParseRequest {
   hash: string;
   height: number;
   codec: BlockCodecChoice;
-  /** Also make the block's LevelDB rows (index/level-rows.ts). */
+  /** Read it for the LevelDB index: its rows from the raw bytes (index/level-raw-rows.ts), no compact encoding. */
   levelRows: boolean;
 }
 
 export type ParseAnswer =
-  | { id: number; ok: true; parts: RawBlockParts; levelRows?: Uint8Array }
+  | { id: number; ok: true; parts: RawBlockParts }
+  | { id: number; ok: true; rows: RawRowsParts }
   | { id: number; ok: false; kind: 'gap' | 'malformed' | 'error'; message: string };
 
 /** The codec could not read the block (a transaction form it does not know): read it as verbose JSON instead. */
@@ -34,7 +35,9 @@ export const CODEC_GAP = Symbol('codec gap');
 const fromSource = import.meta.url.endsWith('.ts');
 const workerUrl = new URL(fromSource ? './block-parse-worker.ts' : './block-parse-worker.mjs', import.meta.url);
 const nodeStripsTypes = (process.features as { typescript?: string | false }).typescript === 'strip';
-const workerExecArgv = (): string[] => (fromSource && !nodeStripsTypes ? ['--import', createRequire(import.meta.url).resolve('tsx')] : []);
+// A profiled process (the bench's --cpu-prof) profiles its parse threads too, a file each.
+const profiling = process.execArgv.filter((a) => a === '--cpu-prof' || a.startsWith('--cpu-prof-'));
+const workerExecArgv = (): string[] => [...(fromSource && !nodeStripsTypes ? ['--import', createRequire(import.meta.url).resolve('tsx')] : []), ...profiling];
 
 /**
  * One thread a core but one, at least one and at most 8: the main thread (the node's answers, the
@@ -71,7 +74,7 @@ export class BlockParsePool {
       thread.worker.ref();
       thread.worker.postMessage({ id, raw, hash, height, codec, levelRows } satisfies ParseRequest, [raw.buffer as ArrayBuffer]);
     });
-    if (answer.ok) return readBlockOf(answer.parts, answer.levelRows);
+    if (answer.ok) return 'rows' in answer ? readBlockOfRows(answer.rows, codec) : readBlockOf(answer.parts);
     if (answer.kind === 'gap') return CODEC_GAP;
     throw answer.kind === 'malformed' ? new MalformedNodeAnswer(answer.message) : new Error(answer.message);
   }

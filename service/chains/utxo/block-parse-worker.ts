@@ -1,33 +1,36 @@
-// A parse thread of the indexer (block-parse-pool.ts): a raw block's bytes in (transferred), its compact encoding
-// and, for the LevelDB index, its rows out, as buffers handed back whole (transferred, not copied).
-// The decoding, the txids' double SHA-256 and the rows' hashes (script keys, txid hashes) are the
-// indexer's main cost; here they run beside the thread that reads the node and writes the index.
+// A parse thread of the indexer (block-parse-pool.ts): a raw block's bytes in (transferred). For the
+// LevelDB index its rows, txids and tx offsets come out, read from the bytes in one pass
+// (index/level-raw-rows.ts), with the bytes themselves; for the SQL stores its compact encoding.
+// All are handed back whole (transferred, not copied). The decoding, the txids' double SHA-256 and
+// the rows' hashes (script keys, txid hashes) are the indexer's main cost; here they run beside
+// the thread that reads the node and writes the index.
 import { parentPort } from 'node:worker_threads';
 import type { BlockCodecChoice } from '../../../shared/coins/block.ts';
-import { encodeRawBlockBytes, isCodecGap } from './raw-block.ts';
+import { encodeRawBlockBytes, isCodecGap, rawRowsOf } from './raw-block.ts';
 import { MalformedNodeAnswer } from './verbose-block.ts';
-import { RowBuffer, streamRows } from '../../index/level-rows.ts';
+import { RawRowReader } from '../../index/level-raw-rows.ts';
 import type { ParseAnswer, ParseRequest } from './block-parse-pool.ts';
 
-const rows = new RowBuffer();
+const reader = new RawRowReader();
 
 parentPort!.on('message', (request: ParseRequest) => {
   let answer: ParseAnswer;
-  const transfer: ArrayBuffer[] = [];
+  let transfer: ArrayBuffer[];
   try {
-    const parts = encodeRawBlockBytes(request.raw, request.hash, request.height, request.codec satisfies BlockCodecChoice);
-    let levelRows: Uint8Array | undefined;
+    const codec = request.codec satisfies BlockCodecChoice;
     if (request.levelRows) {
-      streamRows([{ height: parts.height, hash: parts.hash, time: parts.time, bytes: parts.bytes }], rows, true);
-      levelRows = rows.finish();
-      transfer.push(levelRows.buffer as ArrayBuffer);
+      const rows = rawRowsOf(request.raw, request.hash, request.height, codec, reader);
+      transfer = [rows.raw.buffer as ArrayBuffer, rows.txids.buffer as ArrayBuffer, rows.offsets.buffer as ArrayBuffer, rows.rows.buffer as ArrayBuffer];
+      answer = { id: request.id, ok: true, rows };
+    } else {
+      const parts = encodeRawBlockBytes(request.raw, request.hash, request.height, codec);
+      transfer = [parts.bytes.buffer as ArrayBuffer, parts.offsets.buffer as ArrayBuffer];
+      answer = { id: request.id, ok: true, parts };
     }
-    transfer.push(parts.bytes.buffer as ArrayBuffer, parts.offsets.buffer as ArrayBuffer);
-    answer = { id: request.id, ok: true, parts, ...(levelRows ? { levelRows } : {}) };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     answer = { id: request.id, ok: false, kind: isCodecGap(err) ? 'gap' : err instanceof MalformedNodeAnswer ? 'malformed' : 'error', message };
-    transfer.length = 0;
+    transfer = [];
   }
   parentPort!.postMessage(answer, transfer);
 });

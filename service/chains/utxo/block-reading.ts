@@ -22,9 +22,9 @@ export function blockFormOf(params: ChainParams): BlockForm {
   return rawBlockCodec(params) ? 'raw' : 'verbose';
 }
 
-/** Raw blocks decoded on parse threads; `levelRows`: with the LevelDB index's rows of each. */
+/** Raw blocks decoded on parse threads (`pool` null: on this thread); `levelRows`: read for the LevelDB index, as its rows. */
 export interface ParseOn {
-  pool: BlockParsePool;
+  pool: BlockParsePool | null;
   levelRows: boolean;
 }
 
@@ -38,16 +38,16 @@ export async function fetchBlock(rpc: RpcClient, params: ChainParams, hash: stri
   const codec = rawBlockCodec(params);
   if (form === 'raw' && codec) {
     const hex = await rpc.call<unknown>('getblock', [hash, 0]);
-    const read = parse ? await parse.pool.parse(hex, hash, height, codec, parse.levelRows) : readRawHere(hex, hash, height, codec);
+    const read = parse?.pool ? await parse.pool.parse(hex, hash, height, codec, parse.levelRows) : readRawHere(hex, hash, height, codec, parse?.levelRows ?? false);
     if (read !== CODEC_GAP) return read;
   }
   return readVerboseBlock(await rpc.call<unknown>('getblock', [hash, 2]), params.decimals);
 }
 
 /** The raw block read on this thread, or CODEC_GAP as a parse thread answers it. */
-function readRawHere(hex: unknown, hash: string, height: number, codec: BlockCodecChoice): ReadBlock | typeof CODEC_GAP {
+function readRawHere(hex: unknown, hash: string, height: number, codec: BlockCodecChoice, levelRows: boolean): ReadBlock | typeof CODEC_GAP {
   try {
-    return readRawBlock(hex, hash, height, codec);
+    return readRawBlock(hex, hash, height, codec, levelRows);
   } catch (err) {
     if (isCodecGap(err)) return CODEC_GAP;
     throw err;

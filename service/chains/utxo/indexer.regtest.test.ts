@@ -38,9 +38,10 @@ async function nodeTotal(): Promise<bigint> {
   return coinsToUnits(res.total_amount);
 }
 
-const MODES: (readonly [StoreKind, 'full' | 'watch'])[] = [...STORE_KINDS.flatMap((kind) => (['full', 'watch'] as const).map((mode) => [kind, mode] as const)), ['level', 'full']];
+// The LevelDB index also with parseThreads 0: the main thread reads raw blocks into rows itself, by the parse threads' function.
+const MODES: (readonly [StoreKind, 'full' | 'watch', number | 'default'])[] = [...STORE_KINDS.flatMap((kind) => (['full', 'watch'] as const).map((mode) => [kind, mode, 'default'] as const)), ['level', 'full', 'default'], ['level', 'full', 0]];
 
-describe.each(MODES)('UTXO indexer on %s, %s index', (kind, mode) => {
+describe.each(MODES)('UTXO indexer on %s, %s index, parse threads %s', (kind, mode, threads) => {
   let t: TestStore;
   /** The store the tests use: the last one opened (a LevelDB folder is one store's at a time). */
   let live: Store;
@@ -55,7 +56,7 @@ describe.each(MODES)('UTXO indexer on %s, %s index', (kind, mode) => {
   const indexerOn = (store: Store, index: UtxoIndexStore) => {
     const rpc = new RpcClient(node.rpcConfig);
     const watch = mode === 'watch' ? new WatchScan(new WatchList(store.db, 'litecoin', params), rpc, index, params, log) : undefined;
-    return { indexer: new UtxoIndexer({ rpc, index, params, log, pollIntervalMs: 50, ...(watch ? { watch } : {}) }), watch };
+    return { indexer: new UtxoIndexer({ rpc, index, params, log, pollIntervalMs: 50, ...(watch ? { watch } : {}), ...(threads === 'default' ? {} : { parseThreads: threads }) }), watch };
   };
 
   it('catches up with the node and agrees with its UTXO set', async () => {

@@ -341,7 +341,8 @@ export class UtxoIndexer {
     // blocks exist at once whatever the chain's length.
     const watch = this.o.watch;
     const threads = this.o.parseThreads;
-    const parse = watch || threads === 0 ? undefined : { pool: (this.parsePool ??= new BlockParsePool(threads)), levelRows: index.writesLevelRows() };
+    // parseThreads 0: this thread reads raw blocks, the same way a parse thread would
+    const parse = watch ? undefined : { pool: threads === 0 ? null : (this.parsePool ??= new BlockParsePool(threads)), levelRows: index.writesLevelRows() };
     const fetchBlock = (hash: string, height: number): Promise<ReadBlock> =>
       watch ? watch.readBlock(hash, height) : fetchNodeBlock(rpc, params, hash, height, this.o.blockForm, parse);
     const queue: Promise<ReadBlock>[] = [];
@@ -350,7 +351,7 @@ export class UtxoIndexer {
     // A verbose block of mainnet size is several MB of JSON while it arrives: fewer in flight when
     // blocks are large, judged by the last one read.
     let lastBlockTxs = 1;
-    const readAhead = parse && (this.o.blockForm ?? blockFormOf(params)) === 'raw' && rawBlockCodec(params) ? READ_AHEAD_RAW_TXS : READ_AHEAD_TXS;
+    const readAhead = parse?.pool && (this.o.blockForm ?? blockFormOf(params)) === 'raw' && rawBlockCodec(params) ? READ_AHEAD_RAW_TXS : READ_AHEAD_TXS;
     const inFlight = (): number => Math.max(2, Math.min(this.prefetch, Math.floor(readAhead / lastBlockTxs)));
     const refill = async () => {
       while (queue.length < inFlight() && nextHeight <= to) {

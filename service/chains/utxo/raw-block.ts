@@ -4,15 +4,22 @@
 // this way is the coin table's `rawBlocks` (block-reading.ts).
 import { createHash } from 'node:crypto';
 import { decodeBitcoinBlock, type BlockCodecChoice, type BlockHashing } from '../../../shared/coins/block.ts';
-import { bytesToHex } from '../../../shared/coins/bytes.ts';
+import { ByteReader, bytesToHex } from '../../../shared/coins/bytes.ts';
 import { CoinError } from '../../../shared/coins/errors.ts';
-import { BlockEncoder, EncodedTx, rememberEncoding, type IndexedTx } from '../../index/blocks.ts';
+import { readBitcoinTx } from '../../../shared/coins/tx.ts';
+import type { Outpoint } from '../backend.ts';
+import { BlockEncoder, EncodedTx, rememberEncoding, type IndexedOutput, type IndexedTx } from '../../index/blocks.ts';
+import { RawRowReader } from '../../index/level-raw-rows.ts';
 import { isStandardScript, MalformedNodeAnswer, type ReadBlock } from './verbose-block.ts';
 
 const NULL_HASH = '0'.repeat(64);
 const COINBASE_VOUT = 0xffffffff;
 
 const encoder = new BlockEncoder(); // blocks are read synchronously, one at a time
+const hereReader = new RawRowReader(); // the same, for the LevelDB index's rows
+
+/** A block read for the LevelDB index has no compact encoding: its rows and raw bytes stand for it. */
+const NO_ENCODING = new Uint8Array(0);
 
 const sha256 = (data: Uint8Array): Buffer => createHash('sha256').update(data).digest();
 
@@ -99,10 +106,100 @@ export function readBlockOf(parts: RawBlockParts, levelRows?: Uint8Array): ReadB
 
 /**
  * The block `hash` at `height` from its raw hex. A block the codec cannot read throws the codec's
- * CoinError (block-reading.ts then reads that block's verbose JSON instead).
+ * CoinError (block-reading.ts then reads that block's verbose JSON instead). `levelRows`: read
+ * for the LevelDB index (its rows, no compact encoding: rawRowsOf), as a parse thread does.
  */
-export function readRawBlock(hex: unknown, hash: string, height: number, chain: BlockCodecChoice): ReadBlock {
+export function readRawBlock(hex: unknown, hash: string, height: number, chain: BlockCodecChoice, levelRows = false): ReadBlock {
+  const where = `block ${height} (${hash})`;
+  if (levelRows) return readBlockOfRows(rawRowsOf(bytesOfHex(hex, where), hash, height, chain, hereReader), chain);
   return readBlockOf(encodeRawBlock(hex, hash, height, chain));
+}
+
+/**
+ * A raw block read for the LevelDB index: its rows, made from its bytes in one pass
+ * (index/level-raw-rows.ts), its txids and where each tx starts; the raw bytes themselves come
+ * back (transferred, not copied) to decode a tx when one is asked for. Plain bytes and numbers.
+ */
+export interface RawRowsParts {
+  hash: string;
+  height: number;
+  previousHash: string | null;
+  time: number;
+  raw: Uint8Array;
+  txids: Uint8Array;
+  offsets: Uint32Array;
+  rows: Uint8Array;
+}
+
+/** The one way a raw block becomes the LevelDB index's rows: on a parse thread, or here (parseThreads 0). */
+export function rawRowsOf(raw: Uint8Array, hash: string, height: number, chain: BlockCodecChoice, reader: RawRowReader): RawRowsParts {
+  const { previousHash, time, txids, offsets, rows } = reader.read(raw, height, chain);
+  return { hash, height, previousHash, time, raw, txids, offsets, rows };
+}
+
+/** The ReadBlock of a block read for the LevelDB index: its txs decoded from the raw bytes only when asked (RawTx). */
+export function readBlockOfRows(parts: RawRowsParts, chain: BlockCodecChoice): ReadBlock {
+  const txs: IndexedTx[] = new Array<IndexedTx>(parts.offsets.length);
+  const view: RawTxs = { raw: parts.raw, txids: parts.txids, offsets: parts.offsets, chain };
+  for (let i = 0; i < txs.length; i++) txs[i] = new RawTx(view, i);
+  const read: ReadBlock = { hash: parts.hash, height: parts.height, previousHash: parts.previousHash, time: parts.time, txs, size: parts.raw.length };
+  rememberEncoding(read, NO_ENCODING, parts.rows, { bytes: parts.raw, chain });
+  return read;
+}
+
+interface RawTxs {
+  raw: Uint8Array;
+  txids: Uint8Array;
+  offsets: Uint32Array;
+  chain: BlockCodecChoice;
+}
+
+/**
+ * A tx of a block read for the LevelDB index: its txid from the block's txids, its inputs and
+ * outputs decoded from the raw bytes on first use (the index itself never asks: it has the rows).
+ * The same inputs and outputs as encodeRawBlockBytes keeps (no coinbase input, standard outputs).
+ */
+class RawTx implements IndexedTx {
+  #txid: string | undefined;
+  #inputs: Outpoint[] | undefined;
+  #outputs: IndexedOutput[] | undefined;
+  private readonly block: RawTxs;
+  private readonly i: number;
+
+  constructor(block: RawTxs, i: number) {
+    this.block = block;
+    this.i = i;
+  }
+
+  get txid(): string {
+    const { txids } = this.block;
+    this.#txid ??= Buffer.from(txids.buffer, txids.byteOffset + 32 * this.i, 32).toString('hex');
+    return this.#txid;
+  }
+
+  get inputs(): Outpoint[] {
+    if (!this.#inputs) this.decode();
+    return this.#inputs!;
+  }
+
+  get outputs(): IndexedOutput[] {
+    if (!this.#outputs) this.decode();
+    return this.#outputs!;
+  }
+
+  private decode(): void {
+    const { raw, offsets, chain } = this.block;
+    const how = { allowWitness: chain.segwit, dash: chain.specialTx === 'dash-dip2', mweb: chain.rawBlocks === 'bitcoin-mweb' };
+    const tx = readBitcoinTx(new ByteReader(raw.subarray(offsets[this.i])), how);
+    const first = tx.inputs[0];
+    const coinbase = tx.inputs.length === 1 && first!.vout === COINBASE_VOUT && first!.prevTxid.every((b) => b === 0);
+    this.#inputs = coinbase ? [] : tx.inputs.map((input) => ({ txid: bytesToHex(input.prevTxid), vout: input.vout }));
+    const outputs: IndexedOutput[] = [];
+    tx.outputs.forEach((out, n) => {
+      if (isStandardScript(out.script, 0, out.script.length)) outputs.push({ vout: n, script: Buffer.from(out.script), amount: out.value });
+    });
+    this.#outputs = outputs;
+  }
 }
 
 export function isCodecGap(err: unknown): err is CoinError {
