@@ -28,6 +28,7 @@ async function work(raw: unknown): Promise<StoreRun> {
     let txs = 0;
     let batches = 0;
     const cpu = ownCpuMs();
+    const main = process.threadCpuUsage();
     const started = performance.now();
     for (const blocks of batchesOf(readRecording(input.recording), input.batchBytes)) {
       rows += await store.writeBatch((out) => replayBatch(blocks, out));
@@ -36,6 +37,10 @@ async function work(raw: unknown): Promise<StoreRun> {
     }
     const writeMs = performance.now() - started;
     const writeCpuMs = ownCpuMs() - cpu;
+    const mainUsage = process.threadCpuUsage(main);
+    const writeMainCpuMs = (mainUsage.user + mainUsage.system) / 1000;
+    const loadPeakAnonKb = anon.peak();
+    const loadPeakRssKb = memoryOf('self').peakKb;
     const bytesBefore = await folderBytes(input.folder);
     const compactCpu = ownCpuMs();
     const compactStarted = performance.now();
@@ -47,7 +52,7 @@ async function work(raw: unknown): Promise<StoreRun> {
     const peakAnonKb = anon.peak();
     const peakRssKb = memoryOf('self').peakKb;
     const { answers, keyBytes, valueBytes } = await answersOf(store, input.samples);
-    return { store: input.store, rows, txs, batches, writeMs, writeCpuMs, bytesBefore, compactMs, compactCpuMs, bytesAfter, peakRssKb, peakAnonKb, compaction: store.compaction, answers, keyBytes, valueBytes };
+    return { store: input.store, rows, txs, batches, writeMs, writeCpuMs, writeMainCpuMs, bytesBefore, compactMs, compactCpuMs, bytesAfter, loadPeakRssKb, loadPeakAnonKb, peakRssKb, peakAnonKb, compaction: store.compaction, answers, keyBytes, valueBytes };
   } finally {
     await store.close();
   }

@@ -14,7 +14,8 @@
 //
 // The chain must be cached first (COUNTERSIGN_BENCH_CACHE=DIR npx tsx scripts/bench/scale-chain-build.ts --txs N,
 // or --cache-dir). Stores run turn about (every store once a turn), so a shared host's load falls on
-// each alike; compare the CPU seconds more than the wall time.
+// each alike; compare the CPU seconds more than the wall time. The children run with
+// MALLOC_ARENA_MAX=2, as the deploy unit runs the service (unless the environment sets it).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -66,6 +67,8 @@ const work = values.work ?? (await mkdtemp(join(tmpdir(), 'store-compare-')));
 await mkdir(work, { recursive: true });
 const recording = join(work, 'rows.bin');
 const load = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
+// the children's malloc as the deploy unit sets it (deploy/countersign.service)
+process.env.MALLOC_ARENA_MAX ??= '2';
 
 /** Reservoir samples of `n` items, the same for the same stream. */
 class Reservoir {
@@ -86,7 +89,7 @@ class Reservoir {
 }
 
 /** Records the chain's row stream (and samples keys from it); returns the workload's size. */
-async function record(): Promise<{ blocks: number; txs: number; rows: number; rowBytes: number; rawBytes: number; samples: Samples; ms: number }> {
+async function record(): Promise<{ blocks: number; txs: number; rows: number; rowBytes: number; rawBytes: number; byTag: Map<string, { rows: number; bytes: number }>; samples: Samples; ms: number }> {
   const node = await startScaleNode(datadir, undefined, ['-rpcservertimeout=300']);
   const rpc = new RpcClient({ ...node.rpcConfig, timeoutMs: 600_000 });
   const pool = new BlockParsePool();
@@ -98,6 +101,7 @@ async function record(): Promise<{ blocks: number; txs: number; rows: number; ro
   let txs = 0;
   let rows = 0;
   let rawBytes = 0;
+  const byTag = new Map<string, { rows: number; bytes: number }>();
   try {
     const params = chainParams('litecoin', 'regtest');
     const tip = await rpc.call<number>('getblockcount');
@@ -128,8 +132,13 @@ async function record(): Promise<{ blocks: number; txs: number; rows: number; ro
         levelRows = buffer.finish();
       }
       const rowsBuffer = Buffer.from(levelRows.buffer, levelRows.byteOffset, levelRows.byteLength);
-      for (const [k] of rowsOf(rowsBuffer)) {
+      for (const [k, v] of rowsOf(rowsBuffer)) {
         rows++;
+        const tag = String.fromCharCode(k[0]!);
+        const t = byTag.get(tag) ?? { rows: 0, bytes: 0 };
+        t.rows++;
+        t.bytes += k.length + v.length;
+        byTag.set(tag, t);
         if (k[0] === TAG.funding) pick.funding.offer(k.toString('hex', 1, 9));
         else if (k[0] === TAG.spending) pick.spending.offer(k.toString('hex', 1, 9));
         else if (k[0] === TAG.txidKey) pick.txidKeys.offer(k.toString('hex', 1, 9));
@@ -147,7 +156,7 @@ async function record(): Promise<{ blocks: number; txs: number; rows: number; ro
     await node.stop();
   }
   const samples = { funding: pick.funding.items, spending: pick.spending.items, txidKeys: pick.txidKeys.items, txs: pick.txs.items };
-  return { blocks, txs, rows: rows + blocks + 1, rowBytes: writer.bytes, rawBytes, samples, ms: performance.now() - started };
+  return { blocks, txs, rows: rows + blocks + 1, rowBytes: writer.bytes, rawBytes, byTag, samples, ms: performance.now() - started };
 }
 
 try {
@@ -161,6 +170,8 @@ try {
       `${w.rows.toLocaleString('en-US')} rows (${(w.rows / w.txs).toFixed(2)} a tx, the V and B rows included) in ${batches} batches of up to ${BATCH_BYTES / 2 ** 20} MiB of blocks; ` +
       `the recording ${(w.rowBytes / 2 ** 20).toFixed(1)} MiB, made in ${(w.ms / 1000).toFixed(1)} s`,
   );
+  const kinds = [...w.byTag.entries()].sort(([a], [b]) => a.localeCompare(b));
+  console.log(`the rows' own bytes (key + value) a tx, by kind: ${kinds.map(([tag, t]) => `${tag} ${(t.bytes / w.txs).toFixed(1)} (${(t.rows / w.txs).toFixed(2)} rows)`).join(', ')}; the B rows aside`);
   for (let turn = 1; turn <= turns; turn++) {
     const runs: StoreRun[] = [];
     for (const store of stores) {
