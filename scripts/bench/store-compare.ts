@@ -9,7 +9,7 @@
 // of sampled keys, sampled T rows, the tip read backwards, and a scan of every entry. Stores that
 // answer differently fail the run.
 //
-//   npx tsx scripts/bench/store-compare.ts [--txs 200000] [--turns 2] [--stores level,level-array,rocks,rocks-array]
+//   npx tsx scripts/bench/store-compare.ts [--txs 200000] [--turns 2] [--stores level,level-array,rocks,rocks-array,rocks-lean]
 //     [--cache-dir DIR] [--work DIR] [--samples 100]
 //
 // The chain must be cached first (COUNTERSIGN_BENCH_CACHE=DIR npx tsx scripts/bench/scale-chain-build.ts --txs N,
