@@ -249,9 +249,9 @@ async function* chunks(it: RocksIterator | ReturnType<ClassicLevel<Buffer, Buffe
 /** An array batch's collector: each row an object, the binding given the whole array at once. */
 function collected(fill: (out: Writes) => number): { ops: { type: 'put'; key: Buffer; value: Buffer }[]; rows: number } {
   const ops: { type: 'put'; key: Buffer; value: Buffer }[] = [];
-  // the rows are views of the recorded blocks' buffers (alive until the batch is written) or fresh
-  // buffers: none is reused, so none is copied here
-  const rows = fill({ put: (k, v) => ops.push({ type: 'put', key: k, value: v }), del: () => { throw new Error('the replay deletes nothing'); } });
+  // putRows reuses its key and value buffers row after row (a native batch copies them as given):
+  // an array that holds them until the write copies them here, as part of the array form's cost
+  const rows = fill({ put: (k, v) => ops.push({ type: 'put', key: Buffer.from(k), value: Buffer.from(v) }), del: () => { throw new Error('the replay deletes nothing'); } });
   return { ops, rows };
 }
 

@@ -209,7 +209,7 @@ export function txidHash(txid: Uint8Array): Buffer {
   return hash('sha256', txid, 'buffer');
 }
 
-/** Where a batch's rows go: a native write batch, which copies each key and value as it is given. */
+/** Where a batch's rows go: a native write batch, which copies each key and value as it is given (putRows reuses its buffers row after row). */
 export interface Writes {
   put(key: Buffer, value: Buffer): unknown;
   del(key: Buffer): unknown;
