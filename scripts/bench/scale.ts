@@ -18,7 +18,7 @@ import { scaleChain, startScaleNode, type ScaleManifest } from './scale-chain.ts
 import type { ScaleChildInput, ScaleChildResult, StageResult } from './scale-child.ts';
 import type { FetchForm } from './fetch-blocks.ts';
 import { benchScaleHttp, type Probe, type ScaleHttpResult } from './scale-http.ts';
-import { checkpoints, stopHeights, type Checkpoint } from './scale-stages.ts';
+import { CHECKPOINTS_AT_1M, checkpoints, stopHeights, type Checkpoint } from './scale-stages.ts';
 import { BIRTHDAY_EARLY, BIRTHDAY_LATE, runWatchBench } from './scale-watch.ts';
 import { benchFilterMatch } from './filter-match.ts';
 import { projectionLines } from './mainnet-projection.ts';
@@ -70,6 +70,10 @@ function workloadLine(m: ScaleManifest): string {
 
 export async function runScaleBench(options: BenchOptions, ctx: ScaleBenchContext): Promise<void> {
   const started = Date.now();
+  // The indexer's memory as deployed: the unit (deploy/countersign.service) caps glibc's arenas,
+  // which the parse thread would otherwise multiply.
+  process.env.MALLOC_ARENA_MAX ??= '2';
+  console.log(`indexer environment: MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX} (the deploy unit's)`);
   console.log('Countersign scale benchmark: the index at mainnet shape');
   const { manifest, datadir, fromCache } = await scaleChain({ txs: options.scaleTxs, cacheDir: options.cacheDir, progress: (line) => console.log(line) });
   console.log(fromCache ? `chain: from the cache in ${datadir} (built in ${(manifest.buildMs / 1000).toFixed(0)} s)` : `chain: built in ${(manifest.buildMs / 1000).toFixed(0)} s into ${datadir}`);
@@ -256,10 +260,21 @@ export async function runScaleBench(options: BenchOptions, ctx: ScaleBenchContex
     const name = STORE_NAME[c.store];
     const goal = RATIO_TARGET[c.store];
     summary.push([`${name} index / fetch at ${kTxs(last.checkpoint.txs)}`, ratioText(last.ratio), `>= ${goal}`, verdict(last.ratio >= goal)]);
-    if (c.store !== 'postgres') {
+    if (c.store === 'sqlite') {
       const keep = last.ratio / first.ratio;
-      const goalKeep = c.store === 'level' ? LEVEL_TARGET.keep : TARGET.sqliteKeep;
-      summary.push([`${name} ratio at ${kTxs(last.checkpoint.txs)} / at ${kTxs(first.checkpoint.txs)}`, ratioText(keep), `>= ${goalKeep}`, verdict(keep >= goalKeep)]);
+      summary.push([`${name} ratio at ${kTxs(last.checkpoint.txs)} / at ${kTxs(first.checkpoint.txs)}`, ratioText(keep), `>= ${TARGET.sqliteKeep}`, verdict(keep >= TARGET.sqliteKeep)]);
+    }
+    if (c.store === 'level') {
+      // Issue 36 judges the curve by the index's own rate (the fetch's rate moves with the chain's
+      // blocks, not with the index): the 1M window against the 100k one, and a longer chain's end
+      // against the 1M window.
+      const at1M = c.points.find((p) => p.checkpoint.txs >= CHECKPOINTS_AT_1M[2] * 0.9) ?? last;
+      const keep = at1M.rate / first.rate;
+      summary.push([`${name} rate at ${kTxs(at1M.checkpoint.txs)} / at ${kTxs(first.checkpoint.txs)}`, ratioText(keep), `>= ${LEVEL_TARGET.keep}`, verdict(keep >= LEVEL_TARGET.keep)]);
+      if (last !== at1M) {
+        const further = last.rate / at1M.rate;
+        summary.push([`${name} rate at ${kTxs(last.checkpoint.txs)} / at ${kTxs(at1M.checkpoint.txs)}`, ratioText(further), `>= ${LEVEL_TARGET.keep}`, verdict(further >= LEVEL_TARGET.keep)]);
+      }
     }
     const peak = Math.max(...c.points.map((p) => p.stage.peakRssKb));
     const own = Math.max(...c.points.map((p) => p.stage.peakAnonKb));
