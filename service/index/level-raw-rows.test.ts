@@ -13,7 +13,8 @@ import { encodeTx, type BitcoinTx } from '../../shared/coins/tx.ts';
 import { decodeBitcoinBlock } from '../../shared/coins/block.ts';
 import { encodeRawBlockBytes } from '../chains/utxo/raw-block.ts';
 import { RawRowReader } from './level-raw-rows.ts';
-import { putRows, RowBuffer, streamRows, type Writes } from './level-rows.ts';
+import { RowBuffer, streamRows, type Writes } from './level-rows.ts';
+import { putRows } from './level-put-rows.ts';
 
 const SEGWIT: BlockCodecChoice = { segwit: true, rawBlocks: 'bitcoin' };
 const MWEB: BlockCodecChoice = { segwit: true, rawBlocks: 'bitcoin-mweb' };

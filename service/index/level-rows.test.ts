@@ -3,7 +3,8 @@
 // blocks of one batch is refused either way, in the same words.
 import { describe, expect, it } from 'vitest';
 import { encodedOf, type IndexedBlock, type IndexedTx } from './blocks.ts';
-import { fundingOfValue, fundingValue, putRows, readOrderedVarint, RowBuffer, streamRows, txRowOf, writeOrderedVarint, writeTxOutput, type Writes } from './level-rows.ts';
+import { putRows } from './level-put-rows.ts';
+import { fundingOfValue, fundingValue, readOrderedVarint, RowBuffer, streamRows, txRowOf, writeOrderedVarint, writeTxOutput, type Writes } from './level-rows.ts';
 
 const txid = (n: number) => n.toString(16).padStart(64, '0');
 const A = Uint8Array.from([0x76, 0xa9, 0x14, ...new Array<number>(20).fill(0xaa), 0x88, 0xac]);
