@@ -28,6 +28,12 @@ export const NATIVE_HASHING: BlockHashing = {
   sha256d: (parts) => sha256(sha256(parts.length === 1 ? parts[0]! : Buffer.concat(parts))),
 };
 
+/** A coinbase's one input spends nothing (Bitcoin Core's IsCoinBase; verbose JSON marks it `coinbase`). */
+function isCoinbase(tx: { inputs: readonly { vout: number; prevTxid: Uint8Array }[] }): boolean {
+  const first = tx.inputs[0];
+  return tx.inputs.length === 1 && first!.vout === COINBASE_VOUT && first!.prevTxid.every((b) => b === 0);
+}
+
 /** The raw block's bytes; the hex must be whole (Buffer.from stops quietly at a bad digit). */
 export function bytesOfHex(hex: unknown, where: string): Buffer {
   if (typeof hex !== 'string') throw new MalformedNodeAnswer(`${where}: getblock <hash> 0 did not answer a hex string`);
@@ -67,10 +73,7 @@ export function encodeRawBlockBytes(raw: Uint8Array, hash: string, height: numbe
   block.txs.forEach(({ tx, txid }, i) => {
     offsets[i] = e.pos;
     e.txid(txid);
-    // A coinbase's one input spends nothing (Bitcoin Core's IsCoinBase; verbose JSON marks it `coinbase`).
-    const first = tx.inputs[0];
-    const coinbase = tx.inputs.length === 1 && first!.vout === COINBASE_VOUT && first!.prevTxid.every((b) => b === 0);
-    if (coinbase) {
+    if (isCoinbase(tx)) {
       e.u32(0);
     } else {
       e.u32(tx.inputs.length);
@@ -95,12 +98,12 @@ export function encodeRawBlockBytes(raw: Uint8Array, hash: string, height: numbe
   return { hash, height, previousHash, time: block.header.time, size: raw.length, bytes: e.finish(), offsets };
 }
 
-/** The ReadBlock of an encoded raw block; `levelRows`: its LevelDB rows, when a parse thread made them. Txids are read from the bytes when asked. */
-export function readBlockOf(parts: RawBlockParts, levelRows?: Uint8Array): ReadBlock {
+/** The ReadBlock of an encoded raw block (the SQL stores'). Txids are read from the bytes when asked. */
+export function readBlockOf(parts: RawBlockParts): ReadBlock {
   const { bytes, offsets } = parts;
   const txs: IndexedTx[] = Array.from(offsets, (offset) => new EncodedTx(undefined, bytes, offset));
   const read: ReadBlock = { hash: parts.hash, height: parts.height, previousHash: parts.previousHash, time: parts.time, txs, size: parts.size };
-  rememberEncoding(read, bytes, levelRows);
+  rememberEncoding(read, bytes);
   return read;
 }
 
@@ -191,9 +194,7 @@ class RawTx implements IndexedTx {
     const { raw, offsets, chain } = this.block;
     const how = { allowWitness: chain.segwit, dash: chain.specialTx === 'dash-dip2', mweb: chain.rawBlocks === 'bitcoin-mweb' };
     const tx = readBitcoinTx(new ByteReader(raw.subarray(offsets[this.i])), how);
-    const first = tx.inputs[0];
-    const coinbase = tx.inputs.length === 1 && first!.vout === COINBASE_VOUT && first!.prevTxid.every((b) => b === 0);
-    this.#inputs = coinbase ? [] : tx.inputs.map((input) => ({ txid: bytesToHex(input.prevTxid), vout: input.vout }));
+    this.#inputs = isCoinbase(tx) ? [] : tx.inputs.map((input) => ({ txid: bytesToHex(input.prevTxid), vout: input.vout }));
     const outputs: IndexedOutput[] = [];
     tx.outputs.forEach((out, n) => {
       if (isStandardScript(out.script, 0, out.script.length)) outputs.push({ vout: n, script: Buffer.from(out.script), amount: out.value });
