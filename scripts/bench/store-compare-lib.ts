@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { ClassicLevel } from 'classic-level';
 import { key, TAG, type Writes } from '../../service/index/level-rows.ts';
 import { putRows } from '../../service/index/level-put-rows.ts';
+import { rangeOf } from '../../service/index/level-index.ts';
 import { LAYOUT_VERSION } from '../../service/index/level-index.ts';
 import type { EncodedBlock } from '../../service/index/blocks.ts';
 import { DEFAULT_INDEX_CACHES } from '../../service/index/cache-budget.ts';
@@ -330,18 +331,6 @@ export interface Samples {
   txs: string[];
 }
 
-/** The range of keys that start with `prefix` (as level-index.ts rangeOf). */
-export function rangeOfPrefix(prefix: Buffer): { gte: Buffer; lt: Buffer } {
-  const end = Buffer.from(prefix);
-  for (let i = end.length - 1; i >= 0; i--) {
-    if (end[i]! < 0xff) {
-      end[i]!++;
-      return { gte: prefix, lt: end.subarray(0, i + 1) };
-    }
-  }
-  throw new Error('no key range above an all-0xff prefix');
-}
-
 export interface Answer {
   /** What was read, e.g. "F 0123…" or "all". */
   range: string;
@@ -379,11 +368,11 @@ async function answerOf(store: CompareStore, label: string, range: RangeRead): P
 export async function answersOf(store: CompareStore, samples: Samples): Promise<{ answers: Answer[]; keyBytes: number; valueBytes: number }> {
   const answers: Answer[] = [];
   const prefixed = (tag: number, hex: string) => Buffer.concat([Buffer.of(tag), Buffer.from(hex, 'hex')]);
-  for (const s of samples.funding) answers.push(await answerOf(store, `F ${s}`, rangeOfPrefix(prefixed(TAG.funding, s))));
-  for (const s of samples.spending) answers.push(await answerOf(store, `S ${s}`, rangeOfPrefix(prefixed(TAG.spending, s))));
-  for (const s of samples.txidKeys) answers.push(await answerOf(store, `K ${s}`, rangeOfPrefix(prefixed(TAG.txidKey, s))));
-  for (const s of samples.txs) answers.push(await answerOf(store, `T ${s}`, rangeOfPrefix(Buffer.from(s, 'hex'))));
-  answers.push(await answerOf(store, 'tip', { ...rangeOfPrefix(Buffer.of(TAG.block)), reverse: true, limit: 1 }));
+  for (const s of samples.funding) answers.push(await answerOf(store, `F ${s}`, rangeOf(prefixed(TAG.funding, s))));
+  for (const s of samples.spending) answers.push(await answerOf(store, `S ${s}`, rangeOf(prefixed(TAG.spending, s))));
+  for (const s of samples.txidKeys) answers.push(await answerOf(store, `K ${s}`, rangeOf(prefixed(TAG.txidKey, s))));
+  for (const s of samples.txs) answers.push(await answerOf(store, `T ${s}`, rangeOf(Buffer.from(s, 'hex'))));
+  answers.push(await answerOf(store, 'tip', { ...rangeOf(Buffer.of(TAG.block)), reverse: true, limit: 1 }));
   const all = await answerOf(store, 'all', {});
   answers.push({ range: all.range, entries: all.entries, digest: all.digest });
   return { answers, keyBytes: all.keyBytes, valueBytes: all.valueBytes };

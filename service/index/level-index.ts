@@ -98,7 +98,7 @@ function hashOf(blockValue: Buffer): string {
 }
 
 /** The range of keys that start with `prefix`. */
-function rangeOf(prefix: Buffer): { gte: Buffer; lt: Buffer } {
+export function rangeOf(prefix: Buffer): { gte: Buffer; lt: Buffer } {
   const end = Buffer.from(prefix);
   for (let i = end.length - 1; i >= 0; i--) {
     if (end[i]! < 0xff) {
