@@ -283,12 +283,46 @@ export class BlockReader {
   }
 }
 
-/** An IndexedTx read from an encoded block on first use (then kept, like a plain object's arrays). */
-export class EncodedTx implements IndexedTx {
+/**
+ * An IndexedTx whose txid, inputs and outputs are read on first use from the bytes it views, then
+ * kept (like a plain object's fields): most of a block's txs are never asked for them.
+ */
+export abstract class LazyTx implements IndexedTx {
+  #txid: string | undefined;
   #inputs: Outpoint[] | undefined;
   #outputs: IndexedOutput[] | undefined;
 
-  #txid: string | undefined;
+  constructor(txid: string | undefined) {
+    this.#txid = txid;
+  }
+
+  protected abstract readTxid(): string;
+  protected abstract decode(): { inputs: Outpoint[]; outputs: IndexedOutput[] };
+
+  get txid(): string {
+    this.#txid ??= this.readTxid();
+    return this.#txid;
+  }
+
+  get inputs(): Outpoint[] {
+    if (!this.#inputs) this.fill();
+    return this.#inputs!;
+  }
+
+  get outputs(): IndexedOutput[] {
+    if (!this.#outputs) this.fill();
+    return this.#outputs!;
+  }
+
+  private fill(): void {
+    const { inputs, outputs } = this.decode();
+    this.#inputs = inputs;
+    this.#outputs = outputs;
+  }
+}
+
+/** A tx of an encoded block. */
+export class EncodedTx extends LazyTx {
   private readonly bytes: Uint8Array;
   /** Where the tx starts in `bytes` (at its txid). */
   private readonly offset: number;
@@ -297,27 +331,16 @@ export class EncodedTx implements IndexedTx {
   // type stripping, which only erases types. `txid` undefined: read from the bytes on first use (a
   // block parsed on a worker thread comes back as bytes; most of its txids are never asked for).
   constructor(txid: string | undefined, bytes: Uint8Array, offset: number) {
-    this.#txid = txid;
+    super(txid);
     this.bytes = bytes;
     this.offset = offset;
   }
 
-  get txid(): string {
-    this.#txid ??= new BlockReader(this.bytes, this.offset).txidText();
-    return this.#txid;
+  protected readTxid(): string {
+    return new BlockReader(this.bytes, this.offset).txidText();
   }
 
-  get inputs(): Outpoint[] {
-    if (!this.#inputs) this.decode();
-    return this.#inputs!;
-  }
-
-  get outputs(): IndexedOutput[] {
-    if (!this.#outputs) this.decode();
-    return this.#outputs!;
-  }
-
-  private decode(): void {
+  protected decode(): { inputs: Outpoint[]; outputs: IndexedOutput[] } {
     const r = new BlockReader(this.bytes, this.offset);
     r.skipTxid();
     const inputs: Outpoint[] = [];
@@ -328,8 +351,7 @@ export class EncodedTx implements IndexedTx {
       const vout = r.f64();
       outputs.push({ vout, script, amount: r.amount() });
     }
-    this.#inputs = inputs;
-    this.#outputs = outputs;
+    return { inputs, outputs };
   }
 }
 

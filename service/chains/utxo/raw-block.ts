@@ -8,7 +8,7 @@ import { ByteReader, bytesToHex } from '../../../shared/coins/bytes.ts';
 import { CoinError } from '../../../shared/coins/errors.ts';
 import { readBitcoinTx } from '../../../shared/coins/tx.ts';
 import type { Outpoint } from '../backend.ts';
-import { BlockEncoder, EncodedTx, rememberEncoding, type IndexedOutput, type IndexedTx } from '../../index/blocks.ts';
+import { BlockEncoder, EncodedTx, LazyTx, rememberEncoding, type IndexedOutput, type IndexedTx } from '../../index/blocks.ts';
 import { RawRowReader } from '../../index/level-raw-rows.ts';
 import { isStandardScript, MalformedNodeAnswer, type ReadBlock } from './verbose-block.ts';
 
@@ -162,44 +162,31 @@ interface RawTxs {
  * outputs decoded from the raw bytes on first use (the index itself never asks: it has the rows).
  * The same inputs and outputs as encodeRawBlockBytes keeps (no coinbase input, standard outputs).
  */
-class RawTx implements IndexedTx {
-  #txid: string | undefined;
-  #inputs: Outpoint[] | undefined;
-  #outputs: IndexedOutput[] | undefined;
+class RawTx extends LazyTx {
   private readonly block: RawTxs;
   private readonly i: number;
 
   constructor(block: RawTxs, i: number) {
+    super(undefined);
     this.block = block;
     this.i = i;
   }
 
-  get txid(): string {
+  protected readTxid(): string {
     const { txids } = this.block;
-    this.#txid ??= Buffer.from(txids.buffer, txids.byteOffset + 32 * this.i, 32).toString('hex');
-    return this.#txid;
+    return Buffer.from(txids.buffer, txids.byteOffset + 32 * this.i, 32).toString('hex');
   }
 
-  get inputs(): Outpoint[] {
-    if (!this.#inputs) this.decode();
-    return this.#inputs!;
-  }
-
-  get outputs(): IndexedOutput[] {
-    if (!this.#outputs) this.decode();
-    return this.#outputs!;
-  }
-
-  private decode(): void {
+  protected decode(): { inputs: Outpoint[]; outputs: IndexedOutput[] } {
     const { raw, offsets, chain } = this.block;
     const how = { allowWitness: chain.segwit, dash: chain.specialTx === 'dash-dip2', mweb: chain.rawBlocks === 'bitcoin-mweb' };
     const tx = readBitcoinTx(new ByteReader(raw.subarray(offsets[this.i])), how);
-    this.#inputs = isCoinbase(tx) ? [] : tx.inputs.map((input) => ({ txid: bytesToHex(input.prevTxid), vout: input.vout }));
+    const inputs = isCoinbase(tx) ? [] : tx.inputs.map((input) => ({ txid: bytesToHex(input.prevTxid), vout: input.vout }));
     const outputs: IndexedOutput[] = [];
     tx.outputs.forEach((out, n) => {
       if (isStandardScript(out.script, 0, out.script.length)) outputs.push({ vout: n, script: Buffer.from(out.script), amount: out.value });
     });
-    this.#outputs = outputs;
+    return { inputs, outputs };
   }
 }
 
