@@ -7,6 +7,8 @@ import { safeStorage } from 'electron';
 import { refuseStorage, safeStorageProblem, safeStorageReadProblem, type ExaminedSecretStore, type StoredSecret } from '../core/secrets.ts';
 
 const because = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+// getSelectedStorageBackend exists on Linux only; elsewhere the OS keychain is always used.
+const backendNow = (): string | null => (process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : null);
 
 export class SafeSecretStore implements ExaminedSecretStore {
   readonly description = "the desk encrypts it with the operating system's keychain (Electron safeStorage) and never shows it again";
@@ -15,9 +17,7 @@ export class SafeSecretStore implements ExaminedSecretStore {
   constructor(private readonly file: string) {}
 
   problem(): string | null {
-    // getSelectedStorageBackend exists on Linux only; elsewhere the OS keychain is always used.
-    const backend = process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : null;
-    return safeStorageProblem(safeStorage.isEncryptionAvailable(), backend);
+    return safeStorageProblem(safeStorage.isEncryptionAvailable(), backendNow());
   }
 
   save(key: string): void {
@@ -28,19 +28,14 @@ export class SafeSecretStore implements ExaminedSecretStore {
   }
 
   load(): string | null {
-    if (!existsSync(this.file) || this.problem()) return null;
-    try {
-      return safeStorage.decryptString(readFileSync(this.file));
-    } catch {
-      // Another user's or machine's keychain: the treasurer enters the key again.
-      return null;
-    }
+    // Nothing kept or unreadable alike (another user's or machine's keychain): the key is typed again.
+    const stored = this.read();
+    return stored.kind === 'text' ? stored.text : null;
   }
 
   read(): StoredSecret {
     if (!existsSync(this.file)) return { kind: 'none' };
-    const backend = process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : null;
-    const problem = safeStorageReadProblem(safeStorage.isEncryptionAvailable(), backend);
+    const problem = safeStorageReadProblem(safeStorage.isEncryptionAvailable(), backendNow());
     if (problem) return { kind: 'unreadable', why: problem };
     let bytes: Buffer;
     try {
