@@ -14,6 +14,7 @@
 //   amount: u8 0 + i64 | u8 1 + u32 length + decimal ASCII (outside the i64 range)
 // Vouts are f64 because the readers accept any safe integer.
 import type { Outpoint } from '../chains/backend.ts';
+import { OP } from '../../shared/coins/script.ts';
 import type { BlockCodecChoice } from '../../shared/coins/block.ts';
 
 export interface IndexedOutput {
@@ -280,6 +281,26 @@ export class BlockReader {
       this.pos += 4 + this.buf.readUInt32LE(this.pos) + 8; // script, vout
       this.pos += this.buf[this.pos] === 0 ? 9 : 5 + this.buf.readUInt32LE(this.pos + 1);
     }
+  }
+}
+
+/**
+ * classifyOutputScript(s).type !== 'other', on bytes in place: it runs for every output, and the
+ * classifier allocates a view and a hash copy per call. verbose-block.test.ts holds the two equal.
+ * The outputs the index keeps, whichever way a block is read (verbose, raw, raw into LevelDB rows).
+ */
+export function isStandardScript(b: Uint8Array, at: number, length: number): boolean {
+  switch (length) {
+    case 25:
+      return b[at] === OP.OP_DUP && b[at + 1] === OP.OP_HASH160 && b[at + 2] === 20 && b[at + 23] === OP.OP_EQUALVERIFY && b[at + 24] === OP.OP_CHECKSIG;
+    case 23:
+      return b[at] === OP.OP_HASH160 && b[at + 1] === 20 && b[at + 22] === OP.OP_EQUAL;
+    case 22:
+      return b[at] === OP.OP_0 && b[at + 1] === 20;
+    case 34:
+      return (b[at] === OP.OP_0 || b[at] === OP.OP_1) && b[at + 1] === 32;
+    default:
+      return false;
   }
 }
 

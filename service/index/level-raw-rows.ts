@@ -13,8 +13,9 @@ import { hash } from 'node:crypto';
 import { decodeBitcoinBlock, type BlockCodecChoice } from '../../shared/coins/block.ts';
 import { reversedHex } from '../../shared/coins/bytes.ts';
 import { CoinError } from '../../shared/coins/errors.ts';
-import { fundingValue, HASH_CHECK, HASH_KEY, isKeptScript, TAG, writeLeb, writeOrderedVarint, writeTxOutputAt } from './level-rows.ts';
+import { fundingValue, HASH_CHECK, HASH_KEY, TAG, writeLeb, writeOrderedVarint, writeTxOutputAt } from './level-rows.ts';
 import { txNumOf } from './txnum.ts';
+import { isStandardScript } from './blocks.ts';
 
 /** What a raw block gives besides its rows; `rows` as RowBuffer lays them out (u8 key length, key, u32 LE value length, value). */
 export interface RawRows {
@@ -292,7 +293,7 @@ export class RawRowReader {
       for (let n = 0; n < outputs; n++) {
         const scriptAt = outs[3 * n + 1]!;
         const length = outs[3 * n + 2]!;
-        if (!isKeptScript(b, scriptAt, length)) continue;
+        if (!isStandardScript(b, scriptAt, length)) continue;
         kept++;
         const keyAt = at;
         o[at + 1] = TAG.funding;
@@ -322,7 +323,7 @@ export class RawRowReader {
       for (let n = 0; n < outputs && kept > 0; n++) {
         const scriptAt = outs[3 * n + 1]!;
         const length = outs[3 * n + 2]!;
-        if (!isKeptScript(b, scriptAt, length)) continue;
+        if (!isStandardScript(b, scriptAt, length)) continue;
         at = writeTxOutputAt(o, at, n - last - 1, b, scriptAt, length);
         last = n;
         kept--;

@@ -124,11 +124,6 @@ function formAt(s: Uint8Array, start: number, length: number): number {
   return OTHER_FORM;
 }
 
-/** The standard (address-bearing) scripts, all an address index keeps: those with a compressed form. */
-export function isKeptScript(s: Uint8Array, start: number, length: number): boolean {
-  return formAt(s, start, length) !== OTHER_FORM;
-}
-
 /** Writes an output into a T row at `at` (room for 16 + the script's length); returns the end. */
 export function writeTxOutput(b: Buffer, at: number, gap: number, script: Buffer): number {
   return writeTxOutputAt(b, at, gap, script, 0, script.length);

@@ -8,9 +8,9 @@ import { ByteReader, bytesToHex } from '../../../shared/coins/bytes.ts';
 import { CoinError } from '../../../shared/coins/errors.ts';
 import { readBitcoinTx } from '../../../shared/coins/tx.ts';
 import type { Outpoint } from '../backend.ts';
-import { BlockEncoder, EncodedTx, LazyTx, rememberEncoding, type IndexedOutput, type IndexedTx } from '../../index/blocks.ts';
+import { BlockEncoder, EncodedTx, isStandardScript, LazyTx, rememberEncoding, type IndexedOutput, type IndexedTx } from '../../index/blocks.ts';
 import { RawRowReader } from '../../index/level-raw-rows.ts';
-import { isStandardScript, MalformedNodeAnswer, type ReadBlock } from './verbose-block.ts';
+import { MalformedNodeAnswer, type ReadBlock } from './verbose-block.ts';
 
 const NULL_HASH = '0'.repeat(64);
 const COINBASE_VOUT = 0xffffffff;

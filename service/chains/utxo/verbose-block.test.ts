@@ -3,7 +3,8 @@ import { classifyOutputScript } from '../../../shared/coins/script.ts';
 import { encodedOf } from '../../index/blocks.ts';
 import { planRows, spentLookup } from '../../index/row-plan.ts';
 import { txNumOf } from '../../index/txnum.ts';
-import { readVerboseBlock, readVerboseTx, isStandardScript } from './verbose-block.ts';
+import { readVerboseBlock, readVerboseTx } from './verbose-block.ts';
+import { isStandardScript } from '../../index/blocks.ts';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 

@@ -4,8 +4,7 @@
 // Only outputs paying a standard script are kept; addresses are rendered at query time with the
 // coin's own prefixes, never taken from the node. The txs are encoded into one buffer per block
 // (index/blocks.ts): the index's own input form, and few objects to keep.
-import { OP } from '../../../shared/coins/script.ts';
-import { BlockEncoder, EncodedTx, type IndexedBlock, type IndexedTx, rememberEncoding } from '../../index/blocks.ts';
+import { BlockEncoder, EncodedTx, type IndexedBlock, type IndexedTx, isStandardScript, rememberEncoding } from '../../index/blocks.ts';
 import { coinsToUnits } from './rpc-client.ts';
 
 export class MalformedNodeAnswer extends Error {}
@@ -30,25 +29,6 @@ function string(value: unknown, what: string): string {
 function integer(value: unknown, what: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new MalformedNodeAnswer(`${what} is not a non-negative integer`);
   return value;
-}
-
-/**
- * classifyOutputScript(s).type !== 'other', on bytes in place: it runs for every output, and the
- * classifier allocates a view and a hash copy per call. verbose-block.test.ts holds the two equal.
- */
-export function isStandardScript(b: Uint8Array, at: number, length: number): boolean {
-  switch (length) {
-    case 25:
-      return b[at] === OP.OP_DUP && b[at + 1] === OP.OP_HASH160 && b[at + 2] === 20 && b[at + 23] === OP.OP_EQUALVERIFY && b[at + 24] === OP.OP_CHECKSIG;
-    case 23:
-      return b[at] === OP.OP_HASH160 && b[at + 1] === 20 && b[at + 22] === OP.OP_EQUAL;
-    case 22:
-      return b[at] === OP.OP_0 && b[at + 1] === 20;
-    case 34:
-      return (b[at] === OP.OP_0 || b[at] === OP.OP_1) && b[at + 1] === 32;
-    default:
-      return false;
-  }
 }
 
 /** Appends one tx to `e` (an input or output count is patched in once known); returns its txid. */
