@@ -117,16 +117,6 @@ export function* batchesOf(blocks: Iterable<RecordedBlock>, maxBytes: number): G
   if (batch.length > 0) yield batch;
 }
 
-/** Each row of a block's row buffer (RowBuffer's layout), as views. */
-export function* rowsOf(rows: Buffer): Generator<[Buffer, Buffer]> {
-  for (let at = 0; at < rows.length; ) {
-    const keyEnd = at + 1 + rows[at]!;
-    const valueEnd = keyEnd + 4 + rows.readUInt32LE(keyEnd);
-    yield [rows.subarray(at + 1, keyEnd), rows.subarray(keyEnd + 4, valueEnd)];
-    at = valueEnd;
-  }
-}
-
 // ---- the replay ---------------------------------------------------------------------------------
 
 /** The version row LevelIndex.open writes into a fresh folder. */

@@ -34,7 +34,8 @@ import { encodedOf } from '../../service/index/blocks.ts';
 import { RowBuffer, streamRows, TAG } from '../../service/index/level-rows.ts';
 import { chainParams } from '../../shared/coins/index.ts';
 import { SERVICE_NODE_FLAGS } from '../../service/node-flags.ts';
-import { batchesOf, firstDifference, linesOf, readRecording, RecordingWriter, rowsOf, STORE_KINDS, tableOf, type Samples, type StoreKind, type StoreRun } from './store-compare-lib.ts';
+import { rowsOf } from '../../service/index/level-rows.ts';
+import { batchesOf, firstDifference, linesOf, readRecording, RecordingWriter, STORE_KINDS, tableOf, type Samples, type StoreKind, type StoreRun } from './store-compare-lib.ts';
 import type { StoreCompareInput } from './store-compare-child.ts';
 
 const { values } = parseArgs({

@@ -34,7 +34,7 @@ import { type EncodedBlock, keyOfBlob } from './blocks.ts';
 import { scriptKeyOf } from './script-keys.ts';
 import { OUTPUT_HASH_BYTES, Summaries, SummaryBuilder, type Funding, type Output, type Settled, type Summary, type UnspentColumns } from './level-summaries.ts';
 import { heightOfTxNum, firstTxNumAbove } from './txnum.ts';
-import { fundingKey, fundingKeyParts, fundingOfValue, HASH_CHECK, HASH_KEY, key, RowBuffer, spendingPrefix, streamRows, TAG, txidHash, txRowOf, type Writes } from './level-rows.ts';
+import { fundingKey, fundingKeyParts, fundingOfValue, HASH_CHECK, HASH_KEY, key, RowBuffer, rowsOf, spendingPrefix, streamRows, TAG, txidHash, txRowOf, type Writes } from './level-rows.ts';
 import { putRows } from './level-put-rows.ts';
 import { DEFAULT_INDEX_CACHES, type IndexCaches } from './cache-budget.ts';
 import { AddressTooLarge } from '../errors.ts';
@@ -115,16 +115,6 @@ function withRows(b: EncodedBlock): EncodedBlock & { levelRows: Uint8Array } {
   const rows = new RowBuffer();
   streamRows([b], rows, true);
   return { ...b, levelRows: rows.finish() };
-}
-
-/** Deletes the keys of a block's rows (RowBuffer's layout). */
-function deleteRows(rows: Uint8Array, writes: Writes): void {
-  const b = Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength);
-  for (let at = 0; at < b.length; ) {
-    const keyEnd = at + 1 + b[at]!;
-    writes.del(b.subarray(at + 1, keyEnd));
-    at = keyEnd + 4 + b.readUInt32LE(keyEnd);
-  }
 }
 
 /**
@@ -281,7 +271,6 @@ export class LevelIndex {
         if (blocks.every((b) => b.levelRows === undefined)) streamRows(blocks, writes, true);
         else putRows(blocks.map(withRows), directPuts(writes));
         this.blockRows(blocks, writes, true); // through the batch's own put: its row count is never 0
-
       });
       const last = blocks[blocks.length - 1]!;
       this.top = { height: last.height, hash: last.hash };
@@ -330,7 +319,8 @@ export class LevelIndex {
       if (undone[0]!.height !== height + 1 || undone[undone.length - 1]!.height !== this.top?.height) throw new Error(`a rollback to ${height} needs every block from ${height + 1} to the tip`);
       await this.written((writes) => {
         for (const b of undone) {
-          if (b.levelRows && b.raw) deleteRows(b.levelRows, writes); // read for this index: no compact encoding
+          // a block read for this index has its rows and no compact encoding: its rows' keys are deleted
+          if (b.levelRows) for (const [k] of rowsOf(b.levelRows)) writes.del(k);
           else streamRows([b], writes, false);
         }
         this.blockRows(undone, writes, false);

@@ -283,6 +283,17 @@ export function streamRows(blocks: readonly EncodedBlock[], out: Writes, put: bo
   }
 }
 
+/** Each row of a RowBuffer's bytes, as views (key, value): for rollbacks and tools; putRows walks them inline. */
+export function* rowsOf(rows: Uint8Array): Generator<[Buffer, Buffer]> {
+  const b = Buffer.from(rows.buffer, rows.byteOffset, rows.byteLength);
+  for (let at = 0; at < b.length; ) {
+    const keyEnd = at + 1 + b[at]!;
+    const valueEnd = keyEnd + 4 + b.readUInt32LE(keyEnd);
+    yield [b.subarray(at + 1, keyEnd), b.subarray(keyEnd + 4, valueEnd)];
+    at = valueEnd;
+  }
+}
+
 /**
  * Rows collected into one buffer (a parse thread's answer, transferred, not copied): each row is
  * a u8 key length, the key, a u32 (LE) value length, the value.
