@@ -29,6 +29,17 @@ export function memoryOf(pid: number | 'self'): { peakKb: number; rssKb: number;
   return { peakKb: field('VmHWM'), rssKb: field('VmRSS'), anonKb: field('RssAnon') };
 }
 
+/**
+ * Starts sampling the process's own memory (RssAnon) every 100 ms, from now: the kernel keeps a
+ * peak of RSS with mapped files only. The function returned gives the highest seen, this moment's included.
+ */
+export function sampleOwnMemoryPeak(): () => number {
+  let most = memoryOf('self').anonKb;
+  const now = () => (most = Math.max(most, memoryOf('self').anonKb));
+  setInterval(now, 100).unref();
+  return now;
+}
+
 // /proc reports CPU times in USER_HZ ticks, 100 per second on every Linux architecture.
 const TICK_MS = 10;
 

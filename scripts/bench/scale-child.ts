@@ -13,7 +13,7 @@ import { chainParams } from '../../shared/coins/index.ts';
 import { childMain } from './child.ts';
 import { fetchBlocks, type FetchForm } from './fetch-blocks.ts';
 import { rawBlockCodec, type BlockForm } from '../../service/chains/utxo/block-reading.ts';
-import { cpuMsOf, memoryOf, ownCpuMs } from './machine.ts';
+import { cpuMsOf, memoryOf, ownCpuMs, sampleOwnMemoryPeak } from './machine.ts';
 
 export type ScaleChildInput =
   | { mode: 'fetch'; form: FetchForm; rpc: RpcClientConfig; nodePid: number; windows: Array<{ fromHeight: number; toHeight: number }> }
@@ -77,12 +77,8 @@ async function timed<T>(nodePid: number, fn: () => Promise<T>): Promise<{ value:
   return { value, ms: performance.now() - started, cpuOwnMs: ownCpuMs() - own, cpuNodeMs: cpuMsOf(nodePid) - node };
 }
 
-/** The process's own memory (RssAnon), sampled: the kernel keeps a peak of RSS with mapped files only. */
-const anon = (() => {
-  let most = memoryOf('self').anonKb;
-  setInterval(() => (most = Math.max(most, memoryOf('self').anonKb)), 100).unref();
-  return { peak: () => (most = Math.max(most, memoryOf('self').anonKb)) };
-})();
+/** The process's own memory at its highest since this child started. */
+const ownPeak = sampleOwnMemoryPeak();
 
 async function work(raw: unknown): Promise<ScaleChildResult> {
   const input = raw as ScaleChildInput;
@@ -92,7 +88,7 @@ async function work(raw: unknown): Promise<ScaleChildResult> {
     const stages: StageResult[] = [];
     for (const w of input.windows) {
       const t = await timed(input.nodePid, () => fetchBlocks(rpc, w.fromHeight + 1, w.toHeight, input.form, codec));
-      stages.push({ toHeight: w.toHeight, ms: t.ms, peakRssKb: memoryOf('self').peakKb, peakAnonKb: anon.peak(), storeBytes: 0, cpuOwnMs: t.cpuOwnMs, cpuNodeMs: t.cpuNodeMs });
+      stages.push({ toHeight: w.toHeight, ms: t.ms, peakRssKb: memoryOf('self').peakKb, peakAnonKb: ownPeak(), storeBytes: 0, cpuOwnMs: t.cpuOwnMs, cpuNodeMs: t.cpuNodeMs });
     }
     rpc.close();
     return { stages };
@@ -110,7 +106,7 @@ async function work(raw: unknown): Promise<ScaleChildResult> {
       const t = await timed(input.nodePid, () => indexer.sync());
       const tip = await index.tip();
       if (tip?.height !== stop) throw new Error(`the indexer stopped at height ${tip?.height ?? 'none'}, not ${stop}`);
-      stages.push({ toHeight: stop, ms: t.ms, peakRssKb: memoryOf('self').peakKb, peakAnonKb: anon.peak(), storeBytes: await storeBytes(store, input.store), cpuOwnMs: t.cpuOwnMs, cpuNodeMs: t.cpuNodeMs });
+      stages.push({ toHeight: stop, ms: t.ms, peakRssKb: memoryOf('self').peakKb, peakAnonKb: ownPeak(), storeBytes: await storeBytes(store, input.store), cpuOwnMs: t.cpuOwnMs, cpuNodeMs: t.cpuNodeMs });
     }
     if (input.store.kind === 'sqlite' && input.store.indexDir !== undefined && stages.length > 0) {
       // what the folder holds once its runs are merged, as after an initial sync (indexer.ts)

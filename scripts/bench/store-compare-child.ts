@@ -1,7 +1,7 @@
 // A child of store-compare.ts: replays the recorded row stream into one store in a fresh folder
 // (its own process, so its memory is its own), compacts it, and reads back the sampled answers.
 import { childMain } from './child.ts';
-import { memoryOf, ownCpuMs } from './machine.ts';
+import { memoryOf, ownCpuMs, sampleOwnMemoryPeak } from './machine.ts';
 import { answersOf, batchesOf, folderBytes, openCompareStore, readRecording, replayBatch, versionRow, type Samples, type StoreKind, type StoreRun } from './store-compare-lib.ts';
 
 export interface StoreCompareInput {
@@ -12,11 +12,8 @@ export interface StoreCompareInput {
   samples: Samples;
 }
 
-const anon = (() => {
-  let most = memoryOf('self').anonKb;
-  setInterval(() => (most = Math.max(most, memoryOf('self').anonKb)), 100).unref();
-  return { peak: () => (most = Math.max(most, memoryOf('self').anonKb)) };
-})();
+/** The process's own memory at its highest since this child started. */
+const ownPeak = sampleOwnMemoryPeak();
 
 async function work(raw: unknown): Promise<StoreRun> {
   const input = raw as StoreCompareInput;
@@ -39,7 +36,7 @@ async function work(raw: unknown): Promise<StoreRun> {
     const writeCpuMs = ownCpuMs() - cpu;
     const mainUsage = process.threadCpuUsage(main);
     const writeMainCpuMs = (mainUsage.user + mainUsage.system) / 1000;
-    const loadPeakAnonKb = anon.peak();
+    const loadPeakAnonKb = ownPeak();
     const loadPeakRssKb = memoryOf('self').peakKb;
     const bytesBefore = await folderBytes(input.folder);
     const compactCpu = ownCpuMs();
@@ -49,7 +46,7 @@ async function work(raw: unknown): Promise<StoreRun> {
     const compactCpuMs = ownCpuMs() - compactCpu;
     const bytesAfter = await folderBytes(input.folder);
     // the peaks of the load and the compaction, before the answers' full scan
-    const peakAnonKb = anon.peak();
+    const peakAnonKb = ownPeak();
     const peakRssKb = memoryOf('self').peakKb;
     const { answers, keyBytes, valueBytes } = await answersOf(store, input.samples);
     return { store: input.store, rows, txs, batches, writeMs, writeCpuMs, writeMainCpuMs, bytesBefore, compactMs, compactCpuMs, bytesAfter, loadPeakRssKb, loadPeakAnonKb, peakRssKb, peakAnonKb, compaction: store.compaction, answers, keyBytes, valueBytes };
