@@ -15,11 +15,13 @@ describe('the wait before the next pass', () => {
 });
 
 describe('a node restarting', () => {
-  it('is a warming-up answer (-28) or a node not listening yet', () => {
+  it('is a node shutting down, not listening yet, or warming up (-28)', () => {
+    expect(isNodeRestarting(new UpstreamError('stopping', 'the node is shutting down (HTTP 503)'))).toBe(true);
     expect(isNodeRestarting(new RpcError(-28, 'Loading block index...'))).toBe(true);
     expect(isNodeRestarting(new UpstreamError('unreachable', 'connect ECONNREFUSED 127.0.0.1:1'))).toBe(true);
     expect(isNodeRestarting(new RpcError(-8, 'Block height out of range'))).toBe(false);
     expect(isNodeRestarting(new UpstreamError('auth', 'wrong credentials'))).toBe(false);
     expect(isNodeRestarting(new UpstreamError('timeout', 'no answer in 30 s'))).toBe(false);
+    expect(isNodeRestarting(new UpstreamError('bad-response', 'HTTP 503, the node is overloaded'))).toBe(false);
   });
 });

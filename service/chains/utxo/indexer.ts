@@ -481,11 +481,11 @@ export class UtxoIndexer {
 const RPC_IN_WARMUP = -28;
 
 /**
- * The node is restarting: warming up (-28: loading the block index, verifying blocks, loading the
- * wallet) or not listening yet. Either ends by itself within seconds.
+ * The node is restarting: shutting down (a bare HTTP 503), not listening yet, or warming up (-28:
+ * loading the block index, verifying blocks, loading the wallet). Each ends by itself within seconds.
  */
 export function isNodeRestarting(err: unknown): boolean {
-  return (err instanceof RpcError && err.code === RPC_IN_WARMUP) || (err instanceof UpstreamError && err.kind === 'unreachable');
+  return (err instanceof RpcError && err.code === RPC_IN_WARMUP) || (err instanceof UpstreamError && (err.kind === 'unreachable' || err.kind === 'stopping'));
 }
 
 function topologicalOrder(txids: readonly string[], depends: (txid: string) => readonly string[]): string[] {

@@ -223,9 +223,32 @@ describe('RpcClient failures without a node', () => {
       const overloaded = await rejection(client.call('getblockcount'));
       expect(overloaded).toMatchObject({ kind: 'bad-response' });
       expect((overloaded as Error).message).toContain('the node is overloaded');
+      status = 503; // an overloaded node's other answer: still not taken for one shutting down
+      const overloaded503 = await rejection(client.call('getblockcount'));
+      expect(overloaded503).toMatchObject({ kind: 'bad-response' });
+      expect((overloaded503 as Error).message).toContain('the node is overloaded');
       status = 200;
       body = '{"result":1,"error":null,"id":1}';
       expect(await rejection(client.batch([{ method: 'a' }]))).toMatchObject({ kind: 'bad-response' });
+      client.close();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('takes the bare 503 page a node sends between `stop` and closing its port for a node shutting down', async () => {
+    // litecoind 0.21's answer to getblock while stopping, as captured (libevent's own error page)
+    const page = '<HTML><HEAD>\n<TITLE>503 Service Unavailable</TITLE>\n</HEAD><BODY>\n<H1>Service Unavailable</H1>\n</BODY></HTML>\n';
+    const server = http.createServer((_req, res) => {
+      res.writeHead(503, { 'content-type': 'text/html' });
+      res.end(page);
+    });
+    const port = await listen(server);
+    try {
+      const client = new RpcClient({ url: `http://127.0.0.1:${port}/` });
+      const err = await rejection(client.call('getblock'));
+      expect(err).toMatchObject({ kind: 'stopping' });
+      expect((err as Error).message).toBe(`the node at http://127.0.0.1:${port}/ is shutting down (it turned getblock away with HTTP 503)`);
       client.close();
     } finally {
       await new Promise((resolve) => server.close(resolve));

@@ -52,7 +52,8 @@ export class RpcError extends Error {
   }
 }
 
-export type UpstreamErrorKind = 'timeout' | 'unreachable' | 'auth' | 'bad-response';
+/** `stopping`: the node is shutting down (its HTTP server turns every request away with a bare 503). */
+export type UpstreamErrorKind = 'timeout' | 'unreachable' | 'stopping' | 'auth' | 'bad-response';
 
 /** The node could not be asked or did not answer in JSON-RPC: network, timeout, credentials, garbage. */
 export class UpstreamError extends Error {
@@ -203,6 +204,11 @@ export class RpcClient {
           (this.#cookieFile !== undefined ? ` (cookie file ${this.#cookieFile})` : ': check rpcuser/rpcpassword or rpcauth') +
           (answer.status === 403 ? ', and that -rpcallowip admits this client' : ''),
       );
+    }
+    // Between `stop` and closing its port the node answers every request with libevent's own 503
+    // page; an overloaded one answers 503 "Work queue depth exceeded", which stays a bad response.
+    if (answer.status === 503 && !answer.body.includes('Work queue depth exceeded')) {
+      throw new UpstreamError('stopping', `the node at ${this.#shownUrl} is shutting down (it turned ${label} away with HTTP 503)`);
     }
     // bitcoind answers errors with HTTP 500 (404 for an unknown method) and a JSON body: parse first.
     let value: unknown;
