@@ -13,9 +13,9 @@ export function handMadeNode(blockOf: (hash: string) => IndexedBlock | undefined
 }
 
 /**
- * The txs of blocks as they are made, by block hash and txid: a test's node. Tests name blocks by
- * height alone (two branches' blocks share a hash), so a tx is kept under its block's hash and its
- * txid, the last one made winning.
+ * The txs of the blocks a test gives it, by block hash and txid: a test's node. Tests name blocks
+ * by height alone (two branches' blocks share a hash), so a tx is kept under its block's hash and
+ * its txid, the last one given winning.
  */
 export class HandMadeBlocks {
   private readonly txs = new Map<string, IndexedTx>();
