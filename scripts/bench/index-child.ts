@@ -4,6 +4,7 @@ import pino from 'pino';
 import { RpcClient, type CallOptions, type RpcClientConfig } from '../../service/chains/utxo/rpc-client.ts';
 import { UtxoIndexer } from '../../service/chains/utxo/indexer.ts';
 import { openStore, type StoreConfig } from '../../service/store/database.ts';
+import { nodeTxReader } from '../../service/chains/utxo/node-txs.ts';
 import { UtxoIndexStore } from '../../service/index/utxo-index.ts';
 import { chainParams } from '../../shared/coins/index.ts';
 import { childMain } from './child.ts';
@@ -72,8 +73,8 @@ async function work(raw: unknown): Promise<ChildResult> {
 
   const store = await openStore(input.store);
   try {
-    const index = new UtxoIndexStore(store, 'litecoin');
     const rpc = new CappedRpcClient(input.rpc, input.toHeight);
+    const index = new UtxoIndexStore(store, 'litecoin', { nodeTxs: nodeTxReader(rpc, chainParams('litecoin', 'regtest')) });
     const indexer = new UtxoIndexer({ rpc, index, params: chainParams('litecoin', 'regtest'), log: pino({ level: 'warn' }, pino.destination(2)), pollIntervalMs: 1000 });
     // The writer thread is part of the open store: the service starts it with the indexer, before
     // it knows whether there is anything to catch up. Its start-up is a constant, not throughput.

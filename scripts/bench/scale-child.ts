@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { RpcClient, type CallOptions, type RpcClientConfig } from '../../service/chains/utxo/rpc-client.ts';
 import { UtxoIndexer } from '../../service/chains/utxo/indexer.ts';
 import { openStore, type Store, type StoreConfig } from '../../service/store/database.ts';
+import { nodeTxReader } from '../../service/chains/utxo/node-txs.ts';
 import { UtxoIndexStore } from '../../service/index/utxo-index.ts';
 import { chainParams } from '../../shared/coins/index.ts';
 import { childMain } from './child.ts';
@@ -96,8 +97,8 @@ async function work(raw: unknown): Promise<ScaleChildResult> {
 
   const store = await openStore(input.store);
   try {
-    const index = new UtxoIndexStore(store, 'litecoin');
     const rpc = new CappedRpcClient(input.rpc);
+    const index = new UtxoIndexStore(store, 'litecoin', { nodeTxs: nodeTxReader(rpc, chainParams('litecoin', 'regtest')) });
     const indexer = new UtxoIndexer({ rpc, index, params: chainParams('litecoin', 'regtest'), log: pino({ level: 'warn' }, pino.destination(2)), pollIntervalMs: 1000, ...(input.blocks ? { blockForm: input.blocks } : {}) });
     await index.prepareForBatches(); // the service starts its writer thread before any block
     const stages: StageResult[] = [];

@@ -15,6 +15,8 @@ import { runChild } from './child.ts';
 import { cpuProfArgs } from './options.ts';
 import { SERVICE_NODE_FLAGS } from '../../service/node-flags.ts';
 import type { ScaleChildResult } from './scale-child.ts';
+import { txCounts } from './tx-counts.ts';
+import { RpcClient } from '../../service/chains/utxo/rpc-client.ts';
 
 const { values } = parseArgs({ options: { txs: { type: 'string', default: '1000000' }, stops: { type: 'string', default: '162,183,246,267' }, root: { type: 'string' }, 'cpu-prof': { type: 'string' } } });
 const stops = values.stops.split(',').map((s) => {
@@ -33,6 +35,14 @@ try {
   for (const s of result.stages) {
     const cores = (s.cpuOwnMs + s.cpuNodeMs) / s.ms;
     console.log(`to height ${s.toHeight}: ${(s.ms / 1000).toFixed(2)} s, indexer CPU ${(s.cpuOwnMs / 1000).toFixed(1)} s, litecoind CPU ${(s.cpuNodeMs / 1000).toFixed(1)} s, ${cores.toFixed(2)} cores busy, peak RSS ${(s.peakRssKb / 1024).toFixed(0)} MB (own ${(s.peakAnonKb / 1024).toFixed(0)} MB)`);
+  }
+  const last = result.stages[result.stages.length - 1];
+  if (last?.compacted) {
+    // the txs the index holds: every block's nTx to the last stop, genesis included
+    const rpc = new RpcClient(node.rpcConfig);
+    const txs = (await txCounts(rpc)).slice(0, last.toHeight + 1).reduce((a, b) => a + b, 0);
+    rpc.close();
+    console.log(`after a full compaction at height ${last.toHeight} (${txs} txs, ${(last.compacted.ms / 1000).toFixed(1)} s): ${(last.compacted.bytes / txs).toFixed(1)} bytes/tx (${last.compacted.bytes} bytes; ${(last.storeBytes / txs).toFixed(1)} before)`);
   }
 } finally {
   await node.stop();

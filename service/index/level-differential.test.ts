@@ -2,12 +2,14 @@
 // chain (spends within and across batches, several scripts, batches of random sizes), mempool
 // transactions that blocks later confirm or that a reorganisation forgets, reorganisations undone
 // from the blocks' content and replaced by a longer branch, and a restart of both stores midway.
-// After every step, balances, unspent outputs, history pages and the tip must be the same.
+// After every step, balances, unspent outputs, history pages, outputs by outpoint (the LevelDB
+// index reads their scripts from the chain's blocks) and the tip must be the same.
 // A failure names its seed; replay it with COUNTERSIGN_INDEX_SEED=<seed> (several: 1,2,3).
 import { afterEach, describe, expect, it } from 'vitest';
 import { allUnspent } from '../test/all-unspent.ts';
 import { openTestStore, type TestStore } from '../store/test-stores.ts';
 import { type IndexedBlock, type IndexedTx, UtxoIndexStore } from './utxo-index.ts';
+import { handMadeNode } from '../test/hand-made-node.ts';
 
 const SEEDS = (process.env.COUNTERSIGN_INDEX_SEED ?? '1,2,3').split(',').map((s) => Number(s.trim()));
 const ROUNDS = 8;
@@ -121,7 +123,9 @@ describe('the LevelDB full index and the SQLite one, over seeded random chains',
     const level = await openTestStore('level');
     const sqlite = await openTestStore('sqlite');
     opened.push(level, sqlite);
-    let stores = [new UtxoIndexStore(level.store, 'litecoin'), new UtxoIndexStore(sqlite.store, 'litecoin')] as const;
+    // the LevelDB index reads outputs by outpoint from the chain's node: here, every block ever made
+    const nodeTxs = handMadeNode((hash) => model.known.get(hash));
+    let stores = [new UtxoIndexStore(level.store, 'litecoin', { nodeTxs }), new UtxoIndexStore(sqlite.store, 'litecoin')] as const;
     const steps: string[] = [];
 
     const both = async (write: (index: UtxoIndexStore) => Promise<void>) => {
@@ -130,6 +134,9 @@ describe('the LevelDB full index and the SQLite one, over seeded random chains',
     const compare = async (step: string) => {
       steps.push(step);
       const offset = model.int(20);
+      // outputs by outpoint (script and amount, spent or not): a few txs of the active chain and the mempool, and one unknown
+      const txs = [...Array.from({ length: 4 }, () => model.pick(model.pick(model.chain).txs)), ...model.mempool];
+      const outpoints = [...txs.flatMap((t) => t.outputs.map((o) => ({ txid: t.txid, vout: o.vout }))), { txid: 'ff'.repeat(32), vout: 0 }];
       const read = async (index: UtxoIndexStore) =>
         fmt({
           tip: await index.tip(),
@@ -139,6 +146,7 @@ describe('the LevelDB full index and the SQLite one, over seeded random chains',
           page: await index.history(SCRIPTS.slice(0, 3), 7, offset),
           used: [...(await index.usedScripts(SCRIPTS))].sort(),
           mempool: await index.mempoolCount(),
+          outputs: [...(await index.outputs(outpoints))].sort(([a], [b]) => a.localeCompare(b)),
         });
       const [fromLevel, fromSqlite] = [await read(stores[0]), await read(stores[1])];
       expect(JSON.parse(fromLevel), `seed ${seed}, after: ${steps.slice(-3).join('; ')} (replay: COUNTERSIGN_INDEX_SEED=${seed})`).toEqual(JSON.parse(fromSqlite));
@@ -183,7 +191,7 @@ describe('the LevelDB full index and the SQLite one, over seeded random chains',
       await apply(branch);
       await compare(`round ${round}: branch ${2 + round} to ${model.chain.length}`);
       if (round === Math.floor(ROUNDS / 2)) {
-        stores = [new UtxoIndexStore(await level.reopen(), 'litecoin'), new UtxoIndexStore(await sqlite.reopen(), 'litecoin')];
+        stores = [new UtxoIndexStore(await level.reopen(), 'litecoin', { nodeTxs }), new UtxoIndexStore(await sqlite.reopen(), 'litecoin')];
         await compare(`round ${round}: both stores restarted`);
       }
     }

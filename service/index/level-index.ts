@@ -4,17 +4,21 @@
 // at query time, from its funding rows minus those the spending rows name (a bounded per-script
 // summary keeps hot addresses fast: summaries.ts). Rows, one LevelDB folder per chain:
 //
-//   V                             -> layout version (3)
+//   V                             -> layout version (4)
 //   B height                      -> time, block hash (as the node gave it): the tip is the last
-//   T txnum                       -> txid, then its outputs: vout gap and script form, script hash (every tx)
+//   T txnum                       -> txid (every tx)
 //   K txid hash, txnum            -> (none)                               (txid -> tx number)
-//   F script key, txnum, vout     -> amount * 2 + 1 when the tx has no inputs (funding)
+//   F script key, txnum, vout     -> 4 more bytes of the script's hash, amount * 2 + 1 when the tx has no inputs (funding)
 //   S txid hash, vout, txnum      -> 4 more bytes of the txid hash       (spending: the spent outpoint, then the spender)
 //
-// - Script keys are 8 bytes of the script's SHA-256 (script-keys.ts). Two scripts may share one:
-//   a query keeps only the funding rows whose output in the T row is its script: answers are exact.
-// - A tx's outputs sit in its T row, not a row each: every LevelDB entry costs about 11 bytes of its
-//   own (sequence number, lengths), more than a key here.
+// - Script keys are 8 bytes of the script's SHA-256 (script-keys.ts), and an F value starts with
+//   the next 4: a query keeps only the funding rows whose check is its script's, so two scripts are
+//   taken for one only when they share 96 bits of hash, as S rows tell spent txids apart.
+// - The index holds no output's script: an answer that needs the script of an outpoint it was not
+//   asked by (the mempool's spent outputs, outputs()) reads the tx from the chain's node with the
+//   block hash of its B row (outputsOf, given a ConfirmedTxReader; no -txindex needed), and checks
+//   the answer against the F rows. Every LevelDB entry costs about 11 bytes of its own (sequence
+//   number, lengths), so the outputs are not rows of their own either.
 // - The txid hash is SHA-256 of the txid's bytes (test and non-hex txids share leading bytes;
 //   real ones are hashes already). K keys 8 bytes of it, each candidate checked against its T row:
 //   exact. S keys 8 bytes and checks 4 more: a spend is taken for another outpoint's only when two
@@ -25,23 +29,23 @@
 //   caught here (that needs a read); one spent twice within a batch is.
 // - Rollback plans the undone blocks' rows again from their content and deletes exactly those.
 // - Numbers: tx numbers 6 bytes, heights 4, big-endian so keys sort as numbers; vouts in keys as an
-//   ordered varint (1 byte below 128); amounts as LEB128 (9 bytes outside 0..2^52); a T row's
-//   outputs as a head byte (the vouts skipped, the script's form) and the standard scripts' hash
-//   alone (level-rows.ts). Layout 3; layout 2 wrote 4-byte vouts, flag bytes and whole scripts.
+//   ordered varint (1 byte below 128); amounts as LEB128 (9 bytes outside 0..2^52) (level-rows.ts).
+//   Layout 4; layout 3 kept each kept output's script hash in the T row (and a txid length byte),
+//   layout 2 wrote 4-byte vouts, flag bytes and whole scripts.
 import { rename } from 'node:fs/promises';
 import type { ClassicLevel, Snapshot } from 'classic-level';
-import { type EncodedBlock, keyOfBlob } from './blocks.ts';
-import { scriptKeyOf } from './script-keys.ts';
+import { type EncodedBlock, isStandardScript, keyOfBlob, txidHexOf } from './blocks.ts';
+import { SCRIPT_KEY_BYTES, scriptKeyOf } from './script-keys.ts';
 import { OUTPUT_HASH_BYTES, Summaries, SummaryBuilder, type Funding, type Output, type Settled, type Summary, type UnspentColumns } from './level-summaries.ts';
 import { heightOfTxNum, firstTxNumAbove } from './txnum.ts';
-import { fundingKey, fundingKeyParts, fundingOfValue, HASH_CHECK, HASH_KEY, key, RowBuffer, rowsOf, spendingPrefix, streamRows, TAG, txidHash, txRowOf, type Writes } from './level-rows.ts';
+import { fundingIsOf, fundingKey, fundingKeyParts, fundingOfValue, HASH_CHECK, HASH_KEY, key, RowBuffer, rowsOf, scriptHash, spendingPrefix, streamRows, TAG, txidHash, type Writes } from './level-rows.ts';
 import { putRows } from './level-put-rows.ts';
 import { DEFAULT_INDEX_CACHES, type IndexCaches } from './cache-budget.ts';
 import { AddressTooLarge } from '../errors.ts';
 import { mergeSorted, type SortedRead } from './unspent-page.ts';
 
 /** The layout this code writes; a folder without this version row is an older layout's, rebuilt. */
-export const LAYOUT_VERSION = 3;
+export const LAYOUT_VERSION = 4;
 
 type Db = ClassicLevel<Buffer, Buffer>;
 
@@ -64,8 +68,8 @@ const txidKey = (txnum: number) => {
   return k;
 };
 
-/** The txid of a T row's value, without reading its outputs. */
-const txidOfRow = (value: Buffer): Buffer => value.subarray(1, 1 + value[0]!);
+/** The txid of a T row's value: the value. */
+const txidOfRow = (value: Buffer): Buffer => value;
 
 /** All K rows of a txid hash: its candidates' tx numbers are the keys' last 6 bytes. */
 const txidKeyRange = (h: Uint8Array) => rangeOf(Buffer.concat([Buffer.of(TAG.txidKey), h.subarray(0, HASH_KEY)]));
@@ -152,6 +156,19 @@ export interface LevelUnspentRow {
   txid: Buffer;
   amount: bigint;
 }
+
+/** A confirmed tx as the chain's node gave it: the txid its bytes hash to, and every output. */
+export interface NodeTx {
+  txid: string;
+  outputs: readonly { vout: number; script: Uint8Array; amount: bigint }[];
+}
+
+/**
+ * Reads txs from the chain's node by txid and the hash of the block that holds them (no -txindex
+ * needed), answers in the order asked; null: the node has no such tx in that block. The chain's
+ * wiring gives it (service/chains/utxo/node-txs.ts): this layer does not talk to nodes.
+ */
+export type ConfirmedTxReader = (txs: readonly { txid: string; blockHash: string; height: number }[]) => Promise<(NodeTx | null)[]>;
 
 export class LevelIndex {
   private top: { height: number; hash: string } | null = null;
@@ -399,13 +416,15 @@ export class LevelIndex {
       part.forEach((n, j) => built.settleBase(n, settled[j]!));
     }
     let chunk: Funding[] = [];
+    const check = scriptHash(script);
     const flush = async () => {
-      const own = (await this.withTxids(script, chunk, snapshot)).map((f) => ({ ...f, hash: txidHash(f.txid) }));
+      const own = (await this.withTxids(chunk, snapshot)).map((f) => ({ ...f, hash: txidHash(f.txid) }));
       const settled = await this.settle(own, snapshot);
       own.forEach((o, j) => built.fund(o, settled[j]!));
       chunk = [];
     };
     for await (const [fk, v] of this.db.iterator({ ...fundingRange(skey, from), snapshot })) {
+      if (!fundingIsOf(v, check)) continue; // another script's row under the same key
       chunk.push(fundingRowOf(fk, v));
       if (chunk.length === SUMMARY_CHUNK) await flush();
     }
@@ -415,23 +434,18 @@ export class LevelIndex {
     return next;
   }
 
-  /** Funding rows read under a script's key, with their txids: those of another script under the same key dropped. */
-  private async withTxids(script: Buffer, rows: Funding[], snapshot: LevelSnapshot): Promise<Funding[]> {
+  /** Funding rows (of one script: their checks were matched) with their txids from the T rows; a row whose T row is gone is dropped. */
+  private async withTxids<F extends Funding>(rows: F[], snapshot: LevelSnapshot): Promise<F[]> {
     if (rows.length === 0) return [];
     const numbers = [...new Set(rows.map((r) => r.txnum))];
     const values = await this.db.getMany(numbers.map(txidKey), { snapshot });
-    // one txid buffer and one vout map a tx, shared by its outputs' rows: an address paid 3,000
-    // times by one tx holds one copy, not 3,000
-    const txs = new Map(
-      numbers.map((n, i) => {
-        const tx = values[i] ? txRowOf(values[i]) : undefined;
-        return [n, tx && { txid: Buffer.from(tx.txid), scripts: new Map(tx.outputs.map((o) => [o.vout, o.script])) }] as const;
-      }),
-    );
+    // one txid buffer a tx, shared by its outputs' rows: an address paid 3,000 times by one tx
+    // holds one copy, not 3,000
+    const txids = new Map(numbers.map((n, i) => [n, values[i] && Buffer.from(txidOfRow(values[i]))] as const));
     return rows.filter((r) => {
-      const tx = txs.get(r.txnum);
-      if (!tx || !tx.scripts.get(r.vout)?.equals(script)) return false; // another script's row under the same key
-      r.txid = tx.txid;
+      const txid = txids.get(r.txnum);
+      if (!txid) return false;
+      r.txid = txid;
       return true;
     });
   }
@@ -542,20 +556,25 @@ export class LevelIndex {
     const out: LevelUnspentRow[] = [];
     let from = after;
     const chunk = Math.max(64, n);
+    const check = scriptHash(script);
     while (out.length < n) {
       const range = from ? { gt: fundingKey(skey, from.txnum, from.vout), lt: end } : fundingRange(skey);
       const read: Funding[] = [];
+      let last: { txnum: number; vout: number } | null = null;
+      let seen = 0;
       for await (const [k, v] of this.db.iterator({ ...range, limit: chunk, snapshot })) {
-        read.push(fundingRowOf(k, v));
+        last = fundingKeyParts(k);
+        seen++;
+        if (fundingIsOf(v, check)) read.push(fundingRowOf(k, v)); // else another script's row under the same key
       }
-      if (read.length === 0) break;
-      from = read[read.length - 1]!;
-      const own = await this.withTxids(script, read, snapshot);
+      if (last === null) break;
+      from = last;
+      const own = await this.withTxids(read, snapshot);
       const settled = await this.settle(own.map(withHash), snapshot);
       own.forEach((o, i) => {
         if (settled[i]!.spent === null && !settled[i]!.dropped && out.length < n) out.push({ script, txnum: o.txnum, vout: o.vout, amount: o.amount, txid: o.txid });
       });
-      if (read.length < chunk) break;
+      if (seen < chunk) break;
     }
     return out;
   }
@@ -599,25 +618,27 @@ export class LevelIndex {
   }
 
   /**
-   * Those of these outputs (tx number, vout) that no confirmed tx spends, with their script and
-   * amount: each output's T and F rows, then its spends (settle), whatever its address holds besides.
+   * Those of these outputs (tx number, vout) that pay one of `scripts` and that no confirmed tx
+   * spends, with their script and amount: each script's F row at each outpoint (its check
+   * matched), then the output's spends (settle), whatever its address holds besides.
    */
-  async unspentAt(wanted: readonly { txnum: number; vout: number }[], snapshot?: LevelSnapshot): Promise<{ txnum: number; vout: number; script: Buffer; amount: bigint }[]> {
+  async unspentAt(wanted: readonly { txnum: number; vout: number }[], scripts: readonly Uint8Array[], snapshot?: LevelSnapshot): Promise<{ txnum: number; vout: number; script: Buffer; amount: bigint }[]> {
     return this.within(snapshot, async (s) => {
-      const keys = new Set(wanted.map((w) => `${w.txnum}:${w.vout}`));
-      const numbers = [...new Set(wanted.map((w) => w.txnum))];
-      const values = await this.db.getMany(numbers.map(txidKey), { snapshot: s });
-      const outs = numbers.flatMap((txnum, i) => {
-        const v = values[i];
-        if (!v) return [];
-        const tx = txRowOf(v);
-        return tx.outputs.filter((o) => keys.has(`${txnum}:${o.vout}`)).map((o) => ({ txnum, vout: o.vout, script: Buffer.from(o.script), txid: Buffer.from(tx.txid) }));
+      const places = [...new Map(wanted.map((w) => [`${w.txnum}:${w.vout}`, w])).values()];
+      const distinct = [...new Map(scripts.map((x) => [keyOfBlob(x), Buffer.from(x)])).values()];
+      const asked = distinct.flatMap((script) => {
+        const h = scriptHash(script);
+        return places.map((w) => ({ txnum: w.txnum, vout: w.vout, script, h }));
       });
       const funding = await this.db.getMany(
-        outs.map((o) => fundingKey(scriptKeyOf(o.script), o.txnum, o.vout)),
+        asked.map((a) => fundingKey(a.h.subarray(0, SCRIPT_KEY_BYTES), a.txnum, a.vout)),
         { snapshot: s },
       );
-      const held = outs.flatMap((o, i) => (funding[i] ? [{ ...o, ...fundingOfValue(funding[i]) }] : []));
+      const found = asked.flatMap((a, i) => {
+        const v = funding[i];
+        return v && fundingIsOf(v, a.h) ? [{ txnum: a.txnum, vout: a.vout, script: a.script, ...fundingOfValue(v), txid: Buffer.alloc(0) }] : [];
+      });
+      const held = await this.withTxids(found, s);
       const settled = await this.settle(held.map(withHash), s);
       return held.filter((_, i) => settled[i]!.spent === null && !settled[i]!.dropped).map(({ txnum, vout, script, amount }) => ({ txnum, vout, script, amount }));
     });
@@ -639,16 +660,48 @@ export class LevelIndex {
     return out;
   }
 
-  /** Every output of these tx numbers, spent or not: scripts from the T rows, amounts from the F rows. */
-  async outputsOf(txnums: readonly number[], snapshot?: LevelSnapshot): Promise<{ txnum: number; vout: number; script: Buffer; amount: bigint }[]> {
-    const numbers = [...new Set(txnums)];
-    const values = await this.db.getMany(numbers.map(txidKey), at(snapshot));
-    const outputs = numbers.flatMap((txnum, i) => (values[i] ? txRowOf(values[i]).outputs.map((o) => ({ txnum, vout: o.vout, script: Buffer.from(o.script) })) : []));
-    const funding = await this.db.getMany(
-      outputs.map((o) => fundingKey(scriptKeyOf(o.script), o.txnum, o.vout)),
-      at(snapshot),
-    );
-    return outputs.flatMap((o, i) => (funding[i] ? [{ ...o, amount: fundingOfValue(funding[i]).amount }] : []));
+  /**
+   * Every output the index holds of these tx numbers (the standard ones), spent or not, with its
+   * script and amount. The index keeps no scripts: the txs are read from the chain's node (`read`,
+   * given each block's hash from its B row), and every standard output of the node's answer must
+   * be an F row here with its check and amount. A node answer of another tx, or of outputs the
+   * index does not hold, is refused in words.
+   */
+  async outputsOf(txnums: readonly number[], read: ConfirmedTxReader, snapshot?: LevelSnapshot): Promise<{ txnum: number; vout: number; script: Buffer; amount: bigint }[]> {
+    return this.within(snapshot, async (s) => {
+      const numbers = [...new Set(txnums)];
+      const rows = await this.db.getMany(numbers.map(txidKey), { snapshot: s });
+      const txs = numbers.flatMap((txnum, i) => (rows[i] ? [{ txnum, txid: txidHexOf(txidOfRow(rows[i])), height: heightOfTxNum(txnum) }] : []));
+      if (txs.length === 0) return [];
+      const heights = [...new Set(txs.map((t) => t.height))];
+      const blocks = await this.db.getMany(heights.map(blockKey), { snapshot: s });
+      const blockHashOf = new Map(heights.map((h, i) => [h, blocks[i] && hashOf(blocks[i])]));
+      const asked = txs.map((t) => {
+        const blockHash = blockHashOf.get(t.height);
+        // written in one batch with its txs: a T row without its B row is a damaged folder
+        if (!blockHash) throw new Error(`the LevelDB index holds tx ${t.txid} at block ${t.height} but no row of that block`);
+        return { ...t, blockHash };
+      });
+      const answers = await read(asked.map(({ txid, blockHash, height }) => ({ txid, blockHash, height })));
+      const outputs = asked.flatMap((t, i) => {
+        const where = `tx ${t.txid} of block ${t.height} (${t.blockHash})`;
+        const tx = answers[i];
+        if (!tx) throw new Error(`the chain's node has no ${where}, which the index holds: its outputs' scripts cannot be read (a pruned node, or a node on another chain?)`);
+        if (tx.txid !== t.txid) throw new Error(`the chain's node answered ${where} with another tx (${tx.txid}): refused`);
+        return tx.outputs.filter((o) => isStandardScript(o.script, 0, o.script.length)).map((o) => ({ txnum: t.txnum, vout: o.vout, script: Buffer.from(o.script), amount: o.amount, h: scriptHash(o.script), where }));
+      });
+      const funding = await this.db.getMany(
+        outputs.map((o) => fundingKey(o.h.subarray(0, SCRIPT_KEY_BYTES), o.txnum, o.vout)),
+        { snapshot: s },
+      );
+      return outputs.map((o, i) => {
+        const v = funding[i];
+        if (!v || !fundingIsOf(v, o.h) || fundingOfValue(v).amount !== o.amount) {
+          throw new Error(`the chain's node answered ${o.where} with output ${o.vout} paying ${o.amount} to ${o.script.toString('hex')}, which the index does not hold: refused`);
+        }
+        return { txnum: o.txnum, vout: o.vout, script: o.script, amount: o.amount };
+      });
+    });
   }
 
   /** Every row, in key order: for tests that compare two indexes row by row. */

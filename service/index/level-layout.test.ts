@@ -54,12 +54,15 @@ describe('the LevelDB index layout', () => {
     expect(lines).toHaveLength(1);
   });
 
-  it('moves a folder of layout 2 (whole scripts in T rows, 4-byte vouts) aside too, naming it', async () => {
+  // layout 2: whole scripts in T rows, 4-byte vouts; layout 3: each kept output's script hash in the T row (and a txid length byte)
+  const t3 = Buffer.concat([Buffer.of(32), Buffer.alloc(32, 0xcd), Buffer.of(0), Buffer.alloc(20, 0x11)]);
+  it.each([2, 3])('moves a folder of layout %i aside too, naming it', async (layout) => {
     dir = await mkdtemp(join(tmpdir(), 'level-layout-'));
     const folder = join(dir, 'litecoin');
     await raw(folder, [
-      [Buffer.of(0x56), Buffer.from([0, 0, 0, 2])],
+      [Buffer.of(0x56), Buffer.from([0, 0, 0, layout])],
       [Buffer.from([0x42, 0, 0, 0, 7]), Buffer.concat([Buffer.from([0, 0, 0, 9]), Buffer.from('ab'.repeat(32))])],
+      [Buffer.from([0x54, 0, 0, 0, 0x70, 0, 0]), t3],
     ]);
     const lines: string[] = [];
     const index = await LevelIndex.open(folder, { log: (line) => lines.push(line) });
@@ -69,9 +72,10 @@ describe('the LevelDB index layout', () => {
     } finally {
       await index.close();
     }
-    const aside = (await readdir(dir)).filter((name) => name.startsWith('litecoin.layout-2-'));
+    expect(LAYOUT_VERSION).toBe(4);
+    const aside = (await readdir(dir)).filter((name) => name.startsWith(`litecoin.layout-${layout}-`));
     expect(aside).toHaveLength(1);
-    expect(lines).toEqual([`the LevelDB index in ${folder} is in layout 2, an older layout: moved it to ${join(dir, aside[0]!)} and indexing this chain again from block 0 in layout ${LAYOUT_VERSION}; delete ${join(dir, aside[0]!)} once the new index has caught up`]);
+    expect(lines).toEqual([`the LevelDB index in ${folder} is in layout ${layout}, an older layout: moved it to ${join(dir, aside[0]!)} and indexing this chain again from block 0 in layout 4; delete ${join(dir, aside[0]!)} once the new index has caught up`]);
   });
 
   it('refuses, in words, a layout version it does not read', async () => {

@@ -13,7 +13,8 @@ import { hash } from 'node:crypto';
 import { decodeBitcoinBlock, type BlockCodecChoice } from '../../shared/coins/block.ts';
 import { reversedHex } from '../../shared/coins/bytes.ts';
 import { CoinError } from '../../shared/coins/errors.ts';
-import { fundingValue, HASH_CHECK, HASH_KEY, TAG, writeLeb, writeOrderedVarint, writeTxOutputAt } from './level-rows.ts';
+import { FUNDING_VALUE_MAX, fundingValue, HASH_CHECK, HASH_KEY, SCRIPT_CHECK, TAG, writeLeb, writeOrderedVarint } from './level-rows.ts';
+import { SCRIPT_KEY_BYTES } from './script-keys.ts';
 import { txNumOf } from './txnum.ts';
 import { isStandardScript } from './blocks.ts';
 
@@ -239,8 +240,8 @@ export class RawRowReader {
       // ---- its rows, in streamRows' order: K, S an input, F an output kept, T
       const txnum = txNumOf(height, i);
       const coinbase = inputs === 0 || (inputs === 1 && b.readUInt32LE(ins[0]! + 32) === COINBASE_VOUT && isZero(b, ins[0]!, 32));
-      // K 20, T 45 and per input S at most 29, per output F 34 and a T head 6 (its hash is among the script bytes)
-      this.room(128 + 32 * inputs + 48 * outputs + (outputsEnd - inputsAt));
+      // K 20, T 44, per input S at most 29, per output F at most 38
+      this.room(128 + 32 * inputs + 40 * outputs);
       const o = this.out;
       let at = this.o;
       const kHash = hash('sha256', txid, 'buffer');
@@ -289,46 +290,36 @@ export class RawRowReader {
           at += 4 + HASH_CHECK;
         }
       }
-      let kept = 0;
       for (let n = 0; n < outputs; n++) {
         const scriptAt = outs[3 * n + 1]!;
         const length = outs[3 * n + 2]!;
         if (!isStandardScript(b, scriptAt, length)) continue;
-        kept++;
+        // the key's 8 bytes of the script's hash, and the next SCRIPT_CHECK as the value's check
+        const h = hash('sha256', b.subarray(scriptAt, scriptAt + length), 'buffer');
         const keyAt = at;
         o[at + 1] = TAG.funding;
-        hash('sha256', b.subarray(scriptAt, scriptAt + length), 'buffer').copy(o, at + 2, 0, 8);
+        h.copy(o, at + 2, 0, SCRIPT_KEY_BYTES);
         o.writeUIntBE(txnum, at + 10, 6);
         at = writeOrderedVarint(o, at + 16, n);
         o[keyAt] = at - keyAt - 1;
+        const checkAt = at + 4;
+        h.copy(o, checkAt, SCRIPT_KEY_BYTES, SCRIPT_KEY_BYTES + SCRIPT_CHECK);
         const valueAt = outs[3 * n]!;
         const high = b.readUInt32LE(valueAt + 4);
         const valueEnd =
           high < SMALL_HIGH
-            ? writeLeb(o, at + 4, (high * 0x100000000 + b.readUInt32LE(valueAt)) * 2 + (coinbase ? 1 : 0))
-            : at + 4 + fundingValue(o.subarray(at + 4, at + 13), coinbase, b.readBigUInt64LE(valueAt)).length;
+            ? writeLeb(o, checkAt + SCRIPT_CHECK, (high * 0x100000000 + b.readUInt32LE(valueAt)) * 2 + (coinbase ? 1 : 0))
+            : checkAt + fundingValue(o.subarray(checkAt, checkAt + FUNDING_VALUE_MAX), h, coinbase, b.readBigUInt64LE(valueAt)).length;
         o.writeUInt32LE(valueEnd - at - 4, at);
         at = valueEnd;
       }
-      // the T row: the txid, then each kept output's vout gap, form and hash
+      // the T row: the txid alone
       o[at] = 7;
       o[at + 1] = TAG.txid;
       o.writeUIntBE(txnum, at + 2, 6);
-      const lengthAt = at + 8;
-      at += 12;
-      o[at] = 32;
-      o.set(txid, at + 1);
-      at += 33;
-      let last = -1;
-      for (let n = 0; n < outputs && kept > 0; n++) {
-        const scriptAt = outs[3 * n + 1]!;
-        const length = outs[3 * n + 2]!;
-        if (!isStandardScript(b, scriptAt, length)) continue;
-        at = writeTxOutputAt(o, at, n - last - 1, b, scriptAt, length);
-        last = n;
-        kept--;
-      }
-      o.writeUInt32LE(at - lengthAt - 4, lengthAt);
+      o.writeUInt32LE(32, at + 8);
+      o.set(txid, at + 12);
+      at += 44;
       this.o = at;
     }
     // Litecoin's MWEB extension block follows a last HogEx, unread (it pays no transparent output)

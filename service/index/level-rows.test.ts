@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodedOf, type IndexedBlock, type IndexedTx } from './blocks.ts';
 import { putRows } from './level-put-rows.ts';
-import { fundingOfValue, fundingValue, readOrderedVarint, RowBuffer, streamRows, txRowOf, writeOrderedVarint, writeTxOutput, type Writes } from './level-rows.ts';
+import { fundingIsOf, fundingOfValue, fundingValue, readOrderedVarint, RowBuffer, scriptHash, streamRows, TAG, writeOrderedVarint, type Writes } from './level-rows.ts';
 
 const txid = (n: number) => n.toString(16).padStart(64, '0');
 const A = Uint8Array.from([0x76, 0xa9, 0x14, ...new Array<number>(20).fill(0xaa), 0x88, 0xac]);
@@ -46,7 +46,7 @@ describe('LevelDB rows made apart, block by block', () => {
   });
 });
 
-describe('layout 3 encodings', () => {
+describe('layout 4 encodings', () => {
   it('vouts in keys: each length round-trips, and the bytes sort as the numbers', () => {
     const values = [0, 1, 127, 128, 300, 16_383, 16_384, 2_097_151, 2_097_152, 268_435_455, 268_435_456, 4_294_967_295];
     const encoded = values.map((v) => {
@@ -59,43 +59,33 @@ describe('layout 3 encodings', () => {
     for (let i = 1; i < encoded.length; i++) expect(Buffer.compare(encoded[i - 1]!, encoded[i]!)).toBe(-1);
   });
 
-  it('amounts: LEB128 with the coinbase flag, 9 bytes outside 0..2^52', () => {
+  it("F values: the script's check, then the amount as LEB128 with the coinbase flag, 9 bytes outside 0..2^52", () => {
+    const h = scriptHash(A);
     for (const amount of [0n, 1n, 100n, 2_100_000_000_000_000n, 2n ** 52n - 1n, 2n ** 52n, 2n ** 63n - 1n, -1n, -(2n ** 63n)]) {
       for (const coinbase of [false, true]) {
-        const v = Buffer.from(fundingValue(Buffer.alloc(9), coinbase, amount));
+        const v = Buffer.from(fundingValue(Buffer.alloc(13), h, coinbase, amount));
         expect(fundingOfValue(v)).toEqual({ coinbase, amount });
-        expect(v.length).toBe(amount < 0n || amount >= 2n ** 52n ? 9 : v.length);
-        expect(v.length <= 8).toBe(amount >= 0n && amount < 2n ** 52n);
+        expect(v.subarray(0, 4).equals(h.subarray(8, 12))).toBe(true);
+        expect(v.length <= 12).toBe(amount >= 0n && amount < 2n ** 52n);
+        expect(fundingIsOf(v, h)).toBe(true);
+        expect(fundingIsOf(v, scriptHash(B))).toBe(false);
       }
     }
-    expect(fundingValue(Buffer.alloc(9), false, 100_000_000n).length).toBe(4);
+    // 1 LTC: the 4-byte check and 4 bytes of amount
+    expect(fundingValue(Buffer.alloc(13), h, false, 100_000_000n).length).toBe(8);
   });
 
-  it('T rows: each standard script as its hash, others whole, vouts by their gaps', () => {
-    const scripts = [
-      Buffer.from(`76a914${'11'.repeat(20)}88ac`, 'hex'),
-      Buffer.from(`a914${'22'.repeat(20)}87`, 'hex'),
-      Buffer.from(`0014${'33'.repeat(20)}`, 'hex'),
-      Buffer.from(`0020${'44'.repeat(32)}`, 'hex'),
-      Buffer.from(`5120${'55'.repeat(32)}`, 'hex'),
-      Buffer.from(`a914${'66'.repeat(20)}88`, 'hex'), // not P2SH's last byte: kept whole
-      Buffer.alloc(0),
-    ];
-    const vouts = [0, 1, 5, 36, 37, 1_000_000, 1_000_001];
-    const txid = Buffer.alloc(32, 7);
-    const b = Buffer.alloc(1024);
-    b[0] = 32;
-    txid.copy(b, 1);
-    let at = 33;
-    let last = -1;
-    scripts.forEach((script, i) => {
-      at = writeTxOutput(b, at, vouts[i]! - last - 1, script);
-      last = vouts[i]!;
-    });
-    const row = txRowOf(b.subarray(0, at));
-    expect(row.txid.equals(txid)).toBe(true);
-    expect(row.outputs.map((o) => ({ vout: o.vout, script: o.script.toString('hex') }))).toEqual(scripts.map((s, i) => ({ vout: vouts[i], script: s.toString('hex') })));
-    // P2PKH: head byte and the 20-byte hash, against 1 + 1 + 25 in layout 2
-    expect(writeTxOutput(Buffer.alloc(64), 0, 0, scripts[0]!)).toBe(21);
+  it('T rows are the txid alone, F values checked: no script in any row', () => {
+    const rows = collect();
+    streamRows([encodedOf(block(1, [coinbase(1, A, 100n), spend(3, 1, B, 90n)]))], rows, true);
+    const t = rows.rows.filter((r) => r.startsWith(TAG.txid.toString(16)));
+    expect(t.map((r) => r.split('=')[1])).toEqual([txid(1), txid(3)]);
+    const f = rows.rows.filter((r) => r.startsWith(TAG.funding.toString(16))).map((r) => r.split('='));
+    expect(f.map(([k, v]) => [k!.slice(2, 18), v!.slice(0, 8)])).toEqual(
+      [A, B, A].map((s) => {
+        const h = scriptHash(s).toString('hex');
+        return [h.slice(0, 16), h.slice(16, 24)];
+      }),
+    );
   });
 });

@@ -5,7 +5,7 @@
 // again to delete them.
 import { hash } from 'node:crypto';
 import { BlockReader, type EncodedBlock, keyOfBlob } from './blocks.ts';
-import { scriptKeyOf } from './script-keys.ts';
+import { SCRIPT_KEY_BYTES } from './script-keys.ts';
 import { txNumOf } from './txnum.ts';
 
 export const TAG = { version: 0x56, block: 0x42, txid: 0x54, txidKey: 0x4b, funding: 0x46, spending: 0x53 } as const;
@@ -41,7 +41,7 @@ export function writeLeb(b: Buffer, at: number, v: number): number {
   return at;
 }
 
-// ---- the rows' encodings (layout 3) -----------------------------------------------------------
+// ---- the rows' encodings (layout 4) -----------------------------------------------------------
 
 /**
  * Vouts in keys: a prefix-free varint whose bytes sort as the numbers do (a range of one vout's
@@ -82,100 +82,44 @@ export function readOrderedVarint(b: Buffer, at: number): [number, number] {
 /** Below this, an amount is a LEB128 of amount * 2 + coinbase flag (at most 8 bytes); from it (or negative), 9 bytes. */
 const SMALL_AMOUNT = 2n ** 52n;
 
-/** An F row's value into `out` (at least 9 bytes): LEB128 of amount * 2 + (1 when the tx has no inputs); 9 bytes (flag, i64) outside 0..2^52. */
-export function fundingValue(out: Buffer, coinbase: boolean, amount: bigint): Buffer {
+/**
+ * Bytes of the script's SHA-256 after its 8-byte key (bytes 8 to 12) that an F row's value starts
+ * with: two scripts under one key are told apart by 96 bits, as S rows tell spent txids apart.
+ */
+export const SCRIPT_CHECK = 4;
+/** An F value's most bytes: the check, then 9 for an amount outside 0..2^52. */
+export const FUNDING_VALUE_MAX = SCRIPT_CHECK + 9;
+
+/** The SHA-256 of a script: its first 8 bytes are its F rows' key, the next SCRIPT_CHECK their values' check. */
+export function scriptHash(script: Uint8Array): Buffer {
+  return hash('sha256', script, 'buffer');
+}
+
+/**
+ * An F row's value into `out` (at least FUNDING_VALUE_MAX bytes): the script's check (bytes 8 to 12
+ * of `scriptHash`), then LEB128 of amount * 2 + (1 when the tx has no inputs); 9 bytes (flag, i64)
+ * outside 0..2^52.
+ */
+export function fundingValue(out: Buffer, scriptHash: Uint8Array, coinbase: boolean, amount: bigint): Buffer {
+  for (let i = 0; i < SCRIPT_CHECK; i++) out[i] = scriptHash[SCRIPT_KEY_BYTES + i]!;
   if (amount < 0n || amount >= SMALL_AMOUNT) {
-    out[0] = coinbase ? 1 : 0;
-    out.writeBigInt64BE(amount, 1);
-    return out.subarray(0, 9);
+    out[SCRIPT_CHECK] = coinbase ? 1 : 0;
+    out.writeBigInt64BE(amount, SCRIPT_CHECK + 1);
+    return out.subarray(0, SCRIPT_CHECK + 9);
   }
-  return out.subarray(0, writeLeb(out, 0, Number(amount) * 2 + (coinbase ? 1 : 0)));
+  return out.subarray(0, writeLeb(out, SCRIPT_CHECK, Number(amount) * 2 + (coinbase ? 1 : 0)));
 }
 
 export function fundingOfValue(value: Buffer): { coinbase: boolean; amount: bigint } {
-  if (value.length === 9) return { coinbase: value[0] === 1, amount: value.readBigInt64BE(1) };
-  const [n] = readLeb(value, 0);
+  if (value.length === SCRIPT_CHECK + 9) return { coinbase: value[SCRIPT_CHECK] === 1, amount: value.readBigInt64BE(SCRIPT_CHECK + 1) };
+  const [n] = readLeb(value, SCRIPT_CHECK);
   return { coinbase: n % 2 === 1, amount: BigInt(Math.floor(n / 2)) };
 }
 
-// A T row's output: a head byte, gap * 8 + form (gap: vouts skipped since the last output kept, below
-// 31), or 0xf8 + form and then the gap as LEB128; then the script in its form. The standard
-// scripts (all an address index keeps) are their hash alone, as Bitcoin Core compresses its coins.
-const FORMS: readonly { prefix: readonly number[]; hash: number; suffix: readonly number[] }[] = [
-  { prefix: [0x76, 0xa9, 0x14], hash: 20, suffix: [0x88, 0xac] }, // P2PKH
-  { prefix: [0xa9, 0x14], hash: 20, suffix: [0x87] }, // P2SH
-  { prefix: [0x00, 0x14], hash: 20, suffix: [] }, // P2WPKH
-  { prefix: [0x00, 0x20], hash: 32, suffix: [] }, // P2WSH
-  { prefix: [0x51, 0x20], hash: 32, suffix: [] }, // P2TR
-];
-/** Any other script: its length as LEB128, then its bytes. */
-const OTHER_FORM = FORMS.length;
-
-/** The form of the script at s[start, start + length): one of FORMS, or OTHER_FORM. */
-function formAt(s: Uint8Array, start: number, length: number): number {
-  for (let f = 0; f < FORMS.length; f++) {
-    const { prefix, hash, suffix } = FORMS[f]!;
-    if (length !== prefix.length + hash + suffix.length) continue;
-    let same = true;
-    for (let i = 0; i < prefix.length && same; i++) same = s[start + i] === prefix[i];
-    for (let i = 0; i < suffix.length && same; i++) same = s[start + prefix.length + hash + i] === suffix[i];
-    if (same) return f;
-  }
-  return OTHER_FORM;
-}
-
-/** Writes an output into a T row at `at` (room for 16 + the script's length); returns the end. */
-export function writeTxOutput(b: Buffer, at: number, gap: number, script: Buffer): number {
-  return writeTxOutputAt(b, at, gap, script, 0, script.length);
-}
-
-/** The same for the script at s[start, start + length) (a raw block's bytes: no view of it made). */
-export function writeTxOutputAt(b: Buffer, at: number, gap: number, s: Uint8Array, start: number, length: number): number {
-  const form = formAt(s, start, length);
-  if (gap < 31) b[at++] = gap * 8 + form;
-  else at = writeLeb(b, (b[at] = 0xf8 + form, at + 1), gap);
-  if (form === OTHER_FORM) {
-    at = writeLeb(b, at, length);
-    b.set(s.subarray(start, start + length), at);
-    return at + length;
-  }
-  const { prefix, hash } = FORMS[form]!;
-  for (let i = 0; i < hash; i++) b[at + i] = s[start + prefix.length + i]!;
-  return at + hash;
-}
-
-/** A T row's value: u8 txid length, the txid, then each output kept (writeTxOutput). */
-export interface TxRow {
-  txid: Buffer;
-  outputs: { vout: number; script: Buffer }[];
-}
-
-export function txRowOf(value: Buffer): TxRow {
-  const length = value[0]!;
-  const txid = value.subarray(1, 1 + length);
-  const outputs: TxRow['outputs'] = [];
-  let vout = -1;
-  for (let at = 1 + length; at < value.length; ) {
-    const head = value[at++]!;
-    let gap = head >> 3;
-    const form = head & 7;
-    if (head >= 0xf8) [gap, at] = readLeb(value, at);
-    vout += gap + 1;
-    if (form === OTHER_FORM) {
-      const [scriptLength, start] = readLeb(value, at);
-      outputs.push({ vout, script: value.subarray(start, start + scriptLength) });
-      at = start + scriptLength;
-      continue;
-    }
-    const { prefix, hash, suffix } = FORMS[form]!;
-    const script = Buffer.allocUnsafe(prefix.length + hash + suffix.length);
-    script.set(prefix, 0);
-    value.copy(script, prefix.length, at, at + hash);
-    script.set(suffix, prefix.length + hash);
-    outputs.push({ vout, script });
-    at += hash;
-  }
-  return { txid, outputs };
+/** Whether an F value is of the script whose `scriptHash` this is (and not of another script under the same key). */
+export function fundingIsOf(value: Buffer, scriptHash: Uint8Array): boolean {
+  for (let i = 0; i < SCRIPT_CHECK; i++) if (value[i] !== scriptHash[SCRIPT_KEY_BYTES + i]) return false;
+  return true;
 }
 
 /** An F key: script key, tx number (6 bytes), vout (ordered varint); written into `k` (room for 20 bytes) or a new buffer. */
@@ -218,17 +162,15 @@ export function streamRows(blocks: readonly EncodedBlock[], out: Writes, put: bo
   const tKey = key(TAG.txid, 6);
   const kKey = key(TAG.txidKey, HASH_KEY + 6);
   const fKey = Buffer.allocUnsafe(1 + 8 + 11);
-  const fValue = Buffer.allocUnsafe(9);
+  const fValue = Buffer.allocUnsafe(FUNDING_VALUE_MAX);
   const sKey = Buffer.allocUnsafe(1 + HASH_KEY + 11);
   const empty = Buffer.alloc(0);
-  let tValue = Buffer.allocUnsafe(1 << 16);
   for (const block of blocks) {
     const r = new BlockReader(block.bytes);
     const count = r.u32();
     for (let position = 0; position < count; position++) {
       const txnum = txNumOf(block.height, position);
       const txid = r.txidBlob();
-      if (txid.length > 255) throw new Error(`txid ${txid.toString('hex')} of block ${block.height} is longer than 255 bytes`);
       tKey.writeUIntBE(txnum, 1, 6);
       kKey.set(txidHash(txid).subarray(0, HASH_KEY), 1);
       kKey.writeUIntBE(txnum, 1 + HASH_KEY, 6);
@@ -255,30 +197,17 @@ export function streamRows(blocks: readonly EncodedBlock[], out: Writes, put: bo
         if (put) out.put(s, h.subarray(HASH_KEY, HASH_KEY + HASH_CHECK));
         else out.del(s);
       }
-      // the T row: the txid, then the outputs as they are read
-      tValue[0] = txid.length;
-      txid.copy(tValue, 1);
-      let at = 1 + txid.length;
-      let last = -1;
       for (let n = r.u32(); n > 0; n--) {
         const script = r.script();
         const vout = r.f64();
         const amount = r.amount();
-        const f = fundingKey(scriptKeyOf(script), txnum, vout, fKey);
-        if (!put) {
-          out.del(f);
-          continue;
-        }
-        if (tValue.length < at + 20 + script.length) {
-          const bigger = Buffer.allocUnsafe(2 * (at + 20 + script.length));
-          tValue.copy(bigger, 0, 0, at);
-          tValue = bigger;
-        }
-        at = writeTxOutput(tValue, at, vout - last - 1, script);
-        last = vout;
-        out.put(f, fundingValue(fValue, inputs === 0, amount));
+        const h = scriptHash(script);
+        const f = fundingKey(h.subarray(0, SCRIPT_KEY_BYTES), txnum, vout, fKey);
+        if (put) out.put(f, fundingValue(fValue, h, inputs === 0, amount));
+        else out.del(f);
       }
-      if (put) out.put(tKey, tValue.subarray(0, at));
+      // the T row: the txid alone
+      if (put) out.put(tKey, txid);
     }
   }
 }

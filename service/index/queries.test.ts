@@ -8,7 +8,7 @@ import { INDEX_STORE_KINDS, openTestStore, type StoreKind, type TestStore } from
 import { type IndexedBlock, type IndexedTx, levelIndexOf, UtxoIndexStore } from './utxo-index.ts';
 import { confirmedHistoryQuery, confirmedUnspentQuery } from './queries.ts';
 import { scriptKeyOf } from './script-keys.ts';
-import { fundingKey, fundingValue, writeTxOutput } from './level-rows.ts';
+import { fundingKey, fundingValue, scriptHash } from './level-rows.ts';
 import type { Store } from '../store/database.ts';
 import { AddressTooLarge } from '../errors.ts';
 
@@ -113,7 +113,7 @@ async function expectAgrees(index: UtxoIndexStore, blocks: readonly IndexedBlock
   }
   // named outputs looked up by key (coin control): every output ever made, spent ones among them, and one that never was
   const named = [...ref.outpoints(), { txid: txid(999_999), vout: 0 }];
-  const found = [...(await index.unspentAt(named)).values()].map((u) => [u.txid, u.vout, hex(u.script), u.amount, u.height]);
+  const found = [...(await index.unspentAt([A, B, C, NOBODY], named)).values()].map((u) => [u.txid, u.vout, hex(u.script), u.amount, u.height]);
   const byPlace = (x: unknown[], y: unknown[]) => Number(x[4]) - Number(y[4]) || String(x[0]).localeCompare(String(y[0])) || Number(x[1]) - Number(y[1]);
   expect(found.sort(byPlace)).toEqual(ref.unspent([A, B, C, NOBODY]).sort(byPlace));
   expect((await index.balances([A, B, C])).map((b) => b.confirmed)).toEqual([ref.balance(A), ref.balance(B), ref.balance(C)]);
@@ -348,22 +348,22 @@ describe('address queries on level: a script whose key another script holds', ()
   let t: TestStore;
   afterEach(async () => t.dispose());
 
-  it('keeps only its own funding rows, each checked against its output row, through a restart and rollbacks', async () => {
+  it('keeps only its own funding rows, told apart by their checks, through a restart and rollbacks', async () => {
     t = await openTestStore('level');
     const STRANGER = script(0xee);
     const key = scriptKeyOf(A);
-    // A funding row under A's key, of a script standing for one whose key collides with A's, and
-    // its tx row, written with the LevelDB index's own encodings (level-rows.ts: F script key,
-    // txnum, vout -> amount and flag; T txnum -> txid, then each output)
+    // A funding row under A's key of a script standing for one whose key collides with A's (its
+    // value's check is the stranger's: bytes 8 to 12 of its hash), and its tx row, written with the
+    // LevelDB index's own encodings (level-rows.ts: F script key, txnum, vout -> check, amount and
+    // flag; T txnum -> txid)
     const level = await levelIndexOf(t.store, 'litecoin')!;
     const raw = (level as unknown as { db: { put(k: Buffer, v: Buffer): Promise<void> } }).db;
     const fKey = fundingKey(key, 0, 0); // tx number 0 (height 0, before the chain), vout 0
     const tKey = Buffer.concat([Buffer.of(0x54), Buffer.alloc(6)]);
-    await raw.put(fKey, Buffer.from(fundingValue(Buffer.alloc(9), true, 999n)));
-    const tRow = Buffer.alloc(128);
-    tRow[0] = 32;
-    tRow.fill(0xee, 1, 33);
-    await raw.put(tKey, tRow.subarray(0, writeTxOutput(tRow, 33, 0, Buffer.from(STRANGER))));
+    const strangerHash = Buffer.concat([key, scriptHash(STRANGER).subarray(8)]);
+    expect(strangerHash.subarray(8, 12).equals(scriptHash(A).subarray(8, 12))).toBe(false);
+    await raw.put(fKey, Buffer.from(fundingValue(Buffer.alloc(13), strangerHash, true, 999n)));
+    await raw.put(tKey, Buffer.alloc(32, 0xee));
     const isPlanted = (k: string) => k === hex(fKey) || k === hex(tKey);
     const planted = (await level.entries()).filter(([k]) => isPlanted(k));
     expect(planted).toHaveLength(2);

@@ -4,6 +4,8 @@ import { allUnspent } from '../test/all-unspent.ts';
 import { INDEX_STORE_KINDS, openTestStore, STORE_KINDS, type TestStore } from '../store/test-stores.ts';
 import { type IndexedBlock, type IndexedTx, levelIndexOf, UtxoIndexStore } from './utxo-index.ts';
 import { heightOfTxNum, txNumOf } from './txnum.ts';
+import type { Store } from '../store/database.ts';
+import { HandMadeBlocks } from '../test/hand-made-node.ts';
 
 const txid = (n: number) => n.toString(16).padStart(64, '0');
 const A = Uint8Array.from([0x76, 0xa9, 0x14, ...new Array<number>(20).fill(0xaa), 0x88, 0xac]);
@@ -18,6 +20,20 @@ function block(height: number, txs: IndexedTx[]): IndexedBlock {
   return { height, hash: `h${height}`.padEnd(64, '0'), time: 1_700_000_000 + height, txs };
 }
 
+/** The blocks the stores were given, by hash: the node the LevelDB index reads outputs by outpoint from. */
+const node = new HandMadeBlocks();
+
+/** A store's index whose node holds every block it is given (tests' blocks share hashes: the last given wins). */
+function indexStore(store: Store, chain: string, options: { watch?: boolean } = {}): UtxoIndexStore {
+  const index = new UtxoIndexStore(store, chain, { ...options, nodeTxs: node.read });
+  const apply = index.applyBlocks.bind(index);
+  index.applyBlocks = (blocks, mempool) => {
+    for (const b of blocks) node.add(b);
+    return apply(blocks, mempool);
+  };
+  return index;
+}
+
 const bal = (confirmed: bigint, unconfirmed = 0n) => ({ confirmed, unconfirmed });
 
 describe.each(INDEX_STORE_KINDS)('UTXO index store on %s', (kind) => {
@@ -25,7 +41,7 @@ describe.each(INDEX_STORE_KINDS)('UTXO index store on %s', (kind) => {
   let index: UtxoIndexStore;
   beforeEach(async () => {
     t = await openTestStore(kind);
-    index = new UtxoIndexStore(t.store, 'litecoin');
+    index = indexStore(t.store, 'litecoin');
   });
   afterEach(async () => t.dispose());
 
@@ -77,7 +93,7 @@ describe.each(INDEX_STORE_KINDS)('UTXO index store on %s', (kind) => {
       block(3, [coinbase(4, B, 1n), { txid: txid(11), inputs: [{ txid: txid(10), vout: 1 }, { txid: txid(2), vout: 0 }], outputs: [{ vout: 0, script: NOBODY, amount: 70n }] }]),
       block(4, [coinbase(3, B, 9n), { txid: txid(12), inputs: [{ txid: txid(11), vout: 0 }], outputs: [{ vout: 0, script: A, amount: 65n }] }]),
     ];
-    const together = new UtxoIndexStore(t.store, 'dash');
+    const together = indexStore(t.store, 'dash');
     await together.applyBlocks(blocks, new Set());
     for (const b of blocks) await index.applyBlock(b, new Set());
     if (kind === 'level') {
@@ -128,7 +144,7 @@ describe.each(INDEX_STORE_KINDS)('UTXO index store on %s', (kind) => {
       expect(await index.balances([A, B])).toEqual([bal(0n), bal(91n)]);
     }
     // within one batch: the output is created and spent twice in it
-    const again = new UtxoIndexStore(t.store, 'dash');
+    const again = indexStore(t.store, 'dash');
     await expect(again.applyBlocks([block(1, [coinbase(1, A, 100n)]), spend(9, 2), spend(10, 3)], new Set())).rejects.toThrow(/spent twice, in blocks 2 and 3/);
     expect(await again.tip()).toBeNull();
     expect(await again.balances([A, B])).toEqual([bal(0n), bal(0n)]);
@@ -137,7 +153,7 @@ describe.each(INDEX_STORE_KINDS)('UTXO index store on %s', (kind) => {
   it('overwrites a coinbase txid repeated within one batch, as when the blocks come one at a time', async () => {
     // BIP30: the second coinbase's output replaces the first; each block keeps its history row on A.
     const blocks = [block(1, [coinbase(1, A, 50n)]), block(2, [coinbase(1, A, 7n), coinbase(2, B, 3n)])];
-    const together = new UtxoIndexStore(t.store, 'dash');
+    const together = indexStore(t.store, 'dash');
     await together.applyBlocks(blocks, new Set());
     for (const b of blocks) await index.applyBlock(b, new Set());
     for (const chain of [together, index]) {
@@ -255,7 +271,7 @@ describe.each(INDEX_STORE_KINDS)('UTXO index store on %s', (kind) => {
 
   it('rolls back by recomputing what the undone blocks wrote, or by scanning when the node lacks them', async () => {
     for (const withContent of [true, false]) {
-      const chain = new UtxoIndexStore(t.store, withContent ? 'dash' : 'bitcoin');
+      const chain = indexStore(t.store, withContent ? 'dash' : 'bitcoin');
       const b1 = block(1, [coinbase(1, A, 100_000n)]);
       const spend: IndexedTx = { txid: txid(9), inputs: [{ txid: txid(1), vout: 0 }], outputs: [{ vout: 0, script: B, amount: 60_000n }, { vout: 1, script: A, amount: 30_000n }] };
       const b2 = block(2, [coinbase(2, B, 7n), spend]);
@@ -299,7 +315,7 @@ describe.each(INDEX_STORE_KINDS)('UTXO index store on %s', (kind) => {
   });
 
   /** What a reader with no cache of its own is told of A and B. */
-  const view = async (reader = new UtxoIndexStore(t.store, 'litecoin')) => {
+  const view = async (reader = indexStore(t.store, 'litecoin')) => {
     const history = await reader.history([A, B], 10, 0);
     return {
       balances: await reader.balances([A, B]),
@@ -360,7 +376,7 @@ describe.each(INDEX_STORE_KINDS)('UTXO index store on %s', (kind) => {
   it('reads again when a rollback runs between its mempool rows and the confirmed index', async () => {
     await index.applyBlocks([b1, b2], new Set());
     await index.applyMempoolTx(child, 11);
-    const reader = new UtxoIndexStore(t.store, 'litecoin');
+    const reader = indexStore(t.store, 'litecoin');
     let release!: () => void;
     let paused!: () => void;
     const held = new Promise<void>((r) => (paused = r));
@@ -383,7 +399,7 @@ describe.each(INDEX_STORE_KINDS)('UTXO index store on %s', (kind) => {
 
   it('survives a restart: a reopened store resumes at the same tip', async () => {
     await index.applyBlock(block(1, [coinbase(1, A, 5n)]), new Set());
-    const again = new UtxoIndexStore(await t.reopen(), 'litecoin');
+    const again = indexStore(await t.reopen(), 'litecoin');
     expect(await again.tip()).toEqual({ height: 1, hash: block(1, []).hash });
     expect((await again.balances([A]))[0]?.confirmed).toBe(5n);
   });
@@ -408,8 +424,8 @@ describe.each(STORE_KINDS)('a watch scan apart swapped in, on %s', (kind) => {
   afterEach(async () => t.dispose());
 
   it("takes the scan index's rows in place of the shared index's, in one transaction, and drops both mempools", async () => {
-    const shared = new UtxoIndexStore(t.store, 'litecoin', { watch: true });
-    const scan = new UtxoIndexStore(t.store, 'litecoin~scan', { watch: true });
+    const shared = indexStore(t.store, 'litecoin', { watch: true });
+    const scan = indexStore(t.store, 'litecoin~scan', { watch: true });
     // The shared index knew A from block 2 on; the scan read A and B from block 1.
     await shared.applyBlocks([block(2, [coinbase(2, A, 7n)])], new Set());
     await shared.applyMempoolTx({ txid: txid(20), inputs: [], outputs: [{ vout: 0, script: A, amount: 1n }] }, 1_700_000_100);

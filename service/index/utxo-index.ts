@@ -21,11 +21,12 @@ import { scriptKeyOf } from './script-keys.ts';
 import { firstTxNumAbove, heightOfTxNum, txidPrefix } from './txnum.ts';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import type { LevelIndex, LevelSnapshot } from './level-index.ts';
+import type { ConfirmedTxReader, LevelIndex, LevelSnapshot } from './level-index.ts';
 import type { Logger } from 'pino';
 import { type IndexLocation, levelLocation, locationChange } from './index-location.ts';
 
 export type { IndexedBlock, IndexedOutput, IndexedTx } from './blocks.ts';
+export type { ConfirmedTxReader, NodeTx } from './level-index.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -94,8 +95,8 @@ export function levelIndexOf(store: Store, chain: string): Promise<LevelIndex> |
 interface ConfirmedReader {
   balanceRows(scripts: readonly Uint8Array[]): Promise<Map<string, { confirmed: bigint; txCount: number; key: Buffer }>>;
   unspent(scripts: readonly Uint8Array[], page: { after: UnspentKey | null; limit: number }): ReturnType<UtxoIndexStore['confirmedUnspent']>;
-  /** Those of these confirmed outputs that no confirmed tx spends. */
-  unspentAt(outpoints: readonly Outpoint[]): Promise<UnspentRow[]>;
+  /** Those of these confirmed outputs that pay one of `scripts` (the SQL stores: any script) and that no confirmed tx spends. */
+  unspentAt(scripts: readonly Uint8Array[], outpoints: readonly Outpoint[]): Promise<UnspentRow[]>;
   page(counts: ReadonlyMap<string, { rows: number; key: Buffer }>, limit: number, skip: number): ReturnType<UtxoIndexStore['confirmedPage']>;
   /** Those of these txids (of mempool rows read before) that the index holds as confirmed: their mempool rows are skipped. */
   holds(txids: Iterable<string>): Promise<Set<string>>;
@@ -115,11 +116,15 @@ export class UtxoIndexStore {
   private readonly balanceCache = new Lru<string, ScriptBalance>(20_000);
   private caching = true;
 
-  /** `watch`: the index of watch mode, which writes only some blocks, and out of order: never in LevelDB. */
+  /**
+   * `watch`: the index of watch mode, which writes only some blocks, and out of order: never in
+   * LevelDB. `nodeTxs`: reads confirmed txs from the chain's node, for the LevelDB index, which
+   * keeps no output's script (the mempool's spent outputs and outputs() ask it; level-index.ts).
+   */
   constructor(
     private readonly store: Store,
     readonly chain: string,
-    private readonly options: { watch?: boolean } = {},
+    private readonly options: { watch?: boolean; nodeTxs?: ConfirmedTxReader } = {},
   ) {}
 
   private generation = 0;
@@ -560,10 +565,17 @@ export class UtxoIndexStore {
     return found;
   }
 
+  /** The node reader the LevelDB index needs for outputs by outpoint, or a refusal in words. */
+  private nodeTxs(): ConfirmedTxReader {
+    const read = this.options.nodeTxs;
+    if (!read) throw new Error(`the LevelDB index of ${this.chain} reads outputs by outpoint from the chain's node, and this index was opened without one`);
+    return read;
+  }
+
   /** Every confirmed output of these tx numbers, spent or not. */
   private async confirmedOutputsOf(trx: Db, numbers: readonly number[]): Promise<{ txnum: number; vout: number; script: Uint8Array; amount: bigint }[]> {
     const level = this.level;
-    if (level) return (await (await level).outputsOf(numbers)).map((r) => ({ ...r, script: bytes(r.script) }));
+    if (level) return (await (await level).outputsOf(numbers, this.nodeTxs())).map((r) => ({ ...r, script: bytes(r.script) }));
     const rows = await trx.selectFrom('chain_outputs').select(['txnum', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txnum', 'in', numbers).execute();
     return rows.map((r) => ({ txnum: toNumber(r.txnum), vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount) }));
   }
@@ -649,7 +661,7 @@ export class UtxoIndexStore {
     return {
       balanceRows: (scripts) => this.balanceRows(scripts, snapshot),
       unspent: (scripts, page) => this.confirmedUnspent(scripts, page, snapshot),
-      unspentAt: (outpoints) => this.confirmedUnspentAt(outpoints, snapshot),
+      unspentAt: (scripts, outpoints) => this.confirmedUnspentAt(scripts, outpoints, snapshot),
       page: (counts, limit, skip) => this.confirmedPage(counts, limit, skip, snapshot),
       holds: async (txids) => {
         const distinct = [...new Set(txids)];
@@ -821,9 +833,11 @@ export class UtxoIndexStore {
   /**
    * Those of `outpoints` that are unspent outputs (confirmed or in the mempool, not spent by either),
    * by outpointKey: each looked up by its key, whatever its address holds besides (coin control
-   * names a few outputs of an address that may have hundreds of thousands).
+   * names a few outputs of an address that may have hundreds of thousands). The LevelDB index
+   * answers only outputs paying one of `scripts` (it looks them up by script); the SQL stores any,
+   * which the caller filters.
    */
-  async unspentAt(outpoints: readonly Outpoint[]): Promise<Map<string, UnspentRow>> {
+  async unspentAt(scripts: readonly Uint8Array[], outpoints: readonly Outpoint[]): Promise<Map<string, UnspentRow>> {
     const wanted = new Set(outpoints.map((o) => key(o.txid, o.vout)));
     const txids = [...new Set(outpoints.map((o) => o.txid))].sort();
     const c = this.chain;
@@ -840,7 +854,7 @@ export class UtxoIndexStore {
         return { pending, spends };
       },
       async ({ pending, spends }, confirmed) => {
-        const rows = await confirmed.unspentAt(outpoints);
+        const rows = await confirmed.unspentAt(scripts, outpoints);
         const skip = await confirmed.holds([...pending.map((r) => r.txid), ...spends.map((s) => s.spender)]);
         const spentInMempool = new Set(spends.filter((s) => !skip.has(s.spender)).map((s) => s.k));
         const out = new Map<string, UnspentRow>();
@@ -850,8 +864,8 @@ export class UtxoIndexStore {
     );
   }
 
-  /** Those of these outpoints whose confirmed output no confirmed tx spends. */
-  private async confirmedUnspentAt(outpoints: readonly Outpoint[], snapshot?: LevelSnapshot): Promise<UnspentRow[]> {
+  /** Those of these outpoints whose confirmed output no confirmed tx spends (LevelDB: of these scripts). */
+  private async confirmedUnspentAt(scripts: readonly Uint8Array[], outpoints: readonly Outpoint[], snapshot?: LevelSnapshot): Promise<UnspentRow[]> {
     const wanted = new Set(outpoints.map((o) => key(o.txid, o.vout)));
     const out: UnspentRow[] = [];
     for (const part of chunks([...new Set(outpoints.map((o) => o.txid))], LOOKUP)) {
@@ -861,7 +875,7 @@ export class UtxoIndexStore {
       if (asked.length === 0) continue;
       const level = this.level;
       const rows = level
-        ? await (await level).unspentAt(asked, snapshot)
+        ? await (await level).unspentAt(asked, scripts, snapshot)
         : (await this.store.db.selectFrom('chain_outputs').select(['txnum', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txnum', 'in', [...txidOf.keys()]).where('spent_txnum', 'is', null).execute()).map((r) => ({
             txnum: toNumber(r.txnum),
             vout: toNumber(r.vout),

@@ -3,6 +3,7 @@
 import pino from 'pino';
 import { RpcClient } from '../chains/utxo/rpc-client.ts';
 import { UtxoIndexer } from '../chains/utxo/indexer.ts';
+import { nodeTxReader } from '../chains/utxo/node-txs.ts';
 import { WatchScan } from '../chains/utxo/watch-scan.ts';
 import { WatchList } from '../chains/utxo/watch.ts';
 import { openStore } from '../store/database.ts';
@@ -16,7 +17,7 @@ const store = await openStore(input.store);
 const rpc = new RpcClient(input.rpc);
 const params = chainParams('litecoin', 'regtest');
 const log = pino({ level: 'silent' });
-const index = new UtxoIndexStore(store, 'litecoin', { watch: input.watch === true });
+const index = new UtxoIndexStore(store, 'litecoin', { watch: input.watch === true, nodeTxs: nodeTxReader(rpc, params) });
 const watch = input.watch ? new WatchScan(new WatchList(store.db, 'litecoin', params), rpc, index, params, log) : undefined;
 const indexer = new UtxoIndexer({ rpc, index, params, log, pollIntervalMs: 1000, ...(watch ? { watch } : {}) });
 indexer.testKnobs.batchTxs = input.batchTxs;

@@ -13,10 +13,10 @@ export interface RegtestService extends TestService {
   synced(): Promise<void>;
 }
 
-/** `config` adds to the service configuration (prices, auth, more coins such as ethereum). */
+/** `config` adds to the service configuration (prices, auth, more coins such as ethereum); `levelIndex`: the full index in LevelDB. */
 export async function startRegtestService(
   coins: readonly CoinName[],
-  extra: { usdRate?: number; node?: StartLitecoindOptions; config?: Omit<ServiceConfigInput, 'database'> } = {},
+  extra: { usdRate?: number; node?: StartLitecoindOptions; config?: Omit<ServiceConfigInput, 'database'>; levelIndex?: boolean } = {},
 ): Promise<RegtestService> {
   const node = await fundedNode(extra.node);
   try {
@@ -27,7 +27,7 @@ export async function startRegtestService(
         ...Object.fromEntries(coins.map((c) => [c, { network: 'regtest', backend, ...(extra.usdRate !== undefined ? { usdRate: extra.usdRate } : {}) }])),
         ...extra.config?.coins,
       },
-    });
+    }, { levelIndex: extra.levelIndex === true });
     const backendOf = (coin: CoinName) => t.service.backends.get(coin) as NodeRpcBackend;
     return {
       ...t,

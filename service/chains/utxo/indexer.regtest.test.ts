@@ -12,6 +12,7 @@ import { openTestStore, STORE_KINDS, type StoreKind, type TestStore } from '../.
 import { UtxoIndexStore } from '../../index/utxo-index.ts';
 import { testVault } from '../../test/watch-vault.ts';
 import { UtxoIndexer } from './indexer.ts';
+import { nodeTxReader } from './node-txs.ts';
 import { coinsToUnits, RpcClient } from './rpc-client.ts';
 import { WatchScan } from './watch-scan.ts';
 import { WatchList } from './watch.ts';
@@ -127,5 +128,64 @@ describe.each(MODES)('UTXO indexer on %s, %s index, parse threads %s', (kind, mo
     expect((await index.tip())!.hash).toBe(await node.rpc.call<string>('getbestblockhash'));
     if (watch) expect(await watch.status('', 'vault')).toMatchObject({ state: 'ready', scanned_height: await node.rpc.call<number>('getblockcount') });
     await node.rpc.call('reconsiderblock', [hash]); // shorter branch: stays stale
+  });
+});
+
+// Layout 4 of the LevelDB index keeps no output's script: outputs() and the mempool's spent outputs
+// read the tx from the node (getrawtransaction with the block hash of the index's B row; this node
+// has no -txindex), and an answer of another tx is refused.
+describe('the LevelDB index: outputs by outpoint from the node', () => {
+  let t: TestStore;
+  let rpc: RpcClient;
+  /** A confirmed tx paying `script`, its vout there and its block. */
+  let funded: { txid: string; vout: number; height: number; hash: string };
+  beforeAll(async () => {
+    t = await openTestStore('level');
+    rpc = new RpcClient(node.rpcConfig);
+    const txid = await node.fundScript(script, 3_000_000n);
+    const [hash] = await node.mine(1);
+    const tx = await node.rpc.call<{ vout: { n: number; scriptPubKey: { hex: string } }[] }>('getrawtransaction', [txid, true, hash]);
+    const height = (await node.rpc.call<{ height: number }>('getblockheader', [hash])).height;
+    funded = { txid, vout: tx.vout.find((o) => o.scriptPubKey.hex === bytesToHex(script))!.n, height, hash: hash! };
+  });
+  afterAll(async () => {
+    rpc?.close();
+    await t?.dispose();
+  });
+
+  it("answers outputs() of a confirmed outpoint and the mempool's spent outputs from the node", async () => {
+    const read = nodeTxReader(rpc, params);
+    const asked: string[] = [];
+    const index = new UtxoIndexStore(t.store, 'litecoin', {
+      nodeTxs: async (txs) => {
+        asked.push(...txs.map((x) => x.txid));
+        return read(txs);
+      },
+    });
+    const indexer = new UtxoIndexer({ rpc, index, params, log, pollIntervalMs: 50 });
+    await indexer.sync();
+    const outputs = await index.outputs([{ txid: funded.txid, vout: funded.vout }]);
+    expect(outputs.get(`${funded.txid}:${funded.vout}`)).toEqual({ script: new Uint8Array(script), amount: 3_000_000n });
+    expect(asked).toEqual([funded.txid]);
+    // a mempool tx spending confirmed wallet outputs: its spends are known by the node's answers
+    const pending = await node.fundScript(script, 2_000_000n);
+    const inputs = (await node.rpc.call<{ vin: { txid: string; vout: number }[] }>('getrawtransaction', [pending, true])).vin.map((i) => ({ txid: i.txid, vout: i.vout }));
+    await indexer.sync();
+    expect(await index.mempoolTxids()).toContain(pending);
+    const confirmed = [];
+    for (const i of inputs) if ((await index.confirmedHeight(i.txid)) !== null) confirmed.push(i);
+    expect(confirmed.length).toBeGreaterThan(0);
+    expect(asked).toEqual(expect.arrayContaining(confirmed.map((i) => i.txid)));
+    const spenders = await index.mempoolSpenders(confirmed);
+    for (const i of confirmed) expect(spenders.get(`${i.txid}:${i.vout}`)).toBe(pending);
+    await node.mine(1);
+  });
+
+  it("refuses, in words, the node's answer of another tx", async () => {
+    const read = nodeTxReader(rpc, params);
+    const coinbase = (await node.rpc.call<{ tx: string[] }>('getblock', [funded.hash])).tx[0]!;
+    // the node is asked for the block's coinbase in place of the tx the index holds
+    const index = new UtxoIndexStore(t.store, 'litecoin', { nodeTxs: (txs) => read(txs.map((x) => ({ ...x, txid: coinbase }))) });
+    await expect(index.outputs([{ txid: funded.txid, vout: funded.vout }])).rejects.toThrow(`the chain's node answered tx ${funded.txid} of block ${funded.height} (${funded.hash}) with another tx (${coinbase}): refused`);
   });
 });

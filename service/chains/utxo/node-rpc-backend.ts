@@ -12,6 +12,7 @@ import { nodeWho, readNodeChain } from './node-chain.ts';
 import { type BackendStatus, feeRateWithFloor, type IndexFreshness, type MempoolConflict, type Outpoint, outpointKey, type ProvisionalGate, type UnspentPageRequest, type UpstreamFeeEstimates, type UtxoBackend } from '../backend.ts';
 import { decodeVerifiedTx } from '../upstream-utxo.ts';
 import { UtxoIndexer } from './indexer.ts';
+import { nodeTxReader } from './node-txs.ts';
 import { WatchScan } from './watch-scan.ts';
 import { WatchList } from './watch.ts';
 import { WatchScans } from './watch-scans.ts';
@@ -63,7 +64,7 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
     this.relaysReplacements = o.replacements ?? utxoCoinRow(o.params.coin).replacementsByDefault;
     this.rpc = new RpcClient(o.rpc);
     this.chain = new ChainGuard(o.params, nodeWho(this.rpc.url), o.log, o.genesis === undefined ? {} : { genesis: o.genesis });
-    this.index = new UtxoIndexStore(o.store, o.params.coin, { watch: o.index === 'watch' });
+    this.index = new UtxoIndexStore(o.store, o.params.coin, { watch: o.index === 'watch', nodeTxs: nodeTxReader(this.rpc, o.params) });
     this.indexName = this.index.chain;
     const watch = o.index === 'watch' ? new WatchScan(new WatchList(o.store.db, this.index.chain, o.params), this.rpc, this.index, o.params, o.log) : undefined;
     this.indexer = new UtxoIndexer({
@@ -177,7 +178,7 @@ export class NodeRpcBackend implements UtxoBackend, IndexWriter {
 
   async unspentAt(scripts: readonly Uint8Array[], outpoints: readonly Outpoint[]) {
     const ours = new Set(scripts.map(bytesToHex));
-    const found = await (await this.indexFor(scripts)).unspentAt(outpoints);
+    const found = await (await this.indexFor(scripts)).unspentAt(scripts, outpoints);
     // only the scripts asked about (and allowed to this key, in watch mode): never another's output
     for (const [k, r] of found) if (!ours.has(bytesToHex(r.script)) || this.spends.isSpent(k)) found.delete(k);
     return found;
