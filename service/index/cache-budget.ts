@@ -1,7 +1,8 @@
 // The index's memory budget (config.ts `database.cacheMb`): what the indexer keeps in memory to
 // write and read faster, as one number an operator sets to fit the service's memory limit, split
 // here. Without it, the sizes chosen before there was a budget (about 126 MB with LevelDB, 62 MB
-// with SQLite; LevelDB's layout 2 took a larger memtable and a smaller block cache). Pure.
+// with SQLite; LevelDB's layout 2 took a larger memtable and a smaller block cache) and LevelDB's
+// least table cache. Pure.
 
 export interface IndexCaches {
   /** LevelDB's block cache. */
@@ -28,9 +29,10 @@ const MIB = 1 << 20;
  * Bytes of bloom filter and index block an open LevelDB table holds a byte of table: classic-level's
  * 10-bit filter at the index's 6.8 keys a tx and 238 bytes a tx (1.25 * 6.8 / 238 = 0.036), and an
  * index entry of ~25 bytes a 4 KiB block (0.006). Measured (scripts/bench/table-cache.ts, index-shaped
- * rows): a table held past the process's 1,000 maps keeps them on the heap, 10 KiB (+-4) for a table
- * this puts at 12 KiB; the first 1,000 are mapped, ~2 KiB of the process's own memory each, their
- * filter and index in mapped pages (RSS the kernel can reclaim, touched by every probe).
+ * rows; docs/index-at-scale.md, "Table cache bounded"): LevelDB maps the first 1,000 tables a process
+ * opens, their filters and index blocks then in mapped pages (RSS the kernel can reclaim, touched by
+ * every probe), no own memory within the noise; past them a table holds both on the heap, 9.9 and
+ * 11.3 KiB for a table this puts at 12.8 KiB. Budgeted either way: that is what LevelDB keeps hot.
  */
 export const TABLE_FILTER_INDEX_PER_BYTE = 0.042;
 
@@ -57,11 +59,12 @@ export function levelOpenFilesFor(bytes: number, fileBytes: number): number {
 }
 
 /**
- * Without a budget: LevelDB's least table cache, 64 tables of 16 MiB (45 MB of filters and index
- * blocks, mapped: ~128 KB of own memory). A mainnet index then stays within the 400 MB own-memory
- * target with the 192 MB heap, these caches (16 MB block cache, two 64 MB memtables, 32 MB of
- * summaries) and ~60 MB of code: classic-level's default of 1,000 open files held 990 tables of
- * 64 MiB, 2.8 GB of filters and index blocks at mainnet's 4,700 tables.
+ * Without a budget: LevelDB's least table cache, 64 tables of 16 MiB, whatever the chain. A mainnet
+ * index's own memory is then the 192 MB heap, these caches (~126 MB) and ~60 MB of code and buffers,
+ * 378 MB, under the 400 MB target; its open tables' filters and index blocks, at most 64 * 0.7 =
+ * 45 MB, are mapped pages while the process holds under LevelDB's 1,000 maps (on the heap past them:
+ * 423 MB). classic-level's default of 1,000 open files held up to 990 tables of 64 MiB: 2.8 GB of
+ * filters and index blocks at mainnet's 4,700 tables, on the heap for every table past the maps.
  */
 export const DEFAULT_INDEX_CACHES: IndexCaches = {
   levelBlockCacheBytes: 16 << 20,
