@@ -1,10 +1,11 @@
-// `npm run bench -- --table-cache [--txs 2000000] [--file-kb 1024] [--unbounded 1000] [--block-kb 4] [--bound 40] [--block-cache-mb 16] [--gets 20000] [--rounds 2] [--keep <dir>]`:
+// `npm run bench -- --table-cache [--txs 2000000] [--file-kb 1024] [--block-kb 4] [--bound 74] [--unbounded 1000] [--block-cache-mb 16] [--gets 20000] [--rounds 2] [--keep <dir>]`:
 // what LevelDB's open tables cost and what bounding them (maxOpenFiles) costs queries. Builds a
 // folder of many small tables of synthetic rows in the full index's shape (table-cache-child.ts),
 // then, turn about, opens it with classic-level's default of 1,000 open files (every table stays
 // open) and with the bound, each in a process of its own: the process's memory once every table
 // was read, per open table, against the estimate cache-budget.ts budgets with; and the time of a
-// get of a present key and of an absent one, bounded against unbounded in the same run.
+// get of a present key, of an absent one and of a probe (a script's funding rows), bounded against
+// unbounded in the same run. `--keep <dir>` keeps the folder there and reads it again when run again.
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
