@@ -5,6 +5,8 @@
 // `npm run bench -- --relay [--stores sqlite,postgres] [--rooms 100] [--messages 1000]`: the relay under load (relay.ts).
 // `npm run bench -- --utxo-pages [--outputs 400000] [--requests 1000] [--stores ...]`: issue 33's address of
 // 400,000 unspent outputs, the service under its heap cap (utxo-pages.ts).
+// `npm run bench -- --table-cache [--txs 2000000] [--file-kb 1024] [--bound 74] ...`: LevelDB's open tables, their
+// memory and what bounding them costs a get (table-cache.ts).
 // Prints figures with their workload and machine; exits 0 even when a target is missed.
 import type { FetchForm } from './fetch-blocks.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -314,6 +316,12 @@ if (process.argv.includes('--relay')) {
 if (process.argv.includes('--utxo-pages')) {
   const { runUtxoPagesBench } = await import('./utxo-pages.ts');
   process.exit(await runUtxoPagesBench(process.argv.slice(2)));
+}
+
+// `--table-cache`: LevelDB's open tables, bounded against classic-level's default (table-cache.ts), its own options.
+if (process.argv.includes('--table-cache')) {
+  const { runTableCacheBench } = await import('./table-cache.ts');
+  process.exit(await runTableCacheBench(process.argv.slice(2)));
 }
 
 // `--hostile`: the hostile-service bench instead (hostile.ts), its own options.

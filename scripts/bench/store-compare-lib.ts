@@ -180,7 +180,7 @@ export interface CompareStore {
 
 /** The index's own open options (LevelIndex.openDb with the default cache budget). */
 export function levelOptions(): Record<string, unknown> {
-  return { keyEncoding: 'buffer', valueEncoding: 'buffer', writeBufferSize: DEFAULT_INDEX_CACHES.levelWriteBufferBytes, maxFileSize: 64 << 20, cacheSize: DEFAULT_INDEX_CACHES.levelBlockCacheBytes };
+  return { keyEncoding: 'buffer', valueEncoding: 'buffer', writeBufferSize: DEFAULT_INDEX_CACHES.levelWriteBufferBytes, maxFileSize: DEFAULT_INDEX_CACHES.levelMaxFileBytes, maxOpenFiles: DEFAULT_INDEX_CACHES.levelMaxOpenFiles, cacheSize: DEFAULT_INDEX_CACHES.levelBlockCacheBytes };
 }
 
 /**

@@ -230,9 +230,18 @@ export class LevelIndex {
 
   private static async openDb(folder: string, caches: IndexCaches): Promise<Db> {
     const { ClassicLevel } = await import('classic-level');
-    // 64 MiB files: a batch's key-only rows are sorted runs merged behind, fewer and larger; the
-    // memtable and the block cache by the budget (queries read recent runs, the summaries the rest).
-    const db: Db = new ClassicLevel<Buffer, Buffer>(folder, { keyEncoding: 'buffer', valueEncoding: 'buffer', writeBufferSize: caches.levelWriteBufferBytes, maxFileSize: 64 << 20, cacheSize: caches.levelBlockCacheBytes });
+    // The memtable, the block cache and the open tables by the budget (queries read recent runs,
+    // the summaries the rest): each open table holds its filter and index block outside the block
+    // cache, so their number and size are bounded there (cache-budget.ts). Options are the open's:
+    // tables written with other sizes are read as they are.
+    const db: Db = new ClassicLevel<Buffer, Buffer>(folder, {
+      keyEncoding: 'buffer',
+      valueEncoding: 'buffer',
+      writeBufferSize: caches.levelWriteBufferBytes,
+      maxFileSize: caches.levelMaxFileBytes,
+      maxOpenFiles: caches.levelMaxOpenFiles,
+      cacheSize: caches.levelBlockCacheBytes,
+    });
     try {
       await db.open();
     } catch (err) {
