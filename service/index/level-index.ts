@@ -157,18 +157,22 @@ export interface LevelUnspentRow {
   amount: bigint;
 }
 
-/** A confirmed tx as the chain's node gave it: the txid its bytes hash to, and every output. */
+/**
+ * A confirmed tx's outputs as the chain's node gave them: at least the vouts asked (every output
+ * when the node read the whole tx), and the txid (of a whole tx, the one its bytes hash to).
+ */
 export interface NodeTx {
   txid: string;
   outputs: readonly { vout: number; script: Uint8Array; amount: bigint }[];
 }
 
 /**
- * Reads txs from the chain's node by txid and the hash of the block that holds them (no -txindex
- * needed), answers in the order asked; null: the node has no such tx in that block. The chain's
- * wiring gives it (service/chains/utxo/node-txs.ts): this layer does not talk to nodes.
+ * Reads outputs of confirmed txs from the chain's node by txid, the vouts wanted and the hash of
+ * the block that holds them (no -txindex needed), answers in the order asked; null: the node has no
+ * such tx in that block. The chain's wiring gives it (service/chains/utxo/node-txs.ts): this layer
+ * does not talk to nodes.
  */
-export type ConfirmedTxReader = (txs: readonly { txid: string; blockHash: string; height: number }[]) => Promise<(NodeTx | null)[]>;
+export type ConfirmedTxReader = (txs: readonly { txid: string; vouts: readonly number[]; blockHash: string; height: number }[]) => Promise<(NodeTx | null)[]>;
 
 export class LevelIndex {
   private top: { height: number; hash: string } | null = null;
@@ -670,17 +674,19 @@ export class LevelIndex {
   }
 
   /**
-   * Every output the index holds of these tx numbers (the standard ones), spent or not, with its
-   * script and amount. The index keeps no scripts: the txs are read from the chain's node (`read`,
-   * given each block's hash from its B row), and every standard output of the node's answer must
-   * be an F row here with its check and amount. A node answer of another tx, or of outputs the
-   * index does not hold, is refused in words.
+   * Those of these outputs (tx number, vout) the index holds (the standard ones), spent or not,
+   * with their script and amount. The index keeps no scripts: they are read from the chain's node
+   * (`read`, given each block's hash from its B row), and each output the node names must be an F
+   * row here with its check and amount. A node answer of another tx, or of an output the index does
+   * not hold, is refused in words.
    */
-  async outputsOf(txnums: readonly number[], read: ConfirmedTxReader, snapshot?: LevelSnapshot): Promise<{ txnum: number; vout: number; script: Buffer; amount: bigint }[]> {
+  async outputsOf(wanted: readonly { txnum: number; vout: number }[], read: ConfirmedTxReader, snapshot?: LevelSnapshot): Promise<{ txnum: number; vout: number; script: Buffer; amount: bigint }[]> {
     return this.within(snapshot, async (s) => {
-      const numbers = [...new Set(txnums)];
+      const voutsOf = new Map<number, Set<number>>();
+      for (const w of wanted) voutsOf.set(w.txnum, (voutsOf.get(w.txnum) ?? new Set()).add(w.vout));
+      const numbers = [...voutsOf.keys()];
       const rows = await this.db.getMany(numbers.map(txidKey), { snapshot: s });
-      const txs = numbers.flatMap((txnum, i) => (rows[i] ? [{ txnum, txid: txidHexOf(txidOfRow(rows[i])), height: heightOfTxNum(txnum) }] : []));
+      const txs = numbers.flatMap((txnum, i) => (rows[i] ? [{ txnum, txid: txidHexOf(txidOfRow(rows[i])), vouts: [...voutsOf.get(txnum)!], height: heightOfTxNum(txnum) }] : []));
       if (txs.length === 0) return [];
       const heights = [...new Set(txs.map((t) => t.height))];
       const blocks = await this.db.getMany(heights.map(blockKey), { snapshot: s });
@@ -691,13 +697,14 @@ export class LevelIndex {
         if (!blockHash) throw new Error(`the LevelDB index holds tx ${t.txid} at block ${t.height} but no row of that block`);
         return { ...t, blockHash };
       });
-      const answers = await read(asked.map(({ txid, blockHash, height }) => ({ txid, blockHash, height })));
+      const answers = await read(asked.map(({ txid, vouts, blockHash, height }) => ({ txid, vouts, blockHash, height })));
       const outputs = asked.flatMap((t, i) => {
         const where = `tx ${t.txid} of block ${t.height} (${t.blockHash})`;
         const tx = answers[i];
         if (!tx) throw new Error(`the chain's node has no ${where}, which the index holds: its outputs' scripts cannot be read (a pruned node, or a node on another chain?)`);
         if (tx.txid !== t.txid) throw new Error(`the chain's node answered ${where} with another tx (${tx.txid}): refused`);
-        return tx.outputs.filter((o) => isStandardScript(o.script, 0, o.script.length)).map((o) => ({ txnum: t.txnum, vout: o.vout, script: Buffer.from(o.script), amount: o.amount, h: scriptHash(o.script), where }));
+        const asks = voutsOf.get(t.txnum)!;
+        return tx.outputs.filter((o) => asks.has(o.vout) && isStandardScript(o.script, 0, o.script.length)).map((o) => ({ txnum: t.txnum, vout: o.vout, script: Buffer.from(o.script), amount: o.amount, h: scriptHash(o.script), where }));
       });
       const funding = await this.db.getMany(
         outputs.map((o) => fundingKey(o.h.subarray(0, SCRIPT_KEY_BYTES), o.txnum, o.vout)),

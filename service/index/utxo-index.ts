@@ -265,7 +265,7 @@ export class UtxoIndexStore {
   async applyMempoolTx(tx: IndexedTx, firstSeen: number): Promise<void> {
     const c = this.chain;
     await this.store.db.transaction().execute(async (trx) => {
-      const spent = await this.lookupOutputs(trx, [...new Set(tx.inputs.map((i) => i.txid))]);
+      const spent = await this.lookupOutputs(trx, tx.inputs);
       const deltas = new Map<string, { script: Uint8Array; delta: bigint }>();
       const add = (script: Uint8Array, amount: bigint) => {
         const k = hexOf(script);
@@ -549,15 +549,18 @@ export class UtxoIndexStore {
     }
   }
 
-  /** Script and amount of every output of these txs, confirmed or in the mempool (for the mempool and outputs()). */
-  private async lookupOutputs(trx: Db, txids: readonly string[]): Promise<Map<string, OutputInfo>> {
+  /** Script and amount of these outputs, confirmed or in the mempool, by outpointKey (for the mempool and outputs()). */
+  private async lookupOutputs(trx: Db, outpoints: readonly Outpoint[]): Promise<Map<string, OutputInfo>> {
     const found = new Map<string, OutputInfo>();
-    for (const part of chunks(txids, LOOKUP)) {
+    for (const part of chunks([...new Set(outpoints.map((o) => o.txid))], LOOKUP)) {
       const byNumber = await this.confirmedTxNumbers(trx, part);
-      const numbers = [...new Set(byNumber.values())];
-      if (numbers.length > 0) {
+      const wanted = outpoints.flatMap((o) => {
+        const txnum = byNumber.get(o.txid);
+        return txnum === undefined ? [] : [{ txnum, vout: o.vout }];
+      });
+      if (wanted.length > 0) {
         const txidOf = new Map([...byNumber].map(([txid, n]) => [n, txid]));
-        for (const r of await this.confirmedOutputsOf(trx, numbers)) found.set(key(txidOf.get(r.txnum)!, r.vout), { script: r.script, amount: r.amount });
+        for (const r of await this.confirmedOutputsOf(trx, wanted)) found.set(key(txidOf.get(r.txnum)!, r.vout), { script: r.script, amount: r.amount });
       }
       const pending = await trx.selectFrom('mempool_outputs').select(['txid', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txid', 'in', part).execute();
       for (const r of pending) found.set(key(r.txid, toNumber(r.vout)), { script: bytes(r.script), amount: toBigInt(r.amount) });
@@ -572,10 +575,11 @@ export class UtxoIndexStore {
     return read;
   }
 
-  /** Every confirmed output of these tx numbers, spent or not. */
-  private async confirmedOutputsOf(trx: Db, numbers: readonly number[]): Promise<{ txnum: number; vout: number; script: Uint8Array; amount: bigint }[]> {
+  /** These confirmed outputs (tx number, vout), spent or not (the SQL stores answer every output of their txs). */
+  private async confirmedOutputsOf(trx: Db, wanted: readonly { txnum: number; vout: number }[]): Promise<{ txnum: number; vout: number; script: Uint8Array; amount: bigint }[]> {
     const level = this.level;
-    if (level) return (await (await level).outputsOf(numbers, this.nodeTxs())).map((r) => ({ ...r, script: bytes(r.script) }));
+    if (level) return (await (await level).outputsOf(wanted, this.nodeTxs())).map((r) => ({ ...r, script: bytes(r.script) }));
+    const numbers = [...new Set(wanted.map((w) => w.txnum))];
     const rows = await trx.selectFrom('chain_outputs').select(['txnum', 'vout', 'script', 'amount']).where('chain', '=', this.chain).where('txnum', 'in', numbers).execute();
     return rows.map((r) => ({ txnum: toNumber(r.txnum), vout: toNumber(r.vout), script: bytes(r.script), amount: toBigInt(r.amount) }));
   }
@@ -962,7 +966,7 @@ export class UtxoIndexStore {
 
   /** Amount and script of outputs by outpoint, confirmed or in the mempool, spent or not. */
   async outputs(outpoints: readonly Outpoint[]): Promise<Map<string, OutputInfo>> {
-    return this.lookupOutputs(this.store.db, [...new Set(outpoints.map((o) => o.txid))]);
+    return this.lookupOutputs(this.store.db, outpoints);
   }
 }
 

@@ -132,8 +132,9 @@ describe.each(MODES)('UTXO indexer on %s, %s index, parse threads %s', (kind, mo
 });
 
 // Layout 4 of the LevelDB index keeps no output's script: outputs() and the mempool's spent outputs
-// read the tx from the node (getrawtransaction with the block hash of the index's B row; this node
-// has no -txindex), and an answer of another tx is refused.
+// ask the node, unspent ones its coins (gettxout), spent ones their tx (getrawtransaction with the
+// block hash of the index's B row; this node has no -txindex), and an answer of another tx, or of
+// an output the index does not hold, is refused.
 describe('the LevelDB index: outputs by outpoint from the node', () => {
   let t: TestStore;
   let rpc: RpcClient;
@@ -179,6 +180,39 @@ describe('the LevelDB index: outputs by outpoint from the node', () => {
     const spenders = await index.mempoolSpenders(confirmed);
     for (const i of confirmed) expect(spenders.get(`${i.txid}:${i.vout}`)).toBe(pending);
     await node.mine(1);
+  });
+
+  it('reads an unspent output from the node\'s coins, and a spent one from its tx in its block', async () => {
+    const methods: string[] = [];
+    const counted = new RpcClient(node.rpcConfig);
+    const batch = counted.batch.bind(counted);
+    counted.batch = (calls, options) => {
+      methods.push(...calls.map((c) => c.method));
+      return batch(calls, options);
+    };
+    const index = new UtxoIndexStore(t.store, 'litecoin', { nodeTxs: nodeTxReader(counted, params) });
+    // a wallet payment, confirmed: its inputs are spent outputs of confirmed txs
+    const paid = await node.rpc.call<string>('sendtoaddress', [await node.newAddress(), 0.5]);
+    await node.mine(1);
+    await new UtxoIndexer({ rpc, index, params, log, pollIntervalMs: 50 }).sync();
+    const spent = (await node.rpc.call<{ vin: { txid: string; vout: number }[] }>('getrawtransaction', [paid, true])).vin.map((i) => ({ txid: i.txid, vout: i.vout }));
+    const unspent = await index.outputs([{ txid: funded.txid, vout: funded.vout }]);
+    expect(unspent.get(`${funded.txid}:${funded.vout}`)).toEqual({ script: new Uint8Array(script), amount: 3_000_000n });
+    expect(methods).toEqual(['gettxout']);
+    const known = await index.outputs(spent);
+    for (const i of spent) {
+      const parent = await node.rpc.call<{ vout: { n: number; value: number; scriptPubKey: { hex: string } }[] }>('getrawtransaction', [i.txid, true, await node.rpc.call<string>('getblockhash', [(await index.confirmedHeight(i.txid))!])]);
+      const out = parent.vout.find((o) => o.n === i.vout)!;
+      expect(known.get(`${i.txid}:${i.vout}`)).toEqual({ script: new Uint8Array(Buffer.from(out.scriptPubKey.hex, 'hex')), amount: coinsToUnits(out.value) });
+    }
+    expect(methods).toContain('getrawtransaction');
+    counted.close();
+  });
+
+  it("refuses, in words, the node's coin of another script or amount", async () => {
+    const read = nodeTxReader(rpc, params);
+    const index = new UtxoIndexStore(t.store, 'litecoin', { nodeTxs: async (txs) => (await read(txs)).map((tx) => tx && { ...tx, outputs: tx.outputs.map((o) => ({ ...o, amount: o.amount + 1n })) }) });
+    await expect(index.outputs([{ txid: funded.txid, vout: funded.vout }])).rejects.toThrow(`the chain's node answered tx ${funded.txid} of block ${funded.height} (${funded.hash}) with output ${funded.vout} paying 3000001 to ${bytesToHex(script)}, which the index does not hold: refused`);
   });
 
   it("refuses, in words, the node's answer of another tx", async () => {

@@ -1,14 +1,16 @@
 // The LevelDB index keeps no output's script (layout 4, service/index/level-index.ts): where an
 // answer needs the script of an outpoint it was not asked by (the mempool's spent outputs,
-// outputs()), it reads the tx from the node, named by its txid and its block's hash, which needs
-// no -txindex. This is that reader over the node's RPC: the index checks what it answers.
+// outputs()), it asks the node. Unspent outputs come from the node's coins (`gettxout`: no block
+// read, as a mempool tx's parents and a payment's inputs are); the rest from the tx, named by its
+// txid and its block's hash, which needs no -txindex. The index checks what either answers.
 import type { ChainParams } from '../../../shared/coins/coin-table.ts';
 import { hexToBytes } from '../../../shared/coins/bytes.ts';
 import { CoinError } from '../../../shared/coins/errors.ts';
 import { decodeTx, txidHex } from '../../../shared/coins/tx.ts';
 import type { ConfirmedTxReader, NodeTx } from '../../index/utxo-index.ts';
 import { UpstreamFailure } from '../../errors.ts';
-import type { RpcClient } from './rpc-client.ts';
+import { z } from 'zod';
+import { coinsToUnits, type RpcClient } from './rpc-client.ts';
 
 /** Txs asked in one JSON-RPC batch (one HTTP request): a mempool tx's parents, an outputs() call's txs. */
 const BATCH = 50;
@@ -16,27 +18,60 @@ const BATCH = 50;
 const RPC_INVALID_ADDRESS_OR_KEY = -5;
 
 /**
- * `getrawtransaction <txid> false <blockhash>` for each tx asked, decoded with the chain's codec:
- * the txid given back is the one its bytes hash to (the index compares it with the one it asked).
- * A tx or block the node does not know is null; any other refusal is the node's, in its words.
+ * Each tx's asked vouts from the node's coins (`gettxout <txid> <vout> false`: confirmed coins,
+ * whether or not a mempool tx spends them); a tx with a vout the coins lack (spent in a block) is
+ * read whole with `getrawtransaction <txid> false <blockhash>` and decoded with the chain's codec:
+ * its txid is then the one its bytes hash to (the index compares it with the one it asked). A tx
+ * or block the node does not know is null; any other refusal is the node's, in its words.
  */
 export function nodeTxReader(rpc: RpcClient, params: ChainParams): ConfirmedTxReader {
   return async (txs) => {
+    const coins = await unspentCoins(rpc, params, txs.flatMap((t) => t.vouts.map((vout) => ({ txid: t.txid, vout }))));
     const out: (NodeTx | null)[] = [];
-    for (let i = 0; i < txs.length; i += BATCH) {
-      const part = txs.slice(i, i + BATCH);
-      const answers = await rpc.batch<string>(part.map((t) => ({ method: 'getrawtransaction', params: [t.txid, false, t.blockHash] })));
+    const whole: number[] = [];
+    let at = 0;
+    txs.forEach((t, i) => {
+      const found = coins.slice(at, (at += t.vouts.length));
+      if (found.every((c) => c !== null)) out.push({ txid: t.txid, outputs: found.map((c, j) => ({ vout: t.vouts[j]!, ...c! })) });
+      else {
+        out.push(null);
+        whole.push(i);
+      }
+    });
+    for (let i = 0; i < whole.length; i += BATCH) {
+      const part = whole.slice(i, i + BATCH).map((n) => ({ n, asked: txs[n]! }));
+      const answers = await rpc.batch<string>(part.map(({ asked }) => ({ method: 'getrawtransaction', params: [asked.txid, false, asked.blockHash] })));
       answers.forEach((a, j) => {
-        const asked = part[j]!;
+        const { n, asked } = part[j]!;
         if ('error' in a) {
-          if (a.error.code === RPC_INVALID_ADDRESS_OR_KEY) return out.push(null);
+          if (a.error.code === RPC_INVALID_ADDRESS_OR_KEY) return;
           throw new UpstreamFailure(false, `the coin's node refused tx ${asked.txid} of block ${asked.height} (${asked.blockHash}): ${a.error.message} (code ${a.error.code})`);
         }
-        out.push(decoded(params, asked.txid, a.result));
+        out[n] = decoded(params, asked.txid, a.result);
       });
     }
     return out;
   };
+}
+
+const coinShape = z.object({ value: z.union([z.number(), z.string()]), scriptPubKey: z.object({ hex: z.string().regex(/^([0-9a-f]{2})*$/) }) });
+
+/** Script and amount of each outpoint among the node's confirmed coins, in the order asked; null: not a coin (spent, or unknown). */
+async function unspentCoins(rpc: RpcClient, params: ChainParams, outpoints: readonly { txid: string; vout: number }[]): Promise<({ script: Uint8Array; amount: bigint } | null)[]> {
+  const out: ({ script: Uint8Array; amount: bigint } | null)[] = [];
+  for (let i = 0; i < outpoints.length; i += BATCH) {
+    const part = outpoints.slice(i, i + BATCH);
+    const answers = await rpc.batch<unknown>(part.map((o) => ({ method: 'gettxout', params: [o.txid, o.vout, false] })), { exactNumbers: true });
+    answers.forEach((a, j) => {
+      const o = part[j]!;
+      if ('error' in a) throw new UpstreamFailure(false, `the coin's node refused gettxout ${o.txid}:${o.vout}: ${a.error.message} (code ${a.error.code})`);
+      if (a.result === null) return out.push(null);
+      const coin = coinShape.safeParse(a.result);
+      if (!coin.success) throw new UpstreamFailure(false, `the coin's node answered gettxout ${o.txid}:${o.vout} with no script and amount: ${JSON.stringify(a.result).slice(0, 200)}`);
+      out.push({ script: hexToBytes(coin.data.scriptPubKey.hex), amount: coinsToUnits(coin.data.value, params.decimals) });
+    });
+  }
+  return out;
 }
 
 function decoded(params: ChainParams, asked: string, hex: string): NodeTx {
