@@ -6,7 +6,7 @@
 //
 //   V                             -> layout version (4)
 //   B height                      -> time, block hash (as the node gave it): the tip is the last
-//   T txnum                       -> txid (every tx)
+//   T txnum / 64                  -> the txids of those 64 tx numbers, 32 bytes each (every tx)
 //   K txid hash, txnum            -> (none)                               (txid -> tx number)
 //   F script key, txnum, vout     -> 4 more bytes of the script's hash, amount * 2 + 1 when the tx has no inputs (funding)
 //   S txid hash, vout, txnum      -> 4 more bytes of the txid hash       (spending: the spent outpoint, then the spender)
@@ -19,7 +19,12 @@
 //   block hash of its B row (outputsOf, given a ConfirmedTxReader; no -txindex needed), and checks
 //   the answer against the F rows. Every LevelDB entry costs about 11 bytes of its own (sequence
 //   number, lengths), so the outputs are not rows of their own either.
-// - The txid hash is SHA-256 of the txid's bytes (test and non-hex txids share leading bytes;
+// - T rows group txids 64 to a row, in position order (the block's last group shorter): a txid alone
+//   in a row cost its key and ~11 bytes of entry besides its 32 bytes. 2^20 is a multiple of 64, so
+//   a group never spans two blocks and a block's rows make its groups alone. A txid is bytes
+//   (txnum % 64) * 32 of its group's value; a position beyond the value is no tx. Reads go through
+//   txidsOf, one read a group. A txid that is not 64 hex digits has no slot: refused when indexed.
+// - The txid hash is SHA-256 of the txid's bytes (test txids share leading bytes;
 //   real ones are hashes already). K keys 8 bytes of it, each candidate checked against its T row:
 //   exact. S keys 8 bytes and checks 4 more: a spend is taken for another outpoint's only when two
 //   txids share 96 bits of hash and a vout, about 1e-11 over Bitcoin's 1.2 billion txs.
@@ -30,8 +35,8 @@
 // - Rollback plans the undone blocks' rows again from their content and deletes exactly those.
 // - Numbers: tx numbers 6 bytes, heights 4, big-endian so keys sort as numbers; vouts in keys as an
 //   ordered varint (1 byte below 128); amounts as LEB128 (9 bytes outside 0..2^52) (level-rows.ts).
-//   Layout 4; layout 3 kept each kept output's script hash in the T row (and a txid length byte),
-//   layout 2 wrote 4-byte vouts, flag bytes and whole scripts.
+//   Layout 4 (unshipped with a T row a tx, so still 4); layout 3 kept each kept output's script hash
+//   in the T row (and a txid length byte), layout 2 wrote 4-byte vouts, flag bytes and whole scripts.
 import { rename } from 'node:fs/promises';
 import type { ClassicLevel, Snapshot } from 'classic-level';
 import { type EncodedBlock, isStandardScript, keyOfBlob, txidHexOf } from './blocks.ts';

@@ -120,7 +120,7 @@ function edgeBlock(): Uint8Array {
       ],
       locktime: 0,
     },
-    // non-standard scripts only: a T row with its txid alone
+    // non-standard scripts only: no F row, its txid in the block's T row alone
     { version: 1, inputs: [{ prevTxid: prev(4), vout: 0, scriptSig: new Uint8Array(0), sequence: 0 }], outputs: [{ value: 10n, script: opReturn }, { value: 10n, script: new Uint8Array(0) }], locktime: 0 },
     // a vout gap of 40 before the one output kept, then one of 0
     {
