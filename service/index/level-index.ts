@@ -6,7 +6,7 @@
 //
 //   V                             -> layout version (4)
 //   B height                      -> time, block hash (as the node gave it): the tip is the last
-//   T txnum                       -> txid (every tx)
+//   T txnum / 64                  -> the txids of those 64 tx numbers, 32 bytes each (every tx)
 //   K txid hash, txnum            -> (none)                               (txid -> tx number)
 //   F script key, txnum, vout     -> 4 more bytes of the script's hash, amount * 2 + 1 when the tx has no inputs (funding)
 //   S txid hash, vout, txnum      -> 4 more bytes of the txid hash       (spending: the spent outpoint, then the spender)
@@ -19,7 +19,12 @@
 //   block hash of its B row (outputsOf, given a ConfirmedTxReader; no -txindex needed), and checks
 //   the answer against the F rows. Every LevelDB entry costs about 11 bytes of its own (sequence
 //   number, lengths), so the outputs are not rows of their own either.
-// - The txid hash is SHA-256 of the txid's bytes (test and non-hex txids share leading bytes;
+// - T rows group txids 64 to a row, in position order (the block's last group shorter): a txid alone
+//   in a row cost its key and ~11 bytes of entry besides its 32 bytes. 2^20 is a multiple of 64, so
+//   a group never spans two blocks and a block's rows make its groups alone. A txid is bytes
+//   (txnum % 64) * 32 of its group's value; a position beyond the value is no tx. Reads go through
+//   txidsOf, one read a group. A txid that is not 64 hex digits has no slot: refused when indexed.
+// - The txid hash is SHA-256 of the txid's bytes (test txids share leading bytes;
 //   real ones are hashes already). K keys 8 bytes of it, each candidate checked against its T row:
 //   exact. S keys 8 bytes and checks 4 more: a spend is taken for another outpoint's only when two
 //   txids share 96 bits of hash and a vout, about 1e-11 over Bitcoin's 1.2 billion txs.
@@ -30,15 +35,15 @@
 // - Rollback plans the undone blocks' rows again from their content and deletes exactly those.
 // - Numbers: tx numbers 6 bytes, heights 4, big-endian so keys sort as numbers; vouts in keys as an
 //   ordered varint (1 byte below 128); amounts as LEB128 (9 bytes outside 0..2^52) (level-rows.ts).
-//   Layout 4; layout 3 kept each kept output's script hash in the T row (and a txid length byte),
-//   layout 2 wrote 4-byte vouts, flag bytes and whole scripts.
+//   Layout 4 (unshipped with a T row a tx, so still 4); layout 3 kept each kept output's script hash
+//   in the T row (and a txid length byte), layout 2 wrote 4-byte vouts, flag bytes and whole scripts.
 import { rename } from 'node:fs/promises';
 import type { ClassicLevel, Snapshot } from 'classic-level';
 import { type EncodedBlock, isStandardScript, keyOfBlob, txidHexOf } from './blocks.ts';
 import { SCRIPT_KEY_BYTES, scriptKeyOf } from './script-keys.ts';
 import { OUTPUT_HASH_BYTES, Summaries, SummaryBuilder, type Funding, type Output, type Settled, type Summary, type UnspentColumns } from './level-summaries.ts';
 import { heightOfTxNum, firstTxNumAbove } from './txnum.ts';
-import { fundingIsOf, fundingKey, fundingKeyParts, fundingOfValue, HASH_CHECK, HASH_KEY, key, RowBuffer, rowsOf, scriptHash, spendingPrefix, streamRows, TAG, txidHash, type Writes } from './level-rows.ts';
+import { fundingIsOf, fundingKey, fundingKeyParts, fundingOfValue, HASH_CHECK, HASH_KEY, key, RowBuffer, rowsOf, scriptHash, spendingPrefix, streamRows, TAG, txidHash, txidInRow, txidRowKey, TXIDS_PER_ROW, type Writes } from './level-rows.ts';
 import { putRows } from './level-put-rows.ts';
 import { DEFAULT_INDEX_CACHES, type IndexCaches } from './cache-budget.ts';
 import { AddressTooLarge } from '../errors.ts';
@@ -62,14 +67,6 @@ const blockKey = (height: number) => {
   k.writeUInt32BE(height, 1);
   return k;
 };
-const txidKey = (txnum: number) => {
-  const k = key(TAG.txid, 6);
-  k.writeUIntBE(txnum, 1, 6);
-  return k;
-};
-
-/** The txid of a T row's value: the value. */
-const txidOfRow = (value: Buffer): Buffer => value;
 
 /** All K rows of a txid hash: its candidates' tx numbers are the keys' last 6 bytes. */
 const txidKeyRange = (h: Uint8Array) => rangeOf(Buffer.concat([Buffer.of(TAG.txidKey), h.subarray(0, HASH_KEY)]));
@@ -450,17 +447,33 @@ export class LevelIndex {
   /** Funding rows (of one script: their checks were matched) with their txids from the T rows; a row whose T row is gone is dropped. */
   private async withTxids<F extends Funding>(rows: F[], snapshot: LevelSnapshot): Promise<F[]> {
     if (rows.length === 0) return [];
-    const numbers = [...new Set(rows.map((r) => r.txnum))];
-    const values = await this.db.getMany(numbers.map(txidKey), { snapshot });
     // one txid buffer a tx, shared by its outputs' rows: an address paid 3,000 times by one tx
     // holds one copy, not 3,000
-    const txids = new Map(numbers.map((n, i) => [n, values[i] && Buffer.from(txidOfRow(values[i]))] as const));
+    const txids = await this.txidsOf(rows.map((r) => r.txnum), snapshot);
     return rows.filter((r) => {
       const txid = txids.get(r.txnum);
       if (!txid) return false;
       r.txid = txid;
       return true;
     });
+  }
+
+  /**
+   * The txid of each of these tx numbers that the index holds, by tx number (each its own 32-byte
+   * copy): every T row read once, however many of its group's txs are asked.
+   */
+  private async txidsOf(txnums: Iterable<number>, snapshot?: LevelSnapshot): Promise<Map<number, Buffer>> {
+    const numbers = [...new Set(txnums)];
+    const groups = [...new Set(numbers.map((n) => Math.floor(n / TXIDS_PER_ROW)))];
+    const values = groups.length === 0 ? [] : await this.db.getMany(groups.map((g) => txidRowKey(g * TXIDS_PER_ROW)), at(snapshot));
+    const rowOf = new Map(groups.map((g, i) => [g, values[i]]));
+    const out = new Map<number, Buffer>();
+    for (const n of numbers) {
+      const row = rowOf.get(Math.floor(n / TXIDS_PER_ROW));
+      const txid = row && txidInRow(row, n);
+      if (txid) out.set(n, Buffer.from(txid));
+    }
+    return out;
   }
 
   /**
@@ -497,9 +510,10 @@ export class LevelIndex {
     }
     if (later.length === 0) return null;
     // nearly never here: o's own txid, then the candidates'
-    const [own, ...txids] = await this.db.getMany([o.txnum, ...later].map(txidKey), { snapshot });
+    const txids = await this.txidsOf([o.txnum, ...later], snapshot);
+    const own = txids.get(o.txnum);
     if (own === undefined) return null;
-    const same = later.filter((_, i) => txids[i] !== undefined && txidOfRow(txids[i]).equals(txidOfRow(own)));
+    const same = later.filter((n) => txids.get(n)?.equals(own));
     return same.length > 0 ? Math.min(...same) : null;
   }
 
@@ -532,11 +546,18 @@ export class LevelIndex {
         for (let i = 0; i < Math.min(reach, summary.history.length); i++) rows.push({ script, txnum: txnums[i]!, delta: deltas[i]! });
       }
       const page = rows.sort((a, b) => b.txnum - a.txnum || Buffer.compare(a.script, b.script)).slice(skip, reach);
-      const txids = await this.db.getMany(page.map((r) => txidKey(r.txnum)), { snapshot: s });
+      const txids = await this.txidsOf(
+        page.map((r) => r.txnum),
+        s,
+      );
       const heights = [...new Set(page.map((r) => heightOfTxNum(r.txnum)))];
       const blocks = await this.db.getMany(heights.map(blockKey), { snapshot: s });
       const timeOf = new Map(heights.map((h, i) => [h, blocks[i]?.readUInt32BE(0) ?? 0]));
-      return page.map((r, i) => ({ ...r, txid: Buffer.from(txidOfRow(txids[i]!)), time: timeOf.get(heightOfTxNum(r.txnum))! }));
+      return page.map((r) => {
+        const txid = txids.get(r.txnum);
+        if (!txid) throw new Error(`the index has no tx row for tx number ${r.txnum} that a summary holds in its history`);
+        return { ...r, txid, time: timeOf.get(heightOfTxNum(r.txnum))! };
+      });
     });
   }
 
@@ -618,14 +639,12 @@ export class LevelIndex {
       else hi = mid;
     }
     const end = Math.min(u.length, lo + n);
-    const numbers = [...new Set(Array.from(u.txnums.subarray(lo, end)))];
-    const values = await this.db.getMany(numbers.map(txidKey), { snapshot });
-    const txidOf = new Map(numbers.map((t, i) => [t, values[i]]));
+    const txidOf = await this.txidsOf(u.txnums.subarray(lo, end), snapshot);
     const out: LevelUnspentRow[] = [];
     for (let i = lo; i < end; i++) {
-      const row = txidOf.get(u.txnums[i]!);
-      if (!row) throw new Error(`the index has no tx row for tx number ${u.txnums[i]} that a summary holds unspent`);
-      out.push({ script, txnum: u.txnums[i]!, vout: u.vouts[i]!, amount: u.amounts[i]!, txid: Buffer.from(txidOfRow(row)) });
+      const txid = txidOf.get(u.txnums[i]!);
+      if (!txid) throw new Error(`the index has no tx row for tx number ${u.txnums[i]} that a summary holds unspent`);
+      out.push({ script, txnum: u.txnums[i]!, vout: u.vouts[i]!, amount: u.amounts[i]!, txid });
     }
     return out;
   }
@@ -665,8 +684,8 @@ export class LevelIndex {
         const candidates: number[] = [];
         for await (const k of this.db.keys({ ...txidKeyRange(txidHash(txid)), ...at(snapshot) })) candidates.push(k.readUIntBE(k.length - 6, 6));
         if (candidates.length === 0) return;
-        const full = await this.db.getMany(candidates.map(txidKey), at(snapshot));
-        const own = candidates.filter((_, i) => full[i] !== undefined && txidOfRow(full[i]).equals(txid));
+        const full = await this.txidsOf(candidates, snapshot);
+        const own = candidates.filter((n) => full.get(n)?.equals(txid));
         if (own.length > 0) out.set(keyOfBlob(txid), Math.max(...own));
       }),
     );
@@ -685,8 +704,11 @@ export class LevelIndex {
       const voutsOf = new Map<number, Set<number>>();
       for (const w of wanted) voutsOf.set(w.txnum, (voutsOf.get(w.txnum) ?? new Set()).add(w.vout));
       const numbers = [...voutsOf.keys()];
-      const rows = await this.db.getMany(numbers.map(txidKey), { snapshot: s });
-      const txs = numbers.flatMap((txnum, i) => (rows[i] ? [{ txnum, txid: txidHexOf(txidOfRow(rows[i])), vouts: [...voutsOf.get(txnum)!], height: heightOfTxNum(txnum) }] : []));
+      const txids = await this.txidsOf(numbers, s);
+      const txs = numbers.flatMap((txnum) => {
+        const txid = txids.get(txnum);
+        return txid ? [{ txnum, txid: txidHexOf(txid), vouts: [...voutsOf.get(txnum)!], height: heightOfTxNum(txnum) }] : [];
+      });
       if (txs.length === 0) return [];
       const heights = [...new Set(txs.map((t) => t.height))];
       const blocks = await this.db.getMany(heights.map(blockKey), { snapshot: s });

@@ -120,7 +120,7 @@ function edgeBlock(): Uint8Array {
       ],
       locktime: 0,
     },
-    // non-standard scripts only: a T row with its txid alone
+    // non-standard scripts only: no F row, its txid in the block's T row alone
     { version: 1, inputs: [{ prevTxid: prev(4), vout: 0, scriptSig: new Uint8Array(0), sequence: 0 }], outputs: [{ value: 10n, script: opReturn }, { value: 10n, script: new Uint8Array(0) }], locktime: 0 },
     // a vout gap of 40 before the one output kept, then one of 0
     {
@@ -178,6 +178,18 @@ describe('LevelDB rows read straight from raw blocks', () => {
     expect(reader.read(block([coinbaseTx(4, [{ value: 1n, script: pkh(4) }])], new Uint8Array(32)), 0, SEGWIT).previousHash).toBeNull();
   });
 
+  it('are the same on blocks of 63, 64, 65, 128 and 130 txs (T rows: groups of 64 txids)', () => {
+    const spendOf = (n: number): BitcoinTx => ({ version: 1, inputs: [{ prevTxid: prev(n), vout: n, scriptSig: Uint8Array.of(0), sequence: 0 }], outputs: [{ value: BigInt(n), script: pkh(n & 0xff) }], locktime: n });
+    for (const count of [63, 64, 65, 128, 130]) {
+      const raw = block([coinbaseTx(count, [{ value: 1n, script: wpkh(1) }]), ...Array.from({ length: count - 1 }, (_, i) => spendOf(i + 1))]);
+      const got = same(raw, 2 ** 20 + 3, SEGWIT);
+      expect('rows' in got, `${count} txs`).toBe(true);
+      // one T row a group: its key tag, 6-byte group, then its value's length
+      const tRows = 'rows' in got ? got.rows.match(/0754[0-9a-f]{12}[0-9a-f]{8}/g) : null;
+      expect(tRows?.map((r) => Buffer.from(r.slice(16), 'hex').readUInt32LE(0))).toEqual(Array.from({ length: Math.ceil(count / 64) }, (_, g) => 32 * Math.min(64, count - 64 * g)));
+    }
+  });
+
   it('refuse what the codec refuses, in its words: every truncation and random byte changes', () => {
     const blocks = [
       { raw: edgeBlock(), chain: SEGWIT },
@@ -228,6 +240,6 @@ describe('LevelDB rows read straight from raw blocks', () => {
     const fine = [batch[0]!, { ...batch[1]!, levelRows: reader.read(block([coinbaseTx(7, [{ value: 1n, script: pkh(7) }]), spend(2, prev(8), 0)]), 21, SEGWIT).rows }];
     const put: string[] = [];
     putRows(fine, { put: (k, v) => put.push(k.toString('hex') + v.toString('hex')), del: () => undefined });
-    expect(put.length).toBe(2 * (3 + 4)); // each block: K, F, T of its coinbase; K, S, F, T of its spend
+    expect(put.length).toBe(2 * (2 + 3 + 1)); // each block: K, F of its coinbase; K, S, F of its spend; one T row of both txids
   });
 });

@@ -13,7 +13,7 @@ import { hash } from 'node:crypto';
 import { decodeBitcoinBlock, type BlockCodecChoice } from '../../shared/coins/block.ts';
 import { reversedHex } from '../../shared/coins/bytes.ts';
 import { CoinError } from '../../shared/coins/errors.ts';
-import { FUNDING_VALUE_MAX, fundingValue, HASH_CHECK, HASH_KEY, SCRIPT_CHECK, TAG, writeLeb, writeOrderedVarint } from './level-rows.ts';
+import { endsTxidRow, FUNDING_VALUE_MAX, fundingValue, HASH_CHECK, HASH_KEY, SCRIPT_CHECK, TAG, TXID_BYTES, TXIDS_PER_ROW, writeLeb, writeOrderedVarint } from './level-rows.ts';
 import { SCRIPT_KEY_BYTES } from './script-keys.ts';
 import { txNumOf } from './txnum.ts';
 import { isStandardScript } from './blocks.ts';
@@ -237,10 +237,10 @@ export class RawRowReader {
       for (let k = 0; k < 32; k++) txids[t + k] = second[31 - k]!;
       const txid = txids.subarray(t, t + 32);
 
-      // ---- its rows, in streamRows' order: K, S an input, F an output kept, T
+      // ---- its rows, in streamRows' order: K, S an input, F an output kept, then T after a group's last tx
       const txnum = txNumOf(height, i);
       const coinbase = inputs === 0 || (inputs === 1 && b.readUInt32LE(ins[0]! + 32) === COINBASE_VOUT && isZero(b, ins[0]!, 32));
-      // K 20, T 44, per input S at most 29, per output F at most 38
+      // K 20, per input S at most 29, per output F at most 38
       this.room(128 + 32 * inputs + 40 * outputs);
       const o = this.out;
       let at = this.o;
@@ -313,14 +313,21 @@ export class RawRowReader {
         o.writeUInt32LE(valueEnd - at - 4, at);
         at = valueEnd;
       }
-      // the T row: the txid alone
-      o[at] = 7;
-      o[at + 1] = TAG.txid;
-      o.writeUIntBE(txnum, at + 2, 6);
-      o.writeUInt32LE(32, at + 8);
-      o.set(txid, at + 12);
-      at += 44;
       this.o = at;
+      // the T row of this tx's group, after its last tx (or the block's): the group's txids
+      if (endsTxidRow(i, count)) {
+        const from = i - (i % TXIDS_PER_ROW);
+        const bytes = (i + 1 - from) * TXID_BYTES;
+        this.room(12 + bytes);
+        const t = this.out;
+        at = this.o;
+        t[at] = 7;
+        t[at + 1] = TAG.txid;
+        t.writeUIntBE(Math.floor(txnum / TXIDS_PER_ROW), at + 2, 6);
+        t.writeUInt32LE(bytes, at + 8);
+        t.set(txids.subarray(from * TXID_BYTES, from * TXID_BYTES + bytes), at + 12);
+        this.o = at + 12 + bytes;
+      }
     }
     // Litecoin's MWEB extension block follows a last HogEx, unread (it pays no transparent output)
     if (this.p !== this.len && !(mweb && count >= 2 && lastHogEx)) throw new Refused('trailing bytes');

@@ -34,7 +34,7 @@ describe('LevelDB rows made apart, block by block', () => {
     const apart = collect();
     putRows(threaded(blocks), apart);
     expect(apart.rows).toEqual(here.rows);
-    expect(here.rows.length).toBe(5 * 2 + 7 + 2); // T and K a tx, F an output, S an input
+    expect(here.rows.length).toBe(3 + 5 + 7 + 2); // T a block (of fewer than 64 txs), K a tx, F an output, S an input
   });
 
   it('refuse an output spent in two blocks of one batch, naming it and both blocks', () => {
@@ -75,11 +75,35 @@ describe('layout 4 encodings', () => {
     expect(fundingValue(Buffer.alloc(13), h, false, 100_000_000n).length).toBe(8);
   });
 
-  it('T rows are the txid alone, F values checked: no script in any row', () => {
+  it('T rows: a group of 64 tx numbers a row, the last of a block shorter, each written after its last tx and deleted by the same key', () => {
+    for (const count of [1, 63, 64, 65, 128, 130]) {
+      const b = block(5, Array.from({ length: count }, (_, i) => coinbase(1000 + i, A, 1n)));
+      const rows = collect();
+      streamRows([encodedOf(b)], rows, true);
+      const t = rows.rows.filter((r) => r.startsWith('54'));
+      expect(t, `${count} txs`).toEqual(
+        Array.from({ length: Math.ceil(count / 64) }, (_, g) => {
+          const ids = Array.from({ length: Math.min(64, count - 64 * g) }, (_, i) => txid(1000 + 64 * g + i));
+          return `54${(5 * 2 ** 14 + g).toString(16).padStart(12, '0')}=${ids.join('')}`;
+        }),
+      );
+      // each group's row right after its last tx's rows (K, F): before the next tx's K row
+      expect(rows.rows.findIndex((r) => r.startsWith('54'))).toBe(2 * Math.min(64, count));
+      const deleted: string[] = [];
+      streamRows([encodedOf(b)], { put: () => undefined, del: (k) => deleted.push(k.toString('hex')) }, false);
+      expect(deleted.filter((k) => k.startsWith('54'))).toEqual(t.map((r) => r.split('=')[0]));
+      expect(deleted.length).toBe(rows.rows.length);
+    }
+    // a txid that is not 64 hex digits has no 32-byte slot: refused in words
+    expect(() => streamRows([encodedOf(block(1, [{ ...coinbase(1, A, 1n), txid: 'tx1' }]))], collect(), true)).toThrow("block 1: tx 0's txid is not 64 hex digits");
+  });
+
+  it('T rows are groups of 64 txids, F values checked: no script in any row', () => {
     const rows = collect();
     streamRows([encodedOf(block(1, [coinbase(1, A, 100n), spend(3, 1, B, 90n)]))], rows, true);
     const t = rows.rows.filter((r) => r.startsWith(TAG.txid.toString(16)));
-    expect(t.map((r) => r.split('=')[1])).toEqual([txid(1), txid(3)]);
+    // one group of block 1: key tx number 2^20 / 64, value the two txids in position order
+    expect(t).toEqual([`54${(2 ** 14).toString(16).padStart(12, '0')}=${txid(1)}${txid(3)}`]);
     const f = rows.rows.filter((r) => r.startsWith(TAG.funding.toString(16))).map((r) => r.split('='));
     expect(f.map(([k, v]) => [k!.slice(2, 18), v!.slice(0, 8)])).toEqual(
       [A, B, A].map((s) => {

@@ -142,6 +142,29 @@ export function spendingPrefix(h: Uint8Array, vout: number, k: Buffer): number {
   return writeOrderedVarint(k, 1 + HASH_KEY, vout);
 }
 
+/**
+ * Txids a T row holds: the row of group g (key `T` + g, 6 bytes big-endian) holds the txids of tx
+ * numbers 64g .. 64g + 63, 32 bytes each in position order, as far as its block goes (2^20 is a
+ * multiple of 64: a group never spans two blocks, and a block's rows make its groups alone).
+ */
+export const TXIDS_PER_ROW = 64;
+export const TXID_BYTES = 32;
+
+/** The T row key of the group that holds `txnum`'s txid; written into `k` (7 bytes) or a new buffer. */
+export function txidRowKey(txnum: number, k = key(TAG.txid, 6)): Buffer {
+  k.writeUIntBE(Math.floor(txnum / TXIDS_PER_ROW), 1, 6);
+  return k;
+}
+
+/** The txid of `txnum` in its group's T row value (a view), or undefined: its block has no such position. */
+export function txidInRow(value: Buffer, txnum: number): Buffer | undefined {
+  const at = (txnum % TXIDS_PER_ROW) * TXID_BYTES;
+  return at + TXID_BYTES <= value.length ? value.subarray(at, at + TXID_BYTES) : undefined;
+}
+
+/** Whether a tx at `position` (of `count` in its block) ends its T row's group: the row is written after it. */
+export const endsTxidRow = (position: number, count: number): boolean => position % TXIDS_PER_ROW === TXIDS_PER_ROW - 1 || position === count - 1;
+
 /** SHA-256 of a txid's bytes: K and S rows key by it. */
 export function txidHash(txid: Uint8Array): Buffer {
   return hash('sha256', txid, 'buffer');
@@ -160,6 +183,7 @@ export interface Writes {
  */
 export function streamRows(blocks: readonly EncodedBlock[], out: Writes, put: boolean, spentIn = new Map<string, number>()): void {
   const tKey = key(TAG.txid, 6);
+  const tValue = Buffer.allocUnsafe(TXIDS_PER_ROW * TXID_BYTES);
   const kKey = key(TAG.txidKey, HASH_KEY + 6);
   const fKey = Buffer.allocUnsafe(1 + 8 + 11);
   const fValue = Buffer.allocUnsafe(FUNDING_VALUE_MAX);
@@ -171,14 +195,13 @@ export function streamRows(blocks: readonly EncodedBlock[], out: Writes, put: bo
     for (let position = 0; position < count; position++) {
       const txnum = txNumOf(block.height, position);
       const txid = r.txidBlob();
-      tKey.writeUIntBE(txnum, 1, 6);
+      // fixed 32-byte slots: a txid that is not 64 hex digits has no place in a T row
+      if (txid.length !== TXID_BYTES) throw new Error(`block ${block.height}: tx ${position}'s txid is not 64 hex digits: the LevelDB index holds 32-byte txids`);
+      txid.copy(tValue, (position % TXIDS_PER_ROW) * TXID_BYTES);
       kKey.set(txidHash(txid).subarray(0, HASH_KEY), 1);
       kKey.writeUIntBE(txnum, 1 + HASH_KEY, 6);
       if (put) out.put(kKey, empty);
-      else {
-        out.del(tKey);
-        out.del(kKey);
-      }
+      else out.del(kKey);
       const inputs = r.u32();
       for (let n = inputs; n > 0; n--) {
         const spent = r.txidBlob();
@@ -206,8 +229,12 @@ export function streamRows(blocks: readonly EncodedBlock[], out: Writes, put: bo
         if (put) out.put(f, fundingValue(fValue, h, inputs === 0, amount));
         else out.del(f);
       }
-      // the T row: the txid alone
-      if (put) out.put(tKey, txid);
+      // the T row of this tx's group, after its last tx (or the block's)
+      if (endsTxidRow(position, count)) {
+        txidRowKey(txnum, tKey);
+        if (put) out.put(tKey, tValue.subarray(0, ((position % TXIDS_PER_ROW) + 1) * TXID_BYTES));
+        else out.del(tKey);
+      }
     }
   }
 }
