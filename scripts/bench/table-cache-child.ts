@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { childMain } from './child.ts';
 import { memoryOf, ownCpuMs } from './machine.ts';
+import { Random } from '../../service/test/fuzz-values.ts';
 
 export type TableCacheInput =
   | { mode: 'build'; folder: string; txs: number; fileBytes: number; blockBytes: number; samplesFile: string; samples: number }
@@ -45,18 +46,6 @@ export interface ReadResult {
 }
 
 // ---- synthetic rows --------------------------------------------------------------------------
-
-/** A seeded generator (mulberry32): the same folder from the same options. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TAG = { txidKey: 0x4b, funding: 0x46, spending: 0x53, txid: 0x54 } as const;
 /** Outputs (F rows) and spent outpoints (S rows) a transaction, on average: with its T and K rows, 6.8 keys. */
@@ -135,7 +124,9 @@ async function build(input: Extract<TableCacheInput, { mode: 'build' }>): Promis
   // a memtable of one table: each is written out as one table of about fileBytes
   const db = new ClassicLevel<Buffer, Buffer>(input.folder, { keyEncoding: 'buffer', valueEncoding: 'buffer', writeBufferSize: input.fileBytes, maxFileSize: input.fileBytes, blockSize: input.blockBytes });
   await db.open();
-  const rnd = random(36);
+  // seeded: the same folder from the same options
+  const seeded = new Random(36);
+  const rnd = () => seeded.next();
   const expected = Math.round(input.txs * (2 + 2 * PER_TX));
   const every = Math.max(1, Math.floor(expected / input.samples));
   const samples: Buffer[] = [];
