@@ -97,7 +97,7 @@ export async function runTableCacheBench(argv: readonly string[]): Promise<numbe
     const keysATable = built.rows / all[0]!.tables;
     const estimate = (keysATable * 10) / 8 + (tableBytes / built.blockBytes) * 25;
     console.log(
-      `per table held (${opened.toFixed(0)} more): own memory ${(ownPerTable / 1024).toFixed(1)} KiB; mapped ${(mappedPerTable / 1024).toFixed(1)} KiB a table with ${o.unbounded} files; ` +
+      `per table held (${opened.toFixed(0)} more): own memory ${opened > 0 ? `${(ownPerTable / 1024).toFixed(1)} KiB` : 'n/a (the bound held every table: a folder of more tables than it tells)'}; mapped ${(mappedPerTable / 1024).toFixed(1)} KiB a table with ${o.unbounded} files; ` +
         `a table of ${(tableBytes / 2 ** 20).toFixed(2)} MiB and ${Math.round(keysATable).toLocaleString('en')} keys holds ${(estimate / 1024).toFixed(1)} KiB of filter and index (cache-budget.ts, for the index's rows: ${((TABLE_FILTER_INDEX_PER_BYTE * tableBytes) / 1024).toFixed(1)} KiB)`,
     );
     const ratio = (field: 'hitUs' | 'missUs' | 'hitCpuUs' | 'missCpuUs' | 'probeUs' | 'probeCpuUs') => mean(few.map((r) => r[field])) / mean(all.map((r) => r[field]));
