@@ -40,10 +40,10 @@
 import { rename } from 'node:fs/promises';
 import type { ClassicLevel, Snapshot } from 'classic-level';
 import { type EncodedBlock, isStandardScript, keyOfBlob, txidHexOf } from './blocks.ts';
-import { SCRIPT_KEY_BYTES, scriptKeyOf } from './script-keys.ts';
+import { SCRIPT_KEY_BYTES, scriptHash, scriptKeyOf } from './script-keys.ts';
 import { OUTPUT_HASH_BYTES, Summaries, SummaryBuilder, type Funding, type Output, type Settled, type Summary, type UnspentColumns } from './level-summaries.ts';
 import { heightOfTxNum, firstTxNumAbove } from './txnum.ts';
-import { fundingIsOf, fundingKey, fundingKeyParts, fundingOfValue, HASH_CHECK, HASH_KEY, key, RowBuffer, rowsOf, scriptHash, spendingPrefix, streamRows, TAG, txidHash, txidInRow, txidRowKey, TXIDS_PER_ROW, type Writes } from './level-rows.ts';
+import { fundingIsOf, fundingKey, fundingKeyParts, fundingOfValue, HASH_CHECK, HASH_KEY, key, RowBuffer, rowsOf, spendingPrefix, streamRows, TAG, txidHash, txidInRow, txidRowKey, TXIDS_PER_ROW, type Writes } from './level-rows.ts';
 import { putRows } from './level-put-rows.ts';
 import { DEFAULT_INDEX_CACHES, type IndexCaches } from './cache-budget.ts';
 import { AddressTooLarge } from '../errors.ts';
@@ -410,7 +410,8 @@ export class LevelIndex {
       if (v && hashOf(v) === cached.hash) base = cached;
     }
     const from = base ? firstTxNumAbove(base.height) : 0;
-    const skey = scriptKeyOf(script);
+    const check = scriptHash(script);
+    const skey = check.subarray(0, SCRIPT_KEY_BYTES);
     // A summary is held whole once worked out: count first, and refuse one the heap cannot hold.
     const max = this.summaryMaxRows;
     let rows = base?.unspent.length ?? 0;
@@ -426,7 +427,6 @@ export class LevelIndex {
       part.forEach((n, j) => built.settleBase(n, settled[j]!));
     }
     let chunk: Funding[] = [];
-    const check = scriptHash(script);
     const flush = async () => {
       const own = (await this.withTxids(chunk, snapshot)).map((f) => ({ ...f, hash: txidHash(f.txid) }));
       const settled = await this.settle(own, snapshot);
@@ -585,12 +585,12 @@ export class LevelIndex {
   private async unspentRun(script: Buffer, after: { txnum: number; vout: number } | null, n: number, snapshot: LevelSnapshot): Promise<LevelUnspentRow[]> {
     const summary = await this.pagingSummary(script, snapshot);
     if (summary) return this.unspentOfSummary(script, summary.unspent, after, n, snapshot);
-    const skey = scriptKeyOf(script);
+    const check = scriptHash(script);
+    const skey = check.subarray(0, SCRIPT_KEY_BYTES);
     const end = fundingRange(skey).lt;
     const out: LevelUnspentRow[] = [];
     let from = after;
     const chunk = Math.max(64, n);
-    const check = scriptHash(script);
     while (out.length < n) {
       const range = from ? { gt: fundingKey(skey, from.txnum, from.vout), lt: end } : fundingRange(skey);
       const read: Funding[] = [];

@@ -14,7 +14,7 @@ import { decodeBitcoinBlock, type BlockCodecChoice } from '../../shared/coins/bl
 import { reversedHex } from '../../shared/coins/bytes.ts';
 import { CoinError } from '../../shared/coins/errors.ts';
 import { endsTxidRow, FUNDING_VALUE_MAX, fundingValue, HASH_CHECK, HASH_KEY, SCRIPT_CHECK, TAG, TXID_BYTES, TXIDS_PER_ROW, writeLeb, writeOrderedVarint } from './level-rows.ts';
-import { SCRIPT_KEY_BYTES } from './script-keys.ts';
+import { SCRIPT_KEY_BYTES, scriptHash } from './script-keys.ts';
 import { txNumOf } from './txnum.ts';
 import { isStandardScript } from './blocks.ts';
 
@@ -295,7 +295,7 @@ export class RawRowReader {
         const length = outs[3 * n + 2]!;
         if (!isStandardScript(b, scriptAt, length)) continue;
         // the key's 8 bytes of the script's hash, and the next SCRIPT_CHECK as the value's check
-        const h = hash('sha256', b.subarray(scriptAt, scriptAt + length), 'buffer');
+        const h = scriptHash(b.subarray(scriptAt, scriptAt + length));
         const keyAt = at;
         o[at + 1] = TAG.funding;
         h.copy(o, at + 2, 0, SCRIPT_KEY_BYTES);

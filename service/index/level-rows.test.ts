@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { encodedOf, type IndexedBlock, type IndexedTx } from './blocks.ts';
 import { putRows } from './level-put-rows.ts';
-import { fundingIsOf, fundingOfValue, fundingValue, readOrderedVarint, RowBuffer, scriptHash, streamRows, TAG, writeOrderedVarint, type Writes } from './level-rows.ts';
+import { fundingIsOf, fundingOfValue, fundingValue, readOrderedVarint, RowBuffer, streamRows, TAG, writeOrderedVarint, type Writes } from './level-rows.ts';
+import { scriptHash } from './script-keys.ts';
 
 const txid = (n: number) => n.toString(16).padStart(64, '0');
 const A = Uint8Array.from([0x76, 0xa9, 0x14, ...new Array<number>(20).fill(0xaa), 0x88, 0xac]);

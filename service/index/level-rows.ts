@@ -5,7 +5,7 @@
 // again to delete them.
 import { hash } from 'node:crypto';
 import { BlockReader, type EncodedBlock, keyOfBlob } from './blocks.ts';
-import { SCRIPT_KEY_BYTES } from './script-keys.ts';
+import { SCRIPT_KEY_BYTES, scriptHash } from './script-keys.ts';
 import { txNumOf } from './txnum.ts';
 
 export const TAG = { version: 0x56, block: 0x42, txid: 0x54, txidKey: 0x4b, funding: 0x46, spending: 0x53 } as const;
@@ -90,18 +90,13 @@ export const SCRIPT_CHECK = 4;
 /** An F value's most bytes: the check, then 9 for an amount outside 0..2^52. */
 export const FUNDING_VALUE_MAX = SCRIPT_CHECK + 9;
 
-/** The SHA-256 of a script: its first 8 bytes are its F rows' key, the next SCRIPT_CHECK their values' check. */
-export function scriptHash(script: Uint8Array): Buffer {
-  return hash('sha256', script, 'buffer');
-}
-
 /**
  * An F row's value into `out` (at least FUNDING_VALUE_MAX bytes): the script's check (bytes 8 to 12
  * of `scriptHash`), then LEB128 of amount * 2 + (1 when the tx has no inputs); 9 bytes (flag, i64)
  * outside 0..2^52.
  */
-export function fundingValue(out: Buffer, scriptHash: Uint8Array, coinbase: boolean, amount: bigint): Buffer {
-  for (let i = 0; i < SCRIPT_CHECK; i++) out[i] = scriptHash[SCRIPT_KEY_BYTES + i]!;
+export function fundingValue(out: Buffer, hashOfScript: Uint8Array, coinbase: boolean, amount: bigint): Buffer {
+  for (let i = 0; i < SCRIPT_CHECK; i++) out[i] = hashOfScript[SCRIPT_KEY_BYTES + i]!;
   if (amount < 0n || amount >= SMALL_AMOUNT) {
     out[SCRIPT_CHECK] = coinbase ? 1 : 0;
     out.writeBigInt64BE(amount, SCRIPT_CHECK + 1);
@@ -117,8 +112,8 @@ export function fundingOfValue(value: Buffer): { coinbase: boolean; amount: bigi
 }
 
 /** Whether an F value is of the script whose `scriptHash` this is (and not of another script under the same key). */
-export function fundingIsOf(value: Buffer, scriptHash: Uint8Array): boolean {
-  for (let i = 0; i < SCRIPT_CHECK; i++) if (value[i] !== scriptHash[SCRIPT_KEY_BYTES + i]) return false;
+export function fundingIsOf(value: Buffer, hashOfScript: Uint8Array): boolean {
+  for (let i = 0; i < SCRIPT_CHECK; i++) if (value[i] !== hashOfScript[SCRIPT_KEY_BYTES + i]) return false;
   return true;
 }
 

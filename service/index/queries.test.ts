@@ -7,8 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INDEX_STORE_KINDS, openTestStore, type StoreKind, type TestStore } from '../store/test-stores.ts';
 import { type IndexedBlock, type IndexedTx, levelIndexOf, UtxoIndexStore } from './utxo-index.ts';
 import { confirmedHistoryQuery, confirmedUnspentQuery } from './queries.ts';
-import { scriptKeyOf } from './script-keys.ts';
-import { fundingKey, fundingValue, scriptHash } from './level-rows.ts';
+import { scriptHash, scriptKeyOf } from './script-keys.ts';
+import { fundingKey, fundingValue } from './level-rows.ts';
 import type { Store } from '../store/database.ts';
 import { AddressTooLarge } from '../errors.ts';
 

@@ -13,20 +13,23 @@ import { hash } from 'node:crypto';
 export const SCRIPT_KEY_BYTES = 8;
 const CANDIDATES = 4;
 
-// One-shot: a Hash object per script was a tenth of the LevelDB writer's time at 1M, half of it
-// in allocating and collecting those objects.
-function digest(script: Uint8Array): Buffer {
+/**
+ * A script's SHA-256: its first SCRIPT_KEY_BYTES are its key; the LevelDB index checks the next
+ * bytes in its F rows (level-rows.ts). One-shot: a Hash object per script was a tenth of the
+ * LevelDB writer's time at 1M, half of it in allocating and collecting those objects.
+ */
+export function scriptHash(script: Uint8Array): Buffer {
   return hash('sha256', script, 'buffer');
 }
 
 /** A script's own key: where its rows are unless a collision moved them (chain_script_keys). */
 export function scriptKeyOf(script: Uint8Array): Buffer {
-  return digest(script).subarray(0, SCRIPT_KEY_BYTES);
+  return scriptHash(script).subarray(0, SCRIPT_KEY_BYTES);
 }
 
 /** The keys a script takes, in turn, when its own is another script's. */
 export function otherScriptKeys(script: Uint8Array): Buffer[] {
-  const h = digest(script);
+  const h = scriptHash(script);
   const keys: Buffer[] = [];
   for (let i = 1; i < CANDIDATES; i++) keys.push(h.subarray(i * SCRIPT_KEY_BYTES, (i + 1) * SCRIPT_KEY_BYTES));
   return keys;
