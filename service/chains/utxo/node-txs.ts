@@ -10,9 +10,9 @@ import { decodeTx, txidHex } from '../../../shared/coins/tx.ts';
 import type { ConfirmedTxReader, NodeTx } from '../../index/utxo-index.ts';
 import { UpstreamFailure } from '../../errors.ts';
 import { z } from 'zod';
-import { coinsToUnits, type RpcClient } from './rpc-client.ts';
+import { type CallOptions, coinsToUnits, type RpcBatchEntry, type RpcCall, type RpcClient } from './rpc-client.ts';
 
-/** Txs asked in one JSON-RPC batch (one HTTP request): a mempool tx's parents, an outputs() call's txs. */
+/** Calls in one JSON-RPC batch (one HTTP request): a mempool tx's parents, an outputs() call's outpoints. */
 const BATCH = 50;
 /** bitcoind's "no such transaction in the provided block" (and "no such block"). */
 const RPC_INVALID_ADDRESS_OR_KEY = -5;
@@ -38,40 +38,37 @@ export function nodeTxReader(rpc: RpcClient, params: ChainParams): ConfirmedTxRe
         whole.push(i);
       }
     });
-    for (let i = 0; i < whole.length; i += BATCH) {
-      const part = whole.slice(i, i + BATCH).map((n) => ({ n, asked: txs[n]! }));
-      const answers = await rpc.batch<string>(part.map(({ asked }) => ({ method: 'getrawtransaction', params: [asked.txid, false, asked.blockHash] })));
-      answers.forEach((a, j) => {
-        const { n, asked } = part[j]!;
-        if ('error' in a) {
-          if (a.error.code === RPC_INVALID_ADDRESS_OR_KEY) return;
-          throw new UpstreamFailure(false, `the coin's node refused tx ${asked.txid} of block ${asked.height} (${asked.blockHash}): ${a.error.message} (code ${a.error.code})`);
-        }
-        out[n] = decoded(params, asked.txid, a.result);
-      });
-    }
+    const answers = await inBatches<string>(rpc, whole.map((n) => ({ method: 'getrawtransaction', params: [txs[n]!.txid, false, txs[n]!.blockHash] })));
+    answers.forEach((a, j) => {
+      const n = whole[j]!;
+      const asked = txs[n]!;
+      if (!('error' in a)) out[n] = decoded(params, asked.txid, a.result);
+      else if (a.error.code !== RPC_INVALID_ADDRESS_OR_KEY) throw new UpstreamFailure(false, `the coin's node refused tx ${asked.txid} of block ${asked.height} (${asked.blockHash}): ${a.error.message} (code ${a.error.code})`);
+    });
     return out;
   };
+}
+
+/** The calls' answers in the order given, BATCH calls to a JSON-RPC batch (one HTTP request each). */
+async function inBatches<T>(rpc: RpcClient, calls: readonly RpcCall[], options?: CallOptions): Promise<RpcBatchEntry<T>[]> {
+  const out: RpcBatchEntry<T>[] = [];
+  for (let i = 0; i < calls.length; i += BATCH) out.push(...(await rpc.batch<T>(calls.slice(i, i + BATCH), options)));
+  return out;
 }
 
 const coinShape = z.object({ value: z.union([z.number(), z.string()]), scriptPubKey: z.object({ hex: z.string().regex(/^([0-9a-f]{2})*$/) }) });
 
 /** Script and amount of each outpoint among the node's confirmed coins, in the order asked; null: not a coin (spent, or unknown). */
 async function unspentCoins(rpc: RpcClient, params: ChainParams, outpoints: readonly { txid: string; vout: number }[]): Promise<({ script: Uint8Array; amount: bigint } | null)[]> {
-  const out: ({ script: Uint8Array; amount: bigint } | null)[] = [];
-  for (let i = 0; i < outpoints.length; i += BATCH) {
-    const part = outpoints.slice(i, i + BATCH);
-    const answers = await rpc.batch<unknown>(part.map((o) => ({ method: 'gettxout', params: [o.txid, o.vout, false] })), { exactNumbers: true });
-    answers.forEach((a, j) => {
-      const o = part[j]!;
-      if ('error' in a) throw new UpstreamFailure(false, `the coin's node refused gettxout ${o.txid}:${o.vout}: ${a.error.message} (code ${a.error.code})`);
-      if (a.result === null) return out.push(null);
-      const coin = coinShape.safeParse(a.result);
-      if (!coin.success) throw new UpstreamFailure(false, `the coin's node answered gettxout ${o.txid}:${o.vout} with no script and amount: ${JSON.stringify(a.result).slice(0, 200)}`);
-      out.push({ script: hexToBytes(coin.data.scriptPubKey.hex), amount: coinsToUnits(coin.data.value, params.decimals) });
-    });
-  }
-  return out;
+  const answers = await inBatches<unknown>(rpc, outpoints.map((o) => ({ method: 'gettxout', params: [o.txid, o.vout, false] })), { exactNumbers: true });
+  return answers.map((a, j) => {
+    const o = outpoints[j]!;
+    if ('error' in a) throw new UpstreamFailure(false, `the coin's node refused gettxout ${o.txid}:${o.vout}: ${a.error.message} (code ${a.error.code})`);
+    if (a.result === null) return null;
+    const coin = coinShape.safeParse(a.result);
+    if (!coin.success) throw new UpstreamFailure(false, `the coin's node answered gettxout ${o.txid}:${o.vout} with no script and amount: ${JSON.stringify(a.result).slice(0, 200)}`);
+    return { script: hexToBytes(coin.data.scriptPubKey.hex), amount: coinsToUnits(coin.data.value, params.decimals) };
+  });
 }
 
 function decoded(params: ChainParams, asked: string, hex: string): NodeTx {
