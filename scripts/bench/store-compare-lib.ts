@@ -9,8 +9,7 @@ import { createHash } from 'node:crypto';
 import type { ClassicLevel } from 'classic-level';
 import { key, TAG, type Writes } from '../../service/index/level-rows.ts';
 import { putRows } from '../../service/index/level-put-rows.ts';
-import { rangeOf } from '../../service/index/level-index.ts';
-import { LAYOUT_VERSION } from '../../service/index/level-index.ts';
+import { LAYOUT_VERSION, levelOpenOptions, rangeOf } from '../../service/index/level-index.ts';
 import type { EncodedBlock } from '../../service/index/blocks.ts';
 import { DEFAULT_INDEX_CACHES } from '../../service/index/cache-budget.ts';
 
@@ -178,11 +177,6 @@ export interface CompareStore {
   readonly compaction: string;
 }
 
-/** The index's own open options (LevelIndex.openDb with the default cache budget). */
-export function levelOptions(): Record<string, unknown> {
-  return { keyEncoding: 'buffer', valueEncoding: 'buffer', writeBufferSize: DEFAULT_INDEX_CACHES.levelWriteBufferBytes, maxFileSize: DEFAULT_INDEX_CACHES.levelMaxFileBytes, maxOpenFiles: DEFAULT_INDEX_CACHES.levelMaxOpenFiles, cacheSize: DEFAULT_INDEX_CACHES.levelBlockCacheBytes };
-}
-
 /**
  * RocksDB's bulk settings, as far as @nxtedition/rocksdb 12 lets them be set: its default 64 MiB
  * memtable (the index's LevelDB one; the binding sets write_buffer_size only through its
@@ -250,7 +244,7 @@ function collected(fill: (out: Writes) => number): { ops: { type: 'put'; key: Bu
 export async function openCompareStore(kind: StoreKind, folder: string): Promise<CompareStore> {
   if (kind === 'level' || kind === 'level-array') {
     const { ClassicLevel } = await import('classic-level');
-    const db = new ClassicLevel<Buffer, Buffer>(folder, levelOptions());
+    const db = new ClassicLevel<Buffer, Buffer>(folder, levelOpenOptions(DEFAULT_INDEX_CACHES));
     await db.open();
     return {
       compaction: 'compactRange over every key (as UtxoIndexStore.compactAfterCatchUp)',

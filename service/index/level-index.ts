@@ -98,6 +98,24 @@ function hashOf(blockValue: Buffer): string {
   return blockValue.toString('utf8', 4);
 }
 
+/**
+ * The options the index opens its folder with (the store comparison's bench opens its LevelDB
+ * the same way): the memtable, the block cache and the open tables by the budget (queries read
+ * recent runs, the summaries the rest); each open table holds its filter and index block outside
+ * the block cache, so their number and size are bounded there (cache-budget.ts). Options are the
+ * open's: tables written with other sizes are read as they are.
+ */
+export function levelOpenOptions(caches: IndexCaches) {
+  return {
+    keyEncoding: 'buffer',
+    valueEncoding: 'buffer',
+    writeBufferSize: caches.levelWriteBufferBytes,
+    maxFileSize: caches.levelMaxFileBytes,
+    maxOpenFiles: caches.levelMaxOpenFiles,
+    cacheSize: caches.levelBlockCacheBytes,
+  } as const;
+}
+
 /** The range of keys that start with `prefix`. */
 export function rangeOf(prefix: Buffer): { gte: Buffer; lt: Buffer } {
   const end = Buffer.from(prefix);
@@ -231,18 +249,7 @@ export class LevelIndex {
 
   private static async openDb(folder: string, caches: IndexCaches): Promise<Db> {
     const { ClassicLevel } = await import('classic-level');
-    // The memtable, the block cache and the open tables by the budget (queries read recent runs,
-    // the summaries the rest): each open table holds its filter and index block outside the block
-    // cache, so their number and size are bounded there (cache-budget.ts). Options are the open's:
-    // tables written with other sizes are read as they are.
-    const db: Db = new ClassicLevel<Buffer, Buffer>(folder, {
-      keyEncoding: 'buffer',
-      valueEncoding: 'buffer',
-      writeBufferSize: caches.levelWriteBufferBytes,
-      maxFileSize: caches.levelMaxFileBytes,
-      maxOpenFiles: caches.levelMaxOpenFiles,
-      cacheSize: caches.levelBlockCacheBytes,
-    });
+    const db: Db = new ClassicLevel<Buffer, Buffer>(folder, levelOpenOptions(caches));
     try {
       await db.open();
     } catch (err) {
