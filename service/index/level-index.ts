@@ -46,7 +46,7 @@ import { heightOfTxNum, firstTxNumAbove } from './txnum.ts';
 import { fundingIsOf, fundingKey, fundingKeyParts, fundingOfValue, HASH_CHECK, HASH_KEY, key, RowBuffer, rowsOf, spendingPrefix, streamRows, TAG, txidHash, txidInRow, txidRowKey, TXIDS_PER_ROW, type Writes } from './level-rows.ts';
 import { putRows } from './level-put-rows.ts';
 import { DEFAULT_INDEX_CACHES, type IndexCaches } from './cache-budget.ts';
-import { AddressTooLarge } from '../errors.ts';
+import { AddressTooLarge, UpstreamFailure } from '../errors.ts';
 import { mergeSorted, type SortedRead } from './unspent-page.ts';
 
 /** The layout this code writes; a folder without this version row is an older layout's, rebuilt. */
@@ -730,8 +730,9 @@ export class LevelIndex {
       const outputs = asked.flatMap((t, i) => {
         const where = `tx ${t.txid} of block ${t.height} (${t.blockHash})`;
         const tx = answers[i];
-        if (!tx) throw new Error(`the chain's node has no ${where}, which the index holds: its outputs' scripts cannot be read (a pruned node, or a node on another chain?)`);
-        if (tx.txid !== t.txid) throw new Error(`the chain's node answered ${where} with another tx (${tx.txid}): refused`);
+        // the node's faults, answered 502 in these words (not a 500 of the service's own)
+        if (!tx) throw new UpstreamFailure(false, `the chain's node has no ${where}, which the index holds: its outputs' scripts cannot be read (a pruned node, or a node on another chain?)`);
+        if (tx.txid !== t.txid) throw new UpstreamFailure(false, `the chain's node answered ${where} with another tx (${tx.txid}): refused`);
         const asks = voutsOf.get(t.txnum)!;
         return tx.outputs.filter((o) => asks.has(o.vout) && isStandardScript(o.script, 0, o.script.length)).map((o) => ({ txnum: t.txnum, vout: o.vout, script: Buffer.from(o.script), amount: o.amount, h: scriptHash(o.script), where }));
       });
@@ -742,7 +743,7 @@ export class LevelIndex {
       return outputs.map((o, i) => {
         const v = funding[i];
         if (!v || !fundingIsOf(v, o.h) || fundingOfValue(v).amount !== o.amount) {
-          throw new Error(`the chain's node answered ${o.where} with output ${o.vout} paying ${o.amount} to ${o.script.toString('hex')}, which the index does not hold: refused`);
+          throw new UpstreamFailure(false, `the chain's node answered ${o.where} with output ${o.vout} paying ${o.amount} to ${o.script.toString('hex')}, which the index does not hold: refused`);
         }
         return { txnum: o.txnum, vout: o.vout, script: o.script, amount: o.amount };
       });

@@ -212,7 +212,15 @@ describe('the LevelDB index: outputs by outpoint from the node', () => {
   it("refuses, in words, the node's coin of another script or amount", async () => {
     const read = nodeTxReader(rpc, params);
     const index = new UtxoIndexStore(t.store, 'litecoin', { nodeTxs: async (txs) => (await read(txs)).map((tx) => tx && { ...tx, outputs: tx.outputs.map((o) => ({ ...o, amount: o.amount + 1n })) }) });
-    await expect(index.outputs([{ txid: funded.txid, vout: funded.vout }])).rejects.toThrow(`the chain's node answered tx ${funded.txid} of block ${funded.height} (${funded.hash}) with output ${funded.vout} paying 3000001 to ${bytesToHex(script)}, which the index does not hold: refused`);
+    await expect(index.outputs([{ txid: funded.txid, vout: funded.vout }])).rejects.toMatchObject({ statusCode: 502, message: `the chain's node answered tx ${funded.txid} of block ${funded.height} (${funded.hash}) with output ${funded.vout} paying 3000001 to ${bytesToHex(script)}, which the index does not hold: refused` });
+  });
+
+  it('answers 502 in words where the node no longer has the tx (a pruned block)', async () => {
+    const index = new UtxoIndexStore(t.store, 'litecoin', { nodeTxs: async (txs) => txs.map(() => null) });
+    await expect(index.outputs([{ txid: funded.txid, vout: funded.vout }])).rejects.toMatchObject({
+      statusCode: 502,
+      message: `the chain's node has no tx ${funded.txid} of block ${funded.height} (${funded.hash}), which the index holds: its outputs' scripts cannot be read (a pruned node, or a node on another chain?)`,
+    });
   });
 
   it("refuses, in words, the node's answer of another tx", async () => {
@@ -220,6 +228,6 @@ describe('the LevelDB index: outputs by outpoint from the node', () => {
     const coinbase = (await node.rpc.call<{ tx: string[] }>('getblock', [funded.hash])).tx[0]!;
     // the node is asked for the block's coinbase in place of the tx the index holds
     const index = new UtxoIndexStore(t.store, 'litecoin', { nodeTxs: (txs) => read(txs.map((x) => ({ ...x, txid: coinbase }))) });
-    await expect(index.outputs([{ txid: funded.txid, vout: funded.vout }])).rejects.toThrow(`the chain's node answered tx ${funded.txid} of block ${funded.height} (${funded.hash}) with another tx (${coinbase}): refused`);
+    await expect(index.outputs([{ txid: funded.txid, vout: funded.vout }])).rejects.toMatchObject({ statusCode: 502, message: `the chain's node answered tx ${funded.txid} of block ${funded.height} (${funded.hash}) with another tx (${coinbase}): refused` });
   });
 });
